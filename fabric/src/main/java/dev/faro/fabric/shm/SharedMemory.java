@@ -1,0 +1,102 @@
+package dev.faro.fabric.shm;
+
+import dev.faro.fabric.FaroException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * Files mapped into memory, and the ordered accessors every descriptor uses on them. Coordination code, except for
+ * the static accessors, which are data path.
+ */
+final class SharedMemory {
+
+    /** Ordered access to 8-byte words of a mapped segment: {@code (MemorySegment, long offset)}. Must be 8-aligned. */
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    /** Ordered access to 4-byte words of a mapped segment: {@code (MemorySegment, long offset)}. Must be 4-aligned. */
+    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    static final long PAGE_BYTES = 4096;
+
+    private SharedMemory() {}
+
+    /** Creates {@code file} with {@code lengthBytes} zero bytes and maps it into {@code arena}. */
+    static MemorySegment create(Path file, long lengthBytes, Arena arena) {
+        try (FileChannel channel = FileChannel.open(
+                file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            channel.truncate(lengthBytes); // no-op on a new file; keeps intent explicit
+            if (lengthBytes > 0) {
+                channel.position(lengthBytes - 1);
+                channel.write(java.nio.ByteBuffer.wrap(new byte[1]));
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, lengthBytes, arena);
+        } catch (IOException e) {
+            throw new FaroException(FaroException.Category.IO, "cannot create shared file " + file + ": " + e, e);
+        }
+    }
+
+    /** Maps an existing file whole into {@code arena}, or returns null if it does not exist. */
+    static MemorySegment mapExisting(Path file, Arena arena) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new FaroException(FaroException.Category.IO, "cannot map shared file " + file + ": " + e, e);
+        }
+    }
+
+    static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // best effort: a stale file is removed by the next fabric that starts in this directory
+        }
+    }
+
+    /** Deletes a directory and everything in it, ignoring files that vanish meanwhile. */
+    static void deleteTree(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(SharedMemory::deleteQuietly);
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // raced with another deleter; whatever is left goes at the next start
+        }
+    }
+
+    /**
+     * Copies {@code lengthBytes} so that a reader who polls the destination's last 8-byte word with acquire
+     * semantics sees every other byte once it sees that word: everything but the last word first, then a release
+     * fence, then the last word (as one 8-byte store when the destination end is 8-aligned).
+     */
+    static void copyLastWordLast(MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset,
+            long lengthBytes) {
+        if (lengthBytes <= 0) {
+            return;
+        }
+        long head = lengthBytes - Math.min(8, lengthBytes);
+        if (head > 0) {
+            MemorySegment.copy(source, sourceOffset, target, targetOffset, head);
+        }
+        VarHandle.releaseFence();
+        long lastOffset = targetOffset + head;
+        if (lengthBytes >= 8 && (target.address() + lastOffset & 7) == 0) {
+            long word = source.get(ValueLayout.JAVA_LONG_UNALIGNED, sourceOffset + head);
+            LONG.setRelease(target, lastOffset, word);
+        } else {
+            MemorySegment.copy(source, sourceOffset + head, target, lastOffset, lengthBytes - head);
+        }
+    }
+}

@@ -1,0 +1,447 @@
+package dev.faro.fabric.shm;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.FabricCounters;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.UdQueuePair;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One node of the {@code shm} fabric: a directory {@code <shm.directory>/faro-<node id hex>} holding a file per
+ * region, queue pair and completion queue (layouts in the {@code *Descriptor} classes), and one
+ * {@link ProgressAgent} thread. Opening a node first removes directories left by processes that died.
+ *
+ * <p>Coordination code; the data path lives in the queue pairs and completion queues.
+ */
+final class ShmFabric implements Fabric {
+
+    private static final System.Logger LOG = System.getLogger(ShmFabric.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final long STALE_UNREADABLE_AGE_MS = 60_000;
+
+    static final FabricCapabilities CAPABILITIES =
+            new FabricCapabilities(true, ShmUdQueuePair.MTU_BYTES, 1024, 1L << 30, 1 << 16, 1 << 22);
+
+    private final FabricConfig config;
+    private final long node;
+    private final Path base;
+    private final Path directory;
+    private final Arena nodeArena;
+    private final MemorySegment nodeFile;
+    private final ProgressAgent progress;
+
+    private final AtomicInteger nextRegionId = new AtomicInteger();
+    private final AtomicInteger nextQueuePairNumber = new AtomicInteger(1);
+    private final AtomicInteger nextCompletionQueueId = new AtomicInteger();
+
+    /** Live queue pairs by number; copy-on-write under {@code this}. */
+    private volatile ShmQueuePair[] queuePairs = new ShmQueuePair[16];
+
+    private final List<ShmMemoryRegion> regions = new ArrayList<>();
+    private final List<ShmCompletionQueue> completionQueues = new ArrayList<>();
+
+    /** Peers mapped so far (this node included); copy-on-write under {@code this}. */
+    private volatile PeerNode[] peers = new PeerNode[0];
+
+    /** Peers with connected RC queue pairs, whose liveness the progress agent checks; copy-on-write. */
+    private volatile PeerNode[] watched = new PeerNode[0];
+
+    private final AtomicLong faultLosses = new AtomicLong();
+    private final AtomicLong faultDuplicates = new AtomicLong();
+    private final AtomicLong faultReorders = new AtomicLong();
+    private final AtomicLong receiverNotReady = new AtomicLong();
+    private final AtomicLong peerFailures = new AtomicLong();
+    private final AtomicLong completionsLost = new AtomicLong();
+    private final AtomicLong receivesMissedByClosedQueuePairs = new AtomicLong();
+    private final AtomicReference<Throwable> agentFailure = new AtomicReference<>();
+
+    private volatile boolean closed;
+
+    private ShmFabric(FabricConfig config, long node, Path base, Path directory, Arena nodeArena,
+            MemorySegment nodeFile) {
+        this.config = config;
+        this.nodeArena = nodeArena;
+        this.node = node;
+        this.base = base;
+        this.directory = directory;
+        this.nodeFile = nodeFile;
+        this.progress = new ProgressAgent(this, config.nodeName());
+    }
+
+    static ShmFabric open(FabricConfig config) {
+        Path base = Path.of(config.option(ShmFabricProvider.DIRECTORY_OPTION, defaultDirectory()));
+        try {
+            Files.createDirectories(base);
+        } catch (IOException e) {
+            throw new FaroException(FaroException.Category.IO,
+                    "cannot create the shm directory " + base + " (option shm.directory): " + e, e);
+        }
+        StaleNodeSweeper.sweep(base, STALE_UNREADABLE_AGE_MS);
+        long node;
+        Path directory;
+        while (true) {
+            node = RANDOM.nextLong() & Long.MAX_VALUE;
+            if (node == 0) {
+                continue;
+            }
+            directory = base.resolve(NodeDescriptor.directoryName(node));
+            try {
+                Files.createDirectory(directory);
+                break;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // astronomically unlikely; draw again
+            } catch (IOException e) {
+                throw new FaroException(FaroException.Category.IO, "cannot create " + directory + ": " + e, e);
+            }
+        }
+        Arena nodeArena = Arena.ofShared();
+        MemorySegment nodeFile =
+                SharedMemory.create(directory.resolve(NodeDescriptor.FILE_NAME), NodeDescriptor.LENGTH, nodeArena);
+        ProcessHandle self = ProcessHandle.current();
+        long startMillis = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+        NodeDescriptor.initialize(nodeFile, node, self.pid(), startMillis);
+        ShmFabric fabric = new ShmFabric(config, node, base, directory, nodeArena, nodeFile);
+        fabric.progress.start();
+        return fabric;
+    }
+
+    private static String defaultDirectory() {
+        Path devShm = Path.of("/dev/shm");
+        return Files.isDirectory(devShm) && Files.isWritable(devShm)
+                ? devShm.toString()
+                : Path.of(System.getProperty("java.io.tmpdir"), "faro-shm").toString();
+    }
+
+    FabricConfig config() {
+        return config;
+    }
+
+    @Override
+    public String provider() {
+        return ShmFabricProvider.NAME;
+    }
+
+    @Override
+    public long node() {
+        return node;
+    }
+
+    @Override
+    public String nodeName() {
+        return config.nodeName();
+    }
+
+    @Override
+    public FabricCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new FaroException(FaroException.Category.CLOSED, "fabric node " + config.nodeName() + " is closed");
+        }
+        Throwable failure = agentFailure.get();
+        if (failure != null) {
+            throw new FaroException(FaroException.Category.IO,
+                    "fabric node " + config.nodeName() + " failed: " + failure, failure);
+        }
+    }
+
+    @Override
+    public MemoryRegion register(long lengthBytes, Set<Access> access) {
+        checkOpen();
+        FaroException.checkArgument(lengthBytes > 0 && lengthBytes <= CAPABILITIES.maxMessageBytes() * 16,
+                "region length must be within (0, 16 GiB]: %d", lengthBytes);
+        FaroException.checkArgument(access != null, "access is null");
+        int key = RANDOM.nextInt();
+        ShmMemoryRegion region = new ShmMemoryRegion(
+                this, directory, nextRegionId.getAndIncrement(), key, lengthBytes, access);
+        synchronized (this) {
+            regions.add(region);
+        }
+        return region;
+    }
+
+    @Override
+    public CompletionQueue createCompletionQueue(int capacity) {
+        checkOpen();
+        FaroException.checkArgument(capacity > 0 && capacity <= CAPABILITIES.maxCompletionQueueCapacity(),
+                "completion queue capacity must be within [1, %d]: %d", CAPABILITIES.maxCompletionQueueCapacity(),
+                capacity);
+        ShmCompletionQueue queue =
+                new ShmCompletionQueue(this, directory, nextCompletionQueueId.getAndIncrement(), capacity);
+        synchronized (this) {
+            completionQueues.add(queue);
+        }
+        return queue;
+    }
+
+    @Override
+    public RcQueuePair createRcQueuePair(QueuePairConfig queuePairConfig) {
+        return register(create(queuePairConfig, false));
+    }
+
+    @Override
+    public UdQueuePair createUdQueuePair(QueuePairConfig queuePairConfig) {
+        return register(create(queuePairConfig, true));
+    }
+
+    private ShmQueuePair create(QueuePairConfig queuePairConfig, boolean datagram) {
+        checkOpen();
+        FaroException.checkArgument(queuePairConfig != null, "queue pair config is null");
+        FaroException.checkArgument(queuePairConfig.sendQueueDepth() <= CAPABILITIES.maxQueueDepth()
+                        && queuePairConfig.receiveQueueDepth() <= CAPABILITIES.maxQueueDepth(),
+                "queue depths must be at most %d", CAPABILITIES.maxQueueDepth());
+        FaroException.checkArgument(queuePairConfig.maxInlineBytes() <= CAPABILITIES.maxInlineBytes(),
+                "maxInlineBytes must be at most %d", CAPABILITIES.maxInlineBytes());
+        ShmCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
+        ShmCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
+        sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
+        try {
+            receiveCq.attach(queuePairConfig.receiveQueueDepth(), "receive queue");
+        } catch (RuntimeException e) {
+            sendCq.detach(queuePairConfig.sendQueueDepth());
+            throw e;
+        }
+        int qpn = nextQueuePairNumber.getAndIncrement();
+        return datagram
+                ? new ShmUdQueuePair(this, directory, qpn, queuePairConfig)
+                : new ShmRcQueuePair(this, directory, qpn, queuePairConfig);
+    }
+
+    @SuppressWarnings("unchecked")
+    private synchronized <T> T register(ShmQueuePair queuePair) {
+        ShmQueuePair[] table = queuePairs;
+        if (queuePair.qpn >= table.length) {
+            table = Arrays.copyOf(table, Math.max(queuePair.qpn + 1, table.length * 2));
+        } else {
+            table = table.clone();
+        }
+        table[queuePair.qpn] = queuePair;
+        queuePairs = table;
+        return (T) queuePair;
+    }
+
+    ShmCompletionQueue localCompletionQueue(CompletionQueue queue) {
+        if (!(queue instanceof ShmCompletionQueue shmQueue) || shmQueue.fabric != this) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "completion queue " + queue + " does not belong to this fabric node");
+        }
+        if (shmQueue.isClosed()) {
+            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + shmQueue.id + " is closed");
+        }
+        return shmQueue;
+    }
+
+    /** Called by a send CQ's poller. Data path. */
+    void retireSendRequests(int qpn, long sequence) {
+        ShmQueuePair[] table = queuePairs;
+        if (qpn > 0 && qpn < table.length && table[qpn] != null) {
+            table[qpn].retire(sequence);
+        }
+    }
+
+    @Override
+    public RemoteKey importRemoteKey(byte[] bytes) {
+        return ShmRemoteKey.fromBytes(bytes);
+    }
+
+    @Override
+    public QueuePairAddress importAddress(byte[] bytes) {
+        return ShmQueuePairAddress.fromBytes(bytes);
+    }
+
+    /** The mapped view of {@code peerNode} (this node included), or null if no such node exists. */
+    PeerNode peer(long peerNode) {
+        PeerNode[] current = peers;
+        for (PeerNode peer : current) {
+            if (peer.node == peerNode) {
+                return peer;
+            }
+        }
+        return mapPeer(peerNode);
+    }
+
+    private synchronized PeerNode mapPeer(long peerNode) {
+        for (PeerNode peer : peers) {
+            if (peer.node == peerNode) {
+                return peer;
+            }
+        }
+        if (closed) {
+            return null;
+        }
+        PeerNode peer = PeerNode.open(base, peerNode).orElse(null);
+        if (peer != null) {
+            PeerNode[] grown = Arrays.copyOf(peers, peers.length + 1);
+            grown[peers.length] = peer;
+            peers = grown;
+        }
+        return peer;
+    }
+
+    /** Adds a peer to the liveness checks (an RC queue pair connected to it). */
+    synchronized void watch(PeerNode peer) {
+        for (PeerNode existing : watched) {
+            if (existing == peer) {
+                return;
+            }
+        }
+        PeerNode[] grown = Arrays.copyOf(watched, watched.length + 1);
+        grown[watched.length] = peer;
+        watched = grown;
+    }
+
+    /** Progress agent: retries deferred requests; returns whether any queue pair still has deferred work. */
+    boolean progressDeferred(long nowNs) {
+        boolean pending = false;
+        for (ShmQueuePair queuePair : queuePairs) {
+            if (queuePair != null && queuePair.hasDeferredWork) {
+                queuePair.progress(nowNs);
+                pending |= queuePair.hasDeferredWork;
+            }
+        }
+        return pending;
+    }
+
+    /** Progress agent: finds peers that closed or died and fails what is connected to them. */
+    void checkPeers() {
+        for (PeerNode peer : watched) {
+            if (peer.node == node || peer.isFailed() || peer.checkAlive()) {
+                continue;
+            }
+            peer.markFailed();
+            peerFailures.incrementAndGet();
+            boolean crashed = !peer.isClosed();
+            LOG.log(crashed ? Level.WARNING : Level.DEBUG,
+                    "fabric node {0}: peer node {1} {2}; failing the queue pairs connected to it",
+                    config.nodeName(), Long.toHexString(peer.node), crashed ? "died" : "closed");
+            for (ShmQueuePair queuePair : queuePairs) {
+                if (queuePair != null) {
+                    queuePair.onPeerFailed(peer.node);
+                }
+            }
+            if (crashed) {
+                SharedMemory.deleteTree(peer.directory); // it cannot clean up after itself
+            }
+        }
+    }
+
+    void wakeProgress() {
+        progress.wake();
+    }
+
+    void reportAgentFailure(Throwable failure) {
+        if (agentFailure.compareAndSet(null, failure)) {
+            LOG.log(Level.ERROR, "fabric node " + config.nodeName() + ": progress agent failed", failure);
+        }
+    }
+
+    void countFaultLoss() {
+        faultLosses.incrementAndGet();
+    }
+
+    void countFaultDuplicate() {
+        faultDuplicates.incrementAndGet();
+    }
+
+    void countFaultReorder() {
+        faultReorders.incrementAndGet();
+    }
+
+    void countReceiverNotReady() {
+        receiverNotReady.incrementAndGet();
+    }
+
+    void countCompletionLost() {
+        completionsLost.incrementAndGet();
+    }
+
+    synchronized void forget(ShmMemoryRegion region) {
+        regions.remove(region);
+    }
+
+    synchronized void forget(ShmCompletionQueue queue) {
+        completionQueues.remove(queue);
+    }
+
+    synchronized void forget(ShmQueuePair queuePair) {
+        if (queuePair instanceof ShmUdQueuePair datagram) {
+            receivesMissedByClosedQueuePairs.addAndGet(datagram.receivesMissedAtClose);
+        }
+        ShmQueuePair[] table = queuePairs.clone();
+        if (queuePair.qpn < table.length && table[queuePair.qpn] == queuePair) {
+            table[queuePair.qpn] = null;
+        }
+        queuePairs = table;
+    }
+
+    @Override
+    public FabricCounters counters() {
+        long missed = receivesMissedByClosedQueuePairs.get();
+        for (ShmQueuePair queuePair : queuePairs) {
+            if (queuePair instanceof ShmUdQueuePair datagram) {
+                missed += datagram.receivesMissed();
+            }
+        }
+        return new FabricCounters(missed, faultLosses.get(), faultDuplicates.get(), faultReorders.get(),
+                receiverNotReady.get(), peerFailures.get(), completionsLost.get());
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        NodeDescriptor.markClosed(nodeFile);
+        progress.stop();
+        for (ShmQueuePair queuePair : queuePairs) {
+            if (queuePair != null) {
+                queuePair.close();
+            }
+        }
+        List<ShmCompletionQueue> queues;
+        List<ShmMemoryRegion> regionList;
+        synchronized (this) {
+            queues = List.copyOf(completionQueues);
+            regionList = List.copyOf(regions);
+        }
+        queues.forEach(ShmCompletionQueue::close);
+        regionList.forEach(ShmMemoryRegion::close);
+        for (PeerNode peer : peers) {
+            peer.close();
+        }
+        nodeArena.close();
+        SharedMemory.deleteTree(directory);
+    }
+
+    @Override
+    public String toString() {
+        return "ShmFabric[" + config.nodeName() + ", node=" + Long.toHexString(node) + "]";
+    }
+}

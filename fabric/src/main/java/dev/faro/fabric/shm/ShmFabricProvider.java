@@ -1,0 +1,33 @@
+package dev.faro.fabric.shm;
+
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.FabricProvider;
+
+/**
+ * The {@code shm} provider: fabric nodes that are OS processes on one host (or several nodes in one JVM), talking
+ * through files in a shared-memory directory that every node maps.
+ *
+ * <p>Options: {@code shm.directory} — where node directories live (default {@code /dev/shm}; every node of one
+ * cluster must use the same directory).
+ */
+public final class ShmFabricProvider implements FabricProvider {
+
+    public static final String NAME = "shm";
+    public static final String DIRECTORY_OPTION = "shm.directory";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "processes on one host, through shared memory (/dev/shm)";
+    }
+
+    @Override
+    public Fabric open(FabricConfig config) {
+        return ShmFabric.open(config);
+    }
+}

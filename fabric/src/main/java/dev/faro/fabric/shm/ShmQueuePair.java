@@ -1,0 +1,371 @@
+package dev.faro.fabric.shm;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.QueuePairType;
+import dev.faro.fabric.WorkRequest;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What RC and UD queue pairs share on the {@code shm} fabric: validation, send-queue accounting, the receive ring,
+ * the error state, and the queue of requests that must wait (a SEND whose target has no receive posted yet).
+ *
+ * <p>Requests run on the posting thread, inside {@code postSend}, under {@link #sendLock}: the initiator moves the
+ * data and publishes the completions, so the target's threads do nothing. A request that cannot run yet is copied into
+ * the deferred queue, and every later request queues behind it to keep RC order; the posting threads and the
+ * fabric's progress agent retry the queue.
+ *
+ * <p>Data path: allocation-free after construction, except when a request is deferred (a copy of its inline bytes).
+ */
+abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
+
+    /** {@link #execute} results. */
+    static final int DONE = 0;
+    static final int RETRY_LATER = 1;
+
+    final ShmFabric fabric;
+    final int qpn;
+    final QueuePairConfig config;
+    final ShmCompletionQueue sendCq;
+    final ShmCompletionQueue receiveCq;
+    final MemorySegment file;
+    private final Path path;
+    private final Arena arena = Arena.ofShared();
+    final ReentrantLock sendLock = new ReentrantLock();
+    private final ReentrantLock receiveLock = new ReentrantLock();
+
+    /** Owner state; mirrored into the file for peers. Written under {@link #sendLock}. */
+    private volatile QueuePairState state;
+
+    /** Requests posted so far; the post sequence of the latest. Guarded by {@link #sendLock}. */
+    private long posted;
+
+    /** Post sequence up to which send-queue slots are free again; written by the polling thread of the send CQ. */
+    private volatile long retired;
+
+    // The deferred queue, a ring of copies; guarded by sendLock.
+    private final WorkRequest[] deferred;
+    private final long[] deferredSequence;
+    private final long[] deferredDeadlineNs;
+    private int deferredHead;
+    private int deferredCount;
+
+    /** Whether the progress agent should look at this queue pair (approximate; read without the lock). */
+    volatile boolean hasDeferredWork;
+
+    ShmQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairType type, QueuePairConfig config,
+            QueuePairState initialState) {
+        this.fabric = fabric;
+        this.qpn = qpn;
+        this.config = config;
+        this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
+        this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
+        int ringCapacity = Integer.highestOneBit(Math.max(1, config.receiveQueueDepth() - 1)) << 1;
+        this.path = directory.resolve(QueuePairDescriptor.fileName(qpn));
+        this.file = SharedMemory.create(path, QueuePairDescriptor.fileLength(ringCapacity), arena);
+        QueuePairDescriptor.initialize(
+                file, type, receiveCq.id, config.receiveQueueDepth(), ringCapacity, initialState);
+        this.state = initialState;
+        int depth = config.sendQueueDepth();
+        this.deferred = new WorkRequest[depth];
+        for (int i = 0; i < depth; i++) {
+            deferred[i] = new WorkRequest();
+        }
+        this.deferredSequence = new long[depth];
+        this.deferredDeadlineNs = new long[depth];
+    }
+
+    /** Runs one request now. Returns {@link #DONE} (completions published) or {@link #RETRY_LATER}. */
+    abstract int execute(WorkRequest request, long sequence);
+
+    /** Checks what depends on the service type; throws {@code INVALID_ARGUMENT}. */
+    abstract void validateForType(WorkRequest request);
+
+    public final int queuePairNumber() {
+        return qpn;
+    }
+
+    public final QueuePairState state() {
+        return state;
+    }
+
+    final void setState(QueuePairState newState) {
+        state = newState;
+        QueuePairDescriptor.setState(file, newState);
+    }
+
+    public final int sendQueueDepth() {
+        return config.sendQueueDepth();
+    }
+
+    public final int receiveQueueDepth() {
+        return config.receiveQueueDepth();
+    }
+
+    public final int postedReceives() {
+        return (int) QueuePairDescriptor.postedReceives(file);
+    }
+
+    public final void postSend(WorkRequest request) {
+        sendLock.lock();
+        try {
+            if (state == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            validate(request);
+            if (posted - retired >= config.sendQueueDepth()) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
+                                + " unsignaled requests hold their slot until a later signaled one is polled",
+                        qpn, config.sendQueueDepth()));
+            }
+            long sequence = ++posted;
+            if (state == QueuePairState.ERROR) {
+                completeSend(request.requestId(), request.opcode(), 0, CompletionStatus.FLUSHED, sequence);
+                return;
+            }
+            if (deferredCount > 0) {
+                drainDeferred(System.nanoTime());
+            }
+            if (deferredCount > 0 || execute(request, sequence) == RETRY_LATER) {
+                defer(request, sequence);
+            }
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    private void validate(WorkRequest request) {
+        Opcode opcode = request.opcode();
+        FaroException.checkArgument(opcode != null && opcode.ordinal() <= Opcode.COMPARE_SWAP.ordinal(),
+                "opcode %s cannot be posted on a send queue", opcode);
+        int length = request.length();
+        FaroException.checkArgument(length >= 0, "length must not be negative: %d", length);
+        if (request.isInline()) {
+            FaroException.checkArgument(opcode == Opcode.SEND || opcode == Opcode.WRITE
+                            || opcode == Opcode.WRITE_WITH_IMMEDIATE,
+                    "inline data is only for SEND and WRITE, not %s", opcode);
+            FaroException.checkArgument(length <= config.maxInlineBytes(),
+                    "inline payload of %d bytes exceeds the queue pair's limit of %d", length,
+                    config.maxInlineBytes());
+        } else if (length > 0 || opcode == Opcode.READ || opcode.isAtomic()) {
+            checkLocal(request.localRegion(), request.localOffset(), length,
+                    opcode == Opcode.READ || opcode.isAtomic());
+        }
+        if (opcode.isAtomic()) {
+            FaroException.checkArgument(length == 8, "atomics work on 8 bytes, not %d", length);
+            FaroException.checkArgument((request.remoteOffset() & 7) == 0,
+                    "atomic remote offset must be 8-byte aligned: %d", request.remoteOffset());
+        }
+        validateForType(request);
+    }
+
+    /** Checks a local region argument: registered here, in bounds, writable when {@code write}. */
+    final ShmMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
+        FaroException.checkArgument(region != null, "no local region given");
+        if (!(region instanceof ShmMemoryRegion shmRegion) || shmRegion.fabric != fabric) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "region " + region + " is not registered with this fabric node");
+        }
+        FaroException.checkArgument(shmRegion.isRegistered(), "region %s is closed (deregistered)", region);
+        FaroException.checkArgument(offset >= 0 && length >= 0 && offset <= region.lengthBytes() - length,
+                "local segment [offset %d, length %d] is outside the region of %d bytes", offset, length,
+                region.lengthBytes());
+        if (write) {
+            FaroException.checkArgument(shmRegion.allowsLocalWrite(),
+                    "region %s lacks LOCAL_WRITE, needed to land data in it", region);
+        }
+        return shmRegion;
+    }
+
+    /** The local source bytes of a SEND or WRITE. */
+    static MemorySegment source(WorkRequest request) {
+        return request.isInline() ? request.inlineData() : request.localRegion().segment();
+    }
+
+    static long sourceOffset(WorkRequest request) {
+        return request.isInline() ? 0 : request.localOffset();
+    }
+
+    /** Publishes a send-queue completion: always for errors, for success only when signaled. */
+    final void completeSend(long requestId, Opcode opcode, int byteLength, CompletionStatus status, long sequence) {
+        sendCq.offer(requestId, status, opcode, byteLength, 0, false, true, sequence, qpn, 0, 0);
+    }
+
+    final void completeSendIfSignaled(WorkRequest request, int byteLength, long sequence) {
+        if (request.signaled()) {
+            completeSend(request.requestId(), request.opcode(), byteLength, CompletionStatus.SUCCESS, sequence);
+        }
+    }
+
+    /** Called by the send CQ's poller: frees send-queue slots up to {@code sequence}. */
+    final void retire(long sequence) {
+        if (sequence > retired) {
+            retired = sequence;
+        }
+    }
+
+    /**
+     * Fails {@code request} with {@code status} and moves the queue pair to ERROR: deferred requests complete with
+     * FLUSHED, and so do the receives still posted. Caller holds {@link #sendLock}.
+     */
+    final void fail(WorkRequest request, long sequence, CompletionStatus status) {
+        completeSend(request.requestId(), request.opcode(), 0, status, sequence);
+        enterError(CompletionStatus.FLUSHED);
+    }
+
+    /** Moves to ERROR; deferred requests complete with {@code deferredStatus}. Caller holds {@link #sendLock}. */
+    final void enterError(CompletionStatus deferredStatus) {
+        if (state == QueuePairState.ERROR || state == QueuePairState.CLOSED) {
+            return;
+        }
+        setState(QueuePairState.ERROR);
+        while (deferredCount > 0) {
+            WorkRequest request = deferred[deferredHead];
+            completeSend(request.requestId(), request.opcode(), 0, deferredStatus, deferredSequence[deferredHead]);
+            popDeferred();
+        }
+        flushReceives();
+    }
+
+    /** Completes every posted receive with FLUSHED, claiming them like a peer would. */
+    private void flushReceives() {
+        QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
+        while (QueuePairDescriptor.claimReceive(file, claimed)) {
+            receiveCq.offer(claimed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, false, 0, qpn,
+                    0, 0);
+        }
+    }
+
+    public final void postReceive(long requestId, MemoryRegion region, long offset, int length) {
+        receiveLock.lock();
+        try {
+            QueuePairState current = state;
+            if (current == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            ShmMemoryRegion shmRegion = checkLocal(region, offset, length, true);
+            if (current == QueuePairState.ERROR) {
+                receiveCq.offer(requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, false, 0, qpn, 0, 0);
+                return;
+            }
+            if (QueuePairDescriptor.postedReceives(file) >= config.receiveQueueDepth()) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                        "receive queue of queue pair %d is full (depth %d)", qpn, config.receiveQueueDepth()));
+            }
+            QueuePairDescriptor.postReceive(file, requestId, shmRegion.id, offset, length);
+        } finally {
+            receiveLock.unlock();
+        }
+        if (state == QueuePairState.ERROR) {
+            // raced with a transition to ERROR after our check: do not leave the receive stranded
+            sendLock.lock();
+            try {
+                flushReceives();
+            } finally {
+                sendLock.unlock();
+            }
+        }
+    }
+
+    private void defer(WorkRequest request, long sequence) {
+        int slot = (deferredHead + deferredCount) % deferred.length;
+        WorkRequest copy = deferred[slot].copyFrom(request);
+        if (request.isInline()) {
+            // inline bytes belong to the caller once postSend returns: keep our own copy
+            MemorySegment bytes = Arena.ofAuto().allocate(Math.max(1, request.length()));
+            MemorySegment.copy(request.inlineData(), 0, bytes, 0, request.length());
+            copy.inline(bytes.asSlice(0, request.length()));
+        }
+        deferredSequence[slot] = sequence;
+        deferredDeadlineNs[slot] = System.nanoTime() + fabric.config().receiverNotReadyTimeout().toNanos();
+        deferredCount++;
+        fabric.countReceiverNotReady();
+        hasDeferredWork = true;
+        fabric.wakeProgress();
+    }
+
+    private void popDeferred() {
+        deferred[deferredHead].clear();
+        deferredHead = (deferredHead + 1) % deferred.length;
+        deferredCount--;
+        if (deferredCount == 0) {
+            hasDeferredWork = hasOtherDeferredWork();
+        }
+    }
+
+    /** Subclasses with deferred work of their own (a held UD datagram) keep the progress agent interested. */
+    boolean hasOtherDeferredWork() {
+        return false;
+    }
+
+    /**
+     * Retries deferred requests in order; a request still not runnable after its deadline fails with
+     * RECEIVER_NOT_READY_RETRY_EXCEEDED. Caller holds {@link #sendLock}. Returns the requests completed.
+     */
+    int drainDeferred(long nowNs) {
+        int done = 0;
+        while (deferredCount > 0 && state == QueuePairState.READY) {
+            WorkRequest request = deferred[deferredHead];
+            long sequence = deferredSequence[deferredHead];
+            if (execute(request, sequence) == DONE) {
+                popDeferred();
+                done++;
+            } else if (nowNs - deferredDeadlineNs[deferredHead] > 0) {
+                popDeferred();
+                fail(request, sequence, CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED);
+                done++;
+            } else {
+                break;
+            }
+        }
+        return done;
+    }
+
+    /** The progress agent's entry: retries deferred work if nobody else holds the lock. */
+    int progress(long nowNs) {
+        if (!hasDeferredWork || !sendLock.tryLock()) {
+            return 0;
+        }
+        try {
+            return drainDeferred(nowNs);
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    /** The progress agent's entry when a peer node failed: RC queue pairs connected to it enter ERROR. */
+    void onPeerFailed(long node) {}
+
+    public void close() {
+        sendLock.lock();
+        try {
+            if (state == QueuePairState.CLOSED) {
+                return;
+            }
+            setState(QueuePairState.CLOSED);
+            deferredCount = 0;
+            hasDeferredWork = false;
+        } finally {
+            sendLock.unlock();
+        }
+        receiveLock.lock();
+        try {
+            SharedMemory.deleteQuietly(path);
+            arena.close();
+        } finally {
+            receiveLock.unlock();
+        }
+        sendCq.detach(config.sendQueueDepth());
+        receiveCq.detach(config.receiveQueueDepth());
+        fabric.forget(this);
+    }
+}

@@ -1,0 +1,225 @@
+package dev.faro.fabric.shm;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.QueuePairType;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.WorkRequest;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+
+/**
+ * An RC queue pair on the {@code shm} fabric. Every request runs on the posting thread, in posting order: the
+ * initiator checks the target's key, bounds and rights in the target's region header, moves the bytes itself, and
+ * publishes the target's receive completion (SEND, WRITE_WITH_IMMEDIATE) and its own.
+ *
+ * <p>Data path: allocation-free after {@link #connect}.
+ */
+final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
+
+    private final ShmQueuePairAddress address;
+
+    // The peer, resolved at connect; written once under sendLock before state becomes READY.
+    private ShmQueuePairAddress peerAddress;
+    private PeerNode peer;
+    private MemorySegment peerQueuePair;
+    private MemorySegment peerReceiveCq;
+
+    /** The receive taken off the peer's ring by the request in flight; guarded by sendLock. */
+    private final QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
+
+    ShmRcQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairConfig config) {
+        super(fabric, directory, qpn, QueuePairType.RC, config, QueuePairState.INIT);
+        this.address = new ShmQueuePairAddress(fabric.node(), qpn, QueuePairType.RC);
+    }
+
+    @Override
+    public QueuePairType type() {
+        return QueuePairType.RC;
+    }
+
+    @Override
+    public QueuePairAddress address() {
+        return address;
+    }
+
+    @Override
+    public QueuePairAddress peer() {
+        return peerAddress;
+    }
+
+    @Override
+    public void connect(QueuePairAddress remote) {
+        if (!(remote instanceof ShmQueuePairAddress shmAddress) || remote.type() != QueuePairType.RC) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "not an RC address of the shm fabric: " + remote);
+        }
+        sendLock.lock();
+        try {
+            if (state() == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            FaroException.checkArgument(state() == QueuePairState.INIT,
+                    "queue pair %d is already connected", qpn);
+            ShmQueuePairAddress.Target target = shmAddress.resolve(fabric);
+            if (target == null) {
+                throw new FaroException(FaroException.Category.NETWORK,
+                        "cannot connect queue pair " + qpn + " to " + remote + ": no such queue pair (closed?)");
+            }
+            this.peerAddress = shmAddress;
+            this.peer = target.peer();
+            this.peerQueuePair = target.queuePair();
+            this.peerReceiveCq = target.receiveCompletionQueue();
+            QueuePairDescriptor.setPeer(file, shmAddress.node(), shmAddress.queuePairNumber());
+            setState(QueuePairState.READY);
+            fabric.watch(peer);
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    @Override
+    void validateForType(WorkRequest request) {
+        FaroException.checkArgument(state() != QueuePairState.INIT,
+                "queue pair %d is not connected: call connect(peer) first", qpn);
+        Opcode opcode = request.opcode();
+        if (opcode != Opcode.SEND) {
+            FaroException.checkArgument(request.remoteKey() instanceof ShmRemoteKey,
+                    "%s needs a remote key of the shm fabric", opcode);
+        }
+    }
+
+    @Override
+    int execute(WorkRequest request, long sequence) {
+        if (peer.isFailed()) {
+            fail(request, sequence, CompletionStatus.RETRY_EXCEEDED);
+            return DONE;
+        }
+        if (QueuePairDescriptor.stateOrdinal(peerQueuePair) != QueuePairState.READY.ordinal()
+                || QueuePairDescriptor.peerNode(peerQueuePair) != fabric.node()
+                || QueuePairDescriptor.peerQpn(peerQueuePair) != qpn) {
+            fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
+            return DONE;
+        }
+        return switch (request.opcode()) {
+            case SEND -> send(request, sequence);
+            case WRITE, WRITE_WITH_IMMEDIATE -> write(request, sequence);
+            case READ -> read(request, sequence);
+            case FETCH_ADD, COMPARE_SWAP -> atomic(request, sequence);
+            case RECEIVE, RECEIVE_WRITE_WITH_IMMEDIATE -> throw new IllegalStateException(
+                    "validated opcode cannot be " + request.opcode());
+        };
+    }
+
+    /** The target region's file if the request's key, bounds and right hold there; null otherwise. */
+    private MemorySegment permittedRegion(WorkRequest request, Access right, long length) {
+        ShmRemoteKey key = (ShmRemoteKey) request.remoteKey();
+        if (key.node != peerAddress.node()) {
+            return null; // a key of another node means nothing at this peer
+        }
+        MemorySegment region = key.resolve(fabric);
+        if (region == null
+                || !RegionDescriptor.permits(region, key.key, right.bit(), request.remoteOffset(), length)) {
+            return null;
+        }
+        return region;
+    }
+
+    private int send(WorkRequest request, long sequence) {
+        if (!QueuePairDescriptor.claimReceive(peerQueuePair, claimed)) {
+            return RETRY_LATER;
+        }
+        int length = request.length();
+        if (claimed.length < length) {
+            CompletionQueueDescriptor.offer(peerReceiveCq, claimed.requestId, CompletionStatus.LOCAL_LENGTH_ERROR,
+                    Opcode.RECEIVE, 0, 0, false, false, 0, peerAddress.queuePairNumber(), fabric.node(), qpn);
+            fail(request, sequence, CompletionStatus.REMOTE_INVALID_REQUEST);
+            return DONE;
+        }
+        MemorySegment region = peer.region(claimed.regionId);
+        if (region == null) {
+            fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
+            return DONE;
+        }
+        SharedMemory.copyLastWordLast(source(request), sourceOffset(request), region,
+                RegionDescriptor.DATA_OFFSET + claimed.offset, length);
+        CompletionQueueDescriptor.offer(peerReceiveCq, claimed.requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE,
+                length, 0, false, false, 0, peerAddress.queuePairNumber(), fabric.node(), qpn);
+        completeSendIfSignaled(request, length, sequence);
+        return DONE;
+    }
+
+    private int write(WorkRequest request, long sequence) {
+        int length = request.length();
+        MemorySegment region = permittedRegion(request, Access.REMOTE_WRITE, length);
+        if (region == null) {
+            fail(request, sequence, CompletionStatus.REMOTE_ACCESS_ERROR);
+            return DONE;
+        }
+        boolean withImmediate = request.opcode() == Opcode.WRITE_WITH_IMMEDIATE;
+        if (withImmediate && !QueuePairDescriptor.claimReceive(peerQueuePair, claimed)) {
+            return RETRY_LATER;
+        }
+        SharedMemory.copyLastWordLast(source(request), sourceOffset(request), region,
+                RegionDescriptor.DATA_OFFSET + request.remoteOffset(), length);
+        if (withImmediate) {
+            CompletionQueueDescriptor.offer(peerReceiveCq, claimed.requestId, CompletionStatus.SUCCESS,
+                    Opcode.RECEIVE_WRITE_WITH_IMMEDIATE, length, request.immediate(), true, false, 0,
+                    peerAddress.queuePairNumber(), fabric.node(), qpn);
+        }
+        completeSendIfSignaled(request, length, sequence);
+        return DONE;
+    }
+
+    private int read(WorkRequest request, long sequence) {
+        int length = request.length();
+        MemorySegment region = permittedRegion(request, Access.REMOTE_READ, length);
+        if (region == null) {
+            fail(request, sequence, CompletionStatus.REMOTE_ACCESS_ERROR);
+            return DONE;
+        }
+        MemorySegment.copy(region, RegionDescriptor.DATA_OFFSET + request.remoteOffset(),
+                request.localRegion().segment(), request.localOffset(), length);
+        completeSendIfSignaled(request, length, sequence);
+        return DONE;
+    }
+
+    private int atomic(WorkRequest request, long sequence) {
+        MemorySegment region = permittedRegion(request, Access.REMOTE_ATOMIC, 8);
+        if (region == null) {
+            fail(request, sequence, CompletionStatus.REMOTE_ACCESS_ERROR);
+            return DONE;
+        }
+        long offset = RegionDescriptor.DATA_OFFSET + request.remoteOffset();
+        long old = request.opcode() == Opcode.FETCH_ADD
+                ? (long) SharedMemory.LONG.getAndAdd(region, offset, request.compareOrAdd())
+                : (long) SharedMemory.LONG.compareAndExchange(region, offset, request.compareOrAdd(), request.swap());
+        request.localRegion().segment().set(ValueLayout.JAVA_LONG_UNALIGNED, request.localOffset(), old);
+        completeSendIfSignaled(request, 8, sequence);
+        return DONE;
+    }
+
+    @Override
+    void onPeerFailed(long node) {
+        if (peerAddress == null || peerAddress.node() != node) {
+            return;
+        }
+        sendLock.lock();
+        try {
+            enterError(CompletionStatus.RETRY_EXCEEDED);
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ShmRcQueuePair[qpn=" + qpn + ", state=" + state() + ", peer=" + peerAddress + "]";
+    }
+}
