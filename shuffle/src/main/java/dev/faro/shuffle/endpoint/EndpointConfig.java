@@ -1,0 +1,79 @@
+package dev.faro.shuffle.endpoint;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Sizing and timing of one shuffle's endpoints.
+ *
+ * @param design which of the eight designs
+ * @param threads threads of the SHUFFLE and RECEIVE operators per node (ME opens one endpoint per thread)
+ * @param bufferBytes bytes of one message buffer, header included (TODS19: 64 KiB for MQ, 4 KiB for SQ)
+ * @param buffersPerPeer buffers a sending endpoint keeps per destination, and receive buffers a receiving endpoint
+ *     posts per source (the fixed queue depth)
+ * @param creditWriteBackFrequency the receiver writes its credit back after this many re-posted receives (TODS19
+ *     §7.1.1: 2)
+ * @param stallTimeout how long any wait (buffer, credit, data) may make no progress before the shuffle fails with
+ *     a {@code NETWORK} error; peer failures are reported sooner by the fabric
+ */
+public record EndpointConfig(
+        EndpointDesign design,
+        int threads,
+        int bufferBytes,
+        int buffersPerPeer,
+        int creditWriteBackFrequency,
+        Duration stallTimeout) {
+
+    public static final int DEFAULT_RC_BUFFER_BYTES = 64 * 1024;
+    public static final int DEFAULT_UD_BUFFER_BYTES = 4096;
+    public static final int DEFAULT_BUFFERS_PER_PEER = 16;
+    public static final int DEFAULT_CREDIT_WRITE_BACK_FREQUENCY = 2;
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
+
+    public EndpointConfig {
+        Objects.requireNonNull(design, "design is null");
+        Objects.requireNonNull(stallTimeout, "stallTimeout is null");
+        check(threads >= 1, "threads must be positive: threads=" + threads);
+        check(bufferBytes > 64, "bufferBytes must exceed 64: bufferBytes=" + bufferBytes);
+        check(buffersPerPeer >= 1, "buffersPerPeer must be positive: buffersPerPeer=" + buffersPerPeer);
+        check(creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= buffersPerPeer,
+                "creditWriteBackFrequency must be within [1, buffersPerPeer]: creditWriteBackFrequency="
+                        + creditWriteBackFrequency + ", buffersPerPeer=" + buffersPerPeer);
+        check(!stallTimeout.isNegative() && !stallTimeout.isZero(), "stallTimeout must be positive");
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** The paper's defaults for {@code design}: 64 KiB (RC) or 4 KiB (UD) buffers, 16 per peer, credit every 2. */
+    public static EndpointConfig defaults(EndpointDesign design, int threads) {
+        int bytes = design.implementation().needsDatagrams() ? DEFAULT_UD_BUFFER_BYTES : DEFAULT_RC_BUFFER_BYTES;
+        return new EndpointConfig(design, threads, bytes, DEFAULT_BUFFERS_PER_PEER,
+                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT);
+    }
+
+    public EndpointConfig withBufferBytes(int bytes) {
+        return new EndpointConfig(design, threads, bytes, buffersPerPeer, creditWriteBackFrequency, stallTimeout);
+    }
+
+    public EndpointConfig withBuffersPerPeer(int buffers) {
+        return new EndpointConfig(design, threads, bufferBytes, buffers, Math.min(creditWriteBackFrequency, buffers),
+                stallTimeout);
+    }
+
+    public EndpointConfig withCreditWriteBackFrequency(int frequency) {
+        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, frequency, stallTimeout);
+    }
+
+    public EndpointConfig withStallTimeout(Duration timeout) {
+        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, creditWriteBackFrequency, timeout);
+    }
+
+    /** Endpoints per node and side: 1 for SE, {@link #threads} for ME. */
+    public int endpointsPerNode() {
+        return design.sharing() == EndpointSharing.SHARED ? 1 : threads;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.faro.shuffle.endpoint;
+
+import dev.faro.fabric.FaroException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The first failure of an endpoint, shared by its threads: the first one wins (compare-and-set), and every later
+ * call rethrows it, so all threads of an operator stop with the same cause.
+ */
+public final class EndpointFailure {
+
+    private final AtomicReference<FaroException> first = new AtomicReference<>();
+    private final String endpointName;
+
+    public EndpointFailure(String endpointName) {
+        this.endpointName = endpointName;
+    }
+
+    /** Rethrows the recorded failure, if any. Data path: one volatile read. */
+    public void check() {
+        FaroException failure = first.get();
+        if (failure != null) {
+            throw new FaroException(failure.category(), failure.getMessage(), failure);
+        }
+    }
+
+    /** Records {@code message} as a NETWORK failure (unless one is recorded already) and throws the winner. */
+    public FaroException fail(String message) {
+        first.compareAndSet(null, new FaroException(FaroException.Category.NETWORK, endpointName + ": " + message));
+        FaroException winner = first.get();
+        throw new FaroException(winner.category(), winner.getMessage(), winner);
+    }
+
+    /** Whether a failure was recorded. */
+    public boolean failed() {
+        return first.get() != null;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.faro.shuffle.endpoint;
+
+/**
+ * The RECEIVE side of a communication endpoint (TODS19 §4.2). All methods are thread-safe: in the Single Endpoint
+ * configuration every thread of the RECEIVE operator calls them concurrently.
+ */
+public interface ReceiveEndpoint extends AutoCloseable {
+
+    /** This endpoint's unique id. */
+    int id();
+
+    /**
+     * Returns the next filled buffer, waiting until one arrives; returns null once every expected sender has
+     * delivered DEPLETED and every buffer was handed out (end of stream; every later call returns null too).
+     *
+     * @throws dev.faro.fabric.FaroException {@code NETWORK} if the stream failed (a peer died, a message was lost,
+     *     the design's timeout passed) — the query must restart
+     */
+    ShuffleBuffer getData();
+
+    /** Gives a buffer from {@link #getData()} back; the caller must not touch it afterwards. */
+    void release(ShuffleBuffer buffer);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,32 @@
+package dev.faro.shuffle.endpoint;
+
+/**
+ * The SEND side of a communication endpoint (TODS19 §4.2). All methods are thread-safe: in the Single Endpoint
+ * configuration every thread of the SHUFFLE operator calls them concurrently.
+ */
+public interface SendEndpoint extends AutoCloseable {
+
+    /** This endpoint's unique id (appears as the source of every buffer it sends). */
+    int id();
+
+    /**
+     * Returns a free registered buffer to fill, waiting while every buffer is in flight.
+     *
+     * @throws dev.faro.fabric.FaroException {@code NETWORK} if the transfer failed (a peer died, a timeout passed)
+     */
+    ShuffleBuffer acquire();
+
+    /**
+     * Sends {@code buffer} (its {@link ShuffleBuffer#payloadLength()} bytes) to every node in {@code destinations},
+     * and gives the buffer back to the endpoint. {@link StreamState#DEPLETED} marks the last buffer this endpoint
+     * sends to those destinations. Waits for flow-control credit where the design needs it.
+     */
+    void putData(ShuffleBuffer buffer, int[] destinations, StreamState state);
+
+    /**
+     * Finishes the stream (the close protocol of the design: e.g. send/receive parity for RC Send/Receive) and frees
+     * the endpoint's resources. Every destination must have received DEPLETED before.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,294 @@
+package dev.faro.shuffle.endpoint.twosided;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.WorkCompletion;
+import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.endpoint.EndpointFailure;
+import dev.faro.shuffle.endpoint.ReceiveEndpoint;
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StallWatch;
+import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The RECEIVE side of Send/Receive over RC (TODS19 §5.2, Algorithm 3): one RC queue pair per source node, and
+ * {@code buffersPerPeer} registered receive buffers per source. RELEASE re-posts the buffer on its source's queue
+ * pair, counts one more credit, and every {@code creditWriteBackFrequency} credits RDMA-writes the absolute credit,
+ * inlined, into the sender's credit slot. GETDATA polls the completion queue.
+ *
+ * <p>End of stream: RC delivers in order, so a source's DEPLETED is its last data message; after it the endpoint
+ * stops re-posting that source's buffers and writes a FINAL credit, up to which the sender pads with empty messages
+ * (send/receive parity). GETDATA returns null once every source's DEPLETED was handed out.
+ *
+ * <p>Thread-safe (SE shares it across threads): one thread polls at a time; per-source state is guarded by a
+ * per-source lock, so a release and the FINAL credit cannot interleave. Data path: allocation-free.
+ */
+public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
+
+    private static final long CREDIT_REQUEST_ID = -2;
+    private static final int CREDIT_SEND_DEPTH = 64;
+    private static final int SIGNAL_EVERY_CREDIT_WRITES = 16;
+
+    private final int id;
+    private final int nodes;
+    private final int self;
+    private final EndpointConfig config;
+    private final EndpointFailure failure;
+    private final CompletionQueue completionQueue;
+    private final RcQueuePair[] queuePairs;
+    private final MemoryRegion bufferRegion;
+    private final ShuffleBuffer[] buffers;
+    private final RemoteKey[] creditKeys;
+    private final MemorySegment[] creditScratch;
+    private final WorkRequest[] creditRequests;
+    private final ReentrantLock[] sourceLocks;
+    private final long[] posted;
+    private final long[] written;
+    private final int[] creditWrites;
+    private final boolean[] depleted;
+    private final boolean expectsData;
+    private final AtomicInteger depletedSources = new AtomicInteger();
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final WorkCompletion[] completions = WorkCompletion.array(1);
+    private volatile boolean ended;
+    private volatile boolean closed;
+
+    /**
+     * @param self this node's index (the credit slot this endpoint writes at every sender)
+     * @param expectsData whether any transmission group includes this node; if not, getData returns null at once
+     */
+    public RcTwoSidedReceiveEndpoint(Fabric fabric, int id, int nodes, int self, boolean expectsData,
+            EndpointConfig config) {
+        this.id = id;
+        this.nodes = nodes;
+        this.self = self;
+        this.config = config;
+        this.expectsData = expectsData;
+        this.ended = !expectsData;
+        this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        int depth = config.buffersPerPeer();
+        this.completionQueue = fabric.createCompletionQueue(nodes * (depth + CREDIT_SEND_DEPTH));
+        this.queuePairs = new RcQueuePair[nodes];
+        for (int node = 0; node < nodes; node++) {
+            queuePairs[node] = fabric.createRcQueuePair(
+                    new QueuePairConfig(completionQueue, completionQueue, CREDIT_SEND_DEPTH, depth, 8));
+        }
+        this.bufferRegion = fabric.register((long) nodes * depth * config.bufferBytes(),
+                EnumSet.of(Access.LOCAL_WRITE));
+        this.buffers = new ShuffleBuffer[nodes * depth];
+        for (int i = 0; i < buffers.length; i++) {
+            buffers[i] = new ShuffleBuffer(i,
+                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
+        }
+        this.creditKeys = new RemoteKey[nodes];
+        MemorySegment scratch = Arena.ofAuto().allocate(8L * nodes, 8);
+        this.creditScratch = new MemorySegment[nodes];
+        this.creditRequests = new WorkRequest[nodes];
+        this.sourceLocks = new ReentrantLock[nodes];
+        for (int node = 0; node < nodes; node++) {
+            creditScratch[node] = scratch.asSlice(8L * node, 8);
+            creditRequests[node] = new WorkRequest();
+            sourceLocks[node] = new ReentrantLock();
+        }
+        this.posted = new long[nodes];
+        this.written = new long[nodes];
+        this.creditWrites = new int[nodes];
+        this.depleted = new boolean[nodes];
+    }
+
+    public QueuePairAddress address(int node) {
+        return queuePairs[node].address();
+    }
+
+    /** Connects the queue pair for source {@code node}; {@code creditKey} is that sender's credit region. */
+    public void connect(int node, QueuePairAddress peer, RemoteKey creditKey) {
+        queuePairs[node].connect(peer);
+        creditKeys[node] = creditKey;
+    }
+
+    /** Posts the initial receives and grants the initial credit; every sender must be connected by now. */
+    public void start() {
+        if (!expectsData) {
+            return;
+        }
+        int depth = config.buffersPerPeer();
+        for (int node = 0; node < nodes; node++) {
+            sourceLocks[node].lock();
+            try {
+                for (int i = 0; i < depth; i++) {
+                    post(node, buffers[node * depth + i]);
+                }
+                writeCredit(node, false);
+            } finally {
+                sourceLocks[node].unlock();
+            }
+        }
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public ShuffleBuffer getData() {
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        while (true) {
+            failure.check();
+            if (ended) {
+                return null;
+            }
+            if (pollLock.tryLock()) {
+                try {
+                    if (ended) {
+                        return null;
+                    }
+                    if (completionQueue.poll(completions, 1) == 1) {
+                        watch.reset();
+                        ShuffleBuffer buffer = onCompletion(completions[0]);
+                        if (buffer != null) {
+                            return buffer;
+                        }
+                        continue;
+                    }
+                } finally {
+                    pollLock.unlock();
+                }
+            }
+            if (!watch.idle()) {
+                throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
+                        + depletedSources.get() + " of " + nodes + " sources finished)");
+            }
+        }
+    }
+
+    /** Decodes one completion; returns the buffer to hand out, or null for credit writes and padding. */
+    private ShuffleBuffer onCompletion(WorkCompletion completion) {
+        if (!completion.status().isSuccess()) {
+            throw failure.fail("a receive failed: " + completion.status() + " on queue pair "
+                    + completion.queuePairNumber() + " (a sender died or closed early)");
+        }
+        if (completion.opcode() != Opcode.RECEIVE) {
+            return null; // the completion of a signaled credit write
+        }
+        ShuffleBuffer buffer = buffers[(int) completion.requestId()];
+        MemorySegment segment = buffer.segment();
+        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+            throw failure.fail("a message with a bad header arrived in buffer " + buffer.index());
+        }
+        if (MessageHeaderDescriptor.kind(segment, 0) == MessageHeaderDescriptor.KIND_PADDING) {
+            return null; // consumes a receive to reach parity; not data
+        }
+        int source = buffer.index() / config.buffersPerPeer();
+        StreamState state = MessageHeaderDescriptor.state(segment, 0);
+        buffer.received(state, MessageHeaderDescriptor.source(segment, 0), source,
+                MessageHeaderDescriptor.payloadLength(segment, 0), 0);
+        if (state == StreamState.DEPLETED) {
+            onDepleted(source);
+        }
+        return buffer;
+    }
+
+    private void onDepleted(int source) {
+        sourceLocks[source].lock();
+        try {
+            depleted[source] = true;
+            writeCredit(source, true);
+        } finally {
+            sourceLocks[source].unlock();
+        }
+        if (depletedSources.incrementAndGet() == nodes) {
+            ended = true;
+        }
+    }
+
+    @Override
+    public void release(ShuffleBuffer buffer) {
+        int source = buffer.index() / config.buffersPerPeer();
+        sourceLocks[source].lock();
+        try {
+            if (depleted[source] || closed) {
+                return; // no more receives for a finished source: the sender pads up to the FINAL credit only
+            }
+            post(source, buffer);
+            if (posted[source] - written[source] >= config.creditWriteBackFrequency()) {
+                writeCredit(source, false);
+            }
+        } finally {
+            sourceLocks[source].unlock();
+        }
+    }
+
+    /** Caller holds the source's lock. */
+    private void post(int source, ShuffleBuffer buffer) {
+        queuePairs[source].postReceive(buffer.index(), bufferRegion, (long) buffer.index() * config.bufferBytes(),
+                config.bufferBytes());
+        posted[source]++;
+    }
+
+    /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
+    private void writeCredit(int source, boolean last) {
+        long word = posted[source] | (last ? CreditDescriptor.FINAL_FLAG : 0);
+        creditScratch[source].set(ValueLayout.JAVA_LONG, 0, word);
+        boolean signaled = last || ++creditWrites[source] % SIGNAL_EVERY_CREDIT_WRITES == 0;
+        queuePairs[source].postSend(creditRequests[source].clear()
+                .requestId(CREDIT_REQUEST_ID)
+                .opcode(Opcode.WRITE)
+                .inline(creditScratch[source])
+                .remote(creditKeys[source], CreditDescriptor.slotOffset(self))
+                .signaled(signaled));
+        written[source] = posted[source];
+    }
+
+    /**
+     * Waits until the senders' padding has consumed every receive still posted (parity), then frees everything. A
+     * failed or unfinished stream just frees.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (expectsData && ended && !failure.failed()) {
+                StallWatch watch = new StallWatch(config.stallTimeout());
+                for (RcQueuePair queuePair : queuePairs) {
+                    while (queuePair.postedReceives() > 0) {
+                        if (!watch.idle()) {
+                            throw failure.fail("senders did not reach send/receive parity within "
+                                    + config.stallTimeout());
+                        }
+                    }
+                }
+            }
+        } finally {
+            closed = true;
+            for (RcQueuePair queuePair : queuePairs) {
+                queuePair.close();
+            }
+            completionQueue.close();
+            bufferRegion.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RcTwoSidedReceiveEndpoint[id=" + id + ", nodes=" + nodes + ", self=" + self + "]";
+    }
+}

@@ -1,0 +1,295 @@
+package dev.faro.shuffle.endpoint.twosided;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.WorkCompletion;
+import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.endpoint.EndpointFailure;
+import dev.faro.shuffle.endpoint.SendEndpoint;
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StallWatch;
+import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The SEND side of Send/Receive over RC (TODS19 §5.2, Algorithm 3; "MQ/SR"): one RC queue pair per destination
+ * node, a pool of registered buffers, and the stateless credit protocol — a destination's receiving endpoint
+ * RDMA-writes the absolute number of receives it has posted into this endpoint's credit slot, and a SEND goes out
+ * only while {@code credit > sent}.
+ *
+ * <p>ACQUIRE polls the completion queue: a buffer sent to a group returns to the pool after one completion per
+ * member. Close reaches send/receive parity: after DEPLETED the receiver publishes a FINAL credit, and this endpoint
+ * pads with empty messages up to it, so no receive stays posted.
+ *
+ * <p>Thread-safe (SE shares it across threads): {@code sent} words are claimed with CAS, buffer reference counts are
+ * atomic, the completion queue is drained by whoever holds the poll lock. Data path: allocation-free.
+ */
+public final class RcTwoSidedSendEndpoint implements SendEndpoint {
+
+    private static final long PADDING_REQUEST_ID = -1;
+
+    private final int id;
+    private final int nodes;
+    private final EndpointConfig config;
+    private final EndpointFailure failure;
+    private final CompletionQueue completionQueue;
+    private final RcQueuePair[] queuePairs;
+    private final MemoryRegion bufferRegion;
+    private final MemoryRegion creditRegion;
+    private final MemoryRegion paddingRegion;
+    private final ShuffleBuffer[] buffers;
+    private final ArrayBlockingQueue<ShuffleBuffer> free;
+    private final AtomicIntegerArray pendingCompletions;
+    private final AtomicLongArray sent;
+    private final AtomicLong paddingPosted = new AtomicLong();
+    private final AtomicLong paddingCompleted = new AtomicLong();
+    /** Destinations that were sent DEPLETED (approximate while threads send; exact once they are done). */
+    private final boolean[] depleted;
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final WorkCompletion[] completions = WorkCompletion.array(32);
+    private final ThreadLocal<WorkRequest> requests = ThreadLocal.withInitial(WorkRequest::new);
+    private volatile boolean closed;
+
+    /**
+     * Creates the endpoint's resources on {@code fabric}; {@link #connect} it before use.
+     *
+     * @param id this endpoint's unique id
+     * @param nodes the nodes of the shuffle (destinations are 0 .. nodes - 1)
+     */
+    public RcTwoSidedSendEndpoint(Fabric fabric, int id, int nodes, EndpointConfig config) {
+        this.id = id;
+        this.nodes = nodes;
+        this.config = config;
+        this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        int poolBuffers = config.buffersPerPeer() * nodes;
+        // every buffer may be in flight to one destination, plus padding and slack
+        int sendDepth = poolBuffers + config.buffersPerPeer() + 2;
+        this.completionQueue = fabric.createCompletionQueue(sendDepth * nodes + nodes);
+        this.queuePairs = new RcQueuePair[nodes];
+        for (int node = 0; node < nodes; node++) {
+            queuePairs[node] = fabric.createRcQueuePair(
+                    new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
+        }
+        this.bufferRegion = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
+        this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.paddingRegion = fabric.register(MessageHeaderDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE));
+        MessageHeaderDescriptor.write(paddingRegion.segment(), 0, StreamState.DEPLETED,
+                MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
+        this.buffers = new ShuffleBuffer[poolBuffers];
+        this.free = new ArrayBlockingQueue<>(poolBuffers);
+        for (int i = 0; i < poolBuffers; i++) {
+            buffers[i] = new ShuffleBuffer(i,
+                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
+            free.add(buffers[i]);
+        }
+        this.pendingCompletions = new AtomicIntegerArray(poolBuffers);
+        this.sent = new AtomicLongArray(nodes);
+        this.depleted = new boolean[nodes];
+    }
+
+    /** What the receiving side needs: the queue pair address for {@code node} and this endpoint's credit key. */
+    public QueuePairAddress address(int node) {
+        return queuePairs[node].address();
+    }
+
+    public byte[] creditKey() {
+        return creditRegion.remoteKey().toBytes();
+    }
+
+    /** Connects the queue pair for {@code node} to that node's receiving endpoint. */
+    public void connect(int node, QueuePairAddress peer) {
+        queuePairs[node].connect(peer);
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public ShuffleBuffer acquire() {
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        while (true) {
+            failure.check();
+            ShuffleBuffer buffer = free.poll();
+            if (buffer != null) {
+                buffer.payloadLength(0);
+                return buffer;
+            }
+            if (drainCompletions() > 0) {
+                watch.reset();
+            } else if (!watch.idle()) {
+                throw failure.fail("no send buffer came back within " + config.stallTimeout()
+                        + " (receivers stopped consuming?)");
+            }
+        }
+    }
+
+    @Override
+    public void putData(ShuffleBuffer buffer, int[] destinations, StreamState state) {
+        failure.check();
+        int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
+        MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id,
+                buffer.payloadLength(), 0, 0);
+        pendingCompletions.set(buffer.index(), destinations.length);
+        if (destinations.length == 0) {
+            free.add(buffer);
+            return;
+        }
+        WorkRequest request = requests.get();
+        for (int node : destinations) {
+            claimCredit(node);
+            request.clear()
+                    .requestId(buffer.index())
+                    .opcode(Opcode.SEND)
+                    .local(bufferRegion, (long) buffer.index() * config.bufferBytes(), length);
+            queuePairs[node].postSend(request);
+            if (state == StreamState.DEPLETED) {
+                depleted[node] = true;
+            }
+        }
+    }
+
+    /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
+    private void claimCredit(int node) {
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        MemorySegment credits = creditRegion.segment();
+        while (true) {
+            long used = sent.get(node);
+            long granted = CreditDescriptor.credit(CreditDescriptor.read(credits, node));
+            if (granted > used) {
+                if (sent.compareAndSet(node, used, used + 1)) {
+                    return;
+                }
+                continue;
+            }
+            failure.check();
+            checkQueuePair(node);
+            if (drainCompletions() > 0) {
+                watch.reset();
+            } else if (!watch.idle()) {
+                throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                        + " (sent " + used + ", credit " + granted + ")");
+            }
+        }
+    }
+
+    private void checkQueuePair(int node) {
+        if (queuePairs[node].state() == QueuePairState.ERROR) {
+            throw failure.fail("the connection to node " + node + " failed (peer died or closed)");
+        }
+    }
+
+    /** Polls send completions and returns buffers whose every destination has completed. */
+    private int drainCompletions() {
+        if (!pollLock.tryLock()) {
+            return 0;
+        }
+        try {
+            int count = completionQueue.poll(completions);
+            for (int i = 0; i < count; i++) {
+                WorkCompletion completion = completions[i];
+                if (!completion.status().isSuccess()) {
+                    throw failure.fail("a send failed: " + completion.status() + " on queue pair "
+                            + completion.queuePairNumber());
+                }
+                long requestId = completion.requestId();
+                if (requestId == PADDING_REQUEST_ID) {
+                    paddingCompleted.incrementAndGet();
+                } else if (pendingCompletions.decrementAndGet((int) requestId) == 0) {
+                    free.add(buffers[(int) requestId]);
+                }
+            }
+            return count;
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    /**
+     * Send/receive parity: waits for each destination's FINAL credit, pads with empty messages up to it, waits for
+     * every send to complete, then frees everything. A failed endpoint just frees.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (!failure.failed()) {
+                finishParity();
+            }
+        } finally {
+            for (RcQueuePair queuePair : queuePairs) {
+                queuePair.close();
+            }
+            completionQueue.close();
+            bufferRegion.close();
+            creditRegion.close();
+            paddingRegion.close();
+        }
+    }
+
+    private void finishParity() {
+        WorkRequest request = requests.get();
+        MemorySegment credits = creditRegion.segment();
+        for (int node = 0; node < nodes; node++) {
+            if (!depleted[node]) {
+                continue; // never a destination: its receiver expects nothing from us
+            }
+            StallWatch watch = new StallWatch(config.stallTimeout());
+            while (true) {
+                long word = CreditDescriptor.read(credits, node);
+                long used = sent.get(node);
+                if (CreditDescriptor.credit(word) > used) {
+                    if (sent.compareAndSet(node, used, used + 1)) {
+                        request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
+                                .local(paddingRegion, 0, MessageHeaderDescriptor.LENGTH);
+                        paddingPosted.incrementAndGet();
+                        queuePairs[node].postSend(request);
+                        watch.reset();
+                    }
+                } else if (CreditDescriptor.isFinal(word)) {
+                    break;
+                } else {
+                    checkQueuePair(node);
+                    drainCompletions();
+                    if (!watch.idle()) {
+                        throw failure.fail("node " + node + " sent no final credit within " + config.stallTimeout());
+                    }
+                }
+            }
+        }
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        while (free.size() < buffers.length || paddingCompleted.get() < paddingPosted.get()) {
+            if (drainCompletions() > 0) {
+                watch.reset();
+            } else if (!watch.idle()) {
+                throw failure.fail("sends did not complete within " + config.stallTimeout());
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RcTwoSidedSendEndpoint[id=" + id + ", nodes=" + nodes + "]";
+    }
+}

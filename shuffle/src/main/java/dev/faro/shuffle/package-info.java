@@ -1,0 +1,7 @@
+/**
+ * Faro's shuffle layer, after TODS19 (Liu, Yin, Blanas): the communication endpoint abstraction
+ * ({@link dev.faro.shuffle.endpoint}), transmission groups, the endpoint designs built on the fabric API, the
+ * credit protocol, and the data movement of the SHUFFLE and RECEIVE operators ({@link dev.faro.shuffle.operator}).
+ * Knows nothing about SQL or plans.
+ */
+package dev.faro.shuffle;

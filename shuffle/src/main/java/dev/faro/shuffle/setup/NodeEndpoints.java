@@ -1,0 +1,60 @@
+package dev.faro.shuffle.setup;
+
+import dev.faro.shuffle.endpoint.ReceiveEndpoint;
+import dev.faro.shuffle.endpoint.SendEndpoint;
+import java.util.List;
+
+/**
+ * One node's endpoints of one shuffle: a single shared endpoint per side (SE) or one per thread (ME). Thread
+ * {@code t} of the SHUFFLE operator uses {@link #sender(int)}, thread {@code t} of RECEIVE {@link #receiver(int)}.
+ */
+public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> receivers) implements AutoCloseable {
+
+    public NodeEndpoints {
+        senders = List.copyOf(senders);
+        receivers = List.copyOf(receivers);
+    }
+
+    /** The send endpoint thread {@code thread} uses. */
+    public SendEndpoint sender(int thread) {
+        return senders.get(thread % senders.size());
+    }
+
+    /** The receive endpoint thread {@code thread} uses. */
+    public ReceiveEndpoint receiver(int thread) {
+        return receivers.get(thread % receivers.size());
+    }
+
+    /** Closes every endpoint (senders first: their close finishes the streams); the first failure is thrown. */
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (AutoCloseable endpoint : senders) {
+            first = closeQuietly(endpoint, first);
+        }
+        for (AutoCloseable endpoint : receivers) {
+            first = closeQuietly(endpoint, first);
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static RuntimeException closeQuietly(AutoCloseable endpoint, RuntimeException first) {
+        try {
+            endpoint.close();
+        } catch (RuntimeException e) {
+            if (first == null) {
+                return e;
+            }
+            first.addSuppressed(e);
+        } catch (Exception e) {
+            RuntimeException wrapped = new IllegalStateException(e);
+            if (first == null) {
+                return wrapped;
+            }
+            first.addSuppressed(wrapped);
+        }
+        return first;
+    }
+}
