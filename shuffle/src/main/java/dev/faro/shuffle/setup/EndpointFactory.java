@@ -3,6 +3,7 @@ package dev.faro.shuffle.setup;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
@@ -37,9 +38,26 @@ public final class EndpointFactory {
         }
         return switch (config.design().implementation()) {
             case RC_TWO_SIDED -> openRcTwoSided(fabric, exchange, shuffleName, config, groups);
-            case UD_TWO_SIDED, RC_READ, RC_WRITE -> throw new FaroException(FaroException.Category.NOT_SUPPORTED,
-                    "design " + config.design().paperName() + " is not implemented yet; available: SEMQ/SR, MEMQ/SR");
+            case UD_TWO_SIDED -> throw notImplemented(config);
+            case RC_READ -> throw notImplemented(config);
+            case RC_WRITE -> throw notImplemented(config);
         };
+    }
+
+    /** Whether {@link #open} can build {@code design} (the others fail with {@code NOT_SUPPORTED}). */
+    public static boolean isImplemented(EndpointDesign design) {
+        return switch (design.implementation()) {
+            case RC_TWO_SIDED -> true;
+            case UD_TWO_SIDED -> false;
+            case RC_READ -> false;
+            case RC_WRITE -> false;
+        };
+    }
+
+    private static FaroException notImplemented(EndpointConfig config) {
+        return new FaroException(FaroException.Category.NOT_SUPPORTED, "design " + config.design().paperName()
+                + " is not implemented yet; available: " + java.util.Arrays.stream(EndpointDesign.values())
+                        .filter(EndpointFactory::isImplemented).map(EndpointDesign::paperName).toList());
     }
 
     /** A unique endpoint id: node in the high bits, endpoint index in the low 16. */
