@@ -15,6 +15,8 @@ import java.util.Objects;
  *     §7.1.1: 2)
  * @param stallTimeout how long any wait (buffer, credit, data) may make no progress before the shuffle fails with
  *     a {@code NETWORK} error; peer failures are reported sooner by the fabric
+ * @param datagramTimeout UD designs (TODS19 §5.3): once a source's end-of-stream message has announced how many
+ *     messages it sent, how long the receiver waits for the missing ones before it declares them lost
  */
 public record EndpointConfig(
         EndpointDesign design,
@@ -22,17 +24,20 @@ public record EndpointConfig(
         int bufferBytes,
         int buffersPerPeer,
         int creditWriteBackFrequency,
-        Duration stallTimeout) {
+        Duration stallTimeout,
+        Duration datagramTimeout) {
 
     public static final int DEFAULT_RC_BUFFER_BYTES = 64 * 1024;
     public static final int DEFAULT_UD_BUFFER_BYTES = 4096;
     public static final int DEFAULT_BUFFERS_PER_PEER = 16;
     public static final int DEFAULT_CREDIT_WRITE_BACK_FREQUENCY = 2;
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_DATAGRAM_TIMEOUT = Duration.ofSeconds(1);
 
     public EndpointConfig {
         Objects.requireNonNull(design, "design is null");
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
+        Objects.requireNonNull(datagramTimeout, "datagramTimeout is null");
         check(threads >= 1, "threads must be positive: threads=" + threads);
         check(bufferBytes > 64, "bufferBytes must exceed 64: bufferBytes=" + bufferBytes);
         check(buffersPerPeer >= 1, "buffersPerPeer must be positive: buffersPerPeer=" + buffersPerPeer);
@@ -40,6 +45,7 @@ public record EndpointConfig(
                 "creditWriteBackFrequency must be within [1, buffersPerPeer]: creditWriteBackFrequency="
                         + creditWriteBackFrequency + ", buffersPerPeer=" + buffersPerPeer);
         check(!stallTimeout.isNegative() && !stallTimeout.isZero(), "stallTimeout must be positive");
+        check(!datagramTimeout.isNegative() && !datagramTimeout.isZero(), "datagramTimeout must be positive");
     }
 
     private static void check(boolean condition, String message) {
@@ -52,24 +58,32 @@ public record EndpointConfig(
     public static EndpointConfig defaults(EndpointDesign design, int threads) {
         int bytes = design.implementation().needsDatagrams() ? DEFAULT_UD_BUFFER_BYTES : DEFAULT_RC_BUFFER_BYTES;
         return new EndpointConfig(design, threads, bytes, DEFAULT_BUFFERS_PER_PEER,
-                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT);
+                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT, DEFAULT_DATAGRAM_TIMEOUT);
     }
 
     public EndpointConfig withBufferBytes(int bytes) {
-        return new EndpointConfig(design, threads, bytes, buffersPerPeer, creditWriteBackFrequency, stallTimeout);
+        return new EndpointConfig(design, threads, bytes, buffersPerPeer, creditWriteBackFrequency, stallTimeout,
+                datagramTimeout);
     }
 
     public EndpointConfig withBuffersPerPeer(int buffers) {
         return new EndpointConfig(design, threads, bufferBytes, buffers, Math.min(creditWriteBackFrequency, buffers),
-                stallTimeout);
+                stallTimeout, datagramTimeout);
     }
 
     public EndpointConfig withCreditWriteBackFrequency(int frequency) {
-        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, frequency, stallTimeout);
+        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, frequency, stallTimeout,
+                datagramTimeout);
     }
 
     public EndpointConfig withStallTimeout(Duration timeout) {
-        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, creditWriteBackFrequency, timeout);
+        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, creditWriteBackFrequency, timeout,
+                datagramTimeout);
+    }
+
+    public EndpointConfig withDatagramTimeout(Duration timeout) {
+        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, creditWriteBackFrequency,
+                stallTimeout, timeout);
     }
 
     /** Endpoints per node and side: 1 for SE, {@link #threads} for ME. */
