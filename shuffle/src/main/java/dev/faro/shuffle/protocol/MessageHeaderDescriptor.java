@@ -18,10 +18,14 @@ import java.lang.foreign.ValueLayout;
  * </pre>
  *
  * <p>Written by the sending thread before {@code putData} posts the buffer; read by the receiving endpoint after the
- * completion (whose release/acquire orders it). Little-endian. {@code sequence} counts the messages a sending
- * endpoint sent to one destination (1, 2, ...); {@code message count} is meaningful on a DEPLETED message: the total
- * messages the sender sent to this destination, that one included. {@code kind} marks DATA or PADDING (an empty
- * message the RC Send/Receive close protocol uses to reach send/receive parity).
+ * completion (whose release/acquire orders it). Little-endian. {@code kind} is one of
+ * <ul>
+ *   <li>DATA — {@code sequence}: on UD, the message's id, unique per sending endpoint (0 where unused);</li>
+ *   <li>PADDING — an empty message the RC Send/Receive close protocol uses to reach send/receive parity;</li>
+ *   <li>END — UD end of stream to one destination: {@code message count} is how many DATA messages the sender sent
+ *       to that destination, {@code sequence} the sum of {@code mix(id)} over them (the stream signature that catches
+ *       a lost plus a duplicated message, which counting alone misses).</li>
+ * </ul>
  */
 public final class MessageHeaderDescriptor {
 
@@ -40,6 +44,7 @@ public final class MessageHeaderDescriptor {
 
     public static final byte KIND_DATA = 0;
     public static final byte KIND_PADDING = 1;
+    public static final byte KIND_END = 2;
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;

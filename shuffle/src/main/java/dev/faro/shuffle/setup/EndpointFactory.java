@@ -9,6 +9,8 @@ import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.endpoint.twosided.RcTwoSidedReceiveEndpoint;
 import dev.faro.shuffle.endpoint.twosided.RcTwoSidedSendEndpoint;
+import dev.faro.shuffle.endpoint.twosided.UdTwoSidedReceiveEndpoint;
+import dev.faro.shuffle.endpoint.twosided.UdTwoSidedSendEndpoint;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -38,7 +40,7 @@ public final class EndpointFactory {
         }
         return switch (config.design().implementation()) {
             case RC_TWO_SIDED -> openRcTwoSided(fabric, exchange, shuffleName, config, groups);
-            case UD_TWO_SIDED -> throw notImplemented(config);
+            case UD_TWO_SIDED -> openUdTwoSided(fabric, exchange, shuffleName, config, groups);
             case RC_READ -> throw notImplemented(config);
             case RC_WRITE -> throw notImplemented(config);
         };
@@ -48,7 +50,7 @@ public final class EndpointFactory {
     public static boolean isImplemented(EndpointDesign design) {
         return switch (design.implementation()) {
             case RC_TWO_SIDED -> true;
-            case UD_TWO_SIDED -> false;
+            case UD_TWO_SIDED -> true;
             case RC_READ -> false;
             case RC_WRITE -> false;
         };
@@ -108,6 +110,61 @@ public final class EndpointFactory {
             }
             exchange.allGather(shuffleName + "/rc-two-sided/connected", new byte[0]);
             receivers.forEach(RcTwoSidedReceiveEndpoint::start);
+            return new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers));
+        } catch (IOException e) {
+            closeAll(senders, receivers, e);
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            closeAll(senders, receivers, e);
+            throw e;
+        }
+    }
+
+    private static NodeEndpoints openUdTwoSided(Fabric fabric, PeerExchange exchange, String shuffleName,
+            EndpointConfig config, TransmissionGroups groups) {
+        int nodes = exchange.nodes();
+        int self = exchange.nodeIndex();
+        int count = config.endpointsPerNode();
+        List<UdTwoSidedSendEndpoint> senders = new ArrayList<>();
+        List<UdTwoSidedReceiveEndpoint> receivers = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                senders.add(new UdTwoSidedSendEndpoint(fabric, endpointId(self, i), nodes, config));
+                receivers.add(new UdTwoSidedReceiveEndpoint(
+                        fabric, endpointId(self, i), nodes, self, groups.receives(self), config));
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                for (int i = 0; i < count; i++) {
+                    writeBytes(out, senders.get(i).creditKey());
+                    writeBytes(out, receivers.get(i).address().toBytes());
+                    for (int node = 0; node < nodes; node++) {
+                        writeBytes(out, senders.get(i).creditAddress(node).toBytes());
+                        writeBytes(out, receivers.get(i).creditAddress(node).toBytes());
+                    }
+                }
+            }
+            byte[][] all = exchange.allGather(shuffleName + "/ud-two-sided/addresses", bytes.toByteArray());
+            for (int peer = 0; peer < nodes; peer++) {
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(all[peer]));
+                for (int i = 0; i < count; i++) {
+                    byte[] creditKey = readBytes(in);
+                    byte[] receiverAddress = readBytes(in);
+                    for (int node = 0; node < nodes; node++) {
+                        byte[] senderCreditAddress = readBytes(in);
+                        byte[] receiverCreditAddress = readBytes(in);
+                        if (node != self) {
+                            continue;
+                        }
+                        senders.get(i).connect(peer, fabric.importAddress(receiverAddress),
+                                fabric.importAddress(receiverCreditAddress));
+                        receivers.get(i).connect(peer, fabric.importAddress(senderCreditAddress),
+                                fabric.importRemoteKey(creditKey));
+                    }
+                }
+            }
+            exchange.allGather(shuffleName + "/ud-two-sided/connected", new byte[0]);
+            receivers.forEach(UdTwoSidedReceiveEndpoint::start);
             return new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers));
         } catch (IOException e) {
             closeAll(senders, receivers, e);

@@ -1,0 +1,318 @@
+package dev.faro.shuffle.endpoint.twosided;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.UdQueuePair;
+import dev.faro.fabric.WorkCompletion;
+import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.endpoint.EndpointFailure;
+import dev.faro.shuffle.endpoint.SendEndpoint;
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StallWatch;
+import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.operator.Partitioner;
+import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The SEND side of Send/Receive over UD (TODS19 §5.3; "SQ/SR"): ONE UD queue pair reaches every destination, with
+ * messages of at most the MTU, the same absolute credit protocol as over RC, and message counting for the end of the
+ * stream, since UD may reorder.
+ *
+ * <p>Every DATA message carries an id unique to this endpoint. To end the stream to a destination the endpoint sends
+ * an END message with the number of DATA messages it sent there and the sum of {@code mix(id)} over them; the
+ * receiver compares both. The count catches loss and duplication; the sum also catches a loss hidden by a
+ * duplicate (the hole the paper leaves open), at the cost of one multiply-xor per message on each side.
+ *
+ * <p>Credit words arrive by RDMA WRITE, which UD cannot carry: like the Pythia prototype (which used a UC queue pair
+ * per node; the fabric has no UC) the credit channel is a small RC queue pair per node that only the receivers post
+ * on. Close waits for every destination's FINAL credit, written once it has taken the END in, so no credit write
+ * can reach a closed queue pair.
+ *
+ * <p>Thread-safe (SESQ/SR shares it); data path allocation-free.
+ */
+public final class UdTwoSidedSendEndpoint implements SendEndpoint {
+
+    private static final long END_REQUEST_ID = -1;
+
+    private final int id;
+    private final int nodes;
+    private final EndpointConfig config;
+    private final EndpointFailure failure;
+    private final CompletionQueue completionQueue;
+    private final UdQueuePair queuePair;
+    private final RcQueuePair[] creditQueuePairs;
+    private final QueuePairAddress[] destinations;
+    private final MemoryRegion bufferRegion;
+    private final MemoryRegion creditRegion;
+    private final MemoryRegion endRegion;
+    private final ShuffleBuffer[] buffers;
+    private final ArrayBlockingQueue<ShuffleBuffer> free;
+    private final AtomicIntegerArray pendingCompletions;
+    private final AtomicLongArray sent;
+    private final AtomicLongArray dataMessages;
+    private final AtomicLongArray idSums;
+    private final AtomicIntegerArray endSent;
+    private final AtomicLong nextMessageId = new AtomicLong();
+    private final AtomicLong endsPosted = new AtomicLong();
+    private final AtomicLong endsCompleted = new AtomicLong();
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final WorkCompletion[] completions = WorkCompletion.array(32);
+    private final ThreadLocal<WorkRequest> requests = ThreadLocal.withInitial(WorkRequest::new);
+    private volatile boolean closed;
+
+    public UdTwoSidedSendEndpoint(Fabric fabric, int id, int nodes, EndpointConfig config) {
+        if (!fabric.capabilities().supportsUd()) {
+            throw new FaroException(FaroException.Category.NOT_SUPPORTED, "design " + config.design().paperName()
+                    + " needs UD queue pairs, which the " + fabric.provider()
+                    + " fabric does not offer; use an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR)");
+        }
+        if (config.bufferBytes() > fabric.capabilities().udMtuBytes()) {
+            throw new IllegalArgumentException("UD buffers must fit the MTU: bufferBytes=" + config.bufferBytes()
+                    + ", mtu=" + fabric.capabilities().udMtuBytes());
+        }
+        this.id = id;
+        this.nodes = nodes;
+        this.config = config;
+        this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        int poolBuffers = config.buffersPerPeer() * nodes;
+        int sendDepth = poolBuffers * nodes + nodes + 1; // a buffer may go to every node at once, plus END messages
+        this.completionQueue = fabric.createCompletionQueue(sendDepth + 1 + 2 * nodes);
+        this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
+        this.creditQueuePairs = new RcQueuePair[nodes];
+        for (int node = 0; node < nodes; node++) {
+            creditQueuePairs[node] = fabric.createRcQueuePair(
+                    new QueuePairConfig(completionQueue, completionQueue, 1, 1, 0));
+        }
+        this.destinations = new QueuePairAddress[nodes];
+        this.bufferRegion = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
+        this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.endRegion = fabric.register((long) nodes * 64, EnumSet.of(Access.LOCAL_WRITE));
+        this.buffers = new ShuffleBuffer[poolBuffers];
+        this.free = new ArrayBlockingQueue<>(poolBuffers);
+        for (int i = 0; i < poolBuffers; i++) {
+            buffers[i] = new ShuffleBuffer(i,
+                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
+            free.add(buffers[i]);
+        }
+        this.pendingCompletions = new AtomicIntegerArray(poolBuffers);
+        this.sent = new AtomicLongArray(nodes);
+        this.dataMessages = new AtomicLongArray(nodes);
+        this.idSums = new AtomicLongArray(nodes);
+        this.endSent = new AtomicIntegerArray(nodes);
+    }
+
+    /** The UD address receivers see as the source. */
+    public QueuePairAddress address() {
+        return queuePair.address();
+    }
+
+    /** The RC queue pair on which {@code node}'s receiver writes credit. */
+    public QueuePairAddress creditAddress(int node) {
+        return creditQueuePairs[node].address();
+    }
+
+    public byte[] creditKey() {
+        return creditRegion.remoteKey().toBytes();
+    }
+
+    /** Wires destination {@code node}: its receiver's UD address and the credit queue pair it writes from. */
+    public void connect(int node, QueuePairAddress receiver, QueuePairAddress receiverCreditQueuePair) {
+        destinations[node] = receiver;
+        creditQueuePairs[node].connect(receiverCreditQueuePair);
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public ShuffleBuffer acquire() {
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        while (true) {
+            failure.check();
+            ShuffleBuffer buffer = free.poll();
+            if (buffer != null) {
+                buffer.payloadLength(0);
+                return buffer;
+            }
+            if (drainCompletions() > 0) {
+                watch.reset();
+            } else if (!watch.idle()) {
+                throw failure.fail("no send buffer came back within " + config.stallTimeout());
+            }
+        }
+    }
+
+    @Override
+    public void putData(ShuffleBuffer buffer, int[] targets, StreamState state) {
+        failure.check();
+        if (buffer.payloadLength() == 0 && state == StreamState.DEPLETED) {
+            free.add(buffer); // nothing to carry: only the END messages below
+        } else {
+            long messageId = nextMessageId.incrementAndGet();
+            long signature = Partitioner.mix(messageId);
+            MessageHeaderDescriptor.write(buffer.segment(), 0, StreamState.MORE_DATA,
+                    MessageHeaderDescriptor.KIND_DATA, id, buffer.payloadLength(), messageId, 0);
+            pendingCompletions.set(buffer.index(), targets.length);
+            if (targets.length == 0) {
+                free.add(buffer);
+            }
+            WorkRequest request = requests.get();
+            int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
+            for (int node : targets) {
+                claimCredit(node);
+                dataMessages.incrementAndGet(node);
+                idSums.addAndGet(node, signature);
+                queuePair.postSend(request.clear()
+                        .requestId(buffer.index())
+                        .opcode(Opcode.SEND)
+                        .local(bufferRegion, (long) buffer.index() * config.bufferBytes(), length)
+                        .destination(destinations[node]));
+            }
+        }
+        if (state == StreamState.DEPLETED) {
+            for (int node : targets) {
+                sendEnd(node);
+            }
+        }
+    }
+
+    /** Sends the END message to {@code node}: the count and signature of the DATA messages it was sent. */
+    private void sendEnd(int node) {
+        if (!endSent.compareAndSet(node, 0, 1)) {
+            return;
+        }
+        claimCredit(node);
+        MemorySegment end = endRegion.segment();
+        long offset = (long) node * 64;
+        MessageHeaderDescriptor.write(end, offset, StreamState.DEPLETED, MessageHeaderDescriptor.KIND_END, id, 0,
+                idSums.get(node), dataMessages.get(node));
+        endsPosted.incrementAndGet();
+        queuePair.postSend(requests.get().clear()
+                .requestId(END_REQUEST_ID)
+                .opcode(Opcode.SEND)
+                .local(endRegion, offset, MessageHeaderDescriptor.LENGTH)
+                .destination(destinations[node]));
+    }
+
+    private void claimCredit(int node) {
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        MemorySegment credits = creditRegion.segment();
+        while (true) {
+            long used = sent.get(node);
+            long granted = CreditDescriptor.credit(CreditDescriptor.read(credits, node));
+            if (granted > used) {
+                if (sent.compareAndSet(node, used, used + 1)) {
+                    return;
+                }
+                continue;
+            }
+            failure.check();
+            if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
+                throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
+            }
+            if (drainCompletions() > 0) {
+                watch.reset();
+            } else if (!watch.idle()) {
+                throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                        + " (sent " + used + ", credit " + granted + "; lost messages hold credit back)");
+            }
+        }
+    }
+
+    private int drainCompletions() {
+        if (!pollLock.tryLock()) {
+            return 0;
+        }
+        try {
+            int count = completionQueue.poll(completions);
+            for (int i = 0; i < count; i++) {
+                WorkCompletion completion = completions[i];
+                if (!completion.status().isSuccess()) {
+                    throw failure.fail("a send failed: " + completion.status());
+                }
+                long requestId = completion.requestId();
+                if (requestId == END_REQUEST_ID) {
+                    endsCompleted.incrementAndGet();
+                } else if (pendingCompletions.decrementAndGet((int) requestId) == 0) {
+                    free.add(buffers[(int) requestId]);
+                }
+            }
+            return count;
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    /** Waits for every destination's FINAL credit (its receiver took our END in), then frees everything. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (!failure.failed()) {
+                awaitFinalCredits();
+            }
+        } finally {
+            queuePair.close();
+            for (RcQueuePair creditQueuePair : creditQueuePairs) {
+                creditQueuePair.close();
+            }
+            completionQueue.close();
+            bufferRegion.close();
+            creditRegion.close();
+            endRegion.close();
+        }
+    }
+
+    private void awaitFinalCredits() {
+        MemorySegment credits = creditRegion.segment();
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        for (int node = 0; node < nodes; node++) {
+            if (endSent.get(node) == 0) {
+                continue;
+            }
+            while (!CreditDescriptor.isFinal(CreditDescriptor.read(credits, node))) {
+                if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
+                    throw failure.fail("the credit connection to node " + node + " failed before it finished");
+                }
+                drainCompletions();
+                if (!watch.idle()) {
+                    throw failure.fail("node " + node + " did not confirm the end of the stream within "
+                            + config.stallTimeout() + " (messages lost?)");
+                }
+            }
+        }
+        while (free.size() < buffers.length || endsCompleted.get() < endsPosted.get()) {
+            if (drainCompletions() == 0 && !watch.idle()) {
+                throw failure.fail("sends did not complete within " + config.stallTimeout());
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "UdTwoSidedSendEndpoint[id=" + id + ", nodes=" + nodes + "]";
+    }
+}
