@@ -5,6 +5,7 @@ import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FaultInjection;
 import dev.faro.shuffle.operator.Partitioner;
+import dev.faro.shuffle.operator.ReceiveSource;
 import dev.faro.shuffle.operator.ShuffleSink;
 import dev.faro.shuffle.setup.EndpointFactory;
 import dev.faro.shuffle.setup.LocalPeerExchange;
@@ -26,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Runs one shuffle with every node in this JVM over {@code shm}: each node's sending threads produce 16-byte tuples
- * (a hashed key and a value unique in the run), its receiving threads count what arrives, an order-independent
+ * (a hashed key and a value unique in the run) through {@link ShuffleSink}, its receiving threads read vectors
+ * through {@link ReceiveSource} and count what arrives, an order-independent
  * checksum, and (when asked) tuples that arrive out of order per sending thread.
  */
 final class InJvmShuffle {
@@ -171,24 +173,27 @@ final class InJvmShuffle {
         long localCount = 0;
         long localSum = 0;
         long localOutOfOrder = 0;
-        ShuffleBuffer buffer;
-        while ((buffer = endpoint.getData()) != null) {
-            MemorySegment payload = buffer.payload();
-            for (int offset = 0; offset < buffer.payloadLength(); offset += TUPLE_BYTES) {
-                long value = payload.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + 8);
-                localCount++;
-                localSum += Partitioner.mix(value);
-                if (checkOrder) {
-                    int sourceNode = (int) (value >>> 40);
-                    int sourceThread = (int) (value >>> 32 & 0xff);
-                    int i = (int) value;
-                    if (i <= last[sourceNode][sourceThread]) {
-                        localOutOfOrder++;
+        ReceiveSource source = new ReceiveSource(endpoint, TUPLE_BYTES);
+        try (Arena arena = Arena.ofConfined()) {
+            // 100 tuples: not a multiple of a buffer's tuples, so buffers are copied in parts and carried over
+            MemorySegment output = arena.allocate(100L * TUPLE_BYTES);
+            int tuples;
+            while ((tuples = source.next(output)) > 0) {
+                for (int t = 0; t < tuples; t++) {
+                    long value = output.get(ValueLayout.JAVA_LONG, (long) t * TUPLE_BYTES + 8);
+                    localCount++;
+                    localSum += Partitioner.mix(value);
+                    if (checkOrder) {
+                        int sourceNode = (int) (value >>> 40);
+                        int sourceThread = (int) (value >>> 32 & 0xff);
+                        int i = (int) value;
+                        if (i <= last[sourceNode][sourceThread]) {
+                            localOutOfOrder++;
+                        }
+                        last[sourceNode][sourceThread] = i;
                     }
-                    last[sourceNode][sourceThread] = i;
                 }
             }
-            endpoint.release(buffer);
         }
         count.addAndGet(node, localCount);
         sum.addAndGet(node, localSum);
