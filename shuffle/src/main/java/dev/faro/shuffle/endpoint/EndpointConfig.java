@@ -1,5 +1,6 @@
 package dev.faro.shuffle.endpoint;
 
+import dev.faro.shuffle.buffer.BufferPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -9,8 +10,8 @@ import java.util.Objects;
  * @param design which of the eight designs
  * @param threads threads of the SHUFFLE and RECEIVE operators per node (ME opens one endpoint per thread)
  * @param bufferBytes bytes of one message buffer, header included (TODS19: 64 KiB for MQ, 4 KiB for SQ)
- * @param buffersPerPeer buffers a sending endpoint keeps per destination, and receive buffers a receiving endpoint
- *     posts per source (the fixed queue depth)
+ * @param bufferPolicy how many buffers a sending endpoint keeps per destination, and how many receive buffers a
+ *     receiving endpoint posts per source: a fixed depth, the bandwidth-delay product, or adaptive (TODS19 §6)
  * @param creditWriteBackFrequency the receiver writes its credit back after this many re-posted receives (TODS19
  *     §7.1.1: 2)
  * @param stallTimeout how long any wait (buffer, credit, data) may make no progress before the shuffle fails with
@@ -22,7 +23,7 @@ public record EndpointConfig(
         EndpointDesign design,
         int threads,
         int bufferBytes,
-        int buffersPerPeer,
+        BufferPolicy bufferPolicy,
         int creditWriteBackFrequency,
         Duration stallTimeout,
         Duration datagramTimeout) {
@@ -36,14 +37,15 @@ public record EndpointConfig(
 
     public EndpointConfig {
         Objects.requireNonNull(design, "design is null");
+        Objects.requireNonNull(bufferPolicy, "bufferPolicy is null");
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         Objects.requireNonNull(datagramTimeout, "datagramTimeout is null");
         check(threads >= 1, "threads must be positive: threads=" + threads);
         check(bufferBytes > 64, "bufferBytes must exceed 64: bufferBytes=" + bufferBytes);
-        check(buffersPerPeer >= 1, "buffersPerPeer must be positive: buffersPerPeer=" + buffersPerPeer);
-        check(creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= buffersPerPeer,
-                "creditWriteBackFrequency must be within [1, buffersPerPeer]: creditWriteBackFrequency="
-                        + creditWriteBackFrequency + ", buffersPerPeer=" + buffersPerPeer);
+        check(creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= bufferPolicy.initialPerPeer(),
+                "creditWriteBackFrequency must be within [1, buffers per peer]: creditWriteBackFrequency="
+                        + creditWriteBackFrequency + ", buffers per peer=" + bufferPolicy.initialPerPeer()
+                        + " (a receiver would never collect enough receives to write credit back)");
         check(!stallTimeout.isNegative() && !stallTimeout.isZero(), "stallTimeout must be positive");
         check(!datagramTimeout.isNegative() && !datagramTimeout.isZero(), "datagramTimeout must be positive");
     }
@@ -57,32 +59,42 @@ public record EndpointConfig(
     /** The paper's defaults for {@code design}: 64 KiB (RC) or 4 KiB (UD) buffers, 16 per peer, credit every 2. */
     public static EndpointConfig defaults(EndpointDesign design, int threads) {
         int bytes = design.implementation().needsDatagrams() ? DEFAULT_UD_BUFFER_BYTES : DEFAULT_RC_BUFFER_BYTES;
-        return new EndpointConfig(design, threads, bytes, DEFAULT_BUFFERS_PER_PEER,
+        return new EndpointConfig(design, threads, bytes, new BufferPolicy.Fixed(DEFAULT_BUFFERS_PER_PEER),
                 DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT, DEFAULT_DATAGRAM_TIMEOUT);
     }
 
     public EndpointConfig withBufferBytes(int bytes) {
-        return new EndpointConfig(design, threads, bytes, buffersPerPeer, creditWriteBackFrequency, stallTimeout,
+        return new EndpointConfig(design, threads, bytes, bufferPolicy, creditWriteBackFrequency, stallTimeout,
                 datagramTimeout);
     }
 
+    /** A fixed depth of {@code buffers} per peer. */
     public EndpointConfig withBuffersPerPeer(int buffers) {
-        return new EndpointConfig(design, threads, bufferBytes, buffers, Math.min(creditWriteBackFrequency, buffers),
-                stallTimeout, datagramTimeout);
+        return withBufferPolicy(new BufferPolicy.Fixed(buffers));
+    }
+
+    public EndpointConfig withBufferPolicy(BufferPolicy policy) {
+        return new EndpointConfig(design, threads, bufferBytes, policy,
+                Math.min(creditWriteBackFrequency, policy.initialPerPeer()), stallTimeout, datagramTimeout);
+    }
+
+    /** The buffers per peer an endpoint starts with (the fixed depth, unless the policy is adaptive). */
+    public int buffersPerPeer() {
+        return bufferPolicy.initialPerPeer();
     }
 
     public EndpointConfig withCreditWriteBackFrequency(int frequency) {
-        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, frequency, stallTimeout,
+        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, frequency, stallTimeout,
                 datagramTimeout);
     }
 
     public EndpointConfig withStallTimeout(Duration timeout) {
-        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, creditWriteBackFrequency, timeout,
+        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency, timeout,
                 datagramTimeout);
     }
 
     public EndpointConfig withDatagramTimeout(Duration timeout) {
-        return new EndpointConfig(design, threads, bufferBytes, buffersPerPeer, creditWriteBackFrequency,
+        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
                 stallTimeout, timeout);
     }
 

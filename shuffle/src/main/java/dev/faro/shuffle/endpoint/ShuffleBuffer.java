@@ -1,5 +1,6 @@
 package dev.faro.shuffle.endpoint;
 
+import dev.faro.fabric.MemoryRegion;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 
@@ -13,6 +14,8 @@ import java.lang.foreign.MemorySegment;
 public final class ShuffleBuffer {
 
     private final int index;
+    private final MemoryRegion region;
+    private final long regionOffset;
     private final MemorySegment segment;
     private final MemorySegment payload;
     private int payloadLength;
@@ -23,15 +26,33 @@ public final class ShuffleBuffer {
     private int sourceNode;
     private long remoteAddress;
 
-    public ShuffleBuffer(int index, MemorySegment segment) {
+    /** A buffer at {@code regionOffset} in {@code region}; {@code segment} is that slice of the region. */
+    public ShuffleBuffer(int index, MemoryRegion region, long regionOffset, MemorySegment segment) {
         this.index = index;
+        this.region = region;
+        this.regionOffset = regionOffset;
         this.segment = segment;
         this.payload = segment.asSlice(MessageHeaderDescriptor.LENGTH);
     }
 
-    /** The buffer's number within its endpoint. */
+    /** A buffer whose owner tracks its region itself. */
+    public ShuffleBuffer(int index, MemorySegment segment) {
+        this(index, null, 0, segment);
+    }
+
+    /** The buffer's number within its endpoint or pool (used as the request id when it is posted). */
     public int index() {
         return index;
+    }
+
+    /** The registered region holding the buffer (null when the owner tracks it itself). */
+    public MemoryRegion region() {
+        return region;
+    }
+
+    /** The buffer's offset in {@link #region()}. */
+    public long regionOffset() {
+        return regionOffset;
     }
 
     /** Header and payload: the registered bytes the endpoint moves. */
