@@ -48,8 +48,9 @@ class FaroCommandTest {
     }
 
     @Test
-    void benchFabricIsAPlaceholderForNow() {
-        assertThat(run("bench", "fabric")).isEqualTo(BenchFabricCommand.NOT_IMPLEMENTED);
+    void benchFabricHelpListsItsOptions() {
+        assertThat(run("bench", "fabric", "--help")).isZero();
+        assertThat(out.toString()).contains("Usage: faro bench fabric").contains("--sizes").contains("--quick");
     }
 
     @Test

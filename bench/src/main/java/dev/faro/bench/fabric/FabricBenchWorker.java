@@ -1,0 +1,287 @@
+package dev.faro.bench.fabric;
+
+import dev.faro.bench.process.WorkerChannel;
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.UdQueuePair;
+import dev.faro.fabric.WorkCompletion;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The child JVM of {@code faro bench fabric}: one fabric node, driven by the coordinator over the
+ * {@link WorkerChannel} line protocol. The same class plays the initiator (it receives MEASURE) and the target (it
+ * receives SERVE and STOP); the commands and their order are described in this package's documentation.
+ *
+ * <p>Coordination code; the timed loops live in {@link Initiator}, {@link Receiver} and {@link MemcpyBaseline}.
+ * Commands run on the main thread, one at a time.
+ */
+public final class FabricBenchWorker implements AutoCloseable {
+
+    static final String OPEN = "OPEN";
+    static final String PEER = "PEER";
+    static final String PREPARE = "PREPARE";
+    static final String CONNECT = "CONNECT";
+    static final String SERVE = "SERVE";
+    static final String MEASURE = "MEASURE";
+    static final String STOP = "STOP";
+    static final String FINISH = "FINISH";
+
+    /** Stands for an absent value (no UD address) in the protocol. */
+    static final String NONE = "-";
+
+    /** How much longer than later ones the first warm-up of an operation (and of memcpy) lasts. */
+    private static final int FIRST_WARMUP_FACTOR = 5;
+
+    /** The largest WRITE used to touch the target's region before timing. */
+    private static final int TOUCH_CHUNK_BYTES = 1 << 20;
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final String name;
+
+    // Opened by OPEN.
+    private Fabric fabric;
+    private CompletionQueue completionQueue;
+    private MemoryRegion data;
+    private MemoryRegion credit;
+    private int window;
+    private int sendQueueDepth;
+    private int receiveQueueDepth;
+
+    // Set by PEER.
+    private RemoteKey peerData;
+    private RemoteKey peerCredit;
+
+    // Initiator only, created by the first MEASURE.
+    private Initiator initiator;
+    private MemcpyBaseline memcpy;
+    private boolean remoteRegionTouched;
+    private final Set<FabricOperation> warmedUp = EnumSet.noneOf(FabricOperation.class);
+    private boolean memcpyWarmedUp;
+
+    // The current point, from PREPARE to FINISH.
+    private FabricOperation operation;
+    private int sizeBytes;
+    private RcQueuePair rc;
+    private UdQueuePair ud;
+    private QueuePairAddress udDestination;
+    private Receiver receiver;
+
+    FabricBenchWorker(String name) {
+        this.name = name;
+    }
+
+    /** Runs a worker: {@code FabricBenchWorker <name>}; serves commands until EXIT or the end of standard input. */
+    public static void main(String[] args) {
+        String name = args.length > 0 ? args[0] : "worker";
+        try (FabricBenchWorker worker = new FabricBenchWorker(name)) {
+            WorkerChannel.serve(worker::onCommand);
+        }
+        System.exit(0);
+    }
+
+    String onCommand(String verb, List<String> arguments) throws Exception {
+        return switch (verb) {
+            case OPEN -> open(argument(arguments, 0, 3, verb), Long.parseLong(arguments.get(1)),
+                    Integer.parseInt(arguments.get(2)));
+            case PEER -> peer(argument(arguments, 0, 2, verb), arguments.get(1));
+            case PREPARE -> prepare(FabricOperation.fromCliName(argument(arguments, 0, 2, verb)),
+                    Integer.parseInt(arguments.get(1)));
+            case CONNECT -> connect(argument(arguments, 0, 2, verb), arguments.get(1));
+            case SERVE -> serve();
+            case MEASURE -> measure(Integer.parseInt(argument(arguments, 0, 3, verb)),
+                    Long.parseLong(arguments.get(1)), Long.parseLong(arguments.get(2)));
+            case STOP -> stop();
+            case FINISH -> finish();
+            default -> throw new IllegalArgumentException("unknown command " + verb);
+        };
+    }
+
+    private static String argument(List<String> arguments, int index, int expected, String verb) {
+        if (arguments.size() != expected) {
+            throw new IllegalArgumentException(verb + " takes " + expected + " arguments, not " + arguments.size());
+        }
+        return arguments.get(index);
+    }
+
+    /**
+     * {@code OPEN provider workingSetBytes window}: opens the node, its completion queue, its data region (filled, so
+     * every page exists) and its credit region. Replies {@code dataKey creditKey udMtuBytes maxMessageBytes}.
+     */
+    private String open(String provider, long workingSetBytes, int newWindow) {
+        requireState(fabric == null, "already open");
+        fabric = Fabrics.open(FabricConfig.of(provider, name));
+        FabricCapabilities capabilities = fabric.capabilities();
+        window = newWindow;
+        sendQueueDepth = Math.min(capabilities.maxQueueDepth(), Math.max(newWindow, 16));
+        receiveQueueDepth = Math.min(capabilities.maxQueueDepth(), receiveDepth(newWindow));
+        // RC and UD queue pair of one point at a time, each with send and receive depths.
+        completionQueue = fabric.createCompletionQueue(2 * (sendQueueDepth + receiveQueueDepth));
+        data = fabric.register(workingSetBytes, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
+        data.segment().fill((byte) 0x3c);
+        credit = fabric.register(CreditDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        return HEX.formatHex(data.remoteKey().toBytes()) + " " + HEX.formatHex(credit.remoteKey().toBytes()) + " "
+                + (capabilities.supportsUd() ? capabilities.udMtuBytes() : 0) + " " + capabilities.maxMessageBytes();
+    }
+
+    /** Receives the target keeps posted: four windows, so credit returns well before the initiator runs dry. */
+    static int receiveDepth(int window) {
+        return Math.max(16, 4 * window);
+    }
+
+    /** {@code PEER dataKey creditKey}: imports the other worker's keys. */
+    private String peer(String dataKey, String creditKey) {
+        requireState(fabric != null, "not open");
+        peerData = fabric.importRemoteKey(HEX.parseHex(dataKey));
+        peerCredit = fabric.importRemoteKey(HEX.parseHex(creditKey));
+        return "";
+    }
+
+    /**
+     * {@code PREPARE operation sizeBytes}: creates the point's RC queue pair (and UD queue pair for UD SEND) and zeroes
+     * the credit word. Replies {@code rcAddress udAddress|-}.
+     */
+    private String prepare(FabricOperation newOperation, int newSizeBytes) {
+        requireState(peerData != null, "no PEER yet");
+        requireState(rc == null, "the previous point was not finished");
+        operation = newOperation;
+        sizeBytes = newSizeBytes;
+        CreditDescriptor.reset(credit.segment());
+        QueuePairConfig config = QueuePairConfig.of(completionQueue, sendQueueDepth, receiveQueueDepth);
+        rc = fabric.createRcQueuePair(config);
+        ud = newOperation.isUd() ? fabric.createUdQueuePair(config) : null;
+        return HEX.formatHex(rc.address().toBytes()) + " " + (ud == null ? NONE : HEX.formatHex(ud.address().toBytes()));
+    }
+
+    /** {@code CONNECT rcAddress udAddress|-}: connects the RC queue pair to the peer's and notes its UD address. */
+    private String connect(String rcAddress, String udAddress) {
+        requireState(rc != null, "no PREPARE yet");
+        rc.connect(fabric.importAddress(HEX.parseHex(rcAddress)));
+        udDestination = udAddress.equals(NONE) ? null : fabric.importAddress(HEX.parseHex(udAddress));
+        return "";
+    }
+
+    /** {@code SERVE} (target, two-sided points): starts the receiver; replies once its first credit is written. */
+    private String serve() throws InterruptedException {
+        requireState(rc != null && operation.isTwoSided(), "SERVE needs a prepared two-sided point");
+        requireState(receiver == null, "already serving");
+        receiver = new Receiver(completionQueue, operation.isUd() ? ud : rc, rc, data, peerCredit, sizeBytes,
+                receiveQueueDepth, Math.max(1, receiveQueueDepth / 4), sendQueueDepth);
+        receiver.start();
+        return "";
+    }
+
+    /**
+     * {@code MEASURE runs runNanos warmupNanos} (initiator): one untimed warm-up of the operation and of memcpy
+     * ({@link #FIRST_WARMUP_FACTOR} times longer the first time each is measured, to compile its path), then
+     * {@code runs} runs of each, interleaved and alternating which goes first, so noise hits both alike. Replies
+     * {@code receiverNotReadyRetries sample1 sample2 ...} (see {@link RunSample#encode()}).
+     */
+    private String measure(int runs, long runNanos, long warmupNanos) {
+        requireState(rc != null && (udDestination != null) == operation.isUd(), "MEASURE needs a connected point");
+        if (initiator == null) {
+            initiator = new Initiator(completionQueue, data, credit, peerData, window);
+            memcpy = new MemcpyBaseline(data.lengthBytes(), Initiator.signalInterval(window));
+        }
+        if (!remoteRegionTouched) {
+            initiator.touchRemoteRegion(rc, (int) Math.min(TOUCH_CHUNK_BYTES, fabric.capabilities().maxMessageBytes()));
+            remoteRegionTouched = true;
+        }
+        initiator.prepare(operation, sizeBytes, rc, ud, udDestination);
+        long retriesBefore = fabric.counters().receiverNotReadyRetries();
+        // The first point of an operation also pays for compiling its code path: warm it up for longer.
+        long operationWarmupNanos = warmedUp.add(operation) ? FIRST_WARMUP_FACTOR * warmupNanos : warmupNanos;
+        long memcpyWarmupNanos = memcpyWarmedUp ? warmupNanos : FIRST_WARMUP_FACTOR * warmupNanos;
+        memcpyWarmedUp = true;
+        initiator.measure(operationWarmupNanos);
+        memcpy.measure(sizeBytes, memcpyWarmupNanos);
+        List<String> samples = new ArrayList<>(runs + 1);
+        for (int run = 0; run < runs; run++) {
+            Measurement fabricRun;
+            Measurement memcpyRun;
+            if (run % 2 == 0) {
+                memcpyRun = memcpy.measure(sizeBytes, runNanos);
+                fabricRun = initiator.measure(runNanos);
+            } else {
+                fabricRun = initiator.measure(runNanos);
+                memcpyRun = memcpy.measure(sizeBytes, runNanos);
+            }
+            samples.add(new RunSample(fabricRun, memcpyRun).encode());
+        }
+        long retries = fabric.counters().receiverNotReadyRetries() - retriesBefore;
+        return retries + " " + String.join(" ", samples);
+    }
+
+    /** {@code STOP} (target): ends the receiver. Replies {@code received creditWrites udDrops}. */
+    private String stop() throws InterruptedException {
+        requireState(receiver != null, "not serving");
+        Receiver.Statistics statistics;
+        try {
+            statistics = receiver.stop();
+        } finally {
+            receiver = null;
+        }
+        long drops = ud == null ? 0 : ud.receivesMissed();
+        return statistics.received() + " " + statistics.creditWrites() + " " + drops;
+    }
+
+    /** {@code FINISH}: closes the point's queue pairs and discards completions left in the queue. */
+    private String finish() throws InterruptedException {
+        if (receiver != null) {
+            Receiver stale = receiver;
+            receiver = null;
+            stale.stop();
+        }
+        if (ud != null) {
+            ud.close();
+            ud = null;
+        }
+        if (rc != null) {
+            rc.close();
+            rc = null;
+        }
+        udDestination = null;
+        WorkCompletion[] leftovers = WorkCompletion.array(64);
+        while (completionQueue.poll(leftovers) > 0) {
+            // completions of the closed queue pairs (the last credit WRITEs, flushed receives) mean nothing now
+        }
+        return "";
+    }
+
+    private void requireState(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalStateException("worker " + name + ": " + message);
+        }
+    }
+
+    /** Closes the point, memcpy's buffers and the node. Never throws. */
+    @Override
+    public void close() {
+        try {
+            if (fabric != null) {
+                finish();
+            }
+        } catch (Exception | AssertionError e) {
+            e.printStackTrace(System.err);
+        }
+        if (memcpy != null) {
+            memcpy.close();
+        }
+        if (fabric != null) {
+            fabric.close();
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.faro.bench.fabric;
+
+import dev.faro.bench.ByteSizes;
+import dev.faro.bench.process.WorkerProcess;
+import dev.faro.bench.process.WorkerSpec;
+import dev.faro.bench.report.MachineInfo;
+import dev.faro.bench.report.RunMetadata;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The coordinator of {@code faro bench fabric}: starts two worker JVMs ({@link FabricBenchWorker}), one the
+ * initiator and one the target, passes their keys and queue-pair addresses between them, drives every point
+ * (operation times size) and aggregates the runs into {@link BandwidthResult}s, then writes the report through
+ * {@link FabricReport}. The protocol is drawn in this package's documentation.
+ *
+ * <p>Coordination code; it runs on the caller's thread and leaves no worker running when it returns or throws.
+ */
+public final class FabricBenchmark {
+
+    static final String INITIATOR = "initiator";
+    static final String TARGET = "target";
+
+    /** The workers' heap: their buffers are off-heap. */
+    static final String WORKER_MAX_HEAP = "64m";
+
+    /** Serial GC: no GC threads competing with the measured threads on small machines. */
+    static final List<String> WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC");
+
+    /** The longest untimed warm-up per point. */
+    private static final Duration MAX_WARMUP = Duration.ofMillis(100);
+
+    /** Slack on top of a MEASURE's own duration before the coordinator gives up on the initiator. */
+    private static final Duration MEASURE_SLACK = Duration.ofSeconds(30);
+
+    private final FabricBenchmarkConfig config;
+    private final Consumer<String> progress;
+
+    /**
+     * @param progress receives one line per point while the benchmark runs, and the workers' own output lines
+     */
+    public FabricBenchmark(FabricBenchmarkConfig config, Consumer<String> progress) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.progress = Objects.requireNonNull(progress, "progress is null");
+    }
+
+    /**
+     * Runs every point and writes the CSV, JSON and PNG files.
+     *
+     * @throws dev.faro.bench.process.WorkerFailedException if a worker dies, fails or stops answering
+     */
+    public FabricBenchmarkReport run() {
+        Instant startedAt = Instant.now();
+        long startNs = System.nanoTime();
+        List<BandwidthResult> results;
+        try (WorkerProcess initiator = WorkerProcess.start(workerSpec(INITIATOR), progress);
+                WorkerProcess target = WorkerProcess.start(workerSpec(TARGET), progress)) {
+            results = measureAll(initiator, target);
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
+        RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, MachineInfo.collect(), parameters());
+        return FabricReport.write(config, results, metadata);
+    }
+
+    private WorkerSpec workerSpec(String name) {
+        return WorkerSpec.of(name, FabricBenchWorker.class, name)
+                .withMaxHeap(WORKER_MAX_HEAP)
+                .withJvmOptions(WORKER_JVM_OPTIONS);
+    }
+
+    private List<BandwidthResult> measureAll(WorkerProcess initiator, WorkerProcess target) {
+        String open = String.join(" ", FabricBenchWorker.OPEN, config.provider(),
+                Long.toString(config.workingSetBytes()), Integer.toString(config.window()));
+        String[] initiatorNode = words(initiator.request(open), 4, initiator);
+        String[] targetNode = words(target.request(open), 4, target);
+        initiator.request(FabricBenchWorker.PEER + " " + targetNode[0] + " " + targetNode[1]);
+        target.request(FabricBenchWorker.PEER + " " + initiatorNode[0] + " " + initiatorNode[1]);
+        int udMtuBytes = Integer.parseInt(initiatorNode[2]);
+        long maxMessageBytes = Long.parseLong(initiatorNode[3]);
+
+        List<Point> points = plan(udMtuBytes, maxMessageBytes);
+        List<BandwidthResult> results = new ArrayList<>(points.size());
+        for (int i = 0; i < points.size(); i++) {
+            Point point = points.get(i);
+            BandwidthResult result = measurePoint(initiator, target, point);
+            results.add(result);
+            progress.accept(String.format("[%d/%d] %-8s %8s  %7.2f GB/s  %7.3f M msg/s  memcpy %6.2f GB/s  %5.2f",
+                    i + 1, points.size(), point.operation().label(), ByteSizes.format(point.sizeBytes()),
+                    result.gigabytesPerSecond(), result.megaMessagesPerSecond(), result.memcpyGigabytesPerSecond(),
+                    result.ratioToMemcpy()));
+        }
+        return results;
+    }
+
+    /** One operation at one size. */
+    record Point(FabricOperation operation, int sizeBytes) {}
+
+    /** Operation-major order; sizes the provider cannot carry (UD above its MTU) are left out, and said so. */
+    List<Point> plan(int udMtuBytes, long maxMessageBytes) {
+        List<Point> points = new ArrayList<>();
+        for (FabricOperation operation : config.operations()) {
+            long limit = operation.isUd() ? udMtuBytes : maxMessageBytes;
+            List<String> skipped = new ArrayList<>();
+            for (int size : config.sizesBytes()) {
+                if (size <= limit) {
+                    points.add(new Point(operation, size));
+                } else {
+                    skipped.add(ByteSizes.formatCompact(size));
+                }
+            }
+            if (!skipped.isEmpty()) {
+                progress.accept(operation.label() + ": skipping " + String.join(", ", skipped) + " (above the "
+                        + (operation.isUd() ? "UD MTU" : "largest message") + " of "
+                        + ByteSizes.format(limit) + " on " + config.provider() + ")");
+            }
+        }
+        if (points.isEmpty()) {
+            throw new IllegalArgumentException("nothing to measure: every requested size is above what "
+                    + config.provider() + " carries for the requested operations");
+        }
+        return points;
+    }
+
+    private BandwidthResult measurePoint(WorkerProcess initiator, WorkerProcess target, Point point) {
+        String prepare = FabricBenchWorker.PREPARE + " " + point.operation().cliName() + " " + point.sizeBytes();
+        String[] initiatorQueuePairs = words(initiator.request(prepare), 2, initiator);
+        String[] targetQueuePairs = words(target.request(prepare), 2, target);
+        initiator.request(FabricBenchWorker.CONNECT + " " + targetQueuePairs[0] + " " + targetQueuePairs[1]);
+        target.request(FabricBenchWorker.CONNECT + " " + initiatorQueuePairs[0] + " " + initiatorQueuePairs[1]);
+        boolean twoSided = point.operation().isTwoSided();
+        if (twoSided) {
+            target.request(FabricBenchWorker.SERVE);
+        }
+
+        Duration run = config.runDuration();
+        Duration warmup = run.compareTo(MAX_WARMUP) < 0 ? run : MAX_WARMUP;
+        Duration measureTimeout = run.plus(warmup).multipliedBy(2L * (config.runs() + 1)).plus(MEASURE_SLACK);
+        String measured = initiator.request(String.join(" ", FabricBenchWorker.MEASURE,
+                Integer.toString(config.runs()), Long.toString(run.toNanos()), Long.toString(warmup.toNanos())),
+                measureTimeout);
+        String[] fields = words(measured, config.runs() + 1, initiator);
+        long receiverNotReadyRetries = Long.parseLong(fields[0]);
+        List<RunSample> samples = new ArrayList<>(config.runs());
+        for (int i = 1; i < fields.length; i++) {
+            samples.add(RunSample.decode(fields[i]));
+        }
+
+        long received = 0;
+        long creditWrites = 0;
+        long udDrops = 0;
+        if (twoSided) {
+            String[] statistics = words(target.request(FabricBenchWorker.STOP), 3, target);
+            received = Long.parseLong(statistics[0]);
+            creditWrites = Long.parseLong(statistics[1]);
+            udDrops = Long.parseLong(statistics[2]);
+        }
+        initiator.request(FabricBenchWorker.FINISH);
+        target.request(FabricBenchWorker.FINISH);
+        return BandwidthResult.of(point.operation(), point.sizeBytes(), samples, creditWrites, received, udDrops,
+                receiverNotReadyRetries);
+    }
+
+    private static String[] words(String reply, int expected, WorkerProcess worker) {
+        String[] words = reply.isEmpty() ? new String[0] : reply.split(" ");
+        if (words.length != expected) {
+            throw new IllegalStateException("worker '" + worker.name() + "' replied with " + words.length
+                    + " words where " + expected + " were expected: '" + reply + "'");
+        }
+        return words;
+    }
+
+    private Map<String, Object> parameters() {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("provider", config.provider());
+        parameters.put("operations", config.operations().stream().map(FabricOperation::cliName).toList());
+        parameters.put("sizesBytes", config.sizesBytes());
+        parameters.put("runs", config.runs());
+        parameters.put("secondsPerRun", config.runDuration().toNanos() / 1e9);
+        parameters.put("window", Initiator.effectiveWindow(config.window()));
+        parameters.put("signalInterval", Initiator.signalInterval(config.window()));
+        parameters.put("receiveDepth", FabricBenchWorker.receiveDepth(config.window()));
+        parameters.put("workingSetBytes", config.workingSetBytes());
+        parameters.put("workers", "2 JVMs (" + INITIATOR + ", " + TARGET + "), -Xmx" + WORKER_MAX_HEAP + " "
+                + String.join(" ", WORKER_JVM_OPTIONS));
+        parameters.put("statistic", "median of runs; memcpy runs interleaved with the operation's runs");
+        return parameters;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.faro.bench.fabric;
+
+import dev.faro.bench.report.RunMetadata;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one {@code faro bench fabric} run produced: its results, its metadata and the files it wrote.
+ *
+ * @param results one per point, operation-major, sizes ascending
+ * @param metadata the machine and the parameters
+ * @param csvFile the results as CSV
+ * @param metadataFile the metadata as JSON
+ * @param plotFile bandwidth over message size as PNG
+ */
+public record FabricBenchmarkReport(
+        List<BandwidthResult> results, RunMetadata metadata, Path csvFile, Path metadataFile, Path plotFile) {
+
+    public FabricBenchmarkReport {
+        results = List.copyOf(results);
+        Objects.requireNonNull(metadata, "metadata is null");
+        Objects.requireNonNull(csvFile, "csvFile is null");
+        Objects.requireNonNull(metadataFile, "metadataFile is null");
+        Objects.requireNonNull(plotFile, "plotFile is null");
+    }
+
+    /** The results as a text table for the terminal, with a line of counters below. */
+    public String table() {
+        return FabricReport.table(results);
+    }
+}

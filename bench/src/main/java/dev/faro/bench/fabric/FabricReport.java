@@ -1,0 +1,109 @@
+package dev.faro.bench.fabric;
+
+import dev.faro.bench.ByteSizes;
+import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.PlotWriter;
+import dev.faro.bench.report.ResultTable;
+import dev.faro.bench.report.ResultTable.Column;
+import dev.faro.bench.report.RunMetadata;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Turns fabric benchmark results into the report files and the terminal table: {@code fabric-<provider>.csv},
+ * {@code fabric-<provider>.json} (metadata) and {@code fabric-<provider>.png} under the output directory.
+ * Coordination code.
+ */
+final class FabricReport {
+
+    static final List<String> CSV_HEADER = List.of("provider", "operation", "size_bytes", "gbps", "mmsgps",
+            "memcpy_gbps", "ratio_to_memcpy", "runs", "gbps_min", "gbps_max", "initiator_polls", "credit_waits",
+            "credit_writes", "receives_completed", "ud_drops", "rnr_retries");
+
+    private FabricReport() {}
+
+    /** Writes the three files and returns the report. */
+    static FabricBenchmarkReport write(FabricBenchmarkConfig config, List<BandwidthResult> results,
+            RunMetadata metadata) {
+        Path directory = config.outputDirectory();
+        String base = "fabric-" + config.provider();
+        Path csv = directory.resolve(base + ".csv");
+        Path json = directory.resolve(base + ".json");
+        Path png = directory.resolve(base + ".png");
+        CsvWriter.write(csv, CSV_HEADER, csvRows(config.provider(), results));
+        metadata.write(json);
+        PlotWriter.writeSizeSweep(png, "Fabric bandwidth, " + config.provider() + " provider, two processes",
+                "GB/s (1e9 bytes/s)", series(results));
+        return new FabricBenchmarkReport(results, metadata, csv, json, png);
+    }
+
+    /** The terminal table: operation, size, GB/s, M msg/s, memcpy GB/s, ratio; then a line of flow counters. */
+    static String table(List<BandwidthResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        long udDrops = 0;
+        long retries = 0;
+        long creditWaits = 0;
+        for (BandwidthResult result : results) {
+            rows.add(List.of(result.operation().label(), ByteSizes.format(result.sizeBytes()),
+                    format("%.2f", result.gigabytesPerSecond()), format("%.3f", result.megaMessagesPerSecond()),
+                    format("%.2f", result.memcpyGigabytesPerSecond()), format("%.2f", result.ratioToMemcpy())));
+            udDrops += result.counters().udDrops();
+            retries += result.counters().receiverNotReadyRetries();
+            creditWaits += result.counters().creditWaits();
+        }
+        ResultTable table = new ResultTable(List.of(Column.text("op"), Column.number("size"), Column.number("GB/s"),
+                Column.number("M msg/s"), Column.number("memcpy GB/s"), Column.number("ratio")), rows);
+        return table.format() + String.format(Locale.ROOT,
+                "UD SENDs dropped: %d; RC SEND receiver-not-ready retries: %d; initiator credit waits: %d%n",
+                udDrops, retries, creditWaits);
+    }
+
+    static List<List<String>> csvRows(String provider, List<BandwidthResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (BandwidthResult result : results) {
+            BandwidthResult.Counters counters = result.counters();
+            rows.add(List.of(provider, result.operation().cliName(), Integer.toString(result.sizeBytes()),
+                    format("%.4f", result.gigabytesPerSecond()), format("%.4f", result.megaMessagesPerSecond()),
+                    format("%.4f", result.memcpyGigabytesPerSecond()), format("%.4f", result.ratioToMemcpy()),
+                    Integer.toString(result.runs()), format("%.4f", result.minGigabytesPerSecond()),
+                    format("%.4f", result.maxGigabytesPerSecond()), Long.toString(counters.initiatorPolls()),
+                    Long.toString(counters.creditWaits()), Long.toString(counters.creditWrites()),
+                    Long.toString(counters.receivesCompleted()), Long.toString(counters.udDrops()),
+                    Long.toString(counters.receiverNotReadyRetries())));
+        }
+        return rows;
+    }
+
+    /**
+     * One series per operation, plus memcpy: at each size the median of the memcpy medians measured beside every
+     * operation at that size.
+     */
+    static List<PlotWriter.Series> series(List<BandwidthResult> results) {
+        Map<FabricOperation, TreeMap<Integer, Double>> byOperation = new TreeMap<>();
+        TreeMap<Integer, List<Double>> memcpy = new TreeMap<>();
+        for (BandwidthResult result : results) {
+            byOperation.computeIfAbsent(result.operation(), operation -> new TreeMap<>())
+                    .put(result.sizeBytes(), result.gigabytesPerSecond());
+            memcpy.computeIfAbsent(result.sizeBytes(), size -> new ArrayList<>())
+                    .add(result.memcpyGigabytesPerSecond());
+        }
+        List<PlotWriter.Series> series = new ArrayList<>();
+        byOperation.forEach((operation, points) -> series.add(new PlotWriter.Series(operation.label(),
+                points.keySet().stream().map(Integer::longValue).toList(), List.copyOf(points.values()), false)));
+        series.add(new PlotWriter.Series("memcpy (1 thread)",
+                memcpy.keySet().stream().map(Integer::longValue).toList(),
+                memcpy.values().stream()
+                        .map(values -> BandwidthResult.median(values.stream().mapToDouble(Double::doubleValue).toArray()))
+                        .toList(),
+                true));
+        return series;
+    }
+
+    private static String format(String pattern, double value) {
+        return String.format(Locale.ROOT, pattern, value);
+    }
+}

@@ -1,0 +1,48 @@
+/**
+ * {@code faro bench fabric}: bandwidth and message rate of RC WRITE, RC READ, RC SEND and UD SEND between two
+ * worker processes, against single-thread memcpy measured in the same runs.
+ *
+ * <h2>Roles</h2>
+ * <ul>
+ *   <li>{@link dev.faro.bench.fabric.FabricBenchmark} (the CLI process) coordinates: it starts two
+ *       {@link dev.faro.bench.fabric.FabricBenchWorker} JVMs, relays keys and addresses as hex over their standard
+ *       input and output ({@link dev.faro.bench.process}), and aggregates.</li>
+ *   <li>The <em>initiator</em> worker posts the requests ({@link dev.faro.bench.fabric.Initiator}) and measures
+ *       memcpy ({@link dev.faro.bench.fabric.MemcpyBaseline}) in the same process.</li>
+ *   <li>The <em>target</em> worker owns the remote buffers. For WRITE and READ its threads do nothing; for the
+ *       SENDs a {@link dev.faro.bench.fabric.Receiver} thread reposts receives and returns credit.</li>
+ * </ul>
+ *
+ * <h2>Protocol per run</h2>
+ * <pre>
+ *  coordinator                 initiator                              target
+ *   OPEN provider ws window ─►  open node, CQ, data + credit regions   (same) ◄─ OPEN
+ *                           ◄─  dataKey creditKey udMtu maxMessage     (same) ─►
+ *   PEER targetKeys ────────►  import keys                  import keys ◄─ PEER initiatorKeys
+ *   for each point (operation-major, sizes ascending):
+ *   PREPARE op size ────────►  new RC (+UD) queue pair,    new RC (+UD) queue pair ◄─ PREPARE op size
+ *                              credit word := 0
+ *                           ◄─  rcAddress udAddress|-      rcAddress udAddress|- ─►
+ *   CONNECT targetAddrs ────►  connect RC                  connect RC ◄─ CONNECT initiatorAddrs
+ *   (two-sided only) SERVE ──────────────────────────────► post depth receives, WRITE credit, then busy loop
+ *   MEASURE runs runNs warmNs ► warm-up; runs × (memcpy, op) alternating order
+ *                           ◄─  rnrRetries sample...
+ *   (two-sided only) STOP ───────────────────────────────► end loop ─► received creditWrites udDrops
+ *   FINISH ─────────────────►  close queue pairs           close queue pairs, drain CQ ◄─ FINISH
+ *   EXIT / end of stdin ────►  close the node and exit     (same)
+ * </pre>
+ *
+ * <h2>Flow control of the SENDs</h2>
+ * The target posts {@code depth} receives and writes the absolute number of receives it has posted into the
+ * initiator's credit word ({@link dev.faro.bench.fabric.CreditDescriptor}) with an RDMA WRITE, again every
+ * {@code depth / 4} reposts. The initiator posts SEND number {@code n} only when {@code n <= credit}, so a SEND always
+ * finds a receive: RC SENDs never wait for receiver-not-ready retries and UD SENDs are never dropped. Both counts
+ * are reported, and should be zero.
+ *
+ * <h2>What is timed</h2>
+ * A run streams for a fixed time with {@code window} requests outstanding, every {@code window / 4}-th signaled,
+ * cycling message-sized slots through a working set (64 MiB by default, per buffer) so that copies go to memory;
+ * the clock stops when the last completion is polled. memcpy copies the same sizes through two buffers of the same
+ * working set. The report gives medians over the runs.
+ */
+package dev.faro.bench.fabric;
