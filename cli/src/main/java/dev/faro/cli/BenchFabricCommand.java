@@ -91,6 +91,9 @@ final class BenchFabricCommand implements Callable<Integer> {
                 err.println(line);
                 err.flush();
             }).run();
+        } catch (IllegalArgumentException e) {
+            // known only once the workers report the provider's limits, e.g. every size above the UD MTU
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         } catch (FaroException | UncheckedIOException | IllegalStateException e) {
             err.println("faro bench fabric: " + e.getMessage());
             return FAILED;
