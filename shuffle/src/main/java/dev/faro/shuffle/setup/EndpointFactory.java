@@ -1,7 +1,9 @@
 package dev.faro.shuffle.setup;
 
+import dev.faro.fabric.Access;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.buffer.BufferPool;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
@@ -18,6 +20,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -74,11 +77,12 @@ public final class EndpointFactory {
         int count = config.endpointsPerNode();
         List<RcTwoSidedSendEndpoint> senders = new ArrayList<>();
         List<RcTwoSidedReceiveEndpoint> receivers = new ArrayList<>();
+        BufferPool pool = twoSidedPool(fabric, config, nodes);
         try {
             for (int i = 0; i < count; i++) {
-                senders.add(new RcTwoSidedSendEndpoint(fabric, endpointId(self, i), nodes, config));
+                senders.add(new RcTwoSidedSendEndpoint(fabric, pool, endpointId(self, i), nodes, config));
                 receivers.add(new RcTwoSidedReceiveEndpoint(
-                        fabric, endpointId(self, i), nodes, self, groups.receives(self), config));
+                        fabric, pool, endpointId(self, i), nodes, self, groups.receives(self), config));
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -110,12 +114,13 @@ public final class EndpointFactory {
             }
             exchange.allGather(shuffleName + "/rc-two-sided/connected", new byte[0]);
             receivers.forEach(RcTwoSidedReceiveEndpoint::start);
-            return new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers));
+            return new NodeEndpoints(
+                    List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers), List.of(pool));
         } catch (IOException e) {
-            closeAll(senders, receivers, e);
+            closeAll(senders, receivers, pool, e);
             throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
-            closeAll(senders, receivers, e);
+            closeAll(senders, receivers, pool, e);
             throw e;
         }
     }
@@ -127,11 +132,12 @@ public final class EndpointFactory {
         int count = config.endpointsPerNode();
         List<UdTwoSidedSendEndpoint> senders = new ArrayList<>();
         List<UdTwoSidedReceiveEndpoint> receivers = new ArrayList<>();
+        BufferPool pool = twoSidedPool(fabric, config, nodes);
         try {
             for (int i = 0; i < count; i++) {
-                senders.add(new UdTwoSidedSendEndpoint(fabric, endpointId(self, i), nodes, config));
+                senders.add(new UdTwoSidedSendEndpoint(fabric, pool, endpointId(self, i), nodes, config));
                 receivers.add(new UdTwoSidedReceiveEndpoint(
-                        fabric, endpointId(self, i), nodes, self, groups.receives(self), config));
+                        fabric, pool, endpointId(self, i), nodes, self, groups.receives(self), config));
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -165,20 +171,32 @@ public final class EndpointFactory {
             }
             exchange.allGather(shuffleName + "/ud-two-sided/connected", new byte[0]);
             receivers.forEach(UdTwoSidedReceiveEndpoint::start);
-            return new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers));
+            return new NodeEndpoints(
+                    List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers), List.of(pool));
         } catch (IOException e) {
-            closeAll(senders, receivers, e);
+            closeAll(senders, receivers, pool, e);
             throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
-            closeAll(senders, receivers, e);
+            closeAll(senders, receivers, pool, e);
             throw e;
         }
     }
 
+    /**
+     * The node's pool for a two-sided shuffle: room for every endpoint on both sides to reach the policy's maximum,
+     * registered in regions of one endpoint's initial share.
+     */
+    private static BufferPool twoSidedPool(Fabric fabric, EndpointConfig config, int nodes) {
+        int endpoints = 2 * config.endpointsPerNode();
+        int perEndpointMaximum = config.bufferPolicy().maximumPerPeer() * nodes;
+        return new BufferPool(fabric, config.bufferBytes(), config.bufferPolicy().initialPerPeer() * nodes,
+                endpoints * perEndpointMaximum, EnumSet.of(Access.LOCAL_WRITE));
+    }
+
     private static void closeAll(List<? extends SendEndpoint> senders, List<? extends ReceiveEndpoint> receivers,
-            Exception cause) {
+            AutoCloseable pool, Exception cause) {
         try {
-            new NodeEndpoints(List.copyOf(senders), List.copyOf(receivers)).close();
+            new NodeEndpoints(List.copyOf(senders), List.copyOf(receivers), List.of(pool)).close();
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
         }

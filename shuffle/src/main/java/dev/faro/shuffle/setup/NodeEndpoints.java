@@ -8,11 +8,20 @@ import java.util.List;
  * One node's endpoints of one shuffle: a single shared endpoint per side (SE) or one per thread (ME). Thread
  * {@code t} of the SHUFFLE operator uses {@link #sender(int)}, thread {@code t} of RECEIVE {@link #receiver(int)}.
  */
-public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> receivers) implements AutoCloseable {
+public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> receivers, List<AutoCloseable> resources)
+        implements AutoCloseable {
 
+    /**
+     * @param resources what the endpoints share and that closes after them (e.g. the node's buffer pool)
+     */
     public NodeEndpoints {
         senders = List.copyOf(senders);
         receivers = List.copyOf(receivers);
+        resources = List.copyOf(resources);
+    }
+
+    public NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> receivers) {
+        this(senders, receivers, List.of());
     }
 
     /** The send endpoint thread {@code thread} uses. */
@@ -25,7 +34,10 @@ public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> re
         return receivers.get(thread % receivers.size());
     }
 
-    /** Closes every endpoint (senders first: their close finishes the streams); the first failure is thrown. */
+    /**
+     * Closes every endpoint (senders first: their close finishes the streams), then the shared resources; the first
+     * failure is thrown, later ones are attached to it.
+     */
     @Override
     public void close() {
         RuntimeException first = null;
@@ -34,6 +46,9 @@ public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> re
         }
         for (AutoCloseable endpoint : receivers) {
             first = closeQuietly(endpoint, first);
+        }
+        for (AutoCloseable resource : resources) {
+            first = closeQuietly(resource, first);
         }
         if (first != null) {
             throw first;

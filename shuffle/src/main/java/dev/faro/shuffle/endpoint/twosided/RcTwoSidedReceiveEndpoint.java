@@ -1,9 +1,7 @@
 package dev.faro.shuffle.endpoint.twosided;
 
-import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
-import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
@@ -11,6 +9,8 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.buffer.BufferCounters;
+import dev.faro.shuffle.buffer.BufferPool;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
@@ -22,7 +22,6 @@ import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -52,8 +51,11 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final EndpointFailure failure;
     private final CompletionQueue completionQueue;
     private final RcQueuePair[] queuePairs;
-    private final MemoryRegion bufferRegion;
-    private final ShuffleBuffer[] buffers;
+    private final BufferPool pool;
+    private final ShuffleBuffer[] owned;
+    /** The source each buffer is posted for, by pool index; written before the buffer is posted. */
+    private final int[] sourceOf;
+    private final BufferCounters counters = new BufferCounters();
     private final RemoteKey[] creditKeys;
     private final MemorySegment[] creditScratch;
     private final WorkRequest[] creditRequests;
@@ -73,8 +75,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      * @param self this node's index (the credit slot this endpoint writes at every sender)
      * @param expectsData whether any transmission group includes this node; if not, getData returns null at once
      */
-    public RcTwoSidedReceiveEndpoint(Fabric fabric, int id, int nodes, int self, boolean expectsData,
-            EndpointConfig config) {
+    public RcTwoSidedReceiveEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, int self,
+            boolean expectsData, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.self = self;
@@ -89,12 +91,17 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             queuePairs[node] = fabric.createRcQueuePair(
                     new QueuePairConfig(completionQueue, completionQueue, CREDIT_SEND_DEPTH, depth, 8));
         }
-        this.bufferRegion = fabric.register((long) nodes * depth * config.bufferBytes(),
-                EnumSet.of(Access.LOCAL_WRITE));
-        this.buffers = new ShuffleBuffer[nodes * depth];
-        for (int i = 0; i < buffers.length; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
+        this.pool = pool;
+        this.owned = new ShuffleBuffer[expectsData ? nodes * depth : 0];
+        this.sourceOf = new int[pool.maximumBuffers()];
+        for (int i = 0; i < owned.length; i++) {
+            owned[i] = pool.borrow();
+            if (owned[i] == null) {
+                throw new IllegalStateException("the buffer pool cannot lend " + owned.length
+                        + " receive buffers: pool maximum=" + pool.maximumBuffers());
+            }
+            sourceOf[owned[i].index()] = i / depth;
+            counters.borrowed(BufferCounters.State.WAIT);
         }
         this.creditKeys = new RemoteKey[nodes];
         MemorySegment scratch = Arena.ofAuto().allocate(8L * nodes, 8);
@@ -132,7 +139,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             sourceLocks[node].lock();
             try {
                 for (int i = 0; i < depth; i++) {
-                    post(node, buffers[node * depth + i]);
+                    counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
+                    post(node, owned[node * depth + i]);
                 }
                 writeCredit(node, false);
             } finally {
@@ -187,15 +195,17 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         if (completion.opcode() != Opcode.RECEIVE) {
             return null; // the completion of a signaled credit write
         }
-        ShuffleBuffer buffer = buffers[(int) completion.requestId()];
+        ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
         if (!MessageHeaderDescriptor.isValid(segment, 0)) {
             throw failure.fail("a message with a bad header arrived in buffer " + buffer.index());
         }
         if (MessageHeaderDescriptor.kind(segment, 0) == MessageHeaderDescriptor.KIND_PADDING) {
+            counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.WAIT);
             return null; // consumes a receive to reach parity; not data
         }
-        int source = buffer.index() / config.buffersPerPeer();
+        counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.CONSUME);
+        int source = sourceOf[buffer.index()];
         StreamState state = MessageHeaderDescriptor.state(segment, 0);
         buffer.received(state, MessageHeaderDescriptor.source(segment, 0), source,
                 MessageHeaderDescriptor.payloadLength(segment, 0), 0);
@@ -220,12 +230,14 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public void release(ShuffleBuffer buffer) {
-        int source = buffer.index() / config.buffersPerPeer();
+        int source = sourceOf[buffer.index()];
         sourceLocks[source].lock();
         try {
             if (depleted[source] || closed) {
+                counters.move(BufferCounters.State.CONSUME, BufferCounters.State.WAIT);
                 return; // no more receives for a finished source: the sender pads up to the FINAL credit only
             }
+            counters.move(BufferCounters.State.CONSUME, BufferCounters.State.TRANSMIT);
             post(source, buffer);
             if (posted[source] - written[source] >= config.creditWriteBackFrequency()) {
                 writeCredit(source, false);
@@ -237,8 +249,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     /** Caller holds the source's lock. */
     private void post(int source, ShuffleBuffer buffer) {
-        queuePairs[source].postReceive(buffer.index(), bufferRegion, (long) buffer.index() * config.bufferBytes(),
-                config.bufferBytes());
+        queuePairs[source].postReceive(buffer.index(), buffer.region(), buffer.regionOffset(), config.bufferBytes());
         posted[source]++;
     }
 
@@ -283,8 +294,15 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                 queuePair.close();
             }
             completionQueue.close();
-            bufferRegion.close();
+            for (ShuffleBuffer buffer : owned) {
+                pool.giveBack(buffer);
+            }
         }
+    }
+
+    /** The states of this endpoint's buffers (the RC receive side keeps a fixed depth per source). */
+    public BufferCounters bufferCounters() {
+        return counters;
     }
 
     @Override

@@ -11,6 +11,9 @@ import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.buffer.BufferCounters;
+import dev.faro.shuffle.buffer.BufferPool;
+import dev.faro.shuffle.buffer.SendBuffers;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
@@ -21,8 +24,6 @@ import dev.faro.shuffle.protocol.CreditDescriptor;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
@@ -50,12 +51,9 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     private final EndpointFailure failure;
     private final CompletionQueue completionQueue;
     private final RcQueuePair[] queuePairs;
-    private final MemoryRegion bufferRegion;
+    private final SendBuffers buffers;
     private final MemoryRegion creditRegion;
     private final MemoryRegion paddingRegion;
-    private final ShuffleBuffer[] buffers;
-    private final ArrayBlockingQueue<ShuffleBuffer> free;
-    private final AtomicIntegerArray pendingCompletions;
     private final AtomicLongArray sent;
     private final AtomicLong paddingPosted = new AtomicLong();
     private final AtomicLong paddingCompleted = new AtomicLong();
@@ -69,37 +67,31 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     /**
      * Creates the endpoint's resources on {@code fabric}; {@link #connect} it before use.
      *
+     * @param pool the node's registered buffers, lent according to the configured {@link
+     *     dev.faro.shuffle.buffer.BufferPolicy}
      * @param id this endpoint's unique id
      * @param nodes the nodes of the shuffle (destinations are 0 .. nodes - 1)
      */
-    public RcTwoSidedSendEndpoint(Fabric fabric, int id, int nodes, EndpointConfig config) {
+    public RcTwoSidedSendEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.config = config;
         this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
-        int poolBuffers = config.buffersPerPeer() * nodes;
+        int maximumBuffers = config.bufferPolicy().maximumPerPeer() * nodes;
         // every buffer may be in flight to one destination, plus padding and slack
-        int sendDepth = poolBuffers + config.buffersPerPeer() + 2;
+        int sendDepth = maximumBuffers + config.bufferPolicy().maximumPerPeer() + 2;
         this.completionQueue = fabric.createCompletionQueue(sendDepth * nodes + nodes);
         this.queuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
             queuePairs[node] = fabric.createRcQueuePair(
                     new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         }
-        this.bufferRegion = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
+        this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
         this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
                 EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.paddingRegion = fabric.register(MessageHeaderDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE));
         MessageHeaderDescriptor.write(paddingRegion.segment(), 0, StreamState.DEPLETED,
                 MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
-        this.buffers = new ShuffleBuffer[poolBuffers];
-        this.free = new ArrayBlockingQueue<>(poolBuffers);
-        for (int i = 0; i < poolBuffers; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
-            free.add(buffers[i]);
-        }
-        this.pendingCompletions = new AtomicIntegerArray(poolBuffers);
         this.sent = new AtomicLongArray(nodes);
         this.depleted = new boolean[nodes];
     }
@@ -128,18 +120,20 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         StallWatch watch = new StallWatch(config.stallTimeout());
         while (true) {
             failure.check();
-            ShuffleBuffer buffer = free.poll();
+            ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
             if (buffer != null) {
-                buffer.payloadLength(0);
                 return buffer;
             }
-            if (drainCompletions() > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
+            if (!watch.idle()) {
                 throw failure.fail("no send buffer came back within " + config.stallTimeout()
                         + " (receivers stopped consuming?)");
             }
         }
+    }
+
+    /** The states of this endpoint's buffers. */
+    public BufferCounters bufferCounters() {
+        return buffers.counters();
     }
 
     @Override
@@ -148,18 +142,14 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
         MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id,
                 buffer.payloadLength(), 0, 0);
-        pendingCompletions.set(buffer.index(), destinations.length);
-        if (destinations.length == 0) {
-            free.add(buffer);
-            return;
-        }
+        buffers.transmitting(buffer, destinations.length);
         WorkRequest request = requests.get();
         for (int node : destinations) {
             claimCredit(node);
             request.clear()
                     .requestId(buffer.index())
                     .opcode(Opcode.SEND)
-                    .local(bufferRegion, (long) buffer.index() * config.bufferBytes(), length);
+                    .local(buffer.region(), buffer.regionOffset(), length);
             queuePairs[node].postSend(request);
             if (state == StreamState.DEPLETED) {
                 depleted[node] = true;
@@ -213,8 +203,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                 long requestId = completion.requestId();
                 if (requestId == PADDING_REQUEST_ID) {
                     paddingCompleted.incrementAndGet();
-                } else if (pendingCompletions.decrementAndGet((int) requestId) == 0) {
-                    free.add(buffers[(int) requestId]);
+                } else {
+                    buffers.completed((int) requestId);
                 }
             }
             return count;
@@ -242,7 +232,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                 queuePair.close();
             }
             completionQueue.close();
-            bufferRegion.close();
+            buffers.close();
             creditRegion.close();
             paddingRegion.close();
         }
@@ -279,7 +269,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
             }
         }
         StallWatch watch = new StallWatch(config.stallTimeout());
-        while (free.size() < buffers.length || paddingCompleted.get() < paddingPosted.get()) {
+        while (!buffers.allFree() || paddingCompleted.get() < paddingPosted.get()) {
             if (drainCompletions() > 0) {
                 watch.reset();
             } else if (!watch.idle()) {

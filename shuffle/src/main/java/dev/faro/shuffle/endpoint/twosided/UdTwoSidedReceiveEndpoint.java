@@ -1,9 +1,7 @@
 package dev.faro.shuffle.endpoint.twosided;
 
-import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
-import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
@@ -12,6 +10,9 @@ import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.buffer.BufferCounters;
+import dev.faro.shuffle.buffer.BufferPolicy;
+import dev.faro.shuffle.buffer.BufferPool;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
@@ -24,7 +25,6 @@ import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,6 +46,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private static final long CREDIT_REQUEST_ID = -2;
     private static final int CREDIT_SEND_DEPTH = 64;
     private static final int SIGNAL_EVERY_CREDIT_WRITES = 16;
+    private static final long STARVED_ADD_INTERVAL_NS = 1_000_000;
 
     private final int id;
     private final int nodes;
@@ -55,8 +56,16 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final CompletionQueue completionQueue;
     private final UdQueuePair queuePair;
     private final RcQueuePair[] creditQueuePairs;
-    private final MemoryRegion bufferRegion;
-    private final ShuffleBuffer[] buffers;
+    private final BufferPool pool;
+    private final BufferPolicy policy;
+    private final int maximumBuffers;
+    private final BufferCounters counters = new BufferCounters();
+    /** Buffers this endpoint borrowed and holds (posted, ready or consumed), by slot; guarded by poolLock. */
+    private final ShuffleBuffer[] owned;
+    private int ownedCount;
+    private final ReentrantLock poolLock = new ReentrantLock();
+    /** Pool index → 1 when the adaptive policy retires the buffer on release instead of re-posting it. */
+    private final AtomicIntegerArray retireOnRelease;
     private final RemoteKey[] creditKeys;
     private final MemorySegment[] creditScratch;
     private final WorkRequest[] creditRequests;
@@ -78,12 +87,18 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private long lastArrivalNs;
 
     private final ReentrantLock pollLock = new ReentrantLock();
-    private final WorkCompletion[] completions = WorkCompletion.array(1);
+    private final WorkCompletion[] completions = WorkCompletion.array(16);
+    /** Arrived data buffers not yet handed out (pool indexes), FIFO; guarded by pollLock. */
+    private final int[] ready;
+    private int readyHead;
+    private int readyCount;
+    /** The next source a borrowed buffer is credited to (round-robin); guarded by pollLock. */
+    private int nextCreditedSource;
     private volatile boolean streamEnded;
     private volatile boolean closed;
 
-    public UdTwoSidedReceiveEndpoint(Fabric fabric, int id, int nodes, int self, boolean expectsData,
-            EndpointConfig config) {
+    public UdTwoSidedReceiveEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, int self,
+            boolean expectsData, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.self = self;
@@ -91,21 +106,20 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.expectsData = expectsData;
         this.streamEnded = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
-        int poolBuffers = config.buffersPerPeer() * nodes;
-        this.completionQueue = fabric.createCompletionQueue(1 + poolBuffers + nodes * (CREDIT_SEND_DEPTH + 1));
+        this.pool = pool;
+        this.policy = config.bufferPolicy();
+        this.maximumBuffers = policy.maximumPerPeer() * nodes;
+        this.completionQueue = fabric.createCompletionQueue(1 + maximumBuffers + nodes * (CREDIT_SEND_DEPTH + 1));
         this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, 1,
-                poolBuffers, 0));
+                maximumBuffers, 0));
         this.creditQueuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
             creditQueuePairs[node] = fabric.createRcQueuePair(
                     new QueuePairConfig(completionQueue, completionQueue, CREDIT_SEND_DEPTH, 1, 8));
         }
-        this.bufferRegion = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
-        this.buffers = new ShuffleBuffer[poolBuffers];
-        for (int i = 0; i < poolBuffers; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
-        }
+        this.owned = new ShuffleBuffer[maximumBuffers];
+        this.retireOnRelease = new AtomicIntegerArray(pool.maximumBuffers());
+        this.ready = new int[maximumBuffers];
         this.creditKeys = new RemoteKey[nodes];
         MemorySegment scratch = Arena.ofAuto().allocate(8L * nodes, 8);
         this.creditScratch = new MemorySegment[nodes];
@@ -146,12 +160,18 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         if (!expectsData) {
             return;
         }
-        int depth = config.buffersPerPeer();
+        int depth = policy.initialPerPeer();
         for (int node = 0; node < nodes; node++) {
             sourceLocks[node].lock();
             try {
                 for (int i = 0; i < depth; i++) {
-                    post(buffers[node * depth + i]);
+                    ShuffleBuffer buffer = borrow();
+                    if (buffer == null) {
+                        throw new IllegalStateException("the buffer pool cannot lend " + depth * nodes
+                                + " receive buffers: pool maximum=" + pool.maximumBuffers());
+                    }
+                    counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
+                    post(buffer);
                     credited[node]++;
                 }
                 writeCredit(node, false);
@@ -167,9 +187,18 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         return id;
     }
 
+    /**
+     * GETDATA. With the adaptive policy this is ADAPTIVEGETDATA (TODS19 §6.2): a call that finds nothing ready
+     * borrows one more receive buffer from the pool at once (posted and credited to the next unfinished source,
+     * round-robin), and one more per further millisecond it stays starved, up to the policy's maximum (otherwise the
+     * one credit could go to a source that is itself blocked, and every node wait for another); a call that finds
+     * several ready marks all but the one it returns for retirement, and those go back
+     * to the pool when released, after their data has been consumed.
+     */
     @Override
     public ShuffleBuffer getData() {
         StallWatch watch = new StallWatch(config.stallTimeout());
+        long nextAddNs = 0;
         while (true) {
             failure.check();
             if (streamEnded) {
@@ -177,16 +206,28 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             }
             if (pollLock.tryLock()) {
                 try {
-                    if (streamEnded) {
+                    if (readyCount == 0 && pollBatch() > 0) {
+                        watch.reset();
+                    }
+                    if (readyCount > 0) {
+                        ShuffleBuffer buffer = takeReady();
+                        if (policy.isAdaptive()) {
+                            retireSurplus();
+                        }
+                        return buffer;
+                    }
+                    if (finishedSources == nodes) {
+                        streamEnded = true;
                         return null;
                     }
-                    if (completionQueue.poll(completions, 1) == 1) {
-                        watch.reset();
-                        ShuffleBuffer buffer = onCompletion(completions[0]);
-                        if (buffer != null) {
-                            return buffer;
+                    if (policy.isAdaptive()) {
+                        // starved: nothing ready, so one more buffer into circulation now, and another for every
+                        // further millisecond of starvation (the credit may have gone to a source that is blocked)
+                        long now = System.nanoTime();
+                        if (nextAddNs == 0 || now - nextAddNs >= 0) {
+                            addReceiveBuffer();
+                            nextAddNs = now + STARVED_ADD_INTERVAL_NS;
                         }
-                        continue;
                     }
                     checkMissing();
                 } finally {
@@ -198,6 +239,125 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                         + " of " + nodes + " sources finished)");
             }
         }
+    }
+
+    /** Caller holds pollLock: polls a batch of completions; data buffers join the ready FIFO. */
+    private int pollBatch() {
+        int count = completionQueue.poll(completions);
+        for (int i = 0; i < count; i++) {
+            ShuffleBuffer buffer = onCompletion(completions[i]);
+            if (buffer != null) {
+                ready[(readyHead + readyCount++) % ready.length] = buffer.index();
+            }
+        }
+        return count;
+    }
+
+    private ShuffleBuffer takeReady() {
+        ShuffleBuffer buffer = pool.buffer(ready[readyHead]);
+        readyHead = (readyHead + 1) % ready.length;
+        readyCount--;
+        counters.move(BufferCounters.State.READY, BufferCounters.State.CONSUME);
+        return buffer;
+    }
+
+    /** Caller holds pollLock: all ready buffers but the one being handed out go back to the pool once consumed. */
+    private void retireSurplus() {
+        for (int i = 0; i < readyCount; i++) {
+            int index = ready[(readyHead + i) % ready.length];
+            retireOnRelease.compareAndSet(index, 0, 1);
+        }
+    }
+
+    /** Borrows, posts and credits one more receive buffer, if the policy and the pool allow. Caller holds pollLock. */
+    private void addReceiveBuffer() {
+        int source = nextUnfinishedSource();
+        if (source < 0) {
+            return;
+        }
+        ShuffleBuffer buffer = borrow();
+        if (buffer == null) {
+            return;
+        }
+        sourceLocks[source].lock();
+        try {
+            counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
+            post(buffer);
+            credited[source]++;
+            writeCredit(source, false);
+        } finally {
+            sourceLocks[source].unlock();
+        }
+    }
+
+    /** Grants one already posted receive to the next unfinished source. Caller holds pollLock. */
+    private void creditAnotherSource() {
+        int source = nextUnfinishedSource();
+        if (source < 0) {
+            return;
+        }
+        sourceLocks[source].lock();
+        try {
+            if (ended.get(source) == 0) {
+                credited[source]++;
+                writeCredit(source, false);
+            }
+        } finally {
+            sourceLocks[source].unlock();
+        }
+    }
+
+    /** Round-robin over the sources whose END has not arrived; -1 when all have. Caller holds pollLock. */
+    private int nextUnfinishedSource() {
+        for (int tries = 0; tries < nodes; tries++) {
+            int source = nextCreditedSource;
+            nextCreditedSource = (nextCreditedSource + 1) % nodes;
+            if (ended.get(source) == 0) {
+                return source;
+            }
+        }
+        return -1;
+    }
+
+    /** Borrows a buffer into this endpoint's circulation, or null at the policy's maximum or the pool's. */
+    private ShuffleBuffer borrow() {
+        poolLock.lock();
+        try {
+            if (ownedCount >= maximumBuffers) {
+                return null;
+            }
+            ShuffleBuffer buffer = pool.borrow();
+            if (buffer != null) {
+                owned[ownedCount++] = buffer;
+                counters.borrowed(BufferCounters.State.WAIT);
+            }
+            return buffer;
+        } finally {
+            poolLock.unlock();
+        }
+    }
+
+    private void giveBack(ShuffleBuffer buffer) {
+        poolLock.lock();
+        try {
+            for (int i = 0; i < ownedCount; i++) {
+                if (owned[i] == buffer) {
+                    owned[i] = owned[--ownedCount];
+                    owned[ownedCount] = null;
+                    retireOnRelease.set(buffer.index(), 0);
+                    counters.retired(BufferCounters.State.CONSUME);
+                    pool.giveBack(buffer);
+                    return;
+                }
+            }
+        } finally {
+            poolLock.unlock();
+        }
+    }
+
+    /** The states of this endpoint's buffers, and how often the adaptive policy borrowed and retired. */
+    public BufferCounters bufferCounters() {
+        return counters;
     }
 
     private int finishedSourceCount() {
@@ -218,7 +378,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             return null; // a signaled credit write
         }
         lastArrivalNs = System.nanoTime();
-        ShuffleBuffer buffer = buffers[(int) completion.requestId()];
+        ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
         if (!MessageHeaderDescriptor.isValid(segment, 0)) {
             throw failure.fail("a datagram with a bad header arrived");
@@ -231,11 +391,18 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         if (MessageHeaderDescriptor.kind(segment, 0) == MessageHeaderDescriptor.KIND_END) {
             announced[source] = MessageHeaderDescriptor.messageCount(segment, 0);
             announcedSignature[source] = MessageHeaderDescriptor.sequence(segment, 0);
-            endSource(source);
+            int unused = endSource(source);
+            counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.CONSUME);
             repost(buffer, source, false);
+            if (policy.isAdaptive()) {
+                for (int i = 0; i < unused; i++) {
+                    creditAnotherSource(); // posted receives the finished source never used: to the others
+                }
+            }
             checkFinished(source);
             return null;
         }
+        counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.READY);
         received[source]++;
         signatures[source] += Partitioner.mix(MessageHeaderDescriptor.sequence(segment, 0));
         buffer.received(StreamState.MORE_DATA, sourceEndpoint, source, MessageHeaderDescriptor.payloadLength(segment, 0),
@@ -262,9 +429,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                         + " has the announced message count but not its signature (a loss hidden by a duplicate)");
             }
             finished[source] = true;
-            if (++finishedSources == nodes) {
-                streamEnded = true;
-            }
+            finishedSources++; // the stream ends once the ready buffers are handed out too
         }
     }
 
@@ -290,11 +455,14 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         }
     }
 
-    private void endSource(int source) {
+    /** Marks the source ended and writes its FINAL credit; returns the credits it was granted and did not use. */
+    private int endSource(int source) {
         sourceLocks[source].lock();
         try {
             ended.set(source, 1);
             writeCredit(source, true); // FINAL: the sender may close; nothing more is written to it
+            // it used one credit per DATA message and one for the END
+            return (int) Math.max(0, credited[source] - announced[source] - 1);
         } finally {
             sourceLocks[source].unlock();
         }
@@ -302,8 +470,11 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public void release(ShuffleBuffer buffer) {
-        int source = buffer.sourceNode();
-        repost(buffer, source, true);
+        if (retireOnRelease.get(buffer.index()) == 1) {
+            giveBack(buffer); // adaptive: surplus, consumed, back to the pool
+            return;
+        }
+        repost(buffer, buffer.sourceNode(), true);
     }
 
     private void repost(ShuffleBuffer buffer, int source, boolean credit) {
@@ -312,6 +483,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             if (closed) {
                 return;
             }
+            counters.move(BufferCounters.State.CONSUME, BufferCounters.State.TRANSMIT);
             post(buffer);
             if (credit && ended.get(source) == 0) {
                 credited[source]++;
@@ -325,8 +497,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     }
 
     private void post(ShuffleBuffer buffer) {
-        queuePair.postReceive(buffer.index(), bufferRegion, (long) buffer.index() * config.bufferBytes(),
-                config.bufferBytes());
+        queuePair.postReceive(buffer.index(), buffer.region(), buffer.regionOffset(), config.bufferBytes());
     }
 
     /** Caller holds the source's lock. */
@@ -363,7 +534,16 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             creditQueuePair.close();
         }
         completionQueue.close();
-        bufferRegion.close();
+        poolLock.lock();
+        try {
+            for (int i = 0; i < ownedCount; i++) {
+                pool.giveBack(owned[i]);
+                owned[i] = null;
+            }
+            ownedCount = 0;
+        } finally {
+            poolLock.unlock();
+        }
     }
 
     @Override

@@ -13,6 +13,9 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.buffer.BufferCounters;
+import dev.faro.shuffle.buffer.BufferPool;
+import dev.faro.shuffle.buffer.SendBuffers;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
@@ -24,7 +27,6 @@ import dev.faro.shuffle.protocol.CreditDescriptor;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -59,12 +61,9 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     private final UdQueuePair queuePair;
     private final RcQueuePair[] creditQueuePairs;
     private final QueuePairAddress[] destinations;
-    private final MemoryRegion bufferRegion;
+    private final SendBuffers buffers;
     private final MemoryRegion creditRegion;
     private final MemoryRegion endRegion;
-    private final ShuffleBuffer[] buffers;
-    private final ArrayBlockingQueue<ShuffleBuffer> free;
-    private final AtomicIntegerArray pendingCompletions;
     private final AtomicLongArray sent;
     private final AtomicLongArray dataMessages;
     private final AtomicLongArray idSums;
@@ -77,7 +76,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     private final ThreadLocal<WorkRequest> requests = ThreadLocal.withInitial(WorkRequest::new);
     private volatile boolean closed;
 
-    public UdTwoSidedSendEndpoint(Fabric fabric, int id, int nodes, EndpointConfig config) {
+    public UdTwoSidedSendEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, EndpointConfig config) {
         if (!fabric.capabilities().supportsUd()) {
             throw new FaroException(FaroException.Category.NOT_SUPPORTED, "design " + config.design().paperName()
                     + " needs UD queue pairs, which the " + fabric.provider()
@@ -91,8 +90,8 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         this.nodes = nodes;
         this.config = config;
         this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
-        int poolBuffers = config.buffersPerPeer() * nodes;
-        int sendDepth = poolBuffers * nodes + nodes + 1; // a buffer may go to every node at once, plus END messages
+        int maximumBuffers = config.bufferPolicy().maximumPerPeer() * nodes;
+        int sendDepth = maximumBuffers * nodes + nodes + 1; // a buffer may go to every node at once, plus ENDs
         this.completionQueue = fabric.createCompletionQueue(sendDepth + 1 + 2 * nodes);
         this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         this.creditQueuePairs = new RcQueuePair[nodes];
@@ -101,18 +100,10 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                     new QueuePairConfig(completionQueue, completionQueue, 1, 1, 0));
         }
         this.destinations = new QueuePairAddress[nodes];
-        this.bufferRegion = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
+        this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
         this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
                 EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.endRegion = fabric.register((long) nodes * 64, EnumSet.of(Access.LOCAL_WRITE));
-        this.buffers = new ShuffleBuffer[poolBuffers];
-        this.free = new ArrayBlockingQueue<>(poolBuffers);
-        for (int i = 0; i < poolBuffers; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
-            free.add(buffers[i]);
-        }
-        this.pendingCompletions = new AtomicIntegerArray(poolBuffers);
         this.sent = new AtomicLongArray(nodes);
         this.dataMessages = new AtomicLongArray(nodes);
         this.idSums = new AtomicLongArray(nodes);
@@ -149,33 +140,32 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         StallWatch watch = new StallWatch(config.stallTimeout());
         while (true) {
             failure.check();
-            ShuffleBuffer buffer = free.poll();
+            ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
             if (buffer != null) {
-                buffer.payloadLength(0);
                 return buffer;
             }
-            if (drainCompletions() > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
+            if (!watch.idle()) {
                 throw failure.fail("no send buffer came back within " + config.stallTimeout());
             }
         }
+    }
+
+    /** The states of this endpoint's buffers. */
+    public BufferCounters bufferCounters() {
+        return buffers.counters();
     }
 
     @Override
     public void putData(ShuffleBuffer buffer, int[] targets, StreamState state) {
         failure.check();
         if (buffer.payloadLength() == 0 && state == StreamState.DEPLETED) {
-            free.add(buffer); // nothing to carry: only the END messages below
+            buffers.transmitting(buffer, 0); // nothing to carry: only the END messages below
         } else {
             long messageId = nextMessageId.incrementAndGet();
             long signature = Partitioner.mix(messageId);
             MessageHeaderDescriptor.write(buffer.segment(), 0, StreamState.MORE_DATA,
                     MessageHeaderDescriptor.KIND_DATA, id, buffer.payloadLength(), messageId, 0);
-            pendingCompletions.set(buffer.index(), targets.length);
-            if (targets.length == 0) {
-                free.add(buffer);
-            }
+            buffers.transmitting(buffer, targets.length);
             WorkRequest request = requests.get();
             int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
             for (int node : targets) {
@@ -185,7 +175,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 queuePair.postSend(request.clear()
                         .requestId(buffer.index())
                         .opcode(Opcode.SEND)
-                        .local(bufferRegion, (long) buffer.index() * config.bufferBytes(), length)
+                        .local(buffer.region(), buffer.regionOffset(), length)
                         .destination(destinations[node]));
             }
         }
@@ -253,8 +243,8 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 long requestId = completion.requestId();
                 if (requestId == END_REQUEST_ID) {
                     endsCompleted.incrementAndGet();
-                } else if (pendingCompletions.decrementAndGet((int) requestId) == 0) {
-                    free.add(buffers[(int) requestId]);
+                } else {
+                    buffers.completed((int) requestId);
                 }
             }
             return count;
@@ -280,7 +270,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 creditQueuePair.close();
             }
             completionQueue.close();
-            bufferRegion.close();
+            buffers.close();
             creditRegion.close();
             endRegion.close();
         }
@@ -304,7 +294,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 }
             }
         }
-        while (free.size() < buffers.length || endsCompleted.get() < endsPosted.get()) {
+        while (!buffers.allFree() || endsCompleted.get() < endsPosted.get()) {
             if (drainCompletions() == 0 && !watch.idle()) {
                 throw failure.fail("sends did not complete within " + config.stallTimeout());
             }
