@@ -98,6 +98,9 @@ final class ShmCompletionQueue implements CompletionQueue {
                     if (CompletionQueueDescriptor.isSendQueueEntry(ring, entry)) {
                         fabric.retireSendRequests(
                                 completion.queuePairNumber(), CompletionQueueDescriptor.postSequence(ring, entry));
+                    } else if (completion.status() != CompletionStatus.SUCCESS
+                            && completion.status() != CompletionStatus.FLUSHED) {
+                        fabric.onReceiveError(completion.queuePairNumber());
                     }
                     head++;
                     stuckSinceNs = 0;

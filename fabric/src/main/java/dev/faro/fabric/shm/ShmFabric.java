@@ -263,6 +263,14 @@ final class ShmFabric implements Fabric {
         }
     }
 
+    /** Called by a receive CQ's poller for an error completion of a receive. */
+    void onReceiveError(int qpn) {
+        ShmQueuePair[] table = queuePairs;
+        if (qpn > 0 && qpn < table.length && table[qpn] != null) {
+            table[qpn].onReceiveError();
+        }
+    }
+
     @Override
     public RemoteKey importRemoteKey(byte[] bytes) {
         return ShmRemoteKey.fromBytes(bytes);

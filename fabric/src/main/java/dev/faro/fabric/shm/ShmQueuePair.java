@@ -320,8 +320,11 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
                 popDeferred();
                 done++;
             } else if (nowNs - deferredDeadlineNs[deferredHead] > 0) {
+                // complete before popping: popping clears the queued copy of the request
+                completeSend(request.requestId(), request.opcode(), 0,
+                        CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED, sequence);
                 popDeferred();
-                fail(request, sequence, CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED);
+                enterError(CompletionStatus.FLUSHED);
                 done++;
             } else {
                 break;
@@ -344,6 +347,12 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
 
     /** The progress agent's entry when a peer node failed: RC queue pairs connected to it enter ERROR. */
     void onPeerFailed(long node) {}
+
+    /**
+     * Called by the receive CQ's poller for an error completion of this queue pair's receive (e.g. a SEND larger
+     * than the posted buffer): an RC queue pair enters ERROR, as every error completion moves it there.
+     */
+    void onReceiveError() {}
 
     public void close() {
         sendLock.lock();

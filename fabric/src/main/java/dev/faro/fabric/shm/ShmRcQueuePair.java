@@ -219,6 +219,16 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     }
 
     @Override
+    void onReceiveError() {
+        sendLock.lock();
+        try {
+            enterError(CompletionStatus.FLUSHED);
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    @Override
     public String toString() {
         return "ShmRcQueuePair[qpn=" + qpn + ", state=" + state() + ", peer=" + peerAddress + "]";
     }
