@@ -1,6 +1,7 @@
 package dev.faro.shuffle.endpoint;
 
 import dev.faro.shuffle.buffer.BufferPolicy;
+import dev.faro.shuffle.endpoint.write.WriteCompletionMode;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -18,6 +19,8 @@ import java.util.Objects;
  *     a {@code NETWORK} error; peer failures are reported sooner by the fabric
  * @param datagramTimeout UD designs (TODS19 §5.3): once a source's end-of-stream message has announced how many
  *     messages it sent, how long the receiver waits for the missing ones before it declares them lost
+ * @param writeCompletionMode RDMA WRITE designs (TODS19 §5.5): how the receiver learns that a buffer was written;
+ *     poll completion queue by default, the paper's choice
  */
 public record EndpointConfig(
         EndpointDesign design,
@@ -26,7 +29,8 @@ public record EndpointConfig(
         BufferPolicy bufferPolicy,
         int creditWriteBackFrequency,
         Duration stallTimeout,
-        Duration datagramTimeout) {
+        Duration datagramTimeout,
+        WriteCompletionMode writeCompletionMode) {
 
     public static final int DEFAULT_RC_BUFFER_BYTES = 64 * 1024;
     public static final int DEFAULT_UD_BUFFER_BYTES = 4096;
@@ -40,6 +44,7 @@ public record EndpointConfig(
         Objects.requireNonNull(bufferPolicy, "bufferPolicy is null");
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         Objects.requireNonNull(datagramTimeout, "datagramTimeout is null");
+        Objects.requireNonNull(writeCompletionMode, "writeCompletionMode is null");
         check(threads >= 1, "threads must be positive: threads=" + threads);
         check(bufferBytes > 64, "bufferBytes must exceed 64: bufferBytes=" + bufferBytes);
         check(creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= bufferPolicy.initialPerPeer(),
@@ -60,12 +65,13 @@ public record EndpointConfig(
     public static EndpointConfig defaults(EndpointDesign design, int threads) {
         int bytes = design.implementation().needsDatagrams() ? DEFAULT_UD_BUFFER_BYTES : DEFAULT_RC_BUFFER_BYTES;
         return new EndpointConfig(design, threads, bytes, new BufferPolicy.Fixed(DEFAULT_BUFFERS_PER_PEER),
-                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT, DEFAULT_DATAGRAM_TIMEOUT);
+                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT, DEFAULT_DATAGRAM_TIMEOUT,
+                WriteCompletionMode.DEFAULT);
     }
 
     public EndpointConfig withBufferBytes(int bytes) {
         return new EndpointConfig(design, threads, bytes, bufferPolicy, creditWriteBackFrequency, stallTimeout,
-                datagramTimeout);
+                datagramTimeout, writeCompletionMode);
     }
 
     /** A fixed depth of {@code buffers} per peer. */
@@ -75,7 +81,8 @@ public record EndpointConfig(
 
     public EndpointConfig withBufferPolicy(BufferPolicy policy) {
         return new EndpointConfig(design, threads, bufferBytes, policy,
-                Math.min(creditWriteBackFrequency, policy.initialPerPeer()), stallTimeout, datagramTimeout);
+                Math.min(creditWriteBackFrequency, policy.initialPerPeer()), stallTimeout, datagramTimeout,
+                writeCompletionMode);
     }
 
     /** The buffers per peer an endpoint starts with (the fixed depth, unless the policy is adaptive). */
@@ -85,17 +92,22 @@ public record EndpointConfig(
 
     public EndpointConfig withCreditWriteBackFrequency(int frequency) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, frequency, stallTimeout,
-                datagramTimeout);
+                datagramTimeout, writeCompletionMode);
     }
 
     public EndpointConfig withStallTimeout(Duration timeout) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency, timeout,
-                datagramTimeout);
+                datagramTimeout, writeCompletionMode);
     }
 
     public EndpointConfig withDatagramTimeout(Duration timeout) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
-                stallTimeout, timeout);
+                stallTimeout, timeout, writeCompletionMode);
+    }
+
+    public EndpointConfig withWriteCompletionMode(WriteCompletionMode mode) {
+        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
+                stallTimeout, datagramTimeout, mode);
     }
 
     /** Endpoints per node and side: 1 for SE, {@link #threads} for ME. */

@@ -44,8 +44,8 @@ public final class EndpointFactory {
         return switch (config.design().implementation()) {
             case RC_TWO_SIDED -> openRcTwoSided(fabric, exchange, shuffleName, config, groups);
             case UD_TWO_SIDED -> openUdTwoSided(fabric, exchange, shuffleName, config, groups);
-            case RC_READ -> throw notImplemented(config);
-            case RC_WRITE -> throw notImplemented(config);
+            case RC_READ -> RcReadOpener.open(fabric, exchange, shuffleName, config, groups);
+            case RC_WRITE -> RcWriteOpener.open(fabric, exchange, shuffleName, config, groups);
         };
     }
 
@@ -54,8 +54,8 @@ public final class EndpointFactory {
         return switch (design.implementation()) {
             case RC_TWO_SIDED -> true;
             case UD_TWO_SIDED -> true;
-            case RC_READ -> false;
-            case RC_WRITE -> false;
+            case RC_READ -> true;
+            case RC_WRITE -> true;
         };
     }
 

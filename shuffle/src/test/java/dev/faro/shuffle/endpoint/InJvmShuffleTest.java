@@ -3,6 +3,7 @@ package dev.faro.shuffle.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.fabric.FaultInjection;
+import dev.faro.shuffle.endpoint.write.WriteCompletionMode;
 import dev.faro.shuffle.setup.EndpointFactory;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -74,10 +75,43 @@ class InJvmShuffleTest {
     @MethodSource("cases")
     void deliversEveryTupleExactlyOnce(EndpointDesign design, String pattern, int nodes, int threads)
             throws Exception {
-        EndpointConfig config = EndpointConfig.defaults(design, threads)
+        checkExactlyOnce(config(design, threads), pattern, nodes);
+    }
+
+    /** The RDMA WRITE designs in each of the three completion modes of TODS19 §5.5 (the matrix uses the default). */
+    static Stream<Arguments> writeModeCases() {
+        List<Arguments> cases = new ArrayList<>();
+        for (EndpointDesign design : List.of(EndpointDesign.MEMQ_WR, EndpointDesign.SEMQ_WR)) {
+            for (WriteCompletionMode mode : WriteCompletionMode.values()) {
+                for (String pattern : List.of("repartition", "multicast", "broadcast")) {
+                    for (int nodes : new int[] {2, 3}) {
+                        for (int threads : new int[] {1, 2}) {
+                            cases.add(Arguments.of(design, mode, pattern, nodes, threads));
+                        }
+                    }
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2} nodes={3} threads={4}")
+    @MethodSource("writeModeCases")
+    void deliversEveryTupleExactlyOnceInEveryWriteCompletionMode(EndpointDesign design, WriteCompletionMode mode,
+            String pattern, int nodes, int threads) throws Exception {
+        checkExactlyOnce(config(design, threads).withWriteCompletionMode(mode), pattern, nodes);
+    }
+
+    private static EndpointConfig config(EndpointDesign design, int threads) {
+        return EndpointConfig.defaults(design, threads)
                 .withBufferBytes(1024)
                 .withBuffersPerPeer(4)
                 .withStallTimeout(Duration.ofSeconds(20));
+    }
+
+    private static void checkExactlyOnce(EndpointConfig config, String pattern, int nodes) throws Exception {
+        EndpointDesign design = config.design();
+        int threads = config.threads();
         boolean ordered = threads == 1 && !pattern.equals("multicast");
         InJvmShuffle.Result result = InJvmShuffle.run(
                 directory, config, groups(pattern, nodes), TUPLES_PER_THREAD, FaultInjection.NONE, ordered);
