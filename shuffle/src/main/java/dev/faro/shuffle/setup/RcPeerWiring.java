@@ -17,19 +17,24 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * The open-time exchange of the RC designs with one queue pair per node (MQ): every node publishes, for each of its
- * endpoint pairs (send endpoint {@code i}, receive endpoint {@code i}), the address of each endpoint's queue pair
- * for every node and the remote keys each endpoint lends; after one {@link PeerExchange#allGather}, local endpoint
- * {@code i} is connected to peer endpoint {@code i} of every node (itself included), with the peer's keys imported.
+ * The open-time exchange of the designs: every node publishes, for each of its endpoint pairs (send endpoint
+ * {@code i}, receive endpoint {@code i}), the address of each endpoint's RC queue pair for every node, the addresses
+ * that are the same for every node (a UD queue pair), and the remote keys each endpoint lends; after one
+ * {@link PeerExchange#allGather}, local endpoint {@code i} is connected to peer endpoint {@code i} of every node
+ * (itself included), with the peer's addresses and keys imported.
  *
  * <p>Coordination code: runs once per shuffle and node.
  */
 final class RcPeerWiring {
 
-    /** What one local endpoint publishes: its queue pair address for each node, and its keys (null for none). */
-    record Offer(List<QueuePairAddress> addresses, List<RemoteKey> keys) {
+    /**
+     * What one local endpoint publishes: its queue pair address for each node, addresses common to all nodes, and
+     * its keys (null for none).
+     */
+    record Offer(List<QueuePairAddress> addresses, List<QueuePairAddress> common, List<RemoteKey> keys) {
         Offer {
             addresses = List.copyOf(addresses);
+            common = List.copyOf(common);
             keys = Arrays.asList(keys.toArray(RemoteKey[]::new)); // may hold nulls
         }
 
@@ -38,14 +43,26 @@ final class RcPeerWiring {
             for (int node = 0; node < nodes; node++) {
                 addresses.add(addressForNode.apply(node));
             }
-            return new Offer(addresses, Arrays.asList(keys));
+            return new Offer(addresses, List.of(), Arrays.asList(keys));
+        }
+
+        /** This offer plus addresses that are the same for every node. */
+        Offer withCommon(QueuePairAddress... shared) {
+            return new Offer(addresses, List.of(shared), keys);
         }
     }
 
-    /** What a peer's endpoint published for this node: its queue pair for us, and its keys (imported; null for none). */
-    record Peer(QueuePairAddress address, List<RemoteKey> keys) {
+    /**
+     * What a peer's endpoint published for this node: its queue pair for us, its common addresses and its keys
+     * (imported; null for none).
+     */
+    record Peer(QueuePairAddress address, List<QueuePairAddress> common, List<RemoteKey> keys) {
         RemoteKey key(int index) {
             return keys.get(index);
+        }
+
+        QueuePairAddress common(int index) {
+            return common.get(index);
         }
     }
 
@@ -107,6 +124,10 @@ final class RcPeerWiring {
         for (QueuePairAddress address : offer.addresses()) {
             writeBytes(out, address.toBytes());
         }
+        out.writeInt(offer.common().size());
+        for (QueuePairAddress address : offer.common()) {
+            writeBytes(out, address.toBytes());
+        }
         out.writeInt(offer.keys().size());
         for (RemoteKey key : offer.keys()) {
             writeBytes(out, key == null ? new byte[0] : key.toBytes());
@@ -122,20 +143,25 @@ final class RcPeerWiring {
                 forUs = fabric.importAddress(address);
             }
         }
+        int commonCount = in.readInt();
+        List<QueuePairAddress> common = new ArrayList<>(commonCount);
+        for (int c = 0; c < commonCount; c++) {
+            common.add(fabric.importAddress(readBytes(in)));
+        }
         int keyCount = in.readInt();
         List<RemoteKey> keys = new ArrayList<>(keyCount);
         for (int k = 0; k < keyCount; k++) {
             byte[] key = readBytes(in);
             keys.add(key.length == 0 ? null : fabric.importRemoteKey(key));
         }
-        return new Peer(forUs, keys);
+        return new Peer(forUs, common, keys);
     }
 
     /** Closes what an open created before it failed; secondary failures are attached to {@code cause}. */
     static void closeAfterFailure(List<? extends SendEndpoint> senders, List<? extends ReceiveEndpoint> receivers,
-            RuntimeException cause) {
+            RuntimeException cause, AutoCloseable... resources) {
         try {
-            new NodeEndpoints(List.copyOf(senders), List.copyOf(receivers)).close();
+            new NodeEndpoints(List.copyOf(senders), List.copyOf(receivers), List.of(resources)).close();
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
         }

@@ -9,6 +9,7 @@ import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
 import dev.faro.shuffle.buffer.BufferCounters;
@@ -101,8 +102,9 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         return queuePairs[node].address();
     }
 
-    public byte[] creditKey() {
-        return creditRegion.remoteKey().toBytes();
+    /** The key of this endpoint's credit words, which receivers write. */
+    public RemoteKey creditKey() {
+        return creditRegion.remoteKey();
     }
 
     /** Connects the queue pair for {@code node} to that node's receiving endpoint. */

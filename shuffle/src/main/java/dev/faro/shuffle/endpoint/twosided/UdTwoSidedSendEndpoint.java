@@ -10,6 +10,7 @@ import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
@@ -120,8 +121,9 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         return creditQueuePairs[node].address();
     }
 
-    public byte[] creditKey() {
-        return creditRegion.remoteKey().toBytes();
+    /** The key of this endpoint's credit words, which receivers write. */
+    public RemoteKey creditKey() {
+        return creditRegion.remoteKey();
     }
 
     /** Wires destination {@code node}: its receiver's UD address and the credit queue pair it writes from. */
