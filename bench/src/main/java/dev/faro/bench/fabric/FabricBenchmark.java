@@ -58,13 +58,14 @@ public final class FabricBenchmark {
     public FabricBenchmarkReport run() {
         Instant startedAt = Instant.now();
         long startNs = System.nanoTime();
+        MachineInfo machine = MachineInfo.collect(); // before the workers load the machine
         List<BandwidthResult> results;
         try (WorkerProcess initiator = WorkerProcess.start(workerSpec(INITIATOR), progress);
                 WorkerProcess target = WorkerProcess.start(workerSpec(TARGET), progress)) {
             results = measureAll(initiator, target);
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
-        RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, MachineInfo.collect(), parameters());
+        RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, machine, parameters());
         return FabricReport.write(config, results, metadata);
     }
 

@@ -25,8 +25,8 @@ public record FabricBenchmarkReport(
         Objects.requireNonNull(plotFile, "plotFile is null");
     }
 
-    /** The results as a text table for the terminal, with a line of counters below. */
+    /** The results as a text table for the terminal, with a line of counters and a line about the machine below. */
     public String table() {
-        return FabricReport.table(results);
+        return FabricReport.table(results) + FabricReport.machineLine(metadata);
     }
 }

@@ -62,6 +62,13 @@ final class FabricReport {
                 udDrops, retries, creditWaits);
     }
 
+    /** Where and how long it ran: cores, load at the start (shared machines are noisy), elapsed time. */
+    static String machineLine(RunMetadata metadata) {
+        return String.format(Locale.ROOT, "%d cores (%s), load average %.1f at start; %.0f s%n",
+                metadata.machine().cores(), metadata.machine().cpuModel(), metadata.machine().loadAverage(),
+                metadata.elapsed().toMillis() / 1000.0);
+    }
+
     static List<List<String>> csvRows(String provider, List<BandwidthResult> results) {
         List<List<String>> rows = new ArrayList<>();
         for (BandwidthResult result : results) {

@@ -18,9 +18,12 @@ import java.util.stream.Stream;
  * @param cpuModel the first {@code model name} of {@code /proc/cpuinfo}, or {@code unknown}
  * @param operatingSystem name, version and architecture
  * @param jdk the Java runtime's version, vendor and VM
+ * @param loadAverage the system's one-minute load average when collected (-1 if unknown): a busy shared machine
+ *     explains noisy numbers
  */
 public record MachineInfo(
-        String hostName, int cores, long memoryBytes, String cpuModel, String operatingSystem, String jdk) {
+        String hostName, int cores, long memoryBytes, String cpuModel, String operatingSystem, String jdk,
+        double loadAverage) {
 
     /** Describes this machine and JVM. */
     public static MachineInfo collect() {
@@ -28,7 +31,8 @@ public record MachineInfo(
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
                 Runtime.version() + " (" + System.getProperty("java.vendor") + ", " + System.getProperty("java.vm.name")
-                        + ")");
+                        + ")",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     /** The fields in declaration order, for JSON. */
@@ -40,6 +44,7 @@ public record MachineInfo(
         map.put("cpuModel", cpuModel);
         map.put("operatingSystem", operatingSystem);
         map.put("jdk", jdk);
+        map.put("loadAverage", loadAverage);
         return map;
     }
 

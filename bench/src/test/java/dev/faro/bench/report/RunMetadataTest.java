@@ -42,6 +42,6 @@ class RunMetadataTest {
         MachineInfo machine = MachineInfo.collect();
         assertThat(machine.cores()).isPositive();
         assertThat(machine.jdk()).contains(Integer.toString(Runtime.version().feature()));
-        assertThat(machine.toMap()).containsKeys("hostName", "cores", "memoryBytes", "cpuModel", "operatingSystem");
+        assertThat(machine.toMap()).containsKeys("hostName", "cores", "memoryBytes", "cpuModel", "operatingSystem", "loadAverage");
     }
 }
