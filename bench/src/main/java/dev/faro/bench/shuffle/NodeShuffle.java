@@ -1,0 +1,269 @@
+package dev.faro.bench.shuffle;
+
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.operator.Partitioner;
+import dev.faro.shuffle.operator.ReceiveSource;
+import dev.faro.shuffle.operator.ShuffleSink;
+import dev.faro.shuffle.setup.EndpointFactory;
+import dev.faro.shuffle.setup.NodeEndpoints;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * One node's part of one {@link ShuffleCase}, inside a worker: a conductor thread fills each sending thread's table,
+ * opens the endpoints through the {@link RelayedPeerExchange}, runs {@code threads} SHUFFLE threads (tables through
+ * {@link ShuffleSink}, one vector of {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads
+ * ({@link ReceiveSource} into a vector; count, checksum, order), closes the endpoints and reports.
+ *
+ * <p>Events for the coordinator, in order: {@code GATHER} (one per exchange of the open), {@code STARTED} (the
+ * endpoints are open at every node; the clock starts), then exactly one of {@code DONE <NodeResult>} or
+ * {@code FAILED <category> <message>}. The first failure of any thread is reported at once, so a peer's death
+ * reaches the coordinator as soon as any thread sees it; the conductor then waits for the other threads (their own
+ * waits end at the stall timeout at the latest), closes the endpoints and only then counts as {@link #ended()}.
+ *
+ * <p>Coordination code; the per-tuple loops in {@link #send} and {@link #receive} allocate nothing.
+ */
+final class NodeShuffle {
+
+    /** Tuples per vector, for SHUFFLE input and RECEIVE output (TODS19: vector-at-a-time). */
+    static final int VECTOR_TUPLES = 1024;
+
+    /** After the first failure, how much longer than the stall timeout the other threads get to stop. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    private final Fabric fabric;
+    private final Path nodeDirectory;
+    private final ShuffleCase shuffleCase;
+    private final int caseId;
+    private final int node;
+    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    private final RelayedPeerExchange exchange;
+    private final Thread conductor;
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private volatile long failedAtNanos;
+    /** Set when threads of this case did not stop after a failure: the worker should be replaced. */
+    private volatile boolean stuck;
+
+    // Per thread, written by that thread before it ends, read by the conductor after joining it.
+    private final long[] counts;
+    private final long[] checksums;
+    private final long[] outOfOrders;
+    private final long[] receiveEndNanos;
+
+    NodeShuffle(Fabric fabric, Path nodeDirectory, ShuffleCase shuffleCase, int caseId, int node,
+            Duration exchangeTimeout) {
+        this.fabric = fabric;
+        this.nodeDirectory = nodeDirectory;
+        this.shuffleCase = shuffleCase;
+        this.caseId = caseId;
+        this.node = node;
+        this.exchange = new RelayedPeerExchange(node, shuffleCase.nodes(), exchangeTimeout, events::add);
+        int threads = shuffleCase.threads();
+        this.counts = new long[threads];
+        this.checksums = new long[threads];
+        this.outOfOrders = new long[threads];
+        this.receiveEndNanos = new long[threads];
+        this.conductor = Thread.ofPlatform().daemon().name("case-" + caseId + "-conductor").unstarted(this::conduct);
+    }
+
+    void start() {
+        conductor.start();
+    }
+
+    RelayedPeerExchange exchange() {
+        return exchange;
+    }
+
+    /** The next event, waiting at most {@code wait}; null if none came. */
+    String nextEvent(Duration wait) throws InterruptedException {
+        return events.poll(wait.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Waits up to {@code wait} for the conductor to finish (endpoints closed); returns whether it has. */
+    boolean awaitEnd(Duration wait) throws InterruptedException {
+        return conductor.join(wait);
+    }
+
+    boolean ended() {
+        return !conductor.isAlive();
+    }
+
+    /** Whether threads of this case were still running long after it failed (the worker should be replaced). */
+    boolean stuck() {
+        return stuck;
+    }
+
+    private void conduct() {
+        int threads = shuffleCase.threads();
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] tables = new MemorySegment[threads];
+            int rows = shuffleCase.sends(node) ? shuffleCase.tuplesPerThread() : 0;
+            for (int thread = 0; thread < threads; thread++) {
+                tables[thread] = arena.allocate(Math.max(1, (long) rows * ShuffleTuples.TUPLE_BYTES), 8);
+                ShuffleTuples.fill(tables[thread], node, thread, rows);
+            }
+            TransmissionGroups groups = shuffleCase.groups();
+            long elapsedNanos;
+            NodeEndpoints endpoints = EndpointFactory.open(
+                    fabric, exchange, "case-" + caseId, shuffleCase.endpointConfig(), groups);
+            try {
+                events.add("STARTED");
+                long startNanos = System.nanoTime();
+                ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()),
+                        ShuffleTuples.TUPLE_BYTES, threads);
+                List<Thread> running = new ArrayList<>();
+                for (int thread = 0; thread < threads; thread++) {
+                    int t = thread;
+                    MemorySegment table = tables[t];
+                    running.add(Thread.ofPlatform().daemon().name("case-" + caseId + "-shuffle-" + t)
+                            .start(() -> guarded(() -> send(sink.writer(t), table, rows))));
+                    running.add(Thread.ofPlatform().daemon().name("case-" + caseId + "-receive-" + t)
+                            .start(() -> guarded(() -> receive(endpoints, t))));
+                }
+                joinAll(running);
+                elapsedNanos = Arrays.stream(receiveEndNanos).max().orElse(startNanos) - startNanos;
+            } finally {
+                if (!stuck) {
+                    closeEndpoints(endpoints);
+                }
+            }
+            if (!failed.get()) {
+                long count = Arrays.stream(counts).sum();
+                NodeResult result = new NodeResult(count, Arrays.stream(checksums).sum(),
+                        Arrays.stream(outOfOrders).sum(), count * ShuffleTuples.TUPLE_BYTES, elapsedNanos,
+                        leftoverFiles());
+                events.add("DONE " + result.encode());
+            }
+        } catch (Throwable e) {
+            fail(e);
+        }
+    }
+
+    private void closeEndpoints(NodeEndpoints endpoints) {
+        try {
+            endpoints.close();
+        } catch (RuntimeException e) {
+            fail(e);
+        }
+    }
+
+    /** Joins the case's threads; after a failure gives them the stall timeout plus a grace to stop. */
+    private void joinAll(List<Thread> threads) throws InterruptedException {
+        Duration bound = shuffleCase.stallTimeout().plus(STOP_GRACE);
+        for (Thread thread : threads) {
+            while (!thread.join(Duration.ofMillis(100))) {
+                if (failed.get() && System.nanoTime() - failedAtNanos > bound.toNanos()) {
+                    stuck = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    private void guarded(Runnable body) {
+        try {
+            body.run();
+        } catch (Throwable e) {
+            fail(e);
+        }
+    }
+
+    /** Reports the first failure of the case at once; later ones are consequences and stay local. */
+    private void fail(Throwable failure) {
+        if (failed.compareAndSet(false, true)) {
+            failedAtNanos = System.nanoTime();
+            events.add("FAILED " + describe(failure));
+        }
+        if (!(failure instanceof FaroException || failure instanceof CaseAbortedException)) {
+            failure.printStackTrace(System.err);
+        }
+    }
+
+    /** {@code category message} on one line: the FaroException category, or INTERNAL for anything else. */
+    static String describe(Throwable failure) {
+        String category = failure instanceof FaroException faro ? faro.category().name() : "INTERNAL";
+        String message = failure instanceof FaroException ? String.valueOf(failure.getMessage())
+                : failure.getClass().getSimpleName() + ": " + failure.getMessage();
+        return category + " " + message.replaceAll("\\s+", " ").strip();
+    }
+
+    private void send(ShuffleSink.Writer writer, MemorySegment table, int rows) {
+        for (int scan = 0; scan < shuffleCase.scans(); scan++) {
+            for (int first = 0; first < rows; first += VECTOR_TUPLES) {
+                if (failed.get()) {
+                    throw new CaseAbortedException();
+                }
+                writer.add(table, (long) first * ShuffleTuples.TUPLE_BYTES, Math.min(VECTOR_TUPLES, rows - first));
+            }
+        }
+        writer.finish();
+    }
+
+    private void receive(NodeEndpoints endpoints, int thread) {
+        boolean checkOrder = shuffleCase.ordered();
+        int nodes = shuffleCase.nodes();
+        long[] lastRow = new long[nodes * shuffleCase.threads()];
+        Arrays.fill(lastRow, -1);
+        long count = 0;
+        long checksum = 0;
+        long outOfOrder = 0;
+        ReceiveSource source = new ReceiveSource(endpoints.receiver(thread), ShuffleTuples.TUPLE_BYTES);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment vector = arena.allocate((long) VECTOR_TUPLES * ShuffleTuples.TUPLE_BYTES, 8);
+            int tuples;
+            while ((tuples = source.next(vector)) > 0) {
+                for (int i = 0; i < tuples; i++) {
+                    long value = vector.get(ValueLayout.JAVA_LONG, (long) i * ShuffleTuples.TUPLE_BYTES + 8);
+                    checksum += Partitioner.mix(value);
+                    if (checkOrder) {
+                        int stream = ShuffleTuples.node(value) * shuffleCase.threads() + ShuffleTuples.thread(value);
+                        long row = ShuffleTuples.row(value);
+                        if (row <= lastRow[stream]) {
+                            outOfOrder++;
+                        }
+                        lastRow[stream] = row;
+                    }
+                }
+                count += tuples;
+                if (failed.get()) {
+                    throw new CaseAbortedException();
+                }
+            }
+        }
+        counts[thread] = count;
+        checksums[thread] = checksum;
+        outOfOrders[thread] = outOfOrder;
+        receiveEndNanos[thread] = System.nanoTime();
+    }
+
+    /** Files in this node's shared-memory directory besides its node file: what the endpoints did not release. */
+    private int leftoverFiles() {
+        try (Stream<Path> files = Files.list(nodeDirectory)) {
+            return (int) files.filter(file -> !file.getFileName().toString().equals("node")).count();
+        } catch (IOException e) {
+            throw new FaroException(FaroException.Category.IO, "cannot list " + nodeDirectory + ": " + e, e);
+        }
+    }
+
+    /** Ends a thread of a case that already failed elsewhere; never reported (the first failure is). */
+    static final class CaseAbortedException extends RuntimeException {
+        CaseAbortedException() {
+            super("the case failed in another thread", null, false, false);
+        }
+    }
+}
