@@ -40,7 +40,7 @@ class BenchFabricCommandTest {
         "--sizes | 4G       | Invalid value for option '--sizes' (SIZE): '4G' is larger than a message can be",
         "--ops   | write,cas | Invalid value for option '--ops' (OP): unknown operation 'cas'; known: write, read,"
                 + " rc-send, ud-send",
-        "--provider | verbs | Invalid value for option '--provider': unknown provider 'verbs'; known: shm",
+        "--provider | verbs | Invalid value for option '--provider': unknown provider 'verbs'; known: ",
         "--runs  | 0        | runs must be at least 1: 0",
         "--seconds-per-point | -1 | --seconds-per-point must be in (0, 3600]: -1.0",
         "--window | 0       | window must be in [1, 1024]: 0",
@@ -48,7 +48,7 @@ class BenchFabricCommandTest {
     })
     void badValuesAreOneLineUsageErrorsWithoutAStackTrace(String option, String value, String message) {
         assertThat(run("bench", "fabric", option, value)).isEqualTo(CommandLine.ExitCode.USAGE).isEqualTo(2);
-        assertThat(firstErrorLine()).isEqualTo(message);
+        assertThat(firstErrorLine()).startsWith(message); // the provider list grows with the providers
         assertThat(err.toString())
                 .contains("Usage: faro bench fabric")
                 .doesNotContain("Exception")
