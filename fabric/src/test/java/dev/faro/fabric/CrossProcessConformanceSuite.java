@@ -47,6 +47,17 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         return null;
     }
 
+    /**
+     * Whether one-sided operations need a thread of the target's process: false where the initiator or the NIC moves
+     * the bytes ({@code shm}, RDMA), true where the provider's "NIC" is a thread of the target process ({@code net}'s
+     * progress thread). A stopped target process then serves nothing until it continues, and
+     * {@link #oneSidedOperationsCompleteWhileTheTargetProcessIsStopped} checks instead that requests posted to it
+     * neither fail nor get lost while it is stopped, and complete in order once it continues.
+     */
+    protected boolean oneSidedOperationsNeedTheTargetProcess() {
+        return false;
+    }
+
     /** Starts a child node with {@code config}; it is closed (or killed) after the test. */
     protected final PeerProcess startChild(FabricConfig config) throws IOException {
         PeerProcess child = PeerProcess.start(config);
@@ -163,8 +174,9 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         TestPayloads.fill(local.segment(), 0, 16 * KIB, 6);
         WorkRequest request = new WorkRequest();
 
+        boolean targetThreadServes = oneSidedOperationsNeedTheTargetProcess();
         child.signal("STOP"); // no thread of the child can run from here on
-        List<Completion> completions;
+        List<Completion> completions = null;
         try {
             end.queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(local, 0, 16 * KIB)
                     .remote(key, 0));
@@ -174,9 +186,19 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
                     .remote(key, 16 * KIB).add(41));
             end.queuePair().postSend(request.clear().requestId(4).opcode(Opcode.COMPARE_SWAP)
                     .local(local, 16 * KIB + 8, 8).remote(key, 16 * KIB).compareSwap(41, 42));
-            completions = awaitCompletions(end.completionQueue(), 4, "one-sided operations on a stopped process");
+            if (targetThreadServes) {
+                // the child's progress thread is stopped with it: nothing can complete, and nothing may fail
+                assertThat(end.completionQueue().await(WorkCompletion.array(4), 200, TimeUnit.MILLISECONDS))
+                        .as("completions while the target process is stopped").isZero();
+            } else {
+                completions = awaitCompletions(end.completionQueue(), 4, "one-sided operations on a stopped process");
+            }
         } finally {
             child.signal("CONT");
+        }
+        if (targetThreadServes) {
+            completions = awaitCompletions(end.completionQueue(), 4, "one-sided operations posted to a stopped"
+                    + " process, once it continued");
         }
         assertThat(completions).extracting(Completion::requestId).containsExactly(1L, 2L, 3L, 4L);
         assertThat(completions).as("%s", completions).allMatch(Completion::isSuccess);

@@ -34,12 +34,20 @@ import java.util.concurrent.TimeUnit;
  * CONNECT &lt;qp id&gt; &lt;address hex&gt;                          OK
  * RECV_STREAM &lt;qp&gt; &lt;count|-1&gt; &lt;slotBytes&gt; [&lt;source hex&gt;]  POSTED, later RECEIVED &lt;count&gt; &lt;checksum sum&gt;
  * SEND_STREAM &lt;qp&gt; &lt;count|-1&gt; &lt;seed&gt; &lt;min&gt; &lt;max&gt; [&lt;dest hex&gt;] SENDING, later SENT &lt;count&gt; &lt;checksum sum&gt;
+ * STREAMS &lt;send stream&gt; &lt;expected stream&gt;                  OK   (for streams between two children)
+ * POST &lt;qp&gt; &lt;opcode&gt; &lt;region&gt; &lt;offset&gt; &lt;length&gt; &lt;key hex|-&gt; &lt;remote offset&gt; &lt;operand&gt; &lt;operand&gt;
+ *                                                        COMPLETION &lt;status&gt; &lt;byteLength&gt; (after awaiting it)
+ * UD_COUNT &lt;qp&gt; &lt;expected&gt; &lt;slotBytes&gt; &lt;quiet ms&gt;         POSTED, later UD_COUNTED &lt;distinct&gt; &lt;duplicates&gt;
+ *                                                        &lt;corrupt&gt; &lt;receivesMissed&gt; &lt;checksum sum of distinct&gt;
  * EXIT                                                   (closes the node and exits 0)
  * any failure                                            ERROR &lt;description&gt;
  * </pre>
  *
  * A stream's messages are {@link TestPayloads} messages of stream {@link #CHILD_STREAM} (child sends) or
  * {@link #PARENT_STREAM} (parent sends), numbered from 0; RC receivers check the order, UD receivers exactly-once.
+ * {@code STREAMS} changes which stream a child sends and expects, so two children can stream to each other.
+ * {@code UD_COUNT} receives a UD stream that may lose messages (a lossy network): it stops once every message arrived
+ * or none arrived for the quiet time, and reports what it saw.
  */
 public final class FabricPeerMain {
 
@@ -54,6 +62,8 @@ public final class FabricPeerMain {
     private static volatile boolean exitRequested;
 
     private final Fabric fabric;
+    private int sendStream = CHILD_STREAM;
+    private int expectedStream = PARENT_STREAM;
     private final List<MemoryRegion> regions = new ArrayList<>();
     private final List<QueuePair> queuePairs = new ArrayList<>();
     private final List<CompletionQueue> completionQueues = new ArrayList<>();
@@ -193,6 +203,14 @@ public final class FabricPeerMain {
             case "SEND_STREAM" -> sendStream(Integer.parseInt(words[1]), Long.parseLong(words[2]),
                     Long.parseLong(words[3]), Integer.parseInt(words[4]), Integer.parseInt(words[5]),
                     words.length > 6 ? fabric.importAddress(HEX.parseHex(words[6])) : null);
+            case "STREAMS" -> {
+                sendStream = Integer.parseInt(words[1]);
+                expectedStream = Integer.parseInt(words[2]);
+                reply("OK");
+            }
+            case "POST" -> post(words);
+            case "UD_COUNT" -> countUdStream(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
+                    Integer.parseInt(words[3]), Long.parseLong(words[4]));
             default -> reply("ERROR unknown command " + words[0]);
         }
     }
@@ -237,7 +255,7 @@ public final class FabricPeerMain {
                 String problem = TestPayloads.verifyMessage(buffers.segment(), offset, completion.byteLength());
                 int stream = problem == null ? TestPayloads.stream(buffers.segment(), offset) : -1;
                 long sequence = problem == null ? TestPayloads.sequence(buffers.segment(), offset) : -1;
-                if (problem == null && stream != PARENT_STREAM) {
+                if (problem == null && stream != expectedStream) {
                     problem = "message of stream " + stream;
                 } else if (problem == null && ordered && sequence != received) {
                     problem = "expected message " + received + ", got " + sequence;
@@ -287,8 +305,8 @@ public final class FabricPeerMain {
             }
             while ((count < 0 || posted < count) && posted - completed < depth) {
                 long offset = (posted % depth) * maxBytes;
-                int length = TestPayloads.messageLength(seed, CHILD_STREAM, posted, minBytes, maxBytes);
-                checksumSum += TestPayloads.writeMessage(buffers.segment(), offset, CHILD_STREAM, posted, length);
+                int length = TestPayloads.messageLength(seed, sendStream, posted, minBytes, maxBytes);
+                checksumSum += TestPayloads.writeMessage(buffers.segment(), offset, sendStream, posted, length);
                 queuePair.postSend(request.clear().requestId(posted).opcode(Opcode.SEND).local(buffers, offset, length)
                         .destination(destination));
                 posted++;
@@ -308,6 +326,81 @@ public final class FabricPeerMain {
             }
         }
         reply("SENT " + completed + " " + checksumSum);
+    }
+
+    /** POST: one signaled request, then its completion (bounded by {@link #IDLE_LIMIT}). */
+    private void post(String[] words) {
+        int queuePairId = Integer.parseInt(words[1]);
+        QueuePair queuePair = queuePairs.get(queuePairId);
+        CompletionQueue completionQueue = completionQueues.get(queuePairId);
+        Opcode opcode = Opcode.valueOf(words[2]);
+        WorkRequest request = new WorkRequest().requestId(1).opcode(opcode)
+                .local(region(words[3]), Long.parseLong(words[4]), Integer.parseInt(words[5]));
+        if (!words[6].equals("-")) {
+            request.remote(fabric.importRemoteKey(HEX.parseHex(words[6])), Long.parseLong(words[7]));
+        }
+        if (opcode == Opcode.COMPARE_SWAP) {
+            request.compareSwap(Long.parseLong(words[8]), Long.parseLong(words[9]));
+        } else {
+            request.add(Long.parseLong(words[8])).immediate((int) Long.parseLong(words[9]));
+        }
+        queuePair.postSend(request);
+        WorkCompletion[] completions = WorkCompletion.array(1);
+        if (completionQueue.await(completions, IDLE_LIMIT.toMillis(), TimeUnit.MILLISECONDS) == 0) {
+            reply("ERROR no completion of " + opcode + " within " + IDLE_LIMIT);
+            return;
+        }
+        reply("COMPLETION " + completions[0].status() + " " + completions[0].byteLength());
+    }
+
+    /**
+     * UD_COUNT: receives a UD stream of {@code expected} messages that may lose some, until all arrived or none came
+     * for {@code quietMillis}; every arrival is checked (intact, of the expected stream, in range).
+     */
+    private void countUdStream(int queuePairId, int expected, int slotBytes, long quietMillis) {
+        QueuePair queuePair = queuePairs.get(queuePairId);
+        CompletionQueue completionQueue = completionQueues.get(queuePairId);
+        int slots = Math.min(queuePair.receiveQueueDepth(), expected);
+        MemoryRegion buffers = fabric.register((long) slots * slotBytes, EnumSet.of(Access.LOCAL_WRITE));
+        for (int slot = 0; slot < slots; slot++) {
+            queuePair.postReceive(slot, buffers, (long) slot * slotBytes, slotBytes);
+        }
+        reply("POSTED");
+        boolean[] seen = new boolean[expected];
+        long distinct = 0;
+        long duplicates = 0;
+        long corrupt = 0;
+        long checksumSum = 0;
+        WorkCompletion[] completions = WorkCompletion.array(32);
+        long lastArrivalNs = System.nanoTime();
+        while (distinct < expected && !exitRequested
+                && System.nanoTime() - lastArrivalNs < TimeUnit.MILLISECONDS.toNanos(quietMillis)) {
+            int polled = completionQueue.await(completions, 50, TimeUnit.MILLISECONDS);
+            for (int i = 0; i < polled; i++) {
+                WorkCompletion completion = completions[i];
+                if (completion.status() != CompletionStatus.SUCCESS || completion.opcode() != Opcode.RECEIVE) {
+                    reply("ERROR UD receive: " + completion);
+                    return;
+                }
+                lastArrivalNs = System.nanoTime();
+                long offset = completion.requestId() * slotBytes;
+                String problem = TestPayloads.verifyMessage(buffers.segment(), offset, completion.byteLength());
+                long sequence = problem == null ? TestPayloads.sequence(buffers.segment(), offset) : -1;
+                if (problem != null || TestPayloads.stream(buffers.segment(), offset) != expectedStream
+                        || sequence < 0 || sequence >= expected) {
+                    corrupt++;
+                } else if (seen[(int) sequence]) {
+                    duplicates++;
+                } else {
+                    seen[(int) sequence] = true;
+                    distinct++;
+                    checksumSum += TestPayloads.statedChecksum(buffers.segment(), offset);
+                }
+                queuePair.postReceive(completion.requestId(), buffers, offset, slotBytes);
+            }
+        }
+        reply("UD_COUNTED " + distinct + " " + duplicates + " " + corrupt + " "
+                + ((UdQueuePair) queuePair).receivesMissed() + " " + checksumSum);
     }
 
     private MemoryRegion region(String id) {

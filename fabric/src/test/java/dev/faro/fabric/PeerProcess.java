@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * commands, waits (bounded) for replies, and stops, kills or closes it. Replies are read by a daemon thread into a
  * queue so that every wait can be bounded.
  */
-final class PeerProcess implements AutoCloseable {
+public final class PeerProcess implements AutoCloseable {
 
     /** How long to wait for a reply: a child JVM starting on a loaded 2-core machine can be slow. */
     static final Duration REPLY_WAIT = Duration.ofSeconds(60);
@@ -59,8 +59,16 @@ final class PeerProcess implements AutoCloseable {
     }
 
     /** Starts a child JVM that opens a node with {@code config} and answers READY. */
-    static PeerProcess start(FabricConfig config) throws IOException {
-        List<String> command = new ArrayList<>();
+    public static PeerProcess start(FabricConfig config) throws IOException {
+        return start(config, List.of());
+    }
+
+    /**
+     * Starts a child JVM, its command line prefixed with {@code commandPrefix} (e.g. {@code ip netns exec NAME}, to run
+     * it in another network namespace), that opens a node with {@code config} and answers READY.
+     */
+    public static PeerProcess start(FabricConfig config, List<String> commandPrefix) throws IOException {
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -82,25 +90,25 @@ final class PeerProcess implements AutoCloseable {
         }
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** The child's fabric node id. */
-    long node() {
+    public long node() {
         return node;
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Sends one command line without waiting. */
-    void send(String command) {
+    public void send(String command) {
         try {
             stdin.write(command);
             stdin.write('\n');
@@ -112,17 +120,17 @@ final class PeerProcess implements AutoCloseable {
     }
 
     /** Sends a command and waits for the reply that starts with {@code replyWord}; returns the reply's words. */
-    String[] call(String command, String replyWord) {
+    public String[] call(String command, String replyWord) {
         send(command);
         return expect(replyWord);
     }
 
     /** Waits (bounded by {@link #REPLY_WAIT}) for the next reply, which must start with {@code replyWord}. */
-    String[] expect(String replyWord) {
+    public String[] expect(String replyWord) {
         return expect(replyWord, REPLY_WAIT);
     }
 
-    String[] expect(String replyWord, Duration bound) {
+    public String[] expect(String replyWord, Duration bound) {
         String line;
         try {
             line = replies.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -145,7 +153,7 @@ final class PeerProcess implements AutoCloseable {
     }
 
     /** SIGKILL, and wait (bounded) until the process is gone and reaped. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         killed = true;
         process.destroyForcibly();
         if (!process.waitFor(EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -154,7 +162,7 @@ final class PeerProcess implements AutoCloseable {
     }
 
     /** Sends a signal such as STOP or CONT with the system's {@code kill} command. */
-    void signal(String signal) throws IOException, InterruptedException {
+    public void signal(String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
                 .redirectErrorStream(true)
                 .start();
@@ -165,11 +173,11 @@ final class PeerProcess implements AutoCloseable {
         }
     }
 
-    static String hex(byte[] bytes) {
+    public static String hex(byte[] bytes) {
         return HEX.formatHex(bytes);
     }
 
-    static byte[] unhex(String hex) {
+    public static byte[] unhex(String hex) {
         return HEX.parseHex(hex);
     }
 
@@ -177,7 +185,7 @@ final class PeerProcess implements AutoCloseable {
      * Asks the child to close its node and exit; kills it if it does not within a bound. Returns a problem
      * description (child did not exit cleanly), or null. The child's stderr is printed when it has any.
      */
-    String closeAndDescribeProblems() {
+    public String closeAndDescribeProblems() {
         String problem = null;
         try {
             if (process.isAlive()) {

@@ -1,0 +1,520 @@
+package dev.faro.fabric.net;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One TCP connection between two nodes, owned by the progress thread: the socket, an inbound parser that places each
+ * frame's payload where its handler says (straight into registered memory for large payloads), and an outbound buffer
+ * that batches small frames and gathers large payloads from registered memory without copying.
+ *
+ * <h2>Life cycle</h2>
+ * <pre>
+ *  dialer:   CONNECTING ──finishConnect──► HANDSHAKE ──WELCOME──► READY ──EOF, error, silence──► CLOSED
+ *  acceptor:                 accept ────► HANDSHAKE ──PROOF ok──► READY ──────────────────────► CLOSED
+ * </pre>
+ * The handshake ({@link Handshake}) authenticates both ends with the shared secret; a connection that fails it is
+ * closed and, on the accepting side, leaves no trace but a log line.
+ *
+ * <h2>Inbound</h2>
+ * Reads go into {@link #in} in chunks of {@link #READ_CHUNK} bytes while a header is awaited; a payload of at least
+ * {@link #DIRECT_READ_MIN} bytes still to come is read straight into its destination. A region payload's last 8 bytes
+ * are read aside and stored last with release ({@link #sinkTo}), so a peer polling the last word sees all the others.
+ *
+ * <h2>Outbound</h2>
+ * Frames are appended to {@link #out}; payloads up to {@link #COPY_THRESHOLD} bytes are copied in, larger ones are
+ * written from registered memory with a gathering write ({@link #pendingPayload}), and nothing is appended until such a
+ * payload is out. Consecutive ACKs of one queue pair are merged in place.
+ *
+ * <p>Data path: allocation-free after construction. Progress thread only.
+ */
+final class Connection {
+
+    static final int IN_CAPACITY = 16 * 1024;
+    static final int READ_CHUNK = 8 * 1024;
+    static final int DIRECT_READ_MIN = 8 * 1024;
+    static final int OUT_CAPACITY = 256 * 1024;
+    static final int COPY_THRESHOLD = 8 * 1024;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    enum Phase { CONNECTING, HANDSHAKE, READY, CLOSED }
+
+    final ProgressAgent agent;
+    final SocketChannel channel;
+    final boolean dialer;
+    final InetSocketAddress peerSocket;
+    SelectionKey key;
+    Phase phase;
+    /** The peer node: known at creation for a dialer, after the handshake for an acceptor. */
+    RemoteNode remote;
+    /** CONNECTING and HANDSHAKE must end before this. */
+    long deadlineNs;
+    long lastReadNs;
+    long lastWriteNs;
+
+    // Handshake state (see Handshake).
+    int handshakeStep;
+    long handshakePeerNode;
+    byte[] localNonce;
+    byte[] remoteNonce;
+
+    // Inbound.
+    private final ByteBuffer in = ByteBuffer.allocateDirect(IN_CAPACITY).order(ByteOrder.LITTLE_ENDIAN);
+    private final FrameDescriptor.Header header = new FrameDescriptor.Header();
+    private boolean inBody;
+    private ByteBuffer sink;
+    private long bodyRemaining;
+    private final ByteBuffer tail = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+    private MemorySegment tailSegment;
+    private long tailOffset;
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+    /** Small payloads (handshake, atomic operands), read whole before the handler sees them. */
+    final ByteBuffer small = ByteBuffer.allocate(FrameDescriptor.MAX_HANDSHAKE_PAYLOAD).order(ByteOrder.LITTLE_ENDIAN);
+    private final RegionViews inViews = new RegionViews();
+    private boolean readPaused;
+
+    // Per-frame context of the handlers.
+    int action;
+    NetRcQueuePair frameQueuePair;
+    NetMemoryRegion frameRegion;
+
+    // Outbound.
+    private final ByteBuffer out = ByteBuffer.allocateDirect(OUT_CAPACITY).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer[] gather = new ByteBuffer[2];
+    private ByteBuffer pendingPayload;
+    private NetMemoryRegion pendingRegion;
+    private final RegionViews outViews = new RegionViews();
+    private int lastAckPosition = -1;
+    private boolean writeInterest;
+
+    Connection(ProgressAgent agent, SocketChannel channel, boolean dialer, InetSocketAddress peerSocket, Phase phase,
+            long nowNs) {
+        this.agent = agent;
+        this.channel = channel;
+        this.dialer = dialer;
+        this.peerSocket = peerSocket;
+        this.phase = phase;
+        this.deadlineNs = nowNs + agent.peerTimeoutNs;
+        this.lastReadNs = nowNs;
+        this.lastWriteNs = nowNs;
+        in.flip(); // empty, in read mode
+        gather[0] = out;
+    }
+
+    boolean isReady() {
+        return phase == Phase.READY;
+    }
+
+    /** The header of the frame being read. */
+    FrameDescriptor.Header header() {
+        return header;
+    }
+
+    private FrameHandler handler() {
+        return phase == Phase.READY ? (dialer ? agent.responses : agent.responder) : agent.handshake;
+    }
+
+    // ================================================================================================= inbound
+
+    /** Parses and handles every frame the socket has for us now. Returns the frames handled. */
+    int onReadable(long nowNs) {
+        int frames = 0;
+        while (phase != Phase.CLOSED) {
+            if (!inBody) {
+                if (phase == Phase.READY && !dialer && !canAcceptRequest()) {
+                    pauseReading();
+                    break;
+                }
+                if (in.remaining() < FrameDescriptor.HEADER_LENGTH) {
+                    if (fill(nowNs) <= 0) {
+                        break;
+                    }
+                    continue;
+                }
+                if (!header.decode(in)) {
+                    agent.onConnectionFailed(this, "received something that is not a faro net frame (bad magic or"
+                            + " version)");
+                    break;
+                }
+                long max = FrameDescriptor.maxPayload(header.type, NetFabric.CAPABILITIES.maxMessageBytes());
+                if (max < 0 || header.payloadLength < 0 || header.payloadLength > max) {
+                    agent.onConnectionFailed(this, "received a bad frame: type=" + header.type + ", payloadLength="
+                            + header.payloadLength);
+                    break;
+                }
+                sink = null;
+                bodyRemaining = header.payloadLength;
+                tail.clear().limit(0);
+                tailSegment = null;
+                handler().onHeader(this, header, nowNs);
+                if (phase == Phase.CLOSED) {
+                    break;
+                }
+                inBody = true;
+            }
+            if (!transferBody(nowNs)) {
+                break;
+            }
+            inBody = false;
+            if (tailSegment != null) {
+                commitTail();
+            }
+            handler().onFrame(this, header, nowNs);
+            frames++;
+        }
+        return frames;
+    }
+
+    /** Sends the payload to {@code [offset, offset + length)} of a region the handler pinned. */
+    void sinkTo(NetMemoryRegion region, long offset, int length) {
+        int body = length >= 8 ? length - 8 : length;
+        sink = inViews.view(region, offset, body);
+        bodyRemaining = body;
+        if (length >= 8) {
+            tail.clear().limit(8);
+            tailSegment = region.segment();
+            tailOffset = offset + body;
+        }
+    }
+
+    /** Reads the payload whole into {@link #small} (at most {@link FrameDescriptor#MAX_HANDSHAKE_PAYLOAD} bytes). */
+    void sinkSmall() {
+        small.clear().limit(header.payloadLength);
+        sink = small;
+    }
+
+    private void commitTail() {
+        VarHandle.releaseFence();
+        if (((tailSegment.address() + tailOffset) & 7) == 0) {
+            LONG.setRelease(tailSegment, tailOffset, tail.getLong(0));
+        } else {
+            for (int i = 0; i < 8; i++) {
+                tailSegment.set(ValueLayout.JAVA_BYTE, tailOffset + i, tail.get(i));
+            }
+        }
+        tailSegment = null;
+    }
+
+    private boolean transferBody(long nowNs) {
+        while (bodyRemaining > 0) {
+            if (in.hasRemaining()) {
+                int n = (int) Math.min(in.remaining(), bodyRemaining);
+                if (sink != null) {
+                    int limit = in.limit();
+                    in.limit(in.position() + n);
+                    sink.put(in);
+                    in.limit(limit);
+                } else {
+                    in.position(in.position() + n);
+                }
+                bodyRemaining -= n;
+            } else if (bodyRemaining >= DIRECT_READ_MIN) {
+                ByteBuffer target = sink;
+                if (target == null) {
+                    scratch.clear().limit((int) Math.min(scratch.capacity(), bodyRemaining));
+                    target = scratch;
+                }
+                int n = read(target, nowNs);
+                if (n <= 0) {
+                    return false;
+                }
+                bodyRemaining -= n;
+            } else if (fill(nowNs) <= 0) {
+                return false;
+            }
+        }
+        while (tail.hasRemaining()) {
+            if (in.hasRemaining()) {
+                tail.put(in.get());
+            } else if (fill(nowNs) <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Reads up to {@link #READ_CHUNK} more bytes into {@link #in}; the count, 0 if none now, -1 if closed. */
+    private int fill(long nowNs) {
+        in.compact();
+        in.limit(Math.min(in.capacity(), in.position() + READ_CHUNK));
+        int n;
+        try {
+            n = channel.read(in);
+        } catch (IOException e) {
+            in.flip();
+            agent.onConnectionFailed(this, "read failed: " + e.getMessage());
+            return -1;
+        }
+        in.flip();
+        return afterRead(n, nowNs);
+    }
+
+    private int read(ByteBuffer target, long nowNs) {
+        int n;
+        try {
+            n = channel.read(target);
+        } catch (IOException e) {
+            agent.onConnectionFailed(this, "read failed: " + e.getMessage());
+            return -1;
+        }
+        return afterRead(n, nowNs);
+    }
+
+    private int afterRead(int n, long nowNs) {
+        if (n < 0) {
+            agent.onConnectionFailed(this, phase == Phase.HANDSHAKE
+                    ? (dialer ? "the peer closed the connection during the handshake: it refused this node (is "
+                            + NetFabricProvider.SECRET_OPTION + " the same on both nodes?)"
+                            : "it left during the handshake")
+                    : "connection closed by the peer");
+            return -1;
+        }
+        if (n > 0) {
+            lastReadNs = nowNs;
+        }
+        return n;
+    }
+
+    /** Whether a request can be taken now: its response (at most a header and a copied payload) fits. */
+    boolean canAcceptRequest() {
+        return pendingPayload == null && out.remaining() >= FrameDescriptor.HEADER_LENGTH + COPY_THRESHOLD;
+    }
+
+    private void pauseReading() {
+        if (!readPaused) {
+            readPaused = true;
+            updateInterest();
+        }
+    }
+
+    /** After a flush made room: takes requests again, first those already buffered. Returns frames handled. */
+    int resumeIfPaused(long nowNs) {
+        if (!readPaused || !canAcceptRequest()) {
+            return 0;
+        }
+        readPaused = false;
+        updateInterest();
+        return onReadable(nowNs);
+    }
+
+    // ================================================================================================ outbound
+
+    private boolean hasRoom(int bytes) {
+        return pendingPayload == null && out.remaining() >= bytes;
+    }
+
+    /** Appends a request frame for {@code slot}; false if it does not fit now. Dialer, READY. */
+    boolean emitRequest(NetRcQueuePair queuePair, SendSlot slot) {
+        byte type;
+        int payload;
+        long value = 0;
+        switch (slot.opcode) {
+            case SEND -> { type = FrameDescriptor.SEND; payload = slot.length; }
+            case WRITE -> { type = FrameDescriptor.WRITE; payload = slot.length; }
+            case WRITE_WITH_IMMEDIATE -> { type = FrameDescriptor.WRITE_WITH_IMMEDIATE; payload = slot.length; }
+            case READ -> { type = FrameDescriptor.READ_REQUEST; payload = 0; value = slot.length; }
+            case FETCH_ADD -> { type = FrameDescriptor.FETCH_ADD; payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH; }
+            case COMPARE_SWAP -> {
+                type = FrameDescriptor.COMPARE_SWAP;
+                payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH;
+            }
+            default -> throw new IllegalStateException("opcode=" + slot.opcode + " cannot be sent");
+        }
+        boolean copied = payload <= COPY_THRESHOLD;
+        if (!hasRoom(FrameDescriptor.HEADER_LENGTH + (copied ? payload : 0))) {
+            return false;
+        }
+        NetRemoteKey key = slot.remoteKey;
+        FrameDescriptor.put(out, type, (byte) 0, payload, queuePair.peerQpn, queuePair.qpn, slot.immediate,
+                slot.sequence, slot.remoteOffset, key == null ? 0 : key.node, key == null ? 0 : key.regionId,
+                key == null ? 0 : key.key, value);
+        lastAckPosition = -1;
+        if (type == FrameDescriptor.FETCH_ADD || type == FrameDescriptor.COMPARE_SWAP) {
+            out.putLong(slot.compareOrAdd).putLong(slot.swap);
+        } else if (payload > 0) {
+            if (slot.inline) {
+                ByteBuffer source = slot.inlineView;
+                source.clear().limit(payload);
+                out.put(source);
+            } else if (copied) {
+                out.put(agent.copyViews.view(slot.local, slot.localOffset, payload));
+            } else {
+                setPendingPayload(slot.local, slot.localOffset, payload);
+            }
+        }
+        return true;
+    }
+
+    private void setPendingPayload(NetMemoryRegion region, long offset, int length) {
+        if (!region.pin()) {
+            throw new IllegalStateException("a pinned request's region was freed: " + region);
+        }
+        pendingRegion = region;
+        pendingPayload = outViews.view(region, offset, length);
+        gather[1] = pendingPayload;
+        updateInterest();
+    }
+
+    /** Appends an ACK, merged into the previous frame when that is an unsent ACK of the same queue pair. */
+    void appendAck(int qpn, int sourceQpn, long psn) {
+        if (lastAckPosition >= 0 && out.getInt(lastAckPosition + FrameDescriptor.QPN_OFFSET) == qpn) {
+            out.putLong(lastAckPosition + FrameDescriptor.PSN_OFFSET, psn);
+            return;
+        }
+        int at = out.position();
+        FrameDescriptor.putShort(out, FrameDescriptor.ACK, (byte) 0, qpn, sourceQpn, psn, 0);
+        lastAckPosition = at;
+    }
+
+    void appendNak(int qpn, int sourceQpn, long psn, byte status) {
+        FrameDescriptor.putShort(out, FrameDescriptor.NAK, status, qpn, sourceQpn, psn, 0);
+        lastAckPosition = -1;
+    }
+
+    void appendAtomicResponse(int qpn, int sourceQpn, long psn, long oldValue) {
+        FrameDescriptor.putShort(out, FrameDescriptor.ATOMIC_RESPONSE, (byte) 0, qpn, sourceQpn, psn, oldValue);
+        lastAckPosition = -1;
+    }
+
+    /** Appends a READ's response with the region's bytes as they are now; the caller keeps its own pin. */
+    void appendReadResponse(int qpn, int sourceQpn, long psn, NetMemoryRegion region, long offset, int length) {
+        FrameDescriptor.put(out, FrameDescriptor.READ_RESPONSE, (byte) 0, length, qpn, sourceQpn, 0, psn, 0, 0, 0, 0,
+                0);
+        lastAckPosition = -1;
+        if (length <= COPY_THRESHOLD) {
+            out.put(agent.copyViews.view(region, offset, length));
+        } else {
+            setPendingPayload(region, offset, length);
+        }
+    }
+
+    /** Appends a handshake frame; always fits (the buffer is empty during the handshake). */
+    void appendHandshake(byte type, byte[] payload) {
+        FrameDescriptor.put(out, type, (byte) 0, payload.length, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        out.put(payload);
+    }
+
+    /** A heartbeat when nothing was sent for {@code intervalNs}. Returns 1 if one was appended. */
+    int heartbeatIfQuiet(long nowNs, long intervalNs) {
+        if (nowNs - lastWriteNs < intervalNs || !hasRoom(FrameDescriptor.HEADER_LENGTH)
+                || out.position() > 0) {
+            return 0;
+        }
+        FrameDescriptor.putShort(out, FrameDescriptor.HEARTBEAT, (byte) 0, 0, 0, 0, 0);
+        lastAckPosition = -1;
+        return 1;
+    }
+
+    /** Best effort at close: a GOODBYE, so the peer logs an orderly close rather than a failure. */
+    void sayGoodbye(long nowNs) {
+        if (phase == Phase.READY && hasRoom(FrameDescriptor.HEADER_LENGTH)) {
+            FrameDescriptor.putShort(out, FrameDescriptor.GOODBYE, (byte) 0, 0, 0, 0, 0);
+            flush(nowNs);
+        }
+    }
+
+    /** Writes what is buffered as far as the socket takes it. Returns 1 if anything was written. */
+    int flush(long nowNs) {
+        if (phase == Phase.CLOSED || phase == Phase.CONNECTING || (out.position() == 0 && pendingPayload == null)) {
+            return 0;
+        }
+        out.flip();
+        long written;
+        try {
+            written = pendingPayload == null ? channel.write(out) : channel.write(gather, 0, 2);
+        } catch (IOException e) {
+            out.compact();
+            agent.onConnectionFailed(this, "write failed: " + e.getMessage());
+            return 1;
+        }
+        out.compact();
+        lastAckPosition = -1;
+        if (written > 0) {
+            lastWriteNs = nowNs;
+        }
+        if (pendingPayload != null && !pendingPayload.hasRemaining() && out.position() == 0) {
+            pendingRegion.unpin();
+            pendingRegion = null;
+            pendingPayload = null;
+            gather[1] = null;
+        }
+        updateInterest();
+        return written > 0 ? 1 : 0;
+    }
+
+    boolean hasOutput() {
+        return out.position() > 0 || pendingPayload != null;
+    }
+
+    private void updateInterest() {
+        if (key == null || !key.isValid() || phase == Phase.CONNECTING) {
+            return;
+        }
+        boolean wantWrite = hasOutput();
+        int ops = (readPaused ? 0 : SelectionKey.OP_READ) | (wantWrite ? SelectionKey.OP_WRITE : 0);
+        if (key.interestOps() != ops) {
+            key.interestOps(ops);
+        }
+        writeInterest = wantWrite;
+    }
+
+    /** Enters READ interest once connected. */
+    void onConnected(long nowNs) {
+        phase = Phase.HANDSHAKE;
+        deadlineNs = nowNs + agent.peerTimeoutNs;
+        lastReadNs = nowNs;
+        lastWriteNs = nowNs;
+        updateInterest();
+    }
+
+    /** Closes the socket and releases pinned memory. Idempotent. */
+    void close() {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
+        Phase before = phase;
+        phase = Phase.CLOSED;
+        if (inBody) {
+            inBody = false;
+            (before == Phase.READY ? (dialer ? agent.responses : agent.responder) : agent.handshake).onAbort(this);
+        }
+        if (key != null) {
+            key.cancel();
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        if (pendingRegion != null) {
+            pendingRegion.unpin();
+            pendingRegion = null;
+            pendingPayload = null;
+            gather[1] = null;
+        }
+        if (frameRegion != null) {
+            frameRegion.unpin();
+            frameRegion = null;
+        }
+        inViews.clear();
+        outViews.clear();
+    }
+
+    /** Whether the socket wants writing (diagnostics). */
+    boolean wantsWrite() {
+        return writeInterest;
+    }
+
+    @Override
+    public String toString() {
+        return "Connection[" + (dialer ? "to " : "from ") + peerSocket + ", " + phase
+                + (remote != null ? ", node " + Long.toHexString(remote.node) : "") + "]";
+    }
+}

@@ -1,0 +1,260 @@
+package dev.faro.fabric.net;
+
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.WorkCompletion;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A completion queue of the {@code net} fabric: a many-producer, one-consumer ring in the heap. Producers are the
+ * node's progress thread (almost every completion) and application threads posting receives on a queue pair in
+ * ERROR (their FLUSHED completions); pollers are serialized by a lock, so any thread may poll.
+ *
+ * <pre>
+ *  entry i (slot = i &amp; (capacity - 1)), parallel arrays:
+ *   requestId | sourceNode | postSequence | byteLength | immediate | qpn | sourceQpn | opcode | status | flags
+ *   | owner (the queue pair of a send-queue entry) | published
+ *  tail:  claimed by producers with CAS (only while tail - head &lt; capacity)
+ *  entry: plain stores, then published[slot] := i + 1 with release
+ *  head:  the consumer's next index; it reads published[slot] with acquire, and head advances with release
+ * </pre>
+ * Event mode: a waiter registers in {@link #waiters} and waits on {@link #monitor}; a producer that sees a waiter after
+ * publishing (a full fence orders the two) notifies it. Busy polling never touches the monitor.
+ *
+ * <p>Data path: {@link #offer} and {@link #poll} are allocation-free.
+ */
+final class NetCompletionQueue implements CompletionQueue {
+
+    private static final VarHandle PUBLISHED = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final byte FLAG_IMMEDIATE = 1;
+    private static final int SPINS_BEFORE_WAIT = 200;
+
+    final NetFabric fabric;
+    final int id;
+    private final int capacity;
+    private final int mask;
+
+    private final long[] requestIds;
+    private final long[] sourceNodes;
+    private final long[] postSequences;
+    private final int[] byteLengths;
+    private final int[] immediates;
+    private final int[] queuePairNumbers;
+    private final int[] sourceQueuePairNumbers;
+    private final byte[] opcodes;
+    private final byte[] statuses;
+    private final byte[] flags;
+    private final NetQueuePair[] owners;
+    private final long[] published;
+
+    private final AtomicLong tail = new AtomicLong();
+    /** The consumer's next index; written by the poller holding {@link #pollLock}. */
+    private volatile long head;
+    private volatile boolean overrun;
+
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final Object monitor = new Object();
+    private final AtomicInteger waiters = new AtomicInteger();
+
+    /** Send and receive depths of the queue pairs attached; guarded by {@code this}. */
+    private long attachedSlots;
+
+    private volatile boolean closed;
+
+    NetCompletionQueue(NetFabric fabric, int id, int capacity) {
+        this.fabric = fabric;
+        this.id = id;
+        this.capacity = capacity;
+        int ring = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+        this.mask = ring - 1;
+        requestIds = new long[ring];
+        sourceNodes = new long[ring];
+        postSequences = new long[ring];
+        byteLengths = new int[ring];
+        immediates = new int[ring];
+        queuePairNumbers = new int[ring];
+        sourceQueuePairNumbers = new int[ring];
+        opcodes = new byte[ring];
+        statuses = new byte[ring];
+        flags = new byte[ring];
+        owners = new NetQueuePair[ring];
+        published = new long[ring];
+    }
+
+    /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold. */
+    synchronized void attach(int slots, String role) {
+        if (closed) {
+            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+        }
+        if (attachedSlots + slots > capacity) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, String.format(
+                    "completion queue %d (capacity %d, %d already attached) cannot hold %d more completions for a"
+                            + " queue pair's %s; create it with a larger capacity",
+                    id, capacity, attachedSlots, slots, role));
+        }
+        attachedSlots += slots;
+    }
+
+    synchronized void detach(int slots) {
+        attachedSlots -= slots;
+    }
+
+    /**
+     * Appends a completion; {@code owner} is the queue pair whose send queue it retires up to {@code postSequence}
+     * (null for receives). Sets the overrun flag and drops the completion when the ring is full (the caller sized
+     * the queue too small; {@link #poll} then throws). Data path: lock-free, allocation-free; any thread.
+     */
+    void offer(long requestId, CompletionStatus status, Opcode opcode, int byteLength, int immediate,
+            boolean hasImmediate, NetQueuePair owner, long postSequence, int qpn, long sourceNode, int sourceQpn) {
+        if (closed) {
+            return;
+        }
+        long index;
+        while (true) {
+            index = tail.get();
+            if (index - head >= mask + 1) {
+                overrun = true;
+                return;
+            }
+            if (tail.compareAndSet(index, index + 1)) {
+                break;
+            }
+            Thread.onSpinWait();
+        }
+        int slot = (int) index & mask;
+        requestIds[slot] = requestId;
+        sourceNodes[slot] = sourceNode;
+        postSequences[slot] = postSequence;
+        byteLengths[slot] = byteLength;
+        immediates[slot] = immediate;
+        queuePairNumbers[slot] = qpn;
+        sourceQueuePairNumbers[slot] = sourceQpn;
+        opcodes[slot] = (byte) opcode.ordinal();
+        statuses[slot] = (byte) status.ordinal();
+        flags[slot] = hasImmediate ? FLAG_IMMEDIATE : 0;
+        owners[slot] = owner;
+        PUBLISHED.setRelease(published, slot, index + 1);
+        VarHandle.fullFence(); // publish before reading waiters; the waiter registers before polling
+        if (waiters.get() > 0) {
+            synchronized (monitor) {
+                monitor.notifyAll();
+            }
+        }
+    }
+
+    @Override
+    public int poll(WorkCompletion[] completions) {
+        return poll(completions, completions.length);
+    }
+
+    @Override
+    public int poll(WorkCompletion[] completions, int max) {
+        int limit = Math.min(max, completions.length);
+        pollLock.lock();
+        try {
+            if (closed) {
+                throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+            }
+            long index = head;
+            int count = 0;
+            while (count < limit) {
+                int slot = (int) index & mask;
+                if ((long) PUBLISHED.getAcquire(published, slot) != index + 1) {
+                    break;
+                }
+                WorkCompletion completion = completions[count++];
+                completion.set(requestIds[slot], CompletionStatus.fromOrdinal(statuses[slot]),
+                        Opcode.fromOrdinal(opcodes[slot]), byteLengths[slot], immediates[slot],
+                        (flags[slot] & FLAG_IMMEDIATE) != 0, queuePairNumbers[slot], sourceNodes[slot],
+                        sourceQueuePairNumbers[slot]);
+                NetQueuePair owner = owners[slot];
+                if (owner != null) {
+                    owners[slot] = null;
+                    owner.retire(postSequences[slot]);
+                }
+                index++;
+            }
+            if (count > 0) {
+                head = index;
+            } else if (overrun) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, "completion queue " + id
+                        + " overran: more completions arrived than its capacity " + capacity
+                        + "; size it for every receive and send that can be outstanding");
+            }
+            return count;
+        } finally {
+            pollLock.unlock();
+        }
+    }
+
+    @Override
+    public int await(WorkCompletion[] completions, long timeout, TimeUnit unit) {
+        long deadlineNs = System.nanoTime() + unit.toNanos(timeout);
+        for (int spin = 0; spin < SPINS_BEFORE_WAIT; spin++) {
+            int count = poll(completions);
+            if (count > 0) {
+                return count;
+            }
+            if (System.nanoTime() - deadlineNs >= 0) {
+                return 0;
+            }
+            Thread.onSpinWait();
+        }
+        synchronized (monitor) {
+            waiters.incrementAndGet();
+            try {
+                while (true) {
+                    int count = poll(completions); // throws CLOSED once the queue closes
+                    if (count > 0) {
+                        return count;
+                    }
+                    long leftNs = deadlineNs - System.nanoTime();
+                    if (leftNs <= 0) {
+                        return 0;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(monitor, leftNs);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 0;
+            } finally {
+                waiters.decrementAndGet();
+            }
+        }
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+        fabric.forget(this);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "NetCompletionQueue[id=" + id + ", capacity=" + capacity + "]";
+    }
+}

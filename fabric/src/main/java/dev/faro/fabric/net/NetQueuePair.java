@@ -1,0 +1,408 @@
+package dev.faro.fabric.net;
+
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.WorkRequest;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What RC and UD queue pairs share on the {@code net} fabric: validation, the send queue of {@link SendSlot}s and its
+ * slot accounting, the {@link ReceiveQueue}, and the error state.
+ *
+ * <h2>Threads</h2>
+ * Posting threads validate a request, copy it into the next slot and publish the post sequence ({@link #posted},
+ * release); that is all {@code postSend} does. The progress thread takes requests in post order, moves their bytes and
+ * publishes every send-queue completion, successes and errors alike, so completions appear in posting order. The
+ * completion queue's poller retires slots ({@link #retire}): an unsignaled request keeps its slot until a later
+ * completion of the queue pair is polled, as in verbs.
+ *
+ * <p>Every transition to ERROR happens on the progress thread, which then completes what is outstanding; requests
+ * posted in ERROR are queued like any other and completed FLUSHED by the progress thread, in order.
+ *
+ * <p>Data path: allocation-free after construction.
+ */
+abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(NetQueuePair.class, "state", QueuePairState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final NetFabric fabric;
+    final int qpn;
+    final QueuePairConfig config;
+    final NetCompletionQueue sendCq;
+    final NetCompletionQueue receiveCq;
+    final ReentrantLock sendLock = new ReentrantLock();
+    final ReceiveQueue receives;
+    private final SendSlot[] slots;
+    private final Arena inlineArena = Arena.ofAuto();
+
+    /** INIT, READY: written by the application under {@link #sendLock}; ERROR: progress thread; CLOSED: close. */
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile QueuePairState state;
+
+    /** Requests posted so far: the post sequence of the latest. Written under {@link #sendLock} (release). */
+    private volatile long posted;
+
+    /** Post sequence up to which slots are free again; written by the send completion queue's poller. */
+    private volatile long retired;
+
+    /** The oldest request not yet completed. Progress thread only. */
+    long nextToComplete = 1;
+
+    /** Reusable holder for a receive taken off {@link #receives}. Progress thread only. */
+    final ReceiveQueue.ClaimedReceive claimed = new ReceiveQueue.ClaimedReceive();
+
+    /** Reusable holder for receives flushed on ERROR. Progress thread only. */
+    private final ReceiveQueue.ClaimedReceive flushed = new ReceiveQueue.ClaimedReceive();
+
+    NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairState initialState) {
+        this.fabric = fabric;
+        this.qpn = qpn;
+        this.config = config;
+        this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
+        this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
+        this.receives = new ReceiveQueue(config.receiveQueueDepth());
+        int depth = config.sendQueueDepth();
+        int inlineBytes = Math.max(8, config.maxInlineBytes());
+        MemorySegment inline = inlineArena.allocate((long) depth * inlineBytes, 64);
+        this.slots = new SendSlot[depth];
+        for (int i = 0; i < depth; i++) {
+            slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes));
+        }
+        STATE.setVolatile(this, initialState);
+    }
+
+    /** Checks what depends on the service type; throws {@code INVALID_ARGUMENT}. Caller holds {@link #sendLock}. */
+    abstract void validateForType(WorkRequest request);
+
+    public final int queuePairNumber() {
+        return qpn;
+    }
+
+    public final QueuePairState state() {
+        return (QueuePairState) STATE.getVolatile(this);
+    }
+
+    final boolean isReady() {
+        return state() == QueuePairState.READY;
+    }
+
+    /** INIT to READY (RC connect). Caller holds {@link #sendLock}. */
+    final void markReady() {
+        STATE.compareAndSet(this, QueuePairState.INIT, QueuePairState.READY);
+    }
+
+    public final int sendQueueDepth() {
+        return config.sendQueueDepth();
+    }
+
+    public final int receiveQueueDepth() {
+        return config.receiveQueueDepth();
+    }
+
+    public final int postedReceives() {
+        return receives.count();
+    }
+
+    /** The latest post sequence (acquire). Progress thread. */
+    final long posted() {
+        return posted;
+    }
+
+    final SendSlot slot(long sequence) {
+        return slots[(int) (sequence % slots.length)];
+    }
+
+    public final void postSend(WorkRequest request) {
+        sendLock.lock();
+        try {
+            if (state() == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            validate(request);
+            long sequence = posted + 1;
+            if (sequence - 1 - retired >= slots.length) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
+                                + " unsignaled requests hold their slot until a later signaled one is polled",
+                        qpn, slots.length));
+            }
+            NetMemoryRegion local = usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null;
+            if (local != null && !local.pin()) {
+                throw new FaroException(FaroException.Category.CLOSED, "region " + local + " is closed");
+            }
+            slot(sequence).fill(request, local, sequence);
+            posted = sequence;
+        } finally {
+            sendLock.unlock();
+        }
+        fabric.doorbell();
+    }
+
+    /** Whether the request moves bytes from or into a registered local region (validated by {@link #checkLocal}). */
+    private static boolean usesLocalRegion(WorkRequest request) {
+        Opcode opcode = request.opcode();
+        return !request.isInline() && (request.length() > 0 || opcode == Opcode.READ || opcode.isAtomic());
+    }
+
+    private void validate(WorkRequest request) {
+        Opcode opcode = request.opcode();
+        FaroException.checkArgument(opcode != null && opcode.ordinal() <= Opcode.COMPARE_SWAP.ordinal(),
+                "opcode %s cannot be posted on a send queue", opcode);
+        int length = request.length();
+        FaroException.checkArgument(length >= 0, "length must not be negative: %d", length);
+        FaroException.checkArgument(length <= NetFabric.CAPABILITIES.maxMessageBytes(),
+                "length %d exceeds the largest message of %d bytes", length,
+                NetFabric.CAPABILITIES.maxMessageBytes());
+        if (request.isInline()) {
+            FaroException.checkArgument(opcode == Opcode.SEND || opcode == Opcode.WRITE
+                            || opcode == Opcode.WRITE_WITH_IMMEDIATE,
+                    "inline data is only for SEND and WRITE, not %s", opcode);
+            FaroException.checkArgument(length <= config.maxInlineBytes(),
+                    "inline payload of %d bytes exceeds the queue pair's limit of %d", length,
+                    config.maxInlineBytes());
+        } else if (length > 0 || opcode == Opcode.READ || opcode.isAtomic()) {
+            checkLocal(request.localRegion(), request.localOffset(), length,
+                    opcode == Opcode.READ || opcode.isAtomic());
+        }
+        if (opcode.isAtomic()) {
+            FaroException.checkArgument(length == 8, "atomics work on 8 bytes, not %d", length);
+            FaroException.checkArgument((request.remoteOffset() & 7) == 0,
+                    "atomic remote offset must be 8-byte aligned: %d", request.remoteOffset());
+        }
+        validateForType(request);
+    }
+
+    /** Checks a local region argument: registered here, in bounds, writable when {@code write}. */
+    final NetMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
+        FaroException.checkArgument(region != null, "no local region given");
+        if (!(region instanceof NetMemoryRegion netRegion) || netRegion.fabric != fabric) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "region " + region + " is not registered with this fabric node");
+        }
+        FaroException.checkArgument(netRegion.isRegistered(), "region %s is closed (deregistered)", region);
+        FaroException.checkArgument(netRegion.contains(offset, length),
+                "local segment [offset %d, length %d] is outside the region of %d bytes", offset, length,
+                region.lengthBytes());
+        if (write) {
+            FaroException.checkArgument(netRegion.allows(dev.faro.fabric.Access.LOCAL_WRITE),
+                    "region %s lacks LOCAL_WRITE, needed to land data in it", region);
+        }
+        return netRegion;
+    }
+
+    public final void postReceive(long requestId, MemoryRegion region, long offset, int length) {
+        receives.lock.lock();
+        try {
+            QueuePairState current = state();
+            if (current == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            NetMemoryRegion netRegion = checkLocal(region, offset, length, true);
+            if (current == QueuePairState.ERROR) {
+                receiveCq.offer(requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0, qpn, 0, 0);
+                return;
+            }
+            if (receives.isFull()) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                        "receive queue of queue pair %d is full (depth %d)", qpn, config.receiveQueueDepth()));
+            }
+            if (!netRegion.pin()) {
+                throw new FaroException(FaroException.Category.CLOSED, "region " + region + " is closed");
+            }
+            receives.add(requestId, netRegion, offset, length);
+        } finally {
+            receives.lock.unlock();
+        }
+    }
+
+    /** Called by the send completion queue's poller: frees send-queue slots up to {@code sequence}. */
+    final void retire(long sequence) {
+        if (sequence > retired) {
+            retired = sequence;
+        }
+    }
+
+    // --------------------------------------------------------------------------------------- progress thread only
+
+    /**
+     * Completes the oldest outstanding request with {@code status}: releases its buffer and publishes its completion
+     * (always for errors, for success only when signaled). Progress thread.
+     */
+    final void completeNext(CompletionStatus status) {
+        long sequence = nextToComplete++;
+        SendSlot slot = slot(sequence);
+        long requestId = slot.requestId;
+        Opcode opcode = slot.opcode;
+        boolean publish = slot.signaled || status != CompletionStatus.SUCCESS;
+        int length = status == CompletionStatus.SUCCESS ? slot.completionLength() : 0;
+        NetMemoryRegion local = slot.local;
+        slot.clear();
+        if (local != null) {
+            local.unpin();
+        }
+        if (publish && state() != QueuePairState.CLOSED) {
+            sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
+        }
+    }
+
+    /** Completes every outstanding request, posted so far, with {@code status}. Progress thread. */
+    final int completeAll(CompletionStatus status) {
+        long last = posted;
+        int done = 0;
+        while (nextToComplete <= last) {
+            completeNext(status);
+            done++;
+        }
+        return done;
+    }
+
+    /**
+     * Moves to ERROR: outstanding requests complete with {@code outstandingStatus}, posted receives with FLUSHED;
+     * requests posted later complete FLUSHED ({@link #flushIfInError}). Progress thread. Returns false if the queue
+     * pair was already in ERROR or closed.
+     */
+    final boolean enterError(CompletionStatus outstandingStatus) {
+        if (!markError()) {
+            return false;
+        }
+        drainAfterError(outstandingStatus);
+        return true;
+    }
+
+    /**
+     * The first half of {@link #enterError}: the state becomes ERROR before any error completion is published, so a
+     * poller that sees the completion sees the state. Returns false if already in ERROR or closed. Progress thread.
+     */
+    final boolean markError() {
+        QueuePairState current = state();
+        if (current == QueuePairState.ERROR || current == QueuePairState.CLOSED
+                || !STATE.compareAndSet(this, current, QueuePairState.ERROR)) {
+            return false;
+        }
+        onEnterError();
+        return true;
+    }
+
+    /** The second half of {@link #enterError}: completes what is outstanding and flushes the receives. */
+    final void drainAfterError(CompletionStatus outstandingStatus) {
+        completeAll(outstandingStatus);
+        flushReceives();
+    }
+
+    /** Hook for subclasses to drop in-flight protocol state when the queue pair enters ERROR. */
+    void onEnterError() {}
+
+    /** Completes with FLUSHED what was posted in ERROR. Progress thread; returns the requests completed. */
+    final int flushIfInError() {
+        if (state() != QueuePairState.ERROR || nextToComplete > posted) {
+            return 0;
+        }
+        return completeAll(CompletionStatus.FLUSHED);
+    }
+
+    /** Completes every posted receive with FLUSHED. */
+    final void flushReceives() {
+        receives.lock.lock();
+        try {
+            while (receives.take(flushed)) {
+                NetMemoryRegion region = flushed.region;
+                flushed.region = null;
+                region.unpin();
+                receiveCq.offer(flushed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0, qpn,
+                        0, 0);
+            }
+        } finally {
+            receives.lock.unlock();
+        }
+    }
+
+    /**
+     * Takes the oldest posted receive into {@link #claimed} (its region stays pinned); false if none is posted.
+     * Progress thread.
+     */
+    final boolean takeReceive() {
+        receives.lock.lock();
+        try {
+            return receives.take(claimed);
+        } finally {
+            receives.lock.unlock();
+        }
+    }
+
+    /** Publishes the completion of the receive in {@link #claimed} and releases its region. Progress thread. */
+    final void completeReceive(CompletionStatus status, Opcode opcode, int byteLength, int immediate,
+            boolean hasImmediate, long sourceNode, int sourceQpn) {
+        NetMemoryRegion region = claimed.region;
+        claimed.region = null;
+        region.unpin();
+        if (state() != QueuePairState.CLOSED) {
+            receiveCq.offer(claimed.requestId, status, opcode, byteLength, immediate, hasImmediate, null, 0, qpn,
+                    sourceNode, sourceQpn);
+        }
+    }
+
+    /**
+     * After close: releases the buffers of requests that will never complete. Progress thread, or the closing
+     * thread once the progress thread has stopped.
+     */
+    final void releaseOutstanding() {
+        long last = posted;
+        while (nextToComplete <= last) {
+            SendSlot slot = slot(nextToComplete++);
+            NetMemoryRegion local = slot.local;
+            slot.clear();
+            if (local != null) {
+                local.unpin();
+            }
+        }
+    }
+
+    /**
+     * Closes the queue pair; requests still outstanding are dropped without completions, posted receives too.
+     * Idempotent.
+     */
+    public void close() {
+        sendLock.lock();
+        try {
+            QueuePairState current = state();
+            if (current == QueuePairState.CLOSED) {
+                return;
+            }
+            STATE.setVolatile(this, QueuePairState.CLOSED);
+        } finally {
+            sendLock.unlock();
+        }
+        ReceiveQueue.ClaimedReceive dropped = new ReceiveQueue.ClaimedReceive();
+        receives.lock.lock();
+        try {
+            while (receives.take(dropped)) {
+                dropped.region.unpin();
+                dropped.region = null;
+            }
+        } finally {
+            receives.lock.unlock();
+        }
+        sendCq.detach(config.sendQueueDepth());
+        receiveCq.detach(config.receiveQueueDepth());
+        fabric.forget(this);
+    }
+
+    /** Whether the queue pair has posts the progress thread has not taken yet (approximate). */
+    abstract boolean hasPendingPosts();
+}

@@ -1,0 +1,505 @@
+package dev.faro.fabric.net;
+
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+/**
+ * The NIC of a {@code net} node: one platform thread that owns the node's sockets and does all its data movement.
+ *
+ * <h2>Duty cycle ({@link #doWork()})</h2>
+ * <ol>
+ *   <li>read the clock once;</li>
+ *   <li>run the commands application threads queued (connect a queue pair, release a closed one's buffers);</li>
+ *   <li>select without blocking and handle what is ready: accept, finish connecting, read and handle frames (serve
+ *       requests, complete requests from responses), receive datagrams, write;</li>
+ *   <li>take newly posted requests: frames onto each RC peer's connection, datagrams onto the UDP socket;</li>
+ *   <li>write every connection's buffered frames;</li>
+ *   <li>every millisecond: handshake and connect deadlines, peer liveness (nothing read for {@code peerTimeout}),
+ *       heartbeats on quiet connections, held-back datagrams;</li>
+ *   <li>return the work done.</li>
+ * </ol>
+ * Idle strategy: spin, then yield, then sleep in the selector (at most {@value #MAX_SLEEP_MS} ms); a posting thread
+ * wakes a sleeping agent. With {@code net.idle=spin} the agent never sleeps. Inside {@code doWork} nothing blocks;
+ * only rare control events (a refused peer, a failed node) are logged.
+ *
+ * <p>Threads: {@link #execute} and {@link #doorbell} are called by application threads; everything else runs on the
+ * agent's thread.
+ */
+final class ProgressAgent implements Runnable {
+
+    private static final System.Logger LOG = System.getLogger(ProgressAgent.class.getName());
+    private static final int SPINS = 200;
+    private static final int YIELDS = 200;
+    private static final long MAX_SLEEP_MS = 10;
+    private static final long DEADLINE_PERIOD_NS = 1_000_000;
+    private static final Object LISTENER = new Object();
+
+    final NetFabric fabric;
+    final long peerTimeoutNs;
+    private final long heartbeatIntervalNs;
+    private final boolean busySpin;
+    private final Selector selector;
+    private final ServerSocketChannel listener;
+    private final DatagramChannel datagrams;
+    private final SelectionKey datagramKey;
+    private final DatagramEndpoint datagramEndpoint;
+    final Handshake handshake;
+    final Responder responder;
+    final ResponseAdapter responses;
+    /** Views for copying small payloads into outbound buffers (used and released within one call). */
+    final RegionViews copyViews = new RegionViews();
+
+    private final Map<Long, RemoteNode> nodes = new HashMap<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final Consumer<SelectionKey> onSelected = this::onSelected;
+    private final Thread thread;
+    private volatile boolean running = true;
+    /** Set while the agent sleeps in the selector; a poster then wakes it. */
+    private volatile boolean sleeping;
+
+    private long nowNs;
+    private int selectedWork;
+    private long nextDeadlineCheckNs;
+    private int rotation;
+    private boolean retryPending;
+
+    ProgressAgent(NetFabric fabric, NetOptions options, ServerSocketChannel listener, DatagramChannel datagrams)
+            throws IOException {
+        this.fabric = fabric;
+        this.peerTimeoutNs = fabric.config().peerTimeout().toNanos();
+        this.heartbeatIntervalNs = Math.max(1_000_000, Math.min(peerTimeoutNs / 4, 1_000_000_000));
+        this.busySpin = options.busySpin();
+        this.selector = Selector.open();
+        this.listener = listener;
+        this.datagrams = datagrams;
+        listener.configureBlocking(false);
+        listener.register(selector, SelectionKey.OP_ACCEPT, LISTENER);
+        datagrams.configureBlocking(false);
+        this.datagramEndpoint = new DatagramEndpoint(fabric, datagrams, options.secret());
+        this.datagramKey = datagrams.register(selector, SelectionKey.OP_READ, datagramEndpoint);
+        this.handshake = new Handshake(this, options.secret(), fabric.node());
+        this.responder = new Responder(fabric);
+        this.responses = new ResponseAdapter(fabric);
+        this.thread = Thread.ofPlatform().daemon().name("faro-net-progress-" + fabric.nodeName()).unstarted(this);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    String nodeName() {
+        return fabric.nodeName();
+    }
+
+    /** Runs {@code command} on the agent's thread soon. Any thread; coordination code. */
+    void execute(Runnable command) {
+        commands.add(command);
+        selector.wakeup();
+    }
+
+    /** A request was posted: wakes the agent if it sleeps. Any thread; data path. */
+    void doorbell() {
+        if (sleeping) {
+            selector.wakeup();
+        }
+    }
+
+    @Override
+    public void run() {
+        int idle = 0;
+        while (running) {
+            int work;
+            try {
+                work = doWork();
+            } catch (Throwable t) {
+                fabric.reportAgentFailure(t);
+                if (t instanceof Error error) {
+                    throw error;
+                }
+                work = 0;
+            }
+            if (work > 0) {
+                idle = 0;
+            } else if (busySpin || ++idle < SPINS) {
+                Thread.onSpinWait();
+            } else if (idle < SPINS + YIELDS) {
+                Thread.yield();
+            } else {
+                sleep();
+            }
+        }
+        shutdown();
+    }
+
+    int doWork() throws IOException {
+        nowNs = System.nanoTime();
+        int work = drainCommands();
+        selectedWork = 0;
+        selector.selectNow(onSelected);
+        work += selectedWork;
+        work += transmit();
+        for (int i = 0; i < connections.size(); i++) {
+            Connection connection = connections.get(i);
+            work += connection.flush(nowNs);
+            work += connection.resumeIfPaused(nowNs);
+        }
+        if (nowNs - nextDeadlineCheckNs >= 0) {
+            work += checkDeadlines();
+            nextDeadlineCheckNs = nowNs + DEADLINE_PERIOD_NS;
+        }
+        return work;
+    }
+
+    private void sleep() {
+        sleeping = true;
+        try {
+            if (!commands.isEmpty() || hasPendingPosts()) {
+                return;
+            }
+            long timeoutMs = retryPending ? 1 : Math.max(1, Math.min(MAX_SLEEP_MS, heartbeatIntervalNs / 2_000_000));
+            selectedWork = 0;
+            selector.select(onSelected, timeoutMs);
+        } catch (IOException e) {
+            fabric.reportAgentFailure(e);
+        } finally {
+            sleeping = false;
+        }
+    }
+
+    private boolean hasPendingPosts() {
+        for (NetQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair != null && queuePair.hasPendingPosts()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int drainCommands() {
+        int work = 0;
+        Runnable command;
+        while ((command = commands.poll()) != null) {
+            command.run();
+            work++;
+        }
+        return work;
+    }
+
+    // ================================================================================================ selection
+
+    private void onSelected(SelectionKey key) {
+        nowNs = System.nanoTime();
+        Object attachment = key.attachment();
+        if (attachment == LISTENER) {
+            selectedWork += accept();
+        } else if (attachment == datagramEndpoint) {
+            if (key.isValid() && key.isReadable()) {
+                selectedWork += datagramEndpoint.onReadable();
+            }
+            if (key.isValid() && key.isWritable()) {
+                datagramEndpoint.blocked = false;
+                datagramKey.interestOps(SelectionKey.OP_READ);
+                selectedWork++;
+            }
+        } else if (attachment instanceof Connection connection) {
+            if (key.isValid() && key.isConnectable()) {
+                finishConnect(connection);
+            }
+            if (key.isValid() && key.isReadable()) {
+                selectedWork += connection.onReadable(nowNs);
+            }
+            if (key.isValid() && key.isWritable()) {
+                selectedWork += connection.flush(nowNs);
+            }
+        }
+    }
+
+    private int accept() {
+        int accepted = 0;
+        while (true) {
+            SocketChannel channel;
+            try {
+                channel = listener.accept();
+                if (channel == null) {
+                    return accepted;
+                }
+                channel.configureBlocking(false);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                InetSocketAddress peer = (InetSocketAddress) channel.getRemoteAddress();
+                Connection connection = new Connection(this, channel, false, peer, Connection.Phase.HANDSHAKE, nowNs);
+                connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
+                connections.add(connection);
+                handshake.accept(connection, nowNs);
+                accepted++;
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "fabric node {0}: accepting a connection failed: {1}", nodeName(), e);
+                return accepted;
+            }
+        }
+    }
+
+    private void dial(RemoteNode node) {
+        InetSocketAddress target = node.address.tcp();
+        try {
+            SocketChannel channel = SocketChannel.open();
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Connection connection = new Connection(this, channel, true, target, Connection.Phase.CONNECTING, nowNs);
+            connection.remote = node;
+            node.dialed = connection;
+            connections.add(connection);
+            if (channel.connect(target)) {
+                connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
+                handshake.start(connection, nowNs);
+            } else {
+                connection.key = channel.register(selector, SelectionKey.OP_CONNECT, connection);
+            }
+        } catch (IOException e) {
+            if (node.dialed != null) {
+                node.dialed.close();
+            }
+            failNode(node, "cannot connect to " + target + ": " + e.getMessage());
+        }
+    }
+
+    private void finishConnect(Connection connection) {
+        try {
+            if (connection.channel.finishConnect()) {
+                connection.key.interestOps(SelectionKey.OP_READ);
+                handshake.start(connection, nowNs);
+                selectedWork++;
+            }
+        } catch (IOException e) {
+            onConnectionFailed(connection, "cannot connect to " + connection.peerSocket + ": " + e.getMessage());
+        }
+    }
+
+    // ================================================================================================ transmit
+
+    private int transmit() {
+        NetQueuePair[] queuePairs = fabric.queuePairArray();
+        int count = queuePairs.length;
+        if (count == 0) {
+            return 0;
+        }
+        int work = 0;
+        boolean retry = false;
+        int start = Math.floorMod(rotation++, count);
+        for (int i = 0; i < count; i++) {
+            NetQueuePair queuePair = queuePairs[(start + i) % count];
+            if (queuePair instanceof NetRcQueuePair rc) {
+                work += rc.flushIfInError();
+                work += rc.transmit(nowNs);
+                retry |= rc.retryAtNs != 0;
+            } else if (queuePair instanceof NetUdQueuePair ud && !datagramEndpoint.blocked) {
+                work += ud.transmit(datagramEndpoint, nowNs);
+                if (datagramEndpoint.blocked) {
+                    datagramKey.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                }
+            }
+        }
+        retryPending = retry;
+        return work;
+    }
+
+    // =============================================================================================== deadlines
+
+    private int checkDeadlines() {
+        int work = 0;
+        for (int i = 0; i < connections.size(); i++) {
+            Connection connection = connections.get(i);
+            switch (connection.phase) {
+                case CONNECTING, HANDSHAKE -> {
+                    if (nowNs - connection.deadlineNs > 0) {
+                        String reason = "no " + (connection.phase == Connection.Phase.CONNECTING ? "connection"
+                                : "handshake") + " within " + peerTimeoutNs / 1_000_000 + " ms";
+                        if (connection.dialer) {
+                            onConnectionFailed(connection, reason);
+                        } else {
+                            handshake.refuse(connection, reason);
+                        }
+                        work++;
+                    }
+                }
+                case READY -> {
+                    if (nowNs - connection.lastReadNs > peerTimeoutNs) {
+                        onConnectionFailed(connection, "nothing heard for " + (nowNs - connection.lastReadNs)
+                                / 1_000_000 + " ms (peer timeout " + peerTimeoutNs / 1_000_000 + " ms)");
+                        work++;
+                    } else {
+                        work += connection.heartbeatIfQuiet(nowNs, heartbeatIntervalNs);
+                    }
+                }
+                case CLOSED -> { }
+            }
+        }
+        connections.removeIf(connection -> connection.phase == Connection.Phase.CLOSED);
+        for (NetQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair instanceof NetUdQueuePair ud && ud.heldDestination != null
+                    && nowNs - ud.heldDeadlineNs > 0) {
+                work += datagramEndpoint.releaseHeld(ud);
+            }
+        }
+        return work;
+    }
+
+    // ================================================================================================== events
+
+    /** An RC queue pair connected to {@code peer}: bind it to the peer's node and make sure a connection exists. */
+    void onQueuePairConnected(NetRcQueuePair queuePair, NetQueuePairAddress peer) {
+        RemoteNode node = nodes.computeIfAbsent(peer.node(), RemoteNode::new);
+        if (node.address == null) {
+            node.address = peer.address;
+        }
+        queuePair.remote = node;
+        if (node.failed) {
+            queuePair.enterError(CompletionStatus.RETRY_EXCEEDED);
+        } else if (node.dialed == null) {
+            dial(node);
+        }
+    }
+
+    void onDialed(Connection connection, long now) {
+        connection.remote.everReady = true;
+        connection.lastReadNs = now;
+        LOG.log(Level.DEBUG, "fabric node {0}: connected to node {1}", nodeName(), connection.remote);
+    }
+
+    void onAccepted(Connection connection, long peerNode, long now) {
+        RemoteNode node = nodes.computeIfAbsent(peerNode, RemoteNode::new);
+        if (node.failed) {
+            LOG.log(Level.DEBUG, "fabric node {0}: closing a new connection from node {1}, which failed before",
+                    nodeName(), Long.toHexString(peerNode));
+            connection.close();
+            return;
+        }
+        connection.remote = node;
+        connection.lastReadNs = now;
+        node.accepted.add(connection);
+        node.everReady = true;
+    }
+
+    /** Closes a connection that never authenticated; nothing else changes. */
+    void discard(Connection connection) {
+        connection.close();
+    }
+
+    /**
+     * A connection broke. Before authentication on the accepting side it is only logged; otherwise the node behind
+     * it has failed.
+     */
+    void onConnectionFailed(Connection connection, String reason) {
+        if (connection.phase == Connection.Phase.CLOSED) {
+            return;
+        }
+        boolean established = connection.phase == Connection.Phase.READY;
+        connection.close();
+        if (!connection.dialer && !established) {
+            LOG.log(Level.WARNING, "fabric node {0}: refused TCP connection from {1}: {2} (if it is a fabric node, is"
+                    + " " + NetFabricProvider.SECRET_OPTION + " the same on both?)", nodeName(),
+                    connection.peerSocket, reason);
+            return;
+        }
+        if (connection.remote != null) {
+            failNode(connection.remote, reason);
+        }
+    }
+
+    /** The node is gone: close its connections and move every RC queue pair connected to it to ERROR. */
+    private void failNode(RemoteNode node, String reason) {
+        if (node.failed) {
+            return;
+        }
+        node.failed = true;
+        if (node.dialed != null) {
+            node.dialed.close();
+        }
+        for (Connection connection : node.accepted) {
+            connection.close();
+        }
+        int failedQueuePairs = 0;
+        for (NetQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node
+                    && rc.enterError(CompletionStatus.RETRY_EXCEEDED)) {
+                failedQueuePairs++;
+            }
+        }
+        if (node.everReady || failedQueuePairs > 0) {
+            fabric.netCounters().countPeerFailure();
+        }
+        if (node.saidGoodbye) {
+            LOG.log(Level.DEBUG, "fabric node {0}: peer node {1} closed; {2} queue pair(s) connected to it failed",
+                    nodeName(), node, failedQueuePairs);
+        } else {
+            LOG.log(Level.WARNING, "fabric node {0}: peer node {1} failed: {2}; {3} queue pair(s) connected to it"
+                    + " failed", nodeName(), node, reason, failedQueuePairs);
+        }
+    }
+
+    void countAuthenticationFailure() {
+        fabric.netCounters().countAuthenticationFailure();
+    }
+
+    // =============================================================================================== lifecycle
+
+    /** Stops the thread (bounded wait) after it said goodbye to its peers and closed its sockets. */
+    void stop() {
+        running = false;
+        selector.wakeup();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (thread.isAlive()) {
+            throw new FaroException(FaroException.Category.TIMEOUT,
+                    "the progress thread of fabric node " + nodeName() + " did not stop within 5 s");
+        }
+    }
+
+    boolean isAgentThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    private void shutdown() {
+        long now = System.nanoTime();
+        for (Connection connection : connections) {
+            try {
+                connection.sayGoodbye(now);
+            } catch (RuntimeException ignored) {
+                // closing anyway
+            }
+            connection.close();
+        }
+        connections.clear();
+        closeQuietly(listener);
+        closeQuietly(datagrams);
+        closeQuietly(selector);
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // best effort at close
+        }
+    }
+}
