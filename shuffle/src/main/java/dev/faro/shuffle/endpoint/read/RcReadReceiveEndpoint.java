@@ -82,6 +82,8 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
     private final boolean[] depleted;
     private final AtomicInteger depletedSources = new AtomicInteger();
     private final ReentrantLock issueLock = new ReentrantLock();
+    /** Per source: makes counting a release and posting its FreeArr WRITE one step (see release). */
+    private final ReentrantLock[] releaseLocks;
     private final ThreadLocal<RcConnections.Scratch> scratch = ThreadLocal.withInitial(RcConnections.Scratch::new);
     private volatile boolean ended;
     private volatile boolean closed;
@@ -139,6 +141,10 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         this.remoteIndex = new int[buffers.length];
         this.ready = new ArrayBlockingQueue<>(buffers.length);
         this.releases = new AtomicLongArray(nodes);
+        this.releaseLocks = new ReentrantLock[nodes];
+        for (int node = 0; node < nodes; node++) {
+            releaseLocks[node] = new ReentrantLock();
+        }
         this.finalReleases = new AtomicLongArray(nodes);
         for (int node = 0; node < nodes; node++) {
             finalReleases.set(node, -1);
@@ -275,12 +281,19 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         failure.check();
         int source = buffer.index() / config.buffersPerPeer();
         int remote = (int) (buffer.remoteAddress() / config.bufferBytes());
-        // the release of the source's last buffer is its last WRITE to that sender: signal it (see close)
-        boolean last = releases.incrementAndGet(source) == finalReleases.get(source);
         RcConnections.Scratch staging = scratch.get();
         freeRings[source].prepare(staging.request, staging.slot, RcConnections.requestId(CONTROL, source, 0),
                 remote, 0);
-        connections.post(source, staging.request, last, this);
+        // the release of the source's last buffer is its last WRITE to that sender: signal it (see close). Counting
+        // and posting happen under one lock, so with threads releasing concurrently (SE) the post counted last is
+        // also posted last.
+        releaseLocks[source].lock();
+        try {
+            boolean last = releases.incrementAndGet(source) == finalReleases.get(source);
+            connections.post(source, staging.request, last, this);
+        } finally {
+            releaseLocks[source].unlock();
+        }
         landing[source].add(buffer);
     }
 
