@@ -24,6 +24,14 @@ public enum EndpointImplementation {
         return paperName;
     }
 
+    /**
+     * Whether its endpoints draw from the node's buffer pool and can follow the adaptive policy (TODS19 §6.2); the
+     * one-sided designs own fixed buffer arrays that peers address by index.
+     */
+    public boolean supportsAdaptiveBuffers() {
+        return this == UD_TWO_SIDED || this == RC_TWO_SIDED;
+    }
+
     /** Whether the implementation needs UD queue pairs. */
     public boolean needsDatagrams() {
         return datagram;

@@ -1,6 +1,7 @@
 package dev.faro.shuffle.setup;
 
 import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
@@ -22,6 +23,11 @@ public final class EndpointFactory {
         if (groups.nodes() != exchange.nodes()) {
             throw new IllegalArgumentException("groups cover " + groups.nodes() + " nodes but the exchange has "
                     + exchange.nodes());
+        }
+        if (config.bufferPolicy().isAdaptive() && !config.design().implementation().supportsAdaptiveBuffers()) {
+            throw new FaroException(FaroException.Category.NOT_SUPPORTED, "adaptive buffer management is"
+                    + " implemented for the Send/Receive designs (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR); "
+                    + config.design().paperName() + " takes a fixed or bandwidth-delay depth");
         }
         return switch (config.design().implementation()) {
             case RC_TWO_SIDED -> TwoSidedOpener.openRc(fabric, exchange, shuffleName, config, groups);

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every two-sided design stays exactly-once under the adaptive and the bandwidth-delay policies. */
+/**
+ * Every two-sided design stays exactly-once under the adaptive and the bandwidth-delay policies; the one-sided designs
+ * take the bandwidth-delay depth and refuse the adaptive policy with a clear message.
+ */
 class BufferPolicyShuffleTest {
 
     private static Path directory;
@@ -41,6 +44,21 @@ class BufferPolicyShuffleTest {
     @ParameterizedTest
     @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
     void bandwidthDelay(EndpointDesign design) throws Exception {
+        run(design, new BufferPolicy.BandwidthDelay(5e9, 1_000, 1024));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EndpointDesign.class, names = {"SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
+    void adaptiveIsRefusedClearlyWhereNotImplemented(EndpointDesign design) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(design, new BufferPolicy.Adaptive(2, 16)))
+                .rootCause()
+                .isInstanceOf(dev.faro.fabric.FaroException.class)
+                .hasMessageContaining("adaptive buffer management is implemented for the Send/Receive designs");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EndpointDesign.class, names = {"SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
+    void bandwidthDelayOneSided(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.BandwidthDelay(5e9, 1_000, 1024));
     }
 
