@@ -40,6 +40,19 @@ final class LogCapture implements AutoCloseable {
         return List.copyOf(lines);
     }
 
+    /**
+     * The lines captured once one matches {@code expected}, or after {@code timeoutMillis} if none does: progress
+     * threads log after they publish completions, so a test that saw the completions may not see the line yet.
+     */
+    List<String> linesOnceAnyMatches(java.util.function.Predicate<String> expected, long timeoutMillis)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (lines.stream().noneMatch(expected) && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
+        return lines();
+    }
+
     @Override
     public void close() {
         logger.removeHandler(handler);
