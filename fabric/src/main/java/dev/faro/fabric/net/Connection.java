@@ -31,7 +31,8 @@ import java.nio.channels.SocketChannel;
  * <h2>Outbound</h2>
  * Frames are appended to {@link #out}; payloads up to {@link #COPY_THRESHOLD} bytes are copied in, larger ones are
  * written from registered memory with a gathering write ({@link #pendingPayload}), and nothing is appended until such a
- * payload is out. Consecutive ACKs of one queue pair are merged in place.
+ * payload is out. Consecutive ACKs of one queue pair are merged in place. A write that fills the socket's buffer
+ * blocks the connection's writes until the selector reports it writable ({@link #writeBlocked}).
  *
  * <p>Data path: allocation-free after construction. Progress thread only.
  */
@@ -92,7 +93,12 @@ final class Connection {
     private NetMemoryRegion pendingRegion;
     private final RegionViews outViews = new RegionViews();
     private int lastAckPosition = -1;
-    private boolean writeInterest;
+    /**
+     * The socket's send buffer was full at the last write: no more writes until the selector reports it writable.
+     * Retrying at once would move a few kilobytes per system call; waiting for the kernel's "writable" (a good share
+     * of the buffer free) moves large chunks, as a blocking writer would.
+     */
+    private boolean writeBlocked;
 
     Connection(ProgressAgent agent, SocketChannel channel, boolean dialer, InetSocketAddress peerSocket, Phase phase,
             long nowNs) {
@@ -310,6 +316,11 @@ final class Connection {
         return pendingPayload == null && out.remaining() >= bytes;
     }
 
+    /** Whether any request frame fits now (one with a copied payload at most {@link #COPY_THRESHOLD} bytes long). */
+    boolean canTakeRequest() {
+        return hasRoom(FrameDescriptor.HEADER_LENGTH + COPY_THRESHOLD);
+    }
+
     /** Appends a request frame for {@code slot}; false if it does not fit now. Dialer, READY. */
     boolean emitRequest(NetRcQueuePair queuePair, SendSlot slot) {
         byte type;
@@ -332,7 +343,8 @@ final class Connection {
             return false;
         }
         NetRemoteKey key = slot.remoteKey;
-        FrameDescriptor.put(out, type, (byte) 0, payload, queuePair.peerQpn, queuePair.qpn, slot.immediate,
+        byte flags = slot.signaled || slot.sequence == queuePair.posted() ? FrameDescriptor.FLAG_ACK_REQUESTED : 0;
+        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.qpn, slot.immediate,
                 slot.sequence, slot.remoteOffset, key == null ? 0 : key.node, key == null ? 0 : key.regionId,
                 key == null ? 0 : key.key, value);
         lastAckPosition = -1;
@@ -420,9 +432,16 @@ final class Connection {
         }
     }
 
+    /** The selector reports the socket writable: writes again. */
+    int onWritable(long nowNs) {
+        writeBlocked = false;
+        return flush(nowNs);
+    }
+
     /** Writes what is buffered as far as the socket takes it. Returns 1 if anything was written. */
     int flush(long nowNs) {
-        if (phase == Phase.CLOSED || phase == Phase.CONNECTING || (out.position() == 0 && pendingPayload == null)) {
+        if (writeBlocked || phase == Phase.CLOSED || phase == Phase.CONNECTING
+                || (out.position() == 0 && pendingPayload == null)) {
             return 0;
         }
         out.flip();
@@ -445,6 +464,7 @@ final class Connection {
             pendingPayload = null;
             gather[1] = null;
         }
+        writeBlocked = hasOutput();
         updateInterest();
         return written > 0 ? 1 : 0;
     }
@@ -453,16 +473,18 @@ final class Connection {
         return out.position() > 0 || pendingPayload != null;
     }
 
+    /**
+     * READ unless paused; WRITE while output waits. WRITE stays on through a stream of frames (an update per frame
+     * would cost a system call each) and goes off when the output is all written, so an idle agent can sleep.
+     */
     private void updateInterest() {
         if (key == null || !key.isValid() || phase == Phase.CONNECTING) {
             return;
         }
-        boolean wantWrite = hasOutput();
-        int ops = (readPaused ? 0 : SelectionKey.OP_READ) | (wantWrite ? SelectionKey.OP_WRITE : 0);
+        int ops = (readPaused ? 0 : SelectionKey.OP_READ) | (hasOutput() ? SelectionKey.OP_WRITE : 0);
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
-        writeInterest = wantWrite;
     }
 
     /** Enters READ interest once connected. */
@@ -505,11 +527,6 @@ final class Connection {
         }
         inViews.clear();
         outViews.clear();
-    }
-
-    /** Whether the socket wants writing (diagnostics). */
-    boolean wantsWrite() {
-        return writeInterest;
     }
 
     @Override

@@ -37,7 +37,7 @@ import java.nio.ByteBuffer;
  *  handshake  HELLO, CHALLENGE, PROOF, WELCOME      payload: see {@link Connection}
  *  control    HEARTBEAT, GOODBYE                    no payload
  *  requests   SEND, WRITE, WRITE_WITH_IMMEDIATE     payload: the data; psn; immediate; WRITE*: remoteOffset,
- *                                                   keyNode, regionId, rkey
+ *                                                   keyNode, regionId, rkey; flags: FLAG_ACK_REQUESTED
  *             READ_REQUEST                          value: the length to read; remoteOffset and key as above
  *             FETCH_ADD, COMPARE_SWAP               payload: compareOrAdd (8) | swap (8); remoteOffset and key
  *  responses  ACK                                   psn: every request of the queue pair up to psn is done
@@ -88,6 +88,13 @@ final class FrameDescriptor {
     static final byte READ_RESPONSE = 34;
     static final byte ATOMIC_RESPONSE = 35;
 
+    /**
+     * Flag of a SEND, WRITE or WRITE_WITH_IMMEDIATE: answer with an ACK. The initiator asks for one on signaled
+     * requests and on the last request it has; an ACK covers every earlier request of the queue pair, so the others
+     * need none. READs and atomics are always answered, failures always NAKed.
+     */
+    static final byte FLAG_ACK_REQUESTED = 1;
+
     /** The largest handshake payload; an unauthenticated peer cannot make us buffer more. */
     static final int MAX_HANDSHAKE_PAYLOAD = 128;
     /** The payload of an atomic request: compareOrAdd and swap. */
@@ -124,12 +131,19 @@ final class FrameDescriptor {
     /** Writes a header at {@code buffer}'s position and advances it. Data path. */
     static void put(ByteBuffer buffer, byte type, byte status, int payloadLength, int qpn, int sourceQpn, int immediate,
             long psn, long remoteOffset, long keyNode, int regionId, int rkey, long value) {
+        put(buffer, type, status, (byte) 0, payloadLength, qpn, sourceQpn, immediate, psn, remoteOffset, keyNode,
+                regionId, rkey, value);
+    }
+
+    /** As {@link #put(ByteBuffer, byte, byte, int, int, int, int, long, long, long, int, int, long)}, with flags. */
+    static void put(ByteBuffer buffer, byte type, byte status, byte flags, int payloadLength, int qpn, int sourceQpn,
+            int immediate, long psn, long remoteOffset, long keyNode, int regionId, int rkey, long value) {
         int at = buffer.position();
         buffer.putInt(at + MAGIC_OFFSET, MAGIC);
         buffer.put(at + VERSION_OFFSET, VERSION);
         buffer.put(at + TYPE_OFFSET, type);
         buffer.put(at + STATUS_OFFSET, status);
-        buffer.put(at + FLAGS_OFFSET, (byte) 0);
+        buffer.put(at + FLAGS_OFFSET, flags);
         buffer.putInt(at + PAYLOAD_LENGTH_OFFSET, payloadLength);
         buffer.putInt(at + QPN_OFFSET, qpn);
         buffer.putInt(at + SOURCE_QPN_OFFSET, sourceQpn);
@@ -152,6 +166,7 @@ final class FrameDescriptor {
     static final class Header {
         byte type;
         byte status;
+        byte flags;
         int payloadLength;
         int qpn;
         int sourceQpn;
@@ -174,6 +189,7 @@ final class FrameDescriptor {
             }
             type = buffer.get(at + TYPE_OFFSET);
             status = buffer.get(at + STATUS_OFFSET);
+            flags = buffer.get(at + FLAGS_OFFSET);
             payloadLength = buffer.getInt(at + PAYLOAD_LENGTH_OFFSET);
             qpn = buffer.getInt(at + QPN_OFFSET);
             sourceQpn = buffer.getInt(at + SOURCE_QPN_OFFSET);

@@ -34,7 +34,7 @@ final class NetCompletionQueue implements CompletionQueue {
 
     private static final VarHandle PUBLISHED = MethodHandles.arrayElementVarHandle(long[].class);
     private static final byte FLAG_IMMEDIATE = 1;
-    private static final int SPINS_BEFORE_WAIT = 200;
+    private static final int SPINS_BEFORE_WAIT = 20;
 
     final NetFabric fabric;
     final int id;

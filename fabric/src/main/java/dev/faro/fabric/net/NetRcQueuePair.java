@@ -111,7 +111,8 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
             return nextToComplete <= posted();
         }
         Connection connection = remote == null ? null : remote.dialed;
-        return retryAtNs == 0 && nextToTransmit <= posted() && connection != null && connection.isReady();
+        return retryAtNs == 0 && nextToTransmit <= posted() && connection != null && connection.isReady()
+                && connection.canTakeRequest();
     }
 
     /** Puts waiting requests on the peer's connection. Returns the requests sent. */
@@ -134,9 +135,14 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
         }
         long last = posted();
         int sent = 0;
-        while (nextToTransmit <= last && sent < TRANSMIT_BUDGET && connection.emitRequest(this, slot(nextToTransmit))) {
-            nextToTransmit++;
-            sent++;
+        while (nextToTransmit <= last && sent < TRANSMIT_BUDGET) {
+            if (connection.emitRequest(this, slot(nextToTransmit))) {
+                nextToTransmit++;
+                sent++;
+            } else if (connection.flush(nowNs) == 0 || !connection.canTakeRequest()) {
+                break; // the socket is full: the selector says when it drains
+            }
+            // a large payload went out in this turn's write: put the next frame behind it without a select
         }
         return sent;
     }

@@ -33,9 +33,12 @@ import java.util.function.Consumer;
  *       heartbeats on quiet connections, held-back datagrams;</li>
  *   <li>return the work done.</li>
  * </ol>
- * Idle strategy: spin, then yield, then sleep in the selector (at most {@value #MAX_SLEEP_MS} ms); a posting thread
- * wakes a sleeping agent. With {@code net.idle=spin} the agent never sleeps. Inside {@code doWork} nothing blocks;
- * only rare control events (a refused peer, a failed node) are logged.
+ * Idle strategy: {@value #SPINS} idle turns (each polls the selector), then sleep in the selector (at most
+ * {@value #MAX_SLEEP_MS} ms); a posting thread wakes a sleeping agent, and the selector wakes it for socket events.
+ * It never yields: on a small, busy machine a yield can cost a whole time slice, while the selector wakes it the
+ * moment there is work. Sockets it writes to wait for the selector's "writable" once full, so a stream moves in large
+ * writes, as a blocking writer would. With {@code net.idle=spin} the agent never sleeps. Inside {@code doWork}
+ * nothing blocks; only rare control events (a refused peer, a failed node) are logged.
  *
  * <p>Threads: {@link #execute} and {@link #doorbell} are called by application threads; everything else runs on the
  * agent's thread.
@@ -43,8 +46,7 @@ import java.util.function.Consumer;
 final class ProgressAgent implements Runnable {
 
     private static final System.Logger LOG = System.getLogger(ProgressAgent.class.getName());
-    private static final int SPINS = 200;
-    private static final int YIELDS = 200;
+    private static final int SPINS = 100;
     private static final long MAX_SLEEP_MS = 10;
     private static final long DEADLINE_PERIOD_NS = 1_000_000;
     private static final Object LISTENER = new Object();
@@ -138,8 +140,6 @@ final class ProgressAgent implements Runnable {
                 idle = 0;
             } else if (busySpin || ++idle < SPINS) {
                 Thread.onSpinWait();
-            } else if (idle < SPINS + YIELDS) {
-                Thread.yield();
             } else {
                 sleep();
             }
@@ -225,7 +225,7 @@ final class ProgressAgent implements Runnable {
                 selectedWork += connection.onReadable(nowNs);
             }
             if (key.isValid() && key.isWritable()) {
-                selectedWork += connection.flush(nowNs);
+                selectedWork += connection.onWritable(nowNs);
             }
         }
     }
@@ -433,22 +433,27 @@ final class ProgressAgent implements Runnable {
         for (Connection connection : node.accepted) {
             connection.close();
         }
-        int failedQueuePairs = 0;
+        int connected = 0;
         for (NetQueuePair queuePair : fabric.queuePairArray()) {
-            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node
-                    && rc.enterError(CompletionStatus.RETRY_EXCEEDED)) {
-                failedQueuePairs++;
+            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node && rc.isReady()) {
+                connected++;
             }
         }
-        if (node.everReady || failedQueuePairs > 0) {
+        // the log line first: whoever polls the error completions below can already read why
+        if (node.saidGoodbye) {
+            LOG.log(Level.DEBUG, "fabric node {0}: peer node {1} closed; failing the {2} queue pair(s) connected to"
+                    + " it", nodeName(), node, connected);
+        } else {
+            LOG.log(Level.WARNING, "fabric node {0}: peer node {1} failed: {2}; failing the {3} queue pair(s)"
+                    + " connected to it", nodeName(), node, reason, connected);
+        }
+        if (node.everReady || connected > 0) {
             fabric.netCounters().countPeerFailure();
         }
-        if (node.saidGoodbye) {
-            LOG.log(Level.DEBUG, "fabric node {0}: peer node {1} closed; {2} queue pair(s) connected to it failed",
-                    nodeName(), node, failedQueuePairs);
-        } else {
-            LOG.log(Level.WARNING, "fabric node {0}: peer node {1} failed: {2}; {3} queue pair(s) connected to it"
-                    + " failed", nodeName(), node, reason, failedQueuePairs);
+        for (NetQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node) {
+                rc.enterError(CompletionStatus.RETRY_EXCEEDED);
+            }
         }
     }
 

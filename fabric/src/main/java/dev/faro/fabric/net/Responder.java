@@ -208,7 +208,9 @@ final class Responder implements FrameHandler {
 
     private static void acknowledge(Connection connection, NetRcQueuePair queuePair, FrameDescriptor.Header header) {
         queuePair.expectedPsn++;
-        connection.appendAck(header.sourceQpn, header.qpn, header.psn);
+        if ((header.flags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0) {
+            connection.appendAck(header.sourceQpn, header.qpn, header.psn);
+        }
     }
 
     private static void releaseFrameRegion(Connection connection) {

@@ -9,20 +9,24 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The test's own small network: two network namespaces ({@value #PREFIX}a, {@value #PREFIX}b), each a "host" with one
- * end of a veth pair ({@code 10.77.0.1/24} and {@code 10.77.0.2/24}); packet loss with nftables and a bandwidth cap
- * with a {@code tbf} qdisc inside a namespace; link down. Needs root and {@code ip}, {@code nft}, {@code tc}.
+ * The test's own small network: two network namespaces ({@code faro-it-<pid>-a} and {@code -b}), each a "host" with
+ * one end of a veth pair ({@code 10.77.0.1/24} and {@code 10.77.0.2/24}); packet loss with nftables and a bandwidth
+ * cap with a {@code tbf} qdisc inside a namespace; link down. Needs root and {@code ip}, {@code nft}, {@code tc}.
  *
- * <p>Everything it creates carries the prefix {@value #PREFIX}, so {@link #removeStale()} can clean up after a run
- * that crashed. Addresses exist only inside the namespaces; the host's own network is not touched.
+ * <p>Names carry a fixed prefix and the test JVM's pid, so {@link #removeStale()} removes what a crashed run left
+ * (its pid is gone) without touching a run that is still going (builds on a shared machine may overlap).
+ * Addresses exist only inside the namespaces; the host's own network is not touched.
  */
 final class TestNetwork implements AutoCloseable {
 
     static final String PREFIX = "faro-it-";
-    static final String HOST_A = PREFIX + "a";
-    static final String HOST_B = PREFIX + "b";
-    static final String LINK_A = PREFIX + "va";
-    static final String LINK_B = PREFIX + "vb";
+    /** veth names live in the host's namespace for a moment and must be short (15 characters at most). */
+    static final String LINK_PREFIX = "fi";
+    private static final long PID = ProcessHandle.current().pid();
+    static final String HOST_A = PREFIX + PID + "-a";
+    static final String HOST_B = PREFIX + PID + "-b";
+    static final String LINK_A = LINK_PREFIX + PID + "a";
+    static final String LINK_B = LINK_PREFIX + PID + "b";
     static final String ADDRESS_A = "10.77.0.1";
     static final String ADDRESS_B = "10.77.0.2";
 
@@ -46,7 +50,7 @@ final class TestNetwork implements AutoCloseable {
                 return "'" + tool + "' is not installed (apt-get install iproute2 nftables)";
             }
         }
-        String probe = PREFIX + "probe";
+        String probe = PREFIX + PID + "-probe";
         try {
             run(List.of("ip", "netns", "add", probe));
             run(List.of("ip", "netns", "exec", probe, "nft", "list", "ruleset"));
@@ -67,11 +71,11 @@ final class TestNetwork implements AutoCloseable {
         return Files.isExecutable(Path.of("/usr/sbin", tool)) || Files.isExecutable(Path.of("/sbin", tool));
     }
 
-    /** Removes namespaces and links left by an earlier run (same prefix). */
+    /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */
     static void removeStale() throws IOException {
         for (String line : run(List.of("ip", "netns", "list")).split("\n")) {
             String name = line.strip().split(" ")[0];
-            if (name.startsWith(PREFIX)) {
+            if (name.startsWith(PREFIX) && isStale(name.substring(PREFIX.length()))) {
                 runQuietly(List.of("ip", "netns", "del", name));
             }
         }
@@ -79,11 +83,26 @@ final class TestNetwork implements AutoCloseable {
             String[] fields = line.strip().split(":\\s+");
             if (fields.length > 1) {
                 String name = fields[1].split("@")[0];
-                if (name.startsWith(PREFIX)) {
+                if (name.startsWith(LINK_PREFIX) && name.length() > LINK_PREFIX.length()
+                        && Character.isDigit(name.charAt(LINK_PREFIX.length()))
+                        && isStale(name.substring(LINK_PREFIX.length()))) {
                     runQuietly(List.of("ip", "link", "del", name));
                 }
             }
         }
+    }
+
+    /** Whether the run that named something {@code <pid><suffix>} is this one or dead. */
+    private static boolean isStale(String pidAndSuffix) {
+        int end = 0;
+        while (end < pidAndSuffix.length() && Character.isDigit(pidAndSuffix.charAt(end))) {
+            end++;
+        }
+        if (end == 0) {
+            return true; // an older naming scheme: nobody owns it
+        }
+        long pid = Long.parseLong(pidAndSuffix.substring(0, end));
+        return pid == PID || ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
     }
 
     /** Two namespaces joined by a veth pair, links and loopback up. */
