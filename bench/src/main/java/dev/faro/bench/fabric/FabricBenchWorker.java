@@ -38,6 +38,9 @@ public final class FabricBenchWorker implements AutoCloseable {
     static final String MEASURE = "MEASURE";
     static final String STOP = "STOP";
     static final String FINISH = "FINISH";
+    static final String SOCKET_SERVE = "SOCKET_SERVE";
+    static final String SOCKET_MEASURE = "SOCKET_MEASURE";
+    static final String SOCKET_STOP = "SOCKET_STOP";
 
     /** Stands for an absent value (no UD address) in the protocol. */
     static final String NONE = "-";
@@ -80,6 +83,9 @@ public final class FabricBenchWorker implements AutoCloseable {
     private QueuePairAddress udDestination;
     private Receiver receiver;
 
+    // The plain socket stream baseline (target: the sink; initiator: nothing kept between commands).
+    private SocketStreamBaseline.Sink socketSink;
+
     FabricBenchWorker(String name) {
         this.name = name;
     }
@@ -95,8 +101,9 @@ public final class FabricBenchWorker implements AutoCloseable {
 
     String onCommand(String verb, List<String> arguments) throws Exception {
         return switch (verb) {
-            case OPEN -> open(argument(arguments, 0, 3, verb), Long.parseLong(arguments.get(1)),
-                    Integer.parseInt(arguments.get(2)));
+            case OPEN -> open(arguments.size() == 4 ? arguments.get(0) : argument(arguments, 0, 3, verb),
+                    Long.parseLong(arguments.get(1)), Integer.parseInt(arguments.get(2)),
+                    arguments.size() == 4 ? arguments.get(3) : "");
             case PEER -> peer(argument(arguments, 0, 2, verb), arguments.get(1));
             case PREPARE -> prepare(FabricOperation.fromCliName(argument(arguments, 0, 2, verb)),
                     Integer.parseInt(arguments.get(1)));
@@ -106,6 +113,11 @@ public final class FabricBenchWorker implements AutoCloseable {
                     Long.parseLong(arguments.get(1)), Long.parseLong(arguments.get(2)));
             case STOP -> stop();
             case FINISH -> finish();
+            case SOCKET_SERVE -> socketServe(Integer.parseInt(argument(arguments, 0, 1, verb)));
+            case SOCKET_MEASURE -> socketMeasure(Integer.parseInt(argument(arguments, 0, 5, verb)),
+                    Integer.parseInt(arguments.get(1)), Integer.parseInt(arguments.get(2)),
+                    Long.parseLong(arguments.get(3)), Long.parseLong(arguments.get(4)));
+            case SOCKET_STOP -> socketStop();
             default -> throw new IllegalArgumentException("unknown command " + verb);
         };
     }
@@ -118,12 +130,22 @@ public final class FabricBenchWorker implements AutoCloseable {
     }
 
     /**
-     * {@code OPEN provider workingSetBytes window}: opens the node, its completion queue, its data region (filled, so
-     * every page exists) and its credit region. Replies {@code dataKey creditKey udMtuBytes maxMessageBytes}.
+     * {@code OPEN provider workingSetBytes window [options]}: opens the node, its completion queue, its data region
+     * (filled, so every page exists) and its credit region. {@code options} are fabric options as comma-separated
+     * {@code key=value} pairs (e.g. the {@code net} provider's shared secret, which travels over this private pipe
+     * rather than a command line). Replies {@code dataKey creditKey udMtuBytes maxMessageBytes}.
      */
-    private String open(String provider, long workingSetBytes, int newWindow) {
+    private String open(String provider, long workingSetBytes, int newWindow, String options) {
         requireState(fabric == null, "already open");
-        fabric = Fabrics.open(FabricConfig.of(provider, name));
+        FabricConfig fabricConfig = FabricConfig.of(provider, name);
+        for (String option : options.isEmpty() ? new String[0] : options.split(",")) {
+            int equals = option.indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException("fabric option '" + option + "' is not key=value");
+            }
+            fabricConfig = fabricConfig.withOption(option.substring(0, equals), option.substring(equals + 1));
+        }
+        fabric = Fabrics.open(fabricConfig);
         FabricCapabilities capabilities = fabric.capabilities();
         window = newWindow;
         sendQueueDepth = Math.min(capabilities.maxQueueDepth(), Math.max(newWindow, 16));
@@ -179,7 +201,8 @@ public final class FabricBenchWorker implements AutoCloseable {
         requireState(rc != null && operation.isTwoSided(), "SERVE needs a prepared two-sided point");
         requireState(receiver == null, "already serving");
         receiver = new Receiver(completionQueue, operation.isUd() ? ud : rc, rc, data, peerCredit, sizeBytes,
-                receiveQueueDepth, Math.max(1, receiveQueueDepth / 4), sendQueueDepth);
+                receiveQueueDepth, Math.max(1, receiveQueueDepth / 4), sendQueueDepth,
+                SpinThenYield.awaitsCompletions(fabric.provider()));
         receiver.start();
         return "";
     }
@@ -193,7 +216,8 @@ public final class FabricBenchWorker implements AutoCloseable {
     private String measure(int runs, long runNanos, long warmupNanos) {
         requireState(rc != null && (udDestination != null) == operation.isUd(), "MEASURE needs a connected point");
         if (initiator == null) {
-            initiator = new Initiator(completionQueue, data, credit, peerData, window);
+            initiator = new Initiator(completionQueue, data, credit, peerData, window,
+                    SpinThenYield.awaitsCompletions(fabric.provider()));
             memcpy = new MemcpyBaseline(data.lengthBytes(), Initiator.signalInterval(window));
         }
         if (!remoteRegionTouched) {
@@ -261,6 +285,38 @@ public final class FabricBenchWorker implements AutoCloseable {
         return "";
     }
 
+    /** {@code SOCKET_SERVE sizeBytes} (target): starts the socket baseline's sink; replies its loopback port. */
+    private String socketServe(int sizeBytes) throws Exception {
+        socketStop();
+        socketSink = new SocketStreamBaseline.Sink(sizeBytes);
+        return Integer.toString(socketSink.port());
+    }
+
+    /**
+     * {@code SOCKET_MEASURE port sizeBytes runs runNanos warmupNanos} (initiator): connects to the sink, warms up, then
+     * streams {@code runs} timed runs. Replies one {@link Measurement} per run.
+     */
+    private String socketMeasure(int port, int sizeBytes, int runs, long runNanos, long warmupNanos) throws Exception {
+        try (SocketStreamBaseline stream = new SocketStreamBaseline(port, sizeBytes)) {
+            stream.measure(FIRST_WARMUP_FACTOR * warmupNanos);
+            List<String> samples = new ArrayList<>(runs);
+            for (int run = 0; run < runs; run++) {
+                samples.add(stream.measure(runNanos).encode());
+            }
+            return String.join(" ", samples);
+        }
+    }
+
+    /** {@code SOCKET_STOP} (target): stops the sink, if any. */
+    private String socketStop() throws Exception {
+        if (socketSink != null) {
+            SocketStreamBaseline.Sink sink = socketSink;
+            socketSink = null;
+            sink.close();
+        }
+        return "";
+    }
+
     private void requireState(boolean condition, String message) {
         if (!condition) {
             throw new IllegalStateException("worker " + name + ": " + message);
@@ -271,6 +327,7 @@ public final class FabricBenchWorker implements AutoCloseable {
     @Override
     public void close() {
         try {
+            socketStop();
             if (fabric != null) {
                 finish();
             }

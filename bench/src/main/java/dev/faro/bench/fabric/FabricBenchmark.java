@@ -5,9 +5,11 @@ import dev.faro.bench.process.WorkerProcess;
 import dev.faro.bench.process.WorkerSpec;
 import dev.faro.bench.report.MachineInfo;
 import dev.faro.bench.report.RunMetadata;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,13 +62,14 @@ public final class FabricBenchmark {
         long startNs = System.nanoTime();
         MachineInfo machine = MachineInfo.collect(); // before the workers load the machine
         List<BandwidthResult> results;
+        List<SocketStreamResult> socketBaseline = new ArrayList<>();
         try (WorkerProcess initiator = WorkerProcess.start(workerSpec(INITIATOR), progress);
                 WorkerProcess target = WorkerProcess.start(workerSpec(TARGET), progress)) {
-            results = measureAll(initiator, target);
+            results = measureAll(initiator, target, socketBaseline);
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
         RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, machine, parameters());
-        return FabricReport.write(config, results, metadata);
+        return FabricReport.write(config, results, socketBaseline, metadata);
     }
 
     private WorkerSpec workerSpec(String name) {
@@ -75,9 +78,12 @@ public final class FabricBenchmark {
                 .withJvmOptions(WORKER_JVM_OPTIONS);
     }
 
-    private List<BandwidthResult> measureAll(WorkerProcess initiator, WorkerProcess target) {
+    private List<BandwidthResult> measureAll(WorkerProcess initiator, WorkerProcess target,
+            List<SocketStreamResult> socketBaseline) {
+        // A fresh shared secret per run for providers that authenticate peers (net); others ignore the option.
         String open = String.join(" ", FabricBenchWorker.OPEN, config.provider(),
-                Long.toString(config.workingSetBytes()), Integer.toString(config.window()));
+                Long.toString(config.workingSetBytes()), Integer.toString(config.window()),
+                "net.secret=" + HexFormat.of().formatHex(randomBytes(16)));
         String[] initiatorNode = words(initiator.request(open), 4, initiator);
         String[] targetNode = words(target.request(open), 4, target);
         initiator.request(FabricBenchWorker.PEER + " " + targetNode[0] + " " + targetNode[1]);
@@ -95,6 +101,9 @@ public final class FabricBenchmark {
                     i + 1, points.size(), point.operation().label(), ByteSizes.format(point.sizeBytes()),
                     result.gigabytesPerSecond(), result.megaMessagesPerSecond(), result.memcpyGigabytesPerSecond(),
                     result.ratioToMemcpy()));
+            if (SocketStreamResult.measuredBeside(point.operation(), point.sizeBytes())) {
+                socketBaseline.add(measureSocket(initiator, target, point));
+            }
         }
         return results;
     }
@@ -167,6 +176,36 @@ public final class FabricBenchmark {
                 receiverNotReadyRetries);
     }
 
+    /**
+     * The plain blocking-socket stream over loopback between the same two workers, at the point's size, right after
+     * the point: the baseline of the {@code net} provider's RC bandwidth (see {@link SocketStreamBaseline}).
+     */
+    private SocketStreamResult measureSocket(WorkerProcess initiator, WorkerProcess target, Point point) {
+        int size = point.sizeBytes();
+        Duration run = config.runDuration();
+        Duration warmup = run.compareTo(MAX_WARMUP) < 0 ? run : MAX_WARMUP;
+        Duration measureTimeout = run.plus(warmup).multipliedBy(2L * (config.runs() + 1)).plus(MEASURE_SLACK);
+        String port = target.request(FabricBenchWorker.SOCKET_SERVE + " " + size);
+        String measured = initiator.request(String.join(" ", FabricBenchWorker.SOCKET_MEASURE, port,
+                Integer.toString(size), Integer.toString(config.runs()), Long.toString(run.toNanos()),
+                Long.toString(warmup.toNanos())), measureTimeout);
+        target.request(FabricBenchWorker.SOCKET_STOP);
+        List<Measurement> runs = new ArrayList<>();
+        for (String sample : words(measured, config.runs(), initiator)) {
+            runs.add(Measurement.decode(sample));
+        }
+        SocketStreamResult result = SocketStreamResult.of(point.operation(), size, runs);
+        progress.accept(String.format("      %-8s %8s  %7.2f GB/s  socket stream beside it (java.net.Socket,"
+                + " blocking, loopback)", "", ByteSizes.format(size), result.gigabytesPerSecond()));
+        return result;
+    }
+
+    private static byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        new SecureRandom().nextBytes(bytes);
+        return bytes;
+    }
+
     private static String[] words(String reply, int expected, WorkerProcess worker) {
         String[] words = reply.isEmpty() ? new String[0] : reply.split(" ");
         if (words.length != expected) {
@@ -190,6 +229,13 @@ public final class FabricBenchmark {
         parameters.put("workers", "2 JVMs (" + INITIATOR + ", " + TARGET + "), -Xmx" + WORKER_MAX_HEAP + " "
                 + String.join(" ", WORKER_JVM_OPTIONS));
         parameters.put("statistic", "median of runs; memcpy runs interleaved with the operation's runs");
+        parameters.put("completionWait", SpinThenYield.awaitsCompletions(config.provider())
+                ? "spin " + SpinThenYield.SPINS + " polls, then CompletionQueue.await (event mode), "
+                        + SpinThenYield.AWAIT_MILLIS + " ms at a time"
+                : "busy poll: spin " + SpinThenYield.SPINS + " polls, then yield on every empty poll");
+        parameters.put("socketBaseline", "java.net.Socket blocking stream over loopback between the two workers,"
+                + " writes of " + SocketStreamResult.SIZES.stream().map(ByteSizes::format).toList()
+                + ", measured right after each RC point of that size");
         return parameters;
     }
 }

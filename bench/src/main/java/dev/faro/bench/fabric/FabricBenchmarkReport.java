@@ -13,12 +13,16 @@ import java.util.Objects;
  * @param csvFile the results as CSV
  * @param metadataFile the metadata as JSON
  * @param plotFile bandwidth over message size as PNG
+ * @param socketBaseline the plain blocking-socket stream between the same workers, at the sizes it was measured at
+ *     (64 KiB and 1 MiB when requested), or empty
  */
 public record FabricBenchmarkReport(
-        List<BandwidthResult> results, RunMetadata metadata, Path csvFile, Path metadataFile, Path plotFile) {
+        List<BandwidthResult> results, RunMetadata metadata, Path csvFile, Path metadataFile, Path plotFile,
+        List<SocketStreamResult> socketBaseline) {
 
     public FabricBenchmarkReport {
         results = List.copyOf(results);
+        socketBaseline = List.copyOf(socketBaseline);
         Objects.requireNonNull(metadata, "metadata is null");
         Objects.requireNonNull(csvFile, "csvFile is null");
         Objects.requireNonNull(metadataFile, "metadataFile is null");
@@ -27,6 +31,6 @@ public record FabricBenchmarkReport(
 
     /** The results as a text table for the terminal, with a line of counters and a line about the machine below. */
     public String table() {
-        return FabricReport.table(results) + FabricReport.machineLine(metadata);
+        return FabricReport.table(results, socketBaseline) + FabricReport.machineLine(metadata);
     }
 }

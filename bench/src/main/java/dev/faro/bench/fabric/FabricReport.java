@@ -22,41 +22,67 @@ final class FabricReport {
 
     static final List<String> CSV_HEADER = List.of("provider", "operation", "size_bytes", "gbps", "mmsgps",
             "memcpy_gbps", "ratio_to_memcpy", "runs", "gbps_min", "gbps_max", "initiator_polls", "credit_waits",
-            "credit_writes", "receives_completed", "ud_drops", "rnr_retries");
+            "credit_writes", "receives_completed", "ud_drops", "rnr_retries", "socket_gbps", "ratio_to_socket");
 
     private FabricReport() {}
 
     /** Writes the three files and returns the report. */
     static FabricBenchmarkReport write(FabricBenchmarkConfig config, List<BandwidthResult> results,
-            RunMetadata metadata) {
+            List<SocketStreamResult> socketBaseline, RunMetadata metadata) {
         Path directory = config.outputDirectory();
         String base = "fabric-" + config.provider();
         Path csv = directory.resolve(base + ".csv");
         Path json = directory.resolve(base + ".json");
         Path png = directory.resolve(base + ".png");
-        CsvWriter.write(csv, CSV_HEADER, csvRows(config.provider(), results));
+        CsvWriter.write(csv, CSV_HEADER, csvRows(config.provider(), results, socketBaseline));
         metadata.write(json);
+        List<PlotWriter.Series> series = series(results);
+        if (!socketBaseline.isEmpty()) {
+            TreeMap<Integer, List<Double>> socket = new TreeMap<>();
+            for (SocketStreamResult result : socketBaseline) {
+                socket.computeIfAbsent(result.sizeBytes(), size -> new ArrayList<>()).add(result.gigabytesPerSecond());
+            }
+            series.add(new PlotWriter.Series("socket stream (java.net.Socket)",
+                    socket.keySet().stream().map(Integer::longValue).toList(),
+                    socket.values().stream().map(values -> BandwidthResult.median(
+                            values.stream().mapToDouble(Double::doubleValue).toArray())).toList(), true));
+        }
         PlotWriter.writeSizeSweep(png, "Fabric bandwidth, " + config.provider() + " provider, two processes",
-                "GB/s (1e9 bytes/s)", series(results));
-        return new FabricBenchmarkReport(results, metadata, csv, json, png);
+                "GB/s (1e9 bytes/s)", series);
+        return new FabricBenchmarkReport(results, metadata, csv, json, png, socketBaseline);
     }
 
-    /** The terminal table: operation, size, GB/s, M msg/s, memcpy GB/s, ratio; then a line of flow counters. */
-    static String table(List<BandwidthResult> results) {
+    /**
+     * The terminal table: operation, size, GB/s, M msg/s, memcpy GB/s, ratio; with a socket baseline also the socket
+     * stream's GB/s at the same size and the ratio to it; then a line of flow counters.
+     */
+    static String table(List<BandwidthResult> results, List<SocketStreamResult> socketBaseline) {
         List<List<String>> rows = new ArrayList<>();
         long udDrops = 0;
         long retries = 0;
         long creditWaits = 0;
         for (BandwidthResult result : results) {
-            rows.add(List.of(result.operation().label(), ByteSizes.format(result.sizeBytes()),
+            List<String> row = new ArrayList<>(List.of(result.operation().label(), ByteSizes.format(result.sizeBytes()),
                     format("%.2f", result.gigabytesPerSecond()), format("%.3f", result.megaMessagesPerSecond()),
                     format("%.2f", result.memcpyGigabytesPerSecond()), format("%.2f", result.ratioToMemcpy())));
+            if (!socketBaseline.isEmpty()) {
+                SocketStreamResult socket = socketBeside(socketBaseline, result);
+                row.add(socket == null ? "-" : format("%.2f", socket.gigabytesPerSecond()));
+                row.add(socket == null ? "-" : format("%.2f", result.gigabytesPerSecond()
+                        / socket.gigabytesPerSecond()));
+            }
+            rows.add(row);
             udDrops += result.counters().udDrops();
             retries += result.counters().receiverNotReadyRetries();
             creditWaits += result.counters().creditWaits();
         }
-        ResultTable table = new ResultTable(List.of(Column.text("op"), Column.number("size"), Column.number("GB/s"),
-                Column.number("M msg/s"), Column.number("memcpy GB/s"), Column.number("ratio")), rows);
+        List<Column> columns = new ArrayList<>(List.of(Column.text("op"), Column.number("size"),
+                Column.number("GB/s"), Column.number("M msg/s"), Column.number("memcpy GB/s"), Column.number("ratio")));
+        if (!socketBaseline.isEmpty()) {
+            columns.add(Column.number("socket GB/s"));
+            columns.add(Column.number("vs socket"));
+        }
+        ResultTable table = new ResultTable(columns, rows);
         return table.format() + String.format(Locale.ROOT,
                 "UD SENDs dropped: %d; RC SEND receiver-not-ready retries: %d; initiator credit waits: %d%n",
                 udDrops, retries, creditWaits);
@@ -69,10 +95,22 @@ final class FabricReport {
                 metadata.elapsed().toMillis() / 1000.0);
     }
 
-    static List<List<String>> csvRows(String provider, List<BandwidthResult> results) {
+    /** The socket stream measured beside {@code result}'s point, or null. */
+    static SocketStreamResult socketBeside(List<SocketStreamResult> socketBaseline, BandwidthResult result) {
+        for (SocketStreamResult socket : socketBaseline) {
+            if (socket.sizeBytes() == result.sizeBytes() && socket.beside() == result.operation()) {
+                return socket;
+            }
+        }
+        return null;
+    }
+
+    static List<List<String>> csvRows(String provider, List<BandwidthResult> results,
+            List<SocketStreamResult> socketBaseline) {
         List<List<String>> rows = new ArrayList<>();
         for (BandwidthResult result : results) {
             BandwidthResult.Counters counters = result.counters();
+            SocketStreamResult socket = socketBeside(socketBaseline, result);
             rows.add(List.of(provider, result.operation().cliName(), Integer.toString(result.sizeBytes()),
                     format("%.4f", result.gigabytesPerSecond()), format("%.4f", result.megaMessagesPerSecond()),
                     format("%.4f", result.memcpyGigabytesPerSecond()), format("%.4f", result.ratioToMemcpy()),
@@ -80,7 +118,9 @@ final class FabricReport {
                     format("%.4f", result.maxGigabytesPerSecond()), Long.toString(counters.initiatorPolls()),
                     Long.toString(counters.creditWaits()), Long.toString(counters.creditWrites()),
                     Long.toString(counters.receivesCompleted()), Long.toString(counters.udDrops()),
-                    Long.toString(counters.receiverNotReadyRetries())));
+                    Long.toString(counters.receiverNotReadyRetries()),
+                    socket == null ? "" : format("%.4f", socket.gigabytesPerSecond()),
+                    socket == null ? "" : format("%.4f", result.gigabytesPerSecond() / socket.gigabytesPerSecond())));
         }
         return rows;
     }

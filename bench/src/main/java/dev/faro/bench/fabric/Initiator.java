@@ -10,6 +10,7 @@ import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The initiator's stream of requests for one point: keeps {@code window} requests outstanding, signals every
@@ -34,6 +35,8 @@ final class Initiator {
     private final RemoteKey peerData;
     private final int window;
     private final int signalInterval;
+    /** Wait in event mode once spinning found nothing (see {@link SpinThenYield#awaitsCompletions}). */
+    private final boolean awaitWhenIdle;
     private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions;
 
@@ -58,7 +61,8 @@ final class Initiator {
      * @param peerData the key of the target's data region
      */
     Initiator(CompletionQueue completionQueue, MemoryRegion local, MemoryRegion credit, RemoteKey peerData,
-            int window) {
+            int window, boolean awaitWhenIdle) {
+        this.awaitWhenIdle = awaitWhenIdle;
         this.completionQueue = completionQueue;
         this.local = local;
         this.credit = credit.segment();
@@ -129,7 +133,9 @@ final class Initiator {
                     creditWaits++;
                 }
             }
-            int count = completionQueue.poll(completions);
+            int count = awaitWhenIdle && idlePolls >= SpinThenYield.SPINS
+                    ? completionQueue.await(completions, SpinThenYield.AWAIT_MILLIS, TimeUnit.MILLISECONDS)
+                    : completionQueue.poll(completions);
             polls++;
             if (count > 0) {
                 for (int i = 0; i < count; i++) {
@@ -138,7 +144,11 @@ final class Initiator {
                 retired += (long) count * signalInterval;
                 idlePolls = 0;
             } else {
-                SpinThenYield.idle(++idlePolls);
+                if (awaitWhenIdle && idlePolls >= SpinThenYield.SPINS) {
+                    ++idlePolls; // the await above was the idle turn
+                } else {
+                    SpinThenYield.idle(++idlePolls);
+                }
                 if (idlePolls % IDLE_POLLS_PER_CLOCK_READ == 0) {
                     long nowNs = System.nanoTime();
                     if (idlePolls == IDLE_POLLS_PER_CLOCK_READ) {

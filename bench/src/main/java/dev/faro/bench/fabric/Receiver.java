@@ -44,6 +44,8 @@ final class Receiver implements Runnable {
     private final int creditInterval;
     private final int creditWriteDepth;
     private final int slots;
+    /** Wait in event mode once spinning found nothing (see {@link SpinThenYield#awaitsCompletions}). */
+    private final boolean awaitWhenIdle;
     private final WorkCompletion[] completions;
     private final WorkRequest creditWrite = new WorkRequest();
     private final MemorySegment creditPayload = Arena.ofAuto().allocate(CreditDescriptor.RECEIVES_POSTED_LENGTH);
@@ -71,7 +73,8 @@ final class Receiver implements Runnable {
      */
     Receiver(CompletionQueue completionQueue, QueuePair receiveQueuePair, RcQueuePair creditQueuePair,
             MemoryRegion data, RemoteKey peerCredit, int sizeBytes, int depth, int creditInterval,
-            int creditWriteDepth) {
+            int creditWriteDepth, boolean awaitWhenIdle) {
+        this.awaitWhenIdle = awaitWhenIdle;
         if (creditInterval < 1 || creditInterval > depth) {
             throw new IllegalArgumentException(
                     "creditInterval must be in [1, depth=" + depth + "] or the initiator starves: " + creditInterval);
@@ -128,7 +131,9 @@ final class Receiver implements Runnable {
             started.countDown();
             int idleTurns = 0;
             while (!stopRequested) {
-                int count = completionQueue.poll(completions);
+                int count = awaitWhenIdle && idleTurns >= SpinThenYield.SPINS
+                        ? completionQueue.await(completions, SpinThenYield.AWAIT_MILLIS, TimeUnit.MILLISECONDS)
+                        : completionQueue.poll(completions);
                 for (int i = 0; i < count; i++) {
                     onCompletion(completions[i]);
                 }
@@ -136,7 +141,7 @@ final class Receiver implements Runnable {
                     writeCredit();
                 }
                 idleTurns = count == 0 ? idleTurns + 1 : 0;
-                if (idleTurns > 0) {
+                if (idleTurns > 0 && !(awaitWhenIdle && idleTurns > SpinThenYield.SPINS)) {
                     SpinThenYield.idle(idleTurns);
                 }
             }

@@ -1,6 +1,8 @@
 /**
  * {@code faro bench fabric}: bandwidth and message rate of RC WRITE, RC READ, RC SEND and UD SEND between two
- * worker processes, against single-thread memcpy measured in the same runs.
+ * worker processes, against single-thread memcpy measured in the same runs, and, at 64 KiB and 1 MiB, against a plain
+ * blocking-socket stream between the same two workers ({@link dev.faro.bench.fabric.SocketStreamBaseline}), measured
+ * right after each RC point of that size: the baseline of the {@code net} provider.
  *
  * <h2>Roles</h2>
  * <ul>
@@ -29,8 +31,20 @@
  *                           ◄─  rnrRetries sample...
  *   (two-sided only) STOP ───────────────────────────────► end loop ─► received creditWrites udDrops
  *   FINISH ─────────────────►  close queue pairs           close queue pairs, drain CQ ◄─ FINISH
+ *   (RC at 64 KiB, 1 MiB) SOCKET_SERVE size ─────────────► socket sink on loopback ─► port
+ *   SOCKET_MEASURE port size runs runNs warmNs ► stream chunks, sample... SOCKET_STOP ─► stop the sink
  *   EXIT / end of stdin ────►  close the node and exit     (same)
  * </pre>
+ *
+ * OPEN carries fabric options as a fourth word ({@code key=value,...}): the coordinator sends a fresh
+ * {@code net.secret} per run, over the workers' private standard input, so two {@code net} nodes can authenticate
+ * each other; other providers ignore it.
+ *
+ * <h2>Waiting for completions</h2>
+ * The initiator and the receiver poll their completion queue busily (spin, then yield), except on {@code net}, whose
+ * completions come from a progress thread in the same process: there they wait in event mode
+ * ({@code CompletionQueue.await}) after spinning, because a polling thread would take the CPU that progress thread
+ * needs on a small machine (see {@link dev.faro.bench.fabric.SpinThenYield#awaitsCompletions}).
  *
  * <h2>Flow control of the SENDs</h2>
  * The target posts {@code depth} receives and writes the absolute number of receives it has posted into the
