@@ -25,8 +25,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *  entry: plain stores, then published[slot] := i + 1 with release
  *  head:  the consumer's next index; it reads published[slot] with acquire, and head advances with release
  * </pre>
- * Event mode: a waiter registers in {@link #waiters} and waits on {@link #monitor}; a producer that sees a waiter after
- * publishing (a full fence orders the two) notifies it. Busy polling never touches the monitor.
+ * Event mode: a waiter polls for {@link #SPIN_BEFORE_WAIT_NS} ns, then registers in {@link #waiters} and waits on
+ * {@link #monitor}; a producer that sees a waiter after publishing (a full fence orders the two) notifies it. Busy
+ * polling never touches the monitor.
  *
  * <p>Data path: {@link #offer} and {@link #poll} are allocation-free.
  */
@@ -34,7 +35,12 @@ final class NetCompletionQueue implements CompletionQueue {
 
     private static final VarHandle PUBLISHED = MethodHandles.arrayElementVarHandle(long[].class);
     private static final byte FLAG_IMMEDIATE = 1;
-    private static final int SPINS_BEFORE_WAIT = 20;
+    /**
+     * How long {@link #await} polls before it blocks: long enough to bridge the gap between two completions of a
+     * stream (so a stream does not pay a wake-up per completion), short enough to leave the CPU to the progress
+     * thread soon when nothing comes.
+     */
+    private static final long SPIN_BEFORE_WAIT_NS = 20_000;
 
     final NetFabric fabric;
     final int id;
@@ -196,14 +202,20 @@ final class NetCompletionQueue implements CompletionQueue {
 
     @Override
     public int await(WorkCompletion[] completions, long timeout, TimeUnit unit) {
-        long deadlineNs = System.nanoTime() + unit.toNanos(timeout);
-        for (int spin = 0; spin < SPINS_BEFORE_WAIT; spin++) {
+        long startNs = System.nanoTime();
+        long deadlineNs = startNs + unit.toNanos(timeout);
+        long spinUntilNs = startNs + Math.min(SPIN_BEFORE_WAIT_NS, unit.toNanos(timeout));
+        while (true) {
             int count = poll(completions);
             if (count > 0) {
                 return count;
             }
-            if (System.nanoTime() - deadlineNs >= 0) {
+            long nowNs = System.nanoTime();
+            if (nowNs - deadlineNs >= 0) {
                 return 0;
+            }
+            if (nowNs - spinUntilNs >= 0) {
+                break;
             }
             Thread.onSpinWait();
         }

@@ -33,9 +33,13 @@
  *               ◄──────────────────────── ACK 2 (merged: 1 and 2)
  *               ◄──────────────────────── READ_RESPONSE 3: bytes land locally, then 1, 2, 3 complete in order
  * </pre>
- * A SEND or WRITE_WITH_IMMEDIATE that finds no receive is refused with "receiver not ready"; the initiator resends it
- * and everything after it (go-back-N, {@link dev.faro.fabric.net.Responder}) with growing delays, and fails it with
- * RECEIVER_NOT_READY_RETRY_EXCEEDED after {@code receiverNotReadyTimeout}.
+ * The initiator asks for an ACK only on signaled requests and on the last one it has (an ACK covers every earlier
+ * request), so an unsignaled stream costs the target no answers. A socket whose buffer filled is written again only
+ * once the selector reports it writable, so streams move in large writes, like a blocking writer's.
+ *
+ * <p>A SEND or WRITE_WITH_IMMEDIATE that finds no receive is refused with "receiver not ready"; the initiator resends
+ * it and everything after it (go-back-N, {@link dev.faro.fabric.net.Responder}) with growing delays, and fails it
+ * with RECEIVER_NOT_READY_RETRY_EXCEEDED after {@code receiverNotReadyTimeout}.
  *
  * <h2>UD over UDP</h2>
  * One SEND is one datagram of at most 4096 payload bytes with a 40-byte header and a 16-byte HMAC tag

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
  *       qdisc caps both ends at 100 Mbit/s (this kernel has no netem): RC stays exactly-once and in order, and UD
  *       delivers each message at most once, intact, and a loss is found by counting (the typed NETWORK error the
  *       UD shuffle designs raise);</li>
- *   <li>a link that goes down mid-stream: both workers see error completions within a bounded time, and exit cleanly.</li>
+ *   <li>a link that goes down mid-stream: both workers see error completions within a bounded time, and exit
+ *       cleanly.</li>
  * </ul>
  * Needs root, {@code ip}, {@code nft} and {@code tc}; where namespaces cannot be created it says so loudly and is
  * skipped (CI installs iproute2 and nftables, so there it runs).
@@ -189,8 +190,8 @@ class NetNamespacesIT {
         }
         int readBytes = 300_000;
         b.call("FILL " + regionB[1] + " 1000000 " + readBytes + " " + (SEED + 77), "OK");
-        String[] read = a.call(String.join(" ", "POST", pair.rcA(), "READ", regionA[1], "8", Integer.toString(readBytes),
-                regionB[2], "1000000", "0", "0"), "COMPLETION");
+        String[] read = a.call(String.join(" ", "POST", pair.rcA(), "READ", regionA[1], "8",
+                Integer.toString(readBytes), regionB[2], "1000000", "0", "0"), "COMPLETION");
         assertThat(read[1]).as("READ").isEqualTo("SUCCESS");
         assertThat(checksum(a, regionA[1], 8, readBytes)).as("a's checksum of what it READ")
                 .isEqualTo(checksum(b, regionB[1], 1_000_000, readBytes));
