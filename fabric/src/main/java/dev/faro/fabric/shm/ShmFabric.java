@@ -117,14 +117,21 @@ final class ShmFabric implements Fabric {
             }
         }
         Arena nodeArena = Arena.ofShared();
-        MemorySegment nodeFile =
-                SharedMemory.create(directory.resolve(NodeDescriptor.FILE_NAME), NodeDescriptor.LENGTH, nodeArena);
-        ProcessHandle self = ProcessHandle.current();
-        long startMillis = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
-        NodeDescriptor.initialize(nodeFile, node, self.pid(), startMillis);
-        ShmFabric fabric = new ShmFabric(config, node, base, directory, nodeArena, nodeFile);
-        fabric.progress.start();
-        return fabric;
+        try {
+            MemorySegment nodeFile = SharedMemory.create(
+                    directory.resolve(NodeDescriptor.FILE_NAME), NodeDescriptor.LENGTH, nodeArena);
+            ProcessHandle self = ProcessHandle.current();
+            long startMillis = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+            NodeDescriptor.initialize(nodeFile, node, self.pid(), startMillis);
+            ShmFabric fabric = new ShmFabric(config, node, base, directory, nodeArena, nodeFile);
+            fabric.progress.start();
+            return fabric;
+        } catch (RuntimeException | Error e) {
+            // e.g. the opening thread was interrupted inside a file operation: leave nothing behind
+            nodeArena.close();
+            SharedMemory.deleteTree(directory);
+            throw e;
+        }
     }
 
     private static String defaultDirectory() {
