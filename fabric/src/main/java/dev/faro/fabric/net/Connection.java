@@ -11,9 +11,9 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * One TCP connection between two nodes, owned by the progress thread: the socket, an inbound parser that places each
- * frame's payload where its handler says (straight into registered memory for large payloads), and an outbound buffer
- * that batches small frames and gathers large payloads from registered memory without copying.
+ * One TCP connection between two nodes, owned by the progress thread: the socket, its life cycle, and an inbound
+ * parser that places each frame's payload where its handler says (straight into registered memory for large
+ * payloads); its outbound half is a {@link FrameWriter}.
  *
  * <h2>Life cycle</h2>
  * <pre>
@@ -29,10 +29,7 @@ import java.nio.channels.SocketChannel;
  * are read aside and stored last with release ({@link #sinkTo}), so a peer polling the last word sees all the others.
  *
  * <h2>Outbound</h2>
- * Frames are appended to {@link #out}; payloads up to {@link #COPY_THRESHOLD} bytes are copied in, larger ones are
- * written from registered memory with a gathering write ({@link #pendingPayload}), and nothing is appended until such a
- * payload is out. Consecutive ACKs of one queue pair are merged in place. A write that fills the socket's buffer
- * blocks the connection's writes until the selector reports it writable ({@link #writeBlocked}).
+ * See {@link FrameWriter}.
  *
  * <p>Data path: allocation-free after construction. Progress thread only.
  */
@@ -41,8 +38,6 @@ final class Connection {
     static final int IN_CAPACITY = 16 * 1024;
     static final int READ_CHUNK = 8 * 1024;
     static final int DIRECT_READ_MIN = 8 * 1024;
-    static final int OUT_CAPACITY = 256 * 1024;
-    static final int COPY_THRESHOLD = 8 * 1024;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     enum Phase { CONNECTING, HANDSHAKE, READY, CLOSED }
@@ -58,7 +53,6 @@ final class Connection {
     /** CONNECTING and HANDSHAKE must end before this. */
     long deadlineNs;
     long lastReadNs;
-    long lastWriteNs;
 
     // Handshake state (see Handshake).
     int handshakeStep;
@@ -86,19 +80,8 @@ final class Connection {
     NetRcQueuePair frameQueuePair;
     NetMemoryRegion frameRegion;
 
-    // Outbound.
-    private final ByteBuffer out = ByteBuffer.allocateDirect(OUT_CAPACITY).order(ByteOrder.LITTLE_ENDIAN);
-    private final ByteBuffer[] gather = new ByteBuffer[2];
-    private ByteBuffer pendingPayload;
-    private NetMemoryRegion pendingRegion;
-    private final RegionViews outViews = new RegionViews();
-    private int lastAckPosition = -1;
-    /**
-     * The socket's send buffer was full at the last write: no more writes until the selector reports it writable.
-     * Retrying at once would move a few kilobytes per system call; waiting for the kernel's "writable" (a good share
-     * of the buffer free) moves large chunks, as a blocking writer would.
-     */
-    private boolean writeBlocked;
+    /** The outbound half: frames to the peer, written as far as the socket takes them. */
+    final FrameWriter writer;
 
     Connection(ProgressAgent agent, SocketChannel channel, boolean dialer, InetSocketAddress peerSocket, Phase phase,
             long nowNs) {
@@ -109,9 +92,8 @@ final class Connection {
         this.phase = phase;
         this.deadlineNs = nowNs + agent.peerTimeoutNs;
         this.lastReadNs = nowNs;
-        this.lastWriteNs = nowNs;
         in.flip(); // empty, in read mode
-        gather[0] = out;
+        this.writer = new FrameWriter(this, nowNs);
     }
 
     boolean isReady() {
@@ -145,13 +127,13 @@ final class Connection {
                     continue;
                 }
                 if (!header.decode(in)) {
-                    agent.onConnectionFailed(this, "received something that is not a faro net frame (bad magic or"
+                    agent.nodes.onConnectionFailed(this, "received something that is not a faro net frame (bad magic or"
                             + " version)");
                     break;
                 }
                 long max = FrameDescriptor.maxPayload(header.type, NetFabric.CAPABILITIES.maxMessageBytes());
                 if (max < 0 || header.payloadLength < 0 || header.payloadLength > max) {
-                    agent.onConnectionFailed(this, "received a bad frame: type=" + header.type + ", payloadLength="
+                    agent.nodes.onConnectionFailed(this, "received a bad frame: type=" + header.type + ", payloadLength="
                             + header.payloadLength);
                     break;
                 }
@@ -255,7 +237,7 @@ final class Connection {
             n = channel.read(in);
         } catch (IOException e) {
             in.flip();
-            agent.onConnectionFailed(this, "read failed: " + e.getMessage());
+            agent.nodes.onConnectionFailed(this, "read failed: " + e.getMessage());
             return -1;
         }
         in.flip();
@@ -267,7 +249,7 @@ final class Connection {
         try {
             n = channel.read(target);
         } catch (IOException e) {
-            agent.onConnectionFailed(this, "read failed: " + e.getMessage());
+            agent.nodes.onConnectionFailed(this, "read failed: " + e.getMessage());
             return -1;
         }
         return afterRead(n, nowNs);
@@ -275,7 +257,7 @@ final class Connection {
 
     private int afterRead(int n, long nowNs) {
         if (n < 0) {
-            agent.onConnectionFailed(this, phase == Phase.HANDSHAKE
+            agent.nodes.onConnectionFailed(this, phase == Phase.HANDSHAKE
                     ? (dialer ? "the peer closed the connection during the handshake: it refused this node (is "
                             + NetFabricProvider.SECRET_OPTION + " the same on both nodes?)"
                             : "it left during the handshake")
@@ -290,7 +272,7 @@ final class Connection {
 
     /** Whether a request can be taken now: its response (at most a header and a copied payload) fits. */
     boolean canAcceptRequest() {
-        return pendingPayload == null && out.remaining() >= FrameDescriptor.HEADER_LENGTH + COPY_THRESHOLD;
+        return writer.canTakeFrame();
     }
 
     private void pauseReading() {
@@ -310,178 +292,15 @@ final class Connection {
         return onReadable(nowNs);
     }
 
-    // ================================================================================================ outbound
-
-    private boolean hasRoom(int bytes) {
-        return pendingPayload == null && out.remaining() >= bytes;
-    }
-
-    /** Whether any request frame fits now (one with a copied payload at most {@link #COPY_THRESHOLD} bytes long). */
-    boolean canTakeRequest() {
-        return hasRoom(FrameDescriptor.HEADER_LENGTH + COPY_THRESHOLD);
-    }
-
-    /** Appends a request frame for {@code slot}; false if it does not fit now. Dialer, READY. */
-    boolean emitRequest(NetRcQueuePair queuePair, SendSlot slot) {
-        byte type;
-        int payload;
-        long value = 0;
-        switch (slot.opcode) {
-            case SEND -> { type = FrameDescriptor.SEND; payload = slot.length; }
-            case WRITE -> { type = FrameDescriptor.WRITE; payload = slot.length; }
-            case WRITE_WITH_IMMEDIATE -> { type = FrameDescriptor.WRITE_WITH_IMMEDIATE; payload = slot.length; }
-            case READ -> { type = FrameDescriptor.READ_REQUEST; payload = 0; value = slot.length; }
-            case FETCH_ADD -> { type = FrameDescriptor.FETCH_ADD; payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH; }
-            case COMPARE_SWAP -> {
-                type = FrameDescriptor.COMPARE_SWAP;
-                payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH;
-            }
-            default -> throw new IllegalStateException("opcode=" + slot.opcode + " cannot be sent");
-        }
-        boolean copied = payload <= COPY_THRESHOLD;
-        if (!hasRoom(FrameDescriptor.HEADER_LENGTH + (copied ? payload : 0))) {
-            return false;
-        }
-        NetRemoteKey key = slot.remoteKey;
-        byte flags = slot.signaled || slot.sequence == queuePair.posted() ? FrameDescriptor.FLAG_ACK_REQUESTED : 0;
-        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.qpn, slot.immediate,
-                slot.sequence, slot.remoteOffset, key == null ? 0 : key.node, key == null ? 0 : key.regionId,
-                key == null ? 0 : key.key, value);
-        lastAckPosition = -1;
-        if (type == FrameDescriptor.FETCH_ADD || type == FrameDescriptor.COMPARE_SWAP) {
-            out.putLong(slot.compareOrAdd).putLong(slot.swap);
-        } else if (payload > 0) {
-            if (slot.inline) {
-                ByteBuffer source = slot.inlineView;
-                source.clear().limit(payload);
-                out.put(source);
-            } else if (copied) {
-                out.put(agent.copyViews.view(slot.local, slot.localOffset, payload));
-            } else {
-                setPendingPayload(slot.local, slot.localOffset, payload);
-            }
-        }
-        return true;
-    }
-
-    private void setPendingPayload(NetMemoryRegion region, long offset, int length) {
-        if (!region.pin()) {
-            throw new IllegalStateException("a pinned request's region was freed: " + region);
-        }
-        pendingRegion = region;
-        pendingPayload = outViews.view(region, offset, length);
-        gather[1] = pendingPayload;
-        updateInterest();
-    }
-
-    /** Appends an ACK, merged into the previous frame when that is an unsent ACK of the same queue pair. */
-    void appendAck(int qpn, int sourceQpn, long psn) {
-        if (lastAckPosition >= 0 && out.getInt(lastAckPosition + FrameDescriptor.QPN_OFFSET) == qpn) {
-            out.putLong(lastAckPosition + FrameDescriptor.PSN_OFFSET, psn);
-            return;
-        }
-        int at = out.position();
-        FrameDescriptor.putShort(out, FrameDescriptor.ACK, (byte) 0, qpn, sourceQpn, psn, 0);
-        lastAckPosition = at;
-    }
-
-    void appendNak(int qpn, int sourceQpn, long psn, byte status) {
-        FrameDescriptor.putShort(out, FrameDescriptor.NAK, status, qpn, sourceQpn, psn, 0);
-        lastAckPosition = -1;
-    }
-
-    void appendAtomicResponse(int qpn, int sourceQpn, long psn, long oldValue) {
-        FrameDescriptor.putShort(out, FrameDescriptor.ATOMIC_RESPONSE, (byte) 0, qpn, sourceQpn, psn, oldValue);
-        lastAckPosition = -1;
-    }
-
-    /** Appends a READ's response with the region's bytes as they are now; the caller keeps its own pin. */
-    void appendReadResponse(int qpn, int sourceQpn, long psn, NetMemoryRegion region, long offset, int length) {
-        FrameDescriptor.put(out, FrameDescriptor.READ_RESPONSE, (byte) 0, length, qpn, sourceQpn, 0, psn, 0, 0, 0, 0,
-                0);
-        lastAckPosition = -1;
-        if (length <= COPY_THRESHOLD) {
-            out.put(agent.copyViews.view(region, offset, length));
-        } else {
-            setPendingPayload(region, offset, length);
-        }
-    }
-
-    /** Appends a handshake frame; always fits (the buffer is empty during the handshake). */
-    void appendHandshake(byte type, byte[] payload) {
-        FrameDescriptor.put(out, type, (byte) 0, payload.length, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        out.put(payload);
-    }
-
-    /** A heartbeat when nothing was sent for {@code intervalNs}. Returns 1 if one was appended. */
-    int heartbeatIfQuiet(long nowNs, long intervalNs) {
-        if (nowNs - lastWriteNs < intervalNs || !hasRoom(FrameDescriptor.HEADER_LENGTH)
-                || out.position() > 0) {
-            return 0;
-        }
-        FrameDescriptor.putShort(out, FrameDescriptor.HEARTBEAT, (byte) 0, 0, 0, 0, 0);
-        lastAckPosition = -1;
-        return 1;
-    }
-
-    /** Best effort at close: a GOODBYE, so the peer logs an orderly close rather than a failure. */
-    void sayGoodbye(long nowNs) {
-        if (phase == Phase.READY && hasRoom(FrameDescriptor.HEADER_LENGTH)) {
-            FrameDescriptor.putShort(out, FrameDescriptor.GOODBYE, (byte) 0, 0, 0, 0, 0);
-            flush(nowNs);
-        }
-    }
-
-    /** The selector reports the socket writable: writes again. */
-    int onWritable(long nowNs) {
-        writeBlocked = false;
-        return flush(nowNs);
-    }
-
-    /** Writes what is buffered as far as the socket takes it. Returns 1 if anything was written. */
-    int flush(long nowNs) {
-        if (writeBlocked || phase == Phase.CLOSED || phase == Phase.CONNECTING
-                || (out.position() == 0 && pendingPayload == null)) {
-            return 0;
-        }
-        out.flip();
-        long written;
-        try {
-            written = pendingPayload == null ? channel.write(out) : channel.write(gather, 0, 2);
-        } catch (IOException e) {
-            out.compact();
-            agent.onConnectionFailed(this, "write failed: " + e.getMessage());
-            return 1;
-        }
-        out.compact();
-        lastAckPosition = -1;
-        if (written > 0) {
-            lastWriteNs = nowNs;
-        }
-        if (pendingPayload != null && !pendingPayload.hasRemaining() && out.position() == 0) {
-            pendingRegion.unpin();
-            pendingRegion = null;
-            pendingPayload = null;
-            gather[1] = null;
-        }
-        writeBlocked = hasOutput();
-        updateInterest();
-        return written > 0 ? 1 : 0;
-    }
-
-    boolean hasOutput() {
-        return out.position() > 0 || pendingPayload != null;
-    }
-
     /**
      * READ unless paused; WRITE while output waits. WRITE stays on through a stream of frames (an update per frame
      * would cost a system call each) and goes off when the output is all written, so an idle agent can sleep.
      */
-    private void updateInterest() {
+    void updateInterest() {
         if (key == null || !key.isValid() || phase == Phase.CONNECTING) {
             return;
         }
-        int ops = (readPaused ? 0 : SelectionKey.OP_READ) | (hasOutput() ? SelectionKey.OP_WRITE : 0);
+        int ops = (readPaused ? 0 : SelectionKey.OP_READ) | (writer.hasOutput() ? SelectionKey.OP_WRITE : 0);
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
@@ -492,7 +311,7 @@ final class Connection {
         phase = Phase.HANDSHAKE;
         deadlineNs = nowNs + agent.peerTimeoutNs;
         lastReadNs = nowNs;
-        lastWriteNs = nowNs;
+        writer.lastWriteNs = nowNs;
         updateInterest();
     }
 
@@ -515,18 +334,12 @@ final class Connection {
         } catch (IOException ignored) {
             // closing anyway
         }
-        if (pendingRegion != null) {
-            pendingRegion.unpin();
-            pendingRegion = null;
-            pendingPayload = null;
-            gather[1] = null;
-        }
+        writer.release();
         if (frameRegion != null) {
             frameRegion.unpin();
             frameRegion = null;
         }
         inViews.clear();
-        outViews.clear();
     }
 
     @Override

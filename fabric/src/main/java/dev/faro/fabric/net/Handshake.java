@@ -60,7 +60,7 @@ final class Handshake implements FrameHandler {
         connection.handshakeStep = AWAIT_CHALLENGE;
         ByteBuffer hello = ByteBuffer.allocate(HELLO_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         hello.putLong(self).putLong(connection.remote.node).put(connection.localNonce);
-        connection.appendHandshake(FrameDescriptor.HELLO, hello.array());
+        connection.writer.appendHandshake(FrameDescriptor.HELLO, hello.array());
     }
 
     /** Acceptor: a new connection waits for HELLO. */
@@ -114,7 +114,7 @@ final class Handshake implements FrameHandler {
         ByteBuffer challenge = ByteBuffer.allocate(CHALLENGE_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         challenge.putLong(self).put(connection.localNonce);
         connection.handshakeStep = AWAIT_PROOF;
-        connection.appendHandshake(FrameDescriptor.CHALLENGE, challenge.array());
+        connection.writer.appendHandshake(FrameDescriptor.CHALLENGE, challenge.array());
     }
 
     private void onChallenge(Connection connection, ByteBuffer payload) {
@@ -122,7 +122,7 @@ final class Handshake implements FrameHandler {
         connection.remoteNonce = new byte[SharedSecret.NONCE_LENGTH];
         payload.get(connection.remoteNonce);
         if (acceptorNode != connection.remote.node) {
-            agent.onConnectionFailed(connection, "node " + Long.toHexString(acceptorNode) + " answers at "
+            agent.nodes.onConnectionFailed(connection, "node " + Long.toHexString(acceptorNode) + " answers at "
                     + connection.peerSocket + ", not node " + Long.toHexString(connection.remote.node)
                     + " (a stale address?)");
             return;
@@ -130,7 +130,7 @@ final class Handshake implements FrameHandler {
         byte[] proof = secret.proof(DIALER_LABEL, connection.localNonce, connection.remoteNonce,
                 SharedSecret.longBytes(self), SharedSecret.longBytes(acceptorNode));
         connection.handshakeStep = AWAIT_WELCOME;
-        connection.appendHandshake(FrameDescriptor.PROOF, proof);
+        connection.writer.appendHandshake(FrameDescriptor.PROOF, proof);
     }
 
     private void onProof(Connection connection, ByteBuffer payload, long nowNs) {
@@ -146,9 +146,9 @@ final class Handshake implements FrameHandler {
         }
         byte[] proof = secret.proof(ACCEPTOR_LABEL, connection.remoteNonce, connection.localNonce,
                 SharedSecret.longBytes(connection.handshakePeerNode), SharedSecret.longBytes(self));
-        connection.appendHandshake(FrameDescriptor.WELCOME, proof);
+        connection.writer.appendHandshake(FrameDescriptor.WELCOME, proof);
         connection.phase = Connection.Phase.READY;
-        agent.onAccepted(connection, connection.handshakePeerNode, nowNs);
+        agent.nodes.onAccepted(connection, connection.handshakePeerNode, nowNs);
     }
 
     private void onWelcome(Connection connection, ByteBuffer payload, long nowNs) {
@@ -158,13 +158,13 @@ final class Handshake implements FrameHandler {
                 SharedSecret.longBytes(self), SharedSecret.longBytes(connection.remote.node));
         if (!SharedSecret.matches(expected, received)) {
             agent.countAuthenticationFailure();
-            agent.onConnectionFailed(connection, "the peer did not prove the shared secret (wrong or missing "
+            agent.nodes.onConnectionFailed(connection, "the peer did not prove the shared secret (wrong or missing "
                     + NetFabricProvider.SECRET_OPTION + "; this node's secret is " + secret.origin()
                     + "); refusing it");
             return;
         }
         connection.phase = Connection.Phase.READY;
-        agent.onDialed(connection, nowNs);
+        agent.nodes.onDialed(connection, nowNs);
     }
 
     /**
@@ -173,11 +173,11 @@ final class Handshake implements FrameHandler {
      */
     void refuse(Connection connection, String reason) {
         if (connection.dialer) {
-            agent.onConnectionFailed(connection, reason);
+            agent.nodes.onConnectionFailed(connection, reason);
             return;
         }
         LOG.log(Level.WARNING, "fabric node {0}: refused TCP connection from {1}: {2}", agent.nodeName(),
                 connection.peerSocket, reason);
-        agent.discard(connection);
+        agent.nodes.discard(connection);
     }
 }

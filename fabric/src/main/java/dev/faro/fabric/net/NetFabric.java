@@ -299,7 +299,7 @@ final class NetFabric implements Fabric {
 
     /** An RC queue pair connected: the progress thread binds it to the peer node (and dials it if need be). */
     void onConnected(NetRcQueuePair queuePair, NetQueuePairAddress peer) {
-        agent.execute(() -> agent.onQueuePairConnected(queuePair, peer));
+        agent.execute(() -> agent.nodes.bind(queuePair, peer));
     }
 
     void reportAgentFailure(Throwable failure) {

@@ -112,7 +112,7 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
         }
         Connection connection = remote == null ? null : remote.dialed;
         return retryAtNs == 0 && nextToTransmit <= posted() && connection != null && connection.isReady()
-                && connection.canTakeRequest();
+                && connection.writer.canTakeFrame();
     }
 
     /** Puts waiting requests on the peer's connection. Returns the requests sent. */
@@ -136,10 +136,10 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
         long last = posted();
         int sent = 0;
         while (nextToTransmit <= last && sent < TRANSMIT_BUDGET) {
-            if (connection.emitRequest(this, slot(nextToTransmit))) {
+            if (connection.writer.emitRequest(this, slot(nextToTransmit))) {
                 nextToTransmit++;
                 sent++;
-            } else if (connection.flush(nowNs) == 0 || !connection.canTakeRequest()) {
+            } else if (connection.writer.flush(nowNs) == 0 || !connection.writer.canTakeFrame()) {
                 break; // the socket is full: the selector says when it drains
             }
             // a large payload went out in this turn's write: put the next frame behind it without a select

@@ -1,6 +1,5 @@
 package dev.faro.fabric.net;
 
-import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -12,9 +11,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
@@ -66,7 +63,8 @@ final class ProgressAgent implements Runnable {
     /** Views for copying small payloads into outbound buffers (used and released within one call). */
     final RegionViews copyViews = new RegionViews();
 
-    private final Map<Long, RemoteNode> nodes = new HashMap<>();
+    /** The other nodes this node knows, and what happens when one fails. */
+    final RemoteNodes nodes;
     private final List<Connection> connections = new ArrayList<>();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Consumer<SelectionKey> onSelected = this::onSelected;
@@ -98,6 +96,7 @@ final class ProgressAgent implements Runnable {
         this.handshake = new Handshake(this, options.secret(), fabric.node());
         this.responder = new Responder(fabric);
         this.responses = new ResponseAdapter(fabric);
+        this.nodes = new RemoteNodes(this, fabric);
         this.thread = Thread.ofPlatform().daemon().name("faro-net-progress-" + fabric.nodeName()).unstarted(this);
     }
 
@@ -156,7 +155,7 @@ final class ProgressAgent implements Runnable {
         work += transmit();
         for (int i = 0; i < connections.size(); i++) {
             Connection connection = connections.get(i);
-            work += connection.flush(nowNs);
+            work += connection.writer.flush(nowNs);
             work += connection.resumeIfPaused(nowNs);
         }
         if (nowNs - nextDeadlineCheckNs >= 0) {
@@ -225,7 +224,7 @@ final class ProgressAgent implements Runnable {
                 selectedWork += connection.onReadable(nowNs);
             }
             if (key.isValid() && key.isWritable()) {
-                selectedWork += connection.onWritable(nowNs);
+                selectedWork += connection.writer.onWritable(nowNs);
             }
         }
     }
@@ -254,7 +253,8 @@ final class ProgressAgent implements Runnable {
         }
     }
 
-    private void dial(RemoteNode node) {
+    /** Dials {@code node}; a failure to start fails the node. */
+    void dial(RemoteNode node) {
         InetSocketAddress target = node.address.tcp();
         try {
             SocketChannel channel = SocketChannel.open();
@@ -274,7 +274,7 @@ final class ProgressAgent implements Runnable {
             if (node.dialed != null) {
                 node.dialed.close();
             }
-            failNode(node, "cannot connect to " + target + ": " + e.getMessage());
+            nodes.fail(node, "cannot connect to " + target + ": " + e.getMessage());
         }
     }
 
@@ -286,7 +286,7 @@ final class ProgressAgent implements Runnable {
                 selectedWork++;
             }
         } catch (IOException e) {
-            onConnectionFailed(connection, "cannot connect to " + connection.peerSocket + ": " + e.getMessage());
+            nodes.onConnectionFailed(connection, "cannot connect to " + connection.peerSocket + ": " + e.getMessage());
         }
     }
 
@@ -330,7 +330,7 @@ final class ProgressAgent implements Runnable {
                         String reason = "no " + (connection.phase == Connection.Phase.CONNECTING ? "connection"
                                 : "handshake") + " within " + peerTimeoutNs / 1_000_000 + " ms";
                         if (connection.dialer) {
-                            onConnectionFailed(connection, reason);
+                            nodes.onConnectionFailed(connection, reason);
                         } else {
                             handshake.refuse(connection, reason);
                         }
@@ -339,11 +339,11 @@ final class ProgressAgent implements Runnable {
                 }
                 case READY -> {
                     if (nowNs - connection.lastReadNs > peerTimeoutNs) {
-                        onConnectionFailed(connection, "nothing heard for " + (nowNs - connection.lastReadNs)
+                        nodes.onConnectionFailed(connection, "nothing heard for " + (nowNs - connection.lastReadNs)
                                 / 1_000_000 + " ms (peer timeout " + peerTimeoutNs / 1_000_000 + " ms)");
                         work++;
                     } else {
-                        work += connection.heartbeatIfQuiet(nowNs, heartbeatIntervalNs);
+                        work += connection.writer.heartbeatIfQuiet(nowNs, heartbeatIntervalNs);
                     }
                 }
                 case CLOSED -> { }
@@ -357,104 +357,6 @@ final class ProgressAgent implements Runnable {
             }
         }
         return work;
-    }
-
-    // ================================================================================================== events
-
-    /** An RC queue pair connected to {@code peer}: bind it to the peer's node and make sure a connection exists. */
-    void onQueuePairConnected(NetRcQueuePair queuePair, NetQueuePairAddress peer) {
-        RemoteNode node = nodes.computeIfAbsent(peer.node(), RemoteNode::new);
-        if (node.address == null) {
-            node.address = peer.address;
-        }
-        queuePair.remote = node;
-        if (node.failed) {
-            queuePair.enterError(CompletionStatus.RETRY_EXCEEDED);
-        } else if (node.dialed == null) {
-            dial(node);
-        }
-    }
-
-    void onDialed(Connection connection, long now) {
-        connection.remote.everReady = true;
-        connection.lastReadNs = now;
-        LOG.log(Level.DEBUG, "fabric node {0}: connected to node {1}", nodeName(), connection.remote);
-    }
-
-    void onAccepted(Connection connection, long peerNode, long now) {
-        RemoteNode node = nodes.computeIfAbsent(peerNode, RemoteNode::new);
-        if (node.failed) {
-            LOG.log(Level.DEBUG, "fabric node {0}: closing a new connection from node {1}, which failed before",
-                    nodeName(), Long.toHexString(peerNode));
-            connection.close();
-            return;
-        }
-        connection.remote = node;
-        connection.lastReadNs = now;
-        node.accepted.add(connection);
-        node.everReady = true;
-    }
-
-    /** Closes a connection that never authenticated; nothing else changes. */
-    void discard(Connection connection) {
-        connection.close();
-    }
-
-    /**
-     * A connection broke. Before authentication on the accepting side it is only logged; otherwise the node behind
-     * it has failed.
-     */
-    void onConnectionFailed(Connection connection, String reason) {
-        if (connection.phase == Connection.Phase.CLOSED) {
-            return;
-        }
-        boolean established = connection.phase == Connection.Phase.READY;
-        connection.close();
-        if (!connection.dialer && !established) {
-            LOG.log(Level.WARNING, "fabric node {0}: refused TCP connection from {1}: {2} (if it is a fabric node, is"
-                    + " " + NetFabricProvider.SECRET_OPTION + " the same on both?)", nodeName(),
-                    connection.peerSocket, reason);
-            return;
-        }
-        if (connection.remote != null) {
-            failNode(connection.remote, reason);
-        }
-    }
-
-    /** The node is gone: close its connections and move every RC queue pair connected to it to ERROR. */
-    private void failNode(RemoteNode node, String reason) {
-        if (node.failed) {
-            return;
-        }
-        node.failed = true;
-        if (node.dialed != null) {
-            node.dialed.close();
-        }
-        for (Connection connection : node.accepted) {
-            connection.close();
-        }
-        int connected = 0;
-        for (NetQueuePair queuePair : fabric.queuePairArray()) {
-            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node && rc.isReady()) {
-                connected++;
-            }
-        }
-        // the log line first: whoever polls the error completions below can already read why
-        if (node.saidGoodbye) {
-            LOG.log(Level.DEBUG, "fabric node {0}: peer node {1} closed; failing the {2} queue pair(s) connected to"
-                    + " it", nodeName(), node, connected);
-        } else {
-            LOG.log(Level.WARNING, "fabric node {0}: peer node {1} failed: {2}; failing the {3} queue pair(s)"
-                    + " connected to it", nodeName(), node, reason, connected);
-        }
-        if (node.everReady || connected > 0) {
-            fabric.netCounters().countPeerFailure();
-        }
-        for (NetQueuePair queuePair : fabric.queuePairArray()) {
-            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node) {
-                rc.enterError(CompletionStatus.RETRY_EXCEEDED);
-            }
-        }
     }
 
     void countAuthenticationFailure() {
@@ -488,7 +390,7 @@ final class ProgressAgent implements Runnable {
         long now = System.nanoTime();
         for (Connection connection : connections) {
             try {
-                connection.sayGoodbye(now);
+                connection.writer.sayGoodbye(now);
             } catch (RuntimeException ignored) {
                 // closing anyway
             }

@@ -68,7 +68,7 @@ final class Responder implements FrameHandler {
             return;
         }
         if (!FrameDescriptor.isRequest(type)) {
-            connection.agent.onConnectionFailed(connection, "the peer sent frame type " + type + " on its request"
+            connection.agent.nodes.onConnectionFailed(connection, "the peer sent frame type " + type + " on its request"
                     + " connection");
             return;
         }
@@ -158,7 +158,7 @@ final class Responder implements FrameHandler {
                 if (queuePair != null && !retry) {
                     queuePair.expectedPsn++; // the request is done (it failed); a retried one is not
                 }
-                connection.appendNak(header.sourceQpn, header.qpn, header.psn, nakStatus);
+                connection.writer.appendNak(header.sourceQpn, header.qpn, header.psn, nakStatus);
             }
             case SEND -> {
                 queuePair.completeReceive(CompletionStatus.SUCCESS, Opcode.RECEIVE, header.payloadLength, 0, false,
@@ -170,7 +170,7 @@ final class Responder implements FrameHandler {
                 queuePair.completeReceive(CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false,
                         sourceNode, header.sourceQpn);
                 queuePair.expectedPsn++;
-                connection.appendNak(header.sourceQpn, header.qpn, header.psn,
+                connection.writer.appendNak(header.sourceQpn, header.qpn, header.psn,
                         (byte) CompletionStatus.REMOTE_INVALID_REQUEST.ordinal());
                 if (entered) {
                     queuePair.drainAfterError(CompletionStatus.FLUSHED);
@@ -186,7 +186,7 @@ final class Responder implements FrameHandler {
             }
             case READ -> {
                 queuePair.expectedPsn++;
-                connection.appendReadResponse(header.sourceQpn, header.qpn, header.psn, connection.frameRegion,
+                connection.writer.appendReadResponse(header.sourceQpn, header.qpn, header.psn, connection.frameRegion,
                         header.remoteOffset, (int) header.value);
                 releaseFrameRegion(connection);
             }
@@ -200,7 +200,7 @@ final class Responder implements FrameHandler {
                         : (long) LONG.compareAndExchange(segment, header.remoteOffset, compareOrAdd, swap);
                 releaseFrameRegion(connection);
                 queuePair.expectedPsn++;
-                connection.appendAtomicResponse(header.sourceQpn, header.qpn, header.psn, old);
+                connection.writer.appendAtomicResponse(header.sourceQpn, header.qpn, header.psn, old);
             }
             default -> throw new IllegalStateException("action=" + connection.action);
         }
@@ -209,7 +209,7 @@ final class Responder implements FrameHandler {
     private static void acknowledge(Connection connection, NetRcQueuePair queuePair, FrameDescriptor.Header header) {
         queuePair.expectedPsn++;
         if ((header.flags & FrameDescriptor.FLAG_ACK_REQUESTED) != 0) {
-            connection.appendAck(header.sourceQpn, header.qpn, header.psn);
+            connection.writer.appendAck(header.sourceQpn, header.qpn, header.psn);
         }
     }
 

@@ -41,7 +41,7 @@ final class ResponseAdapter implements FrameHandler {
             return;
         }
         if (!FrameDescriptor.isResponse(type)) {
-            connection.agent.onConnectionFailed(connection, "the peer sent frame type " + type + " on its response"
+            connection.agent.nodes.onConnectionFailed(connection, "the peer sent frame type " + type + " on its response"
                     + " connection");
             return;
         }
@@ -57,7 +57,7 @@ final class ResponseAdapter implements FrameHandler {
             case FrameDescriptor.READ_RESPONSE -> {
                 SendSlot slot = queuePair.slot(header.psn);
                 if (slot.opcode != Opcode.READ || slot.length != header.payloadLength) {
-                    connection.agent.onConnectionFailed(connection, "the peer answered psn " + header.psn
+                    connection.agent.nodes.onConnectionFailed(connection, "the peer answered psn " + header.psn
                             + " with " + header.payloadLength + " bytes read, which is no READ of that length");
                     return;
                 }
@@ -90,7 +90,7 @@ final class ResponseAdapter implements FrameHandler {
             case NAK -> {
                 int status = header.status;
                 if (status <= 0 || status >= CompletionStatus.values().length) {
-                    connection.agent.onConnectionFailed(connection, "the peer sent a NAK with status " + status);
+                    connection.agent.nodes.onConnectionFailed(connection, "the peer sent a NAK with status " + status);
                 } else if (status == CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal()) {
                     queuePair.onReceiverNotReady(header.psn, nowNs);
                 } else {

@@ -68,6 +68,22 @@
  * are not encrypted; use a VPN between hosts you do not trust. The bootstrap service ({@link
  * dev.faro.fabric.net.NetBootstrapServer}, {@link dev.faro.fabric.net.NetBootstrapClient}) uses the same secret.
  *
+ * <h2>Where things are</h2>
+ * <pre>
+ *  NetFabricProvider, NetFabric        the provider and a node (options: NetOptions; secret: SharedSecret)
+ *  ProgressAgent                       the NIC thread: duty cycle, selector, accept and dial, deadlines
+ *  RemoteNodes, RemoteNode             the other nodes, binding queue pairs to them, failing them
+ *  Connection, FrameWriter             one TCP connection: inbound parser, outbound writer (FrameDescriptor)
+ *  Handshake                           authentication of a connection
+ *  Responder, ResponseAdapter          RC target side (requests in), RC initiator side (responses in)
+ *  DatagramEndpoint                    UD over the node's UDP socket (DatagramDescriptor)
+ *  NetQueuePair, NetRcQueuePair,       queue pairs: SendSlot (the send queue), ReceiveQueue
+ *    NetUdQueuePair
+ *  NetCompletionQueue, NetMemoryRegion completions; registered memory (RegionViews: its socket views)
+ *  NetQueuePairAddress, NetRemoteKey,  what peers exchange (NodeAddress: where a node listens)
+ *  NetBootstrapServer, -Client         the rendezvous for those exchanges (BootstrapProtocol)
+ * </pre>
+ *
  * <h2>Differences from {@code shm}</h2>
  * On {@code shm} the initiator's thread moves the bytes, so one-sided operations on a stopped process complete; here
  * the target's progress thread must run, so they complete once the process continues (the cross-process suite knows

@@ -1,0 +1,127 @@
+package dev.faro.fabric.net;
+
+import dev.faro.fabric.CompletionStatus;
+import java.lang.System.Logger.Level;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The other nodes as this node's progress thread knows them ({@link RemoteNode}), and the rules of their life cycle:
+ * an RC queue pair that connects binds to its peer's node (dialing it if need be); a connection that completes its
+ * handshake joins its node; a connection that breaks fails its node, which closes every connection to it and moves
+ * every RC queue pair connected to it to ERROR (outstanding requests RETRY_EXCEEDED, receives FLUSHED). A failed node
+ * stays failed: there is no reconnect. A connection that breaks before it authenticated, on the accepting side,
+ * changes nothing but a log line.
+ *
+ * <p>Coordination code, on the progress thread only.
+ */
+final class RemoteNodes {
+
+    private static final System.Logger LOG = System.getLogger(RemoteNodes.class.getName());
+
+    private final ProgressAgent agent;
+    private final NetFabric fabric;
+    private final Map<Long, RemoteNode> nodes = new HashMap<>();
+
+    RemoteNodes(ProgressAgent agent, NetFabric fabric) {
+        this.agent = agent;
+        this.fabric = fabric;
+    }
+
+    /** An RC queue pair connected to {@code peer}: bind it to the peer's node and make sure a connection exists. */
+    void bind(NetRcQueuePair queuePair, NetQueuePairAddress peer) {
+        RemoteNode node = nodes.computeIfAbsent(peer.node(), RemoteNode::new);
+        if (node.address == null) {
+            node.address = peer.address;
+        }
+        queuePair.remote = node;
+        if (node.failed) {
+            queuePair.enterError(CompletionStatus.RETRY_EXCEEDED);
+        } else if (node.dialed == null) {
+            agent.dial(node);
+        }
+    }
+
+    void onDialed(Connection connection, long now) {
+        connection.remote.everReady = true;
+        connection.lastReadNs = now;
+        LOG.log(Level.DEBUG, "fabric node {0}: connected to node {1}", agent.nodeName(), connection.remote);
+    }
+
+    void onAccepted(Connection connection, long peerNode, long now) {
+        RemoteNode node = nodes.computeIfAbsent(peerNode, RemoteNode::new);
+        if (node.failed) {
+            LOG.log(Level.DEBUG, "fabric node {0}: closing a new connection from node {1}, which failed before",
+                    agent.nodeName(), Long.toHexString(peerNode));
+            connection.close();
+            return;
+        }
+        connection.remote = node;
+        connection.lastReadNs = now;
+        node.accepted.add(connection);
+        node.everReady = true;
+    }
+
+    /** Closes a connection that never authenticated; nothing else changes. */
+    void discard(Connection connection) {
+        connection.close();
+    }
+
+    /**
+     * A connection broke. Before authentication on the accepting side it is only logged; otherwise the node behind
+     * it has failed.
+     */
+    void onConnectionFailed(Connection connection, String reason) {
+        if (connection.phase == Connection.Phase.CLOSED) {
+            return;
+        }
+        boolean established = connection.phase == Connection.Phase.READY;
+        connection.close();
+        if (!connection.dialer && !established) {
+            LOG.log(Level.WARNING, "fabric node {0}: refused TCP connection from {1}: {2} (if it is a fabric node, is"
+                    + " " + NetFabricProvider.SECRET_OPTION + " the same on both?)", agent.nodeName(),
+                    connection.peerSocket, reason);
+            return;
+        }
+        if (connection.remote != null) {
+            fail(connection.remote, reason);
+        }
+    }
+
+    /** The node is gone: close its connections and move every RC queue pair connected to it to ERROR. */
+    void fail(RemoteNode node, String reason) {
+        if (node.failed) {
+            return;
+        }
+        node.failed = true;
+        if (node.dialed != null) {
+            node.dialed.close();
+        }
+        for (Connection connection : node.accepted) {
+            connection.close();
+        }
+        int connected = 0;
+        for (NetQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node && rc.isReady()) {
+                connected++;
+            }
+        }
+        // the log line first: whoever polls the error completions below can already read why
+        if (node.saidGoodbye) {
+            LOG.log(Level.DEBUG, "fabric node {0}: peer node {1} closed; failing the {2} queue pair(s) connected to"
+                    + " it", agent.nodeName(), node, connected);
+        } else {
+            LOG.log(Level.WARNING, "fabric node {0}: peer node {1} failed: {2}; failing the {3} queue pair(s)"
+                    + " connected to it", agent.nodeName(), node, reason, connected);
+        }
+        if (node.everReady || connected > 0) {
+            fabric.netCounters().countPeerFailure();
+        }
+        for (NetQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair instanceof NetRcQueuePair rc && rc.remote == node) {
+                rc.enterError(CompletionStatus.RETRY_EXCEEDED);
+            }
+        }
+    }
+
+}
