@@ -8,7 +8,6 @@ import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
-import dev.faro.fabric.WorkRequest;
 import dev.faro.shuffle.buffer.BufferCounters;
 import dev.faro.shuffle.buffer.BufferPool;
 import dev.faro.shuffle.endpoint.EndpointConfig;
@@ -17,11 +16,9 @@ import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
-import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -40,9 +37,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
-    private static final long CREDIT_REQUEST_ID = -2;
-    private static final int CREDIT_SEND_DEPTH = 64;
-    private static final int SIGNAL_EVERY_CREDIT_WRITES = 16;
 
     private final int id;
     private final int nodes;
@@ -56,13 +50,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** The source each buffer is posted for, by pool index; written before the buffer is posted. */
     private final int[] sourceOf;
     private final BufferCounters counters = new BufferCounters();
-    private final RemoteKey[] creditKeys;
-    private final MemorySegment[] creditScratch;
-    private final WorkRequest[] creditRequests;
+    private final CreditWriter credits;
     private final ReentrantLock[] sourceLocks;
-    private final long[] posted;
-    private final long[] written;
-    private final int[] creditWrites;
     private final boolean[] depleted;
     private final boolean expectsData;
     private final AtomicInteger depletedSources = new AtomicInteger();
@@ -85,11 +74,11 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.ended = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
         int depth = config.buffersPerPeer();
-        this.completionQueue = fabric.createCompletionQueue(nodes * (depth + CREDIT_SEND_DEPTH));
+        this.completionQueue = fabric.createCompletionQueue(nodes * (depth + CreditWriter.SEND_DEPTH));
         this.queuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
             queuePairs[node] = fabric.createRcQueuePair(
-                    new QueuePairConfig(completionQueue, completionQueue, CREDIT_SEND_DEPTH, depth, 8));
+                    new QueuePairConfig(completionQueue, completionQueue, CreditWriter.SEND_DEPTH, depth, 8));
         }
         this.pool = pool;
         this.owned = new ShuffleBuffer[expectsData ? nodes * depth : 0];
@@ -103,19 +92,11 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             sourceOf[owned[i].index()] = i / depth;
             counters.borrowed(BufferCounters.State.WAIT);
         }
-        this.creditKeys = new RemoteKey[nodes];
-        MemorySegment scratch = Arena.ofAuto().allocate(8L * nodes, 8);
-        this.creditScratch = new MemorySegment[nodes];
-        this.creditRequests = new WorkRequest[nodes];
+        this.credits = new CreditWriter(nodes, self);
         this.sourceLocks = new ReentrantLock[nodes];
         for (int node = 0; node < nodes; node++) {
-            creditScratch[node] = scratch.asSlice(8L * node, 8);
-            creditRequests[node] = new WorkRequest();
             sourceLocks[node] = new ReentrantLock();
         }
-        this.posted = new long[nodes];
-        this.written = new long[nodes];
-        this.creditWrites = new int[nodes];
         this.depleted = new boolean[nodes];
     }
 
@@ -126,7 +107,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** Connects the queue pair for source {@code node}; {@code creditKey} is that sender's credit region. */
     public void connect(int node, QueuePairAddress peer, RemoteKey creditKey) {
         queuePairs[node].connect(peer);
-        creditKeys[node] = creditKey;
+        credits.connect(node, creditKey);
     }
 
     /** Posts the initial receives and grants the initial credit; every sender must be connected by now. */
@@ -239,7 +220,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             }
             counters.move(BufferCounters.State.CONSUME, BufferCounters.State.TRANSMIT);
             post(source, buffer);
-            if (posted[source] - written[source] >= config.creditWriteBackFrequency()) {
+            if (credits.unwritten(source) >= config.creditWriteBackFrequency()) {
                 writeCredit(source, false);
             }
         } finally {
@@ -250,21 +231,12 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** Caller holds the source's lock. */
     private void post(int source, ShuffleBuffer buffer) {
         queuePairs[source].postReceive(buffer.index(), buffer.region(), buffer.regionOffset(), config.bufferBytes());
-        posted[source]++;
+        credits.credit(source);
     }
 
     /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
     private void writeCredit(int source, boolean last) {
-        long word = posted[source] | (last ? CreditDescriptor.FINAL_FLAG : 0);
-        creditScratch[source].set(ValueLayout.JAVA_LONG, 0, word);
-        boolean signaled = last || ++creditWrites[source] % SIGNAL_EVERY_CREDIT_WRITES == 0;
-        queuePairs[source].postSend(creditRequests[source].clear()
-                .requestId(CREDIT_REQUEST_ID)
-                .opcode(Opcode.WRITE)
-                .inline(creditScratch[source])
-                .remote(creditKeys[source], CreditDescriptor.slotOffset(self))
-                .signaled(signaled));
-        written[source] = posted[source];
+        credits.write(queuePairs[source], source, last);
     }
 
     /**

@@ -9,7 +9,6 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkCompletion;
-import dev.faro.fabric.WorkRequest;
 import dev.faro.shuffle.buffer.BufferCounters;
 import dev.faro.shuffle.buffer.BufferPolicy;
 import dev.faro.shuffle.buffer.BufferPool;
@@ -20,11 +19,9 @@ import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.operator.Partitioner;
-import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -43,9 +40,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
-    private static final long CREDIT_REQUEST_ID = -2;
-    private static final int CREDIT_SEND_DEPTH = 64;
-    private static final int SIGNAL_EVERY_CREDIT_WRITES = 16;
     private static final long STARVED_ADD_INTERVAL_NS = 1_000_000;
 
     private final int id;
@@ -66,13 +60,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final ReentrantLock poolLock = new ReentrantLock();
     /** Pool index → 1 when the adaptive policy retires the buffer on release instead of re-posting it. */
     private final AtomicIntegerArray retireOnRelease;
-    private final RemoteKey[] creditKeys;
-    private final MemorySegment[] creditScratch;
-    private final WorkRequest[] creditRequests;
+    private final CreditWriter credits;
     private final ReentrantLock[] sourceLocks;
-    private final long[] credited;
-    private final long[] written;
-    private final int[] creditWrites;
     /** 1 once the source's END was taken in: no more credit for it. Written by the poller, read by releasers. */
     private final AtomicIntegerArray ended;
     private final boolean expectsData;
@@ -109,30 +98,22 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.pool = pool;
         this.policy = config.bufferPolicy();
         this.maximumBuffers = policy.maximumPerPeer() * nodes;
-        this.completionQueue = fabric.createCompletionQueue(1 + maximumBuffers + nodes * (CREDIT_SEND_DEPTH + 1));
+        this.completionQueue = fabric.createCompletionQueue(1 + maximumBuffers + nodes * (CreditWriter.SEND_DEPTH + 1));
         this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, 1,
                 maximumBuffers, 0));
         this.creditQueuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
             creditQueuePairs[node] = fabric.createRcQueuePair(
-                    new QueuePairConfig(completionQueue, completionQueue, CREDIT_SEND_DEPTH, 1, 8));
+                    new QueuePairConfig(completionQueue, completionQueue, CreditWriter.SEND_DEPTH, 1, 8));
         }
         this.owned = new ShuffleBuffer[maximumBuffers];
         this.retireOnRelease = new AtomicIntegerArray(pool.maximumBuffers());
         this.ready = new int[maximumBuffers];
-        this.creditKeys = new RemoteKey[nodes];
-        MemorySegment scratch = Arena.ofAuto().allocate(8L * nodes, 8);
-        this.creditScratch = new MemorySegment[nodes];
-        this.creditRequests = new WorkRequest[nodes];
+        this.credits = new CreditWriter(nodes, self);
         this.sourceLocks = new ReentrantLock[nodes];
         for (int node = 0; node < nodes; node++) {
-            creditScratch[node] = scratch.asSlice(8L * node, 8);
-            creditRequests[node] = new WorkRequest();
             sourceLocks[node] = new ReentrantLock();
         }
-        this.credited = new long[nodes];
-        this.written = new long[nodes];
-        this.creditWrites = new int[nodes];
         this.ended = new AtomicIntegerArray(nodes);
         this.received = new long[nodes];
         this.signatures = new long[nodes];
@@ -152,7 +133,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** Wires source {@code node}: its credit queue pair for us and its credit region. */
     public void connect(int node, QueuePairAddress senderCreditQueuePair, RemoteKey creditKey) {
         creditQueuePairs[node].connect(senderCreditQueuePair);
-        creditKeys[node] = creditKey;
+        credits.connect(node, creditKey);
     }
 
     /** Posts the pool, credits {@code buffersPerPeer} receives to each source, and writes the first credits. */
@@ -172,7 +153,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                     }
                     counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
                     post(buffer);
-                    credited[node]++;
+                    credits.credit(node);
                 }
                 writeCredit(node, false);
             } finally {
@@ -283,7 +264,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         try {
             counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
             post(buffer);
-            credited[source]++;
+            credits.credit(source);
             writeCredit(source, false);
         } finally {
             sourceLocks[source].unlock();
@@ -299,7 +280,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         sourceLocks[source].lock();
         try {
             if (ended.get(source) == 0) {
-                credited[source]++;
+                credits.credit(source);
                 writeCredit(source, false);
             }
         } finally {
@@ -462,7 +443,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             ended.set(source, 1);
             writeCredit(source, true); // FINAL: the sender may close; nothing more is written to it
             // it used one credit per DATA message and one for the END
-            return (int) Math.max(0, credited[source] - announced[source] - 1);
+            return (int) Math.max(0, credits.credited(source) - announced[source] - 1);
         } finally {
             sourceLocks[source].unlock();
         }
@@ -486,8 +467,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             counters.move(BufferCounters.State.CONSUME, BufferCounters.State.TRANSMIT);
             post(buffer);
             if (credit && ended.get(source) == 0) {
-                credited[source]++;
-                if (credited[source] - written[source] >= config.creditWriteBackFrequency()) {
+                credits.credit(source);
+                if (credits.unwritten(source) >= config.creditWriteBackFrequency()) {
                     writeCredit(source, false);
                 }
             }
@@ -500,18 +481,9 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         queuePair.postReceive(buffer.index(), buffer.region(), buffer.regionOffset(), config.bufferBytes());
     }
 
-    /** Caller holds the source's lock. */
+    /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
     private void writeCredit(int source, boolean last) {
-        long word = credited[source] | (last ? CreditDescriptor.FINAL_FLAG : 0);
-        creditScratch[source].set(ValueLayout.JAVA_LONG, 0, word);
-        boolean signaled = last || ++creditWrites[source] % SIGNAL_EVERY_CREDIT_WRITES == 0;
-        creditQueuePairs[source].postSend(creditRequests[source].clear()
-                .requestId(CREDIT_REQUEST_ID)
-                .opcode(Opcode.WRITE)
-                .inline(creditScratch[source])
-                .remote(creditKeys[source], CreditDescriptor.slotOffset(self))
-                .signaled(signaled));
-        written[source] = credited[source];
+        credits.write(creditQueuePairs[source], source, last);
     }
 
     @Override
