@@ -7,6 +7,7 @@ import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.WorkRequestChecks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
@@ -142,7 +143,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
                                 + " unsignaled requests hold their slot until a later signaled one is polled",
                         qpn, slots.length));
             }
-            NetMemoryRegion local = usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null;
+            NetMemoryRegion local = WorkRequestChecks.usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null;
             if (local != null && !local.pin()) {
                 throw new FaroException(FaroException.Category.CLOSED, "region " + local + " is closed");
             }
@@ -154,36 +155,11 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         fabric.doorbell();
     }
 
-    /** Whether the request moves bytes from or into a registered local region (validated by {@link #checkLocal}). */
-    private static boolean usesLocalRegion(WorkRequest request) {
-        Opcode opcode = request.opcode();
-        return !request.isInline() && (request.length() > 0 || opcode == Opcode.READ || opcode.isAtomic());
-    }
-
     private void validate(WorkRequest request) {
-        Opcode opcode = request.opcode();
-        FaroException.checkArgument(opcode != null && opcode.ordinal() <= Opcode.COMPARE_SWAP.ordinal(),
-                "opcode %s cannot be posted on a send queue", opcode);
-        int length = request.length();
-        FaroException.checkArgument(length >= 0, "length must not be negative: %d", length);
-        FaroException.checkArgument(length <= NetFabric.CAPABILITIES.maxMessageBytes(),
-                "length %d exceeds the largest message of %d bytes", length,
-                NetFabric.CAPABILITIES.maxMessageBytes());
-        if (request.isInline()) {
-            FaroException.checkArgument(opcode == Opcode.SEND || opcode == Opcode.WRITE
-                            || opcode == Opcode.WRITE_WITH_IMMEDIATE,
-                    "inline data is only for SEND and WRITE, not %s", opcode);
-            FaroException.checkArgument(length <= config.maxInlineBytes(),
-                    "inline payload of %d bytes exceeds the queue pair's limit of %d", length,
-                    config.maxInlineBytes());
-        } else if (length > 0 || opcode == Opcode.READ || opcode.isAtomic()) {
-            checkLocal(request.localRegion(), request.localOffset(), length,
-                    opcode == Opcode.READ || opcode.isAtomic());
-        }
-        if (opcode.isAtomic()) {
-            FaroException.checkArgument(length == 8, "atomics work on 8 bytes, not %d", length);
-            FaroException.checkArgument((request.remoteOffset() & 7) == 0,
-                    "atomic remote offset must be 8-byte aligned: %d", request.remoteOffset());
+        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), NetFabric.CAPABILITIES.maxMessageBytes());
+        if (WorkRequestChecks.usesLocalRegion(request)) {
+            checkLocal(request.localRegion(), request.localOffset(), request.length(),
+                    WorkRequestChecks.writesLocally(request));
         }
         validateForType(request);
     }
@@ -195,14 +171,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
             throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
                     "region " + region + " is not registered with this fabric node");
         }
-        FaroException.checkArgument(netRegion.isRegistered(), "region %s is closed (deregistered)", region);
-        FaroException.checkArgument(netRegion.contains(offset, length),
-                "local segment [offset %d, length %d] is outside the region of %d bytes", offset, length,
-                region.lengthBytes());
-        if (write) {
-            FaroException.checkArgument(netRegion.allows(dev.faro.fabric.Access.LOCAL_WRITE),
-                    "region %s lacks LOCAL_WRITE, needed to land data in it", region);
-        }
+        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
         return netRegion;
     }
 

@@ -62,10 +62,6 @@ final class ShmMemoryRegion implements MemoryRegion {
         return registered;
     }
 
-    boolean allowsLocalWrite() {
-        return (accessBits & Access.LOCAL_WRITE.bit()) != 0;
-    }
-
     @Override
     public void close() {
         synchronized (this) {

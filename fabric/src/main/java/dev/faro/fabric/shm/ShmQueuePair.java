@@ -1,6 +1,5 @@
 package dev.faro.fabric.shm;
 
-import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
@@ -9,6 +8,7 @@ import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.WorkRequestChecks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -144,26 +144,10 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
     }
 
     private void validate(WorkRequest request) {
-        Opcode opcode = request.opcode();
-        FaroException.checkArgument(opcode != null && opcode.ordinal() <= Opcode.COMPARE_SWAP.ordinal(),
-                "opcode %s cannot be posted on a send queue", opcode);
-        int length = request.length();
-        FaroException.checkArgument(length >= 0, "length must not be negative: %d", length);
-        if (request.isInline()) {
-            FaroException.checkArgument(opcode == Opcode.SEND || opcode == Opcode.WRITE
-                            || opcode == Opcode.WRITE_WITH_IMMEDIATE,
-                    "inline data is only for SEND and WRITE, not %s", opcode);
-            FaroException.checkArgument(length <= config.maxInlineBytes(),
-                    "inline payload of %d bytes exceeds the queue pair's limit of %d", length,
-                    config.maxInlineBytes());
-        } else if (length > 0 || opcode == Opcode.READ || opcode.isAtomic()) {
-            checkLocal(request.localRegion(), request.localOffset(), length,
-                    opcode == Opcode.READ || opcode.isAtomic());
-        }
-        if (opcode.isAtomic()) {
-            FaroException.checkArgument(length == 8, "atomics work on 8 bytes, not %d", length);
-            FaroException.checkArgument((request.remoteOffset() & 7) == 0,
-                    "atomic remote offset must be 8-byte aligned: %d", request.remoteOffset());
+        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), ShmFabric.CAPABILITIES.maxMessageBytes());
+        if (WorkRequestChecks.usesLocalRegion(request)) {
+            checkLocal(request.localRegion(), request.localOffset(), request.length(),
+                    WorkRequestChecks.writesLocally(request));
         }
         validateForType(request);
     }
@@ -175,14 +159,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
             throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
                     "region " + region + " is not registered with this fabric node");
         }
-        FaroException.checkArgument(shmRegion.isRegistered(), "region %s is closed (deregistered)", region);
-        FaroException.checkArgument(offset >= 0 && length >= 0 && offset <= region.lengthBytes() - length,
-                "local segment [offset %d, length %d] is outside the region of %d bytes", offset, length,
-                region.lengthBytes());
-        if (write) {
-            FaroException.checkArgument(shmRegion.allowsLocalWrite(),
-                    "region %s lacks LOCAL_WRITE, needed to land data in it", region);
-        }
+        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
         return shmRegion;
     }
 
