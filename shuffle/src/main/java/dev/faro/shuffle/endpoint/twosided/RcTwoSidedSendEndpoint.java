@@ -21,12 +21,10 @@ import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
-import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
-import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -53,9 +51,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     private final CompletionQueue completionQueue;
     private final RcQueuePair[] queuePairs;
     private final SendBuffers buffers;
-    private final MemoryRegion creditRegion;
+    private final CreditGate credits;
     private final MemoryRegion paddingRegion;
-    private final AtomicLongArray sent;
     private final AtomicLong paddingPosted = new AtomicLong();
     private final AtomicLong paddingCompleted = new AtomicLong();
     /** Destinations that were sent DEPLETED (approximate while threads send; exact once they are done). */
@@ -88,12 +85,10 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                     new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         }
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
-        this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.credits = new CreditGate(fabric, nodes);
         this.paddingRegion = fabric.register(MessageHeaderDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE));
         MessageHeaderDescriptor.write(paddingRegion.segment(), 0, StreamState.DEPLETED,
                 MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
-        this.sent = new AtomicLongArray(nodes);
         this.depleted = new boolean[nodes];
     }
 
@@ -104,7 +99,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     /** The key of this endpoint's credit words, which receivers write. */
     public RemoteKey creditKey() {
-        return creditRegion.remoteKey();
+        return credits.key();
     }
 
     /** Connects the queue pair for {@code node} to that node's receiving endpoint. */
@@ -162,23 +157,14 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
     private void claimCredit(int node) {
         StallWatch watch = new StallWatch(config.stallTimeout());
-        MemorySegment credits = creditRegion.segment();
-        while (true) {
-            long used = sent.get(node);
-            long granted = CreditDescriptor.credit(CreditDescriptor.read(credits, node));
-            if (granted > used) {
-                if (sent.compareAndSet(node, used, used + 1)) {
-                    return;
-                }
-                continue;
-            }
+        while (!credits.tryClaim(node)) {
             failure.check();
             checkQueuePair(node);
             if (drainCompletions() > 0) {
                 watch.reset();
             } else if (!watch.idle()) {
                 throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
-                        + " (sent " + used + ", credit " + granted + ")");
+                        + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
             }
         }
     }
@@ -235,31 +221,26 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
             }
             completionQueue.close();
             buffers.close();
-            creditRegion.close();
+            credits.close();
             paddingRegion.close();
         }
     }
 
     private void finishParity() {
         WorkRequest request = requests.get();
-        MemorySegment credits = creditRegion.segment();
         for (int node = 0; node < nodes; node++) {
             if (!depleted[node]) {
                 continue; // never a destination: its receiver expects nothing from us
             }
             StallWatch watch = new StallWatch(config.stallTimeout());
             while (true) {
-                long word = CreditDescriptor.read(credits, node);
-                long used = sent.get(node);
-                if (CreditDescriptor.credit(word) > used) {
-                    if (sent.compareAndSet(node, used, used + 1)) {
-                        request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
-                                .local(paddingRegion, 0, MessageHeaderDescriptor.LENGTH);
-                        paddingPosted.incrementAndGet();
-                        queuePairs[node].postSend(request);
-                        watch.reset();
-                    }
-                } else if (CreditDescriptor.isFinal(word)) {
+                if (credits.tryClaim(node)) {
+                    request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
+                            .local(paddingRegion, 0, MessageHeaderDescriptor.LENGTH);
+                    paddingPosted.incrementAndGet();
+                    queuePairs[node].postSend(request);
+                    watch.reset();
+                } else if (credits.isFinalAndUsedUp(node)) {
                     break;
                 } else {
                     checkQueuePair(node);

@@ -24,7 +24,7 @@ import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.operator.Partitioner;
-import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -63,9 +63,8 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     private final RcQueuePair[] creditQueuePairs;
     private final QueuePairAddress[] destinations;
     private final SendBuffers buffers;
-    private final MemoryRegion creditRegion;
+    private final CreditGate credits;
     private final MemoryRegion endRegion;
-    private final AtomicLongArray sent;
     private final AtomicLongArray dataMessages;
     private final AtomicLongArray idSums;
     private final AtomicIntegerArray endSent;
@@ -102,10 +101,8 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         }
         this.destinations = new QueuePairAddress[nodes];
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
-        this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.credits = new CreditGate(fabric, nodes);
         this.endRegion = fabric.register((long) nodes * 64, EnumSet.of(Access.LOCAL_WRITE));
-        this.sent = new AtomicLongArray(nodes);
         this.dataMessages = new AtomicLongArray(nodes);
         this.idSums = new AtomicLongArray(nodes);
         this.endSent = new AtomicIntegerArray(nodes);
@@ -123,7 +120,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     /** The key of this endpoint's credit words, which receivers write. */
     public RemoteKey creditKey() {
-        return creditRegion.remoteKey();
+        return credits.key();
     }
 
     /** Wires destination {@code node}: its receiver's UD address and the credit queue pair it writes from. */
@@ -208,16 +205,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     private void claimCredit(int node) {
         StallWatch watch = new StallWatch(config.stallTimeout());
-        MemorySegment credits = creditRegion.segment();
-        while (true) {
-            long used = sent.get(node);
-            long granted = CreditDescriptor.credit(CreditDescriptor.read(credits, node));
-            if (granted > used) {
-                if (sent.compareAndSet(node, used, used + 1)) {
-                    return;
-                }
-                continue;
-            }
+        while (!credits.tryClaim(node)) {
             failure.check();
             if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
                 throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
@@ -226,7 +214,8 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 watch.reset();
             } else if (!watch.idle()) {
                 throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
-                        + " (sent " + used + ", credit " + granted + "; lost messages hold credit back)");
+                        + " (sent " + credits.used(node) + ", credit " + credits.granted(node)
+                        + "; lost messages hold credit back)");
             }
         }
     }
@@ -273,19 +262,18 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
             }
             completionQueue.close();
             buffers.close();
-            creditRegion.close();
+            credits.close();
             endRegion.close();
         }
     }
 
     private void awaitFinalCredits() {
-        MemorySegment credits = creditRegion.segment();
         StallWatch watch = new StallWatch(config.stallTimeout());
         for (int node = 0; node < nodes; node++) {
             if (endSent.get(node) == 0) {
                 continue;
             }
-            while (!CreditDescriptor.isFinal(CreditDescriptor.read(credits, node))) {
+            while (!credits.isFinal(node)) {
                 if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
                     throw failure.fail("the credit connection to node " + node + " failed before it finished");
                 }

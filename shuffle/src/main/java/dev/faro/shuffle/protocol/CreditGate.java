@@ -1,0 +1,75 @@
+package dev.faro.shuffle.protocol;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.RemoteKey;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The sending side of the stateless credit protocol (TODS19 §5.2): the credit words receivers write into this
+ * endpoint's registered region ({@link CreditDescriptor}), and per destination the sends already made. A send to
+ * {@code node} may go out only after {@link #tryClaim} took one of its credits ({@code credit > sent}).
+ *
+ * <p>Thread-safe: {@code sent} words are claimed with CAS, so threads sharing an endpoint (SE) never overdraw.
+ * Data path: allocation-free.
+ */
+public final class CreditGate implements AutoCloseable {
+
+    private final MemoryRegion region;
+    private final MemorySegment words;
+    private final AtomicLongArray sent;
+
+    public CreditGate(Fabric fabric, int nodes) {
+        this.region = fabric.register(CreditDescriptor.regionLength(nodes),
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.words = region.segment();
+        this.sent = new AtomicLongArray(nodes);
+    }
+
+    /** The key receivers write credit words with. */
+    public RemoteKey key() {
+        return region.remoteKey();
+    }
+
+    /** Takes one credit of {@code node} if it granted more than was used; false otherwise (poll and retry). */
+    public boolean tryClaim(int node) {
+        while (true) {
+            long used = sent.get(node);
+            if (CreditDescriptor.credit(CreditDescriptor.read(words, node)) <= used) {
+                return false;
+            }
+            if (sent.compareAndSet(node, used, used + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Sends claimed to {@code node} so far. */
+    public long used(int node) {
+        return sent.get(node);
+    }
+
+    /** The credit {@code node} has granted so far. */
+    public long granted(int node) {
+        return CreditDescriptor.credit(CreditDescriptor.read(words, node));
+    }
+
+    /** Whether {@code node} wrote its FINAL credit (it will grant no more). */
+    public boolean isFinal(int node) {
+        return CreditDescriptor.isFinal(CreditDescriptor.read(words, node));
+    }
+
+    /** Whether {@code node} wrote its FINAL credit and every credit is used: send/receive parity is reached. */
+    public boolean isFinalAndUsedUp(int node) {
+        long word = CreditDescriptor.read(words, node);
+        return CreditDescriptor.isFinal(word) && CreditDescriptor.credit(word) <= sent.get(node);
+    }
+
+    @Override
+    public void close() {
+        region.close();
+    }
+}
