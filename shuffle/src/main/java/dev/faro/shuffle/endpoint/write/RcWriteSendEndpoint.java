@@ -15,17 +15,15 @@ import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
-import dev.faro.shuffle.protocol.CreditDescriptor;
+import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.ring.RingConsumer;
 import dev.faro.shuffle.ring.RingDescriptor;
 import dev.faro.shuffle.ring.RingProducer;
-import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The SEND side of RDMA WRITE over RC (TODS19 §5.5, Algorithms 5–6; "MQ/WR"): one RC queue pair per destination
@@ -66,7 +64,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     private final RcConnections connections;
     private final MemoryRegion bufferRegion;
     private final MemoryRegion freeRingRegion;
-    private final MemoryRegion creditRegion;
+    private final CreditGate credits;
     private final int ringCapacity;
     private final ShuffleBuffer[] buffers;
     private final ArrayBlockingQueue<ShuffleBuffer> free;
@@ -76,8 +74,6 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     /** Per destination, set by {@link #connect}: the key of its buffers, its ValidArr ring (poll-MQ only). */
     private final RemoteKey[] receiverBufferKeys;
     private final RingProducer[] validRings;
-    /** Per destination: WRITE_WITH_IMMEDIATEs sent, data and padding (poll-CQ); claimed with CAS. */
-    private final AtomicLongArray sent;
     private final AtomicLong sequence = new AtomicLong();
     /** Destinations sent DEPLETED (written by sending threads, read at close after they are done). */
     private final boolean[] depleted;
@@ -115,8 +111,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
             pool = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
             rings = fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-            this.creditRegion = fabric.register(CreditDescriptor.regionLength(nodes),
-                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+            this.credits = new CreditGate(fabric, nodes);
         } catch (RuntimeException e) {
             for (MemoryRegion region : new MemoryRegion[] {pool, rings}) {
                 if (region != null) {
@@ -146,7 +141,6 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         }
         this.receiverBufferKeys = new RemoteKey[nodes];
         this.validRings = new RingProducer[nodes];
-        this.sent = new AtomicLongArray(nodes);
         this.depleted = new boolean[nodes];
     }
 
@@ -166,7 +160,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
 
     /** The key of the credit words (slot {@code r} is written by the receiver on node {@code r}). */
     public RemoteKey creditKey() {
-        return creditRegion.remoteKey();
+        return credits.key();
     }
 
     /**
@@ -298,17 +292,8 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
 
     /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
     private void claimCredit(int node) {
-        MemorySegment credits = creditRegion.segment();
         StallWatch watch = null;
-        while (true) {
-            long used = sent.get(node);
-            long word = CreditDescriptor.read(credits, node);
-            if (CreditDescriptor.credit(word) > used) {
-                if (sent.compareAndSet(node, used, used + 1)) {
-                    return;
-                }
-                continue;
-            }
+        while (!credits.tryClaim(node)) {
             failure.check();
             if (connections.isBroken(node)) {
                 throw connections.failConnection(node);
@@ -323,7 +308,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                 }
                 if (!watch.idle()) {
                     throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
-                            + " (sent " + used + ", credit " + CreditDescriptor.credit(word) + ")");
+                            + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
                 }
             }
         }
@@ -364,39 +349,33 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
             connections.close();
             bufferRegion.close();
             freeRingRegion.close();
-            creditRegion.close();
+            credits.close();
         }
     }
 
     /** Waits for {@code node}'s FINAL word; in poll-CQ mode pads with empty WRITE_WITH_IMMEDIATEs up to it. */
     private void finish(int node) {
-        MemorySegment credits = creditRegion.segment();
         WorkRequest request = scratch.get().request;
         StallWatch watch = new StallWatch(config.stallTimeout());
         while (true) {
-            long word = CreditDescriptor.read(credits, node);
-            if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE) {
-                long used = sent.get(node);
-                if (CreditDescriptor.credit(word) > used) {
-                    if (sent.compareAndSet(node, used, used + 1)) {
-                        request.clear()
-                                .requestId(RcConnections.requestId(PADDING, node, 0))
-                                .opcode(Opcode.WRITE_WITH_IMMEDIATE)
-                                .immediate(PADDING_IMMEDIATE)
-                                .local(bufferRegion, 0, 0)
-                                .remote(receiverBufferKeys[node], 0);
-                        connections.post(node, request, true, this);
-                        watch.reset();
-                    }
-                    continue;
-                }
+            if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE && credits.tryClaim(node)) {
+                request.clear()
+                        .requestId(RcConnections.requestId(PADDING, node, 0))
+                        .opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                        .immediate(PADDING_IMMEDIATE)
+                        .local(bufferRegion, 0, 0)
+                        .remote(receiverBufferKeys[node], 0);
+                connections.post(node, request, true, this);
+                watch.reset();
+                continue;
             }
-            if (CreditDescriptor.isFinal(word)) {
+            if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? credits.isFinalAndUsedUp(node)
+                    : credits.isFinal(node)) {
                 return;
             }
             failure.check();
             if (connections.isBroken(node)) {
-                if (CreditDescriptor.isFinal(CreditDescriptor.read(credits, node))) {
+                if (credits.isFinal(node)) {
                     continue; // it landed just before the break: pad (if needed) and finish
                 }
                 throw connections.failConnection(node);
