@@ -1,6 +1,7 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
@@ -68,9 +69,7 @@ final class NetCompletionQueue implements CompletionQueue {
     private final ReentrantLock pollLock = new ReentrantLock();
     private final Object monitor = new Object();
     private final AtomicInteger waiters = new AtomicInteger();
-
-    /** Send and receive depths of the queue pairs attached; guarded by {@code this}. */
-    private long attachedSlots;
+    private final CompletionQueueBudget budget;
 
     private volatile boolean closed;
 
@@ -78,6 +77,7 @@ final class NetCompletionQueue implements CompletionQueue {
         this.fabric = fabric;
         this.id = id;
         this.capacity = capacity;
+        this.budget = new CompletionQueueBudget(id, capacity);
         int ring = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
         this.mask = ring - 1;
         requestIds = new long[ring];
@@ -95,21 +95,15 @@ final class NetCompletionQueue implements CompletionQueue {
     }
 
     /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold. */
-    synchronized void attach(int slots, String role) {
+    void attach(int slots, String role) {
         if (closed) {
             throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
         }
-        if (attachedSlots + slots > capacity) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, String.format(
-                    "completion queue %d (capacity %d, %d already attached) cannot hold %d more completions for a"
-                            + " queue pair's %s; create it with a larger capacity",
-                    id, capacity, attachedSlots, slots, role));
-        }
-        attachedSlots += slots;
+        budget.attach(slots, role);
     }
 
-    synchronized void detach(int slots) {
-        attachedSlots -= slots;
+    void detach(int slots) {
+        budget.detach(slots);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
@@ -27,9 +28,7 @@ final class ShmCompletionQueue implements CompletionQueue {
     final MemorySegment ring;
     private final ReentrantLock pollLock = new ReentrantLock();
     private final long stuckTimeoutNs;
-
-    /** Send and receive depths of the queue pairs attached; guarded by {@code this}. */
-    private long attachedSlots;
+    private final CompletionQueueBudget budget;
 
     /** When the consumer first found the head slot claimed but unpublished; 0 if not stuck. Poller only. */
     private long stuckSinceNs;
@@ -40,6 +39,7 @@ final class ShmCompletionQueue implements CompletionQueue {
         this.fabric = fabric;
         this.id = id;
         this.capacity = capacity;
+        this.budget = new CompletionQueueBudget(id, capacity);
         this.file = directory.resolve(CompletionQueueDescriptor.fileName(id));
         int ringCapacity = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
         this.ring = SharedMemory.create(file, CompletionQueueDescriptor.fileLength(ringCapacity), arena);
@@ -48,21 +48,15 @@ final class ShmCompletionQueue implements CompletionQueue {
     }
 
     /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold. */
-    synchronized void attach(int slots, String role) {
+    void attach(int slots, String role) {
         if (closed) {
             throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
         }
-        if (attachedSlots + slots > capacity) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, String.format(
-                    "completion queue %d (capacity %d, %d already attached) cannot hold %d more completions for a"
-                            + " queue pair's %s; create it with a larger capacity",
-                    id, capacity, attachedSlots, slots, role));
-        }
-        attachedSlots += slots;
+        budget.attach(slots, role);
     }
 
-    synchronized void detach(int slots) {
-        attachedSlots -= slots;
+    void detach(int slots) {
+        budget.detach(slots);
     }
 
     /** Producer side for this node's own threads. Data path. */
