@@ -1,0 +1,91 @@
+package dev.faro.engine.tpch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.Table;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class TpchGeneratorTest {
+
+    private static final double SF = 0.01;
+
+    @ParameterizedTest
+    @EnumSource(Placement.class)
+    void everyTupleLivesOnExactlyOneNodeAndNationAndRegionEverywhere(Placement placement) {
+        List<Table> whole = new TpchGenerator(SF, 0, 1, placement, 1).generateAll(name -> {});
+        int nodes = 3;
+        List<List<Table>> parts = new ArrayList<>();
+        for (int node = 0; node < nodes; node++) {
+            parts.add(new TpchGenerator(SF, node, nodes, placement, 2).generateAll(name -> {}));
+        }
+        for (int t = 0; t < whole.size(); t++) {
+            Table table = whole.get(t);
+            long total = 0;
+            Set<List<Object>> union = new HashSet<>();
+            for (List<Table> node : parts) {
+                Table part = node.get(t);
+                assertThat(part.schema()).isEqualTo(table.schema());
+                total += part.rowCount();
+                rows(part).forEach(union::add);
+            }
+            if (table.name().equals("nation") || table.name().equals("region")) {
+                assertThat(total).as(table.name()).isEqualTo(nodes * table.rowCount());
+            } else {
+                assertThat(total).as(table.name()).isEqualTo(table.rowCount());
+                assertThat(union).as(table.name()).containsExactlyInAnyOrderElementsOf(new HashSet<>(rows(table)));
+                for (List<Table> node : parts) {
+                    assertThat(node.get(t).rowCount()).as(table.name() + " is spread").isPositive();
+                }
+            }
+        }
+        assertThat(whole.stream().filter(t -> t.name().equals("lineitem")).findFirst().orElseThrow().rowCount())
+                .isEqualTo(60_175);
+    }
+
+    @Test
+    void firstKeyPlacementCoPartitionsOrdersAndLineitem() {
+        int nodes = 2;
+        for (int node = 0; node < nodes; node++) {
+            List<Table> tables = new TpchGenerator(SF, node, nodes, Placement.FIRST_KEY, 1).generateAll(n -> {});
+            Set<Object> orderKeys = new HashSet<>();
+            rows(find(tables, "orders")).forEach(row -> orderKeys.add(row.getFirst()));
+            rows(find(tables, "lineitem")).forEach(row -> assertThat(orderKeys).contains(row.getFirst()));
+        }
+    }
+
+    @Test
+    void decimalsAreExactCents() {
+        Table lineitem = find(new TpchGenerator(SF, 0, 1, Placement.RANDOM, 1).generateAll(n -> {}), "lineitem");
+        List<Object> first = lineitem.batches().getFirst().row(0);
+        int price = lineitem.schema().indexOf("l_extendedprice");
+        assertThat(lineitem.schema().columns().get(price).type().scale()).isEqualTo(2);
+        assertThat(first.get(price)).isNotNull();
+    }
+
+    @Test
+    void badArgumentsAreRefused() {
+        assertThatThrownBy(() -> new TpchGenerator(0, 0, 1, Placement.RANDOM, 1))
+                .hasMessageContaining("scale factor must be positive");
+        assertThatThrownBy(() -> Placement.parse("hash")).hasMessageContaining("random or first-key");
+    }
+
+    static Table find(List<Table> tables, String name) {
+        return tables.stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    static List<List<Object>> rows(Table table) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Batch batch : table.batches()) {
+            rows.addAll(batch.rows());
+        }
+        return rows;
+    }
+}
