@@ -1,0 +1,123 @@
+package dev.faro.cluster.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+/**
+ * A TCP connection that carries {@link Frame}s (layout in the package documentation). Coordination code.
+ *
+ * <p>Threads: any thread may {@link #send} (sends are serialized on the output stream); one thread at a time
+ * {@link #receive}s; {@link #close} may be called from any thread and makes a blocked receive fail.
+ */
+public final class FrameChannel implements AutoCloseable {
+
+    /** "FRC1": every frame starts with it, so a stray connection or a desynchronized stream fails loudly. */
+    static final int MAGIC = 0x46524331;
+
+    /** Frame limit before authentication: an unauthenticated peer cannot make us allocate much. */
+    public static final int HANDSHAKE_MAX_FRAME_BYTES = 64 * 1024;
+
+    /** Frame limit after authentication: result payloads may be large. */
+    public static final int SESSION_MAX_FRAME_BYTES = Integer.MAX_VALUE - 64;
+
+    private final Socket socket;
+    private final DataInputStream input;
+    private final DataOutputStream output;
+    private final String peer;
+    private volatile int maxFrameBytes = HANDSHAKE_MAX_FRAME_BYTES;
+
+    public FrameChannel(Socket socket) throws IOException {
+        this.socket = socket;
+        socket.setTcpNoDelay(true);
+        this.input = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
+        this.output = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
+        this.peer = String.valueOf(socket.getRemoteSocketAddress());
+    }
+
+    /** The remote address, for messages. */
+    public String peer() {
+        return peer;
+    }
+
+    /** Raises the frame limit once the peer is authenticated. */
+    public void authenticated() {
+        maxFrameBytes = SESSION_MAX_FRAME_BYTES;
+    }
+
+    /** How long {@link #receive} may block before it throws {@link SocketTimeoutException}; zero waits forever. */
+    public void receiveTimeout(Duration timeout) throws IOException {
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+    }
+
+    /** Writes one frame and flushes it. */
+    public void send(Frame frame) throws IOException {
+        byte[] header = Json.MAPPER.writeValueAsBytes(frame.header());
+        byte[] payload = frame.payload();
+        if ((long) header.length + payload.length > maxFrameBytes) {
+            throw new IOException("frame of " + ((long) header.length + payload.length) + " B exceeds the limit of "
+                    + maxFrameBytes + " B");
+        }
+        synchronized (output) {
+            output.writeInt(MAGIC);
+            output.writeInt(header.length);
+            output.writeInt(payload.length);
+            output.write(header);
+            output.write(payload);
+            output.flush();
+        }
+    }
+
+    /**
+     * Reads one frame.
+     *
+     * @throws EOFException when the peer closed the connection
+     * @throws SocketTimeoutException when the receive timeout passed without a frame
+     * @throws ProtocolException when the bytes are not a frame
+     */
+    public Frame receive() throws IOException {
+        int magic = input.readInt();
+        if (magic != MAGIC) {
+            throw new ProtocolException("not a Faro cluster frame from " + peer + " (magic 0x"
+                    + Integer.toHexString(magic) + ")");
+        }
+        int headerLength = input.readInt();
+        int payloadLength = input.readInt();
+        if (headerLength <= 0 || payloadLength < 0 || (long) headerLength + payloadLength > maxFrameBytes) {
+            throw new ProtocolException("bad frame lengths from " + peer + ": header=" + headerLength + " payload="
+                    + payloadLength + " limit=" + maxFrameBytes);
+        }
+        byte[] header = input.readNBytes(headerLength);
+        byte[] payload = input.readNBytes(payloadLength);
+        if (header.length != headerLength || payload.length != payloadLength) {
+            throw new EOFException("connection to " + peer + " ended inside a frame");
+        }
+        JsonNode tree = Json.MAPPER.readTree(header);
+        if (!(tree instanceof ObjectNode object)) {
+            throw new ProtocolException("frame header from " + peer + " is not a JSON object");
+        }
+        return new Frame(object, payload);
+    }
+
+    public boolean isClosed() {
+        return socket.isClosed();
+    }
+
+    /** Closes the socket; never throws; idempotent. */
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // nothing left to do with a socket that fails to close
+        }
+    }
+}

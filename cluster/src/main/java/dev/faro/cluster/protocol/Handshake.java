@@ -1,0 +1,140 @@
+package dev.faro.cluster.protocol;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Mutual challenge-response authentication with HMAC-SHA256 over the shared {@link ClusterSecret}; the secret itself
+ * never crosses the wire, and each side proves it knows it over both nonces, so a recorded session cannot be
+ * replayed.
+ *
+ * <pre>
+ *  coordinator                                         worker
+ *      ── HELLO {protocol, nonce=Nc} ─────────────────────►
+ *      ◄── AUTH {nonce=Nw, proof=HMAC(s, "worker|Nc|Nw"), pid, host, requestedNode}
+ *   verify proof (constant time); on mismatch: REFUSED {reason}, close, no state changed
+ *      ── WELCOME {proof=HMAC(s, "coordinator|Nw|Nc"), node, nodes, fabric...} ─►
+ *                                          verify proof; on mismatch: log, close, exit
+ * </pre>
+ */
+public final class Handshake {
+
+    /** The protocol version; both sides must speak the same one. */
+    public static final int PROTOCOL_VERSION = 1;
+
+    private static final int NONCE_BYTES = 32;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Handshake() {}
+
+    /** What an authenticated worker told the coordinator about itself. */
+    public record JoiningWorker(long pid, String host, int requestedNode, String workerNonce, String coordinatorNonce) {}
+
+    /**
+     * The coordinator's side, up to and including the check of the worker's proof.
+     *
+     * @throws AuthenticationException when the worker's proof is wrong or missing (REFUSED was sent)
+     */
+    public static JoiningWorker authenticateWorker(FrameChannel channel, ClusterSecret secret) throws IOException {
+        String coordinatorNonce = nonce();
+        channel.send(Frame.of(MessageType.HELLO).put("protocol", PROTOCOL_VERSION).put("nonce", coordinatorNonce));
+        Frame auth = channel.receive();
+        if (auth.type() != MessageType.AUTH) {
+            refuse(channel, "expected AUTH, got " + auth.type());
+        }
+        if (auth.number("protocol") != PROTOCOL_VERSION) {
+            refuse(channel, "protocol version " + auth.number("protocol") + " is not " + PROTOCOL_VERSION);
+        }
+        String workerNonce = auth.text("nonce");
+        String proof = auth.header().path("proof").asText("");
+        String expected = proof(secret, "worker", coordinatorNonce, workerNonce);
+        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
+                proof.getBytes(StandardCharsets.US_ASCII))) {
+            refuse(channel, "authentication failed: the worker does not know the cluster secret");
+        }
+        return new JoiningWorker(auth.number("pid"), auth.text("host"), (int) auth.number("requestedNode"),
+                workerNonce, coordinatorNonce);
+    }
+
+    /** Sends REFUSED with {@code reason} and throws it as an {@link AuthenticationException}. */
+    public static void refuse(FrameChannel channel, String reason) throws IOException {
+        try {
+            channel.send(Frame.of(MessageType.REFUSED).put("reason", reason));
+        } catch (IOException ignored) {
+            // the refusal is best effort; the exception below carries the reason
+        }
+        throw new AuthenticationException(reason);
+    }
+
+    /** A WELCOME frame carrying the coordinator's proof for {@code worker}; the caller adds the session fields. */
+    public static Frame welcome(ClusterSecret secret, JoiningWorker worker) {
+        return Frame.of(MessageType.WELCOME)
+                .put("proof", proof(secret, "coordinator", worker.workerNonce(), worker.coordinatorNonce()));
+    }
+
+    /**
+     * The worker's side: answers HELLO and returns the coordinator's verified WELCOME.
+     *
+     * @throws AuthenticationException when the coordinator refused us or could not prove it knows the secret
+     */
+    public static Frame join(FrameChannel channel, ClusterSecret secret, long pid, String host, int requestedNode)
+            throws IOException {
+        Frame hello = channel.receive();
+        if (hello.type() != MessageType.HELLO) {
+            throw new ProtocolException("expected HELLO from " + channel.peer() + ", got " + hello.type());
+        }
+        if (hello.number("protocol") != PROTOCOL_VERSION) {
+            throw new ProtocolException("coordinator speaks protocol " + hello.number("protocol") + ", this worker "
+                    + PROTOCOL_VERSION);
+        }
+        String coordinatorNonce = hello.text("nonce");
+        String workerNonce = nonce();
+        channel.send(Frame.of(MessageType.AUTH)
+                .put("protocol", PROTOCOL_VERSION)
+                .put("nonce", workerNonce)
+                .put("proof", proof(secret, "worker", coordinatorNonce, workerNonce))
+                .put("pid", pid)
+                .put("host", host)
+                .put("requestedNode", requestedNode));
+        Frame answer = channel.receive();
+        if (answer.type() == MessageType.REFUSED) {
+            throw new AuthenticationException("the coordinator at " + channel.peer() + " refused this worker: "
+                    + answer.header().path("reason").asText("no reason given"));
+        }
+        if (answer.type() != MessageType.WELCOME) {
+            throw new ProtocolException("expected WELCOME from " + channel.peer() + ", got " + answer.type());
+        }
+        String expected = proof(secret, "coordinator", workerNonce, coordinatorNonce);
+        String proof = answer.header().path("proof").asText("");
+        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
+                proof.getBytes(StandardCharsets.US_ASCII))) {
+            throw new AuthenticationException("the coordinator at " + channel.peer()
+                    + " does not know the cluster secret; not joining");
+        }
+        return answer;
+    }
+
+    static String proof(ClusterSecret secret, String role, String firstNonce, String secondNonce) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.key(), "HmacSHA256"));
+            byte[] message = ("faro-cluster-" + PROTOCOL_VERSION + "|" + role + "|" + firstNonce + "|" + secondNonce)
+                    .getBytes(StandardCharsets.US_ASCII);
+            return Base64.getEncoder().encodeToString(mac.doFinal(message));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
+        }
+    }
+
+    private static String nonce() {
+        byte[] bytes = new byte[NONCE_BYTES];
+        RANDOM.nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.faro.cluster.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.faro.cluster.protocol.AuthenticationException;
+import dev.faro.cluster.protocol.ClusterSecret;
+import dev.faro.cluster.protocol.Frame;
+import dev.faro.cluster.protocol.FrameChannel;
+import dev.faro.cluster.protocol.Handshake;
+import dev.faro.cluster.protocol.MessageType;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.Fabrics;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * A worker process: {@code java -cp ... dev.faro.cluster.worker.WorkerMain --join HOST:PORT [--secret-file F]
+ * [--node N]}. The secret comes from the file or from {@code FARO_CLUSTER_SECRET}, never from the command line.
+ * The worker joins, opens one {@link Fabric} with the configuration the coordinator sends, serves tasks, and exits
+ * when the coordinator says so or its connection drops. Exit codes: 0 after SHUTDOWN, 1 for a bad command line,
+ * 2 when refused or the fabric does not open, 3 when the coordinator was lost.
+ *
+ * <p>{@link #run} serves a worker inside the calling JVM (tests, an embedded node).
+ */
+public final class WorkerMain {
+
+    static final int EXIT_SHUTDOWN = 0;
+    static final int EXIT_USAGE = 1;
+    static final int EXIT_NOT_JOINED = 2;
+    static final int EXIT_LOST = 3;
+
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long exiting may take before the process halts (a task thread stuck in the fabric, say). */
+    private static final Duration EXIT_GRACE = Duration.ofSeconds(5);
+
+    private WorkerMain() {}
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("faro worker: " + e.getMessage());
+            System.err.println("usage: WorkerMain --join HOST:PORT [--secret-file FILE] [--node N]"
+                    + " (or the secret in $" + ClusterSecret.ENVIRONMENT_VARIABLE + ")");
+            code = EXIT_USAGE;
+        }
+        Thread halter = Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                Thread.sleep(EXIT_GRACE);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+            Runtime.getRuntime().halt(EXIT_LOST);
+        });
+        halter.start();
+        System.exit(code);
+    }
+
+    /** Parses the command line, joins and serves; returns the exit code. */
+    public static int run(String[] args) {
+        String join = null;
+        Path secretFile = null;
+        int requestedNode = -1;
+        for (Iterator<String> it = java.util.List.of(args).iterator(); it.hasNext(); ) {
+            String arg = it.next();
+            switch (arg) {
+                case "--join" -> join = value(arg, it);
+                case "--secret-file" -> secretFile = Path.of(value(arg, it));
+                case "--node" -> requestedNode = Integer.parseInt(value(arg, it));
+                case "--secret" -> throw new IllegalArgumentException("the secret never goes on the command line:"
+                        + " use --secret-file or $" + ClusterSecret.ENVIRONMENT_VARIABLE);
+                default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
+            }
+        }
+        if (join == null) {
+            throw new IllegalArgumentException("--join HOST:PORT is required");
+        }
+        int colon = join.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("--join wants HOST:PORT, got '" + join + "'");
+        }
+        ClusterSecret secret;
+        try {
+            secret = secretFile != null ? ClusterSecret.readFile(secretFile) : ClusterSecret.fromEnvironment();
+        } catch (IOException e) {
+            System.err.println("faro worker: cannot read the secret file " + secretFile + ": " + e);
+            return EXIT_USAGE;
+        }
+        if (secret == null) {
+            throw new IllegalArgumentException("no secret: give --secret-file or set $"
+                    + ClusterSecret.ENVIRONMENT_VARIABLE);
+        }
+        String host = join.substring(0, colon);
+        int port = Integer.parseInt(join.substring(colon + 1));
+        return serve(new InetSocketAddress(host, port), secret, requestedNode, TaskHandlers.load());
+    }
+
+    /**
+     * Joins the coordinator at {@code coordinator} and serves it until shutdown or loss; returns the exit code.
+     *
+     * @param requestedNode the node index to ask for (a launcher's choice), or -1 for any free one
+     */
+    public static int serve(InetSocketAddress coordinator, ClusterSecret secret, int requestedNode,
+            TaskHandlers handlers) {
+        Socket socket = new Socket();
+        try (FrameChannel channel = connect(socket, coordinator)) {
+            Frame welcome;
+            try {
+                channel.receiveTimeout(HANDSHAKE_TIMEOUT);
+                welcome = Handshake.join(channel, secret, ProcessHandle.current().pid(), hostName(), requestedNode);
+            } catch (AuthenticationException e) {
+                System.err.println("faro worker: " + e.getMessage());
+                return EXIT_NOT_JOINED;
+            }
+            channel.authenticated();
+            int node = (int) welcome.number("node");
+            int nodes = (int) welcome.number("nodes");
+            Fabric fabric;
+            try {
+                fabric = Fabrics.open(fabricConfig(welcome, node));
+            } catch (RuntimeException e) {
+                System.err.println("faro worker: node " + node + ": cannot open the fabric: " + e.getMessage());
+                channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: " + e));
+                return EXIT_NOT_JOINED;
+            }
+            try (fabric) {
+                channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
+                channel.send(Frame.of(MessageType.READY));
+                System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
+                        + " (pid " + ProcessHandle.current().pid() + ", fabric " + fabric.getClass().getSimpleName()
+                        + ")");
+                WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
+                        Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers);
+                return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("faro worker: cannot join " + coordinator + ": " + e);
+            return EXIT_LOST;
+        }
+    }
+
+    private static FrameChannel connect(Socket socket, InetSocketAddress coordinator) throws IOException {
+        try {
+            socket.connect(coordinator, (int) CONNECT_TIMEOUT.toMillis());
+            return new FrameChannel(socket);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    static FabricConfig fabricConfig(Frame welcome, int node) {
+        JsonNode fabric = welcome.required("fabric");
+        FabricConfig config = FabricConfig.of(fabric.path("provider").asText("shm"), "node-" + node);
+        if (fabric.has("peerTimeoutMs")) {
+            config = config.withPeerTimeout(Duration.ofMillis(fabric.get("peerTimeoutMs").asLong()));
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = fabric.path("options").properties().iterator();
+                it.hasNext(); ) {
+            Map.Entry<String, JsonNode> option = it.next();
+            config = config.withOption(option.getKey(), option.getValue().asText());
+        }
+        return config;
+    }
+
+    private static String value(String flag, Iterator<String> it) {
+        if (!it.hasNext()) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return it.next();
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown-host";
+        }
+    }
+}

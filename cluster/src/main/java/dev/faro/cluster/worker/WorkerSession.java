@@ -1,0 +1,175 @@
+package dev.faro.cluster.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.protocol.Frame;
+import dev.faro.cluster.protocol.FrameChannel;
+import dev.faro.cluster.protocol.Json;
+import dev.faro.cluster.protocol.MessageType;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * A joined worker's life after READY: the reader loop answers pings, starts each task on its own thread, relays
+ * gathers and cancels, and ends on SHUTDOWN, on a dropped connection or when the coordinator stays silent too long.
+ * Coordination code.
+ *
+ * <p>Threads: the thread that calls {@link #run} reads frames; each task runs on its own daemon platform thread and
+ * sends its REPLY or FAILED itself (sends are serialized by the channel).
+ */
+final class WorkerSession {
+
+    private final FrameChannel channel;
+    private final int nodeIndex;
+    private final int nodes;
+    private final Fabric fabric;
+    private final Duration exchangeTimeout;
+    private final TaskHandlers handlers;
+    private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
+    private final Map<Long, RunningTask> tasks = new ConcurrentHashMap<>();
+
+    private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
+
+    WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, Duration exchangeTimeout,
+            TaskHandlers handlers) {
+        this.channel = channel;
+        this.nodeIndex = nodeIndex;
+        this.nodes = nodes;
+        this.fabric = fabric;
+        this.exchangeTimeout = exchangeTimeout;
+        this.handlers = handlers;
+    }
+
+    /**
+     * Serves the coordinator until it says SHUTDOWN (returns true) or the connection ends (returns false, after a
+     * line on standard error saying why). The channel's receive timeout bounds the coordinator's silence.
+     */
+    boolean run() {
+        try {
+            while (true) {
+                Frame frame = channel.receive();
+                switch (frame.type()) {
+                    case PING -> channel.send(Frame.of(MessageType.PONG));
+                    case TASK -> onTask(frame);
+                    case CANCEL -> onCancel(frame);
+                    case GATHERED -> onGathered(frame);
+                    case SHUTDOWN -> {
+                        cancelAll("the coordinator shut the cluster down");
+                        return true;
+                    }
+                    default -> throw new FaroException(FaroException.Category.NETWORK, "unexpected "
+                            + frame.type() + " from the coordinator");
+                }
+            }
+        } catch (EOFException e) {
+            System.err.println("faro worker: node " + nodeIndex + ": the coordinator closed the connection; exiting");
+        } catch (SocketTimeoutException e) {
+            System.err.println("faro worker: node " + nodeIndex + ": the coordinator has been silent too long;"
+                    + " exiting");
+        } catch (IOException | RuntimeException e) {
+            System.err.println("faro worker: node " + nodeIndex + ": lost the coordinator (" + e + "); exiting");
+        }
+        cancelAll("the coordinator connection was lost");
+        return false;
+    }
+
+    private void onTask(Frame frame) {
+        long taskId = frame.number("taskId");
+        String type = frame.text("taskType");
+        JsonNode payload = frame.header().path("payload");
+        RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, nodes, exchangeTimeout,
+                (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
+                        .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
+        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, nodes, fabric, exchange, attributes);
+        Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
+                .unstarted(() -> runTask(context, payload));
+        tasks.put(taskId, new RunningTask(context, exchange, thread));
+        thread.start();
+    }
+
+    private void runTask(WorkerContext context, JsonNode payload) {
+        Frame answer;
+        try {
+            TaskHandler handler = handlers.find(context.taskType());
+            if (handler == null) {
+                throw new FaroException(FaroException.Category.NOT_SUPPORTED, "no handler for task type '"
+                        + context.taskType() + "' on node " + nodeIndex + "; known: " + handlers.types());
+            }
+            TaskReply reply = handler.handle(context, payload);
+            if (reply == null) {
+                reply = TaskReply.empty();
+            }
+            answer = Frame.of(MessageType.REPLY).put("taskId", context.taskId()).put("result", reply.result())
+                    .withPayload(reply.payload());
+        } catch (Throwable e) {
+            answer = failure(context, e);
+            if (e instanceof Error error && !(e instanceof StackOverflowError || e instanceof OutOfMemoryError)) {
+                send(answer, context);
+                tasks.remove(context.taskId());
+                throw error;
+            }
+        }
+        tasks.remove(context.taskId());
+        send(answer, context);
+    }
+
+    private Frame failure(WorkerContext context, Throwable e) {
+        boolean faro = e instanceof FaroException;
+        if (!faro && !context.isCancelled()) {
+            System.err.println("faro worker: node " + nodeIndex + ": task '" + context.taskType() + "' failed:");
+            e.printStackTrace(System.err);
+        }
+        String message = faro ? String.valueOf(e.getMessage()) : e.getClass().getName() + ": " + e.getMessage();
+        return Frame.of(MessageType.FAILED)
+                .put("taskId", context.taskId())
+                .put("category", faro ? ((FaroException) e).category().name() : "INTERNAL")
+                .put("cancelled", context.isCancelled())
+                .put("message", message.replaceAll("\\s+", " ").strip());
+    }
+
+    private void send(Frame frame, WorkerContext context) {
+        try {
+            channel.send(frame);
+        } catch (IOException e) {
+            System.err.println("faro worker: node " + nodeIndex + ": cannot answer task '" + context.taskType()
+                    + "': " + e.getMessage());
+        }
+    }
+
+    private void onCancel(Frame frame) {
+        RunningTask task = tasks.get(frame.number("taskId"));
+        if (task != null) {
+            task.context().cancel(frame.header().path("reason").asText("cancelled by the coordinator"));
+            task.thread().interrupt();
+        }
+    }
+
+    private void onGathered(Frame frame) throws IOException {
+        RunningTask task = tasks.get(frame.number("taskId"));
+        if (task == null) {
+            return; // the task ended (failed) while others were still contributing
+        }
+        JsonNode values = frame.required("values");
+        byte[][] all = new byte[values.size()][];
+        for (int node = 0; node < all.length; node++) {
+            JsonNode value = values.get(node);
+            all[node] = value.isBinary() ? value.binaryValue() : Base64.getDecoder().decode(value.asText());
+        }
+        task.exchange().deliver(frame.text("key"), all);
+    }
+
+    private void cancelAll(String reason) {
+        for (RunningTask task : tasks.values()) {
+            task.context().cancel(reason);
+            task.thread().interrupt();
+        }
+    }
+}
