@@ -1,0 +1,309 @@
+package dev.faro.shuffle.baseline;
+
+import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.EndpointFailure;
+import dev.faro.shuffle.endpoint.ReceiveEndpoint;
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The receiving side of the TCP socket baseline: a listening socket on the loopback address, one accepted
+ * connection per sending endpoint, and the paper's receive loop — {@code select()} over every connection, then
+ * {@code recv()} from those that are readable — run by whichever RECEIVE thread calls {@link #getData} (under one
+ * lock, so that a shared endpoint has one loop). Frames are read straight into free buffers; a connection with no
+ * free buffer is paused until one is released, which pushes back on its sender through TCP's window.
+ *
+ * <p>Thread-safe like every {@link ReceiveEndpoint}. Data path: allocation-free after construction, except what the
+ * JDK's selector allocates per {@code select}.
+ */
+public final class TcpReceiveEndpoint implements ReceiveEndpoint {
+
+    private static final long SELECT_MILLIS = 10;
+
+    private final int id;
+    private final TcpShuffleConfig config;
+    private final boolean receives;
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    private final Arena arena = Arena.ofShared();
+    private final ByteBuffer[] views;
+    private final ArrayBlockingQueue<ShuffleBuffer> free;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final EndpointFailure failure;
+
+    // Guarded by lock.
+    private final ArrayDeque<ShuffleBuffer> ready;
+    private Connection[] connections = new Connection[0];
+    private int depleted;
+    private int expectedDepleted;
+    private boolean paused;
+    private volatile boolean anyPaused;
+
+    /**
+     * Binds a listening socket on the loopback address (an ephemeral port, {@link #port()}).
+     *
+     * @param receives whether this node is a member of any transmission group (else it expects no data)
+     */
+    TcpReceiveEndpoint(int id, int sources, boolean receives, TcpShuffleConfig config) {
+        this.id = id;
+        this.config = config;
+        this.receives = receives;
+        this.failure = new EndpointFailure("tcp receive endpoint " + id);
+        int count = 2 * sources + config.threadsPerEndpoint() + 1;
+        this.views = new ByteBuffer[count];
+        this.free = new ArrayBlockingQueue<>(count);
+        this.ready = new ArrayDeque<>(count);
+        for (int i = 0; i < count; i++) {
+            MemorySegment segment = arena.allocate(config.messageBytes(), 64);
+            views[i] = segment.asByteBuffer();
+            free.add(new ShuffleBuffer(i, segment));
+        }
+        try {
+            this.server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4 * sources + 16);
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            arena.close();
+            throw new FaroException(FaroException.Category.NETWORK,
+                    "tcp receive endpoint " + id + ": cannot listen: " + e.getMessage(), e);
+        }
+    }
+
+    /** The loopback port senders connect to. */
+    int port() {
+        try {
+            return ((InetSocketAddress) server.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new FaroException(FaroException.Category.NETWORK, "tcp receive endpoint " + id + ": " + e, e);
+        }
+    }
+
+    /**
+     * Accepts one connection from every sending endpoint (they connected already or are connecting), waiting at most
+     * the stall timeout. Called once, by the opener, before any {@link #getData}.
+     */
+    void accept(int sources) {
+        lock.lock();
+        try (Selector acceptor = Selector.open()) {
+            server.configureBlocking(false);
+            server.register(acceptor, SelectionKey.OP_ACCEPT);
+            long deadline = System.nanoTime() + config.stallTimeout().toNanos();
+            connections = new Connection[sources];
+            int accepted = 0;
+            while (accepted < sources) {
+                SocketChannel channel = server.accept();
+                if (channel == null) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw failure.fail("only " + accepted + " of " + sources + " senders connected within "
+                                + config.stallTimeout());
+                    }
+                    acceptor.select(SELECT_MILLIS);
+                    acceptor.selectedKeys().clear();
+                    continue;
+                }
+                channel.configureBlocking(false);
+                Connection connection = new Connection(channel);
+                connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
+                connections[accepted++] = connection;
+            }
+            expectedDepleted = receives ? sources : 0;
+        } catch (IOException e) {
+            throw failure.fail("accepting connections failed: " + e.getMessage());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public ShuffleBuffer getData() {
+        lock.lock();
+        try {
+            long lastProgress = System.nanoTime();
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = ready.poll();
+                if (buffer != null) {
+                    return buffer;
+                }
+                if (depleted == expectedDepleted) {
+                    return null;
+                }
+                if (paused && !free.isEmpty()) {
+                    resumePaused();
+                }
+                selector.select(SELECT_MILLIS);
+                if (readSelected() > 0) {
+                    lastProgress = System.nanoTime();
+                } else if (System.nanoTime() - lastProgress > config.stallTimeout().toNanos()) {
+                    throw failure.fail("no data for " + config.stallTimeout() + " (" + depleted + " of "
+                            + expectedDepleted + " senders depleted)");
+                }
+            }
+        } catch (IOException e) {
+            throw failure.fail("receiving failed: " + e.getMessage());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void release(ShuffleBuffer buffer) {
+        free.offer(buffer);
+        if (anyPaused) {
+            selector.wakeup();
+        }
+    }
+
+    /** Reads every readable connection until it would block or runs out of buffers; returns the frames completed. */
+    private int readSelected() throws IOException {
+        int frames = 0;
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            if (key.isValid() && key.isReadable()) {
+                frames += ((Connection) key.attachment()).read();
+            }
+        }
+        return frames;
+    }
+
+    private void resumePaused() {
+        for (Connection connection : connections) {
+            if (connection.paused) {
+                connection.paused = false;
+                connection.key.interestOps(SelectionKey.OP_READ);
+            }
+        }
+        paused = false;
+        anyPaused = false;
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            for (Connection connection : connections) {
+                try {
+                    connection.channel.close();
+                } catch (IOException e) {
+                    // closing: nothing left to report to
+                }
+            }
+            try {
+                selector.close();
+                server.close();
+            } catch (IOException e) {
+                // closing
+            }
+            if (arena.scope().isAlive()) {
+                arena.close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One sender's stream: the frame being read into {@link #current}. Touched only under the endpoint's lock. */
+    private final class Connection {
+        final SocketChannel channel;
+        SelectionKey key;
+        ShuffleBuffer current;
+        ByteBuffer view;
+        boolean headerDone;
+        boolean depletedSeen;
+        boolean paused;
+
+        Connection(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        /** Reads until the socket would block; returns the frames completed. */
+        int read() throws IOException {
+            int frames = 0;
+            while (true) {
+                if (current == null) {
+                    current = free.poll();
+                    if (current == null) {
+                        paused = true;
+                        TcpReceiveEndpoint.this.paused = true;
+                        anyPaused = true;
+                        key.interestOps(0);
+                        return frames;
+                    }
+                    view = views[current.index()];
+                    view.clear().limit(MessageHeaderDescriptor.LENGTH);
+                    headerDone = false;
+                }
+                int read = channel.read(view);
+                if (read < 0) {
+                    onEndOfStream();
+                    return frames;
+                }
+                if (view.hasRemaining()) {
+                    return frames; // would block mid-frame
+                }
+                MemorySegment segment = current.segment();
+                if (!headerDone) {
+                    if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+                        throw failure.fail("a frame without the shuffle header's magic and version arrived");
+                    }
+                    int length = MessageHeaderDescriptor.payloadLength(segment, 0);
+                    if (length < 0 || length > current.payloadCapacity()) {
+                        throw failure.fail("a frame announced " + length + " payload bytes");
+                    }
+                    headerDone = true;
+                    view.limit(MessageHeaderDescriptor.LENGTH + length);
+                    if (length > 0) {
+                        continue;
+                    }
+                }
+                StreamState state = MessageHeaderDescriptor.state(segment, 0);
+                int source = MessageHeaderDescriptor.source(segment, 0);
+                current.received(state, source, source >>> 16, MessageHeaderDescriptor.payloadLength(segment, 0), 0);
+                if (state == StreamState.DEPLETED) {
+                    depletedSeen = true;
+                    depleted++;
+                }
+                ready.add(current);
+                current = null;
+                frames++;
+            }
+        }
+
+        private void onEndOfStream() throws IOException {
+            key.cancel();
+            channel.close();
+            if (current != null) {
+                if (view.position() > 0) {
+                    throw failure.fail("a sender closed its connection in the middle of a frame");
+                }
+                free.offer(current);
+                current = null;
+            }
+            if (receives && !depletedSeen) {
+                throw failure.fail("a sender closed its connection before its last buffer");
+            }
+        }
+    }
+}

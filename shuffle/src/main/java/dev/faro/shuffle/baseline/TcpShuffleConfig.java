@@ -1,0 +1,51 @@
+package dev.faro.shuffle.baseline;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Sizing and timing of the TCP socket baseline (TODS19 §7.1, "IPoIB": a network upgrade without software changes).
+ *
+ * @param endpointsPerNode endpoints per node and side: 1 (shared by every thread) or one per thread
+ * @param threads SHUFFLE threads per node (a shared endpoint lends each thread a buffer per destination)
+ * @param messageBytes bytes of one message, header included (TODS19: 128 KB, the baseline's best setting)
+ * @param stallTimeout how long any wait may make no progress before the shuffle fails with a {@code NETWORK} error
+ */
+public record TcpShuffleConfig(int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout) {
+
+    /** The paper's message size for the socket baseline. */
+    public static final int DEFAULT_MESSAGE_BYTES = 128 * 1024;
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
+
+    public TcpShuffleConfig {
+        Objects.requireNonNull(stallTimeout, "stallTimeout is null");
+        if (threads < 1 || (endpointsPerNode != 1 && endpointsPerNode != threads)) {
+            throw new IllegalArgumentException("endpointsPerNode must be 1 or threads: endpointsPerNode="
+                    + endpointsPerNode + ", threads=" + threads);
+        }
+        if (messageBytes <= 64) {
+            throw new IllegalArgumentException("messageBytes must exceed 64: messageBytes=" + messageBytes);
+        }
+        if (stallTimeout.isNegative() || stallTimeout.isZero()) {
+            throw new IllegalArgumentException("stallTimeout must be positive: stallTimeout=" + stallTimeout);
+        }
+    }
+
+    /** One endpoint per thread, 128 KB messages. */
+    public static TcpShuffleConfig perThread(int threads) {
+        return new TcpShuffleConfig(threads, threads, DEFAULT_MESSAGE_BYTES, DEFAULT_STALL_TIMEOUT);
+    }
+
+    public TcpShuffleConfig withMessageBytes(int bytes) {
+        return new TcpShuffleConfig(endpointsPerNode, threads, bytes, stallTimeout);
+    }
+
+    public TcpShuffleConfig withStallTimeout(Duration timeout) {
+        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, timeout);
+    }
+
+    /** How many threads share one endpoint. */
+    int threadsPerEndpoint() {
+        return endpointsPerNode == 1 ? threads : 1;
+    }
+}
