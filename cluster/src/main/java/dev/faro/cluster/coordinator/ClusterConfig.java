@@ -1,0 +1,187 @@
+package dev.faro.cluster.coordinator;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How to run a cluster. Immutable; start from {@link #local(int)} and adjust with the {@code with*} methods.
+ *
+ * @param nodes the number of worker nodes
+ * @param provider the fabric provider the workers open ({@code shm} by default, {@code net} across hosts)
+ * @param providerOptions provider options handed to every worker (e.g. {@code shm.directory})
+ * @param fabricPeerTimeout the fabric's peer timeout in the workers, or null for the fabric's default
+ * @param workerHeap the local workers' {@code -Xmx}, e.g. {@code 3g}
+ * @param jvmOptions further JVM options for local workers
+ * @param classPath the local workers' class path, or null for this JVM's
+ * @param bindAddress where the coordinator listens; loopback unless workers come from other hosts
+ * @param port the coordinator's port; 0 for an ephemeral one
+ * @param joinTimeout how long a (replacement) worker may take to start, join and replay the setup tasks
+ * @param heartbeatInterval how often the coordinator pings each worker
+ * @param heartbeatTimeout how long a worker may stay silent before it counts as dead
+ * @param cancelGrace how long a cancelled task may run on before its worker is replaced
+ * @param exchangeTimeout how long a worker's all-gather waits for the other nodes
+ * @param forwardWorkerOutput whether the workers' standard output is forwarded too (their standard error always is)
+ */
+public record ClusterConfig(
+        int nodes,
+        String provider,
+        Map<String, String> providerOptions,
+        Duration fabricPeerTimeout,
+        String workerHeap,
+        List<String> jvmOptions,
+        String classPath,
+        String bindAddress,
+        int port,
+        Duration joinTimeout,
+        Duration heartbeatInterval,
+        Duration heartbeatTimeout,
+        Duration cancelGrace,
+        Duration exchangeTimeout,
+        boolean forwardWorkerOutput) {
+
+    public static final String DEFAULT_PROVIDER = "shm";
+    public static final String LOOPBACK = "127.0.0.1";
+
+    public ClusterConfig {
+        Objects.requireNonNull(provider, "provider is null");
+        Objects.requireNonNull(workerHeap, "workerHeap is null");
+        Objects.requireNonNull(bindAddress, "bindAddress is null");
+        providerOptions = Map.copyOf(providerOptions);
+        jvmOptions = List.copyOf(jvmOptions);
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes must be positive: nodes=" + nodes);
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: port=" + port);
+        }
+        positive(joinTimeout, "joinTimeout");
+        positive(heartbeatInterval, "heartbeatInterval");
+        positive(heartbeatTimeout, "heartbeatTimeout");
+        positive(cancelGrace, "cancelGrace");
+        positive(exchangeTimeout, "exchangeTimeout");
+        if (fabricPeerTimeout != null) {
+            positive(fabricPeerTimeout, "fabricPeerTimeout");
+        }
+        if (heartbeatTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("heartbeatTimeout must be at least twice heartbeatInterval: "
+                    + heartbeatTimeout + " < 2 * " + heartbeatInterval);
+        }
+    }
+
+    /** A local cluster of {@code nodes} workers on {@code shm}, listening on loopback, with the default timeouts. */
+    public static ClusterConfig local(int nodes) {
+        return new ClusterConfig(nodes, DEFAULT_PROVIDER, Map.of(), null, defaultWorkerHeap(nodes), List.of(), null,
+                LOOPBACK, 0, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofSeconds(5),
+                Duration.ofSeconds(5), Duration.ofSeconds(120), false);
+    }
+
+    /**
+     * A quarter of this host's memory split among the workers, between 256 MiB and 3 GiB each (2 workers on a 24 GiB
+     * host get 3 GiB each).
+     */
+    public static String defaultWorkerHeap(int nodes) {
+        long total = 8L << 30;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            total = os.getTotalMemorySize();
+        }
+        long perWorkerMiB = Math.clamp(total / 4 / Math.max(1, nodes) >> 20, 256L, 3072L);
+        return perWorkerMiB % 1024 == 0 ? perWorkerMiB / 1024 + "g" : perWorkerMiB + "m";
+    }
+
+    public ClusterConfig withNodes(int value) {
+        return new ClusterConfig(value, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace,
+                exchangeTimeout, forwardWorkerOutput);
+    }
+
+    public ClusterConfig withProvider(String value) {
+        return new ClusterConfig(nodes, value, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withProviderOption(String key, String value) {
+        Map<String, String> options = new HashMap<>(providerOptions);
+        options.put(key, value);
+        return new ClusterConfig(nodes, provider, options, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withFabricPeerTimeout(Duration value) {
+        return new ClusterConfig(nodes, provider, providerOptions, value, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withWorkerHeap(String value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, value, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withJvmOptions(List<String> value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, value, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withClassPath(String value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, value,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withBind(String address, int value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, address, value, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace,
+                exchangeTimeout, forwardWorkerOutput);
+    }
+
+    public ClusterConfig withJoinTimeout(Duration value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, bindAddress, port, value, heartbeatInterval, heartbeatTimeout, cancelGrace,
+                exchangeTimeout, forwardWorkerOutput);
+    }
+
+    public ClusterConfig withHeartbeat(Duration interval, Duration timeout) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, bindAddress, port, joinTimeout, interval, timeout, cancelGrace, exchangeTimeout,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withCancelGrace(Duration value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, value,
+                exchangeTimeout, forwardWorkerOutput);
+    }
+
+    public ClusterConfig withExchangeTimeout(Duration value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, value,
+                forwardWorkerOutput);
+    }
+
+    public ClusterConfig withForwardWorkerOutput(boolean value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
+                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace,
+                exchangeTimeout, value);
+    }
+
+    /** How long a worker waits for any frame from the coordinator before it gives up and exits. */
+    Duration workerSilenceTimeout() {
+        Duration threeTimes = heartbeatTimeout.multipliedBy(3);
+        return threeTimes.compareTo(Duration.ofSeconds(15)) < 0 ? Duration.ofSeconds(15) : threeTimes;
+    }
+
+    private static void positive(Duration value, String name) {
+        Objects.requireNonNull(value, name + " is null");
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + name + "=" + value);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.faro.cluster.coordinator;
+
+import dev.faro.cluster.ClusterException.Kind;
+import dev.faro.cluster.launch.LaunchedWorker;
+import dev.faro.cluster.launch.WorkerLauncher;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One pass of the coordinator's supervisor over the slots: pings workers, gives up on silent ones and on ones whose
+ * cancelled task overran the grace, launches a worker for each empty slot of a local cluster, and notices launched
+ * processes that died or did not join in time. Decisions are taken under the coordinator's monitor; sends, kills and
+ * launches happen after it is released. Coordination code; supervisor thread only.
+ */
+final class Supervision {
+
+    private final Coordinator coordinator;
+    private final ClusterConfig config;
+    private final WorkerLauncher launcher;
+    private final PrintStream log;
+
+    Supervision(Coordinator coordinator, ClusterConfig config, WorkerLauncher launcher, PrintStream log) {
+        this.coordinator = coordinator;
+        this.config = config;
+        this.launcher = launcher;
+        this.log = log;
+    }
+
+    void tick(long nowNanos) {
+        List<Runnable> actions = new ArrayList<>();
+        List<Integer> toLaunch = new ArrayList<>();
+        synchronized (coordinator) {
+            if (coordinator.isClosed()) {
+                return;
+            }
+            Coordinator.Slot[] slots = coordinator.slots();
+            for (int node = 0; node < slots.length; node++) {
+                Coordinator.Slot slot = slots[node];
+                if (slot.connection != null) {
+                    watch(slot, nowNanos, actions);
+                } else if (launcher != null && slot.unavailable == null) {
+                    watchLaunch(node, slot, nowNanos, toLaunch, actions);
+                }
+            }
+        }
+        actions.forEach(Runnable::run);
+        for (int node : toLaunch) {
+            launch(node, nowNanos);
+        }
+    }
+
+    private void watch(Coordinator.Slot slot, long nowNanos, List<Runnable> actions) {
+        WorkerConnection connection = slot.connection;
+        if (connection.isLost()) {
+            return; // its reader frees the slot
+        }
+        long silentNanos = nowNanos - connection.lastHeardNanos();
+        if (silentNanos > config.heartbeatTimeout().toNanos()) {
+            actions.add(() -> connection.lose(Kind.WORKER_UNRESPONSIVE, "stopped answering heartbeats for "
+                    + silentNanos / 1_000_000 + " ms"));
+            return;
+        }
+        String overdue = connection.overdueCancelledTask(nowNanos);
+        if (overdue != null) {
+            actions.add(() -> connection.lose(Kind.WORKER_UNRESPONSIVE, "did not stop task '" + overdue + "' within "
+                    + config.cancelGrace().toMillis() + " ms of its cancel and was stopped"));
+            return;
+        }
+        if (nowNanos - slot.lastPingNanos >= config.heartbeatInterval().toNanos()) {
+            slot.lastPingNanos = nowNanos;
+            actions.add(connection::ping);
+        }
+    }
+
+    private void watchLaunch(int node, Coordinator.Slot slot, long nowNanos, List<Integer> toLaunch,
+            List<Runnable> actions) {
+        LaunchedWorker launched = slot.launched;
+        if (launched == null) {
+            toLaunch.add(node);
+            slot.launchedAtNanos = nowNanos;
+            return;
+        }
+        if (!launched.isAlive()) {
+            List<String> tail = launched.stderrTail();
+            slot.unavailable = "the worker for node " + node + " (pid " + launched.pid() + ") "
+                    + launched.describeExit() + " before it joined"
+                    + (tail.isEmpty() ? "" : "; its last error line: " + tail.getLast());
+            slot.launched = null;
+        } else if (nowNanos - slot.launchedAtNanos > config.joinTimeout().toNanos()) {
+            slot.unavailable = "the worker for node " + node + " (pid " + launched.pid() + ") did not join within "
+                    + config.joinTimeout().toMillis() + " ms and was stopped";
+            slot.launched = null;
+            actions.add(launched::kill);
+        }
+    }
+
+    private void launch(int node, long nowNanos) {
+        LaunchedWorker launched;
+        try {
+            launched = launcher.launch(node);
+        } catch (RuntimeException e) {
+            synchronized (coordinator) {
+                coordinator.slots()[node].unavailable = e.getMessage();
+            }
+            return;
+        }
+        synchronized (coordinator) {
+            Coordinator.Slot slot = coordinator.slots()[node];
+            if (coordinator.isClosed() || slot.connection != null || slot.launched != null) {
+                launched.kill();
+                return;
+            }
+            slot.launched = launched;
+            slot.launchedAtNanos = nowNanos;
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.faro.cluster.coordinator;
+
+import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.launch.LaunchedWorker;
+import dev.faro.cluster.protocol.AuthenticationException;
+import dev.faro.cluster.protocol.ClusterSecret;
+import dev.faro.cluster.protocol.FrameChannel;
+import dev.faro.cluster.protocol.Handshake;
+import dev.faro.cluster.protocol.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Admits one connecting worker: the handshake (a wrong secret is refused with a log line and changes nothing), a
+ * node for it, WELCOME with the session settings, READY, then the setup tasks replayed in order; only then does the
+ * worker take part in rounds. Coordination code; one virtual thread per connection.
+ */
+final class WorkerAdmission {
+
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Coordinator coordinator;
+    private final ClusterConfig config;
+    private final ClusterSecret secret;
+    private final java.io.PrintStream log;
+
+    WorkerAdmission(Coordinator coordinator, ClusterConfig config, ClusterSecret secret, java.io.PrintStream log) {
+        this.coordinator = coordinator;
+        this.config = config;
+        this.secret = secret;
+        this.log = log;
+    }
+
+    void admit(Socket socket) {
+        FrameChannel channel;
+        try {
+            channel = new FrameChannel(socket);
+        } catch (IOException e) {
+            close(socket);
+            return;
+        }
+        Handshake.JoiningWorker joining;
+        int node;
+        try {
+            channel.receiveTimeout(HANDSHAKE_TIMEOUT);
+            joining = Handshake.authenticateWorker(channel, secret);
+            node = coordinator.admit(joining.pid(), joining.requestedNode());
+            if (node < 0) {
+                Handshake.refuse(channel, "the cluster has no free node for this worker (nodes="
+                        + coordinator.nodes() + ", requested node " + joining.requestedNode() + ")");
+            }
+        } catch (AuthenticationException e) {
+            log.println("faro coordinator: refused a worker from " + channel.peer() + ": " + e.getMessage());
+            channel.close();
+            return;
+        } catch (IOException | RuntimeException e) {
+            log.println("faro coordinator: a connection from " + channel.peer() + " failed before joining: " + e);
+            channel.close();
+            return;
+        }
+        LaunchedWorker process = coordinator.launchedFor(node, joining.pid());
+        WorkerConnection connection = new WorkerConnection(node, joining.pid(), joining.host(), channel, process);
+        coordinator.onJoined(node, connection);
+        try {
+            channel.send(Handshake.welcome(secret, joining)
+                    .put("node", node)
+                    .put("nodes", coordinator.nodes())
+                    .put("fabric", fabric(node))
+                    .put("exchangeTimeoutMs", config.exchangeTimeout().toMillis())
+                    .put("silenceTimeoutMs", config.workerSilenceTimeout().toMillis()));
+            channel.authenticated();
+            channel.receiveTimeout(Duration.ZERO);
+        } catch (IOException e) {
+            connection.lose(dev.faro.cluster.ClusterException.Kind.WORKER_DIED, "lost its connection while joining");
+            coordinator.onLost(connection);
+            return;
+        }
+        connection.start(coordinator.gathers()::onGather, coordinator::onLost);
+        try {
+            connection.ready().get(config.joinTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            List<SetupTask> setup = coordinator.setupTasks();
+            for (SetupTask task : setup) {
+                TaskReply ignored = connection.submit(coordinator.nextTaskId(), task.type(), task.payloads().get(node))
+                        .get(task.timeout().toNanos(), TimeUnit.NANOSECONDS);
+            }
+            if (coordinator.onReady(connection) && !setup.isEmpty()) {
+                log.println("faro coordinator: " + connection.describe() + " joined; replayed " + setup.size()
+                        + " setup task(s)");
+            }
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            String reason = connection.describe() + " could not get ready: " + (e instanceof ExecutionException
+                    ? e.getCause().getMessage() : e instanceof TimeoutException
+                    ? "no answer within " + config.joinTimeout().toMillis() + " ms" : "interrupted");
+            coordinator.onJoinFailed(connection, reason);
+            connection.lose(dev.faro.cluster.ClusterException.Kind.NODE_UNAVAILABLE, "could not get ready");
+        }
+    }
+
+    private ObjectNode fabric(int node) {
+        ObjectNode fabric = Json.object();
+        fabric.put("provider", config.provider());
+        if (config.fabricPeerTimeout() != null) {
+            fabric.put("peerTimeoutMs", config.fabricPeerTimeout().toMillis());
+        }
+        ObjectNode options = fabric.putObject("options");
+        config.providerOptions().forEach(options::put);
+        return fabric;
+    }
+
+    private static void close(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+}
