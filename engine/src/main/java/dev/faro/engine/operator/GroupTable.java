@@ -1,0 +1,233 @@
+package dev.faro.engine.operator;
+
+import dev.faro.engine.vector.DataType;
+import dev.faro.engine.vector.Vector;
+import dev.faro.engine.vector.VectorBuilder;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Maps group keys to dense group ids (0, 1, ...): open addressing over a power-of-two slot array, keys stored
+ * column-wise in normalized form (see {@link KeyColumns}); NULL keys form their own group. Thread-confined.
+ *
+ * <p>Data path: allocation-free except when the table grows.
+ */
+final class GroupTable {
+
+    private final List<DataType> keyTypes;
+    private final int keyCount;
+    private final boolean[] stringKey;
+    private long[][] keyLongs;
+    private String[][] keyStrings;
+    private boolean[][] keyNulls;
+    private long[] groupHashes;
+    private int groups;
+    private int[] slots;
+    private int mask;
+    private int[] groupIds = new int[1024];
+
+    GroupTable(List<DataType> keyTypes) {
+        this.keyTypes = List.copyOf(keyTypes);
+        this.keyCount = keyTypes.size();
+        this.stringKey = new boolean[keyCount];
+        this.keyLongs = new long[keyCount][];
+        this.keyStrings = new String[keyCount][];
+        this.keyNulls = new boolean[keyCount][];
+        int capacity = 1024;
+        for (int k = 0; k < keyCount; k++) {
+            stringKey[k] = keyTypes.get(k).kind() == dev.faro.engine.vector.TypeKind.VARCHAR;
+            if (stringKey[k]) {
+                keyStrings[k] = new String[capacity];
+            } else {
+                keyLongs[k] = new long[capacity];
+            }
+            keyNulls[k] = new boolean[capacity];
+        }
+        groupHashes = new long[capacity];
+        slots = new int[2048];
+        Arrays.fill(slots, -1);
+        mask = slots.length - 1;
+    }
+
+    int groupCount() {
+        return groups;
+    }
+
+    /** The group id of every row of the loaded keys, inserting new groups; valid until the next call. */
+    int[] assign(KeyColumns keys) {
+        int rows = keys.rows;
+        if (groupIds.length < rows) {
+            groupIds = new int[rows];
+        }
+        if (keyCount == 0) {
+            if (groups == 0) {
+                newGroup(0);
+            }
+            Arrays.fill(groupIds, 0, rows, 0);
+            return groupIds;
+        }
+        long[] hashes = keys.hashes;
+        for (int i = 0; i < rows; i++) {
+            long hash = hashes[i];
+            int slot = (int) hash & mask;
+            while (true) {
+                int group = slots[slot];
+                if (group < 0) {
+                    group = newGroup(hash);
+                    copyKey(keys, i, group);
+                    slots[slot] = group;
+                    groupIds[i] = group;
+                    if (groups * 2 > slots.length) {
+                        rehash();
+                    }
+                    break;
+                }
+                if (groupHashes[group] == hash && keyEquals(keys, i, group)) {
+                    groupIds[i] = group;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        return groupIds;
+    }
+
+    /** The group of {@code other}'s group {@code otherGroup} in this table, inserted when new. */
+    int findOrInsert(GroupTable other, int otherGroup) {
+        if (keyCount == 0) {
+            if (groups == 0) {
+                newGroup(0);
+            }
+            return 0;
+        }
+        long hash = other.groupHashes[otherGroup];
+        int slot = (int) hash & mask;
+        while (true) {
+            int group = slots[slot];
+            if (group < 0) {
+                group = newGroup(hash);
+                for (int k = 0; k < keyCount; k++) {
+                    keyNulls[k][group] = other.keyNulls[k][otherGroup];
+                    if (stringKey[k]) {
+                        keyStrings[k][group] = other.keyStrings[k][otherGroup];
+                    } else {
+                        keyLongs[k][group] = other.keyLongs[k][otherGroup];
+                    }
+                }
+                slots[slot] = group;
+                if (groups * 2 > slots.length) {
+                    rehash();
+                }
+                return group;
+            }
+            if (groupHashes[group] == hash && sameKey(other, otherGroup, group)) {
+                return group;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /** Ensures a global aggregation (no keys) has its one group even without input. */
+    void ensureGlobalGroup() {
+        if (keyCount == 0 && groups == 0) {
+            newGroup(0);
+        }
+    }
+
+    private boolean sameKey(GroupTable other, int otherGroup, int group) {
+        for (int k = 0; k < keyCount; k++) {
+            boolean nullA = other.keyNulls[k][otherGroup];
+            if (nullA != keyNulls[k][group]) {
+                return false;
+            }
+            if (nullA) {
+                continue;
+            }
+            if (stringKey[k] ? !other.keyStrings[k][otherGroup].equals(keyStrings[k][group])
+                    : other.keyLongs[k][otherGroup] != keyLongs[k][group]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean keyEquals(KeyColumns keys, int row, int group) {
+        for (int k = 0; k < keyCount; k++) {
+            boolean isNull = keys.vectors[k].isNull(row);
+            if (isNull != keyNulls[k][group]) {
+                return false;
+            }
+            if (isNull) {
+                continue;
+            }
+            if (stringKey[k] ? !keys.strings[k][row].equals(keyStrings[k][group])
+                    : keys.longs[k][row] != keyLongs[k][group]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void copyKey(KeyColumns keys, int row, int group) {
+        for (int k = 0; k < keyCount; k++) {
+            boolean isNull = keys.vectors[k].isNull(row);
+            keyNulls[k][group] = isNull;
+            if (stringKey[k]) {
+                keyStrings[k][group] = keys.strings[k][row];
+            } else if (!isNull) {
+                keyLongs[k][group] = keys.longs[k][row];
+            }
+        }
+    }
+
+    private int newGroup(long hash) {
+        if (groups == groupHashes.length) {
+            int capacity = groups * 2;
+            groupHashes = Arrays.copyOf(groupHashes, capacity);
+            for (int k = 0; k < keyCount; k++) {
+                keyNulls[k] = Arrays.copyOf(keyNulls[k], capacity);
+                if (stringKey[k]) {
+                    keyStrings[k] = Arrays.copyOf(keyStrings[k], capacity);
+                } else {
+                    keyLongs[k] = Arrays.copyOf(keyLongs[k], capacity);
+                }
+            }
+        }
+        groupHashes[groups] = hash;
+        return groups++;
+    }
+
+    private void rehash() {
+        slots = new int[slots.length * 2];
+        Arrays.fill(slots, -1);
+        mask = slots.length - 1;
+        for (int group = 0; group < groups; group++) {
+            int slot = (int) groupHashes[group] & mask;
+            while (slots[slot] >= 0) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = group;
+        }
+    }
+
+    /** Key column {@code k} of groups {@code [from, from+count)} as a vector of its type. */
+    Vector keyVector(int k, int from, int count) {
+        DataType type = keyTypes.get(k);
+        VectorBuilder builder = VectorBuilder.create(type, count);
+        for (int i = 0; i < count; i++) {
+            int group = from + i;
+            if (keyNulls[k][group]) {
+                builder.setNull(i);
+                continue;
+            }
+            switch (type.kind()) {
+                case VARCHAR -> builder.setString(i, keyStrings[k][group]);
+                case BIGINT, DECIMAL -> builder.setLong(i, keyLongs[k][group]);
+                case INTEGER, DATE -> builder.setInt(i, (int) keyLongs[k][group]);
+                case DOUBLE -> builder.setDouble(i, Double.longBitsToDouble(keyLongs[k][group]));
+                case BOOLEAN -> builder.setBoolean(i, keyLongs[k][group] != 0);
+            }
+        }
+        return builder.build();
+    }
+}

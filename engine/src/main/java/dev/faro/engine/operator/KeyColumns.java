@@ -1,0 +1,107 @@
+package dev.faro.engine.operator;
+
+import dev.faro.engine.expression.Coercions;
+import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.DoubleVector;
+import dev.faro.engine.vector.StringVector;
+import dev.faro.engine.vector.Vector;
+
+/**
+ * The key columns of one batch in a normalized form for hashing and equality: strings as {@code String}, every
+ * other type as a long (exact types unscaled, dates as days, doubles as their bits, booleans as 0/1), so an INTEGER
+ * key matches a BIGINT key of the same value. Thread-confined; the arrays are reused across batches.
+ *
+ * <p>Data path: allocation-free after warm-up except for widening int columns to longs.
+ */
+final class KeyColumns {
+
+    private static final long NULL_HASH = 0x5bd1e995L;
+
+    private final int[] columns;
+    final long[][] longs;
+    final String[][] strings;
+    /** The key vectors of the loaded batch (for per-key NULL checks). */
+    final Vector[] vectors;
+    /** Per row: whether any key column is NULL. */
+    boolean[] anyNull;
+    /** Per row: the combined hash of the key columns. */
+    long[] hashes;
+    int rows;
+
+    KeyColumns(int[] columns) {
+        this.columns = columns.clone();
+        this.longs = new long[columns.length][];
+        this.strings = new String[columns.length][];
+        this.vectors = new Vector[columns.length];
+        this.anyNull = new boolean[1024];
+        this.hashes = new long[1024];
+    }
+
+    int keyCount() {
+        return columns.length;
+    }
+
+    /** Normalizes and hashes the key columns of {@code batch}. */
+    void load(Batch batch) {
+        rows = batch.rowCount();
+        if (hashes.length < rows) {
+            hashes = new long[rows];
+            anyNull = new boolean[rows];
+        }
+        java.util.Arrays.fill(hashes, 0, rows, 0x9e3779b97f4a7c15L);
+        java.util.Arrays.fill(anyNull, 0, rows, false);
+        for (int k = 0; k < columns.length; k++) {
+            Vector vector = batch.column(columns[k]);
+            vectors[k] = vector;
+            boolean nullable = vector.mayHaveNulls();
+            if (vector instanceof StringVector s) {
+                String[] values = s.values();
+                strings[k] = values;
+                longs[k] = null;
+                for (int i = 0; i < rows; i++) {
+                    String value = values[i];
+                    long h;
+                    if (value == null) {
+                        anyNull[i] = true;
+                        h = NULL_HASH;
+                    } else {
+                        h = value.hashCode();
+                    }
+                    hashes[i] = mix(hashes[i] * 31 + h);
+                }
+                continue;
+            }
+            long[] values;
+            if (vector instanceof DoubleVector d) {
+                values = longs[k] != null && longs[k].length >= rows ? longs[k] : new long[rows];
+                double[] doubles = d.values();
+                for (int i = 0; i < rows; i++) {
+                    values[i] = Double.doubleToLongBits(doubles[i] + 0.0);
+                }
+            } else {
+                values = Coercions.longs(vector, rows, vector.type().scale());
+            }
+            longs[k] = values;
+            strings[k] = null;
+            for (int i = 0; i < rows; i++) {
+                long h = values[i];
+                if (nullable && vector.isNull(i)) {
+                    anyNull[i] = true;
+                    h = NULL_HASH;
+                }
+                hashes[i] = mix(hashes[i] * 31 + h);
+            }
+        }
+    }
+
+    /** The murmur3 64-bit finalizer. */
+    static long mix(long value) {
+        long h = value;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+}
