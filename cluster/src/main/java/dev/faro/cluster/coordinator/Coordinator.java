@@ -7,6 +7,8 @@ import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.launch.LaunchedWorker;
 import dev.faro.cluster.launch.WorkerLauncher;
 import dev.faro.cluster.protocol.ClusterSecret;
+import dev.faro.cluster.protocol.FrameChannel;
+import dev.faro.cluster.protocol.Handshake;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaroException.Category;
 import java.io.IOException;
@@ -327,13 +329,6 @@ public final class Coordinator implements AutoCloseable {
         return "the cluster is not ready after the join timeout: " + String.join("; ", problems);
     }
 
-    /** A worker was admitted to {@code node}; called by {@link WorkerAdmission}. */
-    synchronized void onJoined(int node, WorkerConnection connection) {
-        slots[node].connection = connection;
-        slots[node].ready = false;
-        slots[node].lastPingNanos = System.nanoTime();
-    }
-
     /** The worker got ready (setup replayed); returns false when it was lost meanwhile. */
     synchronized boolean onReady(WorkerConnection connection) {
         Slot slot = slots[connection.node()];
@@ -379,31 +374,39 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** The node for a joining worker, or -1 when it may not join; pid matches a launch when one is pending. */
-    synchronized int admit(long pid, int requestedNode) {
+    /**
+     * Admits an authenticated worker to a node: the one it asks for (a launcher's choice) when that is free and, if a
+     * process was launched for it, has the worker's pid; else the lowest free node nobody was launched for. Installs
+     * and returns its connection, or returns null when there is no node for it.
+     */
+    synchronized WorkerConnection admit(Handshake.JoiningWorker joining, FrameChannel channel) {
         if (closed) {
-            return -1;
+            return null;
         }
-        if (requestedNode >= 0) {
-            if (requestedNode >= slots.length) {
-                return -1;
+        int node = -1;
+        int requested = joining.requestedNode();
+        if (requested >= 0 && requested < slots.length) {
+            Slot slot = slots[requested];
+            if (slot.connection == null && (slot.launched == null || slot.launched.pid() == joining.pid())) {
+                node = requested;
             }
-            Slot slot = slots[requestedNode];
-            boolean launchedForIt = slot.launched == null || slot.launched.pid() == pid;
-            return slot.connection == null && launchedForIt ? requestedNode : -1;
-        }
-        for (int node = 0; node < slots.length; node++) {
-            if (slots[node].connection == null && slots[node].launched == null) {
-                return node;
+        } else if (requested < 0) {
+            for (int candidate = 0; candidate < slots.length && node < 0; candidate++) {
+                if (slots[candidate].connection == null && slots[candidate].launched == null) {
+                    node = candidate;
+                }
             }
         }
-        return -1;
-    }
-
-    /** The local process launched for {@code node} if its pid is {@code pid}, else null. */
-    synchronized LaunchedWorker launchedFor(int node, long pid) {
-        LaunchedWorker launched = slots[node].launched;
-        return launched != null && launched.pid() == pid ? launched : null;
+        if (node < 0) {
+            return null;
+        }
+        Slot slot = slots[node];
+        LaunchedWorker process = slot.launched != null && slot.launched.pid() == joining.pid() ? slot.launched : null;
+        WorkerConnection connection = new WorkerConnection(node, joining.pid(), joining.host(), channel, process);
+        slot.connection = connection;
+        slot.ready = false;
+        slot.lastPingNanos = System.nanoTime();
+        return connection;
     }
 
     private void accept() {

@@ -1,7 +1,6 @@
 package dev.faro.cluster.coordinator;
 
 import dev.faro.cluster.TaskReply;
-import dev.faro.cluster.launch.LaunchedWorker;
 import dev.faro.cluster.protocol.AuthenticationException;
 import dev.faro.cluster.protocol.ClusterSecret;
 import dev.faro.cluster.protocol.FrameChannel;
@@ -46,12 +45,12 @@ final class WorkerAdmission {
             return;
         }
         Handshake.JoiningWorker joining;
-        int node;
+        WorkerConnection connection;
         try {
             channel.receiveTimeout(HANDSHAKE_TIMEOUT);
             joining = Handshake.authenticateWorker(channel, secret);
-            node = coordinator.admit(joining.pid(), joining.requestedNode());
-            if (node < 0) {
+            connection = coordinator.admit(joining, channel);
+            if (connection == null) {
                 Handshake.refuse(channel, "the cluster has no free node for this worker (nodes="
                         + coordinator.nodes() + ", requested node " + joining.requestedNode() + ")");
             }
@@ -64,9 +63,7 @@ final class WorkerAdmission {
             channel.close();
             return;
         }
-        LaunchedWorker process = coordinator.launchedFor(node, joining.pid());
-        WorkerConnection connection = new WorkerConnection(node, joining.pid(), joining.host(), channel, process);
-        coordinator.onJoined(node, connection);
+        int node = connection.node();
         try {
             channel.send(Handshake.welcome(secret, joining)
                     .put("node", node)
