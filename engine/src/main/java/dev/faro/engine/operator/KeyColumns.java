@@ -43,55 +43,72 @@ final class KeyColumns {
 
     /** Normalizes and hashes the key columns of {@code batch}. */
     void load(Batch batch) {
+        normalize(batch);
+        hashRange(0, rows);
+    }
+
+    /** Normalizes the key columns of {@code batch} (no hashing yet); sizes the hash and null arrays. */
+    void normalize(Batch batch) {
         rows = batch.rowCount();
         if (hashes.length < rows) {
             hashes = new long[rows];
             anyNull = new boolean[rows];
         }
-        java.util.Arrays.fill(hashes, 0, rows, 0x9e3779b97f4a7c15L);
-        java.util.Arrays.fill(anyNull, 0, rows, false);
         for (int k = 0; k < columns.length; k++) {
             Vector vector = batch.column(columns[k]);
             vectors[k] = vector;
-            boolean nullable = vector.mayHaveNulls();
             if (vector instanceof StringVector s) {
-                String[] values = s.values();
-                strings[k] = values;
+                strings[k] = s.values();
                 longs[k] = null;
-                for (int i = 0; i < rows; i++) {
-                    String value = values[i];
-                    long h;
-                    if (value == null) {
-                        anyNull[i] = true;
-                        h = NULL_HASH;
-                    } else {
-                        h = value.hashCode();
-                    }
-                    hashes[i] = mix(hashes[i] * 31 + h);
-                }
-                continue;
-            }
-            long[] values;
-            if (vector instanceof DoubleVector d) {
-                values = longs[k] != null && longs[k].length >= rows ? longs[k] : new long[rows];
+            } else if (vector instanceof DoubleVector d) {
+                long[] values = longs[k] != null && longs[k].length >= rows ? longs[k] : new long[rows];
                 double[] doubles = d.values();
                 for (int i = 0; i < rows; i++) {
                     values[i] = Double.doubleToLongBits(doubles[i] + 0.0);
                 }
+                longs[k] = values;
+                strings[k] = null;
             } else {
-                values = Coercions.longs(vector, rows, vector.type().scale());
-            }
-            longs[k] = values;
-            strings[k] = null;
-            for (int i = 0; i < rows; i++) {
-                long h = values[i];
-                if (nullable && vector.isNull(i)) {
-                    anyNull[i] = true;
-                    h = NULL_HASH;
-                }
-                hashes[i] = mix(hashes[i] * 31 + h);
+                longs[k] = Coercions.longs(vector, rows, vector.type().scale());
+                strings[k] = null;
             }
         }
+    }
+
+    /** Hashes rows {@code [from, to)} of the normalized keys; ranges may be hashed by different threads. */
+    void hashRange(int from, int to) {
+        for (int i = from; i < to; i++) {
+            long hash = 0x9e3779b97f4a7c15L;
+            boolean isNull = false;
+            for (int k = 0; k < columns.length; k++) {
+                long h;
+                if (vectors[k].isNull(i)) {
+                    isNull = true;
+                    h = NULL_HASH;
+                } else if (strings[k] != null) {
+                    h = strings[k][i].hashCode();
+                } else {
+                    h = longs[k][i];
+                }
+                hash = mix(hash * 31 + h);
+            }
+            hashes[i] = hash;
+            anyNull[i] = isNull;
+        }
+    }
+
+    /** Whether key row {@code row} equals row {@code otherRow} of {@code other} (same key count; NULL matches none). */
+    boolean equalsRow(int row, KeyColumns other, int otherRow) {
+        for (int k = 0; k < columns.length; k++) {
+            if (strings[k] != null) {
+                if (!strings[k][row].equals(other.strings[k][otherRow])) {
+                    return false;
+                }
+            } else if (longs[k][row] != other.longs[k][otherRow]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The murmur3 64-bit finalizer. */

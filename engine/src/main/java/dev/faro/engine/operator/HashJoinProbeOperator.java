@@ -1,0 +1,213 @@
+package dev.faro.engine.operator;
+
+import dev.faro.engine.expression.Expression;
+import dev.faro.engine.expression.FilterEvaluator;
+import dev.faro.engine.plan.HashJoin;
+import dev.faro.engine.plan.JoinType;
+import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.Schema;
+import dev.faro.engine.vector.Vector;
+import dev.faro.engine.vector.VectorBuilder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Probes a shared {@link JoinHashTable} with each batch: collects the candidate (probe row, build row) pairs, keeps
+ * those passing the residual filter, and emits the join's output for the batch (INNER pairs; LEFT pairs plus
+ * unmatched probe rows with NULL build columns; SEMI/ANTI the probe rows with/without a match).
+ *
+ * <p>Data path: the pair arrays are reused across batches; output vectors are new per batch.
+ */
+public final class HashJoinProbeOperator extends StreamingOperator {
+
+    private final Factory factory;
+    private final KeyColumns keys;
+    private final FilterEvaluator residual;
+    private JoinHashTable table;
+    private int[] probeRows = new int[1024];
+    private int[] buildRows = new int[1024];
+    private boolean[] matched = new boolean[1024];
+    private int[] selection = new int[1024];
+
+    private HashJoinProbeOperator(Factory factory) {
+        this.factory = factory;
+        this.keys = new KeyColumns(factory.probeKeys);
+        this.residual = factory.residual == null ? null : new FilterEvaluator(factory.residual, factory.combined);
+    }
+
+    @Override
+    protected Batch process(Batch batch) {
+        if (table == null) {
+            table = factory.build.table();
+        }
+        int rows = batch.rowCount();
+        keys.load(batch);
+        int pairs = findPairs(rows);
+        if (residual != null && pairs > 0) {
+            pairs = applyResidual(batch, pairs);
+        }
+        return switch (factory.type) {
+            case INNER -> output(batch, pairs, 0);
+            case LEFT -> {
+                markMatched(rows, pairs);
+                int unmatched = 0;
+                for (int i = 0; i < rows; i++) {
+                    if (!matched[i]) {
+                        ensurePairs(pairs + unmatched + 1);
+                        probeRows[pairs + unmatched] = i;
+                        buildRows[pairs + unmatched] = -1;
+                        unmatched++;
+                    }
+                }
+                yield output(batch, pairs, unmatched);
+            }
+            case SEMI, ANTI -> {
+                markMatched(rows, pairs);
+                boolean keep = factory.type == JoinType.SEMI;
+                if (selection.length < rows) {
+                    selection = new int[rows];
+                }
+                int count = 0;
+                for (int i = 0; i < rows; i++) {
+                    if (matched[i] == keep) {
+                        selection[count++] = i;
+                    }
+                }
+                if (count == 0) {
+                    yield null;
+                }
+                List<Vector> columns = new ArrayList<>(factory.output.length);
+                for (int column : factory.output) {
+                    columns.add(count == rows ? batch.column(column)
+                            : VectorBuilder.gather(batch.column(column), selection, count));
+                }
+                yield new Batch(count, columns);
+            }
+        };
+    }
+
+    private int findPairs(int rows) {
+        long[] hashes = keys.hashes;
+        boolean[] anyNull = keys.anyNull;
+        KeyColumns buildKeys = table.keys;
+        long[] buildHashes = buildKeys.hashes;
+        int[] heads = table.heads;
+        int[] next = table.next;
+        int mask = table.mask;
+        boolean firstOnly = factory.type == JoinType.SEMI || factory.type == JoinType.ANTI;
+        firstOnly &= residual == null;
+        int pairs = 0;
+        for (int i = 0; i < rows; i++) {
+            if (anyNull[i]) {
+                continue;
+            }
+            long hash = hashes[i];
+            for (int b = heads[(int) hash & mask]; b >= 0; b = next[b]) {
+                if (buildHashes[b] == hash && keys.equalsRow(i, buildKeys, b)) {
+                    ensurePairs(pairs + 1);
+                    probeRows[pairs] = i;
+                    buildRows[pairs] = b;
+                    pairs++;
+                    if (firstOnly) {
+                        break;
+                    }
+                }
+            }
+        }
+        return pairs;
+    }
+
+    private int applyResidual(Batch batch, int pairs) {
+        List<Vector> columns = new ArrayList<>();
+        for (Vector column : batch.columns()) {
+            columns.add(VectorBuilder.gather(column, probeRows, pairs));
+        }
+        for (Vector column : table.rows.columns()) {
+            columns.add(VectorBuilder.gather(column, buildRows, pairs));
+        }
+        int passing = residual.filter(new Batch(pairs, columns));
+        int[] chosen = residual.selection();
+        for (int i = 0; i < passing; i++) {
+            probeRows[i] = probeRows[chosen[i]];
+            buildRows[i] = buildRows[chosen[i]];
+        }
+        return passing;
+    }
+
+    private void markMatched(int rows, int pairs) {
+        if (matched.length < rows) {
+            matched = new boolean[rows];
+        }
+        Arrays.fill(matched, 0, rows, false);
+        for (int p = 0; p < pairs; p++) {
+            matched[probeRows[p]] = true;
+        }
+    }
+
+    private Batch output(Batch batch, int pairs, int unmatched) {
+        int count = pairs + unmatched;
+        if (count == 0) {
+            return null;
+        }
+        int probeColumns = batch.columnCount();
+        List<Vector> columns = new ArrayList<>(factory.output.length);
+        for (int column : factory.output) {
+            if (column < probeColumns) {
+                columns.add(VectorBuilder.gather(batch.column(column), probeRows, count));
+            } else {
+                Vector source = table.rows.column(column - probeColumns);
+                if (unmatched == 0) {
+                    columns.add(VectorBuilder.gather(source, buildRows, count));
+                } else {
+                    VectorBuilder builder = VectorBuilder.create(source.type(), count);
+                    builder.gather(source, buildRows, pairs, 0);
+                    for (int i = pairs; i < count; i++) {
+                        builder.setNull(i);
+                    }
+                    columns.add(builder.build());
+                }
+            }
+        }
+        return new Batch(count, columns);
+    }
+
+    private void ensurePairs(int pairs) {
+        if (pairs > probeRows.length) {
+            probeRows = Arrays.copyOf(probeRows, pairs * 2);
+            buildRows = Arrays.copyOf(buildRows, pairs * 2);
+        }
+    }
+
+    /** Probes the table of {@code build} with batches of {@code probe} for the join node {@code join}. */
+    public static final class Factory implements OperatorFactory {
+        private final JoinType type;
+        private final JoinBuildOperator.Factory build;
+        private final int[] probeKeys;
+        private final Expression residual;
+        private final Schema combined;
+        private final int[] output;
+
+        public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build) {
+            this.type = join.type();
+            this.build = build;
+            this.probeKeys = new int[join.probeKeys().size()];
+            for (int k = 0; k < probeKeys.length; k++) {
+                probeKeys[k] = probe.indexOf(join.probeKeys().get(k));
+            }
+            this.residual = join.residual();
+            this.combined = HashJoin.combined(probe, build.schema());
+            Schema visible = type == JoinType.SEMI || type == JoinType.ANTI ? probe : combined;
+            List<String> names = join.outputColumns().isEmpty() ? visible.names() : join.outputColumns();
+            this.output = new int[names.size()];
+            for (int i = 0; i < output.length; i++) {
+                output[i] = visible.indexOf(names.get(i));
+            }
+        }
+
+        @Override
+        public Operator create(int thread) {
+            return new HashJoinProbeOperator(this);
+        }
+    }
+}
