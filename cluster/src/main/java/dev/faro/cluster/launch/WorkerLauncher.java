@@ -80,6 +80,9 @@ public record WorkerLauncher(
         command.add(coordinator.getHostString() + ":" + coordinator.getPort());
         command.add("--node");
         command.add(Integer.toString(node));
+        if (forwardStandardOutput) {
+            command.add("--verbose");
+        }
         return command;
     }
 

@@ -21,12 +21,13 @@ import java.util.Map;
 
 /**
  * A worker process: {@code java -cp ... dev.faro.cluster.worker.WorkerMain --join HOST:PORT [--secret-file F]
- * [--node N]}. The secret comes from the file or from {@code FARO_CLUSTER_SECRET}, never from the command line.
- * The worker joins, opens one {@link Fabric} with the configuration the coordinator sends, serves tasks, and exits
- * when the coordinator says so or its connection drops. Exit codes: 0 after SHUTDOWN, 1 for a bad command line,
- * 2 when refused or the fabric does not open, 3 when the coordinator was lost.
+ * [--node N] [--verbose]}. The secret comes from the file or from {@code FARO_CLUSTER_SECRET}, never from the
+ * command line. Without {@code --verbose} only warnings and errors of {@code java.util.logging} are shown. The worker
+ * joins, opens one {@link Fabric} with the configuration the coordinator sends, serves tasks, and exits when the
+ * coordinator says so or its connection drops. Exit codes: 0 after SHUTDOWN, 1 for a bad command line, 2 when
+ * refused or the fabric does not open, 3 when the coordinator was lost.
  *
- * <p>{@link #run} serves a worker inside the calling JVM (tests, an embedded node).
+ * <p>{@link #serve} serves a worker inside the calling JVM (tests, an embedded node).
  */
 public final class WorkerMain {
 
@@ -48,7 +49,7 @@ public final class WorkerMain {
             code = run(args);
         } catch (IllegalArgumentException e) {
             System.err.println("faro worker: " + e.getMessage());
-            System.err.println("usage: WorkerMain --join HOST:PORT [--secret-file FILE] [--node N]"
+            System.err.println("usage: WorkerMain --join HOST:PORT [--secret-file FILE] [--node N] [--verbose]"
                     + " (or the secret in $" + ClusterSecret.ENVIRONMENT_VARIABLE + ")");
             code = EXIT_USAGE;
         }
@@ -69,12 +70,14 @@ public final class WorkerMain {
         String join = null;
         Path secretFile = null;
         int requestedNode = -1;
+        boolean verbose = false;
         for (Iterator<String> it = java.util.List.of(args).iterator(); it.hasNext(); ) {
             String arg = it.next();
             switch (arg) {
                 case "--join" -> join = value(arg, it);
                 case "--secret-file" -> secretFile = Path.of(value(arg, it));
                 case "--node" -> requestedNode = Integer.parseInt(value(arg, it));
+                case "--verbose" -> verbose = true;
                 case "--secret" -> throw new IllegalArgumentException("the secret never goes on the command line:"
                         + " use --secret-file or $" + ClusterSecret.ENVIRONMENT_VARIABLE);
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
@@ -97,6 +100,9 @@ public final class WorkerMain {
         if (secret == null) {
             throw new IllegalArgumentException("no secret: give --secret-file or set $"
                     + ClusterSecret.ENVIRONMENT_VARIABLE);
+        }
+        if (!verbose) {
+            quietLogging();
         }
         String host = join.substring(0, colon);
         int port = Integer.parseInt(join.substring(colon + 1));
@@ -144,6 +150,15 @@ public final class WorkerMain {
         } catch (IOException | RuntimeException e) {
             System.err.println("faro worker: cannot join " + coordinator + ": " + e);
             return EXIT_LOST;
+        }
+    }
+
+    /** Only warnings and errors from java.util.logging (the fabric's INFO lines stay out of the coordinator's log). */
+    private static void quietLogging() {
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.setLevel(java.util.logging.Level.WARNING);
+        for (java.util.logging.Handler handler : root.getHandlers()) {
+            handler.setLevel(java.util.logging.Level.WARNING);
         }
     }
 
