@@ -103,6 +103,19 @@ class CoordinatorTest {
     }
 
     @Test
+    void aFailureCancelsTheOtherNodesAndFailsTheirPendingAllGatherWithNetwork() {
+        assertThatThrownBy(() -> coordinator.runOnAll("fail", Json.object().put("node", 1).put("gather", true), ROUND))
+                .isInstanceOf(ClusterException.class)
+                .hasMessageContaining("deliberate failure on node 1");
+
+        List<TaskReply> echoes = coordinator.runOnAll("echo", Json.object(), ROUND);
+        assertThat(echoes.get(0).result().get("lastFailure").asText())
+                .startsWith("NETWORK ")
+                .contains("exchange 'never-complete'")
+                .contains("node 1 (pid ");
+    }
+
+    @Test
     void anUnknownTaskTypeIsATaskFailure() {
         assertThatThrownBy(() -> coordinator.runOnAll("no-such-task", Json.object(), ROUND))
                 .isInstanceOf(ClusterException.class)

@@ -28,6 +28,7 @@ public final class EchoHandler implements TaskHandler {
         result.put("nodes", context.nodes());
         result.put("pid", ProcessHandle.current().pid());
         result.set("remembered", Json.tree(context.attributes().getOrDefault(RememberHandler.ATTRIBUTE, List.of())));
+        result.put("lastFailure", String.valueOf(context.attributes().getOrDefault(FailHandler.LAST_FAILURE, "")));
         return TaskReply.of(result, ("node " + context.nodeIndex()).getBytes(StandardCharsets.UTF_8));
     }
 }
