@@ -1,0 +1,11 @@
+package dev.faro.engine.exec;
+
+import dev.faro.engine.plan.ExchangeKind;
+
+/**
+ * What one exchange moved at this node: rows and bytes this node sent (each row counted once, however many
+ * destinations it had) and received; {@code rowBytes} is the fixed row width on the wire.
+ */
+public record ExchangeStatistics(int exchange, ExchangeKind kind, int rowBytes, long rowsSent, long bytesSent,
+        long rowsReceived, long bytesReceived) {
+}

@@ -1,0 +1,157 @@
+package dev.faro.engine.exec;
+
+import dev.faro.engine.exchange.ShuffleExchange;
+import dev.faro.engine.operator.CollectOperator;
+import dev.faro.engine.operator.FilterOperator;
+import dev.faro.engine.operator.HashAggregationOperator;
+import dev.faro.engine.operator.HashJoinProbeOperator;
+import dev.faro.engine.operator.JoinBuildOperator;
+import dev.faro.engine.operator.LimitOperator;
+import dev.faro.engine.operator.Morsels;
+import dev.faro.engine.operator.OperatorFactory;
+import dev.faro.engine.operator.ProjectOperator;
+import dev.faro.engine.operator.ScanOperator;
+import dev.faro.engine.operator.SinkFactory;
+import dev.faro.engine.plan.Aggregate;
+import dev.faro.engine.plan.Exchange;
+import dev.faro.engine.plan.ExchangeKind;
+import dev.faro.engine.plan.Filter;
+import dev.faro.engine.plan.HashJoin;
+import dev.faro.engine.plan.Limit;
+import dev.faro.engine.plan.NamedExpression;
+import dev.faro.engine.plan.PlanNode;
+import dev.faro.engine.plan.Project;
+import dev.faro.engine.plan.Sort;
+import dev.faro.engine.plan.TableScan;
+import dev.faro.engine.plan.TopN;
+import dev.faro.engine.operator.SortOperator;
+import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.Column;
+import dev.faro.engine.vector.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Splits a plan into pipelines at the breakers (join build, aggregation, sort/top-N, exchange, result), in an order
+ * where every pipeline runs after those it reads from; exchanges are numbered in the same deterministic order on
+ * every node. A pipeline after a sort or top-N runs on one thread, to keep the order. Coordination code.
+ */
+final class PlanCompiler {
+
+    private final ExecutionContext context;
+    private final QueryFailure failure;
+    private final List<Pipeline> pipelines = new ArrayList<>();
+    private final List<ShuffleExchange> exchanges = new ArrayList<>();
+    private boolean gathers;
+
+    PlanCompiler(ExecutionContext context, QueryFailure failure) {
+        this.context = context;
+        this.failure = failure;
+    }
+
+    /** An open chain of operators, not yet closed by a sink. */
+    private record Chain(List<OperatorFactory> operators, boolean ordered, String description) {
+        Chain then(OperatorFactory factory, String step) {
+            List<OperatorFactory> next = new ArrayList<>(operators);
+            next.add(factory);
+            return new Chain(next, ordered, description + " > " + step);
+        }
+    }
+
+    /** Compiles {@code root}; returns the sink collecting the query's result. */
+    CollectOperator.Factory compileRoot(PlanNode root) {
+        CollectOperator.Factory result = new CollectOperator.Factory();
+        close(compile(root), result, null, "result");
+        return result;
+    }
+
+    List<Pipeline> pipelines() {
+        return List.copyOf(pipelines);
+    }
+
+    List<ShuffleExchange> exchanges() {
+        return List.copyOf(exchanges);
+    }
+
+    /** Whether the plan gathers to node 0 (then only node 0 returns rows). */
+    boolean gathers() {
+        return gathers;
+    }
+
+    private void close(Chain chain, SinkFactory sink, ShuffleExchange sendsTo, String what) {
+        int threads = chain.ordered() ? 1 : context.threads();
+        pipelines.add(new Pipeline(pipelines.size(), chain.description() + " > " + what, chain.operators(), sink,
+                threads, sendsTo));
+    }
+
+    private static Chain source(Supplier<List<Batch>> batches, int[] columns, boolean ordered, String what) {
+        return new Chain(List.of(new ScanOperator.Factory(new Morsels(batches), columns)), ordered, what);
+    }
+
+    private Chain compile(PlanNode node) {
+        return switch (node) {
+            case TableScan scan -> {
+                Table table = context.catalog().get(scan.table());
+                int[] columns = new int[scan.columns().size()];
+                for (int i = 0; i < columns.length; i++) {
+                    Column column = scan.columns().get(i);
+                    columns[i] = table.schema().indexOf(column.name());
+                    if (!table.schema().type(columns[i]).equals(column.type())) {
+                        throw new IllegalArgumentException("scan type differs from the table: table=" + scan.table()
+                                + " column=" + column.name() + " plan=" + column.type() + " table="
+                                + table.schema().type(columns[i]));
+                    }
+                }
+                yield source(table::batches, columns, false, "scan " + scan.table());
+            }
+            case Filter filter -> compile(filter.child()).then(
+                    new FilterOperator.Factory(filter.predicate(), filter.child().outputSchema()), "filter");
+            case Project project -> compile(project.child()).then(new ProjectOperator.Factory(
+                    project.projections().stream().map(NamedExpression::expression).toList(),
+                    project.child().outputSchema()), "project");
+            case Limit limit -> compile(limit.child()).then(new LimitOperator.Factory(limit.count()), "limit");
+            case HashJoin join -> {
+                JoinBuildOperator.Factory build = new JoinBuildOperator.Factory(join.build().outputSchema(),
+                        join.buildKeys());
+                close(compile(join.build()), build, null, "join build");
+                yield compile(join.probe()).then(new HashJoinProbeOperator.Factory(join,
+                        join.probe().outputSchema(), build), join.type().name().toLowerCase() + " join probe");
+            }
+            case Aggregate aggregate -> {
+                HashAggregationOperator.Factory sink = new HashAggregationOperator.Factory(aggregate.phase(),
+                        aggregate.child().outputSchema(), aggregate.groupKeys(), aggregate.aggregates());
+                Chain chain = compile(aggregate.child());
+                close(chain, sink, null, aggregate.phase().name().toLowerCase() + " aggregation");
+                yield source(sink::output, null, chain.ordered(), "aggregated");
+            }
+            case Sort sort -> {
+                SortOperator.Factory sink = new SortOperator.Factory(sort.child().outputSchema(), sort.keys(), -1);
+                close(compile(sort.child()), sink, null, "sort");
+                yield source(sink::output, null, true, "sorted");
+            }
+            case TopN topN -> {
+                SortOperator.Factory sink = new SortOperator.Factory(topN.child().outputSchema(), topN.keys(),
+                        topN.count());
+                close(compile(topN.child()), sink, null, "top-N");
+                yield source(sink::output, null, true, "top-N");
+            }
+            case Exchange exchange -> {
+                Chain chain = compile(exchange.child());
+                if (exchange.kind() == ExchangeKind.GATHER) {
+                    gathers = true;
+                }
+                if (context.nodeCount() == 1) {
+                    CollectOperator.Factory sink = new CollectOperator.Factory();
+                    close(chain, sink, null, "local " + exchange.kind().name().toLowerCase());
+                    yield source(sink::output, null, chain.ordered(), "exchanged");
+                }
+                ShuffleExchange shuffle = new ShuffleExchange(exchanges.size(), exchange.kind(),
+                        exchange.child().outputSchema(), exchange.keys(), context, failure);
+                exchanges.add(shuffle);
+                close(chain, shuffle.sinkFactory(), shuffle, exchange.kind().name().toLowerCase());
+                yield source(shuffle::awaitReceived, null, false, "received");
+            }
+        };
+    }
+}

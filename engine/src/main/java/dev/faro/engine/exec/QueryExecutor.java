@@ -1,0 +1,115 @@
+package dev.faro.engine.exec;
+
+import dev.faro.engine.exchange.ShuffleExchange;
+import dev.faro.engine.operator.CollectOperator;
+import dev.faro.engine.operator.Operator;
+import dev.faro.engine.operator.OperatorFactory;
+import dev.faro.engine.plan.PlanNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Executes a plan on one node with morsel-driven parallelism: compiles it into pipelines ({@link PlanCompiler}),
+ * opens every exchange's endpoints in plan order (collective across nodes), then runs the pipelines one after the
+ * other, each on its own platform threads (one driver per thread, pulling morsels from a shared dispenser). A
+ * pipeline feeding an exchange starts that exchange's receiver threads first, so the consuming side drains while
+ * the producing side sends. The first failure of any thread wins: the other threads stop at their next batch, the
+ * endpoints are closed once the receiver threads ended, and {@link #execute} throws.
+ *
+ * <p>Stateless; one call per query and node. Coordination code.
+ */
+public final class QueryExecutor {
+
+    /** After a failure, how much longer than the stall timeout receiver threads get to end. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    private QueryExecutor() {}
+
+    /**
+     * Runs {@code root} at the node described by {@code context} and returns this node's rows: everything on one
+     * node; with a GATHER in the plan, node 0's rows (other nodes return none).
+     *
+     * @throws QueryExecutionException when any thread of this node failed (including because a peer failed)
+     */
+    public static QueryResult execute(PlanNode root, ExecutionContext context) {
+        long start = System.nanoTime();
+        QueryFailure failure = new QueryFailure();
+        PlanCompiler compiler = new PlanCompiler(context, failure);
+        CollectOperator.Factory result = compiler.compileRoot(root);
+        List<ShuffleExchange> exchanges = compiler.exchanges();
+        List<Long> pipelineNanos = new ArrayList<>();
+        List<ShuffleExchange> opened = new ArrayList<>();
+        try {
+            for (ShuffleExchange exchange : exchanges) {
+                exchange.open();
+                opened.add(exchange);
+            }
+            for (Pipeline pipeline : compiler.pipelines()) {
+                failure.check();
+                long pipelineStart = System.nanoTime();
+                if (pipeline.sendsTo() != null) {
+                    pipeline.sendsTo().startReceiving();
+                }
+                runDrivers(pipeline, failure);
+                failure.check();
+                pipeline.sink().complete(context.threads());
+                pipelineNanos.add(System.nanoTime() - pipelineStart);
+            }
+        } catch (Throwable e) {
+            failure.fail(e);
+        } finally {
+            closeExchanges(opened, failure);
+        }
+        if (failure.failed()) {
+            Throwable first = failure.first();
+            throw new QueryExecutionException("query " + context.queryId() + " failed at node " + context.nodeIndex()
+                    + ": " + first, first);
+        }
+        List<ExchangeStatistics> statistics = new ArrayList<>();
+        for (ShuffleExchange exchange : exchanges) {
+            statistics.add(exchange.statistics());
+        }
+        QueryStatistics queryStatistics = new QueryStatistics(System.nanoTime() - start, pipelineNanos, statistics);
+        boolean returnsRows = !compiler.gathers() || context.nodeIndex() == 0;
+        return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
+    }
+
+    private static void runDrivers(Pipeline pipeline, QueryFailure failure) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < pipeline.threads(); t++) {
+            int thread = t;
+            threads.add(Thread.ofPlatform().daemon().name("pipeline-" + pipeline.id() + "-" + t).start(() -> {
+                try {
+                    List<Operator> operators = new ArrayList<>();
+                    for (OperatorFactory factory : pipeline.operators()) {
+                        operators.add(factory.create(thread));
+                    }
+                    operators.add(pipeline.sink().create(thread));
+                    new Driver(operators, failure).run();
+                } catch (Throwable e) {
+                    failure.fail(e);
+                }
+            }));
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+    }
+
+    /** Closes every opened exchange once its receivers ended (bounded by the stall timeout); keeps the first error. */
+    private static void closeExchanges(List<ShuffleExchange> exchanges, QueryFailure failure) {
+        for (ShuffleExchange exchange : exchanges) {
+            try {
+                if (exchange.awaitReceivers(exchange.stallTimeout().plus(STOP_GRACE))) {
+                    exchange.close();
+                } else {
+                    failure.fail(new IllegalStateException("receiver threads of " + exchange.shuffleName()
+                            + " did not stop; endpoints left open"));
+                }
+            } catch (Throwable e) {
+                failure.fail(e);
+            }
+        }
+    }
+}
