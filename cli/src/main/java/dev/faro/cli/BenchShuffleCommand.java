@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
         name = "shuffle",
         mixinStandardHelpOptions = true,
         description = "Shuffle experiments of TODS19 with worker processes over the shm fabric.",
-        subcommands = {BenchShuffleCommand.Throughput.class})
+        subcommands = {BenchShuffleCommand.Throughput.class, BenchShuffleExperimentCommands.E4.class})
 final class BenchShuffleCommand {
 
     /** Exit code when the experiment fails at run time (a worker could not start). */

@@ -17,14 +17,23 @@ import java.util.Map;
  *     node's last RECEIVE thread saw the end of the stream: setup and teardown excluded, as in TODS19 §7.1
  * @param leftoverFiles files the node's endpoints left in its shared-memory directory after they were closed (0 if
  *     nothing leaked)
+ * @param setupNanos time to open the endpoints (queue pairs, registration, address exchange, connection) plus the
+ *     time to close them (TODS19 §7.1.6); 0 where not measured
  */
 public record NodeResult(
-        long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos, int leftoverFiles) {
+        long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos, int leftoverFiles,
+        long setupNanos) {
+
+    /** A result without a setup time. */
+    public NodeResult(long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos,
+            int leftoverFiles) {
+        this(count, checksum, outOfOrder, bytesReceived, elapsedNanos, leftoverFiles, 0);
+    }
 
     /** The record as {@code key=value} words. */
     public String encode() {
         return "count=" + count + " checksum=" + checksum + " outOfOrder=" + outOfOrder + " bytes=" + bytesReceived
-                + " elapsedNanos=" + elapsedNanos + " leftoverFiles=" + leftoverFiles;
+                + " elapsedNanos=" + elapsedNanos + " leftoverFiles=" + leftoverFiles + " setupNanos=" + setupNanos;
     }
 
     /** Parses {@link #encode()}'s words. */
@@ -38,7 +47,8 @@ public record NodeResult(
             fields.put(word.substring(0, equals), Long.parseLong(word.substring(equals + 1)));
         }
         return new NodeResult(get(fields, "count"), get(fields, "checksum"), get(fields, "outOfOrder"),
-                get(fields, "bytes"), get(fields, "elapsedNanos"), (int) get(fields, "leftoverFiles"));
+                get(fields, "bytes"), get(fields, "elapsedNanos"), (int) get(fields, "leftoverFiles"),
+                fields.getOrDefault("setupNanos", 0L));
     }
 
     private static long get(Map<String, Long> fields, String key) {

@@ -2,6 +2,7 @@ package dev.faro.bench.shuffle;
 
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.baseline.TcpShuffleOpener;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.Partitioner;
 import dev.faro.shuffle.operator.ReceiveSource;
@@ -58,6 +59,8 @@ final class NodeShuffle {
     private volatile long failedAtNanos;
     /** Set when threads of this case did not stop after a failure: the worker should be replaced. */
     private volatile boolean stuck;
+    /** Where the receive work's result goes, so that the JIT keeps it (any RECEIVE thread writes it). */
+    private volatile long burnSink;
 
     // Per thread, written by that thread before it ends, read by the conductor after joining it.
     private final long[] counts;
@@ -119,8 +122,12 @@ final class NodeShuffle {
             }
             TransmissionGroups groups = shuffleCase.groups();
             long elapsedNanos;
-            NodeEndpoints endpoints = EndpointFactory.open(
-                    fabric, exchange, "case-" + caseId, shuffleCase.endpointConfig(), groups);
+            long openStartNanos = System.nanoTime();
+            NodeEndpoints endpoints = shuffleCase.isTcp()
+                    ? TcpShuffleOpener.open(exchange, "case-" + caseId, shuffleCase.tcpConfig(), groups)
+                    : EndpointFactory.open(fabric, exchange, "case-" + caseId, shuffleCase.endpointConfig(), groups);
+            long openNanos = System.nanoTime() - openStartNanos;
+            long closeNanos = 0;
             try {
                 events.add("STARTED");
                 long startNanos = System.nanoTime();
@@ -139,14 +146,16 @@ final class NodeShuffle {
                 elapsedNanos = Arrays.stream(receiveEndNanos).max().orElse(startNanos) - startNanos;
             } finally {
                 if (!stuck) {
+                    long closeStartNanos = System.nanoTime();
                     closeEndpoints(endpoints);
+                    closeNanos = System.nanoTime() - closeStartNanos;
                 }
             }
             if (!failed.get()) {
                 long count = Arrays.stream(counts).sum();
                 NodeResult result = new NodeResult(count, Arrays.stream(checksums).sum(),
                         Arrays.stream(outOfOrders).sum(), count * ShuffleTuples.TUPLE_BYTES, elapsedNanos,
-                        leftoverFiles());
+                        leftoverFiles(), openNanos + closeNanos);
                 events.add("DONE " + result.encode());
             }
         } catch (Throwable e) {
@@ -222,6 +231,8 @@ final class NodeShuffle {
         long count = 0;
         long checksum = 0;
         long outOfOrder = 0;
+        long burned = 0;
+        int work = shuffleCase.tuning().receiveWork(node);
         ReceiveSource source = new ReceiveSource(endpoints.receiver(thread), ShuffleTuples.TUPLE_BYTES);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment vector = arena.allocate((long) VECTOR_TUPLES * ShuffleTuples.TUPLE_BYTES, 8);
@@ -239,6 +250,7 @@ final class NodeShuffle {
                         lastRow[stream] = row;
                     }
                 }
+                burned += burn(vector, tuples, work);
                 count += tuples;
                 if (failed.get()) {
                     throw new CaseAbortedException();
@@ -249,6 +261,21 @@ final class NodeShuffle {
         checksums[thread] = checksum;
         outOfOrders[thread] = outOfOrder;
         receiveEndNanos[thread] = System.nanoTime();
+        burnSink = burned;
+    }
+
+    /**
+     * The receive side's compute intensity (TODS19 §7.1.2: the batch is summed again and again): {@code passes}
+     * hashes of every tuple of the vector. Returns the sum, so that the work is not optimized away.
+     */
+    private static long burn(MemorySegment vector, int tuples, int passes) {
+        long sum = 0;
+        for (int pass = 0; pass < passes; pass++) {
+            for (int i = 0; i < tuples; i++) {
+                sum += Partitioner.mix(vector.get(ValueLayout.JAVA_LONG, (long) i * ShuffleTuples.TUPLE_BYTES) + pass);
+            }
+        }
+        return sum;
     }
 
     /** Files in this node's shared-memory directory besides its node file: what the endpoints did not release. */

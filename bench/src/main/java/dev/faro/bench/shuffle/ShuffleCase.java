@@ -1,5 +1,6 @@
 package dev.faro.bench.shuffle;
 
+import dev.faro.shuffle.baseline.TcpShuffleConfig;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.EndpointSharing;
@@ -31,6 +32,7 @@ import java.util.stream.IntStream;
  * @param bufferBytes bytes of one message buffer, header included
  * @param buffersPerPeer the fixed queue depth per peer
  * @param stallTimeout how long any wait of the endpoints may make no progress before the shuffle fails
+ * @param tuning transport, credit frequency, completion mode, buffer policy and receive work ({@link CaseTuning})
  */
 public record ShuffleCase(
         EndpointDesign design,
@@ -42,7 +44,8 @@ public record ShuffleCase(
         Set<Integer> silentNodes,
         int bufferBytes,
         int buffersPerPeer,
-        Duration stallTimeout) {
+        Duration stallTimeout,
+        CaseTuning tuning) {
 
     /** The correctness matrix's buffers: small, so that every case cycles through many of them. */
     public static final int SMALL_BUFFER_BYTES = 1024;
@@ -54,6 +57,7 @@ public record ShuffleCase(
         Objects.requireNonNull(pattern, "pattern is null");
         Objects.requireNonNull(groups, "groups is null");
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
+        Objects.requireNonNull(tuning, "tuning is null");
         silentNodes = Set.copyOf(new TreeSet<>(silentNodes));
         check(!pattern.isEmpty() && pattern.chars().noneMatch(c -> Character.isWhitespace(c) || c == '='),
                 "pattern must be one word without '=': '" + pattern + "'");
@@ -68,7 +72,8 @@ public record ShuffleCase(
         check(buffersPerPeer >= 1, "buffersPerPeer must be positive: " + buffersPerPeer);
         check(bufferBytes > 64 + ShuffleTuples.TUPLE_BYTES, "bufferBytes too small for a tuple: " + bufferBytes);
         check(stallTimeout.toMillis() >= 1, "stallTimeout must be at least 1 ms: " + stallTimeout);
-        endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout); // the shuffle layer's checks
+        check(tuning.slowNode() < groups.nodes(), "slow node out of range: " + tuning.slowNode());
+        endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout, tuning); // the shuffle layer's checks
     }
 
     private static void check(boolean condition, String message) {
@@ -84,27 +89,48 @@ public record ShuffleCase(
     public static ShuffleCase of(EndpointDesign design, ShufflePattern pattern, int nodes, int threads,
             int tuplesPerThread) {
         return new ShuffleCase(design, pattern.label(), pattern.groups(nodes), threads, tuplesPerThread, 1, Set.of(),
-                SMALL_BUFFER_BYTES, SMALL_BUFFERS_PER_PEER, DEFAULT_STALL_TIMEOUT);
+                SMALL_BUFFER_BYTES, SMALL_BUFFERS_PER_PEER, DEFAULT_STALL_TIMEOUT, CaseTuning.DEFAULT);
     }
 
     public ShuffleCase withGroups(String newPattern, TransmissionGroups newGroups) {
         return new ShuffleCase(design, newPattern, newGroups, threads, tuplesPerThread, scans, silentNodes,
-                bufferBytes, buffersPerPeer, stallTimeout);
+                bufferBytes, buffersPerPeer, stallTimeout, tuning);
     }
 
     public ShuffleCase withScans(int newScans) {
         return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, newScans, silentNodes, bufferBytes,
-                buffersPerPeer, stallTimeout);
+                buffersPerPeer, stallTimeout, tuning);
     }
 
     public ShuffleCase withSilentNodes(Set<Integer> nodes) {
         return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, nodes, bufferBytes,
-                buffersPerPeer, stallTimeout);
+                buffersPerPeer, stallTimeout, tuning);
     }
 
     public ShuffleCase withBuffers(int newBufferBytes, int newBuffersPerPeer) {
         return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, silentNodes, newBufferBytes,
-                newBuffersPerPeer, stallTimeout);
+                newBuffersPerPeer, stallTimeout, tuning);
+    }
+
+    public ShuffleCase withTuning(CaseTuning newTuning) {
+        return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, silentNodes, bufferBytes,
+                buffersPerPeer, stallTimeout, newTuning);
+    }
+
+    /** The TCP socket baseline in place of the design, with its 128 KB messages. */
+    public ShuffleCase asTcpBaseline() {
+        return withTuning(tuning.withTransport(CaseTuning.Transport.TCP))
+                .withBuffers(TcpShuffleConfig.DEFAULT_MESSAGE_BYTES, buffersPerPeer);
+    }
+
+    /** Whether the TCP socket baseline carries this case. */
+    public boolean isTcp() {
+        return tuning.transport() == CaseTuning.Transport.TCP;
+    }
+
+    /** The TCP baseline's configuration: one endpoint per thread, the case's buffer size as message size. */
+    public TcpShuffleConfig tcpConfig() {
+        return new TcpShuffleConfig(threads, threads, bufferBytes, stallTimeout);
     }
 
     /** The paper's buffers for the design (64 KiB for RC, 4 KiB for UD, 16 per peer). */
@@ -115,7 +141,7 @@ public record ShuffleCase(
 
     public ShuffleCase withStallTimeout(Duration timeout) {
         return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, silentNodes, bufferBytes,
-                buffersPerPeer, timeout);
+                buffersPerPeer, timeout, tuning);
     }
 
     /** Nodes (workers) that take part: the first {@code nodes()} workers of the cluster. */
@@ -135,15 +161,16 @@ public record ShuffleCase(
 
     /** The endpoint configuration every node opens this case with. */
     public EndpointConfig endpointConfig() {
-        return endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout);
+        return endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout, tuning);
     }
 
     private static EndpointConfig endpointConfig(EndpointDesign design, int threads, int bufferBytes,
-            int buffersPerPeer, Duration stallTimeout) {
-        return EndpointConfig.defaults(design, threads)
+            int buffersPerPeer, Duration stallTimeout, CaseTuning tuning) {
+        EndpointConfig config = EndpointConfig.defaults(design, threads)
                 .withBufferBytes(bufferBytes)
                 .withBuffersPerPeer(buffersPerPeer)
                 .withStallTimeout(stallTimeout);
+        return tuning.apply(config, buffersPerPeer);
     }
 
     /**
@@ -157,16 +184,21 @@ public record ShuffleCase(
         boolean disjoint = IntStream.range(0, groups.groupCount()).map(g -> groups.members(g).length).sum()
                 == IntStream.range(0, groups.groupCount()).flatMap(g -> IntStream.of(groups.members(g)))
                         .distinct().count();
-        return !design.implementation().needsDatagrams()
+        return (isTcp() || !design.implementation().needsDatagrams())
                 && disjoint
                 && scans == 1
-                && (threads == 1 || design.sharing() == EndpointSharing.PER_THREAD);
+                && (threads == 1 || isTcp() || design.sharing() == EndpointSharing.PER_THREAD);
     }
 
     /** A short description for logs and test names, e.g. {@code MEMQ/SR repartition 3 nodes x 2 threads}. */
     public String label() {
-        return design.paperName() + " " + pattern + " " + nodes() + " nodes x " + threads + " thread"
+        return contender() + " " + pattern + " " + nodes() + " nodes x " + threads + " thread"
                 + (threads == 1 ? "" : "s");
+    }
+
+    /** What carries the tuples: the design's paper name, or {@code TCP}. */
+    public String contender() {
+        return isTcp() ? "TCP" : design.paperName();
     }
 
     /**
@@ -197,7 +229,8 @@ public record ShuffleCase(
                         .map(Object::toString).collect(Collectors.joining(","))),
                 "bufferBytes=" + bufferBytes,
                 "buffersPerPeer=" + buffersPerPeer,
-                "stallMillis=" + stallTimeout.toMillis());
+                "stallMillis=" + stallTimeout.toMillis(),
+                tuning.encode());
     }
 
     /**
@@ -223,7 +256,8 @@ public record ShuffleCase(
         return new ShuffleCase(EndpointDesign.parse(field(fields, "design")), field(fields, "pattern"),
                 TransmissionGroups.of(nodes, groupList), integer(fields, "threads"), integer(fields, "tuples"),
                 integer(fields, "scans"), silentNodes, integer(fields, "bufferBytes"),
-                integer(fields, "buffersPerPeer"), Duration.ofMillis(Long.parseLong(field(fields, "stallMillis"))));
+                integer(fields, "buffersPerPeer"), Duration.ofMillis(Long.parseLong(field(fields, "stallMillis"))),
+                CaseTuning.decode(fields));
     }
 
     private static String field(Map<String, String> fields, String key) {

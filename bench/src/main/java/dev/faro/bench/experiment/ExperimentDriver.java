@@ -1,0 +1,206 @@
+package dev.faro.bench.experiment;
+
+import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.MachineInfo;
+import dev.faro.bench.report.PlotWriter;
+import dev.faro.bench.report.ResultTable;
+import dev.faro.bench.report.ResultTable.Column;
+import dev.faro.bench.report.RunMetadata;
+import dev.faro.bench.shuffle.ShuffleCase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The skeleton every TODS19 experiment shares: a driver subclass says which {@link Trial}s to run, which extra
+ * columns its table has, what it plots and what its results show; this class runs the trials ({@link TrialRunner}:
+ * one cluster, interleaved rounds, calibration, medians, exactly-once checks) and writes {@code <name>.csv},
+ * {@code <name>.json} (configuration, machine, JDK) and {@code <name>[-suffix].png} under the output directory.
+ *
+ * <p>Coordination code; {@link #run} runs on the caller's thread.
+ */
+public abstract class ExperimentDriver {
+
+    static final List<String> CSV_HEADER = List.of("experiment", "group", "series", "contender", "x", "pattern",
+            "nodes", "threads", "buffer_bytes", "buffers_per_peer", "scans", "runs", "gbps_per_node", "gbps_min",
+            "gbps_max", "response_seconds", "setup_ms", "bytes_per_node");
+
+    /** The short name, also the command and the file name: {@code e4}. */
+    public abstract String name();
+
+    /** One line: what the experiment measures (TODS19 section and figure). */
+    public abstract String title();
+
+    /** The paper's finding this experiment checks, for the metadata and the report. */
+    public abstract String paperFinding();
+
+    /** The settings the command starts from, full or {@code --quick}. */
+    public abstract ExperimentSettings defaults(boolean quick);
+
+    /** The trials, in the order of the table. */
+    protected abstract List<Trial> trials(ExperimentSettings settings);
+
+    /** The plots. */
+    protected abstract List<Plot> plots(ExperimentSettings settings);
+
+    /** Columns this experiment adds to the table and the CSV (e.g. ratios to the baselines). */
+    protected List<String> extraColumns() {
+        return List.of();
+    }
+
+    /** The extra cells of {@code result}, one per {@link #extraColumns()}; {@code all} are every trial's results. */
+    protected List<String> extraCells(TrialResult result, List<TrialResult> all) {
+        return List.of();
+    }
+
+    /** Lines that summarize what the results show next to the paper's finding. */
+    protected List<String> findings(List<TrialResult> results) {
+        return List.of();
+    }
+
+    /** Runs the experiment and writes its files. */
+    public final ExperimentReport run(ExperimentSettings settings, Consumer<String> progress)
+            throws InterruptedException {
+        Objects.requireNonNull(settings, "settings is null");
+        Instant startedAt = Instant.now();
+        long startNanos = System.nanoTime();
+        MachineInfo machine = MachineInfo.collect();
+        List<String> notes = new ArrayList<>();
+        List<Trial> trials = trials(settings);
+        progress.accept(name() + ": " + title() + " — " + trials.size() + " trials x "
+                + (settings.warmupRuns() + settings.runs()) + " rounds");
+        List<TrialResult> results = new TrialRunner(settings, progress, notes).run(trials);
+        List<String> findings = findings(results);
+        Path directory = settings.outputDirectory();
+        Path csv = directory.resolve(name() + ".csv");
+        Path json = directory.resolve(name() + ".json");
+        List<String> header = new ArrayList<>(CSV_HEADER);
+        header.addAll(extraColumns());
+        header.add("failure");
+        CsvWriter.write(csv, header, results.stream().map(r -> csvRow(r, results)).toList());
+        RunMetadata metadata = new RunMetadata(name(), startedAt, Duration.ofNanos(System.nanoTime() - startNanos),
+                machine, parameters(settings, notes, findings));
+        metadata.write(json);
+        List<Path> plots = new ArrayList<>();
+        for (Plot plot : plots(settings)) {
+            Path file = directory.resolve(name() + (plot.suffix().isEmpty() ? "" : "-" + plot.suffix()) + ".png");
+            PlotWriter.writeLines(file, plot.title(), plot.xAxisTitle(), plot.log2X(), plot.yAxisTitle(),
+                    lines(plot, results));
+            plots.add(file);
+        }
+        String table = table(results, notes, findings) + String.format(Locale.ROOT,
+                "%d cores (%s), load average %.1f at start; %.0f s%n", machine.cores(), machine.cpuModel(),
+                machine.loadAverage(), metadata.elapsed().toMillis() / 1000.0);
+        return new ExperimentReport(name(), results, table, metadata, csv, json, plots);
+    }
+
+    private List<String> csvRow(TrialResult result, List<TrialResult> all) {
+        ShuffleCase shuffleCase = result.trial().shuffleCase();
+        boolean ok = result.succeeded();
+        List<String> row = new ArrayList<>(List.of(name(), result.trial().group(), result.trial().series(),
+                result.trial().contender(), format("%s", result.trial().x()), shuffleCase.pattern(),
+                Integer.toString(shuffleCase.nodes()), Integer.toString(shuffleCase.threads()),
+                Integer.toString(result.trial().mpi() ? 65536 : shuffleCase.bufferBytes()),
+                Integer.toString(shuffleCase.buffersPerPeer()), Integer.toString(shuffleCase.scans()),
+                Integer.toString(result.runs()),
+                ok ? format("%.4f", result.gigabytesPerSecond()) : "",
+                ok ? format("%.4f", result.minGigabytesPerSecond()) : "",
+                ok ? format("%.4f", result.maxGigabytesPerSecond()) : "",
+                ok ? format("%.4f", result.responseSeconds()) : "",
+                ok && Double.isFinite(result.setupMillis()) ? format("%.2f", result.setupMillis()) : "",
+                ok ? format("%.0f", result.bytesPerNode()) : ""));
+        row.addAll(extraCells(result, all));
+        row.add(result.failure());
+        return row;
+    }
+
+    private String table(List<TrialResult> results, List<String> notes, List<String> findings) {
+        List<Column> columns = new ArrayList<>(List.of(Column.text("group"), Column.text("series"),
+                Column.number("x"), Column.number("GB/s per node"), Column.number("runs GB/s"),
+                Column.number("setup ms"), Column.number("scans")));
+        extraColumns().forEach(c -> columns.add(Column.number(c)));
+        List<List<String>> rows = new ArrayList<>();
+        for (TrialResult result : results) {
+            List<String> row = new ArrayList<>(List.of(result.trial().group(), result.trial().series(),
+                    result.trial().xLabel()));
+            if (result.succeeded()) {
+                row.addAll(List.of(format("%.3f", result.gigabytesPerSecond()),
+                        format("%.3f-%.3f", result.minGigabytesPerSecond(), result.maxGigabytesPerSecond()),
+                        Double.isFinite(result.setupMillis()) ? format("%.1f", result.setupMillis()) : "",
+                        Integer.toString(result.trial().shuffleCase().scans())));
+                row.addAll(extraCells(result, results));
+            } else {
+                row.addAll(List.of(result.skipped() ? "skipped" : "failed", "", "", ""));
+                extraColumns().forEach(c -> row.add(""));
+            }
+            rows.add(row);
+        }
+        StringBuilder text = new StringBuilder(name() + ": " + title() + "\n");
+        text.append(new ResultTable(columns, rows).format());
+        for (TrialResult result : results) {
+            if (!result.succeeded() && !result.skipped()) {
+                text.append(String.format(Locale.ROOT, "%s %s %s failed: %s%n", result.trial().group(),
+                        result.trial().series(), result.trial().xLabel(), result.failure()));
+            }
+        }
+        notes.forEach(note -> text.append("note: ").append(note).append('\n'));
+        text.append("paper: ").append(paperFinding()).append('\n');
+        findings.forEach(finding -> text.append("here: ").append(finding).append('\n'));
+        return text.toString();
+    }
+
+    /** One line per series among the plot's results, points in x order. */
+    private static List<PlotWriter.Line> lines(Plot plot, List<TrialResult> results) {
+        Map<String, List<TrialResult>> bySeries = new LinkedHashMap<>();
+        for (TrialResult result : results) {
+            if (plot.include().test(result)) {
+                bySeries.computeIfAbsent(result.trial().series(), s -> new ArrayList<>()).add(result);
+            }
+        }
+        List<PlotWriter.Line> lines = new ArrayList<>();
+        bySeries.forEach((series, points) -> {
+            List<TrialResult> sorted = points.stream()
+                    .sorted(java.util.Comparator.comparingDouble(r -> r.trial().x())).toList();
+            lines.add(new PlotWriter.Line(series, sorted.stream().map(r -> r.trial().x()).toList(),
+                    sorted.stream().map(r -> r.succeeded() ? plot.metric().applyAsDouble(r) : Double.NaN).toList(),
+                    series.equals("MPI") || series.equals("TCP")));
+        });
+        return lines;
+    }
+
+    private Map<String, Object> parameters(ExperimentSettings settings, List<String> notes, List<String> findings) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("title", title());
+        parameters.put("provider", "shm");
+        parameters.put("nodeCounts", settings.nodeCounts());
+        parameters.put("threadsPerNode", settings.threads());
+        parameters.put("tupleBytes", 16);
+        parameters.put("tuplesPerThread", settings.tuplesPerThread());
+        parameters.put("scansBeforeCalibration", settings.scans());
+        parameters.put("minimumSecondsPerMeasurement", settings.minimumSeconds());
+        parameters.put("runs", settings.runs());
+        parameters.put("warmupRuns", settings.warmupRuns());
+        parameters.put("quick", settings.quick());
+        parameters.put("metric", "receive throughput per node = bytes received per node / response time (the"
+                + " longest node's time from the end of the open to its end of stream); median of the timed runs,"
+                + " interleaved across trials");
+        parameters.put("baselines", "TCP: plain loopback sockets, 128 KB messages, blocking send, select/recv loop;"
+                + " MPI: Open MPI, one rank per node, 64 KB MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast"
+                + " (broadcast), single-threaded per rank");
+        parameters.put("paperFinding", paperFinding());
+        parameters.put("findings", findings);
+        parameters.put("notes", notes);
+        return parameters;
+    }
+
+    static String format(String pattern, Object... values) {
+        return String.format(Locale.ROOT, pattern, values);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.faro.bench.experiment;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What a {@link Trial} measured: medians over its timed runs, or why it has no numbers. Immutable.
+ *
+ * @param trial the trial (with the scans it ran with)
+ * @param runs timed runs the medians are taken over (0 without numbers)
+ * @param gigabytesPerSecond median receive throughput per node, GB/s (1e9 bytes per second)
+ * @param minGigabytesPerSecond the slowest run
+ * @param maxGigabytesPerSecond the fastest run
+ * @param responseSeconds median response time (the longest node's, setup excluded)
+ * @param setupMillis median setup time (open plus close of the endpoints, the slowest node's); NaN for MPI
+ * @param bytesPerNode bytes each node received per run
+ * @param failure empty, {@code skipped: why}, or what went wrong
+ */
+public record TrialResult(
+        Trial trial,
+        int runs,
+        double gigabytesPerSecond,
+        double minGigabytesPerSecond,
+        double maxGigabytesPerSecond,
+        double responseSeconds,
+        double setupMillis,
+        double bytesPerNode,
+        String failure) {
+
+    public TrialResult {
+        Objects.requireNonNull(trial, "trial is null");
+        Objects.requireNonNull(failure, "failure is null");
+    }
+
+    /** A trial without numbers. */
+    static TrialResult without(Trial trial, String reason) {
+        return new TrialResult(trial, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                reason.isEmpty() ? "failed" : reason);
+    }
+
+    public boolean succeeded() {
+        return failure.isEmpty();
+    }
+
+    /** Whether the trial was not run on purpose (e.g. Open MPI is missing). */
+    public boolean skipped() {
+        return failure.startsWith("skipped");
+    }
+
+    /** The median; the mean of the two middle values for an even count. */
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+}

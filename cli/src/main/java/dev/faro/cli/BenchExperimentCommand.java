@@ -1,0 +1,121 @@
+package dev.faro.cli;
+
+import dev.faro.bench.experiment.ExperimentDriver;
+import dev.faro.bench.experiment.ExperimentReport;
+import dev.faro.bench.experiment.ExperimentSettings;
+import dev.faro.fabric.FaroException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options every {@code faro bench shuffle eN} command shares, over an {@link ExperimentDriver}: parses them into
+ * {@link ExperimentSettings} (starting from the driver's full or {@code --quick} defaults), runs the driver and
+ * prints its table and the files it wrote. Bad values are parameter errors (exit 2). Wiring only.
+ */
+abstract class BenchExperimentCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--nodes", paramLabel = "N", split = ",",
+            description = "Node counts (worker processes); experiments at one size use the smallest.")
+    private List<Integer> nodeCounts;
+
+    @Option(names = "--threads", paramLabel = "N", description = "SHUFFLE and RECEIVE threads per node (default: 2).")
+    private Integer threads;
+
+    @Option(names = "--tuples", paramLabel = "ROWS", converter = BenchShuffleCommand.RowsConverter.class,
+            description = "Rows of each sending thread's table, K/M suffixes (default: 256K; --quick: 16K).")
+    private Integer tuples;
+
+    @Option(names = "--scans", paramLabel = "N",
+            description = "Scans of each table per run before calibration (default: 1).")
+    private Integer scans;
+
+    @Option(names = "--runs", paramLabel = "N",
+            description = "Timed runs per trial; tables show the median (default: 3; --quick: 1).")
+    private Integer runs;
+
+    @Option(names = "--warmup-runs", paramLabel = "N",
+            description = "Untimed runs per trial first; the first calibrates the volume (default: 1; --quick: 0).")
+    private Integer warmupRuns;
+
+    @Option(names = "--min-seconds", paramLabel = "S",
+            description = "Calibrate scans so that each group's fastest trial takes at least this long (default: 2;"
+                    + " --quick: 0 = no calibration).")
+    private Double minimumSeconds;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results).")
+    private Path outputDirectory;
+
+    @Option(names = "--quick", description = "A smoke test: small tables, one run, shorter sweeps.")
+    private boolean quick;
+
+    /** The experiment this command runs. */
+    abstract ExperimentDriver driver();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ExperimentDriver driver = driver();
+        ExperimentSettings settings = settings(driver);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ExperimentReport report;
+        try {
+            report = driver.run(settings, line -> {
+                err.println(line);
+                err.flush();
+            });
+        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
+            err.println("faro bench shuffle " + driver.name() + ": " + e.getMessage());
+            return BenchShuffleCommand.FAILED;
+        }
+        out.print(report.table());
+        out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and "
+                + String.join(", ", report.plotFiles().stream().map(Path::toString).toList()));
+        out.flush();
+        return CommandLine.ExitCode.OK;
+    }
+
+    /** The options over the driver's defaults; invalid values are usage errors. */
+    ExperimentSettings settings(ExperimentDriver driver) {
+        try {
+            ExperimentSettings settings = driver.defaults(quick);
+            if (nodeCounts != null) {
+                settings = settings.withNodeCounts(nodeCounts);
+            }
+            if (threads != null) {
+                settings = settings.withThreads(threads);
+            }
+            if (tuples != null) {
+                settings = settings.withTuplesPerThread(tuples);
+            }
+            if (scans != null) {
+                settings = settings.withScans(scans);
+            }
+            if (runs != null) {
+                settings = settings.withRuns(runs);
+            }
+            if (warmupRuns != null) {
+                settings = settings.withWarmupRuns(warmupRuns);
+            }
+            if (minimumSeconds != null) {
+                settings = settings.withMinimumSeconds(minimumSeconds);
+            }
+            if (outputDirectory != null) {
+                settings = settings.withOutputDirectory(outputDirectory);
+            }
+            return settings;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}
