@@ -423,9 +423,10 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private void supervise() {
+        Supervision supervision = new Supervision(this, config, launcher, log);
         while (!isClosed()) {
             try {
-                new Supervision(this, config, launcher, log).tick(System.nanoTime());
+                supervision.tick(System.nanoTime());
                 Thread.sleep(SUPERVISOR_PERIOD);
             } catch (InterruptedException e) {
                 return;

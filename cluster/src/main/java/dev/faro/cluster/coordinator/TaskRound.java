@@ -1,7 +1,6 @@
 package dev.faro.cluster.coordinator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.faro.cluster.ClusterException;
 import dev.faro.cluster.ClusterException.Kind;
 import dev.faro.cluster.TaskReply;
 import dev.faro.fabric.FaroException.Category;
@@ -143,5 +142,4 @@ final class TaskRound {
             return new NodeFailure(Kind.CLOSED, Category.CLOSED, -1, "interrupted");
         }
     }
-
 }

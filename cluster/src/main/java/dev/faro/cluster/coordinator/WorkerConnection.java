@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -38,6 +39,7 @@ final class WorkerConnection {
     private final LaunchedWorker process;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final Map<Long, PendingTask> tasks = new ConcurrentHashMap<>();
+    private final AtomicBoolean pingInFlight = new AtomicBoolean();
 
     /** Written by the reader (any frame), read by the supervisor. */
     private volatile long lastHeardNanos = System.nanoTime();
@@ -79,8 +81,10 @@ final class WorkerConnection {
         return ready;
     }
 
+    /** When the worker was last heard from: its last frame, or progress inside a large one. */
     long lastHeardNanos() {
-        return lastHeardNanos;
+        long progress = channel.lastReceiveProgressNanos();
+        return progress - lastHeardNanos > 0 ? progress : lastHeardNanos;
     }
 
     /** Whether a task is still running there (including cancelled ones that have not answered yet). */
@@ -175,8 +179,20 @@ final class WorkerConnection {
         return null;
     }
 
+    /**
+     * Sends a PING from a virtual thread, at most one in flight: the supervisor never blocks on a worker whose socket
+     * is full (a stopped process), and its silence check goes on.
+     */
     void ping() {
-        send(Frame.of(MessageType.PING));
+        if (pingInFlight.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("faro-coordinator-ping-" + node).start(() -> {
+                try {
+                    send(Frame.of(MessageType.PING));
+                } finally {
+                    pingInFlight.set(false);
+                }
+            });
+        }
     }
 
     /** Sends a frame; a failure to send loses the worker. */

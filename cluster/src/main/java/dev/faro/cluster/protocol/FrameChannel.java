@@ -29,11 +29,14 @@ public final class FrameChannel implements AutoCloseable {
     /** Frame limit after authentication: result payloads may be large. */
     public static final int SESSION_MAX_FRAME_BYTES = Integer.MAX_VALUE - 64;
 
+    private static final int PROGRESS_CHUNK_BYTES = 1 << 20;
+
     private final Socket socket;
     private final DataInputStream input;
     private final DataOutputStream output;
     private final String peer;
     private volatile int maxFrameBytes = HANDSHAKE_MAX_FRAME_BYTES;
+    private volatile long lastReceiveProgressNanos = System.nanoTime();
 
     public FrameChannel(Socket socket) throws IOException {
         this.socket = socket;
@@ -95,16 +98,37 @@ public final class FrameChannel implements AutoCloseable {
             throw new ProtocolException("bad frame lengths from " + peer + ": header=" + headerLength + " payload="
                     + payloadLength + " limit=" + maxFrameBytes);
         }
-        byte[] header = input.readNBytes(headerLength);
-        byte[] payload = input.readNBytes(payloadLength);
-        if (header.length != headerLength || payload.length != payloadLength) {
-            throw new EOFException("connection to " + peer + " ended inside a frame");
-        }
+        lastReceiveProgressNanos = System.nanoTime();
+        byte[] header = readFully(headerLength);
+        byte[] payload = readFully(payloadLength);
         JsonNode tree = Json.MAPPER.readTree(header);
         if (!(tree instanceof ObjectNode object)) {
             throw new ProtocolException("frame header from " + peer + " is not a JSON object");
         }
         return new Frame(object, payload);
+    }
+
+    /** Reads {@code length} bytes in chunks, noting progress after each (a large frame is not silence). */
+    private byte[] readFully(int length) throws IOException {
+        byte[] bytes = new byte[length];
+        int done = 0;
+        while (done < length) {
+            int read = input.read(bytes, done, Math.min(length - done, PROGRESS_CHUNK_BYTES));
+            if (read < 0) {
+                throw new EOFException("connection to " + peer + " ended inside a frame");
+            }
+            done += read;
+            lastReceiveProgressNanos = System.nanoTime();
+        }
+        return bytes;
+    }
+
+    /**
+     * When {@link #receive} last made progress (a frame started or bytes of it arrived): lets a peer that streams a
+     * large frame count as alive. Written by the receiving thread, read by any.
+     */
+    public long lastReceiveProgressNanos() {
+        return lastReceiveProgressNanos;
     }
 
     public boolean isClosed() {

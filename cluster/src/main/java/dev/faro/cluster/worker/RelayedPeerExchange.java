@@ -76,6 +76,9 @@ final class RelayedPeerExchange implements PeerExchange {
                     + "' got no answer from the coordinator within " + timeout.toMillis() + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            synchronized (this) {
+                throwIfAborted(key); // a cancel interrupts the waiter too: report the cancel's reason
+            }
             throw new FaroException(FaroException.Category.NETWORK, "node " + nodeIndex + ": interrupted during"
                     + " exchange '" + key + "'", e);
         } catch (ExecutionException e) {
