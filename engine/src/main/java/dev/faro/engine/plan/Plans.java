@@ -51,12 +51,14 @@ public final class Plans {
         return List.of(columns);
     }
 
+    /** Ascending, NULLs last. */
     public static SortKey asc(String column) {
         return new SortKey(column, true, false);
     }
 
+    /** Descending, NULLs last (as {@link #asc}). */
     public static SortKey desc(String column) {
-        return new SortKey(column, false, true);
+        return new SortKey(column, false, false);
     }
 
     public static AggregateCall sum(Expression argument, String name) {
