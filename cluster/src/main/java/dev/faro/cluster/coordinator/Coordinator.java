@@ -7,8 +7,6 @@ import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.launch.LaunchedWorker;
 import dev.faro.cluster.launch.WorkerLauncher;
 import dev.faro.cluster.protocol.ClusterSecret;
-import dev.faro.cluster.protocol.FrameChannel;
-import dev.faro.cluster.protocol.Handshake;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaroException.Category;
 import java.io.IOException;
@@ -372,41 +370,6 @@ public final class Coordinator implements AutoCloseable {
             log.println("faro coordinator: " + connection.describe() + " " + connection.lostWhat()
                     + (launcher != null ? "; starting a replacement" : "; waiting for a worker to join"));
         }
-    }
-
-    /**
-     * Admits an authenticated worker to a node: the one it asks for (a launcher's choice) when that is free and, if a
-     * process was launched for it, has the worker's pid; else the lowest free node nobody was launched for. Installs
-     * and returns its connection, or returns null when there is no node for it.
-     */
-    synchronized WorkerConnection admit(Handshake.JoiningWorker joining, FrameChannel channel) {
-        if (closed) {
-            return null;
-        }
-        int node = -1;
-        int requested = joining.requestedNode();
-        if (requested >= 0 && requested < slots.length) {
-            Slot slot = slots[requested];
-            if (slot.connection == null && (slot.launched == null || slot.launched.pid() == joining.pid())) {
-                node = requested;
-            }
-        } else if (requested < 0) {
-            for (int candidate = 0; candidate < slots.length && node < 0; candidate++) {
-                if (slots[candidate].connection == null && slots[candidate].launched == null) {
-                    node = candidate;
-                }
-            }
-        }
-        if (node < 0) {
-            return null;
-        }
-        Slot slot = slots[node];
-        LaunchedWorker process = slot.launched != null && slot.launched.pid() == joining.pid() ? slot.launched : null;
-        WorkerConnection connection = new WorkerConnection(node, joining.pid(), joining.host(), channel, process);
-        slot.connection = connection;
-        slot.ready = false;
-        slot.lastPingNanos = System.nanoTime();
-        return connection;
     }
 
     private void accept() {

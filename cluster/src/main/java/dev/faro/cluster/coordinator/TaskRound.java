@@ -40,16 +40,19 @@ final class TaskRound {
         ClusterConfig config = coordinator.config();
         List<WorkerConnection> members = coordinator.awaitReady(
                 System.nanoTime() + config.joinTimeout().plus(config.cancelGrace()).toNanos());
-        long taskId = coordinator.nextTaskId();
         int nodes = members.size();
+        List<JsonNode> payloads = new ArrayList<>(nodes);
+        for (int node = 0; node < nodes; node++) {
+            payloads.add(payloadForNode.apply(node)); // all before the first send: a throwing function sends nothing
+        }
+        long taskId = coordinator.nextTaskId();
         coordinator.gathers().open(taskId, members);
         try {
             List<CompletableFuture<TaskReply>> futures = new ArrayList<>(nodes);
             LinkedBlockingQueue<Integer> done = new LinkedBlockingQueue<>();
             for (int node = 0; node < nodes; node++) {
                 int finished = node;
-                CompletableFuture<TaskReply> future = members.get(node).submit(taskId, type,
-                        payloadForNode.apply(node));
+                CompletableFuture<TaskReply> future = members.get(node).submit(taskId, type, payloads.get(node));
                 futures.add(future);
                 future.whenComplete((reply, failure) -> done.add(finished));
             }

@@ -1,6 +1,7 @@
 package dev.faro.cluster.coordinator;
 
 import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.launch.LaunchedWorker;
 import dev.faro.cluster.protocol.AuthenticationException;
 import dev.faro.cluster.protocol.ClusterSecret;
 import dev.faro.cluster.protocol.FrameChannel;
@@ -49,7 +50,7 @@ final class WorkerAdmission {
         try {
             channel.receiveTimeout(HANDSHAKE_TIMEOUT);
             joining = Handshake.authenticateWorker(channel, secret);
-            connection = coordinator.admit(joining, channel);
+            connection = admit(joining, channel);
             if (connection == null) {
                 Handshake.refuse(channel, "the cluster has no free node for this worker (nodes="
                         + coordinator.nodes() + ", requested node " + joining.requestedNode() + ")");
@@ -96,6 +97,45 @@ final class WorkerAdmission {
                     ? "no answer within " + config.joinTimeout().toMillis() + " ms" : "interrupted");
             coordinator.onJoinFailed(connection, reason);
             connection.lose(dev.faro.cluster.ClusterException.Kind.NODE_UNAVAILABLE, "could not get ready");
+        }
+    }
+
+    /**
+     * Admits an authenticated worker to a node: the one it asks for (a launcher's choice) when that is free and, if a
+     * process was launched for it, has the worker's pid; else the lowest free node nobody was launched for. Installs
+     * and returns its connection, or returns null when there is no node for it.
+     */
+    private WorkerConnection admit(Handshake.JoiningWorker joining, FrameChannel channel) {
+        synchronized (coordinator) {
+            if (coordinator.isClosed()) {
+                return null;
+            }
+            Coordinator.Slot[] slots = coordinator.slots();
+            int node = -1;
+            int requested = joining.requestedNode();
+            if (requested >= 0 && requested < slots.length) {
+                Coordinator.Slot slot = slots[requested];
+                if (slot.connection == null && (slot.launched == null || slot.launched.pid() == joining.pid())) {
+                    node = requested;
+                }
+            } else if (requested < 0) {
+                for (int candidate = 0; candidate < slots.length && node < 0; candidate++) {
+                    if (slots[candidate].connection == null && slots[candidate].launched == null) {
+                        node = candidate;
+                    }
+                }
+            }
+            if (node < 0) {
+                return null;
+            }
+            Coordinator.Slot slot = slots[node];
+            LaunchedWorker process =
+                    slot.launched != null && slot.launched.pid() == joining.pid() ? slot.launched : null;
+            WorkerConnection connection = new WorkerConnection(node, joining.pid(), joining.host(), channel, process);
+            slot.connection = connection;
+            slot.ready = false;
+            slot.lastPingNanos = System.nanoTime();
+            return connection;
         }
     }
 
