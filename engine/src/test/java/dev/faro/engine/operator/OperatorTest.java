@@ -117,7 +117,7 @@ class OperatorTest {
     @Test
     void sortTopNAndLimit() {
         PlanNode sorted = scan(TT, "k", "g").sort(asc("g"), desc("k"));
-        assertThat(run(sorted)).containsExactly(row(3L, "a"), row(1L, "a"), row(null, "b"), row(2L, "b"),
+        assertThat(run(sorted)).containsExactly(row(3L, "a"), row(1L, "a"), row(2L, "b"), row(null, "b"),
                 row(4L, "c"), row(5L, null));
         assertThat(run(scan(TT, "k", "d").topN(2, desc("d")))).containsExactly(row(null, 6.0), row(5L, 5.0));
         assertThat(run(scan(TT, "k").sort(asc("k")).limit(3))).containsExactly(row(1L), row(2L), row(3L));
