@@ -13,7 +13,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * One task's {@link PeerExchange}, relayed through the coordinator: {@link #allGather} sends a {@code GATHER} and
  * waits for the {@code GATHERED} the coordinator sends every node once all contributed to that key. Several keys may
- * be pending at once, from several threads; each key may be gathered once per task.
+ * be pending at once, from several threads; a key may be used again once its previous all-gather returned (every
+ * node uses keys in the same order).
  *
  * <p>Threads: task threads call {@link #allGather}; the worker's reader thread calls {@link #deliver} and
  * {@link #abort}. Coordination code: a monitor guards the pending map.

@@ -91,6 +91,16 @@ class LocalClusterIT {
     }
 
     @Test
+    void aWorkerThatCannotStartFailsTheStartWithItsErrorLine() {
+        assertThatThrownBy(() -> LocalCluster.start(config(1).withClassPath(shmDirectory.resolve("nothing").toString())))
+                .isInstanceOfSatisfying(ClusterException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.NODE_UNAVAILABLE))
+                .hasMessageStartingWith("the worker for node 0 (pid ")
+                .hasMessageContaining("before it joined; its last error line: ")
+                .hasMessageContaining("WorkerMain");
+    }
+
+    @Test
     void closeLeavesNoWorkerProcess() {
         List<Long> pids;
         try (Coordinator cluster = LocalCluster.start(config(2))) {
