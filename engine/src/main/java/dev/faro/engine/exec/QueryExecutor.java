@@ -15,7 +15,8 @@ import java.util.List;
  * other, each on its own platform threads (one driver per thread, pulling morsels from a shared dispenser). A
  * pipeline feeding an exchange starts that exchange's receiver threads first, so the consuming side drains while
  * the producing side sends. The first failure of any thread wins: the other threads stop at their next batch, the
- * endpoints are closed once the receiver threads ended, and {@link #execute} throws.
+ * endpoints are closed once the receiver threads ended, and {@link #execute} throws. With several nodes, the nodes
+ * finally agree on the outcome through the peer exchange, so every node throws when any node failed.
  *
  * <p>Stateless; one call per query and node. Coordination code.
  */
@@ -61,6 +62,9 @@ public final class QueryExecutor {
         } finally {
             closeExchanges(opened, failure);
         }
+        if (context.nodeCount() > 1) {
+            agreeOnOutcome(context, failure);
+        }
         if (failure.failed()) {
             Throwable first = failure.first();
             throw new QueryExecutionException("query " + context.queryId() + " failed at node " + context.nodeIndex()
@@ -94,6 +98,24 @@ public final class QueryExecutor {
         }
         for (Thread thread : threads) {
             thread.join();
+        }
+    }
+
+    /**
+     * Every node learns whether any node failed (an all-gather of one byte), so a node whose own part went well
+     * still throws when another failed, instead of returning a partial result.
+     */
+    private static void agreeOnOutcome(ExecutionContext context, QueryFailure failure) {
+        try {
+            byte[][] outcomes = context.peerExchange().allGather(context.queryId() + "/outcome",
+                    new byte[] {(byte) (failure.failed() ? 1 : 0)});
+            for (int node = 0; node < outcomes.length; node++) {
+                if (outcomes[node].length > 0 && outcomes[node][0] != 0 && !failure.failed()) {
+                    failure.fail(new IllegalStateException("the query failed at node " + node));
+                }
+            }
+        } catch (RuntimeException e) {
+            failure.fail(e);
         }
     }
 

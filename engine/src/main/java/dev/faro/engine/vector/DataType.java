@@ -1,5 +1,6 @@
 package dev.faro.engine.vector;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Objects;
 
 /**
@@ -51,16 +52,19 @@ public record DataType(TypeKind kind, int scale, int maxLength) {
     }
 
     /** Whether values are stored as {@code long} (BIGINT, DECIMAL). */
+    @JsonIgnore
     public boolean isLong() {
         return kind == TypeKind.BIGINT || kind == TypeKind.DECIMAL;
     }
 
     /** Whether values are stored as {@code int} (INTEGER, DATE). */
+    @JsonIgnore
     public boolean isInt() {
         return kind == TypeKind.INTEGER || kind == TypeKind.DATE;
     }
 
     /** Whether the type is numeric (INTEGER, BIGINT, DECIMAL, DOUBLE). */
+    @JsonIgnore
     public boolean isNumeric() {
         return kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.DECIMAL
                 || kind == TypeKind.DOUBLE;
