@@ -1,0 +1,152 @@
+package dev.faro.engine.tpch;
+
+import static dev.faro.engine.expression.Expressions.and;
+import static dev.faro.engine.expression.Expressions.col;
+import static dev.faro.engine.expression.Expressions.date;
+import static dev.faro.engine.expression.Expressions.decimal;
+import static dev.faro.engine.expression.Expressions.eq;
+import static dev.faro.engine.expression.Expressions.ge;
+import static dev.faro.engine.expression.Expressions.gt;
+import static dev.faro.engine.expression.Expressions.lit;
+import static dev.faro.engine.expression.Expressions.lt;
+import static dev.faro.engine.expression.Expressions.mul;
+import static dev.faro.engine.expression.Expressions.sub;
+import static dev.faro.engine.plan.Plans.as;
+import static dev.faro.engine.plan.Plans.asc;
+import static dev.faro.engine.plan.Plans.column;
+import static dev.faro.engine.plan.Plans.countStar;
+import static dev.faro.engine.plan.Plans.desc;
+import static dev.faro.engine.plan.Plans.keys;
+import static dev.faro.engine.plan.Plans.sum;
+
+import dev.faro.engine.expression.Expression;
+import dev.faro.engine.plan.AggregateCall;
+import dev.faro.engine.plan.JoinType;
+import dev.faro.engine.plan.PlanNode;
+import dev.faro.engine.plan.Plans;
+import dev.faro.engine.plan.TableScan;
+import io.trino.tpch.TpchTable;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Hand-written distributed plans for TPC-H queries, shaped like TODS19's minimal-shuffle plans (Fig. 25) over the
+ * random placement: the small, filtered side of each join is broadcast and the big tables (LINEITEM above all) never
+ * move; what is repartitioned are partial aggregates. Every plan ends in a GATHER to node 0, whose output is the answer
+ * (column names and order as in the specification's query text). The same plans run on one node, where exchanges pass
+ * rows through. They are correct for any placement: no plan assumes co-partitioned tables.
+ */
+public final class TpchQueries {
+
+    private static final Map<Integer, Supplier<PlanNode>> PLANS = Map.of(
+            3, TpchQueries::q3,
+            4, TpchQueries::q4,
+            10, TpchQueries::q10);
+
+    private TpchQueries() {}
+
+    /** The numbers of the queries that have a plan, ascending. */
+    public static SortedSet<Integer> implemented() {
+        return new TreeSet<>(PLANS.keySet());
+    }
+
+    /** The plan of query {@code number}; the error names the implemented queries. */
+    public static PlanNode plan(int number) {
+        Supplier<PlanNode> plan = PLANS.get(number);
+        if (plan == null) {
+            throw new IllegalArgumentException("TPC-H query " + number + " has no plan; implemented: " + implemented());
+        }
+        return plan.get();
+    }
+
+    /**
+     * Q3, shipping priority. BUILDING customers (keys only) are broadcast and semi-join ORDERS; the qualifying orders
+     * are broadcast to the LINEITEM scans; revenue is aggregated partially where the lines are, repartitioned on the
+     * order, finished, and the top 10 of every node gathered.
+     */
+    static PlanNode q3() {
+        PlanNode buildingCustomers = scan(TpchTable.CUSTOMER, "c_custkey", "c_mktsegment")
+                .filter(eq(col("c_mktsegment"), lit("BUILDING")))
+                .select("c_custkey")
+                .broadcast();
+        PlanNode orders = scan(TpchTable.ORDERS, "o_orderkey", "o_custkey", "o_orderdate", "o_shippriority")
+                .filter(lt(col("o_orderdate"), date("1995-03-15")))
+                .join(JoinType.SEMI, buildingCustomers, "o_custkey", "c_custkey")
+                .select("o_orderkey", "o_orderdate", "o_shippriority")
+                .broadcast();
+        AggregateCall revenue = sum(col("volume"), "revenue");
+        return scan(TpchTable.LINE_ITEM, "l_orderkey", "l_extendedprice", "l_discount", "l_shipdate")
+                .filter(gt(col("l_shipdate"), date("1995-03-15")))
+                .join(orders, keys("l_orderkey"), keys("o_orderkey"))
+                .project(column("l_orderkey"), as(discountedPrice(), "volume"), column("o_orderdate"),
+                        column("o_shippriority"))
+                .distributedAggregate(keys("l_orderkey", "o_orderdate", "o_shippriority"), revenue)
+                .topN(10, desc("revenue"), asc("o_orderdate"))
+                .gather()
+                .topN(10, desc("revenue"), asc("o_orderdate"))
+                .select("l_orderkey", "revenue", "o_orderdate", "o_shippriority");
+    }
+
+    /**
+     * Q4, order priority checking. The quarter's orders are broadcast and joined by the late LINEITEMs where they
+     * are; each node keeps one row per order it saw, the orders are repartitioned and deduplicated (EXISTS counts an
+     * order once, however many nodes hold late lines of it), then counted per priority.
+     */
+    static PlanNode q4() {
+        PlanNode orders = scan(TpchTable.ORDERS, "o_orderkey", "o_orderdate", "o_orderpriority")
+                .filter(and(ge(col("o_orderdate"), date("1993-07-01")), lt(col("o_orderdate"), date("1993-10-01"))))
+                .select("o_orderkey", "o_orderpriority")
+                .broadcast();
+        return scan(TpchTable.LINE_ITEM, "l_orderkey", "l_commitdate", "l_receiptdate")
+                .filter(lt(col("l_commitdate"), col("l_receiptdate")))
+                .join(orders, keys("l_orderkey"), keys("o_orderkey"))
+                .aggregate(keys("o_orderkey", "o_orderpriority"))
+                .repartition("o_orderkey")
+                .aggregate(keys("o_orderkey", "o_orderpriority"))
+                .distributedAggregate(keys("o_orderpriority"), countStar("order_count"))
+                .gather()
+                .sort(asc("o_orderpriority"));
+    }
+
+    /**
+     * Q10, returned items. The quarter's orders (key and customer, TODS19: "ORDERS is broadcast") meet the returned
+     * LINEITEMs where they are; revenue per customer is aggregated partially, the partial sums are broadcast and
+     * finished on every node, where they join the local CUSTOMER rows and the replicated NATION; the top 20 of every
+     * node are gathered.
+     */
+    static PlanNode q10() {
+        PlanNode orders = scan(TpchTable.ORDERS, "o_orderkey", "o_custkey", "o_orderdate")
+                .filter(and(ge(col("o_orderdate"), date("1993-10-01")), lt(col("o_orderdate"), date("1994-01-01"))))
+                .select("o_orderkey", "o_custkey")
+                .broadcast();
+        AggregateCall revenue = sum(col("volume"), "revenue");
+        PlanNode revenuePerCustomer = scan(TpchTable.LINE_ITEM, "l_orderkey", "l_extendedprice", "l_discount",
+                        "l_returnflag")
+                .filter(eq(col("l_returnflag"), lit("R")))
+                .join(orders, keys("l_orderkey"), keys("o_orderkey"))
+                .project(column("o_custkey"), as(discountedPrice(), "volume"))
+                .partialAggregate(keys("o_custkey"), revenue)
+                .broadcast()
+                .finalAggregate(keys("o_custkey"), revenue);
+        return scan(TpchTable.CUSTOMER, "c_custkey", "c_name", "c_address", "c_nationkey", "c_phone", "c_acctbal",
+                        "c_comment")
+                .join(revenuePerCustomer, keys("c_custkey"), keys("o_custkey"))
+                .join(scan(TpchTable.NATION, "n_nationkey", "n_name"), keys("c_nationkey"), keys("n_nationkey"))
+                .topN(20, desc("revenue"))
+                .gather()
+                .topN(20, desc("revenue"))
+                .select("c_custkey", "c_name", "revenue", "c_acctbal", "n_name", "c_address", "c_phone",
+                        "c_comment");
+    }
+
+    /** {@code l_extendedprice * (1 - l_discount)}, exact at scale 4. */
+    private static Expression discountedPrice() {
+        return mul(col("l_extendedprice"), sub(decimal("1"), col("l_discount")));
+    }
+
+    private static TableScan scan(TpchTable<?> table, String... columns) {
+        return Plans.scan(table.getTableName(), TpchTables.schema(table), columns);
+    }
+}

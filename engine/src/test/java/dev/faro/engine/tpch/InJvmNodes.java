@@ -1,0 +1,82 @@
+package dev.faro.engine.tpch;
+
+import dev.faro.engine.exec.Catalog;
+import dev.faro.engine.exec.ExecutionContext;
+import dev.faro.engine.exec.QueryExecutor;
+import dev.faro.engine.exec.QueryResult;
+import dev.faro.engine.plan.PlanNode;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.Fabrics;
+import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.setup.LocalPeerExchange;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Several engine nodes in one JVM, each with its own {@code shm} fabric and catalog, exchanging addresses through a
+ * {@link LocalPeerExchange}: runs a plan on every node at once and returns node 0's result (plans end in a GATHER).
+ */
+final class InJvmNodes implements AutoCloseable {
+
+    private static final AtomicInteger QUERIES = new AtomicInteger();
+    private static final AtomicInteger CLUSTERS = new AtomicInteger();
+
+    private final List<Catalog> catalogs;
+    private final List<Fabric> fabrics = new ArrayList<>();
+    private final ExecutorService executor;
+    private final int threads;
+
+    InJvmNodes(List<Catalog> catalogs, Path shmDirectory, int threads) {
+        this.catalogs = List.copyOf(catalogs);
+        this.threads = threads;
+        this.executor = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("node-", 0).factory());
+        if (catalogs.size() > 1) {
+            int cluster = CLUSTERS.incrementAndGet();
+            for (int node = 0; node < catalogs.size(); node++) {
+                fabrics.add(Fabrics.open(FabricConfig.of("shm", "tpch-" + cluster + "-node-" + node)
+                        .withOption("shm.directory", shmDirectory.toString())));
+            }
+        }
+    }
+
+    QueryResult run(PlanNode plan, EndpointDesign design) throws Exception {
+        int nodes = catalogs.size();
+        if (nodes == 1) {
+            return QueryExecutor.execute(plan, ExecutionContext.local(catalogs.getFirst(), threads));
+        }
+        String queryId = "q" + QUERIES.incrementAndGet();
+        LocalPeerExchange.Group group = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
+        List<Future<QueryResult>> results = new ArrayList<>();
+        for (int node = 0; node < nodes; node++) {
+            ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, fabrics.get(node),
+                    group.member(node), design, queryId);
+            results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
+        }
+        List<QueryResult> done = new ArrayList<>();
+        for (Future<QueryResult> result : results) {
+            done.add(result.get(120, TimeUnit.SECONDS));
+        }
+        for (int node = 1; node < nodes; node++) {
+            if (done.get(node).rowCount() != 0) {
+                throw new AssertionError("node " + node + " returned rows; only node 0 should after a GATHER");
+            }
+        }
+        return done.getFirst();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        for (Fabric fabric : fabrics) {
+            fabric.close();
+        }
+    }
+}
