@@ -63,6 +63,14 @@ public sealed interface PlanNode permits TableScan, Filter, Project, HashJoin, A
         return new HashJoin(type, this, build, probeKeys, buildKeys, residual, outputColumns);
     }
 
+    /**
+     * Cross join with {@code build} (every pair; for a small build side such as a scalar subquery's one row, which
+     * a distributed plan broadcasts), keeping all columns.
+     */
+    default HashJoin crossJoin(PlanNode build) {
+        return new HashJoin(JoinType.INNER, this, build, List.of(), List.of(), null, List.of());
+    }
+
     /** One-phase aggregation grouped by {@code groupKeys} (empty: one global group). */
     default Aggregate aggregate(List<String> groupKeys, AggregateCall... aggregates) {
         return new Aggregate(AggregationPhase.SINGLE, this, groupKeys, List.of(aggregates));

@@ -86,6 +86,14 @@ class OperatorTest {
     }
 
     @Test
+    void crossJoinWithAScalar() {
+        PlanNode total = scan(TT, "v").aggregate(keys(), sum(col("v"), "total"));
+        PlanNode plan = scan(TT, "k", "v").crossJoin(total).filter(ge(mul(col("v"), lit(4)), col("total")))
+                .select("k");
+        assertThat(run(plan)).containsExactlyInAnyOrder(row(2L), row(4L));
+    }
+
+    @Test
     void aggregationFunctionsAndNullGroups() {
         PlanNode plan = scan(TT, "g", "v", "d", "k").aggregate(keys("g"), sum(col("v"), "s"), count(col("v"), "c"),
                 countStar("n"), avg(col("d"), "a"), min(col("k"), "lo"), max(col("g"), "hi"),
