@@ -1,0 +1,141 @@
+package dev.faro.cluster.tpch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.Coordinator;
+import dev.faro.cluster.coordinator.LocalCluster;
+import dev.faro.engine.plan.PlanJson;
+import dev.faro.engine.tpch.TpchQueries;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * TPC-H on a local cluster: starts the workers, has every node generate its share of the database (a setup task, so a
+ * replacement worker loads its share again), then runs queries: the plan goes to every node as JSON, node 0's reply
+ * holds the answer. Coordination code.
+ */
+public final class TpchSession implements AutoCloseable {
+
+    /** How long loading may take per unit of scale factor (plus a minute); generous for a busy 2-core machine. */
+    private static final Duration LOAD_TIME_PER_SCALE_FACTOR = Duration.ofMinutes(10);
+
+    private static final AtomicLong QUERY_IDS = new AtomicLong();
+
+    private final Coordinator cluster;
+    private final TpchSettings settings;
+    private final Duration queryTimeout;
+
+    private TpchSession(Coordinator cluster, TpchSettings settings, Duration queryTimeout) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.queryTimeout = queryTimeout;
+    }
+
+    /**
+     * Starts a local cluster with {@code config} and loads the database; {@code progress} hears what happens (one
+     * line every few seconds while the data is generated).
+     */
+    public static TpchSession start(ClusterConfig config, TpchSettings settings, Consumer<String> progress) {
+        Objects.requireNonNull(progress, "progress is null");
+        progress.accept("starting " + config.nodes() + " worker JVM" + (config.nodes() == 1 ? "" : "s") + " ("
+                + config.provider() + " fabric, heap " + config.workerHeap() + " each)");
+        Coordinator cluster = LocalCluster.start(config);
+        try {
+            progress.accept(String.format("generating TPC-H SF %s, %s placement, on every node", 
+                    scaleText(settings.scaleFactor()), settings.placement().optionName()));
+            long start = System.nanoTime();
+            ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().daemon().name("tpch-load-progress").factory());
+            ticker.scheduleAtFixedRate(() -> progress.accept(String.format("  ... still generating (%d s)",
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))), 5, 5, TimeUnit.SECONDS);
+            List<TaskReply> replies;
+            try {
+                Duration timeout = Duration.ofMinutes(1).plus(Duration.ofMillis(
+                        (long) (LOAD_TIME_PER_SCALE_FACTOR.toMillis() * settings.scaleFactor())));
+                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> loadPayload(settings), timeout);
+            } finally {
+                ticker.shutdownNow();
+            }
+            long rows = 0;
+            for (TaskReply reply : replies) {
+                for (JsonNode count : reply.result().path("rows")) {
+                    rows += count.asLong();
+                }
+            }
+            progress.accept(String.format("loaded %,d rows over %d nodes in %.1f s", rows, config.nodes(),
+                    (System.nanoTime() - start) / 1e9));
+            Duration queryTimeout = Duration.ofMinutes(2).plus(Duration.ofMinutes(
+                    (long) Math.ceil(5 * settings.scaleFactor())));
+            return new TpchSession(cluster, settings, queryTimeout);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    public TpchSettings settings() {
+        return settings;
+    }
+
+    public int nodes() {
+        return cluster.nodes();
+    }
+
+    /** The workers' process ids by node index (for diagnostics and failure tests). */
+    public List<Long> workerPids() {
+        return cluster.workerPids();
+    }
+
+    /** Runs TPC-H query {@code number} with the session's design. */
+    public QueryOutcome run(int number) {
+        return run(number, settings);
+    }
+
+    /** Runs TPC-H query {@code number} with {@code overrides}' design and threads (same database). */
+    public QueryOutcome run(int number, TpchSettings overrides) {
+        ObjectNode payload = ResultCodec.object();
+        payload.put("queryId", "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet());
+        payload.set("plan", PlanJson.mapper().valueToTree(TpchQueries.plan(number)));
+        payload.put("design", overrides.design().name());
+        payload.put("threads", overrides.threads());
+        long start = System.nanoTime();
+        List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);
+        long elapsed = System.nanoTime() - start;
+        JsonNode answer = replies.getFirst().result();
+        long shuffled = 0;
+        long receivedPerNode = 0;
+        for (TaskReply reply : replies) {
+            shuffled += reply.result().path("bytesSent").asLong();
+            receivedPerNode = Math.max(receivedPerNode, reply.result().path("bytesReceived").asLong());
+        }
+        return new QueryOutcome(number, ResultCodec.columnNames(answer.get("columns")),
+                ResultCodec.decodeRows(answer.get("columns"), answer.get("rows")), elapsed, shuffled,
+                receivedPerNode);
+    }
+
+    private static JsonNode loadPayload(TpchSettings settings) {
+        ObjectNode payload = ResultCodec.object();
+        payload.put("scaleFactor", settings.scaleFactor());
+        payload.put("placement", settings.placement().optionName());
+        payload.put("threads", settings.threads());
+        return payload;
+    }
+
+    static String scaleText(double scaleFactor) {
+        return scaleFactor == Math.rint(scaleFactor) ? String.valueOf((long) scaleFactor)
+                : String.valueOf(scaleFactor);
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}

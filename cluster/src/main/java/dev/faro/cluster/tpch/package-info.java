@@ -1,0 +1,7 @@
+/**
+ * TPC-H on the cluster runtime: the worker task handlers that load a node's share of the database
+ * ({@link dev.faro.cluster.tpch.TpchLoadHandler}) and execute a plan ({@link dev.faro.cluster.tpch.QueryHandler}),
+ * found by {@link java.util.ServiceLoader}, the coordinator's {@link dev.faro.cluster.tpch.TpchSession}, and the JSON
+ * form of results ({@link dev.faro.cluster.tpch.ResultCodec}).
+ */
+package dev.faro.cluster.tpch;
