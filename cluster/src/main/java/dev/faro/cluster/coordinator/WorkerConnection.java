@@ -133,7 +133,11 @@ final class WorkerConnection {
 
     private void loseAfterEnd(String what) {
         if (process != null && process.awaitExit(EXIT_STATUS_WAIT)) {
-            lose(ClusterException.Kind.WORKER_DIED, process.describeExit());
+            int code = process.exitCode();
+            java.util.List<String> tail = process.stderrTail();
+            boolean signal = code > 128 && code < 160;
+            lose(ClusterException.Kind.WORKER_DIED, process.describeExit()
+                    + (signal || tail.isEmpty() ? "" : " (its last error line: " + tail.getLast() + ")"));
         } else {
             lose(ClusterException.Kind.WORKER_DIED, what);
         }

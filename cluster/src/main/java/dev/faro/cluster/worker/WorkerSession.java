@@ -95,8 +95,10 @@ final class WorkerSession {
         thread.start();
     }
 
+    /** Runs one task and answers it; an {@link Error} is reported first, then rethrown (the thread ends with it). */
     private void runTask(WorkerContext context, JsonNode payload) {
         Frame answer;
+        Error error = null;
         try {
             TaskHandler handler = handlers.find(context.taskType());
             if (handler == null) {
@@ -111,14 +113,13 @@ final class WorkerSession {
                     .withPayload(reply.payload());
         } catch (Throwable e) {
             answer = failure(context, e);
-            if (e instanceof Error error && !(e instanceof StackOverflowError || e instanceof OutOfMemoryError)) {
-                send(answer, context);
-                tasks.remove(context.taskId());
-                throw error;
-            }
+            error = e instanceof Error fatal ? fatal : null;
         }
         tasks.remove(context.taskId());
         send(answer, context);
+        if (error != null) {
+            throw error;
+        }
     }
 
     private Frame failure(WorkerContext context, Throwable e) {
