@@ -15,7 +15,10 @@
  * (broadcast). Rank 0 prints one line per rank:
  *   NODE <rank> <tuples received> <checksum> <bytes received> <elapsed ns>
  *
- * Usage: mpi_shuffle repartition|broadcast <threads> <tuples per thread> <scans> <message bytes>
+ * An optional sixth argument, the receive work, makes receivers hash every received tuple that many more times
+ * (the compute intensity of TODS19 section 7.1.7, as Faro's RECEIVE threads do it).
+ *
+ * Usage: mpi_shuffle repartition|broadcast <threads> <tuples per thread> <scans> <message bytes> [receive work]
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -53,8 +56,10 @@ static void *xmalloc(size_t bytes) {
     return p;
 }
 
-/* What a rank received. */
+/* What a rank received; the receive work's result goes to burned so that it is not optimized away. */
 static uint64_t received_tuples, received_checksum, received_bytes;
+static int receive_work;
+static volatile uint64_t burned;
 
 static void consume(const char *buf, int bytes) {
     uint64_t sum = 0;
@@ -65,6 +70,15 @@ static void consume(const char *buf, int bytes) {
         sum += mix(value);
     }
     received_checksum += sum;
+    uint64_t burn = 0;
+    for (int pass = 0; pass < receive_work; pass++) {
+        for (int i = 0; i < tuples; i++) {
+            uint64_t key;
+            memcpy(&key, buf + (size_t) i * TUPLE_BYTES, 8);
+            burn += mix(key + (uint64_t) pass);
+        }
+    }
+    burned += burn;
     received_tuples += (uint64_t) tuples;
     received_bytes += (uint64_t) tuples * TUPLE_BYTES;
 }
@@ -226,10 +240,10 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &nodes);
     MPI_Comm_rank(MPI_COMM_WORLD, &self);
-    if (argc != 6) {
+    if (argc != 6 && argc != 7) {
         if (self == 0) {
             fprintf(stderr, "usage: mpi_shuffle repartition|broadcast <threads> <tuples per thread> <scans>"
-                    " <message bytes>\n");
+                    " <message bytes> [receive work]\n");
         }
         MPI_Finalize();
         return 2;
@@ -239,6 +253,7 @@ int main(int argc, char **argv) {
     long rows = atol(argv[3]);
     int scans = atoi(argv[4]);
     message_bytes = atoi(argv[5]);
+    receive_work = argc == 7 ? atoi(argv[6]) : 0;
     long tuples = (long) threads * rows;
     char *table = xmalloc((size_t) tuples * TUPLE_BYTES);
     for (int t = 0; t < threads; t++) {

@@ -27,7 +27,11 @@ import picocli.CommandLine.Spec;
         name = "shuffle",
         mixinStandardHelpOptions = true,
         description = "Shuffle experiments of TODS19 with worker processes over the shm fabric.",
-        subcommands = {BenchShuffleCommand.Throughput.class, BenchShuffleExperimentCommands.E4.class})
+        subcommands = {BenchShuffleCommand.Throughput.class, BenchShuffleExperimentCommands.E1.class,
+            BenchShuffleExperimentCommands.E2.class, BenchShuffleExperimentCommands.E3.class,
+            BenchShuffleExperimentCommands.E4.class, BenchShuffleExperimentCommands.E5.class,
+            BenchShuffleExperimentCommands.E6.class, BenchShuffleExperimentCommands.E7.class,
+            BenchShuffleExperimentCommands.E8.class})
 final class BenchShuffleCommand {
 
     /** Exit code when the experiment fails at run time (a worker could not start). */

@@ -134,7 +134,8 @@ public final class MpiBaseline {
         command.addAll(List.of("--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader",
                 "-np", Integer.toString(shuffleCase.nodes()), executable.toString(), pattern(shuffleCase),
                 Integer.toString(shuffleCase.threads()), Integer.toString(shuffleCase.tuplesPerThread()),
-                Integer.toString(shuffleCase.scans()), Integer.toString(MESSAGE_BYTES)));
+                Integer.toString(shuffleCase.scans()), Integer.toString(MESSAGE_BYTES),
+                Integer.toString(shuffleCase.tuning().receiveWork())));
         return command;
     }
 
@@ -211,8 +212,6 @@ public final class MpiBaseline {
             Thread.currentThread().interrupt();
             return new Result(-1, "interrupted");
         }
-        synchronized (output) {
-            return new Result(process.exitValue(), output.toString());
-        }
+        return new Result(process.exitValue(), output.toString());
     }
 }

@@ -7,6 +7,8 @@ import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.bench.report.RunMetadata;
 import dev.faro.bench.shuffle.ShuffleCase;
+import dev.faro.bench.shuffle.ShufflePattern;
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The skeleton every TODS19 experiment shares: a driver subclass says which {@link Trial}s to run, which extra
@@ -198,6 +202,37 @@ public abstract class ExperimentDriver {
         parameters.put("findings", findings);
         parameters.put("notes", notes);
         return parameters;
+    }
+
+    /** A case with the paper's buffers for {@code design} and the settings' threads, rows and scans. */
+    protected static ShuffleCase shuffleCase(EndpointDesign design, ShufflePattern pattern, int nodes,
+            ExperimentSettings settings) {
+        return ShuffleCase.of(design, pattern, nodes, settings.threads(), settings.tuplesPerThread())
+                .withScans(settings.scans()).withDefaultBuffers();
+    }
+
+    /** The first successful result among {@code all} that {@code reference} accepts. */
+    protected static Optional<TrialResult> find(List<TrialResult> all, Predicate<TrialResult> reference) {
+        return all.stream().filter(r -> r.succeeded() && reference.test(r)).findFirst();
+    }
+
+    /** {@code result}'s throughput over {@code reference}'s, formatted; empty when either has no number. */
+    protected static String ratio(TrialResult result, Optional<TrialResult> reference) {
+        if (!result.succeeded() || reference.isEmpty()) {
+            return "";
+        }
+        return format("%.2f", result.gigabytesPerSecond() / reference.get().gigabytesPerSecond());
+    }
+
+    /** Among successful results {@code include} accepts: the largest throughput over the smallest, or NaN. */
+    protected static double spread(List<TrialResult> all, Predicate<TrialResult> include) {
+        double[] values = all.stream().filter(r -> r.succeeded() && include.test(r))
+                .mapToDouble(TrialResult::gigabytesPerSecond).toArray();
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double max = java.util.Arrays.stream(values).max().orElseThrow();
+        return max / java.util.Arrays.stream(values).min().orElseThrow();
     }
 
     static String format(String pattern, Object... values) {

@@ -47,8 +47,7 @@ public final class ScaleOutExperiment extends ExperimentDriver {
                 String group = pattern.label() + "@" + nodes;
                 Trial last = null;
                 for (EndpointDesign design : EndpointDesign.values()) {
-                    ShuffleCase shuffleCase = ShuffleCase.of(design, pattern, nodes, settings.threads(),
-                            settings.tuplesPerThread()).withScans(settings.scans()).withDefaultBuffers();
+                    ShuffleCase shuffleCase = shuffleCase(design, pattern, nodes, settings);
                     last = Trial.of(design.paperName(), nodes, Integer.toString(nodes), group, shuffleCase);
                     trials.add(last);
                 }
@@ -82,11 +81,7 @@ public final class ScaleOutExperiment extends ExperimentDriver {
     }
 
     private static String ratio(TrialResult result, List<TrialResult> all, String baseline) {
-        Optional<TrialResult> reference = baseline(result, all, baseline);
-        if (!result.succeeded() || reference.isEmpty()) {
-            return "";
-        }
-        return format("%.2f", result.gigabytesPerSecond() / reference.get().gigabytesPerSecond());
+        return ratio(result, baseline(result, all, baseline));
     }
 
     /** The successful {@code baseline} result measured in the same group as {@code result}. */
@@ -147,7 +142,6 @@ public final class ScaleOutExperiment extends ExperimentDriver {
     }
 
     private static Optional<TrialResult> find(List<TrialResult> results, String group, String series) {
-        return results.stream().filter(r -> r.succeeded() && r.trial().group().equals(group)
-                && r.trial().series().equals(series)).findFirst();
+        return find(results, r -> r.trial().group().equals(group) && r.trial().series().equals(series));
     }
 }

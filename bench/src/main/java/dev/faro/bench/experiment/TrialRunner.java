@@ -25,6 +25,11 @@ import java.util.function.Consumer;
  */
 final class TrialRunner {
 
+    /**
+     * Calibration aims this much above the minimum: a warm-up runs colder (JIT, page faults) than the timed runs.
+     */
+    static final double CALIBRATION_MARGIN = 1.5;
+
     private final ExperimentSettings settings;
     private final Consumer<String> progress;
     private final List<String> notes;
@@ -71,7 +76,14 @@ final class TrialRunner {
                     if (failures.containsKey(trial.key())) {
                         continue;
                     }
-                    CaseOutcome outcome = runOnce(cluster, mpi.orElse(null), trial);
+                    CaseOutcome outcome;
+                    try {
+                        outcome = runOnce(cluster, mpi.orElse(null), trial);
+                    } catch (java.io.UncheckedIOException e) {
+                        failures.put(trial.key(), e.getMessage());
+                        progress.accept(label + ": FAILED: " + e.getMessage());
+                        continue;
+                    }
                     List<String> problems = outcome.problems();
                     if (!problems.isEmpty()) {
                         failures.put(trial.key(), String.join("; ", problems));
@@ -104,7 +116,8 @@ final class TrialRunner {
         List<TrialResult> results = new ArrayList<>();
         for (Trial trial : trials) {
             String failure = failures.get(trial.key());
-            results.add(failure != null ? TrialResult.without(trial, failure) : aggregate(trial, timed.get(trial.key())));
+            results.add(failure != null ? TrialResult.without(trial, failure)
+                    : aggregate(trial, timed.get(trial.key())));
         }
         return results;
     }
@@ -131,7 +144,8 @@ final class TrialRunner {
             Double seconds = fastest.get(trial.group());
             int scans = trial.shuffleCase().scans();
             if (seconds != null && seconds < settings.minimumSeconds()) {
-                scans = (int) Math.min(100_000, Math.ceil(scans * settings.minimumSeconds() * 1.1 / seconds));
+                double factor = settings.minimumSeconds() * CALIBRATION_MARGIN / seconds;
+                scans = (int) Math.min(100_000, Math.ceil(scans * factor));
             }
             calibrated.add(trial.withScans(scans));
         }

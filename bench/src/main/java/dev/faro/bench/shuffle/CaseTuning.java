@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * What the experiments vary beyond a {@link ShuffleCase}'s design and data: which transport carries the shuffle, the
  * credit write-back frequency, the RDMA WRITE completion mode, the buffer policy, and how much work the RECEIVE
- * threads do per vector (compute intensity, TODS19 §7.1.2, §7.1.7), optionally more on one slow node (§7.1.8's skew).
+ * threads do per vector (compute intensity, TODS19 §7.1.2, §7.1.7), optionally more on one slow node (§7.1.8's
+ * skew).
  * Immutable and validated; travels as {@code key=value} words after the case's own.
  *
  * @param transport the design's endpoints over the fabric, or the TCP socket baseline

@@ -73,7 +73,8 @@ public record ShuffleCase(
         check(bufferBytes > 64 + ShuffleTuples.TUPLE_BYTES, "bufferBytes too small for a tuple: " + bufferBytes);
         check(stallTimeout.toMillis() >= 1, "stallTimeout must be at least 1 ms: " + stallTimeout);
         check(tuning.slowNode() < groups.nodes(), "slow node out of range: " + tuning.slowNode());
-        endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout, tuning); // the shuffle layer's checks
+        // the shuffle layer's checks
+        endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout, tuning);
     }
 
     private static void check(boolean condition, String message) {

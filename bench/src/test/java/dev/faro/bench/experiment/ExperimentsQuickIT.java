@@ -1,0 +1,57 @@
+package dev.faro.bench.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs every experiment besides E4 (which {@link ScaleOutExperimentIT} covers) in its quick form with real workers:
+ * every trial succeeds with a positive number (MPI trials may be skipped where Open MPI is missing), every run
+ * delivers exactly once, and the CSV, JSON and PNG files are written with one row per trial. Never asserts speed.
+ */
+class ExperimentsQuickIT {
+
+    static Stream<ExperimentDriver> drivers() {
+        return Stream.of(new CreditFrequencyExperiment(), new WriteCompletionExperiment(), new MessageSizeExperiment(),
+                new QueuePairExperiment(), new SetupTimeExperiment(), new ReceiveComputeExperiment(),
+                new BufferPolicyExperiment());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("drivers")
+    void quickRunSucceedsAndWritesTheFiles(ExperimentDriver driver, @TempDir Path out) throws Exception {
+        List<String> progress = new CopyOnWriteArrayList<>();
+
+        ExperimentReport report = driver.run(driver.defaults(true).withOutputDirectory(out), progress::add);
+
+        assertThat(report.results()).isNotEmpty();
+        for (TrialResult result : report.results()) {
+            if (result.trial().mpi() && result.skipped()) {
+                continue;
+            }
+            assertThat(result.failure()).as("%s", result).isEmpty();
+            assertThat(result.gigabytesPerSecond()).as("%s", result).isPositive();
+            if (!result.trial().mpi()) {
+                assertThat(result.setupMillis()).as("%s", result).isPositive();
+            }
+        }
+        List<String> csv = Files.readAllLines(report.csvFile());
+        assertThat(csv).hasSize(1 + report.results().size());
+        assertThat(csv.subList(1, csv.size())).allMatch(line -> line.startsWith(driver.name() + ","));
+        assertThat(Files.readString(report.metadataFile())).contains("\"experiment\": \"" + driver.name() + "\"")
+                .contains("\"paperFinding\"");
+        assertThat(report.table()).contains("paper: ");
+        for (Path png : report.plotFiles()) {
+            byte[] bytes = Files.readAllBytes(png);
+            assertThat(new String(bytes, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        }
+    }
+}
