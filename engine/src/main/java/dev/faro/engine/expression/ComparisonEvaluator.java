@@ -3,6 +3,8 @@ package dev.faro.engine.expression;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.BooleanVector;
 import dev.faro.engine.vector.DataType;
+import dev.faro.engine.vector.IntVector;
+import dev.faro.engine.vector.LongVector;
 import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.TypeKind;
 import dev.faro.engine.vector.Vector;
@@ -14,12 +16,25 @@ final class ComparisonEvaluator implements Evaluator {
     private final Evaluator left;
     private final Evaluator right;
     private final DataType domain;
+    /** Whether the right side is a non-NULL constant and the left an exact or date column at the domain's scale. */
+    private final boolean constantFastPath;
+    private final long constant;
 
     ComparisonEvaluator(Comparison.Operator operator, Evaluator left, Evaluator right) {
         this.operator = operator;
         this.left = left;
         this.right = right;
         this.domain = ExpressionTypes.comparisonDomain(left.type(), right.type());
+        boolean exactDomain = domain.kind() != TypeKind.VARCHAR && domain.kind() != TypeKind.DOUBLE
+                && domain.kind() != TypeKind.BOOLEAN;
+        if (exactDomain && right instanceof ConstantEvaluator c && c.literal().value() != null
+                && ExpressionTypes.scale(left.type()) == ExpressionTypes.scale(domain)) {
+            constantFastPath = true;
+            constant = Coercions.longs(ConstantEvaluator.build(c.literal(), 1), 1, ExpressionTypes.scale(domain))[0];
+        } else {
+            constantFastPath = false;
+            constant = 0;
+        }
     }
 
     @Override
@@ -31,9 +46,22 @@ final class ComparisonEvaluator implements Evaluator {
     public Vector evaluate(Batch batch) {
         int rows = batch.rowCount();
         Vector a = left.evaluate(batch);
+        if (constantFastPath) {
+            boolean[] result = new boolean[rows];
+            if (a instanceof IntVector ints) {
+                compareInts(ints.values(), rows, result);
+            } else {
+                compareLongs(((LongVector) a).values(), rows, result);
+            }
+            return new BooleanVector(result, Coercions.copyNulls(a, rows));
+        }
         Vector b = right.evaluate(batch);
         boolean[] result = new boolean[rows];
         boolean[] nulls = Coercions.mergeNulls(a, b, rows);
+        if (a instanceof IntVector x && b instanceof IntVector y) {
+            compareIntColumns(x.values(), y.values(), rows, result);
+            return new BooleanVector(result, nulls);
+        }
         if (domain.kind() == TypeKind.VARCHAR) {
             String[] x = ((StringVector) a).values();
             String[] y = ((StringVector) b).values();
@@ -62,6 +90,113 @@ final class ComparisonEvaluator implements Evaluator {
             }
         }
         return new BooleanVector(result, nulls);
+    }
+
+    private void compareInts(int[] x, int rows, boolean[] result) {
+        long c = constant;
+        switch (operator) {
+            case EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] == c;
+                }
+            }
+            case NOT_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] != c;
+                }
+            }
+            case LESS_THAN -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] < c;
+                }
+            }
+            case LESS_THAN_OR_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] <= c;
+                }
+            }
+            case GREATER_THAN -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] > c;
+                }
+            }
+            case GREATER_THAN_OR_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] >= c;
+                }
+            }
+        }
+    }
+
+    private void compareIntColumns(int[] x, int[] y, int rows, boolean[] result) {
+        switch (operator) {
+            case EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] == y[i];
+                }
+            }
+            case NOT_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] != y[i];
+                }
+            }
+            case LESS_THAN -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] < y[i];
+                }
+            }
+            case LESS_THAN_OR_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] <= y[i];
+                }
+            }
+            case GREATER_THAN -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] > y[i];
+                }
+            }
+            case GREATER_THAN_OR_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] >= y[i];
+                }
+            }
+        }
+    }
+
+    private void compareLongs(long[] x, int rows, boolean[] result) {
+        long c = constant;
+        switch (operator) {
+            case EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] == c;
+                }
+            }
+            case NOT_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] != c;
+                }
+            }
+            case LESS_THAN -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] < c;
+                }
+            }
+            case LESS_THAN_OR_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] <= c;
+                }
+            }
+            case GREATER_THAN -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] > c;
+                }
+            }
+            case GREATER_THAN_OR_EQUAL -> {
+                for (int i = 0; i < rows; i++) {
+                    result[i] = x[i] >= c;
+                }
+            }
+        }
     }
 
     static boolean test(Comparison.Operator operator, int comparison) {

@@ -20,6 +20,10 @@ final class ConstantEvaluator implements Evaluator {
         this.literal = literal;
     }
 
+    Literal literal() {
+        return literal;
+    }
+
     @Override
     public DataType type() {
         return literal.type();
