@@ -37,7 +37,8 @@ public final class Catalog {
     public Table get(String name) {
         Table table = tables.get(name);
         if (table == null) {
-            throw new IllegalArgumentException("unknown table: name=" + name + ", known: " + new TreeSet<>(tables.keySet()));
+            throw new IllegalArgumentException(
+                    "unknown table: name=" + name + ", known: " + new TreeSet<>(tables.keySet()));
         }
         return table;
     }

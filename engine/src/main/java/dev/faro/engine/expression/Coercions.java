@@ -54,7 +54,8 @@ public final class Coercions {
                     }
                     yield new LongVector(target, result, copyNulls(vector, rows));
                 }
-                yield new LongVector(target, longs(vector, rows, ExpressionTypes.scale(target)), copyNulls(vector, rows));
+                long[] values = longs(vector, rows, ExpressionTypes.scale(target));
+                yield new LongVector(target, values, copyNulls(vector, rows));
             }
             case INTEGER -> {
                 long[] values = longs(vector, rows, 0);

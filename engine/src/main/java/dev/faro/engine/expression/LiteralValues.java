@@ -22,7 +22,8 @@ final class LiteralValues {
                 }
             }
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("bad literal: type=" + type + " value=" + text + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "bad literal: type=" + type + " value=" + text + ": " + e.getMessage(), e);
         }
     }
 

@@ -13,9 +13,9 @@ import java.util.Objects;
  * Hash equi-join: {@code build} is materialized into a hash table shared by the node's threads, {@code probe} streams
  * through it. Keys pair up by position and must have comparable types (exact numbers and dates at the same scale,
  * strings, ...). {@code residual} (nullable) filters candidate pairs over the probe and build columns together (names
- * must be unique across both sides). No keys at all make a cross join (every build row is a candidate: meant for
- * a small build side such as a scalar subquery's single row). {@code outputColumns} picks the output (empty: all probe then all build
- * columns; SEMI and ANTI output probe columns only).
+ * must be unique across both sides). No keys at all make a cross join (every build row is a candidate: meant for a
+ * small build side such as a scalar subquery's single row). {@code outputColumns} picks the output (empty: all probe
+ * then all build columns; SEMI and ANTI output probe columns only).
  */
 public record HashJoin(JoinType type, PlanNode probe, PlanNode build, List<String> probeKeys, List<String> buildKeys,
         Expression residual, List<String> outputColumns) implements PlanNode {

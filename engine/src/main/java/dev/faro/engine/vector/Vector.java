@@ -24,7 +24,7 @@ public sealed interface Vector permits LongVector, IntVector, DoubleVector, Stri
      */
     Object getObject(int row);
 
-    /** A new empty vector of {@code type} with room for {@code capacity} rows and a null array when {@code nullable}. */
+    /** A new empty vector of {@code type} for {@code capacity} rows, with a null array when {@code nullable}. */
     static Vector allocate(DataType type, int capacity, boolean nullable) {
         boolean[] nulls = nullable ? new boolean[capacity] : null;
         return switch (type.kind()) {

@@ -74,7 +74,7 @@ public final class VectorBuilder {
         }
     }
 
-    /** Copies {@code count} rows of {@code source} at {@code positions[0..count)} into rows {@code [row, row+count)}. */
+    /** Copies the rows {@code positions[0..count)} of {@code source} into rows {@code [row, row+count)}. */
     public void gather(Vector source, int[] positions, int count, int row) {
         ensureCapacity(row + count);
         switch (source) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -75,6 +76,33 @@ class DistributedExecutionTest {
                     assertThat(outcome.result().statistics().exchanges()).isNotEmpty();
                 }
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(EndpointDesign.class)
+    void everyDesignCarriesRepartitionBroadcastAndGather(EndpointDesign design) throws Exception {
+        int nodes = 2;
+        List<Table> small = TestTables.tpchLike(60, 200, 3);
+        List<List<Table>> perNode = List.of(TestTables.partition(small, 0, nodes),
+                TestTables.partition(small, 1, nodes));
+        // a one-thread sending pipeline (after a top-N) leaves writers unused: their streams must still end
+        PlanNode sortedThenGathered = Plans.scan("orders", TestTables.ORDERS, "o_orderkey", "o_orderpriority")
+                .topN(40, Plans.asc("o_orderkey"))
+                .gather()
+                .topN(40, Plans.asc("o_orderkey"));
+        for (PlanNode plan : List.of(SamplePlans.ordersPerCustomer(), SamplePlans.q3(), sortedThenGathered)) {
+            List<List<Object>> expected = QueryExecutor.execute(plan, ExecutionContext.local(Catalog.of(small), 2))
+                    .rows();
+            List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(directory, plan, perNode, 2, design,
+                    config -> config.withStallTimeout(Duration.ofSeconds(20)),
+                    "design-" + design + "-" + Integer.toHexString(plan.hashCode()));
+            assertThat(outcomes.get(0).failure()).isNull();
+            assertThat(outcomes.get(1).failure()).isNull();
+            assertThat(outcomes.get(0).result().rows()).containsExactlyElementsOf(expected);
+            long sent = outcomes.get(0).result().statistics().bytesSent()
+                    + outcomes.get(1).result().statistics().bytesSent();
+            assertThat(sent).isPositive();
         }
     }
 

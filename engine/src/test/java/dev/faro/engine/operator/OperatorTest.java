@@ -24,7 +24,8 @@ class OperatorTest {
 
     private static final Schema T = Schema.of(new Column("k", DataType.BIGINT), new Column("g", DataType.varchar(5)),
             new Column("v", DataType.decimal(2)), new Column("d", DataType.DOUBLE));
-    private static final Schema U = Schema.of(new Column("uk", DataType.INTEGER), new Column("name", DataType.varchar(8)));
+    private static final Schema U = Schema.of(new Column("uk", DataType.INTEGER),
+            new Column("name", DataType.varchar(8)));
 
     private static final Table TT = TestTables.table("t", T, List.of(
             row(1L, "a", new BigDecimal("1.50"), 1.0),
