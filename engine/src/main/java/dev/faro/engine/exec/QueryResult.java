@@ -2,6 +2,7 @@ package dev.faro.engine.exec;
 
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Schema;
+import dev.faro.engine.vector.Values;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,44 @@ public record QueryResult(Schema schema, List<Batch> batches, QueryStatistics st
             rows += batch.rowCount();
         }
         return rows;
+    }
+
+    /**
+     * The first {@code maxRows} rows as an aligned text table with a header, DECIMAL and DATE values rendered (see
+     * {@link Values#format}); printing only.
+     */
+    public String format(int maxRows) {
+        int columns = schema.size();
+        List<String[]> cells = new ArrayList<>();
+        cells.add(schema.names().toArray(String[]::new));
+        int[] widths = new int[columns];
+        for (List<Object> row : rows()) {
+            if (cells.size() > maxRows) {
+                break;
+            }
+            String[] line = new String[columns];
+            for (int c = 0; c < columns; c++) {
+                line[c] = Values.format(schema.type(c), row.get(c));
+            }
+            cells.add(line);
+        }
+        for (String[] line : cells) {
+            for (int c = 0; c < columns; c++) {
+                widths[c] = Math.max(widths[c], line[c].length());
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String[] line : cells) {
+            for (int c = 0; c < columns; c++) {
+                text.append(c == 0 ? "" : " | ").append(String.format("%-" + widths[c] + "s", line[c]));
+            }
+            text.append('\n');
+        }
+        long rows = rowCount();
+        if (rows > maxRows) {
+            text.append("... ").append(rows - maxRows).append(" more rows\n");
+        }
+        return text.toString();
     }
 
     /** All rows boxed, in order (tests and printing). */

@@ -44,5 +44,7 @@ class ParallelExecutionTest {
         assertThat(result.statistics().pipelineNanos()).hasSizeGreaterThan(3);
         assertThat(result.statistics().exchanges()).isEmpty();
         assertThat(result.schema().names()).containsExactly("o_orderpriority", "order_count");
+        String text = result.format(2);
+        assertThat(text).startsWith("o_orderpriority | order_count").contains("1-URGENT").contains("3 more rows");
     }
 }
