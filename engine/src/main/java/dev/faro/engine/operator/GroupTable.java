@@ -53,6 +53,11 @@ final class GroupTable {
         return groups;
     }
 
+    /** The hash of group {@code group}'s key. */
+    long hash(int group) {
+        return groupHashes[group];
+    }
+
     /** The group id of every row of the loaded keys, inserting new groups; valid until the next call. */
     int[] assign(KeyColumns keys) {
         int rows = keys.rows;

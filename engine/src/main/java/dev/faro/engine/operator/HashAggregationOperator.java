@@ -110,10 +110,13 @@ public final class HashAggregationOperator implements Operator {
         }
     }
 
-    /** Merges {@code other}'s groups into this operator's. */
-    private void merge(HashAggregationOperator other) {
+    /** Merges {@code other}'s groups of hash partition {@code partition} (of {@code partitions}) into this one's. */
+    private void merge(HashAggregationOperator other, int partition, int partitions) {
         int otherGroups = other.table.groupCount();
         for (int group = 0; group < otherGroups; group++) {
+            if (partitions > 1 && Long.remainderUnsigned(other.table.hash(group) >>> 32, partitions) != partition) {
+                continue;
+            }
             int target = table.findOrInsert(other.table, group);
             for (int a = 0; a < accumulators.length; a++) {
                 accumulators[a].ensureGroups(table.groupCount());
@@ -186,19 +189,38 @@ public final class HashAggregationOperator implements Operator {
                 for (HashAggregationOperator operator : operators) {
                     operator.render(batches, true);
                 }
-            } else {
+            } else if (threads <= 1 || operators.size() <= 1) {
                 HashAggregationOperator merged = operators.isEmpty() ? new HashAggregationOperator(this)
                         : operators.getFirst();
                 for (int i = 1; i < operators.size(); i++) {
-                    merged.merge(operators.get(i));
+                    merged.merge(operators.get(i), 0, 1);
                 }
-                merged.table.ensureGlobalGroup();
-                for (Accumulator accumulator : merged.accumulators) {
-                    accumulator.ensureGroups(merged.table.groupCount());
+                finishMerged(merged, batches);
+            } else {
+                // partition-parallel merge: thread p merges the groups whose hash falls into partition p
+                HashAggregationOperator[] partitions = new HashAggregationOperator[threads];
+                ParallelTasks.run(threads, "aggregation-merge", p -> {
+                    HashAggregationOperator merged = new HashAggregationOperator(this);
+                    for (HashAggregationOperator operator : operators) {
+                        merged.merge(operator, p, threads);
+                    }
+                    partitions[p] = merged;
+                });
+                for (HashAggregationOperator merged : partitions) {
+                    if (merged == partitions[0] || merged.table.groupCount() > 0) {
+                        finishMerged(merged, batches);
+                    }
                 }
-                merged.render(batches, false);
             }
             output = List.copyOf(batches);
+        }
+
+        private static void finishMerged(HashAggregationOperator merged, List<Batch> batches) {
+            merged.table.ensureGlobalGroup();
+            for (Accumulator accumulator : merged.accumulators) {
+                accumulator.ensureGroups(merged.table.groupCount());
+            }
+            merged.render(batches, false);
         }
 
         /** The aggregated batches; available after {@link #complete}. */
