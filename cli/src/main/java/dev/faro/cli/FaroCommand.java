@@ -2,6 +2,7 @@ package dev.faro.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 import picocli.CommandLine;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = FaroCommand.VersionProvider.class,
         description = "Faro: RDMA-aware data shuffling and a parallel in-memory query engine for the JVM.",
-        subcommands = {BenchCommand.class})
+        subcommands = {TpchCommand.class, BenchCommand.class, WorkerCommand.class})
 public final class FaroCommand {
 
     public static void main(String[] args) {
@@ -25,7 +26,19 @@ public final class FaroCommand {
 
     /** The configured command line, shared by {@link #main} and the tests. */
     static CommandLine newCommandLine() {
-        return new CommandLine(new FaroCommand());
+        CommandLine commandLine = new CommandLine(new FaroCommand());
+        CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
+        commandLine.setParameterExceptionHandler((exception, args) -> {
+            if (!exception.getCommandLine().getCommandName().equals("tpch")) {
+                return usage.handleParseException(exception, args);
+            }
+            // faro tpch is the command users meet first: one line, no usage wall
+            PrintWriter err = exception.getCommandLine().getErr();
+            err.println("faro tpch: " + exception.getMessage() + " (see faro tpch --help)");
+            err.flush();
+            return CommandLine.ExitCode.USAGE;
+        });
+        return commandLine;
     }
 
     /** Reads the project version that Maven filters into {@code version.properties}. */

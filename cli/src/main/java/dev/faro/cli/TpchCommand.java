@@ -1,0 +1,122 @@
+package dev.faro.cli;
+
+import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.tpch.QueryOutcome;
+import dev.faro.cluster.tpch.TpchSession;
+import dev.faro.cluster.tpch.TpchSettings;
+import dev.faro.engine.tpch.Placement;
+import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.EndpointDesign;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code faro tpch}: starts a local cluster (worker JVMs over the {@code shm} fabric), generates TPC-H on every node
+ * and runs the chosen queries, printing each answer and its figures. Bad values are one-line errors (exit 2) without
+ * the usage; a failed query prints one line and exits 1. Wiring only: the work is in {@link TpchSession}.
+ */
+@Command(
+        name = "tpch",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Runs TPC-H queries on a local cluster: one coordinator (this process) and N worker JVMs over the shm"
+                    + " fabric. Every node generates its share of the database (TODS19 placement: every tuple on a"
+                    + " pseudo-random node, NATION and REGION replicated); the queries' exchanges are the shuffle"
+                    + " designs' SHUFFLE/RECEIVE operators.",
+            "Prints each query's first rows, time, bytes shuffled and shuffle throughput per node (bytes received per"
+                    + " node / response time). With no options: 2 nodes, SF 1, Q3, Q4 and Q10 with MESQ/SR.",
+            ""
+        })
+final class TpchCommand implements Callable<Integer> {
+
+    /** Exit code when the cluster or a query fails at run time. */
+    static final int FAILED = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Worker processes (default: ${DEFAULT-VALUE}).")
+    private int nodes = 2;
+
+    @Option(names = "--sf", paramLabel = "S", description = "TPC-H scale factor, e.g. 0.1, 1, 3 (default:"
+            + " ${DEFAULT-VALUE}; SF 1 is about 1.2 GB in memory).")
+    private double scaleFactor = 1;
+
+    @Option(names = "--queries", paramLabel = "Q", split = ",",
+            description = "Query numbers, or 'all' for every implemented one (default: 3,4,10).")
+    private List<String> queries = List.of("3", "4", "10");
+
+    @Option(names = "--design", paramLabel = "DESIGN", description = "Shuffle design of the exchanges by paper name"
+            + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
+            + " on shm).")
+    private String design = EndpointDesign.MESQ_SR.paperName();
+
+    @Option(names = "--placement", paramLabel = "P", description = "random (TODS19) or first-key (every table"
+            + " partitioned on its first column, VLDB16) (default: random).")
+    private String placement = Placement.RANDOM.optionName();
+
+    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node (default: 2).")
+    private int threads = 2;
+
+    @Option(names = "--format", paramLabel = "F", description = "table (first rows and figures), csv or json (the"
+            + " full results on standard output, progress on standard error) (default: ${DEFAULT-VALUE}).")
+    private TpchOutput.Format format = TpchOutput.Format.table;
+
+    @Option(names = "--rows", paramLabel = "N", description = "Rows of each answer shown in table format (default:"
+            + " ${DEFAULT-VALUE}).")
+    private int rows = 10;
+
+    @Option(names = "--worker-heap", paramLabel = "SIZE", description = "Heap of each worker JVM, e.g. 4g (default:"
+            + " 512 MiB + 2.5 GiB x SF / nodes).")
+    private String workerHeap;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TpchSettings settings;
+        ClusterConfig config;
+        List<Integer> numbers;
+        try {
+            numbers = TpchOptions.queries(queries);
+            double sf = TpchOptions.scaleFactor(scaleFactor);
+            long heapMiB = TpchOptions.workerHeapMiB(nodes, sf);
+            TpchOptions.checkFits(nodes, heapMiB);
+            if (rows < 0) {
+                throw new IllegalArgumentException("--rows must not be negative, got " + rows);
+            }
+            settings = new TpchSettings(sf, Placement.parse(placement), threads, EndpointDesign.parse(design));
+            config = ClusterConfig.local(nodes).withWorkerHeap(workerHeap != null ? workerHeap : heapMiB + "m");
+        } catch (IllegalArgumentException e) {
+            err.println("faro tpch: " + e.getMessage());
+            err.flush();
+            return CommandLine.ExitCode.USAGE;
+        }
+        TpchOutput output = new TpchOutput(format, rows, out);
+        try (TpchSession session = TpchSession.start(config, settings, line -> progress(err, line))) {
+            for (int number : numbers) {
+                progress(err, "running Q" + number + " (" + settings.design().paperName() + ")");
+                QueryOutcome outcome = session.run(number);
+                output.add(outcome);
+            }
+            output.finish(settings, nodes);
+            return CommandLine.ExitCode.OK;
+        } catch (FaroException | IllegalStateException e) {
+            err.println("faro tpch: " + e.getMessage());
+            err.flush();
+            return FAILED;
+        }
+    }
+
+    private static void progress(PrintWriter err, String line) {
+        err.println(line);
+        err.flush();
+    }
+}
