@@ -29,7 +29,8 @@ class ShuffleCaseTest {
         ShuffleCase decoded = ShuffleCase.decode(List.of(line.split(" ")));
 
         assertThat(line).isEqualTo("design=MESQ_SR pattern=multicast nodes=4 groups=0,1;1,2,3;0 threads=2 tuples=1234"
-                + " scans=3 silent=1,3 bufferBytes=4096 buffersPerPeer=8 stallMillis=1500");
+                + " scans=3 silent=1,3 bufferBytes=4096 buffersPerPeer=8 stallMillis=1500 transport=fabric credit=0"
+                + " writeMode=POLL_COMPLETION_QUEUE bufferPolicy=fixed work=0 slowNode=-1 slowWork=0");
         assertThat(decoded.encode()).isEqualTo(line);
         assertThat(decoded.label()).isEqualTo("MESQ/SR multicast 4 nodes x 2 threads");
         assertThat(decoded.sends(1)).isFalse();
