@@ -34,16 +34,30 @@ import java.util.function.Supplier;
 /**
  * Hand-written distributed plans for TPC-H queries, shaped like TODS19's minimal-shuffle plans (Fig. 25) over the
  * random placement: the small, filtered side of each join is broadcast and the big tables (LINEITEM above all) never
- * move; what is repartitioned are partial aggregates. Every plan ends in a GATHER to node 0, whose output is the answer
+ * move; what is repartitioned are partial aggregates (each plan's comment names what it moves when that is not so). Every plan ends in a GATHER to node 0, whose output is the answer
  * (column names and order as in the specification's query text). The same plans run on one node, where exchanges pass
  * rows through. They are correct for any placement: no plan assumes co-partitioned tables.
+ *
+ * <p>This class is the registry ({@link #implemented()}, {@link #plan(int)}) and holds Q3, Q4 and Q10; the other
+ * plans live in {@link TpchScanQueries} (LINEITEM with at most one small side) and {@link TpchJoinQueries} (multi-way
+ * joins).
  */
 public final class TpchQueries {
 
-    private static final Map<Integer, Supplier<PlanNode>> PLANS = Map.of(
-            3, TpchQueries::q3,
-            4, TpchQueries::q4,
-            10, TpchQueries::q10);
+    private static final Map<Integer, Supplier<PlanNode>> PLANS = Map.ofEntries(
+            Map.entry(1, TpchScanQueries::q1),
+            Map.entry(3, TpchQueries::q3),
+            Map.entry(4, TpchQueries::q4),
+            Map.entry(5, TpchJoinQueries::q5),
+            Map.entry(6, TpchScanQueries::q6),
+            Map.entry(7, TpchJoinQueries::q7),
+            Map.entry(8, TpchJoinQueries::q8),
+            Map.entry(9, TpchJoinQueries::q9),
+            Map.entry(10, TpchQueries::q10),
+            Map.entry(12, TpchScanQueries::q12),
+            Map.entry(14, TpchScanQueries::q14),
+            Map.entry(18, TpchJoinQueries::q18),
+            Map.entry(19, TpchScanQueries::q19));
 
     private TpchQueries() {}
 
@@ -142,11 +156,12 @@ public final class TpchQueries {
     }
 
     /** {@code l_extendedprice * (1 - l_discount)}, exact at scale 4. */
-    private static Expression discountedPrice() {
+    static Expression discountedPrice() {
         return mul(col("l_extendedprice"), sub(decimal("1"), col("l_discount")));
     }
 
-    private static TableScan scan(TpchTable<?> table, String... columns) {
+    /** Scans {@code columns} of a TPC-H table. */
+    static TableScan scan(TpchTable<?> table, String... columns) {
         return Plans.scan(table.getTableName(), TpchTables.schema(table), columns);
     }
 }
