@@ -39,13 +39,14 @@ import java.util.function.Supplier;
  * rows through. They are correct for any placement: no plan assumes co-partitioned tables.
  *
  * <p>This class is the registry ({@link #implemented()}, {@link #plan(int)}) and holds Q3, Q4 and Q10; the other
- * plans live in {@link TpchScanQueries} (LINEITEM with at most one small side) and {@link TpchJoinQueries} (multi-way
- * joins).
+ * plans live in {@link TpchScanQueries} (LINEITEM with at most one small side), {@link TpchJoinQueries} (multi-way
+ * joins) and {@link TpchSubqueryQueries} (hand-decorrelated subqueries).
  */
 public final class TpchQueries {
 
     private static final Map<Integer, Supplier<PlanNode>> PLANS = Map.ofEntries(
             Map.entry(1, TpchScanQueries::q1),
+            Map.entry(2, TpchSubqueryQueries::q2),
             Map.entry(3, TpchQueries::q3),
             Map.entry(4, TpchQueries::q4),
             Map.entry(5, TpchJoinQueries::q5),
@@ -54,10 +55,18 @@ public final class TpchQueries {
             Map.entry(8, TpchJoinQueries::q8),
             Map.entry(9, TpchJoinQueries::q9),
             Map.entry(10, TpchQueries::q10),
+            Map.entry(11, TpchSubqueryQueries::q11),
             Map.entry(12, TpchScanQueries::q12),
+            Map.entry(13, TpchSubqueryQueries::q13),
             Map.entry(14, TpchScanQueries::q14),
+            Map.entry(15, TpchSubqueryQueries::q15),
+            Map.entry(16, TpchSubqueryQueries::q16),
+            Map.entry(17, TpchSubqueryQueries::q17),
             Map.entry(18, TpchJoinQueries::q18),
-            Map.entry(19, TpchScanQueries::q19));
+            Map.entry(19, TpchScanQueries::q19),
+            Map.entry(20, TpchSubqueryQueries::q20),
+            Map.entry(21, TpchSubqueryQueries::q21),
+            Map.entry(22, TpchSubqueryQueries::q22));
 
     private TpchQueries() {}
 
