@@ -49,6 +49,7 @@ public final class ShuffleExchange implements AutoCloseable {
     private final AtomicLong rowsReceived = new AtomicLong();
     private final List<Thread> receivers = new ArrayList<>();
     private final List<List<Batch>> received = new ArrayList<>();
+    private volatile long sendNanos;
     private NodeEndpoints endpoints;
     private ShuffleSink sink;
 
@@ -166,7 +167,12 @@ public final class ShuffleExchange implements AutoCloseable {
         long sent = rowsSent.get();
         long got = rowsReceived.get();
         return new ExchangeStatistics(id, kind, codec.rowBytes(), sent, sent * codec.rowBytes(), got,
-                got * codec.rowBytes());
+                got * codec.rowBytes(), sendNanos);
+    }
+
+    /** Records the wall time of the pipeline that sent this exchange's rows from this node. */
+    public void recordSendNanos(long nanos) {
+        sendNanos = nanos;
     }
 
     /** Closes the endpoints (call after the receiver threads ended); idempotent. */

@@ -4,8 +4,9 @@ import dev.faro.engine.plan.ExchangeKind;
 
 /**
  * What one exchange moved at this node: rows and bytes this node sent (each row counted once, however many
- * destinations it had) and received; {@code rowBytes} is the fixed row width on the wire.
+ * destinations it had) and received; {@code rowBytes} is the fixed row width on the wire; {@code sendNanos} the wall
+ * time of the pipeline that produced and sent the rows here.
  */
 public record ExchangeStatistics(int exchange, ExchangeKind kind, int rowBytes, long rowsSent, long bytesSent,
-        long rowsReceived, long bytesReceived) {
+        long rowsReceived, long bytesReceived, long sendNanos) {
 }

@@ -39,7 +39,7 @@ public final class QueryExecutor {
         PlanCompiler compiler = new PlanCompiler(context, failure);
         CollectOperator.Factory result = compiler.compileRoot(root);
         List<ShuffleExchange> exchanges = compiler.exchanges();
-        List<Long> pipelineNanos = new ArrayList<>();
+        List<PipelineStatistics> pipelineStatistics = new ArrayList<>();
         List<ShuffleExchange> opened = new ArrayList<>();
         try {
             for (ShuffleExchange exchange : exchanges) {
@@ -55,7 +55,12 @@ public final class QueryExecutor {
                 runDrivers(pipeline, failure);
                 failure.check();
                 pipeline.sink().complete(context.threads());
-                pipelineNanos.add(System.nanoTime() - pipelineStart);
+                long nanos = System.nanoTime() - pipelineStart;
+                pipelineStatistics.add(new PipelineStatistics(pipeline.id(), pipeline.description(),
+                        pipeline.threads(), nanos));
+                if (pipeline.sendsTo() != null) {
+                    pipeline.sendsTo().recordSendNanos(nanos);
+                }
             }
         } catch (Throwable e) {
             failure.fail(e);
@@ -74,7 +79,8 @@ public final class QueryExecutor {
         for (ShuffleExchange exchange : exchanges) {
             statistics.add(exchange.statistics());
         }
-        QueryStatistics queryStatistics = new QueryStatistics(System.nanoTime() - start, pipelineNanos, statistics);
+        QueryStatistics queryStatistics = new QueryStatistics(System.nanoTime() - start, pipelineStatistics,
+                statistics);
         boolean returnsRows = !compiler.gathers() || context.nodeIndex() == 0;
         return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
     }

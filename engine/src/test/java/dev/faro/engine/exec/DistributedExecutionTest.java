@@ -103,6 +103,9 @@ class DistributedExecutionTest {
             long sent = outcomes.get(0).result().statistics().bytesSent()
                     + outcomes.get(1).result().statistics().bytesSent();
             assertThat(sent).isPositive();
+            long received = outcomes.get(0).result().statistics().bytesReceived()
+                    + outcomes.get(1).result().statistics().bytesReceived();
+            assertThat(received).isGreaterThanOrEqualTo(sent);
         }
     }
 

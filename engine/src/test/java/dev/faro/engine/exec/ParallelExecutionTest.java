@@ -41,7 +41,8 @@ class ParallelExecutionTest {
     void statisticsCountPipelines() {
         QueryResult result = QueryExecutor.execute(SamplePlans.q4(), ExecutionContext.local(Catalog.of(SMALL_MORSELS),
                 2));
-        assertThat(result.statistics().pipelineNanos()).hasSizeGreaterThan(3);
+        assertThat(result.statistics().pipelines()).hasSizeGreaterThan(3);
+        assertThat(result.statistics().pipelines().getLast().description()).endsWith("result");
         assertThat(result.statistics().exchanges()).isEmpty();
         assertThat(result.schema().names()).containsExactly("o_orderpriority", "order_count");
         String text = result.format(2);
