@@ -68,6 +68,11 @@ public final class ShuffleExchange implements AutoCloseable {
             case GATHER -> TransmissionGroups.of(nodes, List.of(new int[] {0}));
         };
         this.config = context.endpointConfig();
+        if (codec.rowBytes() > config.bufferBytes() / 2) {
+            throw new IllegalArgumentException("a row of exchange " + id + " takes " + codec.rowBytes()
+                    + " bytes, more than half a shuffle buffer (" + config.bufferBytes() + " bytes of "
+                    + config.design().paperName() + "): project fewer or narrower columns, or raise bufferBytes");
+        }
     }
 
     public int id() {
