@@ -23,7 +23,7 @@ public final class Values {
         };
     }
 
-    /** {@code value} of {@code type} as a plain Java value: DECIMAL as {@link BigDecimal}, DATE as {@link LocalDate}. */
+    /** {@code value} of {@code type} as a plain Java value: DECIMAL as {@link BigDecimal}, DATE as a LocalDate. */
     public static Object toJava(DataType type, Object value) {
         if (value == null) {
             return null;

@@ -28,7 +28,8 @@ class RowCodecTest {
         List<List<Object>> rows = List.of(
                 row(true, 7, -5L, 2.5, new BigDecimal("12.34"), "1995-03-15", "hello world!", "abc", null),
                 row(null, null, null, null, null, null, null, null, 1L),
-                row(false, Integer.MIN_VALUE, Long.MAX_VALUE, -0.0, new BigDecimal("-0.01"), "1970-01-01", "", "z", 2L));
+                row(false, Integer.MIN_VALUE, Long.MAX_VALUE, -0.0, new BigDecimal("-0.01"), "1970-01-01", "", "z",
+                        2L));
         Batch batch = TestTables.table("t", SCHEMA, rows, 10).batches().getFirst();
         RowCodec codec = new RowCodec(SCHEMA);
         assertThat(codec.rowBytes()).isEqualTo(2 + 1 + 4 + 8 + 8 + 8 + 4 + 14 + 5 + 8);
