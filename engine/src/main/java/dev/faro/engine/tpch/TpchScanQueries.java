@@ -20,7 +20,6 @@ import static dev.faro.engine.expression.Expressions.or;
 import static dev.faro.engine.expression.Expressions.add;
 import static dev.faro.engine.plan.Plans.as;
 import static dev.faro.engine.plan.Plans.asc;
-import static dev.faro.engine.plan.Plans.avg;
 import static dev.faro.engine.plan.Plans.column;
 import static dev.faro.engine.plan.Plans.countStar;
 import static dev.faro.engine.plan.Plans.keys;
@@ -46,7 +45,9 @@ final class TpchScanQueries {
 
     /**
      * Q1, pricing summary. No join at all: every node aggregates its LINEITEMs into the four (flag, status) groups,
-     * the partial states are gathered and finished on node 0. AVG is DOUBLE, as DuckDB's AVG of a DECIMAL.
+     * the partial states are gathered and finished on node 0. Each AVG is the exact DECIMAL sum divided by the count
+     * once at the end (DOUBLE, as DuckDB's AVG of a DECIMAL): the same bits however the rows are spread, unlike
+     * AVG's DOUBLE partial sums.
      */
     static PlanNode q1() {
         Expression discounted = discountedPrice();
@@ -55,9 +56,7 @@ final class TpchScanQueries {
             sum(col("l_extendedprice"), "sum_base_price"),
             sum(discounted, "sum_disc_price"),
             sum(mul(discounted, add(decimal("1"), col("l_tax"))), "sum_charge"),
-            avg(col("l_quantity"), "avg_qty"),
-            avg(col("l_extendedprice"), "avg_price"),
-            avg(col("l_discount"), "avg_disc"),
+            sum(col("l_discount"), "sum_disc"),
             countStar("count_order")
         };
         List<String> groups = keys("l_returnflag", "l_linestatus");
@@ -67,6 +66,11 @@ final class TpchScanQueries {
                 .partialAggregate(groups, aggregates)
                 .gather()
                 .finalAggregate(groups, aggregates)
+                .project(column("l_returnflag"), column("l_linestatus"), column("sum_qty"), column("sum_base_price"),
+                        column("sum_disc_price"), column("sum_charge"),
+                        as(div(col("sum_qty"), col("count_order")), "avg_qty"),
+                        as(div(col("sum_base_price"), col("count_order")), "avg_price"),
+                        as(div(col("sum_disc"), col("count_order")), "avg_disc"), column("count_order"))
                 .sort(asc("l_returnflag"), asc("l_linestatus"));
     }
 

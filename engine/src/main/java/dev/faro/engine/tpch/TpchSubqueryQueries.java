@@ -20,7 +20,6 @@ import static dev.faro.engine.expression.Expressions.notLike;
 import static dev.faro.engine.expression.Expressions.substring;
 import static dev.faro.engine.plan.Plans.as;
 import static dev.faro.engine.plan.Plans.asc;
-import static dev.faro.engine.plan.Plans.avg;
 import static dev.faro.engine.plan.Plans.column;
 import static dev.faro.engine.plan.Plans.countDistinct;
 import static dev.faro.engine.plan.Plans.countStar;
@@ -43,7 +42,8 @@ import java.util.List;
  * TPC-H queries with subqueries (Q2, Q11, Q13, Q15, Q16, Q17, Q20, Q21, Q22), decorrelated by hand. A scalar
  * subquery is a global aggregate whose partial states are broadcast and finished on every node, then joined on a
  * constant key ({@code lit(1)}) with the comparison as the join's residual; a correlated aggregate is grouped on the
- * correlation key and joined back. Plans are trees: a subquery reading the same tables as its outer query scans
+ * correlation key and joined back. An AVG is an exact DECIMAL sum over a count, divided once (DOUBLE, as DuckDB):
+ * the same bits on any number of nodes. Plans are trees: a subquery reading the same tables as its outer query scans
  * them again (exchanges are numbered per occurrence).
  */
 final class TpchSubqueryQueries {
@@ -230,12 +230,13 @@ final class TpchSubqueryQueries {
      * {@code l_quantity < 0.2 * avg} (DOUBLE, as DuckDB) as the residual; a global sum, divided by 7 on node 0.
      */
     static PlanNode q17() {
-        AggregateCall average = avg(col("l_quantity"), "avg_qty");
+        AggregateCall[] average = {sum(col("l_quantity"), "sum_qty"), countStar("lines")};
         PlanNode threshold = medBoxLines()
                 .partialAggregate(keys("l_partkey"), average)
                 .broadcast()
                 .finalAggregate(keys("l_partkey"), average)
-                .project(as(col("l_partkey"), "a_partkey"), as(mul(decimal("0.2"), col("avg_qty")), "threshold"));
+                .project(as(col("l_partkey"), "a_partkey"),
+                        as(mul(decimal("0.2"), div(col("sum_qty"), col("lines"))), "threshold"));
         return medBoxLines()
                 .join(JoinType.INNER, threshold, keys("l_partkey"), keys("a_partkey"),
                         lt(col("l_quantity"), col("threshold")), keys("l_extendedprice"))
@@ -321,13 +322,13 @@ final class TpchSubqueryQueries {
      */
     static PlanNode q22() {
         Expression code = substring(col("c_phone"), 1, 2);
-        AggregateCall average = avg(col("c_acctbal"), "avg_bal");
+        AggregateCall[] average = {sum(col("c_acctbal"), "sum_bal"), countStar("customers")};
         PlanNode averageBalance = scan(TpchTable.CUSTOMER, "c_phone", "c_acctbal")
                 .filter(and(gt(col("c_acctbal"), decimal("0.00")), in(code, COUNTRY_CODES)))
                 .partialAggregate(keys(), average)
                 .broadcast()
                 .finalAggregate(keys(), average)
-                .project(as(lit(1), "avg_key"), column("avg_bal"));
+                .project(as(lit(1), "avg_key"), as(div(col("sum_bal"), col("customers")), "avg_bal"));
         PlanNode customersWithOrders = scan(TpchTable.ORDERS, "o_custkey")
                 .aggregate(keys("o_custkey"))
                 .repartition("o_custkey");
