@@ -42,7 +42,10 @@ class TpchGeneratorTest {
                 assertThat(total).as(table.name()).isEqualTo(table.rowCount());
                 assertThat(union).as(table.name()).containsExactlyInAnyOrderElementsOf(new HashSet<>(rows(table)));
                 for (List<Table> node : parts) {
-                    assertThat(node.get(t).rowCount()).as(table.name() + " is spread").isPositive();
+                    if (table.rowCount() >= 1_000) {
+                        assertThat(node.get(t).rowCount()).as(table.name() + " is spread")
+                                .isGreaterThan(table.rowCount() / nodes / 2);
+                    }
                 }
             }
         }
@@ -54,10 +57,12 @@ class TpchGeneratorTest {
     void firstKeyPlacementCoPartitionsOrdersAndLineitem() {
         int nodes = 2;
         for (int node = 0; node < nodes; node++) {
-            List<Table> tables = new TpchGenerator(SF, node, nodes, Placement.FIRST_KEY, 1).generateAll(n -> {});
+            TpchGenerator generator = new TpchGenerator(SF, node, nodes, Placement.FIRST_KEY, 1);
             Set<Object> orderKeys = new HashSet<>();
-            rows(find(tables, "orders")).forEach(row -> orderKeys.add(row.getFirst()));
-            rows(find(tables, "lineitem")).forEach(row -> assertThat(orderKeys).contains(row.getFirst()));
+            rows(generator.generate(io.trino.tpch.TpchTable.ORDERS)).forEach(row -> orderKeys.add(row.getFirst()));
+            Set<Object> lineOrderKeys = new HashSet<>();
+            rows(generator.generate(io.trino.tpch.TpchTable.LINE_ITEM)).forEach(row -> lineOrderKeys.add(row.getFirst()));
+            assertThat(orderKeys).containsAll(lineOrderKeys);
         }
     }
 
