@@ -158,7 +158,7 @@ final class GroupTable {
 
     private boolean keyEquals(KeyColumns keys, int row, int group) {
         for (int k = 0; k < keyCount; k++) {
-            boolean isNull = keys.vectors[k].isNull(row);
+            boolean isNull = keys.isNull(k, row);
             if (isNull != keyNulls[k][group]) {
                 return false;
             }
@@ -175,7 +175,7 @@ final class GroupTable {
 
     private void copyKey(KeyColumns keys, int row, int group) {
         for (int k = 0; k < keyCount; k++) {
-            boolean isNull = keys.vectors[k].isNull(row);
+            boolean isNull = keys.isNull(k, row);
             keyNulls[k][group] = isNull;
             if (stringKey[k]) {
                 keyStrings[k][group] = keys.strings[k][row];

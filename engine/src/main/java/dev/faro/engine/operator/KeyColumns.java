@@ -20,8 +20,10 @@ final class KeyColumns {
     private final int[] columns;
     final long[][] longs;
     final String[][] strings;
-    /** The key vectors of the loaded batch (for per-key NULL checks). */
+    /** The key vectors of the loaded batch. */
     final Vector[] vectors;
+    /** Per key: the NULL flags of a non-string key vector, or null when it has none (strings: a null element). */
+    final boolean[][] nulls;
     /** Per row: whether any key column is NULL. */
     boolean[] anyNull;
     /** Per row: the combined hash of the key columns. */
@@ -33,6 +35,7 @@ final class KeyColumns {
         this.longs = new long[columns.length][];
         this.strings = new String[columns.length][];
         this.vectors = new Vector[columns.length];
+        this.nulls = new boolean[columns.length][];
         this.anyNull = new boolean[1024];
         this.hashes = new long[1024];
     }
@@ -57,6 +60,13 @@ final class KeyColumns {
         for (int k = 0; k < columns.length; k++) {
             Vector vector = batch.column(columns[k]);
             vectors[k] = vector;
+            nulls[k] = switch (vector) {
+                case dev.faro.engine.vector.LongVector v -> v.nulls();
+                case dev.faro.engine.vector.IntVector v -> v.nulls();
+                case DoubleVector v -> v.nulls();
+                case dev.faro.engine.vector.BooleanVector v -> v.nulls();
+                case StringVector v -> null;
+            };
             if (vector instanceof StringVector s) {
                 strings[k] = s.values();
                 longs[k] = null;
@@ -77,24 +87,46 @@ final class KeyColumns {
 
     /** Hashes rows {@code [from, to)} of the normalized keys; ranges may be hashed by different threads. */
     void hashRange(int from, int to) {
-        for (int i = from; i < to; i++) {
-            long hash = 0x9e3779b97f4a7c15L;
-            boolean isNull = false;
-            for (int k = 0; k < columns.length; k++) {
-                long h;
-                if (vectors[k].isNull(i)) {
-                    isNull = true;
-                    h = NULL_HASH;
-                } else if (strings[k] != null) {
-                    h = strings[k][i].hashCode();
-                } else {
-                    h = longs[k][i];
+        java.util.Arrays.fill(hashes, from, to, 0x9e3779b97f4a7c15L);
+        java.util.Arrays.fill(anyNull, from, to, false);
+        for (int k = 0; k < columns.length; k++) {
+            String[] keyStrings = strings[k];
+            if (keyStrings != null) {
+                for (int i = from; i < to; i++) {
+                    String value = keyStrings[i];
+                    long h;
+                    if (value == null) {
+                        anyNull[i] = true;
+                        h = NULL_HASH;
+                    } else {
+                        h = value.hashCode();
+                    }
+                    hashes[i] = mix(hashes[i] * 31 + h);
                 }
-                hash = mix(hash * 31 + h);
+                continue;
             }
-            hashes[i] = hash;
-            anyNull[i] = isNull;
+            long[] values = longs[k];
+            boolean[] keyNulls = nulls[k];
+            if (keyNulls == null) {
+                for (int i = from; i < to; i++) {
+                    hashes[i] = mix(hashes[i] * 31 + values[i]);
+                }
+            } else {
+                for (int i = from; i < to; i++) {
+                    long h = values[i];
+                    if (keyNulls[i]) {
+                        anyNull[i] = true;
+                        h = NULL_HASH;
+                    }
+                    hashes[i] = mix(hashes[i] * 31 + h);
+                }
+            }
         }
+    }
+
+    /** Whether key {@code k} of row {@code row} is NULL. */
+    boolean isNull(int k, int row) {
+        return strings[k] != null ? strings[k][row] == null : nulls[k] != null && nulls[k][row];
     }
 
     /** Whether key row {@code row} equals row {@code otherRow} of {@code other} (same key count; NULL matches none). */
