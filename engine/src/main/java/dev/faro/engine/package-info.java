@@ -5,6 +5,11 @@
  * SHUFFLE/RECEIVE operators), {@code plan} (immutable physical plan nodes, JSON through Jackson), {@code exec}
  * (morsel-driven execution of a plan on one node), {@code tpch} (TPC-H data generation, placement and query plans).
  *
+ * <p>Entry points: build a plan with {@code dev.faro.engine.plan.Plans} and the fluent methods of
+ * {@code dev.faro.engine.plan.PlanNode} (expressions from {@code dev.faro.engine.expression.Expressions}); run it with
+ * {@code dev.faro.engine.exec.QueryExecutor.execute(plan, context)}, where the context is
+ * {@code ExecutionContext.local(catalog, threads)} on one node or {@code ExecutionContext.distributed(...)} per node.
+ *
  * <p>The engine knows nothing about processes or sockets: it runs a plan on one node given a fabric and a peer
  * exchange; the {@code cluster} module ships plans and gathers results.
  */

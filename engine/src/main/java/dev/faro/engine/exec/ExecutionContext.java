@@ -11,11 +11,12 @@ import java.util.function.UnaryOperator;
  * What one node needs to execute a plan: its index and the node count, its {@link Catalog}, the worker threads per
  * pipeline and, when there is more than one node, the fabric, the peer exchange used to open shuffles, the endpoint
  * design (with optional configuration tweaks) and a query id naming the query's shuffles uniquely (every node of a
- * query uses the same id). With one node exchanges pass rows through and the fabric fields may be null.
+ * query uses the same id), and the {@link ShuffleTransport} (the fabric unless the TCP baseline is asked for). With
+ * one node exchanges pass rows through and the fabric fields may be null.
  */
 public record ExecutionContext(int nodeIndex, int nodeCount, Catalog catalog, int threads, Fabric fabric,
         PeerExchange peerExchange, EndpointDesign design, UnaryOperator<EndpointConfig> endpointTweaks,
-        String queryId) {
+        String queryId, ShuffleTransport transport) {
 
     public ExecutionContext {
         Objects.requireNonNull(catalog, "catalog is null");
@@ -29,6 +30,9 @@ public record ExecutionContext(int nodeIndex, int nodeCount, Catalog catalog, in
         }
         if (endpointTweaks == null) {
             endpointTweaks = UnaryOperator.identity();
+        }
+        if (transport == null) {
+            transport = ShuffleTransport.FABRIC;
         }
         if (nodeCount > 1) {
             Objects.requireNonNull(fabric, "fabric is null (needed with more than one node)");
@@ -49,20 +53,26 @@ public record ExecutionContext(int nodeIndex, int nodeCount, Catalog catalog, in
 
     /** A single-node context: exchanges are pass-throughs. */
     public static ExecutionContext local(Catalog catalog, int threads) {
-        return new ExecutionContext(0, 1, catalog, threads, null, null, null, null, "local");
+        return new ExecutionContext(0, 1, catalog, threads, null, null, null, null, "local", null);
     }
 
     /** One node of a distributed query; node index and count come from {@code peers}. */
     public static ExecutionContext distributed(Catalog catalog, int threads, Fabric fabric, PeerExchange peers,
             EndpointDesign design, String queryId) {
         return new ExecutionContext(peers.nodeIndex(), peers.nodes(), catalog, threads, fabric, peers, design, null,
-                queryId);
+                queryId, ShuffleTransport.FABRIC);
     }
 
     /** This context with {@code tweaks} applied to every shuffle's {@link EndpointConfig#defaults}. */
     public ExecutionContext withEndpointTweaks(UnaryOperator<EndpointConfig> tweaks) {
         return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, fabric, peerExchange, design, tweaks,
-                queryId);
+                queryId, transport);
+    }
+
+    /** This context with its exchanges over {@code value} (the TCP baseline ignores the design). */
+    public ExecutionContext withTransport(ShuffleTransport value) {
+        return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, fabric, peerExchange, design,
+                endpointTweaks, queryId, value);
     }
 
     /** The endpoint configuration of this query's shuffles. */

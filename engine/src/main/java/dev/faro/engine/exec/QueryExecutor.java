@@ -31,7 +31,9 @@ public final class QueryExecutor {
      * Runs {@code root} at the node described by {@code context} and returns this node's rows: everything on one
      * node; with a GATHER in the plan, node 0's rows (other nodes return none).
      *
-     * @throws QueryExecutionException when any thread of this node failed (including because a peer failed)
+     * @throws QueryExecutionException when any thread of this node failed, or (several nodes) any other node did
+     * @throws IllegalArgumentException when the plan does not fit this node's catalog (before anything is opened;
+     *     the other nodes of a distributed query then fail when their peer exchange times out)
      */
     public static QueryResult execute(PlanNode root, ExecutionContext context) {
         long start = System.nanoTime();
