@@ -13,6 +13,8 @@ import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.Partitioner;
 import dev.faro.shuffle.operator.ReceiveSource;
 import dev.faro.shuffle.operator.ShuffleSink;
+import dev.faro.shuffle.baseline.TcpShuffleConfig;
+import dev.faro.shuffle.baseline.TcpShuffleOpener;
 import dev.faro.shuffle.setup.EndpointFactory;
 import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.Arena;
@@ -86,7 +88,11 @@ public final class ShuffleExchange implements AutoCloseable {
 
     /** Opens this node's endpoints; collective: every node opens the query's exchanges in the same order. */
     public void open() {
-        endpoints = EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
+        endpoints = switch (context.transport()) {
+            case FABRIC -> EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
+            case TCP_SOCKETS -> TcpShuffleOpener.open(context.peerExchange(), shuffleName(),
+                    TcpShuffleConfig.perThread(context.threads()), groups);
+        };
         Partitioner partitioner = kind == ExchangeKind.REPARTITION
                 ? new KeyPartitioner(codec, keys, groups.groupCount()) : (tuples, offset) -> 0;
         sink = new ShuffleSink(endpoints, groups, partitioner, codec.rowBytes(), context.threads());

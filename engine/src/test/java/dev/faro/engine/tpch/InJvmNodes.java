@@ -4,6 +4,7 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
+import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.plan.PlanNode;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
@@ -48,6 +49,10 @@ final class InJvmNodes implements AutoCloseable {
     }
 
     QueryResult run(PlanNode plan, EndpointDesign design) throws Exception {
+        return run(plan, design, ShuffleTransport.FABRIC);
+    }
+
+    QueryResult run(PlanNode plan, EndpointDesign design, ShuffleTransport transport) throws Exception {
         int nodes = catalogs.size();
         if (nodes == 1) {
             return QueryExecutor.execute(plan, ExecutionContext.local(catalogs.getFirst(), threads));
@@ -57,7 +62,7 @@ final class InJvmNodes implements AutoCloseable {
         List<Future<QueryResult>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
             ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, fabrics.get(node),
-                    group.member(node), design, queryId);
+                    group.member(node), design, queryId).withTransport(transport);
             results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
         }
         List<QueryResult> done = new ArrayList<>();
