@@ -55,7 +55,7 @@ final class TpchCommand implements Callable<Integer> {
 
     @Option(names = "--design", paramLabel = "DESIGN", description = "Shuffle design of the exchanges by paper name"
             + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
-            + " on shm).")
+            + " on shm), or 'tcp' for the plain TCP socket baseline.")
     private String design = EndpointDesign.MESQ_SR.paperName();
 
     @Option(names = "--placement", paramLabel = "P", description = "random (TODS19) or first-key (every table"
@@ -92,7 +92,8 @@ final class TpchCommand implements Callable<Integer> {
             if (rows < 0) {
                 throw new IllegalArgumentException("--rows must not be negative, got " + rows);
             }
-            settings = new TpchSettings(sf, Placement.parse(placement), threads, EndpointDesign.parse(design));
+            settings = TpchOptions.exchange(new TpchSettings(sf, Placement.parse(placement), threads,
+                    EndpointDesign.MESQ_SR), design);
             config = ClusterConfig.local(nodes).withWorkerHeap(workerHeap != null ? workerHeap : heapMiB + "m");
         } catch (IllegalArgumentException e) {
             err.println("faro tpch: " + e.getMessage());
@@ -102,7 +103,7 @@ final class TpchCommand implements Callable<Integer> {
         TpchOutput output = new TpchOutput(format, rows, out);
         try (TpchSession session = TpchSession.start(config, settings, line -> progress(err, line))) {
             for (int number : numbers) {
-                progress(err, "running Q" + number + " (" + settings.design().paperName() + ")");
+                progress(err, "running Q" + number + " (" + settings.exchangeName() + ")");
                 QueryOutcome outcome = session.run(number);
                 output.add(outcome);
             }

@@ -1,6 +1,8 @@
 package dev.faro.cli;
 
+import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.TpchQueries;
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -52,6 +54,18 @@ final class TpchOptions {
             throw new IllegalArgumentException("no queries given; give numbers like 3,4,10 or 'all'");
         }
         return new ArrayList<>(new java.util.TreeSet<>(queries));
+    }
+
+    /** {@code settings} with the exchanges of {@code design}: a design's paper name, or {@code tcp}. */
+    static TpchSettings exchange(TpchSettings settings, String design) {
+        if (design.strip().equalsIgnoreCase("tcp")) {
+            return settings.withTcpSockets();
+        }
+        try {
+            return settings.withDesign(EndpointDesign.parse(design));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " or tcp");
+        }
     }
 
     static double scaleFactor(double value) {

@@ -66,7 +66,7 @@ final class TpchOutput {
 
     private void printSummary(TpchSettings settings, int nodes) {
         out.printf("%nTPC-H SF %s on %d node%s, %s, %s placement, %d thread%s per node%n",
-                number(settings.scaleFactor()), nodes, nodes == 1 ? "" : "s", settings.design().paperName(),
+                number(settings.scaleFactor()), nodes, nodes == 1 ? "" : "s", settings.exchangeName(),
                 settings.placement().optionName(), settings.threads(), settings.threads() == 1 ? "" : "s");
         List<ResultTable.Column> columns = List.of(ResultTable.Column.text("query"), ResultTable.Column.number("rows"),
                 ResultTable.Column.number("time s"), ResultTable.Column.number("shuffled MB"),
@@ -95,7 +95,7 @@ final class TpchOutput {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode document = mapper.createObjectNode();
         document.put("scaleFactor", settings.scaleFactor()).put("nodes", nodes)
-                .put("design", settings.design().paperName()).put("placement", settings.placement().optionName())
+                .put("design", settings.exchangeName()).put("placement", settings.placement().optionName())
                 .put("threadsPerNode", settings.threads());
         ArrayNode queries = document.putArray("queries");
         for (QueryOutcome outcome : outcomes) {

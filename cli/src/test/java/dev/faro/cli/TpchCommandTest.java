@@ -31,7 +31,7 @@ class TpchCommandTest {
         "--sf        | lots      | faro tpch: Invalid value for option '--sf': 'lots' is not a double (see faro tpch --help)",
         "--nodes     | 0         | faro tpch: --nodes must be at least 1, got 0",
         "--nodes     | 65        | faro tpch: 65 nodes is more than a local cluster runs (at most 64)",
-        "--design    | XYZ       | faro tpch: unknown endpoint design 'XYZ'; known: [SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR]",
+        "--design    | XYZ       | faro tpch: unknown endpoint design 'XYZ'; known: [SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR] or tcp",
         "--placement | hash      | faro tpch: unknown placement 'hash'; choose random or first-key",
         "--threads   | 0         | faro tpch: threads per node must be positive, got 0",
         "--format    | xml       | faro tpch: Invalid value for option '--format': expected one of [table, csv, json] (case-sensitive) but was 'xml' (see faro tpch --help)",

@@ -9,6 +9,7 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
+import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.plan.PlanJson;
 import dev.faro.engine.plan.PlanNode;
 import dev.faro.shuffle.endpoint.EndpointDesign;
@@ -16,7 +17,7 @@ import dev.faro.shuffle.endpoint.EndpointDesign;
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
  * rows with the other nodes over the worker's fabric. Payload: {@code {"queryId": "q7", "plan": {...},
- * "design": "MESQ_SR", "threads": 2}}. Reply: elapsed time and bytes shuffled by this node, and the result's columns
+ * "design": "MESQ_SR", "transport": "FABRIC", "threads": 2}} (transport {@code TCP_SOCKETS}: the socket baseline). Reply: elapsed time and bytes shuffled by this node, and the result's columns
  * and rows (only node 0 has rows: plans end in a GATHER).
  */
 public final class QueryHandler implements TaskHandler {
@@ -39,8 +40,10 @@ public final class QueryHandler implements TaskHandler {
         EndpointDesign design = EndpointDesign.valueOf(payload.required("design").asText());
         int threads = payload.required("threads").asInt();
         String queryId = payload.required("queryId").asText();
+        ShuffleTransport transport = ShuffleTransport.valueOf(payload.path("transport").asText("FABRIC"));
         ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, threads)
-                : ExecutionContext.distributed(tables, threads, context.fabric(), context.exchange(), design, queryId);
+                : ExecutionContext.distributed(tables, threads, context.fabric(), context.exchange(), design, queryId)
+                        .withTransport(transport);
         QueryResult result = QueryExecutor.execute(plan, execution);
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());

@@ -99,12 +99,13 @@ public final class TpchSession implements AutoCloseable {
         return run(number, settings);
     }
 
-    /** Runs TPC-H query {@code number} with {@code overrides}' design and threads (same database). */
+    /** Runs TPC-H query {@code number} with {@code overrides}' design, transport and threads (same database). */
     public QueryOutcome run(int number, TpchSettings overrides) {
         ObjectNode payload = ResultCodec.object();
         payload.put("queryId", "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet());
         payload.set("plan", PlanJson.mapper().valueToTree(TpchQueries.plan(number)));
         payload.put("design", overrides.design().name());
+        payload.put("transport", overrides.transport().name());
         payload.put("threads", overrides.threads());
         long start = System.nanoTime();
         List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);

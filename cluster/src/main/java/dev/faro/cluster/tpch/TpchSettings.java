@@ -1,14 +1,20 @@
 package dev.faro.cluster.tpch;
 
+import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.util.Objects;
 
 /**
- * What a {@link TpchSession} runs: the database (scale factor, placement), the engine threads per node and the shuffle
- * design of the exchanges.
+ * What a {@link TpchSession} runs: the database (scale factor, placement), the engine threads per node, and what
+ * carries the exchanges: the fabric with a shuffle design, or the TCP socket baseline (the design is then ignored).
  */
-public record TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design) {
+public record TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design,
+        ShuffleTransport transport) {
+
+    public TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design) {
+        this(scaleFactor, placement, threads, design, ShuffleTransport.FABRIC);
+    }
 
     public TpchSettings {
         if (!(scaleFactor > 0) || Double.isInfinite(scaleFactor)) {
@@ -16,12 +22,24 @@ public record TpchSettings(double scaleFactor, Placement placement, int threads,
         }
         Objects.requireNonNull(placement, "placement is null");
         Objects.requireNonNull(design, "design is null");
+        Objects.requireNonNull(transport, "transport is null");
         if (threads < 1) {
             throw new IllegalArgumentException("threads per node must be positive, got " + threads);
         }
     }
 
+    /** The exchanges over the fabric with {@code value}. */
     public TpchSettings withDesign(EndpointDesign value) {
-        return new TpchSettings(scaleFactor, placement, threads, value);
+        return new TpchSettings(scaleFactor, placement, threads, value, ShuffleTransport.FABRIC);
+    }
+
+    /** The exchanges over the TCP socket baseline. */
+    public TpchSettings withTcpSockets() {
+        return new TpchSettings(scaleFactor, placement, threads, design, ShuffleTransport.TCP_SOCKETS);
+    }
+
+    /** What carries the exchanges, for people: the design's paper name, or {@code TCP sockets}. */
+    public String exchangeName() {
+        return transport == ShuffleTransport.TCP_SOCKETS ? "TCP sockets" : design.paperName();
     }
 }
