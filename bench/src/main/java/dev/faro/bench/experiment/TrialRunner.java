@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * round runs every trial once, alternating the order, so that noise on a shared machine hits all trials alike. The
  * first warm-up round also calibrates the data volume: it runs every trial twice and, per group, scales the scans
  * from the second (warm) run so that the group's fastest trial takes at least {@link
- * ExperimentSettings#minimumSeconds()}. A trial that fails is reported and not run again; every run is
+ * ExperimentSettings#minimumSeconds()}. A timed run that still ends sooner (the shared machine got faster) grows its
+ * group's volume again and is repeated, so that every measurement counted lasts at least the minimum. A trial that fails is reported and not run again; every run is
  * checked for exactly-once delivery.
  *
  * <p>Coordination code; leaves no worker running when it returns or throws.
@@ -28,6 +29,9 @@ final class TrialRunner {
 
     /** Calibration aims this much above the minimum, for noise between the calibration run and the timed runs. */
     static final double CALIBRATION_MARGIN = 1.3;
+
+    /** How often one measurement may be repeated at a larger volume because it was shorter than the minimum. */
+    static final int MAX_RESCALES = 2;
 
     private final ExperimentSettings settings;
     private final Consumer<String> progress;
@@ -41,7 +45,7 @@ final class TrialRunner {
 
     /** Runs every trial and returns one result per trial, in the given order. */
     List<TrialResult> run(List<Trial> given) throws InterruptedException {
-        List<Trial> trials = new ArrayList<>(given);
+        List<Trial> trials = List.copyOf(given);
         Map<String, String> failures = new HashMap<>();
         Optional<MpiBaseline> mpi = Optional.empty();
         if (trials.stream().anyMatch(Trial::mpi)) {
@@ -58,53 +62,52 @@ final class TrialRunner {
             }
         }
         int workers = trials.stream().filter(t -> !t.mpi()).mapToInt(t -> t.shuffleCase().nodes()).max().orElse(0);
+        Map<String, Trial> current = new LinkedHashMap<>();
+        trials.forEach(trial -> current.put(trial.key(), trial));
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
         ShuffleCluster cluster = workers == 0 ? null : ShuffleCluster.start(workers, progress);
         try {
             int rounds = settings.warmupRuns() + settings.runs();
             for (int round = 0; round < rounds; round++) {
                 boolean warmup = round < settings.warmupRuns();
-                List<Trial> order = round % 2 == 1 ? new ArrayList<>(trials).reversed() : trials;
+                List<String> order = new ArrayList<>(current.keySet());
+                if (round % 2 == 1) {
+                    order = order.reversed();
+                }
                 Map<String, Double> warmupSeconds = new HashMap<>();
-                int done = 0;
-                for (Trial trial : order) {
-                    done++;
-                    String label = String.format(Locale.ROOT, "[round %d/%d, %d/%d] %s %s %s %s", round + 1, rounds,
-                            done, order.size(), trial.group(), trial.series(), trial.xLabel(),
-                            warmup ? "warm-up" : "run");
-                    if (failures.containsKey(trial.key())) {
-                        continue;
-                    }
-                    // the first warm-up run is cold (JIT, page faults): calibration times a second, warm one
-                    int repeats = round == 0 && warmup && settings.minimumSeconds() > 0 ? 2 : 1;
-                    CaseOutcome outcome = null;
-                    try {
-                        for (int repeat = 0; repeat < repeats && (outcome == null || outcome.problems().isEmpty());
-                                repeat++) {
-                            outcome = runOnce(cluster, mpi.orElse(null), trial);
+                for (int i = 0; i < order.size(); i++) {
+                    String key = order.get(i);
+                    for (int attempt = 0; !failures.containsKey(key); attempt++) {
+                        Trial trial = current.get(key);
+                        String label = String.format(Locale.ROOT, "[round %d/%d, %d/%d] %s %s %s %s", round + 1,
+                                rounds, i + 1, order.size(), trial.group(), trial.series(), trial.xLabel(),
+                                warmup ? "warm-up" : "run");
+                        CaseOutcome outcome = measure(cluster, mpi.orElse(null), trial, round == 0 && warmup,
+                                label, failures);
+                        if (outcome == null) {
+                            break;
                         }
-                    } catch (java.io.UncheckedIOException e) {
-                        failures.put(trial.key(), e.getMessage());
-                        progress.accept(label + ": FAILED: " + e.getMessage());
-                        continue;
+                        double seconds = outcome.responseNanos() / 1e9;
+                        progress.accept(String.format(Locale.ROOT, "%s: %6.3f GB/s per node  %.2f s  (%d scans)",
+                                label, outcome.receiveBytesPerNodePerSecond() / 1e9, seconds,
+                                trial.shuffleCase().scans()));
+                        if (!warmup && seconds < settings.minimumSeconds() && attempt < MAX_RESCALES) {
+                            // the machine got faster since the calibration: grow the group's volume, measure again
+                            progress.accept(String.format(Locale.ROOT, "%s: shorter than %.1f s; rescaling %s",
+                                    label, settings.minimumSeconds(), trial.group()));
+                            rescale(current, trial.group(), seconds);
+                            continue;
+                        }
+                        if (warmup) {
+                            warmupSeconds.put(key, seconds);
+                        } else {
+                            timed.computeIfAbsent(key, k -> new ArrayList<>()).add(outcome);
+                        }
+                        break;
                     }
-                    List<String> problems = outcome.problems();
-                    if (!problems.isEmpty()) {
-                        failures.put(trial.key(), String.join("; ", problems));
-                        progress.accept(label + ": FAILED: " + problems.get(0));
-                        continue;
-                    }
-                    if (warmup) {
-                        warmupSeconds.put(trial.key(), outcome.responseNanos() / 1e9);
-                    } else {
-                        timed.computeIfAbsent(trial.key(), k -> new ArrayList<>()).add(outcome);
-                    }
-                    progress.accept(String.format(Locale.ROOT, "%s: %6.3f GB/s per node  %.2f s  (%d scans)", label,
-                            outcome.receiveBytesPerNodePerSecond() / 1e9, outcome.responseNanos() / 1e9,
-                            trial.shuffleCase().scans()));
                 }
                 if (round == 0 && warmup && settings.minimumSeconds() > 0) {
-                    trials = calibrate(trials, warmupSeconds);
+                    calibrate(current, warmupSeconds);
                 }
             }
         } finally {
@@ -118,12 +121,39 @@ final class TrialRunner {
             }
         }
         List<TrialResult> results = new ArrayList<>();
-        for (Trial trial : trials) {
+        for (Trial original : trials) {
+            Trial trial = current.get(original.key());
             String failure = failures.get(trial.key());
             results.add(failure != null ? TrialResult.without(trial, failure)
                     : aggregate(trial, timed.get(trial.key())));
         }
         return results;
+    }
+
+    /**
+     * Runs {@code trial} once (twice when {@code calibrating}: the first run is cold, JIT and page faults, and the
+     * calibration times the second); returns null after recording a failure.
+     */
+    private CaseOutcome measure(ShuffleCluster cluster, MpiBaseline mpi, Trial trial, boolean calibrating,
+            String label, Map<String, String> failures) throws InterruptedException {
+        int repeats = calibrating && settings.minimumSeconds() > 0 ? 2 : 1;
+        CaseOutcome outcome = null;
+        for (int repeat = 0; repeat < repeats; repeat++) {
+            try {
+                outcome = runOnce(cluster, mpi, trial);
+            } catch (java.io.UncheckedIOException e) {
+                failures.put(trial.key(), e.getMessage());
+                progress.accept(label + ": FAILED: " + e.getMessage());
+                return null;
+            }
+            List<String> problems = outcome.problems();
+            if (!problems.isEmpty()) {
+                failures.put(trial.key(), String.join("; ", problems));
+                progress.accept(label + ": FAILED: " + problems.get(0));
+                return null;
+            }
+        }
+        return outcome;
     }
 
     private CaseOutcome runOnce(ShuffleCluster cluster, MpiBaseline mpi, Trial trial) throws InterruptedException {
@@ -135,29 +165,30 @@ final class TrialRunner {
     }
 
     /** Scales every group's scans so that its fastest warm-up would have taken {@code minimumSeconds}. */
-    private List<Trial> calibrate(List<Trial> trials, Map<String, Double> warmupSeconds) {
+    private void calibrate(Map<String, Trial> current, Map<String, Double> warmupSeconds) {
         Map<String, Double> fastest = new HashMap<>();
-        for (Trial trial : trials) {
-            Double seconds = warmupSeconds.get(trial.key());
+        current.forEach((key, trial) -> {
+            Double seconds = warmupSeconds.get(key);
             if (seconds != null && seconds > 0) {
                 fastest.merge(trial.group(), seconds, Math::min);
             }
-        }
-        List<Trial> calibrated = new ArrayList<>();
-        for (Trial trial : trials) {
-            Double seconds = fastest.get(trial.group());
-            int scans = trial.shuffleCase().scans();
-            if (seconds != null && seconds < settings.minimumSeconds()) {
-                double factor = settings.minimumSeconds() * CALIBRATION_MARGIN / seconds;
-                scans = (int) Math.min(100_000, Math.ceil(scans * factor));
-            }
-            calibrated.add(trial.withScans(scans));
-        }
+        });
+        fastest.forEach((group, seconds) -> rescale(current, group, seconds));
         Map<String, Integer> scansByGroup = new LinkedHashMap<>();
-        calibrated.forEach(t -> scansByGroup.put(t.group(), t.shuffleCase().scans()));
+        current.values().forEach(t -> scansByGroup.put(t.group(), t.shuffleCase().scans()));
         progress.accept("calibrated scans per group (fastest trial >= " + settings.minimumSeconds() + " s): "
                 + scansByGroup);
-        return calibrated;
+    }
+
+    /** Grows {@code group}'s scans by the factor that makes a run of {@code seconds} last the minimum, and a margin. */
+    private void rescale(Map<String, Trial> current, String group, double seconds) {
+        if (seconds >= settings.minimumSeconds() || seconds <= 0) {
+            return;
+        }
+        double factor = settings.minimumSeconds() * CALIBRATION_MARGIN / seconds;
+        current.replaceAll((key, trial) -> trial.group().equals(group)
+                ? trial.withScans((int) Math.min(100_000, Math.ceil(trial.shuffleCase().scans() * factor)))
+                : trial);
     }
 
     private static TrialResult aggregate(Trial trial, List<CaseOutcome> outcomes) {
