@@ -82,7 +82,7 @@ class TpchQueryTest {
 
     private void assertMatches(double sf, int nodes, int query, EndpointDesign design, Placement placement)
             throws Exception {
-        PlanNode plan = TpchQueries.plan(query); // TODO JSON round trip once DataType serializes
+        PlanNode plan = PlanJson.fromJson(PlanJson.toJson(TpchQueries.plan(query)));
         QueryResult result = cluster(sf, nodes, placement).run(plan, design);
         List<List<Object>> expected = oracle(sf).query(DuckDbOracle.queryText(query));
         List<List<Object>> actual = normalize(result);
