@@ -11,6 +11,6 @@ import picocli.CommandLine.Command;
             "Baselines run in the same invocation and results are reported as ratios, because shared machines"
                     + " are noisy."
         },
-        subcommands = {BenchFabricCommand.class, BenchShuffleCommand.class})
+        subcommands = {BenchFabricCommand.class, BenchShuffleCommand.class, BenchTpchCommand.class})
 final class BenchCommand {
 }

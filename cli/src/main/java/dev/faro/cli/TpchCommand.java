@@ -87,7 +87,7 @@ final class TpchCommand implements Callable<Integer> {
         try {
             numbers = TpchOptions.queries(queries);
             double sf = TpchOptions.scaleFactor(scaleFactor);
-            long heapMiB = TpchOptions.workerHeapMiB(nodes, sf);
+            long heapMiB = TpchSession.workerHeapMiB(nodes, sf);
             TpchOptions.checkFits(nodes, heapMiB);
             if (rows < 0) {
                 throw new IllegalArgumentException("--rows must not be negative, got " + rows);

@@ -19,10 +19,6 @@ final class TpchOptions {
     /** At most this many local workers, whatever the memory says. */
     static final int MAX_LOCAL_NODES = 64;
 
-    /** Worker heap per node: a base plus this much per unit of scale factor per node (SF 1 ≈ 1.2 GB in memory). */
-    private static final long BASE_HEAP_MIB = 512;
-    private static final long HEAP_MIB_PER_SCALE_FACTOR = 2560;
-
     private TpchOptions() {}
 
     /** {@code 3,4,10}, {@code all} (every implemented query) or a mix; ascending, without duplicates. */
@@ -73,11 +69,6 @@ final class TpchOptions {
             throw new IllegalArgumentException("the scale factor must be positive, got " + value);
         }
         return value;
-    }
-
-    /** The worker heap in MiB for {@code nodes} nodes at {@code scaleFactor}. */
-    static long workerHeapMiB(int nodes, double scaleFactor) {
-        return BASE_HEAP_MIB + (long) Math.ceil(HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);
     }
 
     /** Checks that {@code nodes} workers of {@code heapMiB} each fit this machine's memory (80 % of it). */

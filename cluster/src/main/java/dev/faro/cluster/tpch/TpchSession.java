@@ -29,6 +29,10 @@ public final class TpchSession implements AutoCloseable {
 
     private static final AtomicLong QUERY_IDS = new AtomicLong();
 
+    /** Worker heap: a base plus this much per unit of scale factor and node (SF 1 is about 1.2 GB in memory). */
+    private static final long BASE_HEAP_MIB = 512;
+    private static final long HEAP_MIB_PER_SCALE_FACTOR = 2560;
+
     private final Coordinator cluster;
     private final TpchSettings settings;
     private final Duration queryTimeout;
@@ -79,6 +83,11 @@ public final class TpchSession implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /** The heap each of {@code nodes} workers needs for its share of SF {@code scaleFactor}, in MiB. */
+    public static long workerHeapMiB(int nodes, double scaleFactor) {
+        return BASE_HEAP_MIB + (long) Math.ceil(HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);
     }
 
     public TpchSettings settings() {

@@ -1,0 +1,88 @@
+package dev.faro.bench.tpch;
+
+import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.tpch.QueryOutcome;
+import dev.faro.cluster.tpch.TpchSession;
+import dev.faro.cluster.tpch.TpchSettings;
+import dev.faro.engine.tpch.Placement;
+import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.endpoint.EndpointImplementation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code faro bench tpch}, the analog of TODS19 §7.2 (E9–E11) on one machine: the same TPC-H queries on the same
+ * local cluster with the exchanges over MESQ/SR, over each RC design, and over the plain TCP socket baseline, next to
+ * a single-process DuckDB on the same rows, all in one invocation. Every (query, system) pair gets one untimed warm-up
+ * run, then {@code runs} timed runs interleaved across systems; the report shows medians and ratios. Row counts are
+ * compared with DuckDB's, so a wrong answer cannot pass as a fast one. Coordination code.
+ */
+public final class TpchBenchmark {
+
+    /** The name of the single-process reference in the report. */
+    static final String DUCKDB = "DuckDB";
+    static final String MESQ_SR = EndpointDesign.MESQ_SR.paperName();
+    static final String TCP = "TCP sockets";
+
+    private final TpchBenchmarkConfig config;
+    private final Consumer<String> progress;
+
+    public TpchBenchmark(TpchBenchmarkConfig config, Consumer<String> progress) {
+        this.config = config;
+        this.progress = progress;
+    }
+
+    /** The systems in report order: MESQ/SR, the six RC designs, the TCP baseline. */
+    static Map<String, TpchSettings> clusterSystems(TpchSettings base) {
+        Map<String, TpchSettings> systems = new LinkedHashMap<>();
+        systems.put(MESQ_SR, base.withDesign(EndpointDesign.MESQ_SR));
+        for (EndpointDesign design : EndpointDesign.values()) {
+            if (design.implementation() != EndpointImplementation.UD_TWO_SIDED) {
+                systems.put(design.paperName(), base.withDesign(design));
+            }
+        }
+        systems.put(TCP, base.withTcpSockets());
+        return systems;
+    }
+
+    public TpchBenchmarkReport run() {
+        Instant started = Instant.now();
+        TpchSettings base = new TpchSettings(config.scaleFactor(), Placement.RANDOM, config.threads(),
+                EndpointDesign.MESQ_SR);
+        Map<String, TpchSettings> systems = clusterSystems(base);
+        List<TpchBenchmarkReport.Measurement> measurements = new ArrayList<>();
+        ClusterConfig cluster = ClusterConfig.local(config.nodes())
+                .withWorkerHeap(TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()) + "m");
+        try (TpchSession session = TpchSession.start(cluster, base, progress)) {
+            progress.accept("loading the same rows into DuckDB (single process, "
+                    + Runtime.getRuntime().availableProcessors() + " threads)");
+            try (DuckDbBaseline duckDb = DuckDbBaseline.load(config.scaleFactor(), config.threads(),
+                    config.outputDirectory().resolve("tmp"))) {
+                for (int run = 0; run <= config.runs(); run++) {
+                    boolean warmUp = run == 0;
+                    progress.accept(warmUp ? "warm-up run" : "run " + run + " of " + config.runs());
+                    for (int query : config.queries()) {
+                        for (Map.Entry<String, TpchSettings> system : systems.entrySet()) {
+                            QueryOutcome outcome = session.run(query, system.getValue());
+                            if (!warmUp) {
+                                measurements.add(new TpchBenchmarkReport.Measurement(query, system.getKey(),
+                                        outcome.elapsedNanos(), outcome.rows().size(), outcome.bytesShuffled()));
+                            }
+                        }
+                        long duckNanos = duckDb.run(query);
+                        if (!warmUp) {
+                            measurements.add(new TpchBenchmarkReport.Measurement(query, DUCKDB, duckNanos, -1, 0));
+                        }
+                    }
+                }
+            }
+        }
+        return new TpchBenchmarkReport(config, List.copyOf(systems.keySet()), measurements, started,
+                Duration.between(started, Instant.now()));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.faro.bench.tpch;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Parameters of {@code faro bench tpch}: the cluster (nodes, engine threads per node), the database (scale factor),
+ * the queries, and how many timed runs each (system, query) pair gets after one warm-up run.
+ */
+public record TpchBenchmarkConfig(int nodes, double scaleFactor, List<Integer> queries, int threads, int runs,
+        Path outputDirectory) {
+
+    public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
+
+    public TpchBenchmarkConfig {
+        queries = List.copyOf(queries);
+        Objects.requireNonNull(outputDirectory, "outputDirectory is null");
+        if (nodes < 2) {
+            throw new IllegalArgumentException("the benchmark compares exchanges: --nodes must be at least 2, got "
+                    + nodes);
+        }
+        if (!(scaleFactor > 0) || Double.isInfinite(scaleFactor)) {
+            throw new IllegalArgumentException("the scale factor must be positive, got " + scaleFactor);
+        }
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("no queries given");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads per node must be positive, got " + threads);
+        }
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs must be at least 1, got " + runs);
+        }
+    }
+
+    /** 2 nodes, SF 1, Q3, Q4 and Q10 (TODS19 §7.2's queries), 2 threads per node, 3 runs. */
+    public static TpchBenchmarkConfig defaults() {
+        return new TpchBenchmarkConfig(2, 1, List.of(3, 4, 10), 2, 3, DEFAULT_OUTPUT_DIRECTORY);
+    }
+
+    /** A smoke test: SF 0.01, one run. */
+    public static TpchBenchmarkConfig quick() {
+        return new TpchBenchmarkConfig(2, 0.01, List.of(3, 4, 10), 2, 1, DEFAULT_OUTPUT_DIRECTORY);
+    }
+
+    public TpchBenchmarkConfig withNodes(int value) {
+        return new TpchBenchmarkConfig(value, scaleFactor, queries, threads, runs, outputDirectory);
+    }
+
+    public TpchBenchmarkConfig withScaleFactor(double value) {
+        return new TpchBenchmarkConfig(nodes, value, queries, threads, runs, outputDirectory);
+    }
+
+    public TpchBenchmarkConfig withQueries(List<Integer> value) {
+        return new TpchBenchmarkConfig(nodes, scaleFactor, value, threads, runs, outputDirectory);
+    }
+
+    public TpchBenchmarkConfig withThreads(int value) {
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, value, runs, outputDirectory);
+    }
+
+    public TpchBenchmarkConfig withRuns(int value) {
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, value, outputDirectory);
+    }
+
+    public TpchBenchmarkConfig withOutputDirectory(Path value) {
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, value);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.faro.cli;
+
+import dev.faro.bench.tpch.TpchBenchmark;
+import dev.faro.bench.tpch.TpchBenchmarkConfig;
+import dev.faro.bench.tpch.TpchBenchmarkReport;
+import dev.faro.fabric.FaroException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code faro bench tpch}: TPC-H response times with the exchanges over MESQ/SR, every RC design and the TCP socket
+ * baseline on one local cluster, next to a single-process DuckDB on the same rows. Wiring only.
+ */
+@Command(
+        name = "tpch",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "TPC-H response time (TODS19 §7.2, E9-E11 on one machine): the same queries on one local cluster with"
+                    + " the exchanges over MESQ/SR, each of the six RC designs and plain TCP sockets, next to a"
+                    + " single-process DuckDB loaded with the same rows, all in one invocation.",
+            "Every (query, system) pair gets a warm-up run, then --runs timed runs interleaved across systems; the"
+                    + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out."
+        })
+final class BenchTpchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Worker processes (default: 2).")
+    private Integer nodes;
+
+    @Option(names = "--sf", paramLabel = "S", description = "TPC-H scale factor (default: 1; --quick: 0.01).")
+    private Double scaleFactor;
+
+    @Option(names = "--queries", paramLabel = "Q", split = ",", description = "Query numbers or 'all' (default:"
+            + " 3,4,10, the paper's).")
+    private List<String> queries;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node (default: 2).")
+    private Integer threads;
+
+    @Option(names = "--runs", paramLabel = "N", description = "Timed runs per query and system (default: 3;"
+            + " --quick: 1).")
+    private Integer runs;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results).")
+    private Path outputDirectory = TpchBenchmarkConfig.DEFAULT_OUTPUT_DIRECTORY;
+
+    @Option(names = "--quick", description = "SF 0.01 and one run: a smoke test that takes a minute.")
+    private boolean quick;
+
+    @Override
+    public Integer call() {
+        TpchBenchmarkConfig config = config();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            TpchBenchmarkReport report = new TpchBenchmark(config, line -> {
+                err.println(line);
+                err.flush();
+            }).run();
+            out.print(report.table());
+            out.println("wrote " + String.join(", ", report.write().stream().map(Path::toString).toList()));
+            out.flush();
+            return CommandLine.ExitCode.OK;
+        } catch (FaroException | IllegalStateException | UncheckedIOException e) {
+            err.println("faro bench tpch: " + e.getMessage());
+            err.flush();
+            return TpchCommand.FAILED;
+        }
+    }
+
+    TpchBenchmarkConfig config() {
+        TpchBenchmarkConfig config = quick ? TpchBenchmarkConfig.quick() : TpchBenchmarkConfig.defaults();
+        try {
+            config = config.withOutputDirectory(outputDirectory);
+            if (nodes != null) {
+                config = config.withNodes(nodes);
+            }
+            if (scaleFactor != null) {
+                config = config.withScaleFactor(TpchOptions.scaleFactor(scaleFactor));
+            }
+            if (queries != null) {
+                config = config.withQueries(TpchOptions.queries(queries));
+            }
+            if (threads != null) {
+                config = config.withThreads(threads);
+            }
+            if (runs != null) {
+                config = config.withRuns(runs);
+            }
+            TpchOptions.checkFits(config.nodes(), dev.faro.cluster.tpch.TpchSession.workerHeapMiB(config.nodes(),
+                    config.scaleFactor()));
+            return config;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}
