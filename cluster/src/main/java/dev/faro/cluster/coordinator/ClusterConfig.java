@@ -12,7 +12,9 @@ import java.util.Objects;
  *
  * @param nodes the number of worker nodes
  * @param provider the fabric provider the workers open ({@code shm} by default, {@code net} across hosts)
- * @param providerOptions provider options handed to every worker (e.g. {@code shm.directory})
+ * @param providerOptions provider options handed to every worker (e.g. {@code shm.directory}); the same for all, so
+ *     per-host addresses use {@code net.bind=auto}: each worker binds its fabric to the address its coordinator
+ *     connection leaves from (see {@link dev.faro.cluster.worker.WorkerMain#AUTO_ADDRESS})
  * @param fabricPeerTimeout the fabric's peer timeout in the workers, or null for the fabric's default
  * @param workerHeap the local workers' {@code -Xmx}, e.g. {@code 3g}
  * @param jvmOptions further JVM options for local workers

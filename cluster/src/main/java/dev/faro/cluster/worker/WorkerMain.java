@@ -10,6 +10,7 @@ import dev.faro.cluster.protocol.MessageType;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.net.NetFabricProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A worker process: {@code java -cp ... dev.faro.cluster.worker.WorkerMain --join HOST:PORT [--secret-file F]
@@ -27,6 +29,12 @@ import java.util.Map;
  * coordinator says so or its connection drops. Exit codes: 0 after SHUTDOWN, 1 for a bad command line, 2 when
  * refused or the fabric does not open, 3 when the coordinator was lost.
  *
+ * <p>Per-host addresses: the coordinator hands every worker the same provider options, but a worker's fabric address
+ * differs per host. A provider option {@value #AUTO_ADDRESS} for an address option ({@code net.bind},
+ * {@code net.advertise}) becomes the local address of this worker's connection to the coordinator: the interface the
+ * host reaches the cluster through (loopback when the coordinator is on loopback), so one configuration serves every
+ * host.
+ *
  * <p>{@link #serve} serves a worker inside the calling JVM (tests, an embedded node).
  */
 public final class WorkerMain {
@@ -35,6 +43,12 @@ public final class WorkerMain {
     static final int EXIT_USAGE = 1;
     static final int EXIT_NOT_JOINED = 2;
     static final int EXIT_LOST = 3;
+
+    /** The provider option value that stands for the address this worker reaches the coordinator from. */
+    public static final String AUTO_ADDRESS = "auto";
+    /** The provider options that take an IP address and so accept {@value #AUTO_ADDRESS}. */
+    private static final Set<String> ADDRESS_OPTIONS = Set.of(NetFabricProvider.BIND_OPTION,
+            NetFabricProvider.ADVERTISE_OPTION);
 
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -131,7 +145,7 @@ public final class WorkerMain {
             int nodes = (int) welcome.number("nodes");
             Fabric fabric;
             try {
-                fabric = Fabrics.open(fabricConfig(welcome, node));
+                fabric = Fabrics.open(fabricConfig(welcome, node, socket.getLocalAddress()));
             } catch (RuntimeException e) {
                 System.err.println("faro worker: node " + node + ": cannot open the fabric: " + e.getMessage());
                 channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: " + e));
@@ -172,7 +186,11 @@ public final class WorkerMain {
         }
     }
 
-    static FabricConfig fabricConfig(Frame welcome, int node) {
+    /**
+     * The fabric configuration the coordinator's welcome describes, with {@value #AUTO_ADDRESS} address options
+     * replaced by {@code routeToCoordinator}, the local address of the coordinator connection.
+     */
+    static FabricConfig fabricConfig(Frame welcome, int node, InetAddress routeToCoordinator) {
         JsonNode fabric = welcome.required("fabric");
         FabricConfig config = FabricConfig.of(fabric.path("provider").asText("shm"), "node-" + node);
         if (fabric.has("peerTimeoutMs")) {
@@ -181,7 +199,11 @@ public final class WorkerMain {
         for (Iterator<Map.Entry<String, JsonNode>> it = fabric.path("options").properties().iterator();
                 it.hasNext(); ) {
             Map.Entry<String, JsonNode> option = it.next();
-            config = config.withOption(option.getKey(), option.getValue().asText());
+            String value = option.getValue().asText();
+            if (value.equals(AUTO_ADDRESS) && ADDRESS_OPTIONS.contains(option.getKey())) {
+                value = routeToCoordinator.getHostAddress();
+            }
+            config = config.withOption(option.getKey(), value);
         }
         return config;
     }
