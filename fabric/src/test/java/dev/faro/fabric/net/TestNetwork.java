@@ -1,108 +1,37 @@
 package dev.faro.fabric.net;
 
+import dev.faro.fabric.testing.NetworkNamespaces;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The test's own small network: two network namespaces ({@code faro-it-<pid>-a} and {@code -b}), each a "host" with
  * one end of a veth pair ({@code 10.77.0.1/24} and {@code 10.77.0.2/24}); packet loss with nftables and a bandwidth
  * cap with a {@code tbf} qdisc inside a namespace; link down. Needs root and {@code ip}, {@code nft}, {@code tc}.
  *
- * <p>Names carry a fixed prefix and the test JVM's pid, so {@link #removeStale()} removes what a crashed run left
- * (its pid is gone) without touching a run that is still going (builds on a shared machine may overlap).
- * Addresses exist only inside the namespaces; the host's own network is not touched.
+ * <p>Naming, probing, stale removal and commands come from {@link NetworkNamespaces} (shared with the cluster's
+ * tests). Addresses exist only inside the namespaces; the host's own network is not touched.
  */
 final class TestNetwork implements AutoCloseable {
 
-    static final String PREFIX = "faro-it-";
-    /** veth names live in the host's namespace for a moment and must be short (15 characters at most). */
-    static final String LINK_PREFIX = "fi";
-    private static final long PID = ProcessHandle.current().pid();
-    static final String HOST_A = PREFIX + PID + "-a";
-    static final String HOST_B = PREFIX + PID + "-b";
-    static final String LINK_A = LINK_PREFIX + PID + "a";
-    static final String LINK_B = LINK_PREFIX + PID + "b";
+    static final String HOST_A = NetworkNamespaces.namespace("a");
+    static final String HOST_B = NetworkNamespaces.namespace("b");
+    static final String LINK_A = NetworkNamespaces.link("a");
+    static final String LINK_B = NetworkNamespaces.link("b");
     static final String ADDRESS_A = "10.77.0.1";
     static final String ADDRESS_B = "10.77.0.2";
 
     private TestNetwork() {}
 
-    /**
-     * Why namespaces cannot be created here, or null if they can: not root, a tool missing, or the kernel refusing.
-     * Tries a probe namespace.
-     */
+    /** Why namespaces cannot be created here (with {@code nft} and {@code tc}), or null if they can. */
     static String unavailableBecause() {
-        try {
-            String uid = run(List.of("id", "-u")).strip();
-            if (!uid.equals("0")) {
-                return "not running as root (uid " + uid + ")";
-            }
-        } catch (IOException e) {
-            return "cannot run 'id -u': " + e.getMessage();
-        }
-        for (String tool : List.of("ip", "nft", "tc")) {
-            if (!onPath(tool)) {
-                return "'" + tool + "' is not installed (apt-get install iproute2 nftables)";
-            }
-        }
-        String probe = PREFIX + PID + "-probe";
-        try {
-            run(List.of("ip", "netns", "add", probe));
-            run(List.of("ip", "netns", "exec", probe, "nft", "list", "ruleset"));
-        } catch (IOException e) {
-            return "the kernel refuses network namespaces or nftables here: " + e.getMessage();
-        } finally {
-            runQuietly(List.of("ip", "netns", "del", probe));
-        }
-        return null;
-    }
-
-    private static boolean onPath(String tool) {
-        for (String directory : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(directory, tool))) {
-                return true;
-            }
-        }
-        return Files.isExecutable(Path.of("/usr/sbin", tool)) || Files.isExecutable(Path.of("/sbin", tool));
+        return NetworkNamespaces.unavailableBecause(List.of("nft", "tc"));
     }
 
     /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */
     static void removeStale() throws IOException {
-        for (String line : run(List.of("ip", "netns", "list")).split("\n")) {
-            String name = line.strip().split(" ")[0];
-            if (name.startsWith(PREFIX) && isStale(name.substring(PREFIX.length()))) {
-                runQuietly(List.of("ip", "netns", "del", name));
-            }
-        }
-        for (String line : run(List.of("ip", "-o", "link", "show")).split("\n")) {
-            String[] fields = line.strip().split(":\\s+");
-            if (fields.length > 1) {
-                String name = fields[1].split("@")[0];
-                if (name.startsWith(LINK_PREFIX) && name.length() > LINK_PREFIX.length()
-                        && Character.isDigit(name.charAt(LINK_PREFIX.length()))
-                        && isStale(name.substring(LINK_PREFIX.length()))) {
-                    runQuietly(List.of("ip", "link", "del", name));
-                }
-            }
-        }
-    }
-
-    /** Whether the run that named something {@code <pid><suffix>} is this one or dead. */
-    private static boolean isStale(String pidAndSuffix) {
-        int end = 0;
-        while (end < pidAndSuffix.length() && Character.isDigit(pidAndSuffix.charAt(end))) {
-            end++;
-        }
-        if (end == 0) {
-            return true; // an older naming scheme: nobody owns it
-        }
-        long pid = Long.parseLong(pidAndSuffix.substring(0, end));
-        return pid == PID || ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
+        NetworkNamespaces.removeStale();
     }
 
     /** Two namespaces joined by a veth pair, links and loopback up. */
@@ -130,7 +59,7 @@ final class TestNetwork implements AutoCloseable {
 
     /** The command prefix that runs a process inside {@code host}'s namespace. */
     static List<String> inside(String host) {
-        return List.of("ip", "netns", "exec", host);
+        return NetworkNamespaces.inside(host);
     }
 
     /**
@@ -189,33 +118,12 @@ final class TestNetwork implements AutoCloseable {
         return all;
     }
 
-    /** Runs a command (bounded); its output, or an IOException naming the command, its status and output. */
     static String run(List<String> command) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " did not finish within 30 s");
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted running " + String.join(" ", command), e);
-        }
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " failed (status " + process.exitValue() + "): "
-                    + output.strip());
-        }
-        return output;
+        return NetworkNamespaces.run(command);
     }
 
     private static void runQuietly(List<String> command) {
-        try {
-            run(command);
-        } catch (IOException ignored) {
-            // cleaning up: what is gone is gone
-        }
+        NetworkNamespaces.runQuietly(command);
     }
 
     /** Deletes both namespaces (their veth ends go with them). */
