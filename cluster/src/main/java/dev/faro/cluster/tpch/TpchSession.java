@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * TPC-H on a local cluster: starts the workers, has every node generate its share of the database (a setup task, so a
- * replacement worker loads its share again), then runs queries: the plan goes to every node as JSON, node 0's reply
- * holds the answer. Coordination code.
+ * TPC-H on a cluster (a local one, or workers started by hand on several hosts): has every node generate its share of
+ * the database (a setup task, so a replacement worker loads its share again), then runs queries: the plan goes to
+ * every node as JSON, node 0's reply holds the answer. Coordination code.
  */
 public final class TpchSession implements AutoCloseable {
 
@@ -51,8 +51,18 @@ public final class TpchSession implements AutoCloseable {
         Objects.requireNonNull(progress, "progress is null");
         progress.accept("starting " + config.nodes() + " worker JVM" + (config.nodes() == 1 ? "" : "s") + " ("
                 + config.provider() + " fabric, heap " + config.workerHeap() + " each)");
-        Coordinator cluster = LocalCluster.start(config);
+        return load(LocalCluster.start(config), settings, progress);
+    }
+
+    /**
+     * TPC-H on the workers of {@code cluster}, e.g. a {@link Coordinator#listen} coordinator with workers started by
+     * hand on several hosts: waits for them, has every node generate its share, and owns {@code cluster} from then on
+     * (closing the session closes it, and so does a failed load).
+     */
+    public static TpchSession load(Coordinator cluster, TpchSettings settings, Consumer<String> progress) {
+        Objects.requireNonNull(progress, "progress is null");
         try {
+            cluster.awaitWorkers(cluster.config().joinTimeout());
             progress.accept(String.format("generating TPC-H SF %s, %s placement, on every node", 
                     scaleText(settings.scaleFactor()), settings.placement().optionName()));
             long start = System.nanoTime();
@@ -74,7 +84,7 @@ public final class TpchSession implements AutoCloseable {
                     rows += count.asLong();
                 }
             }
-            progress.accept(String.format("loaded %,d rows over %d nodes in %.1f s", rows, config.nodes(),
+            progress.accept(String.format("loaded %,d rows over %d nodes in %.1f s", rows, cluster.nodes(),
                     (System.nanoTime() - start) / 1e9));
             Duration queryTimeout = Duration.ofMinutes(2).plus(Duration.ofMinutes(
                     (long) Math.ceil(5 * settings.scaleFactor())));
