@@ -87,14 +87,14 @@ final class TpchCommand implements Callable<Integer> {
         try {
             numbers = TpchOptions.queries(queries);
             double sf = TpchOptions.scaleFactor(scaleFactor);
-            long heapMiB = TpchSession.workerHeapMiB(nodes, sf);
+            long heapMiB = workerHeap != null ? TpchOptions.heapMiB(workerHeap) : TpchSession.workerHeapMiB(nodes, sf);
             TpchOptions.checkFits(nodes, heapMiB);
             if (rows < 0) {
                 throw new IllegalArgumentException("--rows must not be negative, got " + rows);
             }
             settings = TpchOptions.exchange(new TpchSettings(sf, Placement.parse(placement), threads,
                     EndpointDesign.MESQ_SR), design);
-            config = ClusterConfig.local(nodes).withWorkerHeap(workerHeap != null ? workerHeap : heapMiB + "m");
+            config = ClusterConfig.local(nodes).withWorkerHeap(heapMiB + "m");
         } catch (IllegalArgumentException e) {
             err.println("faro tpch: " + e.getMessage());
             err.flush();

@@ -64,6 +64,24 @@ final class TpchOptions {
         }
     }
 
+    /** A JVM heap size like {@code 4g}, {@code 512m} or {@code 1048576k}, in MiB. */
+    static long heapMiB(String text) {
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile("(\\d{1,9})([kKmMgG])").matcher(text.strip());
+        if (!size.matches()) {
+            throw new IllegalArgumentException("--worker-heap takes a size like 512m or 4g, not '" + text + "'");
+        }
+        long value = Long.parseLong(size.group(1));
+        long mib = switch (Character.toLowerCase(size.group(2).charAt(0))) {
+            case 'k' -> value / 1024;
+            case 'm' -> value;
+            default -> value * 1024;
+        };
+        if (mib < 64) {
+            throw new IllegalArgumentException("--worker-heap must be at least 64m, got " + text);
+        }
+        return mib;
+    }
+
     static double scaleFactor(double value) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException("the scale factor must be positive, got " + value);

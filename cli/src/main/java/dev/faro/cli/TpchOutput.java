@@ -1,7 +1,8 @@
 package dev.faro.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.bench.report.ResultTable;
@@ -92,7 +93,9 @@ final class TpchOutput {
     }
 
     private void printJson(TpchSettings settings, int nodes) {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        // exact decimals, written in plain notation (1200.00, never 1.2E+3)
+        ObjectMapper mapper = new ObjectMapper().setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+                .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
         ObjectNode document = mapper.createObjectNode();
         document.put("scaleFactor", settings.scaleFactor()).put("nodes", nodes)
                 .put("design", settings.exchangeName()).put("placement", settings.placement().optionName())
@@ -121,7 +124,11 @@ final class TpchOutput {
                 }
             }
         }
-        out.println(document.toPrettyString());
+        try {
+            out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(document));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the results as JSON: " + e.getMessage(), e);
+        }
     }
 
     /** A value as shown: decimals in plain notation, dates ISO, null as NULL. */

@@ -34,6 +34,7 @@ class TpchCommandTest {
         "--design    | XYZ       | faro tpch: unknown endpoint design 'XYZ'; known: [SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR] or tcp",
         "--placement | hash      | faro tpch: unknown placement 'hash'; choose random or first-key",
         "--threads   | 0         | faro tpch: threads per node must be positive, got 0",
+        "--worker-heap | 4 gigs  | faro tpch: --worker-heap takes a size like 512m or 4g, not '4 gigs'",
         "--format    | xml       | faro tpch: Invalid value for option '--format': expected one of [table, csv, json] (case-sensitive) but was 'xml' (see faro tpch --help)",
     })
     void badValuesAreOneLineErrors(String option, String value, String message) {

@@ -31,11 +31,19 @@ final class DuckDbBaseline implements AutoCloseable {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("SET threads TO " + Runtime.getRuntime().availableProcessors());
             }
-            Path scratch = Files.createTempDirectory(Files.createDirectories(scratchParent), "duckdb-load");
-            DuckDbLoader.load(connection, new TpchGenerator(scaleFactor, 0, 1, Placement.RANDOM, threads)
-                    .generateAll(table -> {}), scratch);
-            Files.deleteIfExists(scratch);
-            return new DuckDbBaseline(connection);
+            try {
+                Path scratch = Files.createTempDirectory(Files.createDirectories(scratchParent), "duckdb-load");
+                try {
+                    DuckDbLoader.load(connection, new TpchGenerator(scaleFactor, 0, 1, Placement.RANDOM, threads)
+                            .generateAll(table -> {}), scratch);
+                } finally {
+                    Files.deleteIfExists(scratch);
+                }
+                return new DuckDbBaseline(connection);
+            } catch (SQLException | IOException | RuntimeException e) {
+                connection.close();
+                throw e;
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("DuckDB could not load the TPC-H tables: " + e.getMessage(), e);
         } catch (IOException e) {
@@ -43,9 +51,13 @@ final class DuckDbBaseline implements AutoCloseable {
         }
     }
 
-    /** Runs TPC-H query {@code number} and reads every row; returns the elapsed nanoseconds. */
-    long run(int number) {
+    /** One timed run: the elapsed nanoseconds (reading every value of every row included) and the row count. */
+    record Run(long nanos, int rows) {}
+
+    /** Runs TPC-H query {@code number} and reads every row. */
+    Run run(int number) {
         long start = System.nanoTime();
+        int rows = 0;
         try (Statement statement = connection.createStatement();
                 ResultSet result = statement.executeQuery(DuckDbLoader.queryText(number))) {
             int columns = result.getMetaData().getColumnCount();
@@ -53,11 +65,12 @@ final class DuckDbBaseline implements AutoCloseable {
                 for (int c = 1; c <= columns; c++) {
                     result.getObject(c);
                 }
+                rows++;
             }
         } catch (SQLException e) {
             throw new IllegalStateException("DuckDB failed on Q" + number + ": " + e.getMessage(), e);
         }
-        return System.nanoTime() - start;
+        return new Run(System.nanoTime() - start, rows);
     }
 
     @Override

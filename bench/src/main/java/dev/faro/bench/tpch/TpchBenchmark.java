@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * {@code faro bench tpch}, the analog of TODS19 §7.2 (E9–E11) on one machine: the same TPC-H queries on the same
  * local cluster with the exchanges over MESQ/SR, over each RC design, and over the plain TCP socket baseline, next to
  * a single-process DuckDB on the same rows, all in one invocation. Every (query, system) pair gets one untimed warm-up
- * run, then {@code runs} timed runs interleaved across systems; the report shows medians and ratios. Row counts are
- * compared with DuckDB's, so a wrong answer cannot pass as a fast one. Coordination code.
+ * run, then {@code runs} timed runs interleaved across systems; the report shows medians and ratios. Every run's row
+ * count is compared with DuckDB's and a difference fails the benchmark, so a broken plan cannot pass as a fast one
+ * (the values are checked against DuckDB by the engine's tests). Coordination code.
  */
 public final class TpchBenchmark {
 
@@ -67,16 +68,22 @@ public final class TpchBenchmark {
                     boolean warmUp = run == 0;
                     progress.accept(warmUp ? "warm-up run" : "run " + run + " of " + config.runs());
                     for (int query : config.queries()) {
+                        DuckDbBaseline.Run reference = duckDb.run(query);
                         for (Map.Entry<String, TpchSettings> system : systems.entrySet()) {
                             QueryOutcome outcome = session.run(query, system.getValue());
+                            if (outcome.rows().size() != reference.rows()) {
+                                throw new IllegalStateException(String.format("Q%d over %s returned %d rows,"
+                                        + " DuckDB %d: the answers differ", query, system.getKey(),
+                                        outcome.rows().size(), reference.rows()));
+                            }
                             if (!warmUp) {
                                 measurements.add(new TpchBenchmarkReport.Measurement(query, system.getKey(),
                                         outcome.elapsedNanos(), outcome.rows().size(), outcome.bytesShuffled()));
                             }
                         }
-                        long duckNanos = duckDb.run(query);
                         if (!warmUp) {
-                            measurements.add(new TpchBenchmarkReport.Measurement(query, DUCKDB, duckNanos, -1, 0));
+                            measurements.add(new TpchBenchmarkReport.Measurement(query, DUCKDB, reference.nanos(),
+                                    reference.rows(), 0));
                         }
                     }
                 }

@@ -27,7 +27,7 @@ import org.knowm.xchart.CategoryChartBuilder;
  */
 public final class TpchBenchmarkReport {
 
-    /** One timed run: {@code rows} is -1 for DuckDB (counted separately), {@code bytesShuffled} 0 for it. */
+    /** One timed run of one system; {@code bytesShuffled} is 0 for DuckDB. */
     record Measurement(int query, String system, long nanos, int rows, long bytesShuffled) {}
 
     /** Medians of one (query, system) pair. */

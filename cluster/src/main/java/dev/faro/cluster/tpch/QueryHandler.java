@@ -13,6 +13,7 @@ import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.plan.PlanJson;
 import dev.faro.engine.plan.PlanNode;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import java.time.Duration;
 
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
@@ -23,6 +24,13 @@ import dev.faro.shuffle.endpoint.EndpointDesign;
 public final class QueryHandler implements TaskHandler {
 
     public static final String TYPE = "query";
+
+    /**
+     * How long an exchange may wait without progress. A node starts receiving an exchange when it starts the pipeline
+     * that feeds it, so a slow node can lag the others by a pipeline's run time; dead peers are noticed sooner by the
+     * fabric (error completions) and by the coordinator's heartbeats.
+     */
+    static final Duration EXCHANGE_STALL_TIMEOUT = Duration.ofMinutes(2);
 
     @Override
     public String type() {
@@ -43,7 +51,8 @@ public final class QueryHandler implements TaskHandler {
         ShuffleTransport transport = ShuffleTransport.valueOf(payload.path("transport").asText("FABRIC"));
         ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, threads)
                 : ExecutionContext.distributed(tables, threads, context.fabric(), context.exchange(), design, queryId)
-                        .withTransport(transport);
+                        .withTransport(transport)
+                        .withEndpointTweaks(config -> config.withStallTimeout(EXCHANGE_STALL_TIMEOUT));
         QueryResult result = QueryExecutor.execute(plan, execution);
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());

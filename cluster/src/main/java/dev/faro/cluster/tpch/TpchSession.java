@@ -51,7 +51,18 @@ public final class TpchSession implements AutoCloseable {
         Objects.requireNonNull(progress, "progress is null");
         progress.accept("starting " + config.nodes() + " worker JVM" + (config.nodes() == 1 ? "" : "s") + " ("
                 + config.provider() + " fabric, heap " + config.workerHeap() + " each)");
+        Duration loadTimeout = loadTimeout(settings);
+        if (config.joinTimeout().compareTo(loadTimeout) < 0) {
+            // a replacement worker must join AND reload its share before the next query may run
+            config = config.withJoinTimeout(loadTimeout);
+        }
         return load(LocalCluster.start(config), settings, progress);
+    }
+
+    /** How long generating a node's share may take. */
+    static Duration loadTimeout(TpchSettings settings) {
+        return Duration.ofMinutes(1).plus(Duration.ofMillis(
+                (long) (LOAD_TIME_PER_SCALE_FACTOR.toMillis() * settings.scaleFactor())));
     }
 
     /**
@@ -72,9 +83,8 @@ public final class TpchSession implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))), 5, 5, TimeUnit.SECONDS);
             List<TaskReply> replies;
             try {
-                Duration timeout = Duration.ofMinutes(1).plus(Duration.ofMillis(
-                        (long) (LOAD_TIME_PER_SCALE_FACTOR.toMillis() * settings.scaleFactor())));
-                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> loadPayload(settings), timeout);
+                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> loadPayload(settings),
+                        loadTimeout(settings));
             } finally {
                 ticker.shutdownNow();
             }

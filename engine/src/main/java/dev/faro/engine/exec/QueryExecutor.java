@@ -74,8 +74,10 @@ public final class QueryExecutor {
         }
         if (failure.failed()) {
             Throwable first = failure.first();
-            throw new QueryExecutionException("query " + context.queryId() + " failed at node " + context.nodeIndex()
-                    + ": " + first, first);
+            if (first instanceof Error error) {
+                throw error; // out of memory and the like: the worker's state is unknown, do not carry on
+            }
+            throw new QueryExecutionException(context.queryId(), context.nodeIndex(), first);
         }
         List<ExchangeStatistics> statistics = new ArrayList<>();
         for (ShuffleExchange exchange : exchanges) {
