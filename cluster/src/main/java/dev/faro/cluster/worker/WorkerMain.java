@@ -90,7 +90,7 @@ public final class WorkerMain {
             switch (arg) {
                 case "--join" -> join = value(arg, it);
                 case "--secret-file" -> secretFile = Path.of(value(arg, it));
-                case "--node" -> requestedNode = Integer.parseInt(value(arg, it));
+                case "--node" -> requestedNode = number("--node", value(arg, it));
                 case "--verbose" -> verbose = true;
                 case "--secret" -> throw new IllegalArgumentException("the secret never goes on the command line:"
                         + " use --secret-file or $" + ClusterSecret.ENVIRONMENT_VARIABLE);
@@ -119,7 +119,7 @@ public final class WorkerMain {
             quietLogging();
         }
         String host = join.substring(0, colon);
-        int port = Integer.parseInt(join.substring(colon + 1));
+        int port = number("the port of --join " + join, join.substring(colon + 1));
         return serve(new InetSocketAddress(host, port), secret, requestedNode, TaskHandlers.load());
     }
 
@@ -221,5 +221,18 @@ public final class WorkerMain {
         } catch (IOException e) {
             return "unknown-host";
         }
+    }
+
+    /** {@code text} as a non-negative int; the error names {@code what}. */
+    private static int number(String what, String text) {
+        try {
+            int value = Integer.parseInt(text.strip());
+            if (value >= 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the message below
+        }
+        throw new IllegalArgumentException(what + " must be a non-negative number, got '" + text + "'");
     }
 }
