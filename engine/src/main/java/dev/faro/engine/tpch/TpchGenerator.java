@@ -87,6 +87,9 @@ public final class TpchGenerator {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while generating " + table.getTableName(), e);
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error error) {
+                    throw error; // out of memory: say so, do not dress it up
+                }
                 throw new IllegalStateException("generating " + table.getTableName() + " failed: " + e.getCause(),
                         e.getCause());
             }
