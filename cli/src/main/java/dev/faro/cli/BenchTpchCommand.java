@@ -101,6 +101,14 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             TpchOptions.checkFits(config.nodes(), dev.faro.cluster.tpch.TpchSession.workerHeapMiB(config.nodes(),
                     config.scaleFactor()));
+            // this JVM generates the whole database once for DuckDB (about 1.2 GB of heap per unit of scale factor)
+            long neededMiB = (long) Math.ceil(1536 * config.scaleFactor());
+            long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
+            if (neededMiB > maxMiB) {
+                throw new IllegalArgumentException(String.format("SF %s needs about %d MiB of heap in this process"
+                        + " for DuckDB's copy of the data, it has %d MiB: set FARO_JAVA_OPTS=-Xmx%dg",
+                        config.scaleFactor(), neededMiB, maxMiB, (neededMiB >> 10) + 2));
+            }
             return config;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
