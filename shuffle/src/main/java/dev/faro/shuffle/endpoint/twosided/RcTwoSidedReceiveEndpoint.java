@@ -74,11 +74,13 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.ended = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
         int depth = config.buffersPerPeer();
-        this.completionQueue = fabric.createCompletionQueue(nodes * (depth + CreditWriter.SEND_DEPTH));
+        this.completionQueue = fabric.createCompletionQueue(nodes * depth);
+        this.credits = new CreditWriter(fabric, nodes, self);
         this.queuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
-            queuePairs[node] = fabric.createRcQueuePair(
-                    new QueuePairConfig(completionQueue, completionQueue, CreditWriter.SEND_DEPTH, depth, 8));
+            // credit writes complete on the writer's own queue, which it polls itself (never QUEUE_FULL)
+            queuePairs[node] = fabric.createRcQueuePair(new QueuePairConfig(credits.completionQueue(),
+                    completionQueue, CreditWriter.SEND_DEPTH, depth, 8));
         }
         this.pool = pool;
         this.owned = new ShuffleBuffer[expectsData ? nodes * depth : 0];
@@ -92,7 +94,6 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             sourceOf[owned[i].index()] = i / depth;
             counters.borrowed(BufferCounters.State.WAIT);
         }
-        this.credits = new CreditWriter(nodes, self);
         this.sourceLocks = new ReentrantLock[nodes];
         for (int node = 0; node < nodes; node++) {
             sourceLocks[node] = new ReentrantLock();
@@ -174,7 +175,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                     + completion.queuePairNumber() + " (a sender died or closed early)");
         }
         if (completion.opcode() != Opcode.RECEIVE) {
-            return null; // the completion of a signaled credit write
+            return null; // not expected: credit writes complete on the credit writer's queue
         }
         ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
@@ -236,7 +237,15 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
     private void writeCredit(int source, boolean last) {
-        credits.write(queuePairs[source], source, last);
+        if (!credits.write(queuePairs[source], source, last)) {
+            throw failure.fail("a credit write failed (" + credits.failure() + "): node " + source
+                    + " failed or closed early");
+        }
+    }
+
+    /** Credit writes posted so far, and how many waited for a send-queue slot (approximate). */
+    public CreditWriter creditWriter() {
+        return credits;
     }
 
     /**
@@ -266,6 +275,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                 queuePair.close();
             }
             completionQueue.close();
+            credits.close();
             for (ShuffleBuffer buffer : owned) {
                 pool.giveBack(buffer);
             }

@@ -98,18 +98,19 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.pool = pool;
         this.policy = config.bufferPolicy();
         this.maximumBuffers = policy.maximumPerPeer() * nodes;
-        this.completionQueue = fabric.createCompletionQueue(1 + maximumBuffers + nodes * (CreditWriter.SEND_DEPTH + 1));
+        this.completionQueue = fabric.createCompletionQueue(1 + maximumBuffers + nodes);
         this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, 1,
                 maximumBuffers, 0));
+        this.credits = new CreditWriter(fabric, nodes, self);
         this.creditQueuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
-            creditQueuePairs[node] = fabric.createRcQueuePair(
-                    new QueuePairConfig(completionQueue, completionQueue, CreditWriter.SEND_DEPTH, 1, 8));
+            // credit writes complete on the writer's own queue, which it polls itself (never QUEUE_FULL)
+            creditQueuePairs[node] = fabric.createRcQueuePair(new QueuePairConfig(credits.completionQueue(),
+                    completionQueue, CreditWriter.SEND_DEPTH, 1, 8));
         }
         this.owned = new ShuffleBuffer[maximumBuffers];
         this.retireOnRelease = new AtomicIntegerArray(pool.maximumBuffers());
         this.ready = new int[maximumBuffers];
-        this.credits = new CreditWriter(nodes, self);
         this.sourceLocks = new ReentrantLock[nodes];
         for (int node = 0; node < nodes; node++) {
             sourceLocks[node] = new ReentrantLock();
@@ -353,10 +354,10 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** Caller holds pollLock. Returns the buffer to hand out, or null. */
     private ShuffleBuffer onCompletion(WorkCompletion completion) {
         if (!completion.status().isSuccess()) {
-            throw failure.fail("a receive or credit write failed: " + completion.status());
+            throw failure.fail("a receive failed: " + completion.status());
         }
         if (completion.opcode() != Opcode.RECEIVE) {
-            return null; // a signaled credit write
+            return null; // not expected: credit writes complete on the credit writer's queue
         }
         lastArrivalNs = System.nanoTime();
         ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
@@ -483,7 +484,15 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
     private void writeCredit(int source, boolean last) {
-        credits.write(creditQueuePairs[source], source, last);
+        if (!credits.write(creditQueuePairs[source], source, last)) {
+            throw failure.fail("a credit write failed (" + credits.failure() + "): node " + source
+                    + " failed or closed early");
+        }
+    }
+
+    /** Credit writes posted so far, and how many waited for a send-queue slot (approximate). */
+    public CreditWriter creditWriter() {
+        return credits;
     }
 
     @Override
@@ -506,6 +515,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             creditQueuePair.close();
         }
         completionQueue.close();
+        credits.close();
         poolLock.lock();
         try {
             for (int i = 0; i < ownedCount; i++) {
