@@ -21,6 +21,19 @@ public interface ReceiveEndpoint extends AutoCloseable {
     /** Gives a buffer from {@link #getData()} back; the caller must not touch it afterwards. */
     void release(ShuffleBuffer buffer);
 
+    /**
+     * Nanoseconds callers spent blocked in {@link #getData()} waiting for data, so far (approximate while threads
+     * run; 0 where a design does not count it). A resource counter of the experiments.
+     */
+    default long dataWaitNanos() {
+        return 0;
+    }
+
+    /** Credit write-backs (RDMA WRITEs of the credit word) this endpoint posted so far; 0 for designs without. */
+    default long creditWrites() {
+        return 0;
+    }
+
     @Override
     void close();
 }

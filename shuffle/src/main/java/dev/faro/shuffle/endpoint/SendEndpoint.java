@@ -24,6 +24,19 @@ public interface SendEndpoint extends AutoCloseable {
     void putData(ShuffleBuffer buffer, int[] destinations, StreamState state);
 
     /**
+     * Nanoseconds this endpoint's callers spent blocked in {@link #acquire()} waiting for a free buffer, so far
+     * (approximate while threads run; 0 where a design does not count it). A resource counter of the experiments.
+     */
+    default long bufferWaitNanos() {
+        return 0;
+    }
+
+    /** Nanoseconds callers spent blocked in {@link #putData} waiting for flow-control credit (as above). */
+    default long creditWaitNanos() {
+        return 0;
+    }
+
+    /**
      * Finishes the stream (the close protocol of the design: e.g. send/receive parity for RC Send/Receive) and frees
      * the endpoint's resources. Every destination must have received DEPLETED before.
      */

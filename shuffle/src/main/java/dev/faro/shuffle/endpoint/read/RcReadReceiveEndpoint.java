@@ -24,6 +24,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The RECEIVE side of RDMA READ over RC (TODS19 §5.4, Algorithm 4): one RC queue pair per source node, a
@@ -48,6 +49,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * buffers pass through a FIFO, counters are atomic. Data path: allocation-free after construction.
  */
 public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnections.CompletionSink {
+
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong dataWaitNanos = new AtomicLong();
 
     private static final int DATA = 1;
     private static final int CONTROL = 2;
@@ -179,28 +183,34 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
     @Override
     public ShuffleBuffer getData() {
         StallWatch watch = null;
-        while (true) {
-            failure.check();
-            ShuffleBuffer buffer = ready.poll();
-            if (buffer != null) {
-                return handOut(buffer);
-            }
-            if (ended) {
-                return null;
-            }
-            if (issueReads() + connections.drain(this) > 0) {
-                if (watch != null) {
-                    watch.reset();
+        try {
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = ready.poll();
+                if (buffer != null) {
+                    return handOut(buffer);
                 }
-                continue;
+                if (ended) {
+                    return null;
+                }
+                if (issueReads() + connections.drain(this) > 0) {
+                    if (watch != null) {
+                        watch.reset();
+                    }
+                    continue;
+                }
+                checkSources();
+                if (watch == null) {
+                    watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                }
             }
-            checkSources();
-            if (watch == null) {
-                watch = new StallWatch(config.stallTimeout());
-            }
-            if (!watch.idle()) {
-                throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                        + depletedSources.get() + " of " + nodes + " sources finished)");
+        } finally {
+            if (watch != null) {
+                watch.stop();
             }
         }
     }
@@ -325,6 +335,11 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
             landingRegion.close();
             validRingRegion.close();
         }
+    }
+
+    @Override
+    public long dataWaitNanos() {
+        return dataWaitNanos.get();
     }
 
     @Override

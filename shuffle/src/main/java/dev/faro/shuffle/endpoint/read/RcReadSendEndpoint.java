@@ -20,6 +20,7 @@ import dev.faro.shuffle.ring.RingProducer;
 import java.util.EnumSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The SEND side of RDMA READ over RC (TODS19 §5.4, Algorithm 4; "MQ/RD"). The buffers are owned here, in a region
@@ -43,6 +44,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * drained by one thread at a time. Data path: allocation-free after construction.
  */
 public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.CompletionSink {
+
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong bufferWaitNanos = new AtomicLong();
 
     private static final int CONTROL = 1;
     private static final int CONTROL_SEND_DEPTH = 64;
@@ -157,26 +161,32 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
     @Override
     public ShuffleBuffer acquire() {
         StallWatch watch = null;
-        while (true) {
-            failure.check();
-            ShuffleBuffer buffer = free.poll();
-            if (buffer != null) {
-                buffer.payloadLength(0);
-                return buffer;
-            }
-            if (harvest() + connections.drain(this) > 0) {
-                if (watch != null) {
-                    watch.reset();
+        try {
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = free.poll();
+                if (buffer != null) {
+                    buffer.payloadLength(0);
+                    return buffer;
                 }
-                continue;
+                if (harvest() + connections.drain(this) > 0) {
+                    if (watch != null) {
+                        watch.reset();
+                    }
+                    continue;
+                }
+                checkOutstandingPeers();
+                if (watch == null) {
+                    watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no buffer was freed within " + config.stallTimeout()
+                            + " (receivers stopped reading?)");
+                }
             }
-            checkOutstandingPeers();
-            if (watch == null) {
-                watch = new StallWatch(config.stallTimeout());
-            }
-            if (!watch.idle()) {
-                throw failure.fail("no buffer was freed within " + config.stallTimeout()
-                        + " (receivers stopped reading?)");
+        } finally {
+            if (watch != null) {
+                watch.stop();
             }
         }
     }
@@ -286,6 +296,11 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
             }
         }
         return false;
+    }
+
+    @Override
+    public long bufferWaitNanos() {
+        return bufferWaitNanos.get();
     }
 
     @Override

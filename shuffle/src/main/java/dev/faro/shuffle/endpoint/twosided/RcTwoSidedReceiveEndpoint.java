@@ -21,6 +21,7 @@ import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The RECEIVE side of Send/Receive over RC (TODS19 §5.2, Algorithm 3): one RC queue pair per source node, and
@@ -36,6 +37,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * per-source lock, so a release and the FINAL credit cannot interleave. Data path: allocation-free.
  */
 public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
+
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong dataWaitNanos = new AtomicLong();
 
 
     private final int id;
@@ -138,33 +142,37 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config.stallTimeout());
-        while (true) {
-            failure.check();
-            if (ended) {
-                return null;
-            }
-            if (pollLock.tryLock()) {
-                try {
-                    if (ended) {
-                        return null;
-                    }
-                    if (completionQueue.poll(completions, 1) == 1) {
-                        watch.reset();
-                        ShuffleBuffer buffer = onCompletion(completions[0]);
-                        if (buffer != null) {
-                            return buffer;
+        StallWatch watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+        try {
+            while (true) {
+                failure.check();
+                if (ended) {
+                    return null;
+                }
+                if (pollLock.tryLock()) {
+                    try {
+                        if (ended) {
+                            return null;
                         }
-                        continue;
+                        if (completionQueue.poll(completions, 1) == 1) {
+                            watch.reset();
+                            ShuffleBuffer buffer = onCompletion(completions[0]);
+                            if (buffer != null) {
+                                return buffer;
+                            }
+                            continue;
+                        }
+                    } finally {
+                        pollLock.unlock();
                     }
-                } finally {
-                    pollLock.unlock();
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished)");
                 }
             }
-            if (!watch.idle()) {
-                throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                        + depletedSources.get() + " of " + nodes + " sources finished)");
-            }
+        } finally {
+            watch.stop();
         }
     }
 
@@ -285,6 +293,16 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** The states of this endpoint's buffers (the RC receive side keeps a fixed depth per source). */
     public BufferCounters bufferCounters() {
         return counters;
+    }
+
+    @Override
+    public long dataWaitNanos() {
+        return dataWaitNanos.get();
+    }
+
+    @Override
+    public long creditWrites() {
+        return credits.writeCount();
     }
 
     @Override

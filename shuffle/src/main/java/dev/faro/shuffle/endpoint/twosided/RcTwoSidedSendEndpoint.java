@@ -42,6 +42,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong bufferWaitNanos = new AtomicLong();
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong creditWaitNanos = new AtomicLong();
+
     private static final long PADDING_REQUEST_ID = -1;
 
     private final int id;
@@ -114,17 +119,21 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = new StallWatch(config.stallTimeout());
-        while (true) {
-            failure.check();
-            ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
-            if (buffer != null) {
-                return buffer;
+        StallWatch watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+        try {
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
+                if (buffer != null) {
+                    return buffer;
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no send buffer came back within " + config.stallTimeout()
+                            + " (receivers stopped consuming?)");
+                }
             }
-            if (!watch.idle()) {
-                throw failure.fail("no send buffer came back within " + config.stallTimeout()
-                        + " (receivers stopped consuming?)");
-            }
+        } finally {
+            watch.stop();
         }
     }
 
@@ -156,16 +165,20 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
     private void claimCredit(int node) {
-        StallWatch watch = new StallWatch(config.stallTimeout());
-        while (!credits.tryClaim(node)) {
-            failure.check();
-            checkQueuePair(node);
-            if (drainCompletions() > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
-                throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
-                        + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
+        StallWatch watch = new StallWatch(config.stallTimeout(), creditWaitNanos);
+        try {
+            while (!credits.tryClaim(node)) {
+                failure.check();
+                checkQueuePair(node);
+                if (drainCompletions() > 0) {
+                    watch.reset();
+                } else if (!watch.idle()) {
+                    throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                            + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
+                }
             }
+        } finally {
+            watch.stop();
         }
     }
 
@@ -259,6 +272,16 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                 throw failure.fail("sends did not complete within " + config.stallTimeout());
             }
         }
+    }
+
+    @Override
+    public long bufferWaitNanos() {
+        return bufferWaitNanos.get();
+    }
+
+    @Override
+    public long creditWaitNanos() {
+        return creditWaitNanos.get();
     }
 
     @Override

@@ -52,6 +52,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong bufferWaitNanos = new AtomicLong();
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong creditWaitNanos = new AtomicLong();
+
     private static final long END_REQUEST_ID = -1;
 
     private final int id;
@@ -136,16 +141,20 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = new StallWatch(config.stallTimeout());
-        while (true) {
-            failure.check();
-            ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
-            if (buffer != null) {
-                return buffer;
+        StallWatch watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+        try {
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
+                if (buffer != null) {
+                    return buffer;
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no send buffer came back within " + config.stallTimeout());
+                }
             }
-            if (!watch.idle()) {
-                throw failure.fail("no send buffer came back within " + config.stallTimeout());
-            }
+        } finally {
+            watch.stop();
         }
     }
 
@@ -204,19 +213,23 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void claimCredit(int node) {
-        StallWatch watch = new StallWatch(config.stallTimeout());
-        while (!credits.tryClaim(node)) {
-            failure.check();
-            if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
-                throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
+        StallWatch watch = new StallWatch(config.stallTimeout(), creditWaitNanos);
+        try {
+            while (!credits.tryClaim(node)) {
+                failure.check();
+                if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
+                    throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
+                }
+                if (drainCompletions() > 0) {
+                    watch.reset();
+                } else if (!watch.idle()) {
+                    throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                            + " (sent " + credits.used(node) + ", credit " + credits.granted(node)
+                            + "; lost messages hold credit back)");
+                }
             }
-            if (drainCompletions() > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
-                throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
-                        + " (sent " + credits.used(node) + ", credit " + credits.granted(node)
-                        + "; lost messages hold credit back)");
-            }
+        } finally {
+            watch.stop();
         }
     }
 
@@ -289,6 +302,16 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 throw failure.fail("sends did not complete within " + config.stallTimeout());
             }
         }
+    }
+
+    @Override
+    public long bufferWaitNanos() {
+        return bufferWaitNanos.get();
+    }
+
+    @Override
+    public long creditWaitNanos() {
+        return creditWaitNanos.get();
     }
 
     @Override

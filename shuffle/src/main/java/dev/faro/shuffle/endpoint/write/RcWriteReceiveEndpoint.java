@@ -26,6 +26,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The RECEIVE side of RDMA WRITE over RC (TODS19 §5.5, Algorithms 5–6): one RC queue pair per source node and
@@ -50,6 +51,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * one thread at a time; rings and counters are atomic. Data path: allocation-free after construction.
  */
 public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnections.CompletionSink {
+
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong dataWaitNanos = new AtomicLong();
+    /** Credit words written back so far (any releasing thread, under the source's lock). */
+    private final AtomicLong creditWriteCount = new AtomicLong();
 
     private static final int CONTROL = 2;
     private static final int RECEIVE = 4;
@@ -215,32 +221,38 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
     @Override
     public ShuffleBuffer getData() {
         StallWatch watch = null;
-        while (true) {
-            failure.check();
-            ShuffleBuffer buffer = switch (mode) {
-                case POLL_COMPLETION_QUEUE -> ready.poll();
-                case POLL_MESSAGE_QUEUE -> pollValidRings();
-                case POLL_BUFFERS -> scanSeals();
-            };
-            if (buffer != null) {
-                return handOut(buffer);
-            }
-            if (ended) {
-                return null;
-            }
-            if (connections.drain(this) > 0) {
-                if (watch != null) {
-                    watch.reset();
+        try {
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = switch (mode) {
+                    case POLL_COMPLETION_QUEUE -> ready.poll();
+                    case POLL_MESSAGE_QUEUE -> pollValidRings();
+                    case POLL_BUFFERS -> scanSeals();
+                };
+                if (buffer != null) {
+                    return handOut(buffer);
                 }
-                continue;
+                if (ended) {
+                    return null;
+                }
+                if (connections.drain(this) > 0) {
+                    if (watch != null) {
+                        watch.reset();
+                    }
+                    continue;
+                }
+                checkSources();
+                if (watch == null) {
+                    watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                }
             }
-            checkSources();
-            if (watch == null) {
-                watch = new StallWatch(config.stallTimeout());
-            }
-            if (!watch.idle()) {
-                throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                        + depletedSources.get() + " of " + nodes + " sources finished)");
+        } finally {
+            if (watch != null) {
+                watch.stop();
             }
         }
     }
@@ -417,6 +429,7 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
                 .remote(creditKeys[source], CreditDescriptor.slotOffset(self));
         connections.post(source, staging.request, last, this);
         written[source] = posted[source];
+        creditWriteCount.incrementAndGet();
     }
 
     /** WRITEs buffer {@code index} into {@code source}'s FreeArr ring. Caller holds the source's lock. */
@@ -478,6 +491,16 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
             }
         }
         return false;
+    }
+
+    @Override
+    public long dataWaitNanos() {
+        return dataWaitNanos.get();
+    }
+
+    @Override
+    public long creditWrites() {
+        return creditWriteCount.get();
     }
 
     @Override

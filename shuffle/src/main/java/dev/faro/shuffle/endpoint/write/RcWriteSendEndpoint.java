@@ -47,6 +47,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.CompletionSink {
 
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong bufferWaitNanos = new AtomicLong();
+    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    private final AtomicLong creditWaitNanos = new AtomicLong();
+
     static final int DATA = 1;
     static final int CONTROL = 2;
     static final int PADDING = 3;
@@ -184,24 +189,30 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     @Override
     public ShuffleBuffer acquire() {
         StallWatch watch = null;
-        while (true) {
-            failure.check();
-            ShuffleBuffer buffer = free.poll();
-            if (buffer != null) {
-                buffer.payloadLength(0);
-                return buffer;
-            }
-            if (connections.drain(this) > 0) {
-                if (watch != null) {
-                    watch.reset();
+        try {
+            while (true) {
+                failure.check();
+                ShuffleBuffer buffer = free.poll();
+                if (buffer != null) {
+                    buffer.payloadLength(0);
+                    return buffer;
                 }
-                continue;
+                if (connections.drain(this) > 0) {
+                    if (watch != null) {
+                        watch.reset();
+                    }
+                    continue;
+                }
+                if (watch == null) {
+                    watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+                }
+                if (!watch.idle()) {
+                    throw failure.fail("no send buffer came back within " + config.stallTimeout());
+                }
             }
-            if (watch == null) {
-                watch = new StallWatch(config.stallTimeout());
-            }
-            if (!watch.idle()) {
-                throw failure.fail("no send buffer came back within " + config.stallTimeout());
+        } finally {
+            if (watch != null) {
+                watch.stop();
             }
         }
     }
@@ -273,7 +284,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                 }
             } else {
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout());
+                    watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
                 }
                 if (!watch.idle()) {
                     throw failure.fail("node " + node + " freed no buffer within " + config.stallTimeout()
@@ -281,6 +292,9 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                 }
             }
             entry = ring.poll();
+        }
+        if (watch != null) {
+            watch.stop();
         }
         int remote = RingDescriptor.bufferIndex(entry);
         int first = self * config.buffersPerPeer();
@@ -293,23 +307,29 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
     private void claimCredit(int node) {
         StallWatch watch = null;
-        while (!credits.tryClaim(node)) {
-            failure.check();
-            if (connections.isBroken(node)) {
-                throw connections.failConnection(node);
+        try {
+            while (!credits.tryClaim(node)) {
+                failure.check();
+                if (connections.isBroken(node)) {
+                    throw connections.failConnection(node);
+                }
+                if (connections.drain(this) > 0) {
+                    if (watch != null) {
+                        watch.reset();
+                    }
+                } else {
+                    if (watch == null) {
+                        watch = new StallWatch(config.stallTimeout(), creditWaitNanos);
+                    }
+                    if (!watch.idle()) {
+                        throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                                + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
+                    }
+                }
             }
-            if (connections.drain(this) > 0) {
-                if (watch != null) {
-                    watch.reset();
-                }
-            } else {
-                if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout());
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
-                            + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
-                }
+        } finally {
+            if (watch != null) {
+                watch.stop();
             }
         }
     }
@@ -386,6 +406,16 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                 throw failure.fail("node " + node + " sent no final word within " + config.stallTimeout());
             }
         }
+    }
+
+    @Override
+    public long bufferWaitNanos() {
+        return bufferWaitNanos.get();
+    }
+
+    @Override
+    public long creditWaitNanos() {
+        return creditWaitNanos.get();
     }
 
     @Override
