@@ -1,0 +1,673 @@
+package dev.faro.fabric.ucx;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairState;
+import java.lang.System.Logger.Level;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.openucx.jucx.UcxCallback;
+import org.openucx.jucx.UcxException;
+import org.openucx.jucx.ucp.UcpAmData;
+import org.openucx.jucx.ucp.UcpConstants;
+import org.openucx.jucx.ucp.UcpEndpoint;
+import org.openucx.jucx.ucp.UcpEndpointParams;
+import org.openucx.jucx.ucp.UcpRemoteKey;
+import org.openucx.jucx.ucp.UcpRequest;
+import org.openucx.jucx.ucp.UcpWorker;
+import org.openucx.jucx.ucs.UcsConstants;
+
+/**
+ * The progress thread of a {@code ucx} node: the only thread that calls UCX (JUCX workers are single-threaded). It
+ * drives {@code ucp_worker_progress}, runs commands from other threads (registration, connect, revocation), issues
+ * posted requests, publishes completions, and handles every active message from peers ({@link MessageDescriptor}).
+ *
+ * <h2>A turn of the loop</h2>
+ * <ol>
+ *   <li>progress the worker (callbacks: completions of puts, gets, messages and flushes; incoming messages);</li>
+ *   <li>run queued commands;</li>
+ *   <li>issue posted requests of every queue pair, then close the flush epoch of every peer with new puts;</li>
+ *   <li>publish completions in posting order; retry held messages (receiver not ready);</li>
+ *   <li>every millisecond: heartbeats, silent peers, pending connects and revocations past their deadlines;</li>
+ *   <li>idle: spin, yield, then park 50 &micro;s (a post or a command unparks it), or spin only ({@code ucx.idle=spin}).</li>
+ * </ol>
+ *
+ * <h2>Atomics</h2>
+ * JUCX (up to 1.18) does not expose {@code ucp_atomic_op_nbx}, so FETCH_ADD and COMPARE_SWAP travel as an ATOMIC
+ * message and this thread, at the target, checks key, rights, bounds and alignment and applies them to the region
+ * with {@link VarHandle} atomics: never an application thread. They are atomic with respect to each other (one
+ * thread applies them all, with CPU atomics), not with respect to a NIC's own atomics.
+ */
+final class UcxAgent implements Runnable {
+
+    private static final System.Logger LOG = System.getLogger(UcxAgent.class.getName());
+    static final int UCS_OK = UcsConstants.STATUS.UCS_OK;
+    static final int UCS_INPROGRESS = UcsConstants.STATUS.UCS_INPROGRESS;
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final long HOUSEKEEPING_INTERVAL_NS = 1_000_000;
+
+    private final UcxFabric fabric;
+    private final UcpWorker worker;
+    private final String errorMode;
+    private final boolean busySpin;
+    private final long peerTimeoutNs;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private volatile boolean running = true;
+    private volatile boolean parked;
+
+    // Progress thread only.
+    private UcxPeer[] peers = new UcxPeer[0];
+    private final List<UcpRemoteKey> remoteKeys = new ArrayList<>();
+    private final ArrayDeque<ControlBuffer> freeControlBuffers = new ArrayDeque<>();
+    private final List<PendingConnect> pendingConnects = new ArrayList<>();
+    private final List<Revocation> revocations = new ArrayList<>();
+    private final BitSet closedRegions = new BitSet();
+    private long nextHousekeepingNs;
+    private int idleCount;
+    private long nextRevocationToken = 1;
+
+    UcxAgent(UcxFabric fabric, UcpWorker worker, UcxOptions options) {
+        this.fabric = fabric;
+        this.worker = worker;
+        this.errorMode = options.errorMode();
+        this.busySpin = options.busySpin();
+        this.peerTimeoutNs = fabric.config().peerTimeout().toNanos();
+        worker.setAmRecvHandler(MessageDescriptor.AM_ID, this::onMessage,
+                UcpConstants.UCP_AM_FLAG_WHOLE_MSG | UcpConstants.UCP_AM_FLAG_PERSISTENT_DATA);
+        this.thread = Thread.ofPlatform().daemon().name("faro-ucx-" + fabric.nodeName()).unstarted(this);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean onAgentThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Runs {@code command} on the progress thread, soon. Any thread. */
+    void execute(Runnable command) {
+        commands.add(command);
+        doorbell();
+    }
+
+    /** Runs {@code command} on the progress thread and waits for its result (control path). */
+    <T> T call(Callable<T> command) {
+        if (onAgentThread()) {
+            try {
+                return command.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new FaroException(FaroException.Category.IO, e.toString(), e);
+            }
+        }
+        FutureTask<T> task = new FutureTask<>(command);
+        execute(task);
+        try {
+            return task.get(fabric.config().peerTimeout().toMillis() + 10_000, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new FaroException(FaroException.Category.IO, String.valueOf(e.getCause()), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new FaroException(FaroException.Category.TIMEOUT, "the progress thread of fabric node "
+                    + fabric.nodeName() + " did not answer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FaroException(FaroException.Category.CLOSED, "interrupted", e);
+        }
+    }
+
+    /** Wakes the progress thread if it parked. Data path; any thread. */
+    void doorbell() {
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Stops the loop: says GOODBYE to peers, lets sends drain briefly, releases UCX resources, joins. */
+    void stop() {
+        running = false;
+        doorbell();
+        if (!onAgentThread()) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    void rememberRemoteKey(UcpRemoteKey key) {
+        remoteKeys.add(key);
+    }
+
+    // ============================================================================================ the loop
+
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                int work = doWork(System.nanoTime());
+                idle(work);
+            }
+        } catch (Throwable t) {
+            fabric.reportAgentFailure(t);
+            for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
+                queuePair.onPeerFailed();
+            }
+            if (t instanceof Error error) {
+                shutdown();
+                throw error;
+            }
+        }
+        shutdown();
+    }
+
+    int doWork(long nowNs) throws Exception {
+        int work = 0;
+        for (int i = 0; i < 16; i++) {
+            int progressed = worker.progress();
+            work += progressed;
+            if (progressed == 0) {
+                break;
+            }
+        }
+        Runnable command;
+        int commandsRun = 0;
+        while (commandsRun < 64 && (command = commands.poll()) != null) {
+            command.run();
+            commandsRun++;
+        }
+        work += commandsRun;
+        UcxRcQueuePair[] queuePairs = fabric.queuePairArray();
+        for (UcxRcQueuePair queuePair : queuePairs) {
+            if (queuePair.peer != null) {
+                work += queuePair.transmit(nowNs);
+            }
+        }
+        for (UcxPeer peer : peers) {
+            work += peer.requestFlush();
+        }
+        for (UcxRcQueuePair queuePair : queuePairs) {
+            if (queuePair.peer != null) {
+                work += queuePair.completeReady();
+            }
+            if (queuePair.receiver.hasHeld()) {
+                work += queuePair.receiver.retryHeld(nowNs);
+            }
+        }
+        if (nowNs - nextHousekeepingNs >= 0) {
+            nextHousekeepingNs = nowNs + HOUSEKEEPING_INTERVAL_NS;
+            work += housekeeping(nowNs);
+        }
+        return work;
+    }
+
+    private void idle(int work) {
+        if (work > 0) {
+            idleCount = 0;
+            return;
+        }
+        idleCount++;
+        if (busySpin || idleCount < 100) {
+            Thread.onSpinWait();
+        } else if (idleCount < 200) {
+            Thread.yield();
+        } else {
+            parked = true;
+            if (commands.isEmpty()) {
+                LockSupport.parkNanos(50_000);
+            }
+            parked = false;
+        }
+    }
+
+    private int housekeeping(long nowNs) {
+        int work = 0;
+        for (UcxPeer peer : peers) {
+            if (peer.failed) {
+                continue;
+            }
+            if (nowNs - peer.lastHeardNs > peerTimeoutNs) {
+                failPeer(peer, "silent for more than " + TimeUnit.NANOSECONDS.toMillis(peerTimeoutNs) + " ms");
+                work++;
+            } else if (nowNs - peer.lastSentNs > peerTimeoutNs / 4) {
+                sendControl(peer, MessageDescriptor.HEARTBEAT, 0, 0, 0, 0, 0, 0, null);
+                work++;
+            }
+        }
+        for (int i = pendingConnects.size() - 1; i >= 0; i--) {
+            PendingConnect pending = pendingConnects.get(i);
+            if (nowNs - pending.deadlineNs >= 0) {
+                pendingConnects.remove(i);
+                replyConnect(pending.peer, pending.sourceQpn, pending.targetQpn, false);
+                work++;
+            }
+        }
+        for (int i = revocations.size() - 1; i >= 0; i--) {
+            Revocation revocation = revocations.get(i);
+            if (nowNs - revocation.deadlineNs >= 0) {
+                revocations.remove(i);
+                revocation.done.countDown();
+            }
+        }
+        return work;
+    }
+
+    // ======================================================================================== peers
+
+    UcxPeer peer(long node) {
+        for (UcxPeer peer : peers) {
+            if (peer.node == node) {
+                return peer;
+            }
+        }
+        return null;
+    }
+
+    /** The peer for {@code node}, creating its endpoint from {@code workerAddress} if needed. */
+    UcxPeer ensurePeer(long node, byte[] workerAddress) {
+        UcxPeer existing = peer(node);
+        if (existing != null) {
+            return existing;
+        }
+        UcpEndpoint endpoint = null;
+        boolean peerMode = !errorMode.equals("none");
+        final UcxPeer[] created = new UcxPeer[1];
+        if (peerMode) {
+            try {
+                endpoint = worker.newEndpoint(endpointParams(workerAddress, created).setPeerErrorHandlingMode());
+            } catch (UcxException e) {
+                if (errorMode.equals("peer")) {
+                    throw new FaroException(FaroException.Category.NOT_SUPPORTED, "no UCX transport with peer"
+                            + " failure handling reaches node " + Long.toHexString(node) + " (" + e.getMessage()
+                            + "); shared memory has none: use ucx.error-mode=auto or none, or ucx.tls with tcp or an"
+                            + " RDMA transport", e);
+                }
+                peerMode = false;
+            }
+        }
+        if (endpoint == null) {
+            try {
+                endpoint = worker.newEndpoint(endpointParams(workerAddress, created));
+            } catch (UcxException e) {
+                throw new FaroException(FaroException.Category.NETWORK, "UCX cannot reach node "
+                        + Long.toHexString(node) + ": " + e.getMessage() + " (check ucx.tls on both nodes)", e);
+            }
+        }
+        UcxPeer peer = new UcxPeer(node, workerAddress, endpoint, peerMode, System.nanoTime());
+        created[0] = peer;
+        UcxPeer[] grown = java.util.Arrays.copyOf(peers, peers.length + 1);
+        grown[peers.length] = peer;
+        peers = grown;
+        return peer;
+    }
+
+    private UcpEndpointParams endpointParams(byte[] workerAddress, UcxPeer[] created) {
+        return new UcpEndpointParams()
+                .setUcpAddress(java.nio.ByteBuffer.allocateDirect(workerAddress.length).put(workerAddress).flip())
+                .setErrorHandler((endpoint, status, message) -> {
+                    if (created[0] != null) {
+                        failPeer(created[0], "UCX endpoint error " + status + ": " + message);
+                    }
+                });
+    }
+
+    /** The peer failed (or closed): every queue pair connected to it fails. Progress thread. */
+    void failPeer(UcxPeer peer, String why) {
+        if (peer.failed) {
+            return;
+        }
+        peer.failed = true;
+        peer.failure = why;
+        fabric.counters.peerFailures.increment();
+        LOG.log(why.equals("closed") ? Level.DEBUG : Level.WARNING, "fabric node {0}: peer node {1} failed: {2}",
+                fabric.nodeName(), Long.toHexString(peer.node), why);
+        for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair.peerNode == peer.node && queuePair.state() != QueuePairState.INIT) {
+                queuePair.onPeerFailed();
+            }
+        }
+    }
+
+    // ================================================================================= connect and revoke
+
+    /** A local queue pair connected (INIT to READY): bind it to its peer and start the handshake. */
+    void onConnected(UcxRcQueuePair queuePair, UcxQueuePairAddress remote) {
+        UcxPeer peer;
+        try {
+            peer = ensurePeer(remote.node(), remote.workerAddress);
+        } catch (FaroException e) {
+            LOG.log(Level.WARNING, e.getMessage());
+            queuePair.handshake = -1;
+            queuePair.peer = null;
+            queuePair.fail(CompletionStatus.REMOTE_OPERATION_ERROR, CompletionStatus.FLUSHED);
+            return;
+        }
+        queuePair.peer = peer;
+        byte[] ownAddress = fabric.workerAddress();
+        sendControl(peer, MessageDescriptor.CONNECT, remote.queuePairNumber(), queuePair.qpn, 0, 0,
+                fabric.config().receiverNotReadyTimeout().toNanos(), 0, ownAddress);
+        // a CONNECT that arrived while this queue pair was in INIT
+        for (int i = pendingConnects.size() - 1; i >= 0; i--) {
+            PendingConnect pending = pendingConnects.get(i);
+            if (pending.targetQpn == queuePair.qpn) {
+                pendingConnects.remove(i);
+                boolean matches = queuePair.isConnectedTo(pending.peer.node, pending.sourceQpn);
+                if (matches) {
+                    queuePair.peerRnrTimeoutNs = pending.rnrTimeoutNs;
+                }
+                replyConnect(pending.peer, pending.sourceQpn, pending.targetQpn, matches);
+            }
+        }
+    }
+
+    private void replyConnect(UcxPeer peer, int initiatorQpn, int targetQpn, boolean accepted) {
+        byte[] closed = closedRegions.toByteArray();
+        sendControl(peer, MessageDescriptor.CONNECT_REPLY, initiatorQpn, targetQpn, 0, 0, 0, accepted ? 0 : 1,
+                closed.length == 0 ? null : closed);
+    }
+
+    /** Starts revoking a closed region at every peer; {@code done} counts down when all answered. */
+    void revoke(int regionId, java.util.concurrent.CountDownLatch done, long deadlineNs) {
+        closedRegions.set(regionId);
+        Revocation revocation = new Revocation(nextRevocationToken++, done, deadlineNs);
+        for (UcxPeer peer : peers) {
+            if (!peer.failed) {
+                revocation.outstanding++;
+                sendControl(peer, MessageDescriptor.REVOKE, 0, 0, 0, revocation.token, regionId, 0, null);
+            }
+        }
+        if (revocation.outstanding == 0) {
+            done.countDown();
+        } else {
+            revocations.add(revocation);
+        }
+    }
+
+    // ===================================================================================== incoming messages
+
+    /** The AM handler: every message from a peer, on this thread inside {@code worker.progress()}. */
+    private int onMessage(long headerAddress, long headerLength, UcpAmData data, UcpEndpoint replyEndpoint) {
+        MemorySegment header = MemorySegment.ofAddress(headerAddress).reinterpret(headerLength);
+        if (!MessageDescriptor.valid(header)) {
+            LOG.log(Level.WARNING, "fabric node {0}: dropped a message with a bad header", fabric.nodeName());
+            return UCS_OK;
+        }
+        long nowNs = System.nanoTime();
+        long sourceNode = MessageDescriptor.sourceNode(header);
+        int type = MessageDescriptor.type(header);
+        UcxPeer peer = peer(sourceNode);
+        if (type == MessageDescriptor.CONNECT) {
+            byte[] address = new byte[(int) data.getLength()];
+            MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()), 0,
+                    MemorySegment.ofArray(address), 0, address.length);
+            try {
+                peer = ensurePeer(sourceNode, address);
+            } catch (FaroException e) {
+                LOG.log(Level.WARNING, "fabric node {0}: cannot answer a connect: {1}", fabric.nodeName(),
+                        e.getMessage());
+                return UCS_OK;
+            }
+        }
+        if (peer == null || peer.failed) {
+            return UCS_OK; // a node this one never met (or gave up on) cannot be answered; UCX drops the data
+        }
+        peer.lastHeardNs = nowNs;
+        int targetQpn = MessageDescriptor.targetQpn(header);
+        int sourceQpn = MessageDescriptor.sourceQpn(header);
+        long psn = MessageDescriptor.psn(header);
+        switch (type) {
+            case MessageDescriptor.CONNECT -> onConnect(peer, targetQpn, sourceQpn, MessageDescriptor.a(header),
+                    nowNs);
+            case MessageDescriptor.CONNECT_REPLY -> {
+                if (data != null && data.getLength() > 0) {
+                    byte[] bits = new byte[(int) data.getLength()];
+                    MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()),
+                            0, MemorySegment.ofArray(bits), 0, bits.length);
+                    peer.revoked.or(BitSet.valueOf(bits));
+                }
+                UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
+                if (queuePair != null && queuePair.peer == peer && queuePair.peerQpn == sourceQpn) {
+                    queuePair.onConnectReply(MessageDescriptor.b(header) == 0);
+                }
+            }
+            case MessageDescriptor.SEND, MessageDescriptor.WRITE_IMMEDIATE -> {
+                boolean send = type == MessageDescriptor.SEND;
+                UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
+                if (queuePair == null || queuePair.state() != QueuePairState.READY
+                        || !queuePair.isConnectedTo(sourceNode, sourceQpn)) {
+                    answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_OPERATION_ERROR.ordinal(), 0);
+                    return UCS_OK;
+                }
+                return queuePair.receiver.onMessage(send, psn, MessageDescriptor.a(header),
+                        MessageDescriptor.immediate(header), sourceNode, sourceQpn, send ? data : null, nowNs);
+            }
+            case MessageDescriptor.ATOMIC -> onAtomic(peer, header, targetQpn, sourceQpn, psn);
+            case MessageDescriptor.REPLY -> {
+                UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
+                if (queuePair != null && queuePair.peer == peer) {
+                    queuePair.onAnswer(psn, (int) MessageDescriptor.b(header), MessageDescriptor.a(header));
+                }
+            }
+            case MessageDescriptor.REVOKE -> {
+                peer.revoked.set((int) MessageDescriptor.a(header));
+                UcxPeer revoker = peer;
+                // answer once every put this node issued to the revoker is visible: then the memory may go
+                peer.endpoint.flushNonBlocking(new UcxCallback() {
+                    @Override
+                    public void onSuccess(UcpRequest request) {
+                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, psn, 0, 0, null);
+                    }
+
+                    @Override
+                    public void onError(int status, String message) {
+                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, psn, 0, 0, null);
+                    }
+                });
+            }
+            case MessageDescriptor.REVOKE_ACK -> {
+                for (int i = revocations.size() - 1; i >= 0; i--) {
+                    Revocation revocation = revocations.get(i);
+                    if (revocation.token == psn && --revocation.outstanding == 0) {
+                        revocations.remove(i);
+                        revocation.done.countDown();
+                    }
+                }
+            }
+            case MessageDescriptor.HEARTBEAT -> { }
+            case MessageDescriptor.GOODBYE -> failPeer(peer, "closed");
+            default -> LOG.log(Level.WARNING, "fabric node {0}: unknown message type {1}", fabric.nodeName(), type);
+        }
+        return UCS_OK;
+    }
+
+    private void onConnect(UcxPeer peer, int targetQpn, int sourceQpn, long rnrTimeoutNs, long nowNs) {
+        UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
+        if (queuePair == null || queuePair.state() == QueuePairState.CLOSED) {
+            replyConnect(peer, sourceQpn, targetQpn, false);
+        } else if (queuePair.state() == QueuePairState.INIT) {
+            // it may connect back any moment (both sides connect one after the other); wait up to the peer timeout
+            pendingConnects.add(new PendingConnect(peer, sourceQpn, targetQpn, rnrTimeoutNs, nowNs + peerTimeoutNs));
+        } else if (queuePair.isConnectedTo(peer.node, sourceQpn)) {
+            queuePair.peerRnrTimeoutNs = rnrTimeoutNs;
+            replyConnect(peer, sourceQpn, targetQpn, true);
+        } else {
+            replyConnect(peer, sourceQpn, targetQpn, false);
+        }
+    }
+
+    /** Applies an atomic for a peer after checking the key like a NIC would; answers with the old value. */
+    private void onAtomic(UcxPeer peer, MemorySegment header, int targetQpn, int sourceQpn, long psn) {
+        UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
+        if (queuePair == null || queuePair.state() != QueuePairState.READY
+                || !queuePair.isConnectedTo(peer.node, sourceQpn)) {
+            answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_OPERATION_ERROR.ordinal(), 0);
+            return;
+        }
+        long offset = MessageDescriptor.a(header);
+        long regionAndKey = MessageDescriptor.d(header);
+        UcxMemoryRegion region = fabric.region((int) (regionAndKey >>> 32));
+        if (region == null || !region.isRegistered() || region.key != (int) regionAndKey
+                || !region.allows(Access.REMOTE_ATOMIC) || offset < 0 || offset > region.lengthBytes() - 8) {
+            answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_ACCESS_ERROR.ordinal(), 0);
+            return;
+        }
+        if ((offset & 7) != 0) {
+            answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_INVALID_REQUEST.ordinal(), 0);
+            return;
+        }
+        long old;
+        if (MessageDescriptor.immediate(header) == Opcode.FETCH_ADD.ordinal()) {
+            old = (long) WORD.getAndAdd(region.segment(), offset, MessageDescriptor.b(header));
+        } else {
+            old = (long) WORD.compareAndExchange(region.segment(), offset, MessageDescriptor.b(header),
+                    MessageDescriptor.c(header));
+        }
+        answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.SUCCESS.ordinal(), old);
+    }
+
+    // ================================================================================================ sending
+
+    /** Answers request {@code psn} of the initiator's queue pair {@code initiatorQpn}. */
+    void answer(UcxRcQueuePair from, long initiatorNode, int initiatorQpn, long psn, int status, long value) {
+        UcxPeer peer = peer(initiatorNode);
+        if (peer != null) {
+            answer(peer, initiatorQpn, from.qpn, psn, status, value);
+        }
+    }
+
+    private void answer(UcxPeer peer, int initiatorQpn, int targetQpn, long psn, int status, long value) {
+        sendControl(peer, MessageDescriptor.REPLY, initiatorQpn, targetQpn, 0, psn, value, status, null);
+    }
+
+    /** Sends a control message (header, optional data) from a pooled buffer, released when the send completes. */
+    private void sendControl(UcxPeer peer, int type, int targetQpn, int sourceQpn, int immediate, long psn, long a,
+            long b, byte[] data) {
+        if (peer.failed) {
+            return;
+        }
+        ControlBuffer buffer = freeControlBuffers.pollFirst();
+        if (buffer == null) {
+            buffer = new ControlBuffer();
+        }
+        MessageDescriptor.write(buffer.header, type, targetQpn, fabric.node(), sourceQpn, immediate, psn, a, b, 0, 0);
+        long dataAddress = 0;
+        long dataLength = 0;
+        if (data != null && data.length > 0) {
+            buffer.data = Arena.ofShared();
+            MemorySegment segment = buffer.data.allocate(data.length);
+            MemorySegment.copy(MemorySegment.ofArray(data), 0, segment, 0, data.length);
+            dataAddress = segment.address();
+            dataLength = data.length;
+        }
+        peer.lastSentNs = System.nanoTime();
+        peer.endpoint.sendAmNonBlocking(MessageDescriptor.AM_ID, buffer.header.address(), MessageDescriptor.LENGTH,
+                dataAddress, dataLength, 0, buffer);
+    }
+
+    /** Gives data UCX kept for a held message back (or declines a rendezvous one). */
+    void releaseData(UcpAmData data) {
+        if (data == null) {
+            return;
+        }
+        if (data.isDataValid()) {
+            worker.amDataRelease(data.getDataAddress());
+        } else if (data.getLength() > 0) {
+            worker.amDataRelease(data.getDataHandle());
+        }
+    }
+
+    // ============================================================================================== shutdown
+
+    private void shutdown() {
+        for (UcxPeer peer : peers) {
+            if (!peer.failed) {
+                sendControl(peer, MessageDescriptor.GOODBYE, 0, 0, 0, 0, 0, 0, null);
+            }
+        }
+        long untilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        try {
+            while (System.nanoTime() - untilNs < 0) {
+                if (worker.progress() == 0) {
+                    Thread.onSpinWait();
+                }
+            }
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "progress while closing", e);
+        }
+        for (UcpRemoteKey key : remoteKeys) {
+            key.close();
+        }
+        remoteKeys.clear();
+        for (UcxPeer peer : peers) {
+            try {
+                UcpRequest close = peer.endpoint.closeNonBlockingForce();
+                long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                while (close != null && !close.isCompleted() && System.nanoTime() - deadlineNs < 0) {
+                    worker.progress();
+                }
+            } catch (Exception e) {
+                LOG.log(Level.DEBUG, "closing an endpoint", e);
+            }
+        }
+        peers = new UcxPeer[0];
+        fabric.releaseUcx();
+    }
+
+    /** A pooled header buffer for control messages, and the callback that returns it to the pool. */
+    private final class ControlBuffer extends UcxCallback {
+        final MemorySegment header = Arena.ofAuto().allocate(MessageDescriptor.LENGTH, 8);
+        Arena data;
+
+        @Override
+        public void onSuccess(UcpRequest request) {
+            release();
+        }
+
+        @Override
+        public void onError(int status, String message) {
+            release();
+        }
+
+        private void release() {
+            if (data != null) {
+                data.close();
+                data = null;
+            }
+            freeControlBuffers.addFirst(this);
+        }
+    }
+
+    private record PendingConnect(UcxPeer peer, int sourceQpn, int targetQpn, long rnrTimeoutNs, long deadlineNs) {}
+
+    private static final class Revocation {
+        final long token;
+        final java.util.concurrent.CountDownLatch done;
+        final long deadlineNs;
+        int outstanding;
+
+        Revocation(long token, java.util.concurrent.CountDownLatch done, long deadlineNs) {
+            this.token = token;
+            this.done = done;
+            this.deadlineNs = deadlineNs;
+        }
+    }
+}

@@ -1,0 +1,413 @@
+package dev.faro.fabric.ucx;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.FabricCounters;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.UdQueuePair;
+import java.lang.System.Logger.Level;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.openucx.jucx.UcxException;
+import org.openucx.jucx.ucp.UcpContext;
+import org.openucx.jucx.ucp.UcpMemMapParams;
+import org.openucx.jucx.ucp.UcpMemory;
+import org.openucx.jucx.ucp.UcpParams;
+import org.openucx.jucx.ucp.UcpWorker;
+import org.openucx.jucx.ucp.UcpWorkerParams;
+
+/**
+ * One node of the {@code ucx} fabric: a UCP context (RMA and active messages) and one worker, driven by the node's
+ * {@link UcxAgent} thread, the only thread that calls UCX. Registered memory is allocated by UCX; the tables the
+ * progress thread reads ({@link #regions}, {@link #queuePairs}) are replaced copy-on-write under {@code this}.
+ *
+ * <p>Coordination code.
+ */
+final class UcxFabric implements Fabric {
+
+    private static final System.Logger LOG = System.getLogger(UcxFabric.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The six designs that need no UD queue pair, named in the refusal of one. */
+    static final String UD_FREE_DESIGNS = "SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR";
+
+    static final FabricCapabilities CAPABILITIES = new FabricCapabilities(false, 0, 1024, 1L << 30, 1 << 16, 1 << 22);
+
+    private final FabricConfig config;
+    private final long node;
+    private final UcpContext context;
+    private final UcpWorker worker;
+    private final byte[] workerAddress;
+    private final UcxAgent agent;
+    final UcxCounters counters = new UcxCounters();
+    private final String libraryVersion;
+
+    private final AtomicInteger nextQueuePairNumber = new AtomicInteger(1);
+    private final AtomicInteger nextCompletionQueueId = new AtomicInteger();
+    private int nextRegionId;
+
+    private volatile UcxMemoryRegion[] regions = new UcxMemoryRegion[0];
+    private volatile UcxRcQueuePair[] queuePairs = new UcxRcQueuePair[1];
+    private volatile UcxRcQueuePair[] queuePairArray = new UcxRcQueuePair[0];
+    private final List<UcxCompletionQueue> completionQueues = new ArrayList<>();
+    /** Regions whose memory UCX still maps; guarded by {@code this}. */
+    private final Set<UcxMemoryRegion> mapped = new HashSet<>();
+
+    private final AtomicReference<Throwable> agentFailure = new AtomicReference<>();
+    private volatile boolean closed;
+
+    private UcxFabric(FabricConfig config, UcxOptions options, String libraryVersion, long node, UcpContext context,
+            UcpWorker worker) {
+        this.config = config;
+        this.node = node;
+        this.context = context;
+        this.worker = worker;
+        this.libraryVersion = libraryVersion;
+        var address = worker.getAddress();
+        this.workerAddress = new byte[address.remaining()];
+        address.get(workerAddress);
+        this.agent = new UcxAgent(this, worker, options);
+    }
+
+    static UcxFabric open(FabricConfig config) {
+        UcxOptions options = UcxOptions.of(config);
+        String version = UcxLibrary.load(options.processSettings());
+        UcpParams params = new UcpParams().requestRmaFeature().requestAmFeature().setMtWorkersShared(false);
+        for (var setting : options.contextSettings().entrySet()) {
+            params.setConfig(setting.getKey(), setting.getValue());
+        }
+        UcpContext context;
+        try {
+            context = new UcpContext(params);
+        } catch (UcxException e) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, "UCX refuses the configuration "
+                    + options.contextSettings() + " of node " + config.nodeName() + ": " + e.getMessage(), e);
+        }
+        UcpWorker worker;
+        try {
+            worker = context.newWorker(new UcpWorkerParams());
+        } catch (UcxException e) {
+            context.close();
+            throw new FaroException(FaroException.Category.IO, "UCX cannot create a worker for node "
+                    + config.nodeName() + ": " + e.getMessage(), e);
+        }
+        long node;
+        do {
+            node = RANDOM.nextLong() & Long.MAX_VALUE;
+        } while (node == 0);
+        UcxFabric fabric = new UcxFabric(config, options, version, node, context, worker);
+        fabric.agent.start();
+        LOG.log(Level.DEBUG, "fabric node {0} ({1}) on libucx {2}, settings {3}", config.nodeName(),
+                Long.toHexString(node), version, options.contextSettings());
+        return fabric;
+    }
+
+    FabricConfig config() {
+        return config;
+    }
+
+    UcxAgent agent() {
+        return agent;
+    }
+
+    byte[] workerAddress() {
+        return workerAddress;
+    }
+
+    @Override
+    public String provider() {
+        return UcxFabricProvider.NAME;
+    }
+
+    @Override
+    public long node() {
+        return node;
+    }
+
+    @Override
+    public String nodeName() {
+        return config.nodeName();
+    }
+
+    @Override
+    public FabricCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new FaroException(FaroException.Category.CLOSED, "fabric node " + config.nodeName() + " is closed");
+        }
+        Throwable failure = agentFailure.get();
+        if (failure != null) {
+            throw new FaroException(FaroException.Category.IO,
+                    "fabric node " + config.nodeName() + " failed: " + failure, failure);
+        }
+    }
+
+    @Override
+    public MemoryRegion register(long lengthBytes, Set<Access> access) {
+        checkOpen();
+        FaroException.checkArgument(lengthBytes > 0 && lengthBytes <= CAPABILITIES.maxMessageBytes() * 16,
+                "region length must be within (0, 16 GiB]: %d", lengthBytes);
+        FaroException.checkArgument(access != null, "access is null");
+        Set<Access> rights = Set.copyOf(access);
+        UcxMemoryRegion region = agent.call(() -> {
+            UcpMemory memory;
+            try {
+                memory = context.memoryMap(new UcpMemMapParams().allocate().setLength(lengthBytes));
+            } catch (UcxException e) {
+                throw new FaroException(FaroException.Category.IO, "UCX cannot allocate and register " + lengthBytes
+                        + " bytes on node " + config.nodeName() + ": " + e.getMessage()
+                        + " (RDMA registration needs RLIMIT_MEMLOCK: ulimit -l unlimited)", e);
+            }
+            int id;
+            synchronized (this) {
+                id = nextRegionId++;
+            }
+            return new UcxMemoryRegion(this, id, RANDOM.nextInt(), lengthBytes, rights, memory);
+        });
+        region.segment().fill((byte) 0);
+        synchronized (this) {
+            if (closed) {
+                unmap(region);
+                throw new FaroException(FaroException.Category.CLOSED, "fabric node " + nodeName() + " is closed");
+            }
+            UcxMemoryRegion[] grown = Arrays.copyOf(regions, Math.max(regions.length, region.id + 1));
+            grown[region.id] = region;
+            regions = grown;
+            mapped.add(region);
+        }
+        return region;
+    }
+
+    @Override
+    public CompletionQueue createCompletionQueue(int capacity) {
+        checkOpen();
+        FaroException.checkArgument(capacity > 0 && capacity <= CAPABILITIES.maxCompletionQueueCapacity(),
+                "completion queue capacity must be within [1, %d]: %d", CAPABILITIES.maxCompletionQueueCapacity(),
+                capacity);
+        UcxCompletionQueue queue = new UcxCompletionQueue(this, nextCompletionQueueId.getAndIncrement(), capacity);
+        synchronized (this) {
+            completionQueues.add(queue);
+        }
+        return queue;
+    }
+
+    @Override
+    public RcQueuePair createRcQueuePair(QueuePairConfig queuePairConfig) {
+        checkOpen();
+        FaroException.checkArgument(queuePairConfig != null, "queue pair config is null");
+        FaroException.checkArgument(queuePairConfig.sendQueueDepth() <= CAPABILITIES.maxQueueDepth()
+                        && queuePairConfig.receiveQueueDepth() <= CAPABILITIES.maxQueueDepth(),
+                "queue depths must be at most %d", CAPABILITIES.maxQueueDepth());
+        FaroException.checkArgument(queuePairConfig.maxInlineBytes() <= CAPABILITIES.maxInlineBytes(),
+                "maxInlineBytes must be at most %d", CAPABILITIES.maxInlineBytes());
+        UcxCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
+        UcxCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
+        sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
+        try {
+            receiveCq.attach(queuePairConfig.receiveQueueDepth(), "receive queue");
+        } catch (RuntimeException e) {
+            sendCq.detach(queuePairConfig.sendQueueDepth());
+            throw e;
+        }
+        UcxRcQueuePair queuePair = new UcxRcQueuePair(this, nextQueuePairNumber.getAndIncrement(), queuePairConfig);
+        synchronized (this) {
+            UcxRcQueuePair[] table = Arrays.copyOf(queuePairs, Math.max(queuePairs.length, queuePair.qpn + 1));
+            table[queuePair.qpn] = queuePair;
+            queuePairs = table;
+            UcxRcQueuePair[] grown = Arrays.copyOf(queuePairArray, queuePairArray.length + 1);
+            grown[queuePairArray.length] = queuePair;
+            queuePairArray = grown;
+        }
+        return queuePair;
+    }
+
+    /**
+     * Always refused: UCX has no unreliable datagram service (its UD transport is a reliable protocol underneath),
+     * and emulating drops over reliable messages would only pretend.
+     */
+    @Override
+    public UdQueuePair createUdQueuePair(QueuePairConfig queuePairConfig) {
+        throw new FaroException(FaroException.Category.NOT_SUPPORTED, "the ucx fabric has no UD queue pairs (UCX"
+                + " offers no unreliable datagrams): use a UD-free design (" + UD_FREE_DESIGNS
+                + "), or the shm or net provider for SESQ/SR and MESQ/SR");
+    }
+
+    UcxCompletionQueue localCompletionQueue(CompletionQueue queue) {
+        if (!(queue instanceof UcxCompletionQueue ucxQueue) || ucxQueue.fabric != this) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "completion queue " + queue + " does not belong to this fabric node");
+        }
+        if (ucxQueue.isClosed()) {
+            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + ucxQueue.id + " is closed");
+        }
+        return ucxQueue;
+    }
+
+    @Override
+    public RemoteKey importRemoteKey(byte[] bytes) {
+        return UcxRemoteKey.fromBytes(bytes);
+    }
+
+    @Override
+    public QueuePairAddress importAddress(byte[] bytes) {
+        return UcxQueuePairAddress.fromBytes(bytes);
+    }
+
+    // ======================================================================== what the progress thread reads
+
+    UcxMemoryRegion region(int id) {
+        UcxMemoryRegion[] table = regions;
+        return id >= 0 && id < table.length ? table[id] : null;
+    }
+
+    UcxRcQueuePair queuePair(int qpn) {
+        UcxRcQueuePair[] table = queuePairs;
+        return qpn > 0 && qpn < table.length ? table[qpn] : null;
+    }
+
+    UcxRcQueuePair[] queuePairArray() {
+        return queuePairArray;
+    }
+
+    void doorbell() {
+        agent.doorbell();
+    }
+
+    void onConnected(UcxRcQueuePair queuePair, UcxQueuePairAddress peer) {
+        agent.execute(() -> agent.onConnected(queuePair, peer));
+    }
+
+    void reportAgentFailure(Throwable failure) {
+        if (agentFailure.compareAndSet(null, failure)) {
+            LOG.log(Level.ERROR, "fabric node " + config.nodeName() + ": progress thread failed", failure);
+        } else {
+            agentFailure.get().addSuppressed(failure);
+        }
+    }
+
+    // ============================================================================================ life cycle
+
+    /** A region closed: peers revoke its key before its memory goes (bounded by the peer timeout). */
+    void revoke(UcxMemoryRegion region) {
+        if (closed) {
+            return;
+        }
+        synchronized (this) {
+            UcxMemoryRegion[] table = regions.clone();
+            table[region.id] = null;
+            regions = table;
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        long timeoutNs = config.peerTimeout().toNanos();
+        agent.execute(() -> agent.revoke(region.id, done, System.nanoTime() + timeoutNs));
+        try {
+            if (!done.await(timeoutNs + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS)) {
+                LOG.log(Level.DEBUG, "fabric node {0}: revoking region {1} timed out", nodeName(), region.id);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Unmaps a region's memory (on the progress thread, or here once it stopped). */
+    void unmap(UcxMemoryRegion region) {
+        synchronized (this) {
+            if (!mapped.remove(region)) {
+                return;
+            }
+        }
+        if (closed || agent.onAgentThread()) {
+            region.memory.deregister();
+        } else {
+            agent.execute(region.memory::deregister);
+        }
+    }
+
+    synchronized void forget(UcxCompletionQueue queue) {
+        completionQueues.remove(queue);
+    }
+
+    void forget(UcxRcQueuePair queuePair) {
+        synchronized (this) {
+            UcxRcQueuePair[] table = queuePairs.clone();
+            table[queuePair.qpn] = null;
+            queuePairs = table;
+            queuePairArray = Arrays.stream(queuePairArray).filter(q -> q != queuePair)
+                    .toArray(UcxRcQueuePair[]::new);
+        }
+        if (!closed) {
+            agent.execute(() -> {
+                queuePair.releaseOutstanding();
+                queuePair.receiver.dropHeldAfterClose();
+            });
+        }
+    }
+
+    @Override
+    public FabricCounters counters() {
+        return new FabricCounters(0, 0, 0, 0, counters.receiverNotReady.sum(), counters.peerFailures.sum(), 0);
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (UcxRcQueuePair queuePair : queuePairArray) {
+            queuePair.close();
+        }
+        agent.stop(); // says GOODBYE, then releases UCX (releaseUcx) on its own thread
+        List<UcxCompletionQueue> queues;
+        synchronized (this) {
+            queues = List.copyOf(completionQueues);
+        }
+        queues.forEach(UcxCompletionQueue::close);
+    }
+
+    /** The progress thread's last act: unmaps what is left and closes the worker and the context. */
+    void releaseUcx() {
+        List<UcxMemoryRegion> left;
+        synchronized (this) {
+            left = List.copyOf(mapped);
+            mapped.clear();
+        }
+        for (UcxMemoryRegion region : left) {
+            region.markClosed();
+            try {
+                region.memory.deregister();
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "unmapping a region", e);
+            }
+        }
+        worker.close();
+        context.close();
+    }
+
+    @Override
+    public String toString() {
+        return "UcxFabric[" + config.nodeName() + ", node=" + Long.toHexString(node) + ", libucx " + libraryVersion
+                + "]";
+    }
+}

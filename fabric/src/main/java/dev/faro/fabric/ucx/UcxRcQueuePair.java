@@ -1,0 +1,578 @@
+package dev.faro.fabric.ucx;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.QueuePairType;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.WorkRequestChecks;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An RC queue pair of the {@code ucx} fabric. Posting threads validate a request, copy it into the next
+ * {@link SendSlot} and publish the post sequence; the node's progress thread ({@link UcxAgent}) issues the requests
+ * to UCX in posting order ({@link #transmit}), and publishes every send-queue completion in posting order
+ * ({@link #completeReady}). As a target, the progress thread matches incoming SENDs and WRITE_WITH_IMMEDIATE
+ * notifications with posted receives ({@link UcxReceiver}).
+ *
+ * <pre>
+ *  initiator (progress thread):  nextToComplete &lt;= nextToIssue &lt;= posted + 1
+ *    [nextToComplete, nextToIssue)  issued to UCX, waiting for callbacks, a flush or the target's answer
+ *    [nextToIssue, posted]          waiting: for the connect handshake, or behind a message that waits for a flush
+ *  connect: CONNECT to the peer's node; its progress thread answers once its queue pair is connected back to this
+ *    one (CONNECT_REPLY ok), or refuses (another peer, closed, or not connected within the peer timeout): then the
+ *    first request fails with REMOTE_OPERATION_ERROR and the queue pair enters ERROR.
+ * </pre>
+ *
+ * <p>Data path: allocation-free in this class after {@link #connect}; JUCX itself allocates a small request object
+ * per UCX operation (its API returns one).
+ */
+final class UcxRcQueuePair implements RcQueuePair {
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(UcxRcQueuePair.class, "state", QueuePairState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Requests one queue pair issues per progress turn, so queue pairs share the thread fairly. */
+    private static final int ISSUE_BUDGET = 32;
+
+    final UcxFabric fabric;
+    final int qpn;
+    final QueuePairConfig config;
+    final UcxCompletionQueue sendCq;
+    final UcxCompletionQueue receiveCq;
+    private final UcxQueuePairAddress address;
+    private final ReentrantLock sendLock = new ReentrantLock();
+    private final SendSlot[] slots;
+    private final Arena arena = Arena.ofShared();
+    final UcxReceiver receiver;
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile QueuePairState state;
+
+    /** Written by connect before READY (volatile write of the state), read after reading the state. */
+    private UcxQueuePairAddress peerAddress;
+    long peerNode;
+    int peerQpn;
+
+    private volatile long posted;
+    private volatile long retired;
+
+    // Progress thread only.
+    UcxPeer peer;
+    /** 0 waiting for the handshake, 1 connected back, -1 refused. */
+    int handshake;
+    long nextToIssue = 1;
+    long nextToComplete = 1;
+    /** A request was refused before it left: nothing after it is issued (the queue pair is about to fail). */
+    private boolean refused;
+    /** The initiator's receiver-not-ready timeout, learned from its CONNECT (target side). */
+    long peerRnrTimeoutNs;
+
+    UcxRcQueuePair(UcxFabric fabric, int qpn, QueuePairConfig config) {
+        this.fabric = fabric;
+        this.qpn = qpn;
+        this.config = config;
+        this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
+        this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
+        this.address = new UcxQueuePairAddress(fabric.node(), qpn, fabric.workerAddress());
+        int depth = config.sendQueueDepth();
+        int inlineBytes = Math.max(8, config.maxInlineBytes());
+        MemorySegment inline = arena.allocate((long) depth * inlineBytes, 64);
+        MemorySegment headers = arena.allocate((long) depth * MessageDescriptor.LENGTH, 64);
+        this.slots = new SendSlot[depth];
+        for (int i = 0; i < depth; i++) {
+            slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes),
+                    headers.asSlice((long) i * MessageDescriptor.LENGTH, MessageDescriptor.LENGTH));
+        }
+        this.receiver = new UcxReceiver(this, config.receiveQueueDepth());
+        this.peerRnrTimeoutNs = fabric.config().receiverNotReadyTimeout().toNanos();
+        STATE.setVolatile(this, QueuePairState.INIT);
+    }
+
+    @Override
+    public int queuePairNumber() {
+        return qpn;
+    }
+
+    @Override
+    public QueuePairType type() {
+        return QueuePairType.RC;
+    }
+
+    @Override
+    public QueuePairState state() {
+        return (QueuePairState) STATE.getVolatile(this);
+    }
+
+    @Override
+    public QueuePairAddress address() {
+        return address;
+    }
+
+    @Override
+    public QueuePairAddress peer() {
+        return state() == QueuePairState.INIT ? null : peerAddress;
+    }
+
+    @Override
+    public int sendQueueDepth() {
+        return config.sendQueueDepth();
+    }
+
+    @Override
+    public int receiveQueueDepth() {
+        return config.receiveQueueDepth();
+    }
+
+    @Override
+    public int postedReceives() {
+        return receiver.count();
+    }
+
+    /** Whether this queue pair is connected to the given peer queue pair (any thread; racy reads are fine). */
+    boolean isConnectedTo(long node, int remoteQpn) {
+        QueuePairState current = state();
+        return (current == QueuePairState.READY || current == QueuePairState.ERROR) && peerNode == node
+                && peerQpn == remoteQpn;
+    }
+
+    @Override
+    public void connect(QueuePairAddress remote) {
+        if (!(remote instanceof UcxQueuePairAddress ucxAddress)) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "not an RC address of the ucx fabric: " + remote);
+        }
+        sendLock.lock();
+        try {
+            if (state() == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            FaroException.checkArgument(state() == QueuePairState.INIT, "queue pair %d is already connected", qpn);
+            peerAddress = ucxAddress;
+            peerNode = ucxAddress.node();
+            peerQpn = ucxAddress.queuePairNumber();
+            STATE.compareAndSet(this, QueuePairState.INIT, QueuePairState.READY);
+        } finally {
+            sendLock.unlock();
+        }
+        fabric.onConnected(this, ucxAddress);
+    }
+
+    // ================================================================================================ posting
+
+    @Override
+    public void postSend(WorkRequest request) {
+        sendLock.lock();
+        try {
+            if (state() == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+            }
+            validate(request);
+            long sequence = posted + 1;
+            if (sequence - 1 - retired >= slots.length) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
+                                + " unsignaled requests hold their slot until a later signaled one is polled",
+                        qpn, slots.length));
+            }
+            UcxMemoryRegion local = WorkRequestChecks.usesLocalRegion(request)
+                    ? (UcxMemoryRegion) request.localRegion() : null;
+            if (local != null && !local.pin()) {
+                throw new FaroException(FaroException.Category.CLOSED, "region " + local + " is closed");
+            }
+            slot(sequence).fill(request, local, sequence);
+            posted = sequence;
+        } finally {
+            sendLock.unlock();
+        }
+        fabric.doorbell();
+    }
+
+    private void validate(WorkRequest request) {
+        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(),
+                UcxFabric.CAPABILITIES.maxMessageBytes());
+        if (WorkRequestChecks.usesLocalRegion(request)) {
+            checkLocal(request.localRegion(), request.localOffset(), request.length(),
+                    WorkRequestChecks.writesLocally(request));
+        }
+        FaroException.checkArgument(state() != QueuePairState.INIT,
+                "queue pair %d is not connected: call connect(peer) first", qpn);
+        Opcode opcode = request.opcode();
+        if (opcode != Opcode.SEND) {
+            FaroException.checkArgument(request.remoteKey() instanceof UcxRemoteKey,
+                    "%s needs a remote key of the ucx fabric", opcode);
+        }
+    }
+
+    UcxMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
+        FaroException.checkArgument(region != null, "no local region given");
+        if (!(region instanceof UcxMemoryRegion ucxRegion) || ucxRegion.fabric != fabric) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "region " + region + " is not registered with this fabric node");
+        }
+        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
+        return ucxRegion;
+    }
+
+    @Override
+    public void postReceive(long requestId, MemoryRegion region, long offset, int length) {
+        receiver.post(requestId, region, offset, length);
+        fabric.doorbell();
+    }
+
+    void retire(long sequence) {
+        if (sequence > retired) {
+            retired = sequence;
+        }
+    }
+
+    SendSlot slot(long sequence) {
+        return slots[(int) (sequence % slots.length)];
+    }
+
+    long posted() {
+        return posted;
+    }
+
+    // ================================================================================= progress thread: initiator
+
+    /** The connect handshake's answer arrived. */
+    void onConnectReply(boolean accepted) {
+        if (handshake == 0) {
+            handshake = accepted ? 1 : -1;
+        }
+    }
+
+    /** Whether the progress thread has something to do for this queue pair as initiator (approximate). */
+    boolean hasWork() {
+        return nextToComplete <= posted;
+    }
+
+    /** Issues waiting requests to UCX in posting order. Returns the requests issued. */
+    int transmit(long nowNs) {
+        QueuePairState current = state();
+        if (current != QueuePairState.READY || peer == null) {
+            return 0;
+        }
+        if (peer.failed) {
+            fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.RETRY_EXCEEDED);
+            return 1;
+        }
+        if (handshake == 0 || refused) {
+            return 0;
+        }
+        long last = posted;
+        if (handshake < 0) {
+            if (nextToIssue <= last) {
+                SendSlot slot = slot(nextToIssue++);
+                slot.status = CompletionStatus.REMOTE_OPERATION_ERROR;
+                return 1;
+            }
+            return 0;
+        }
+        int issued = 0;
+        while (nextToIssue <= last && issued < ISSUE_BUDGET) {
+            SendSlot slot = slot(nextToIssue);
+            if (!issue(slot)) {
+                break;
+            }
+            nextToIssue++;
+            issued++;
+            if (slot.status != null) {
+                refused = true; // refused before it left: nothing after it may run
+                break;
+            }
+        }
+        return issued;
+    }
+
+    /** Hands one request to UCX; false if it must wait (for a flush). */
+    private boolean issue(SendSlot slot) {
+        switch (slot.opcode) {
+            case WRITE -> {
+                if (refuseRemote(slot, Access.REMOTE_WRITE)) {
+                    return true;
+                }
+                put(slot);
+                return true;
+            }
+            case READ -> {
+                if (refuseRemote(slot, Access.REMOTE_READ)) {
+                    return true;
+                }
+                if (slot.length > 0) {
+                    slot.pendingCallbacks++;
+                    peer.endpoint.getNonBlocking(slot.remoteKey.address + slot.remoteOffset, unpacked(slot.remoteKey),
+                            slot.localAddress(), slot.length, slot);
+                }
+                return true;
+            }
+            case WRITE_WITH_IMMEDIATE -> {
+                if (slot.phase == 0) {
+                    if (refuseRemote(slot, Access.REMOTE_WRITE)) {
+                        return true;
+                    }
+                    put(slot);
+                    slot.phase = 1;
+                    peer.requestFlush();
+                }
+                if (!peer.allFlushed()) {
+                    return false;
+                }
+                sendMessage(slot, MessageDescriptor.WRITE_IMMEDIATE, false);
+                return true;
+            }
+            case SEND, FETCH_ADD, COMPARE_SWAP -> {
+                if (!peer.allFlushed()) {
+                    peer.requestFlush();
+                    return false;
+                }
+                if (slot.opcode.isAtomic() && slot.remoteKey.node != peerNode) {
+                    slot.status = CompletionStatus.REMOTE_ACCESS_ERROR;
+                    return true;
+                }
+                sendMessage(slot, slot.opcode == Opcode.SEND ? MessageDescriptor.SEND : MessageDescriptor.ATOMIC,
+                        slot.opcode == Opcode.SEND);
+                return true;
+            }
+            default -> throw new IllegalStateException("opcode=" + slot.opcode);
+        }
+    }
+
+    /**
+     * Checks a one-sided request against what the key says (owner, rights, bounds) and the owner's revocations;
+     * sets REMOTE_ACCESS_ERROR and returns true if it must not run. UCX's rkeys cannot refuse anything themselves.
+     */
+    private boolean refuseRemote(SendSlot slot, Access right) {
+        UcxRemoteKey key = slot.remoteKey;
+        if (key.node != peerNode || (key.rightsBits & right.bit()) == 0
+                || !key.contains(slot.remoteOffset, slot.length) || peer.revoked.get(key.regionId)) {
+            slot.status = CompletionStatus.REMOTE_ACCESS_ERROR;
+            return true;
+        }
+        return false;
+    }
+
+    /** Puts a WRITE's bytes, the last 8-byte word as a put of its own after the rest (visible last). */
+    private void put(SendSlot slot) {
+        int length = slot.length;
+        if (length == 0) {
+            return;
+        }
+        long remote = slot.remoteKey.address + slot.remoteOffset;
+        long source = slot.localAddress();
+        var rkey = unpacked(slot.remoteKey);
+        if (length >= 16) {
+            slot.pendingCallbacks += 2;
+            peer.endpoint.putNonBlocking(source, length - 8, remote, rkey, slot);
+            peer.endpoint.putNonBlocking(source + length - 8, 8, remote + length - 8, rkey, slot);
+        } else {
+            slot.pendingCallbacks++;
+            peer.endpoint.putNonBlocking(source, length, remote, rkey, slot);
+        }
+        slot.epoch = peer.putIssued();
+    }
+
+    private org.openucx.jucx.ucp.UcpRemoteKey unpacked(UcxRemoteKey key) {
+        if (key.unpacked == null || key.unpackedFor != peer) {
+            key.unpacked = peer.endpoint.unpackRemoteKey(java.nio.ByteBuffer.allocateDirect(key.packedKey.length)
+                    .put(key.packedKey).flip());
+            key.unpackedFor = peer;
+            fabric.agent().rememberRemoteKey(key.unpacked);
+        }
+        return key.unpacked;
+    }
+
+    private void sendMessage(SendSlot slot, int type, boolean withPayload) {
+        long a = slot.opcode.isAtomic() ? slot.remoteOffset : slot.length;
+        long d = slot.opcode.isAtomic() ? ((long) slot.remoteKey.regionId << 32) | (slot.remoteKey.key & 0xFFFFFFFFL)
+                : 0;
+        int immediate = slot.opcode.isAtomic() ? slot.opcode.ordinal() : slot.immediate;
+        MessageDescriptor.write(slot.header, type, peerQpn, fabric.node(), qpn, immediate, slot.sequence, a,
+                slot.compareOrAdd, slot.swap, d);
+        slot.pendingCallbacks++;
+        slot.phase = 2;
+        peer.lastSentNs = System.nanoTime();
+        peer.endpoint.sendAmNonBlocking(MessageDescriptor.AM_ID, slot.header.address(), MessageDescriptor.LENGTH,
+                withPayload ? slot.localAddress() : 0, withPayload ? slot.length : 0, 0, slot);
+    }
+
+    /** The target answered request {@code psn}. */
+    void onAnswer(long psn, int status, long value) {
+        if (psn < nextToComplete || psn >= nextToIssue) {
+            return; // flushed meanwhile
+        }
+        SendSlot slot = slot(psn);
+        if (status == MessageDescriptor.STATUS_RECEIVER_NOT_READY) {
+            fabric.counters.receiverNotReady.increment();
+            return;
+        }
+        slot.answered = true;
+        slot.oldValue = value;
+        if (status != CompletionStatus.SUCCESS.ordinal()) {
+            slot.status = CompletionStatus.fromOrdinal(status);
+        }
+    }
+
+    /** Publishes the completions of requests that are done, in posting order. Returns how many. */
+    int completeReady() {
+        int done = 0;
+        while (nextToComplete < nextToIssue) {
+            SendSlot slot = slot(nextToComplete);
+            if (slot.status != null && slot.status != CompletionStatus.SUCCESS) {
+                fail(slot.status, CompletionStatus.FLUSHED);
+                return done + 1;
+            }
+            if (!settled(slot)) {
+                if (slot.transportFailed && slot.pendingCallbacks <= 0) {
+                    fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.FLUSHED);
+                    return done + 1;
+                }
+                break;
+            }
+            if (slot.transportFailed) {
+                fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.FLUSHED);
+                return done + 1;
+            }
+            if (slot.opcode.isAtomic()) {
+                slot.local.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, slot.localOffset,
+                        slot.oldValue);
+            }
+            completeNext(CompletionStatus.SUCCESS);
+            done++;
+        }
+        if (state() == QueuePairState.ERROR && nextToComplete <= posted) {
+            done += flushPosted();
+        }
+        return done;
+    }
+
+    private boolean settled(SendSlot slot) {
+        if (slot.pendingCallbacks > 0) {
+            return false;
+        }
+        return switch (slot.opcode) {
+            case WRITE -> slot.epoch == 0 || peer.flushedEpoch >= slot.epoch;
+            case READ -> true;
+            default -> slot.answered;
+        };
+    }
+
+    private void completeNext(CompletionStatus status) {
+        long sequence = nextToComplete++;
+        SendSlot slot = slot(sequence);
+        long requestId = slot.requestId;
+        Opcode opcode = slot.opcode;
+        boolean publish = slot.signaled || status != CompletionStatus.SUCCESS;
+        int length = status == CompletionStatus.SUCCESS ? slot.completionLength() : 0;
+        UcxMemoryRegion local = slot.local;
+        slot.clear();
+        if (local != null) {
+            local.unpin();
+        }
+        if (publish && state() != QueuePairState.CLOSED) {
+            sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
+        }
+    }
+
+    /**
+     * The oldest outstanding request fails with {@code first}; the queue pair enters ERROR first, then everything
+     * else outstanding completes with {@code rest} and the posted receives with FLUSHED.
+     */
+    void fail(CompletionStatus first, CompletionStatus rest) {
+        if (!markError()) {
+            return;
+        }
+        if (nextToComplete <= posted) {
+            completeNext(first);
+        }
+        flushPosted(rest);
+        receiver.flush();
+    }
+
+    private int flushPosted() {
+        return flushPosted(CompletionStatus.FLUSHED);
+    }
+
+    private int flushPosted(CompletionStatus status) {
+        long last = posted;
+        int done = 0;
+        while (nextToComplete <= last) {
+            completeNext(status);
+            done++;
+        }
+        if (nextToIssue < nextToComplete) {
+            nextToIssue = nextToComplete;
+        }
+        return done;
+    }
+
+    /** Moves to ERROR (any thread may read it); false if already in ERROR or closed. */
+    boolean markError() {
+        QueuePairState current = state();
+        return current != QueuePairState.ERROR && current != QueuePairState.CLOSED
+                && STATE.compareAndSet(this, current, QueuePairState.ERROR);
+    }
+
+    /** The peer node failed or closed: outstanding requests and posted receives complete with errors. */
+    void onPeerFailed() {
+        fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.RETRY_EXCEEDED);
+    }
+
+    /** After close: releases the pins of requests that will never complete. */
+    void releaseOutstanding() {
+        long last = posted;
+        while (nextToComplete <= last) {
+            SendSlot slot = slot(nextToComplete++);
+            UcxMemoryRegion local = slot.local;
+            slot.clear();
+            if (local != null) {
+                local.unpin();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        sendLock.lock();
+        try {
+            if (state() == QueuePairState.CLOSED) {
+                return;
+            }
+            STATE.setVolatile(this, QueuePairState.CLOSED);
+        } finally {
+            sendLock.unlock();
+        }
+        receiver.dropAll();
+        sendCq.detach(config.sendQueueDepth());
+        receiveCq.detach(config.receiveQueueDepth());
+        fabric.forget(this);
+    }
+
+    /** Frees the inline and header buffers (after the progress thread let go of this queue pair). */
+    void freeBuffers() {
+        arena.close();
+    }
+
+    @Override
+    public String toString() {
+        return "UcxRcQueuePair[qpn=" + qpn + ", state=" + state() + ", peer=" + peerAddress + "]";
+    }
+}

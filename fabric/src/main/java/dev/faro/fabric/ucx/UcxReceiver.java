@@ -1,0 +1,369 @@
+package dev.faro.fabric.ucx;
+
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairState;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
+import org.openucx.jucx.UcxCallback;
+import org.openucx.jucx.ucp.UcpAmData;
+import org.openucx.jucx.ucp.UcpRequest;
+
+/**
+ * The receive side of an RC queue pair: the ring of posted receives (filled by {@code postReceive} on any thread,
+ * consumed by the progress thread) and the messages that wait for one.
+ *
+ * <h2>Receiver not ready</h2>
+ * A SEND or WRITE_WITH_IMMEDIATE notification that finds no posted receive is <em>held</em> here (eager data kept by
+ * UCX with {@code UCP_AM_FLAG_PERSISTENT_DATA}, rendezvous data left at the sender) and the initiator is told
+ * ("receiver not ready", which it counts); the progress thread retries it whenever receives are posted, in arrival
+ * order, and after the initiator's {@code receiverNotReadyTimeout} answers RECEIVER_NOT_READY_RETRY_EXCEEDED and
+ * drops what else that queue pair sent (the initiator flushes it). So the retry happens at the target instead of by
+ * resending, with the same outcome: delivery once a receive is posted, or the error after a bounded time. Messages
+ * behind a held one wait behind it, so receives are still consumed in arrival order.
+ *
+ * <p>A rendezvous SEND is fetched into its receive buffer by UCX ({@code ucp_am_recv_data_nbx}); until it lands,
+ * later messages wait too, so receive completions appear in order.
+ *
+ * <p>Threads: the ring is guarded by {@link #lock}; the held queue and the rest by the progress thread only. Data
+ * path: allocation-free unless a message must be held (receiver not ready, or behind a rendezvous transfer).
+ */
+final class UcxReceiver {
+
+    private final UcxRcQueuePair queuePair;
+    final ReentrantLock lock = new ReentrantLock();
+    private final long[] requestIds;
+    private final UcxMemoryRegion[] regions;
+    private final long[] offsets;
+    private final int[] lengths;
+    private final int depth;
+    private long head;
+    private long tail;
+    private volatile int count;
+
+    // Progress thread only.
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
+    /** A rendezvous transfer into a receive is under way; later messages wait. */
+    private boolean fetching;
+    /** The initiator's queue pair failed a held message: drop what it still sends. */
+    private boolean discarding;
+    private final FetchCallback fetchCallback = new FetchCallback();
+
+    // The receive being filled by a rendezvous fetch.
+    private long fetchRequestId;
+    private UcxMemoryRegion fetchRegion;
+    private int fetchLength;
+    private long fetchPsn;
+    private long fetchSourceNode;
+    private int fetchSourceQpn;
+
+    UcxReceiver(UcxRcQueuePair queuePair, int depth) {
+        this.queuePair = queuePair;
+        this.depth = depth;
+        this.requestIds = new long[depth];
+        this.regions = new UcxMemoryRegion[depth];
+        this.offsets = new long[depth];
+        this.lengths = new int[depth];
+    }
+
+    int count() {
+        return count;
+    }
+
+    boolean hasHeld() {
+        return !held.isEmpty();
+    }
+
+    void post(long requestId, MemoryRegion region, long offset, int length) {
+        lock.lock();
+        try {
+            QueuePairState current = queuePair.state();
+            if (current == QueuePairState.CLOSED) {
+                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + queuePair.qpn + " is closed");
+            }
+            UcxMemoryRegion ucxRegion = queuePair.checkLocal(region, offset, length, true);
+            if (current == QueuePairState.ERROR) {
+                queuePair.receiveCq.offer(requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0,
+                        queuePair.qpn, 0, 0);
+                return;
+            }
+            if (tail - head >= depth) {
+                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                        "receive queue of queue pair %d is full (depth %d)", queuePair.qpn, depth));
+            }
+            if (!ucxRegion.pin()) {
+                throw new FaroException(FaroException.Category.CLOSED, "region " + region + " is closed");
+            }
+            int slot = (int) (tail % depth);
+            requestIds[slot] = requestId;
+            regions[slot] = ucxRegion;
+            offsets[slot] = offset;
+            lengths[slot] = length;
+            tail++;
+            count = (int) (tail - head);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ======================================================================================== progress thread
+
+    /**
+     * An incoming SEND or WRITE_WITH_IMMEDIATE notification for this queue pair, inside the AM handler. Returns
+     * UCS_INPROGRESS when the data is kept for later, UCS_OK otherwise.
+     */
+    int onMessage(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn, UcpAmData data,
+            long nowNs) {
+        if (discarding) {
+            return UcxAgent.UCS_OK; // UCX drops the data
+        }
+        if (fetching || !held.isEmpty()) {
+            hold(send, psn, length, immediate, sourceNode, sourceQpn, data, nowNs, false);
+            return UcxAgent.UCS_INPROGRESS; // eager data persists (UCP_AM_FLAG_PERSISTENT_DATA), rendezvous waits
+        }
+        int outcome = deliver(send, psn, length, immediate, sourceNode, sourceQpn, data, false);
+        if (outcome == NOT_READY) {
+            hold(send, psn, length, immediate, sourceNode, sourceQpn, data, nowNs, true);
+            return UcxAgent.UCS_INPROGRESS;
+        }
+        return UcxAgent.UCS_OK;
+    }
+
+    private static final int DELIVERED = 0;
+    private static final int NOT_READY = 1;
+
+    /** Places a message into the oldest posted receive; NOT_READY if there is none (nothing changed). */
+    private int deliver(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn,
+            UcpAmData data, boolean persisted) {
+        long requestId;
+        UcxMemoryRegion region;
+        long offset;
+        int capacity;
+        lock.lock();
+        try {
+            if (head == tail) {
+                return NOT_READY;
+            }
+            int slot = (int) (head % depth);
+            requestId = requestIds[slot];
+            region = regions[slot];
+            offset = offsets[slot];
+            capacity = lengths[slot];
+            regions[slot] = null;
+            head++;
+            count = (int) (tail - head);
+        } finally {
+            lock.unlock();
+        }
+        UcxAgent agent = queuePair.fabric.agent();
+        if (send && length > capacity) {
+            // the receive is too small: it fails here, the SEND fails at the sender, both queue pairs fail
+            region.unpin();
+            complete(requestId, CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, 0, 0);
+            if (persisted) {
+                release(data);
+            }
+            agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.REMOTE_INVALID_REQUEST.ordinal(), 0);
+            if (queuePair.markError()) {
+                flush();
+            }
+            return DELIVERED;
+        }
+        if (!send) {
+            region.unpin();
+            complete(requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE_WRITE_WITH_IMMEDIATE, (int) length,
+                    immediate, true, sourceNode, sourceQpn);
+            agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.SUCCESS.ordinal(), 0);
+            return DELIVERED;
+        }
+        if (length == 0 || data.isDataValid()) {
+            if (length > 0) {
+                MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(length), 0,
+                        region.segment(), offset, length);
+            }
+            if (persisted) {
+                release(data);
+            }
+            region.unpin();
+            complete(requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE, (int) length, 0, false, sourceNode,
+                    sourceQpn);
+            agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.SUCCESS.ordinal(), 0);
+            return DELIVERED;
+        }
+        // rendezvous: UCX fetches the bytes straight into the receive buffer
+        fetching = true;
+        fetchRequestId = requestId;
+        fetchRegion = region;
+        fetchLength = (int) length;
+        fetchPsn = psn;
+        fetchSourceNode = sourceNode;
+        fetchSourceQpn = sourceQpn;
+        data.receive(region.address() + offset, fetchCallback);
+        return DELIVERED;
+    }
+
+    private void onFetched(boolean success) {
+        fetching = false;
+        UcxMemoryRegion region = fetchRegion;
+        fetchRegion = null;
+        region.unpin();
+        CompletionStatus status = success ? CompletionStatus.SUCCESS : CompletionStatus.RETRY_EXCEEDED;
+        complete(fetchRequestId, status, Opcode.RECEIVE, success ? fetchLength : 0, 0, false, fetchSourceNode,
+                fetchSourceQpn);
+        if (success) {
+            queuePair.fabric.agent().answer(queuePair, fetchSourceNode, fetchSourceQpn, fetchPsn,
+                    CompletionStatus.SUCCESS.ordinal(), 0);
+        } else if (queuePair.markError()) {
+            flush();
+        }
+    }
+
+    private void hold(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn,
+            UcpAmData data, long nowNs, boolean tellInitiator) {
+        Held message = new Held(send, psn, length, immediate, sourceNode, sourceQpn, data,
+                nowNs + queuePair.peerRnrTimeoutNs);
+        held.addLast(message);
+        if (tellInitiator) {
+            message.told = true;
+            queuePair.fabric.agent().answer(queuePair, sourceNode, sourceQpn, psn,
+                    MessageDescriptor.STATUS_RECEIVER_NOT_READY, 0);
+        }
+    }
+
+    /** Retries held messages: delivers what receives allow, fails the oldest after its deadline. Returns work. */
+    int retryHeld(long nowNs) {
+        int work = 0;
+        while (!held.isEmpty() && !fetching) {
+            Held message = held.peekFirst();
+            if (queuePair.state() != QueuePairState.READY) {
+                dropHeld();
+                return work + 1;
+            }
+            int outcome = deliver(message.send, message.psn, message.length, message.immediate, message.sourceNode,
+                    message.sourceQpn, message.data, true);
+            if (outcome == DELIVERED) {
+                held.removeFirst();
+                work++;
+                continue;
+            }
+            if (!message.told) {
+                message.told = true;
+                message.deadlineNs = nowNs + queuePair.peerRnrTimeoutNs;
+                queuePair.fabric.agent().answer(queuePair, message.sourceNode, message.sourceQpn, message.psn,
+                        MessageDescriptor.STATUS_RECEIVER_NOT_READY, 0);
+                work++;
+            }
+            if (nowNs - message.deadlineNs >= 0) {
+                queuePair.fabric.agent().answer(queuePair, message.sourceNode, message.sourceQpn, message.psn,
+                        CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal(), 0);
+                discarding = true;
+                dropHeld();
+                work++;
+            }
+            break;
+        }
+        return work;
+    }
+
+    private void dropHeld() {
+        Held message;
+        while ((message = held.pollFirst()) != null) {
+            release(message.data);
+        }
+    }
+
+    private void release(UcpAmData data) {
+        if (data == null) {
+            return;
+        }
+        queuePair.fabric.agent().releaseData(data);
+    }
+
+    private void complete(long requestId, CompletionStatus status, Opcode opcode, int byteLength, int immediate,
+            boolean hasImmediate, long sourceNode, int sourceQpn) {
+        if (queuePair.state() != QueuePairState.CLOSED) {
+            queuePair.receiveCq.offer(requestId, status, opcode, byteLength, immediate, hasImmediate, null, 0,
+                    queuePair.qpn, sourceNode, sourceQpn);
+        }
+    }
+
+    /** Completes every posted receive with FLUSHED and drops held messages. */
+    void flush() {
+        lock.lock();
+        try {
+            while (head != tail) {
+                int slot = (int) (head % depth);
+                UcxMemoryRegion region = regions[slot];
+                regions[slot] = null;
+                head++;
+                region.unpin();
+                complete(requestIds[slot], CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, 0, 0);
+            }
+            count = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** On close: drops posted receives without completions. */
+    void dropAll() {
+        lock.lock();
+        try {
+            while (head != tail) {
+                int slot = (int) (head % depth);
+                UcxMemoryRegion region = regions[slot];
+                regions[slot] = null;
+                head++;
+                region.unpin();
+            }
+            count = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops held messages once the queue pair is gone (progress thread). */
+    void dropHeldAfterClose() {
+        dropHeld();
+    }
+
+    /** A message waiting for a receive. */
+    private static final class Held {
+        final boolean send;
+        final long psn;
+        final long length;
+        final int immediate;
+        final long sourceNode;
+        final int sourceQpn;
+        final UcpAmData data;
+        long deadlineNs;
+        boolean told;
+
+        Held(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn, UcpAmData data,
+                long deadlineNs) {
+            this.send = send;
+            this.psn = psn;
+            this.length = length;
+            this.immediate = immediate;
+            this.sourceNode = sourceNode;
+            this.sourceQpn = sourceQpn;
+            this.data = data;
+            this.deadlineNs = deadlineNs;
+        }
+    }
+
+    private final class FetchCallback extends UcxCallback {
+        @Override
+        public void onSuccess(UcpRequest request) {
+            onFetched(true);
+        }
+
+        @Override
+        public void onError(int status, String message) {
+            onFetched(false);
+        }
+    }
+}
