@@ -18,7 +18,15 @@
  * An optional sixth argument, the receive work, makes receivers hash every received tuple that many more times
  * (the compute intensity of TODS19 section 7.1.7, as Faro's RECEIVE threads do it).
  *
- * Usage: mpi_shuffle repartition|broadcast <threads> <tuples per thread> <scans> <message bytes> [receive work]
+ * An optional seventh argument, ranks per node R (default 1), gives MPI as many cores as a Faro node's threads: run
+ * it with -np nodes*R; world rank w plays thread lane w % R of node w / R (mpirun's default by-slot placement keeps
+ * a node's ranks together). The R lanes are independent shuffles over their own communicator (MPI_Comm_split by
+ * lane): the rank of lane l at node n owns the tables of threads l*T/R ... (l+1)*T/R - 1 and sends only to lane l of
+ * the other nodes, so every node still receives exactly what Faro's node does (split over its R ranks); rank 0
+ * prints the node totals (elapsed: the slowest of the node's ranks). T must be a multiple of R.
+ *
+ * Usage: mpi_shuffle repartition|broadcast <threads> <tuples per thread> <scans> <message bytes> [receive work
+ *        [ranks per node]]
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -85,6 +93,7 @@ static void consume(const char *buf, int bytes) {
 
 /* Repartition state. */
 static int nodes, self, message_bytes, recv_depth, ends;
+static MPI_Comm comm; /* this rank's lane: one rank per node */
 static char **recv_buf;
 static MPI_Request *recv_req;
 static int *done_index;
@@ -106,7 +115,7 @@ static void progress_receives(void) {
         int bytes = 0;
         MPI_Get_count(&done_status[k], MPI_BYTE, &bytes);
         consume(recv_buf[i], bytes);
-        MPI_Irecv(recv_buf[i], message_bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &recv_req[i]);
+        MPI_Irecv(recv_buf[i], message_bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &recv_req[i]);
     }
 }
 
@@ -118,7 +127,7 @@ typedef struct {
 } destination_t;
 
 static void flush(destination_t *d, int rank) {
-    MPI_Isend(d->buf[d->current], d->fill, MPI_BYTE, rank, TAG_DATA, MPI_COMM_WORLD, &d->req[d->current]);
+    MPI_Isend(d->buf[d->current], d->fill, MPI_BYTE, rank, TAG_DATA, comm, &d->req[d->current]);
     d->current = (d->current + 1) % SEND_DEPTH;
     d->fill = 0;
     while (d->req[d->current] != MPI_REQUEST_NULL) {
@@ -145,7 +154,7 @@ static int64_t repartition(const char *table, long tuples, int scans) {
     done_status = malloc(sizeof(MPI_Status) * (size_t) recv_depth);
     for (int i = 0; i < recv_depth; i++) {
         recv_buf[i] = xmalloc((size_t) message_bytes);
-        MPI_Irecv(recv_buf[i], message_bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &recv_req[i]);
+        MPI_Irecv(recv_buf[i], message_bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &recv_req[i]);
     }
     int capacity = message_bytes / TUPLE_BYTES * TUPLE_BYTES;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -174,7 +183,7 @@ static int64_t repartition(const char *table, long tuples, int scans) {
     }
     MPI_Request *end_req = malloc(sizeof(MPI_Request) * (size_t) nodes);
     for (int n = 0; n < nodes; n++) {
-        MPI_Isend(NULL, 0, MPI_BYTE, n, TAG_END, MPI_COMM_WORLD, &end_req[n]);
+        MPI_Isend(NULL, 0, MPI_BYTE, n, TAG_END, comm, &end_req[n]);
     }
     while (ends < nodes) {
         progress_receives();
@@ -229,7 +238,7 @@ static int64_t broadcast(const char *table, long tuples, int scans) {
                 (size_t) bytes);
         for (int root = 0; root < nodes; root++) {
             length[slot][root] = bytes; /* every rank has as many tuples: chunk sizes agree */
-            MPI_Ibcast(buf[slot] + (size_t) root * (size_t) message_bytes, bytes, MPI_BYTE, root, MPI_COMM_WORLD,
+            MPI_Ibcast(buf[slot] + (size_t) root * (size_t) message_bytes, bytes, MPI_BYTE, root, comm,
                     &req[slot][root]);
         }
     }
@@ -238,12 +247,13 @@ static int64_t broadcast(const char *table, long tuples, int scans) {
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    MPI_Comm_size(MPI_COMM_WORLD, &nodes);
-    MPI_Comm_rank(MPI_COMM_WORLD, &self);
-    if (argc != 6 && argc != 7) {
-        if (self == 0) {
+    int world_size, world_rank;
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (argc < 6 || argc > 8) {
+        if (world_rank == 0) {
             fprintf(stderr, "usage: mpi_shuffle repartition|broadcast <threads> <tuples per thread> <scans>"
-                    " <message bytes> [receive work]\n");
+                    " <message bytes> [receive work [ranks per node]]\n");
         }
         MPI_Finalize();
         return 2;
@@ -253,13 +263,30 @@ int main(int argc, char **argv) {
     long rows = atol(argv[3]);
     int scans = atoi(argv[4]);
     message_bytes = atoi(argv[5]);
-    receive_work = argc == 7 ? atoi(argv[6]) : 0;
-    long tuples = (long) threads * rows;
+    receive_work = argc >= 7 ? atoi(argv[6]) : 0;
+    int ranks_per_node = argc == 8 ? atoi(argv[7]) : 1;
+    if (ranks_per_node < 1 || threads % ranks_per_node != 0 || world_size % ranks_per_node != 0) {
+        if (world_rank == 0) {
+            fprintf(stderr, "mpi_shuffle: %d ranks per node must divide the threads (%d) and the ranks (%d)\n",
+                    ranks_per_node, threads, world_size);
+        }
+        MPI_Finalize();
+        return 2;
+    }
+    int node = world_rank / ranks_per_node;
+    int lane = world_rank % ranks_per_node;
+    MPI_Comm_split(MPI_COMM_WORLD, lane, node, &comm);
+    MPI_Comm_size(comm, &nodes);
+    MPI_Comm_rank(comm, &self);
+    int lane_threads = threads / ranks_per_node;
+    int first_thread = lane * lane_threads;
+    long tuples = (long) lane_threads * rows;
     char *table = xmalloc((size_t) tuples * TUPLE_BYTES);
-    for (int t = 0; t < threads; t++) {
+    for (int t = 0; t < lane_threads; t++) {
         for (long r = 0; r < rows; r++) {
-            uint64_t key = mix(((uint64_t) self << 40) ^ ((uint64_t) t << 32) ^ (uint64_t) r);
-            uint64_t value = (uint64_t) self << 40 | (uint64_t) t << 32 | (uint64_t) r;
+            uint64_t thread = (uint64_t) (first_thread + t);
+            uint64_t key = mix(((uint64_t) self << 40) ^ (thread << 32) ^ (uint64_t) r);
+            uint64_t value = (uint64_t) self << 40 | thread << 32 | (uint64_t) r;
             char *tuple = table + ((size_t) t * (size_t) rows + (size_t) r) * TUPLE_BYTES;
             memcpy(tuple, &key, 8);
             memcpy(tuple + 8, &value, 8);
@@ -267,16 +294,25 @@ int main(int argc, char **argv) {
     }
     int64_t elapsed = is_broadcast ? broadcast(table, tuples, scans) : repartition(table, tuples, scans);
     uint64_t mine[4] = {received_tuples, received_checksum, received_bytes, (uint64_t) elapsed};
-    uint64_t *all = self == 0 ? malloc(sizeof(mine) * (size_t) nodes) : NULL;
+    uint64_t *all = world_rank == 0 ? malloc(sizeof(mine) * (size_t) world_size) : NULL;
     MPI_Gather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (self == 0) {
-        for (int n = 0; n < nodes; n++) {
-            printf("NODE %d %llu %lld %llu %llu\n", n, (unsigned long long) all[4 * n],
-                    (long long) (int64_t) all[4 * n + 1], (unsigned long long) all[4 * n + 2],
-                    (unsigned long long) all[4 * n + 3]);
+    if (world_rank == 0) {
+        for (int n = 0; n < world_size / ranks_per_node; n++) {
+            uint64_t sum[3] = {0, 0, 0};
+            uint64_t slowest = 0;
+            for (int l = 0; l < ranks_per_node; l++) {
+                uint64_t *r = all + 4 * (n * ranks_per_node + l);
+                sum[0] += r[0];
+                sum[1] += r[1];
+                sum[2] += r[2];
+                slowest = r[3] > slowest ? r[3] : slowest;
+            }
+            printf("NODE %d %llu %lld %llu %llu\n", n, (unsigned long long) sum[0], (long long) (int64_t) sum[1],
+                    (unsigned long long) sum[2], (unsigned long long) slowest);
         }
         fflush(stdout);
     }
+    MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

@@ -49,7 +49,7 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
     private Integer warmupRuns;
 
     @Option(names = "--min-seconds", paramLabel = "S",
-            description = "Calibrate scans so that each group's fastest trial takes at least this long (default: 2;"
+            description = "Calibrate scans so that each trial's timed runs take at least this long (default: 2;"
                     + " --quick: 0 = no calibration).")
     private Double minimumSeconds;
 

@@ -24,7 +24,7 @@ import java.util.function.Consumer;
 
 /**
  * The MPI baseline of the shuffle experiments (TODS19 §7.1): {@code mpi_shuffle.c}, shipped in this jar, compiled
- * with the system's {@code mpicc} into a cache directory and started with {@code mpirun}, one rank per node, on this
+ * with the system's {@code mpicc} into a cache directory and started with {@code mpirun}, one rank per thread of a node, on this
  * host. Repartition uses 64 KB {@code MPI_Isend}/{@code MPI_Irecv}, broadcast {@code MPI_Ibcast}; the tuples, the
  * hash and the data volume per node are those of the case it stands in for, so its outcome is checked for exactly-once
  * delivery like a design's.
@@ -125,17 +125,22 @@ public final class MpiBaseline {
         }
     }
 
-    /** The command that runs {@code shuffleCase} with one rank per node. */
+    /**
+     * The command that runs {@code shuffleCase} with as many ranks per node as the case has threads ({@code -np
+     * nodes × threads}), so that MPI gets the cores a Faro node's threads get; rank w plays thread lane w % threads of
+     * node w / threads (see mpi_shuffle.c).
+     */
     List<String> command(ShuffleCase shuffleCase) {
         List<String> command = new ArrayList<>(List.of(mpirun.toString()));
         if ("root".equals(System.getProperty("user.name"))) {
             command.add("--allow-run-as-root");
         }
         command.addAll(List.of("--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader",
-                "-np", Integer.toString(shuffleCase.nodes()), executable.toString(), pattern(shuffleCase),
-                Integer.toString(shuffleCase.threads()), Integer.toString(shuffleCase.tuplesPerThread()),
-                Integer.toString(shuffleCase.scans()), Integer.toString(MESSAGE_BYTES),
-                Integer.toString(shuffleCase.tuning().receiveWork())));
+                "-np", Integer.toString(shuffleCase.nodes() * shuffleCase.threads()), executable.toString(),
+                pattern(shuffleCase), Integer.toString(shuffleCase.threads()),
+                Integer.toString(shuffleCase.tuplesPerThread()), Integer.toString(shuffleCase.scans()),
+                Integer.toString(MESSAGE_BYTES), Integer.toString(shuffleCase.tuning().receiveWork()),
+                Integer.toString(shuffleCase.threads())));
         return command;
     }
 

@@ -7,9 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * E8 (TODS19 §7.1.8, Figs. 23–24): MESQ/SR on 2 nodes with fixed buffer depths (2 … 64 per peer), the
- * bandwidth-delay depth and the adaptive policy, at a light and a heavy receive-side compute intensity and in the
- * skewed case where one node is slow (heavy) and the other light. x is the scenario: 1 light, 2 heavy, 3 skewed.
+ * E8 (TODS19 §7.1.8, Figs. 23–24): MESQ/SR on 2 nodes with fixed buffer depths, the bandwidth-delay depth and the
+ * adaptive policy, at a light and a heavy receive-side compute intensity and in the skewed case where one node is
+ * slow (heavy) and the other light. x is the scenario: 1 light, 2 heavy, 3 skewed.
+ *
+ * <p>The paper sweeps 28 (single buffering: 14 threads × 2 peers × 1) to 10,000 receive buffers per node. Scaled to
+ * this harness's threads, the sweep is per peer: 1 (single buffering) … 357 (= 10,000 / 28), so a node holds
+ * {@code threads × nodes × depth} receive buffers (MESQ: one endpoint per thread). The adaptive policy starts at 2 and
+ * may grow to 512 per peer.
  *
  * <p>The bandwidth-delay depth is computed from an assumed 2 GB/s and 20 µs round trip for {@code shm} on one host
  * (a lower bound that ignores processing time, as in the paper).
@@ -19,11 +24,7 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
     static final int LIGHT_WORK = 1;
     static final int HEAVY_WORK = 8;
     static final String BANDWIDTH_DELAY = "bdp:2e9:20000";
-    /**
-     * Up to 64 per peer: deeper circulations of MESQ/SR currently fail with QUEUE_FULL on a receiver's credit queue
-     * pair (send depth 64), a shuffle-layer limit reported with this experiment.
-     */
-    static final String ADAPTIVE = "adaptive:2:64";
+    static final String ADAPTIVE = "adaptive:2:512";
 
     @Override
     public String name() {
@@ -49,7 +50,7 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
 
     static List<String> policies(ExperimentSettings settings) {
         return settings.quick() ? List.of("fixed:2", BANDWIDTH_DELAY, ADAPTIVE)
-                : List.of("fixed:2", "fixed:8", "fixed:32", "fixed:64", BANDWIDTH_DELAY, ADAPTIVE);
+                : List.of("fixed:1", "fixed:4", "fixed:16", "fixed:64", "fixed:357", BANDWIDTH_DELAY, ADAPTIVE);
     }
 
     private static String series(String policy) {

@@ -65,6 +65,11 @@ public final class CreditFrequencyExperiment extends ExperimentDriver {
     }
 
     @Override
+    protected boolean showCounters() {
+        return true;
+    }
+
+    @Override
     protected List<String> extraColumns() {
         return List.of("vs f=2", "min pinned KiB");
     }

@@ -34,7 +34,8 @@ public abstract class ExperimentDriver {
 
     static final List<String> CSV_HEADER = List.of("experiment", "group", "series", "contender", "x", "pattern",
             "nodes", "threads", "buffer_bytes", "buffers_per_peer", "scans", "runs", "gbps_per_node", "gbps_min",
-            "gbps_max", "response_seconds", "setup_ms", "bytes_per_node");
+            "gbps_max", "response_seconds", "setup_ms", "bytes_per_node", "credit_writes_per_mib", "send_blocked",
+            "receive_blocked");
 
     /** The short name, also the command and the file name: {@code e4}. */
     public abstract String name();
@@ -62,6 +63,14 @@ public abstract class ExperimentDriver {
     /** The extra cells of {@code result}, one per {@link #extraColumns()}; {@code all} are every trial's results. */
     protected List<String> extraCells(TrialResult result, List<TrialResult> all) {
         return List.of();
+    }
+
+    /**
+     * Whether the table shows the resource counters (credit writes per MiB, the shares of time the SHUFFLE and
+     * RECEIVE threads were blocked); the CSV always has them.
+     */
+    protected boolean showCounters() {
+        return false;
     }
 
     /** Lines that summarize what the results show next to the paper's finding. */
@@ -119,7 +128,12 @@ public abstract class ExperimentDriver {
                 ok ? format("%.4f", result.maxGigabytesPerSecond()) : "",
                 ok ? format("%.4f", result.responseSeconds()) : "",
                 ok && Double.isFinite(result.setupMillis()) ? format("%.2f", result.setupMillis()) : "",
-                ok ? format("%.0f", result.bytesPerNode()) : ""));
+                ok ? format("%.0f", result.bytesPerNode()) : "",
+                ok && Double.isFinite(result.creditWritesPerMebibyte())
+                        ? format("%.2f", result.creditWritesPerMebibyte()) : "",
+                ok && Double.isFinite(result.sendBlockedFraction()) ? format("%.3f", result.sendBlockedFraction()) : "",
+                ok && Double.isFinite(result.receiveBlockedFraction())
+                        ? format("%.3f", result.receiveBlockedFraction()) : ""));
         row.addAll(extraCells(result, all));
         row.add(result.failure());
         return row;
@@ -130,6 +144,9 @@ public abstract class ExperimentDriver {
                 Column.number("x"), Column.number("GB/s per node"), Column.number("runs GB/s"),
                 Column.number("setup ms"), Column.number("scans")));
         extraColumns().forEach(c -> columns.add(Column.number(c)));
+        List<String> counterColumns = showCounters() ? List.of("credit wr/MiB", "send blocked", "recv blocked")
+                : List.of();
+        counterColumns.forEach(c -> columns.add(Column.number(c)));
         List<List<String>> rows = new ArrayList<>();
         for (TrialResult result : results) {
             List<String> row = new ArrayList<>(List.of(result.trial().group(), result.trial().series(),
@@ -140,9 +157,15 @@ public abstract class ExperimentDriver {
                         Double.isFinite(result.setupMillis()) ? format("%.1f", result.setupMillis()) : "",
                         Integer.toString(result.trial().shuffleCase().scans())));
                 row.addAll(extraCells(result, results));
+                if (showCounters()) {
+                    row.addAll(List.of(format("%.1f", result.creditWritesPerMebibyte()),
+                            format("%.0f%%", 100 * result.sendBlockedFraction()),
+                            format("%.0f%%", 100 * result.receiveBlockedFraction())));
+                }
             } else {
                 row.addAll(List.of(result.skipped() ? "skipped" : "failed", "", "", ""));
                 extraColumns().forEach(c -> row.add(""));
+                counterColumns.forEach(c -> row.add(""));
             }
             rows.add(row);
         }
@@ -174,7 +197,7 @@ public abstract class ExperimentDriver {
                     .sorted(java.util.Comparator.comparingDouble(r -> r.trial().x())).toList();
             lines.add(new PlotWriter.Line(series, sorted.stream().map(r -> r.trial().x()).toList(),
                     sorted.stream().map(r -> r.succeeded() ? plot.metric().applyAsDouble(r) : Double.NaN).toList(),
-                    series.equals("MPI") || series.equals("TCP")));
+                    series.equals("MPI") || series.equals("TCP") || series.equals("local")));
         });
         return lines;
     }
@@ -196,8 +219,13 @@ public abstract class ExperimentDriver {
                 + " longest node's time from the end of the open to its end of stream); median of the timed runs,"
                 + " interleaved across trials");
         parameters.put("baselines", "TCP: plain loopback sockets, 128 KB messages, blocking send, select/recv loop;"
-                + " MPI: Open MPI, one rank per node, 64 KB MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast"
-                + " (broadcast), single-threaded per rank");
+                + " MPI: Open MPI, as many single-threaded ranks per node as the designs' threads (-np nodes x"
+                + " threads; lane t of every node shuffles thread t's table over its own communicator), 64 KB"
+                + " MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast (broadcast)");
+        parameters.put("counters", "credit_writes_per_mib: credit write-backs posted by the receive endpoints per MiB"
+                + " received; send_blocked / receive_blocked: share of the SHUFFLE / RECEIVE threads' time (threads x"
+                + " nodes x response time) spent blocked waiting for a buffer or credit / for data (0 for TCP and MPI:"
+                + " not counted)");
         parameters.put("paperFinding", paperFinding());
         parameters.put("findings", findings);
         parameters.put("notes", notes);

@@ -53,6 +53,7 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
             }
             trials.add(last.asTcp());
             trials.add(last.asMpi());
+            trials.add(last.asLocal());
         }
         return trials;
     }
@@ -65,7 +66,7 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
 
     @Override
     protected List<String> extraColumns() {
-        return List.of("vs MPI", "vs TCP", "vs own work=0");
+        return List.of("vs MPI", "vs TCP", "vs own work=0", "vs local");
     }
 
     @Override
@@ -76,7 +77,8 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
                 ratio(result, find(all, r -> r.trial().group().equals(result.trial().group())
                         && r.trial().series().equals("TCP"))),
                 ratio(result, find(all, r -> r.trial().series().equals(result.trial().series())
-                        && r.trial().x() == 0)));
+                        && r.trial().x() == 0)),
+                ratio(result, find(all, r -> r.trial().group().equals(result.trial().group()) && r.trial().local())));
     }
 
     @Override
@@ -86,12 +88,19 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
             var mpi = find(results, r -> r.trial().group().equals(group) && r.trial().series().equals("MPI"));
             var tcp = find(results, r -> r.trial().group().equals(group) && r.trial().series().equals("TCP"));
             long beatBoth = results.stream().filter(r -> r.succeeded() && r.trial().group().equals(group)
-                            && !r.trial().mpi() && !r.trial().shuffleCase().isTcp())
+                            && !r.trial().mpi() && !r.trial().local() && !r.trial().shuffleCase().isTcp())
                     .filter(r -> mpi.map(m -> r.gigabytesPerSecond() > m.gigabytesPerSecond()).orElse(true)
                             && tcp.map(t -> r.gigabytesPerSecond() > t.gigabytesPerSecond()).orElse(true))
                     .count();
-            findings.add(format("%s: %d of 8 designs beat %s", group, beatBoth,
-                    mpi.isPresent() ? "MPI and TCP" : "TCP (MPI not measured)"));
+            var local = find(results, r -> r.trial().group().equals(group) && r.trial().local());
+            var best = results.stream().filter(r -> r.succeeded() && r.trial().group().equals(group)
+                            && !r.trial().mpi() && !r.trial().local() && !r.trial().shuffleCase().isTcp())
+                    .max((a, b) -> Double.compare(a.gigabytesPerSecond(), b.gigabytesPerSecond()));
+            findings.add(format("%s: %d of 8 designs beat %s%s", group, beatBoth,
+                    mpi.isPresent() ? "MPI and TCP" : "TCP (MPI not measured)",
+                    local.isPresent() && best.isPresent() ? format("; best design (%s) at %.2f of local processing",
+                            best.get().trial().series(),
+                            best.get().gigabytesPerSecond() / local.get().gigabytesPerSecond()) : ""));
         }
         return findings;
     }

@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param setupMillis median setup time (open plus close of the endpoints, the slowest node's); NaN for MPI
  * @param bytesPerNode bytes each node received per run
  * @param failure empty, {@code skipped: why}, or what went wrong
+ * @param creditWritesPerMebibyte median credit write-backs per MiB received (0 without credit writes)
+ * @param sendBlockedFraction median share of the SHUFFLE threads' time blocked for a buffer or credit (0: not counted)
+ * @param receiveBlockedFraction median share of the RECEIVE threads' time blocked for data (0: not counted)
  */
 public record TrialResult(
         Trial trial,
@@ -25,7 +28,18 @@ public record TrialResult(
         double responseSeconds,
         double setupMillis,
         double bytesPerNode,
-        String failure) {
+        String failure,
+        double creditWritesPerMebibyte,
+        double sendBlockedFraction,
+        double receiveBlockedFraction) {
+
+    /** A result without resource counters. */
+    public TrialResult(Trial trial, int runs, double gigabytesPerSecond, double minGigabytesPerSecond,
+            double maxGigabytesPerSecond, double responseSeconds, double setupMillis, double bytesPerNode,
+            String failure) {
+        this(trial, runs, gigabytesPerSecond, minGigabytesPerSecond, maxGigabytesPerSecond, responseSeconds,
+                setupMillis, bytesPerNode, failure, Double.NaN, Double.NaN, Double.NaN);
+    }
 
     public TrialResult {
         Objects.requireNonNull(trial, "trial is null");

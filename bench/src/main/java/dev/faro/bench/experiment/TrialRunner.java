@@ -17,21 +17,27 @@ import java.util.function.Consumer;
 /**
  * Runs an experiment's trials in one cluster of worker processes (and the MPI program beside it), interleaved: each
  * round runs every trial once, alternating the order, so that noise on a shared machine hits all trials alike. The
- * first warm-up round also calibrates the data volume: it runs every trial twice and, per group, scales the scans
- * from the second (warm) run so that the group's fastest trial takes at least {@link
- * ExperimentSettings#minimumSeconds()}. A timed run that still ends sooner (the shared machine got faster) grows its
- * group's volume again and is repeated, so that every measurement counted lasts at least the minimum. A trial that fails is reported and not run again; every run is
- * checked for exactly-once delivery.
+ * first warm-up round also calibrates the data volume: it runs every trial twice and scales each trial's scans from
+ * its second (warm) run so that it takes about {@link ExperimentSettings#minimumSeconds()} times {@link
+ * #CALIBRATION_MARGIN}. Per trial, not per group: throughput is a rate, so trials need not move the same bytes, and a
+ * group calibrated on its fastest trial made its slow rows (MPI: 9-28 s a run) blow the run-time budget. A timed run
+ * that still ends sooner than the minimum (the shared machine got faster) grows that trial's volume again and is
+ * repeated, so that every measurement counted lasts at least the minimum. A trial that fails is reported and not run
+ * again; every run is checked for exactly-once delivery.
  *
  * <p>Coordination code; leaves no worker running when it returns or throws.
  */
 final class TrialRunner {
 
     /** Calibration aims this much above the minimum, for noise between the calibration run and the timed runs. */
-    static final double CALIBRATION_MARGIN = 1.3;
+    static final double CALIBRATION_MARGIN = 1.5;
 
     /** How often one measurement may be repeated at a larger volume because it was shorter than the minimum. */
     static final int MAX_RESCALES = 2;
+
+    /** Calibration times a warm run at least this fraction of the minimum (growing the volume up to {@link #MAX_PROBES} times). */
+    static final double PROBE_FRACTION = 0.4;
+    static final int MAX_PROBES = 3;
 
     private final ExperimentSettings settings;
     private final Consumer<String> progress;
@@ -61,7 +67,7 @@ final class TrialRunner {
                 }
             }
         }
-        int workers = trials.stream().filter(t -> !t.mpi()).mapToInt(t -> t.shuffleCase().nodes()).max().orElse(0);
+        int workers = trials.stream().filter(t -> !t.mpi() && !t.local()).mapToInt(t -> t.shuffleCase().nodes()).max().orElse(0);
         Map<String, Trial> current = new LinkedHashMap<>();
         trials.forEach(trial -> current.put(trial.key(), trial));
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
@@ -82,8 +88,9 @@ final class TrialRunner {
                         String label = String.format(Locale.ROOT, "[round %d/%d, %d/%d] %s %s %s %s", round + 1,
                                 rounds, i + 1, order.size(), trial.group(), trial.series(), trial.xLabel(),
                                 warmup ? "warm-up" : "run");
-                        CaseOutcome outcome = measure(cluster, mpi.orElse(null), trial, round == 0 && warmup,
-                                label, failures);
+                        CaseOutcome outcome = measure(cluster, mpi.orElse(null), current, key,
+                                round == 0 && warmup, label, failures);
+                        trial = current.get(key);
                         if (outcome == null) {
                             break;
                         }
@@ -92,10 +99,10 @@ final class TrialRunner {
                                 label, outcome.receiveBytesPerNodePerSecond() / 1e9, seconds,
                                 trial.shuffleCase().scans()));
                         if (!warmup && seconds < settings.minimumSeconds() && attempt < MAX_RESCALES) {
-                            // the machine got faster since the calibration: grow the group's volume, measure again
-                            progress.accept(String.format(Locale.ROOT, "%s: shorter than %.1f s; rescaling %s",
-                                    label, settings.minimumSeconds(), trial.group()));
-                            rescale(current, trial.group(), seconds);
+                            // the machine got faster since the calibration: grow this trial's volume, measure again
+                            progress.accept(String.format(Locale.ROOT, "%s: shorter than %.1f s; rescaling it",
+                                    label, settings.minimumSeconds()));
+                            rescale(current, key, seconds);
                             continue;
                         }
                         if (warmup) {
@@ -131,14 +138,18 @@ final class TrialRunner {
     }
 
     /**
-     * Runs {@code trial} once (twice when {@code calibrating}: the first run is cold, JIT and page faults, and the
-     * calibration times the second); returns null after recording a failure.
+     * Runs trial {@code key} once; when {@code calibrating}, first a cold run (JIT, page faults) and then warm runs,
+     * growing the trial's scans until a warm run lasts {@link #PROBE_FRACTION} of the minimum, so that the
+     * calibration extrapolates from a run long enough to time (a 50 ms run misjudged the rate by 2x). Returns the
+     * last outcome, or null after recording a failure.
      */
-    private CaseOutcome measure(ShuffleCluster cluster, MpiBaseline mpi, Trial trial, boolean calibrating,
-            String label, Map<String, String> failures) throws InterruptedException {
-        int repeats = calibrating && settings.minimumSeconds() > 0 ? 2 : 1;
+    private CaseOutcome measure(ShuffleCluster cluster, MpiBaseline mpi, Map<String, Trial> current, String key,
+            boolean calibrating, String label, Map<String, String> failures) throws InterruptedException {
+        boolean probing = calibrating && settings.minimumSeconds() > 0;
+        int maximumRuns = probing ? 2 + MAX_PROBES : 1;
         CaseOutcome outcome = null;
-        for (int repeat = 0; repeat < repeats; repeat++) {
+        for (int repeat = 0; repeat < maximumRuns; repeat++) {
+            Trial trial = current.get(key);
             try {
                 outcome = runOnce(cluster, mpi, trial);
             } catch (java.io.UncheckedIOException e) {
@@ -152,11 +163,28 @@ final class TrialRunner {
                 progress.accept(label + ": FAILED: " + problems.get(0));
                 return null;
             }
+            if (!probing) {
+                break;
+            }
+            double seconds = outcome.responseNanos() / 1e9;
+            double probeSeconds = settings.minimumSeconds() * PROBE_FRACTION;
+            if (repeat >= 1 && seconds >= probeSeconds) {
+                break;
+            }
+            if (repeat >= 1 && repeat < maximumRuns - 1) {
+                // too short to time: grow towards the probe length (at most 16x a step) and run again
+                double factor = Math.min(16, probeSeconds * CALIBRATION_MARGIN / Math.max(seconds, 1e-3));
+                current.computeIfPresent(key, (k, t) -> t.withScans(
+                        (int) Math.min(100_000, Math.ceil(t.shuffleCase().scans() * factor))));
+            }
         }
         return outcome;
     }
 
     private CaseOutcome runOnce(ShuffleCluster cluster, MpiBaseline mpi, Trial trial) throws InterruptedException {
+        if (trial.local()) {
+            return dev.faro.bench.shuffle.LocalCompute.run(trial.shuffleCase());
+        }
         if (trial.mpi()) {
             return mpi.run(trial.shuffleCase(), ShuffleTuples.expected(trial.shuffleCase()),
                     ShuffleCluster.defaultDeadline(trial.shuffleCase()));
@@ -164,31 +192,23 @@ final class TrialRunner {
         return cluster.run(trial.shuffleCase());
     }
 
-    /** Scales every group's scans so that its fastest warm-up would have taken {@code minimumSeconds}. */
+    /** Scales every trial's scans so that its warm-up would have taken the minimum (and the margin). */
     private void calibrate(Map<String, Trial> current, Map<String, Double> warmupSeconds) {
-        Map<String, Double> fastest = new HashMap<>();
-        current.forEach((key, trial) -> {
-            Double seconds = warmupSeconds.get(key);
-            if (seconds != null && seconds > 0) {
-                fastest.merge(trial.group(), seconds, Math::min);
-            }
-        });
-        fastest.forEach((group, seconds) -> rescale(current, group, seconds));
-        Map<String, Integer> scansByGroup = new LinkedHashMap<>();
-        current.values().forEach(t -> scansByGroup.put(t.group(), t.shuffleCase().scans()));
-        progress.accept("calibrated scans per group (fastest trial >= " + settings.minimumSeconds() + " s): "
-                + scansByGroup);
+        warmupSeconds.forEach((key, seconds) -> rescale(current, key, seconds));
+        Map<String, Integer> scansByTrial = new LinkedHashMap<>();
+        current.forEach((key, t) -> scansByTrial.put(t.group() + " " + t.series() + " " + t.xLabel(),
+                t.shuffleCase().scans()));
+        progress.accept("calibrated scans per trial (each >= " + settings.minimumSeconds() + " s): " + scansByTrial);
     }
 
-    /** Grows {@code group}'s scans by the factor that makes a run of {@code seconds} last the minimum, and a margin. */
-    private void rescale(Map<String, Trial> current, String group, double seconds) {
+    /** Grows trial {@code key}'s scans by the factor that makes a run of {@code seconds} last the minimum, and a margin. */
+    private void rescale(Map<String, Trial> current, String key, double seconds) {
         if (seconds >= settings.minimumSeconds() || seconds <= 0) {
             return;
         }
         double factor = settings.minimumSeconds() * CALIBRATION_MARGIN / seconds;
-        current.replaceAll((key, trial) -> trial.group().equals(group)
-                ? trial.withScans((int) Math.min(100_000, Math.ceil(trial.shuffleCase().scans() * factor)))
-                : trial);
+        current.computeIfPresent(key, (k, trial) ->
+                trial.withScans((int) Math.min(100_000, Math.ceil(trial.shuffleCase().scans() * factor))));
     }
 
     private static TrialResult aggregate(Trial trial, List<CaseOutcome> outcomes) {
@@ -201,7 +221,10 @@ final class TrialRunner {
         return new TrialResult(trial, outcomes.size(), TrialResult.median(gigabytes),
                 java.util.Arrays.stream(gigabytes).min().orElseThrow(),
                 java.util.Arrays.stream(gigabytes).max().orElseThrow(), TrialResult.median(seconds),
-                trial.mpi() ? Double.NaN : TrialResult.median(setup), outcomes.get(0).bytesPerNode(), "");
+                trial.mpi() || trial.local() ? Double.NaN : TrialResult.median(setup), outcomes.get(0).bytesPerNode(), "",
+                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::creditWritesPerMebibyte).toArray()),
+                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::sendBlockedFraction).toArray()),
+                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::receiveBlockedFraction).toArray()));
     }
 
     /** The slowest node's open plus close time. */

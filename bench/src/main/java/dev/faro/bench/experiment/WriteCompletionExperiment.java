@@ -62,6 +62,11 @@ public final class WriteCompletionExperiment extends ExperimentDriver {
     }
 
     @Override
+    protected boolean showCounters() {
+        return true;
+    }
+
+    @Override
     protected List<String> extraColumns() {
         return List.of("vs poll-CQ");
     }

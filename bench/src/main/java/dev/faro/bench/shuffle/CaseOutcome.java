@@ -103,4 +103,41 @@ public record CaseOutcome(ShuffleCase shuffleCase, ShuffleTuples.Expected expect
         long response = responseNanos();
         return response == 0 ? 0 : bytesPerNode() * 1e9 / response;
     }
+
+    /** Credit write-backs per MiB received, over all nodes (0 for designs and baselines without them). */
+    public double creditWritesPerMebibyte() {
+        long writes = 0;
+        double bytes = 0;
+        for (int node = 0; node < nodes.size(); node++) {
+            writes += result(node).creditWrites();
+            bytes += result(node).bytesReceived();
+        }
+        return bytes == 0 ? 0 : writes / (bytes / (1 << 20));
+    }
+
+    /**
+     * The share of the SHUFFLE threads' time (threads × nodes × response time) spent blocked waiting for a free buffer
+     * or for credit; 0 where not counted (TCP, MPI).
+     */
+    public double sendBlockedFraction() {
+        long blocked = 0;
+        for (int node = 0; node < nodes.size(); node++) {
+            blocked += result(node).bufferWaitNanos() + result(node).creditWaitNanos();
+        }
+        return share(blocked);
+    }
+
+    /** The share of the RECEIVE threads' time spent blocked waiting for data; 0 where not counted (TCP, MPI). */
+    public double receiveBlockedFraction() {
+        long blocked = 0;
+        for (int node = 0; node < nodes.size(); node++) {
+            blocked += result(node).dataWaitNanos();
+        }
+        return share(blocked);
+    }
+
+    private double share(long blockedNanos) {
+        double threadNanos = (double) responseNanos() * shuffleCase.threads() * nodes.size();
+        return threadNanos == 0 ? 0 : blockedNanos / threadNanos;
+    }
 }

@@ -19,10 +19,21 @@ import java.util.Map;
  *     nothing leaked)
  * @param setupNanos time to open the endpoints (queue pairs, registration, address exchange, connection) plus the
  *     time to close them (TODS19 §7.1.6); 0 where not measured
+ * @param creditWrites credit write-backs the node's receive endpoints posted (0 where the design has none)
+ * @param bufferWaitNanos summed over the node's SHUFFLE threads: time blocked waiting for a free send buffer
+ * @param creditWaitNanos summed over the node's SHUFFLE threads: time blocked waiting for flow-control credit
+ * @param dataWaitNanos summed over the node's RECEIVE threads: time blocked waiting for data (0 where not counted:
+ *     TCP, MPI)
  */
 public record NodeResult(
         long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos, int leftoverFiles,
-        long setupNanos) {
+        long setupNanos, long creditWrites, long bufferWaitNanos, long creditWaitNanos, long dataWaitNanos) {
+
+    /** A result without resource counters. */
+    public NodeResult(long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos,
+            int leftoverFiles, long setupNanos) {
+        this(count, checksum, outOfOrder, bytesReceived, elapsedNanos, leftoverFiles, setupNanos, 0, 0, 0, 0);
+    }
 
     /** A result without a setup time. */
     public NodeResult(long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos,
@@ -33,7 +44,9 @@ public record NodeResult(
     /** The record as {@code key=value} words. */
     public String encode() {
         return "count=" + count + " checksum=" + checksum + " outOfOrder=" + outOfOrder + " bytes=" + bytesReceived
-                + " elapsedNanos=" + elapsedNanos + " leftoverFiles=" + leftoverFiles + " setupNanos=" + setupNanos;
+                + " elapsedNanos=" + elapsedNanos + " leftoverFiles=" + leftoverFiles + " setupNanos=" + setupNanos
+                + " creditWrites=" + creditWrites + " bufferWaitNanos=" + bufferWaitNanos + " creditWaitNanos="
+                + creditWaitNanos + " dataWaitNanos=" + dataWaitNanos;
     }
 
     /** Parses {@link #encode()}'s words. */
@@ -48,7 +61,9 @@ public record NodeResult(
         }
         return new NodeResult(get(fields, "count"), get(fields, "checksum"), get(fields, "outOfOrder"),
                 get(fields, "bytes"), get(fields, "elapsedNanos"), (int) get(fields, "leftoverFiles"),
-                fields.getOrDefault("setupNanos", 0L));
+                fields.getOrDefault("setupNanos", 0L), fields.getOrDefault("creditWrites", 0L),
+                fields.getOrDefault("bufferWaitNanos", 0L), fields.getOrDefault("creditWaitNanos", 0L),
+                fields.getOrDefault("dataWaitNanos", 0L));
     }
 
     private static long get(Map<String, Long> fields, String key) {

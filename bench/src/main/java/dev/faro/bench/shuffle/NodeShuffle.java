@@ -128,6 +128,7 @@ final class NodeShuffle {
                     : EndpointFactory.open(fabric, exchange, "case-" + caseId, shuffleCase.endpointConfig(), groups);
             long openNanos = System.nanoTime() - openStartNanos;
             long closeNanos = 0;
+            long[] counters = new long[4];
             try {
                 events.add("STARTED");
                 long startNanos = System.nanoTime();
@@ -144,6 +145,7 @@ final class NodeShuffle {
                 }
                 joinAll(running);
                 elapsedNanos = Arrays.stream(receiveEndNanos).max().orElse(startNanos) - startNanos;
+                counters = counters(endpoints);
             } finally {
                 if (!stuck) {
                     long closeStartNanos = System.nanoTime();
@@ -155,12 +157,34 @@ final class NodeShuffle {
                 long count = Arrays.stream(counts).sum();
                 NodeResult result = new NodeResult(count, Arrays.stream(checksums).sum(),
                         Arrays.stream(outOfOrders).sum(), count * ShuffleTuples.TUPLE_BYTES, elapsedNanos,
-                        leftoverFiles(), openNanos + closeNanos);
+                        leftoverFiles(), openNanos + closeNanos, counters[0], counters[1], counters[2], counters[3]);
                 events.add("DONE " + result.encode());
             }
         } catch (Throwable e) {
             fail(e);
         }
+    }
+
+    /**
+     * The node's resource counters, each endpoint counted once (SE shares one across threads): credit writes, buffer
+     * wait, credit wait, data wait (nanoseconds, summed over threads).
+     */
+    private static long[] counters(NodeEndpoints endpoints) {
+        long[] counters = new long[4];
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (var sender : endpoints.senders()) {
+            if (seen.add(sender)) {
+                counters[1] += sender.bufferWaitNanos();
+                counters[2] += sender.creditWaitNanos();
+            }
+        }
+        for (var receiver : endpoints.receivers()) {
+            if (seen.add(receiver)) {
+                counters[0] += receiver.creditWrites();
+                counters[3] += receiver.dataWaitNanos();
+            }
+        }
+        return counters;
     }
 
     private void closeEndpoints(NodeEndpoints endpoints) {
@@ -268,7 +292,7 @@ final class NodeShuffle {
      * The receive side's compute intensity (TODS19 §7.1.2: the batch is summed again and again): {@code passes}
      * hashes of every tuple of the vector. Returns the sum, so that the work is not optimized away.
      */
-    private static long burn(MemorySegment vector, int tuples, int passes) {
+    static long burn(MemorySegment vector, int tuples, int passes) {
         long sum = 0;
         for (int pass = 0; pass < passes; pass++) {
             for (int i = 0; i < tuples; i++) {

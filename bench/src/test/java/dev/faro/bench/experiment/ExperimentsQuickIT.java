@@ -39,9 +39,20 @@ class ExperimentsQuickIT {
             }
             assertThat(result.failure()).as("%s", result).isEmpty();
             assertThat(result.gigabytesPerSecond()).as("%s", result).isPositive();
-            if (!result.trial().mpi()) {
+            if (!result.trial().mpi() && !result.trial().local()) {
                 assertThat(result.setupMillis()).as("%s", result).isPositive();
             }
+            if (driver instanceof CreditFrequencyExperiment) {
+                // resource counters: every Send/Receive receiver writes credit back; blocked shares are shares
+                assertThat(result.creditWritesPerMebibyte()).as("%s", result).isPositive();
+                assertThat(result.sendBlockedFraction()).as("%s", result).isBetween(0.0, 1.5);
+                assertThat(result.receiveBlockedFraction()).as("%s", result).isBetween(0.0, 1.5);
+            }
+        }
+        if (driver instanceof ReceiveComputeExperiment) {
+            assertThat(report.results()).as("the local-processing reference of every intensity")
+                    .filteredOn(r -> r.trial().local()).hasSize(ReceiveComputeExperiment.intensities(
+                            driver.defaults(true)).size());
         }
         List<String> csv = Files.readAllLines(report.csvFile());
         assertThat(csv).hasSize(1 + report.results().size());
