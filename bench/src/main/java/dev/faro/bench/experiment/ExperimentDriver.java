@@ -221,7 +221,9 @@ public abstract class ExperimentDriver {
         parameters.put("baselines", "TCP: plain loopback sockets, 128 KB messages, blocking send, select/recv loop;"
                 + " MPI: Open MPI, as many single-threaded ranks per node as the designs' threads (-np nodes x"
                 + " threads; lane t of every node shuffles thread t's table over its own communicator), 64 KB"
-                + " MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast (broadcast)");
+                + " MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast (broadcast); local (E7): the receive side's work on"
+                + " the tuples each node would receive, without a shuffle, 2 x threads threads per node, all nodes at"
+                + " once, in the harness's JVM");
         parameters.put("counters", "credit_writes_per_mib: credit write-backs posted by the receive endpoints per MiB"
                 + " received; send_blocked / receive_blocked: share of the SHUFFLE / RECEIVE threads' time (threads x"
                 + " nodes x response time) spent blocked waiting for a buffer or credit / for data (0 for TCP and MPI:"
