@@ -416,7 +416,9 @@ final class UcxRcQueuePair implements RcQueuePair {
 
     /** The target answered request {@code psn}. */
     void onAnswer(long psn, int status, long value) {
-        if (psn < nextToComplete || psn >= nextToIssue) {
+        // psn == nextToIssue: the answer came back inside the send that is issuing it (UCX's self transport
+        // delivers synchronously), before nextToIssue moved on
+        if (psn < nextToComplete || psn > nextToIssue) {
             return; // flushed meanwhile
         }
         SendSlot slot = slot(psn);

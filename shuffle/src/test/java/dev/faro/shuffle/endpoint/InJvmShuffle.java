@@ -59,6 +59,14 @@ final class InJvmShuffle {
      */
     static Result run(Path directory, EndpointConfig config, TransmissionGroups groups, int tuplesPerThread,
             FaultInjection faults, boolean checkOrder) throws ExecutionException, InterruptedException {
+        return run(node -> FabricConfig.of("shm", "node-" + node).withOption("shm.directory", directory.toString())
+                .withFaults(faults), config, groups, tuplesPerThread, checkOrder);
+    }
+
+    /** As {@link #run(Path, EndpointConfig, TransmissionGroups, int, FaultInjection, boolean)}, on any provider. */
+    static Result run(java.util.function.IntFunction<FabricConfig> fabricConfigs, EndpointConfig config,
+            TransmissionGroups groups, int tuplesPerThread, boolean checkOrder)
+            throws ExecutionException, InterruptedException {
         int nodes = groups.nodes();
         int threads = config.threads();
         Partitioner partitioner = Partitioner.hashLongKey(groups.groupCount());
@@ -88,9 +96,7 @@ final class InJvmShuffle {
             for (int node = 0; node < nodes; node++) {
                 int self = node;
                 nodeRuns.add(pool.submit(() -> {
-                    FabricConfig fabricConfig = FabricConfig.of("shm", "node-" + self)
-                            .withOption("shm.directory", directory.toString())
-                            .withFaults(faults);
+                    FabricConfig fabricConfig = fabricConfigs.apply(self);
                     try (Fabric fabric = Fabrics.open(fabricConfig);
                             NodeEndpoints endpoints = EndpointFactory.open(
                                     fabric, exchange.member(self), "test", config, groups)) {
