@@ -345,6 +345,14 @@ final class UcxAgent implements Runnable {
                 queuePair.onPeerFailed();
             }
         }
+        // a failed or closed peer cannot use a key any more: no answer to wait for
+        for (int i = revocations.size() - 1; i >= 0; i--) {
+            Revocation revocation = revocations.get(i);
+            if (revocation.awaiting.remove(peer) && revocation.awaiting.isEmpty()) {
+                revocations.remove(i);
+                revocation.done.countDown();
+            }
+        }
     }
 
     // ================================================================================= connect and revoke
@@ -401,7 +409,7 @@ final class UcxAgent implements Runnable {
             done.countDown();
             return;
         }
-        revocation.outstanding = others.size();
+        revocation.awaiting.addAll(others);
         revocations.add(revocation); // before sending: an answer may come back inside the send
         for (UcxPeer peer : others) {
             sendControl(peer, MessageDescriptor.REVOKE, 0, 0, 0, revocation.token, regionId, 0, null);
@@ -492,7 +500,7 @@ final class UcxAgent implements Runnable {
             case MessageDescriptor.REVOKE_ACK -> {
                 for (int i = revocations.size() - 1; i >= 0; i--) {
                     Revocation revocation = revocations.get(i);
-                    if (revocation.token == psn && --revocation.outstanding == 0) {
+                    if (revocation.token == psn && revocation.awaiting.remove(peer) && revocation.awaiting.isEmpty()) {
                         revocations.remove(i);
                         revocation.done.countDown();
                     }
@@ -678,7 +686,7 @@ final class UcxAgent implements Runnable {
         final long token;
         final java.util.concurrent.CountDownLatch done;
         final long deadlineNs;
-        int outstanding;
+        final List<UcxPeer> awaiting = new ArrayList<>();
 
         Revocation(long token, java.util.concurrent.CountDownLatch done, long deadlineNs) {
             this.token = token;
