@@ -5,6 +5,7 @@ import dev.faro.bench.fabric.FabricBenchmark;
 import dev.faro.bench.fabric.FabricBenchmarkConfig;
 import dev.faro.bench.fabric.FabricBenchmarkReport;
 import dev.faro.bench.fabric.FabricOperation;
+import dev.faro.bench.fabric.ProviderComparison;
 import dev.faro.fabric.FabricProvider;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FaroException;
@@ -44,9 +45,12 @@ final class BenchFabricCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--provider", paramLabel = "NAME", converter = ProviderConverter.class,
-            description = "Fabric provider of both workers (default: ${DEFAULT-VALUE}).")
-    private String provider = FabricBenchmarkConfig.DEFAULT_PROVIDER;
+    @Option(names = "--provider", paramLabel = "NAME", split = ",", converter = ProviderConverter.class,
+            description = "Fabric provider of both workers (default: shm). Several, comma-separated (shm,net,ucx),"
+                    + " are measured one after the other in this run and compared; with ucx and an installed"
+                    + " ucx_perftest, UCX's own put bandwidth is measured beside RC WRITE. UCX settings come from the"
+                    + " environment (UCX_TLS=sm,self, ...).")
+    private List<String> providers = List.of(FabricBenchmarkConfig.DEFAULT_PROVIDER);
 
     @Option(names = "--sizes", paramLabel = "SIZE", split = ",", converter = SizeConverter.class,
             description = "Message sizes, with K/M suffixes (default: 64,256,1K,4K,16K,64K,256K,1M; --quick: 64,4K,64K)."
@@ -82,25 +86,34 @@ final class BenchFabricCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        FabricBenchmarkConfig config = config();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        FabricBenchmarkReport report;
-        try {
-            report = new FabricBenchmark(config, line -> {
-                err.println(line);
-                err.flush();
-            }).run();
-        } catch (IllegalArgumentException e) {
-            // known only once the workers report the provider's limits, e.g. every size above the UD MTU
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            err.println("faro bench fabric: " + e.getMessage());
-            return FAILED;
+        List<FabricBenchmarkReport> reports = new java.util.ArrayList<>();
+        for (String provider : providers.stream().distinct().toList()) {
+            FabricBenchmarkConfig config = config().withProvider(provider);
+            FabricBenchmarkReport report;
+            try {
+                report = new FabricBenchmark(config, line -> {
+                    err.println(line);
+                    err.flush();
+                }).run();
+            } catch (IllegalArgumentException e) {
+                // known only once the workers report the provider's limits, e.g. every size above the UD MTU
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            } catch (FaroException | UncheckedIOException | IllegalStateException e) {
+                err.println("faro bench fabric: " + provider + ": " + e.getMessage());
+                return FAILED;
+            }
+            out.println("provider " + provider + ":");
+            out.print(report.table());
+            out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
+            out.flush();
+            reports.add(report);
         }
-        out.print(report.table());
-        out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
-        out.flush();
+        if (reports.size() > 1 || providers.contains("ucx")) {
+            out.print(ProviderComparison.table(providers.stream().distinct().toList(), reports, config(), err));
+            out.flush();
+        }
         return CommandLine.ExitCode.OK;
     }
 
@@ -108,7 +121,8 @@ final class BenchFabricCommand implements Callable<Integer> {
     FabricBenchmarkConfig config() {
         FabricBenchmarkConfig base = quick ? FabricBenchmarkConfig.quick() : FabricBenchmarkConfig.defaults();
         try {
-            FabricBenchmarkConfig config = base.withProvider(provider).withOutputDirectory(outputDirectory);
+            FabricBenchmarkConfig config = base.withProvider(providers.getFirst())
+                    .withOutputDirectory(outputDirectory);
             if (sizes != null) {
                 config = config.withSizes(sizes);
             }

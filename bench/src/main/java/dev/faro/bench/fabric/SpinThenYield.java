@@ -18,11 +18,11 @@ final class SpinThenYield {
     /**
      * Whether the workers wait for completions in event mode ({@code CompletionQueue.await}) once spinning found
      * nothing, instead of yielding: on providers whose completions come from a progress thread of the same process
-     * ({@code net}, where that thread plays the NIC), a polling thread would take the CPU that thread needs on small
+     * ({@code net}, where that thread plays the NIC; {@code ucx}, whose progress thread drives UCX), a polling thread would take the CPU that thread needs on small
      * machines; on {@code shm} the poster's own thread moves the bytes, and polling keeps its latency low.
      */
     static boolean awaitsCompletions(String provider) {
-        return provider.equals("net");
+        return provider.equals("net") || provider.equals("ucx");
     }
 
     private SpinThenYield() {}
