@@ -40,7 +40,7 @@ class BenchFabricCommandTest {
         "--sizes | 4G       | Invalid value for option '--sizes' (SIZE): '4G' is larger than a message can be",
         "--ops   | write,cas | Invalid value for option '--ops' (OP): unknown operation 'cas'; known: write, read,"
                 + " rc-send, ud-send",
-        "--provider | verbs | Invalid value for option '--provider': unknown provider 'verbs'; known: ",
+        "--provider | verbs | Invalid value for option '--provider' (NAME): unknown provider 'verbs'; known: ",
         "--runs  | 0        | runs must be at least 1: 0",
         "--seconds-per-point | -1 | --seconds-per-point must be in (0, 3600]: -1.0",
         "--window | 0       | window must be in [1, 1024]: 0",
