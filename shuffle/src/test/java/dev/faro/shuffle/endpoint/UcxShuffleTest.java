@@ -17,8 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The correctness matrix of the six RC designs (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR) on the
  * {@code ucx} fabric, all nodes in this JVM over UCX shared memory ({@code ucx.tls=sm,self}): every RC design x
- * {repartition, multicast, broadcast} x {2, 3 nodes} x {1, 2 threads}, each receiving node checking the count, an
- * order-independent checksum and, with one receiving thread and disjoint groups, RC order. The two UD designs are
+ * repartition x {2, 3 nodes} x {1, 2 threads}, plus multicast (3 nodes, 2 threads) and broadcast (3 nodes, 1 thread),
+ * each receiving node checking the count, an order-independent checksum and, with one receiving thread and disjoint
+ * groups, RC order. (The full pattern cross product runs on {@code shm} in {@link InJvmShuffleTest}; here the point
+ * is the transport, and the suite's time budget is small.) The two UD designs are
  * refused by the provider at setup, naming the six above. Needs libucx (CI installs it): without it every case fails.
  */
 class UcxShuffleTest {
@@ -31,13 +33,14 @@ class UcxShuffleTest {
             if (design.implementation() == EndpointImplementation.UD_TWO_SIDED) {
                 continue;
             }
-            for (String pattern : List.of("repartition", "multicast", "broadcast")) {
-                for (int nodes : new int[] {2, 3}) {
-                    for (int threads : new int[] {1, 2}) {
-                        cases.add(Arguments.of(design, pattern, nodes, threads));
-                    }
+            for (int nodes : new int[] {2, 3}) {
+                for (int threads : new int[] {1, 2}) {
+                    cases.add(Arguments.of(design, "repartition", nodes, threads));
                 }
             }
+            // the group patterns at the largest shape only: the transport is the same, the test time is not
+            cases.add(Arguments.of(design, "multicast", 3, 2));
+            cases.add(Arguments.of(design, "broadcast", 3, 1));
         }
         return cases.stream();
     }
