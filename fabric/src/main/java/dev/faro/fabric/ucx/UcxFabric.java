@@ -354,12 +354,12 @@ final class UcxFabric implements Fabric {
             queuePairArray = Arrays.stream(queuePairArray).filter(q -> q != queuePair)
                     .toArray(UcxRcQueuePair[]::new);
         }
-        if (!closed) {
-            agent.execute(() -> {
-                queuePair.releaseOutstanding();
-                queuePair.receiver.dropHeldAfterClose();
-            });
-        }
+        // also while the fabric closes: the progress thread runs queued commands before it releases UCX, and held
+        // messages must give their data back to UCX first
+        agent.execute(() -> {
+            queuePair.releaseOutstanding();
+            queuePair.receiver.dropHeldAfterClose();
+        });
     }
 
     @Override

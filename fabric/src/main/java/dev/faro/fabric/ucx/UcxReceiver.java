@@ -299,10 +299,10 @@ final class UcxReceiver {
                 UcxMemoryRegion region = regions[slot];
                 regions[slot] = null;
                 head++;
+                count = (int) (tail - head); // before the completion: a poller that sees it sees the count
                 region.unpin();
                 complete(requestIds[slot], CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, 0, 0);
             }
-            count = 0;
         } finally {
             lock.unlock();
         }
