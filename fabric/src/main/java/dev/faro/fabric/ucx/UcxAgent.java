@@ -79,6 +79,8 @@ final class UcxAgent implements Runnable {
     private long nextHousekeepingNs;
     private int idleCount;
     private long nextRevocationToken = 1;
+    /** Control messages sent and not yet completed by UCX. */
+    private int controlInFlight;
 
     UcxAgent(UcxFabric fabric, UcpWorker worker, UcxOptions options) {
         this.fabric = fabric;
@@ -593,6 +595,7 @@ final class UcxAgent implements Runnable {
             dataLength = data.length;
         }
         peer.lastSentNs = System.nanoTime();
+        controlInFlight++;
         peer.endpoint.sendAmNonBlocking(MessageDescriptor.AM_ID, buffer.header.address(), MessageDescriptor.LENGTH,
                 dataAddress, dataLength, 0, buffer);
     }
@@ -629,7 +632,7 @@ final class UcxAgent implements Runnable {
         }
         long untilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         try {
-            while (System.nanoTime() - untilNs < 0) {
+            while (controlInFlight > 0 && System.nanoTime() - untilNs < 0) { // the GOODBYEs leave, or 100 ms pass
                 if (worker.progress() == 0) {
                     Thread.onSpinWait();
                 }
@@ -672,6 +675,7 @@ final class UcxAgent implements Runnable {
         }
 
         private void release() {
+            controlInFlight--;
             if (data != null) {
                 data.close();
                 data = null;
