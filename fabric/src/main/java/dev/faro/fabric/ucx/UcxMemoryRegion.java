@@ -129,12 +129,6 @@ final class UcxMemoryRegion implements MemoryRegion {
         }
     }
 
-    /** Whether the memory is still mapped and may be unmapped by the fabric's close. */
-    boolean takeForUnmap() {
-        registered = false;
-        return pins.getAndSet(-1) >= 0;
-    }
-
     @Override
     public String toString() {
         return "UcxMemoryRegion[id=" + id + ", length=" + lengthBytes + ", access=" + access + "]";

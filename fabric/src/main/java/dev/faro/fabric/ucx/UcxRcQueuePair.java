@@ -60,7 +60,8 @@ final class UcxRcQueuePair implements RcQueuePair {
     private final UcxQueuePairAddress address;
     private final ReentrantLock sendLock = new ReentrantLock();
     private final SendSlot[] slots;
-    private final Arena arena = Arena.ofShared();
+    /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot) holds them. */
+    private final Arena arena = Arena.ofAuto();
     final UcxReceiver receiver;
 
     @SuppressWarnings("unused") // through STATE
@@ -566,11 +567,6 @@ final class UcxRcQueuePair implements RcQueuePair {
         sendCq.detach(config.sendQueueDepth());
         receiveCq.detach(config.receiveQueueDepth());
         fabric.forget(this);
-    }
-
-    /** Frees the inline and header buffers (after the progress thread let go of this queue pair). */
-    void freeBuffers() {
-        arena.close();
     }
 
     @Override
