@@ -122,14 +122,23 @@ final class UcxReceiver {
         }
         if (fetching || !held.isEmpty()) {
             hold(send, psn, length, immediate, sourceNode, sourceQpn, data, nowNs, false);
-            return UcxAgent.UCS_INPROGRESS; // eager data persists (UCP_AM_FLAG_PERSISTENT_DATA), rendezvous waits
+            return keep(data);
         }
         int outcome = deliver(send, psn, length, immediate, sourceNode, sourceQpn, data, false);
         if (outcome == NOT_READY) {
             hold(send, psn, length, immediate, sourceNode, sourceQpn, data, nowNs, true);
-            return UcxAgent.UCS_INPROGRESS;
+            return keep(data);
         }
         return UcxAgent.UCS_OK;
+    }
+
+    /**
+     * What the AM handler returns for a held message: UCS_INPROGRESS keeps a SEND's data (eager data persists with
+     * UCP_AM_FLAG_PERSISTENT_DATA, rendezvous data waits at the sender); a notification has none to keep, and keeping
+     * its empty descriptor would leak it.
+     */
+    private static int keep(UcpAmData data) {
+        return data != null ? UcxAgent.UCS_INPROGRESS : UcxAgent.UCS_OK;
     }
 
     private static final int DELIVERED = 0;
