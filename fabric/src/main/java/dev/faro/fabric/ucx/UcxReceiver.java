@@ -170,13 +170,15 @@ final class UcxReceiver {
         UcxAgent agent = queuePair.fabric.agent();
         if (send && length > capacity) {
             // the receive is too small: it fails here, the SEND fails at the sender, both queue pairs fail
+            // the queue pair is in ERROR before the failed completion is published: a poller that sees it sees ERROR
             region.unpin();
+            boolean failedNow = queuePair.markError();
             complete(requestId, CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, 0, 0);
             if (persisted) {
                 release(data);
             }
             agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.REMOTE_INVALID_REQUEST.ordinal(), 0);
-            if (queuePair.markError()) {
+            if (failedNow) {
                 flush();
             }
             return DELIVERED;
@@ -220,12 +222,13 @@ final class UcxReceiver {
         fetchRegion = null;
         region.unpin();
         CompletionStatus status = success ? CompletionStatus.SUCCESS : CompletionStatus.RETRY_EXCEEDED;
+        boolean failedNow = !success && queuePair.markError(); // ERROR before the failed completion is visible
         complete(fetchRequestId, status, Opcode.RECEIVE, success ? fetchLength : 0, 0, false, fetchSourceNode,
                 fetchSourceQpn);
         if (success) {
             queuePair.fabric.agent().answer(queuePair, fetchSourceNode, fetchSourceQpn, fetchPsn,
                     CompletionStatus.SUCCESS.ordinal(), 0);
-        } else if (queuePair.markError()) {
+        } else if (failedNow) {
             flush();
         }
     }
