@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param providerOptions provider options handed to every worker (e.g. {@code shm.directory}); the same for all, so
  *     per-host addresses use {@code net.bind=auto}: each worker binds its fabric to the address its coordinator
  *     connection leaves from (see {@link dev.faro.cluster.worker.WorkerMain#AUTO_ADDRESS})
- * @param fabricPeerTimeout the fabric's peer timeout in the workers, or null for the fabric's default
+ * @param fabricPeerTimeout how long a worker's fabric lets a peer node stay silent before it fails every queue pair
+ *     connected to it, or null for {@code heartbeatTimeout} (see {@link #workerFabricPeerTimeout()})
  * @param workerHeap the local workers' {@code -Xmx}, e.g. {@code 3g}
  * @param jvmOptions further JVM options for local workers
  * @param classPath the local workers' class path, or null for this JVM's
@@ -72,6 +73,16 @@ public record ClusterConfig(
             throw new IllegalArgumentException("heartbeatTimeout must be at least twice heartbeatInterval: "
                     + heartbeatTimeout + " < 2 * " + heartbeatInterval);
         }
+    }
+
+    /**
+     * The peer timeout the workers' fabrics use. By default the cluster's {@code heartbeatTimeout}: a fabric that gives
+     * up on a peer sooner than the coordinator would (the {@code net} fabric's own default is 3 s) turns a worker that
+     * merely paused (a long GC, a starved CPU) into failed queue pairs, and since a failed fabric peer never comes back
+     * every later query would fail against it while the coordinator still counts the worker alive.
+     */
+    public Duration workerFabricPeerTimeout() {
+        return fabricPeerTimeout != null ? fabricPeerTimeout : heartbeatTimeout;
     }
 
     /** A local cluster of {@code nodes} workers on {@code shm}, listening on loopback, with the default timeouts. */

@@ -142,9 +142,7 @@ final class WorkerAdmission {
     private ObjectNode fabric(int node) {
         ObjectNode fabric = Json.object();
         fabric.put("provider", config.provider());
-        if (config.fabricPeerTimeout() != null) {
-            fabric.put("peerTimeoutMs", config.fabricPeerTimeout().toMillis());
-        }
+        fabric.put("peerTimeoutMs", config.workerFabricPeerTimeout().toMillis());
         ObjectNode options = fabric.putObject("options");
         config.providerOptions().forEach(options::put);
         return fabric;

@@ -206,8 +206,11 @@ class NetNamespacesClusterIT {
                 if (!datagrams || e.category() != FaroException.Category.NETWORK) {
                     throw e;
                 }
-                System.out.printf("[namespaces] %s attempt %d: UDP datagrams lost, typed error raised as the"
-                        + " contract says: %s%n", design.paperName(), attempt, e.getMessage());
+                System.out.printf("[namespaces] %s attempt %d: the typed NETWORK error the UD contract allows"
+                        + " (datagrams lost: the kernel counters below say whether the kernel dropped them; if not,"
+                        + " look for a failed peer in the worker logs): %s%n", design.paperName(), attempt,
+                        e.getMessage());
+                printDatagramCounters();
                 if (attempt == 3) {
                     return;
                 }
@@ -225,6 +228,17 @@ class NetNamespacesClusterIT {
         }
         System.out.printf("[namespaces] %s: %d rows over %d hosts, exactly once (%d ms)%n", design.paperName(),
                 (long) ROWS * HOSTS, HOSTS, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        if (datagrams) {
+            printDatagramCounters();
+        }
+    }
+
+    /** Where datagrams go missing: the kernel's UDP and IP-reassembly counters in every host (cumulative). */
+    private void printDatagramCounters() {
+        for (int host = 0; host < HOSTS; host++) {
+            System.out.printf("[namespaces]   %s kernel: %s%n", network.host(host),
+                    NetworkNamespaces.datagramCounters(network.host(host)));
+        }
     }
 
     /** What each node must receive: {count, sum, checksum} of the values that hash to it. */

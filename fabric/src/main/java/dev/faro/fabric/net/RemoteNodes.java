@@ -36,6 +36,9 @@ final class RemoteNodes {
         }
         queuePair.remote = node;
         if (node.failed) {
+            LOG.log(Level.WARNING, "fabric node {0}: queue pair {1} connects to peer node {2}, which failed earlier"
+                    + " and does not come back (no reconnect); the queue pair enters ERROR", agent.nodeName(),
+                    queuePair.qpn, node);
             queuePair.enterError(CompletionStatus.RETRY_EXCEEDED);
         } else if (node.dialed == null) {
             agent.dial(node);

@@ -231,6 +231,42 @@ public final class NetworkNamespaces implements AutoCloseable {
         run(List.of("ip", "-n", switchHost, "link", "set", link, "up"));
     }
 
+    /**
+     * The kernel's datagram counters inside namespace {@code host} ({@code /proc/net/snmp} read there): UDP
+     * {@code InDatagrams, InErrors, RcvbufErrors, SndbufErrors} and IP reassembly {@code ReasmReqds, ReasmOKs,
+     * ReasmFails}, as {@code name=value} pairs, for a test to print when datagrams went missing.
+     */
+    public static String datagramCounters(String host) {
+        List<String> command = new ArrayList<>(inside(host));
+        command.addAll(List.of("cat", "/proc/net/snmp"));
+        String snmp;
+        try {
+            snmp = run(command);
+        } catch (IOException e) {
+            return "(counters unavailable: " + e.getMessage() + ")";
+        }
+        StringBuilder out = new StringBuilder();
+        appendCounters(out, snmp, "Udp:", List.of("InDatagrams", "InErrors", "RcvbufErrors", "SndbufErrors"));
+        appendCounters(out, snmp, "Ip:", List.of("ReasmReqds", "ReasmOKs", "ReasmFails", "ReasmTimeout"));
+        return out.toString().strip();
+    }
+
+    /** {@code /proc/net/snmp} has a header line and a value line per protocol. */
+    private static void appendCounters(StringBuilder out, String snmp, String protocol, List<String> names) {
+        List<String[]> lines = snmp.lines().filter(line -> line.startsWith(protocol))
+                .map(line -> line.substring(protocol.length()).strip().split("\\s+")).toList();
+        if (lines.size() < 2) {
+            return;
+        }
+        List<String> header = List.of(lines.get(0));
+        for (String name : names) {
+            int at = header.indexOf(name);
+            if (at >= 0 && at < lines.get(1).length) {
+                out.append(name).append('=').append(lines.get(1)[at]).append(' ');
+            }
+        }
+    }
+
     /** The namespace name of host {@code index}. */
     public String host(int index) {
         return hosts.get(index);
