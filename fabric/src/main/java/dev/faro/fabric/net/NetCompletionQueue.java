@@ -3,13 +3,13 @@ package dev.faro.fabric.net;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.CompletionWaiters;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -26,9 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *  entry: plain stores, then published[slot] := i + 1 with release
  *  head:  the consumer's next index; it reads published[slot] with acquire, and head advances with release
  * </pre>
- * Event mode: a waiter polls for {@link #SPIN_BEFORE_WAIT_NS} ns, then registers in {@link #waiters} and waits on
- * {@link #monitor}; a producer that sees a waiter after publishing (a full fence orders the two) notifies it. Busy
- * polling never touches the monitor.
+ * Event mode: a waiter polls for {@link #SPIN_BEFORE_WAIT_NS} ns, then registers in {@link #waiters} and parks; a
+ * producer that sees a waiter after publishing (a full fence orders the two) unparks it without taking a lock, so the
+ * progress thread never waits for an application thread ({@link CompletionWaiters}). Busy polling never registers.
  *
  * <p>Data path: {@link #offer} and {@link #poll} are allocation-free.
  */
@@ -67,8 +67,7 @@ final class NetCompletionQueue implements CompletionQueue {
     private volatile boolean overrun;
 
     private final ReentrantLock pollLock = new ReentrantLock();
-    private final Object monitor = new Object();
-    private final AtomicInteger waiters = new AtomicInteger();
+    private final CompletionWaiters waiters = new CompletionWaiters();
     private final CompletionQueueBudget budget;
 
     private volatile boolean closed;
@@ -142,11 +141,7 @@ final class NetCompletionQueue implements CompletionQueue {
         owners[slot] = owner;
         PUBLISHED.setRelease(published, slot, index + 1);
         VarHandle.fullFence(); // publish before reading waiters; the waiter registers before polling
-        if (waiters.get() > 0) {
-            synchronized (monitor) {
-                monitor.notifyAll();
-            }
-        }
+        waiters.wakeAll();
     }
 
     @Override
@@ -213,26 +208,21 @@ final class NetCompletionQueue implements CompletionQueue {
             }
             Thread.onSpinWait();
         }
-        synchronized (monitor) {
-            waiters.incrementAndGet();
-            try {
-                while (true) {
-                    int count = poll(completions); // throws CLOSED once the queue closes
-                    if (count > 0) {
-                        return count;
-                    }
-                    long leftNs = deadlineNs - System.nanoTime();
-                    if (leftNs <= 0) {
-                        return 0;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(monitor, leftNs);
+        int slot = waiters.register();
+        try {
+            while (true) {
+                int count = poll(completions); // throws CLOSED once the queue closes
+                if (count > 0) {
+                    return count;
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return 0;
-            } finally {
-                waiters.decrementAndGet();
+                long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0 || Thread.currentThread().isInterrupted()) {
+                    return 0;
+                }
+                waiters.park(slot, leftNs);
             }
+        } finally {
+            waiters.deregister(slot);
         }
     }
 
@@ -249,9 +239,8 @@ final class NetCompletionQueue implements CompletionQueue {
             }
             closed = true;
         }
-        synchronized (monitor) {
-            monitor.notifyAll();
-        }
+        VarHandle.fullFence();
+        waiters.wakeAll();
         fabric.forget(this);
     }
 
