@@ -288,7 +288,7 @@ public final class FabricBenchWorker implements AutoCloseable {
     /** {@code SOCKET_SERVE sizeBytes} (target): starts the socket baseline's sink; replies its loopback port. */
     private String socketServe(int sizeBytes) throws Exception {
         socketStop();
-        socketSink = new SocketStreamBaseline.Sink(sizeBytes);
+        socketSink = new SocketStreamBaseline.Sink(sizeBytes, data.segment());
         return Integer.toString(socketSink.port());
     }
 
@@ -297,7 +297,7 @@ public final class FabricBenchWorker implements AutoCloseable {
      * streams {@code runs} timed runs. Replies one {@link Measurement} per run.
      */
     private String socketMeasure(int port, int sizeBytes, int runs, long runNanos, long warmupNanos) throws Exception {
-        try (SocketStreamBaseline stream = new SocketStreamBaseline(port, sizeBytes)) {
+        try (SocketStreamBaseline stream = new SocketStreamBaseline(port, sizeBytes, data.segment())) {
             stream.measure(FIRST_WARMUP_FACTOR * warmupNanos);
             List<String> samples = new ArrayList<>(runs);
             for (int run = 0; run < runs; run++) {

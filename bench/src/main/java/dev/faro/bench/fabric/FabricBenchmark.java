@@ -195,8 +195,8 @@ public final class FabricBenchmark {
             runs.add(Measurement.decode(sample));
         }
         SocketStreamResult result = SocketStreamResult.of(point.operation(), size, runs);
-        progress.accept(String.format("      %-8s %8s  %7.2f GB/s  socket stream beside it (java.net.Socket,"
-                + " blocking, loopback)", "", ByteSizes.format(size), result.gigabytesPerSecond()));
+        progress.accept(String.format("      %-8s %8s  %7.2f GB/s  socket stream beside it (blocking"
+                + " SocketChannel, loopback, same working set)", "", ByteSizes.format(size), result.gigabytesPerSecond()));
         return result;
     }
 
@@ -233,7 +233,8 @@ public final class FabricBenchmark {
                 ? "spin " + SpinThenYield.SPINS + " polls, then CompletionQueue.await (event mode), "
                         + SpinThenYield.AWAIT_MILLIS + " ms at a time"
                 : "busy poll: spin " + SpinThenYield.SPINS + " polls, then yield on every empty poll");
-        parameters.put("socketBaseline", "java.net.Socket blocking stream over loopback between the two workers,"
+        parameters.put("socketBaseline", "blocking SocketChannel stream over loopback between the two workers,"
+                + " from and into the same working-set memory as the fabric (native, one kernel copy each way),"
                 + " writes of " + SocketStreamResult.SIZES.stream().map(ByteSizes::format).toList()
                 + ", measured right after each RC point of that size");
         return parameters;

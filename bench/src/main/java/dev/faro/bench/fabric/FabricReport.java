@@ -42,7 +42,7 @@ final class FabricReport {
             for (SocketStreamResult result : socketBaseline) {
                 socket.computeIfAbsent(result.sizeBytes(), size -> new ArrayList<>()).add(result.gigabytesPerSecond());
             }
-            series.add(new PlotWriter.Series("socket stream (java.net.Socket)",
+            series.add(new PlotWriter.Series("socket stream (blocking)",
                     socket.keySet().stream().map(Integer::longValue).toList(),
                     socket.values().stream().map(values -> BandwidthResult.median(
                             values.stream().mapToDouble(Double::doubleValue).toArray())).toList(), true));
