@@ -1,5 +1,6 @@
 package dev.faro.fabric;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
@@ -38,6 +39,48 @@ public final class CompletionWaiters {
             }
         }
         return -1;
+    }
+
+    /**
+     * A provider's {@link CompletionQueue#await}: polls {@code queue} for up to {@code spinNanos}, then registers and
+     * parks between polls until a completion is there or the timeout passes (0 then, also when interrupted, with the
+     * interrupt kept). The queue's producers call {@link #wakeAll} after publishing; its close must too.
+     */
+    public int await(CompletionQueue queue, WorkCompletion[] completions, long timeout, TimeUnit unit,
+            long spinNanos) {
+        long startNs = System.nanoTime();
+        long deadlineNs = startNs + unit.toNanos(timeout);
+        long spinUntilNs = startNs + Math.min(spinNanos, unit.toNanos(timeout));
+        while (true) {
+            int count = queue.poll(completions);
+            if (count > 0) {
+                return count;
+            }
+            long nowNs = System.nanoTime();
+            if (nowNs - deadlineNs >= 0) {
+                return 0;
+            }
+            if (nowNs - spinUntilNs >= 0) {
+                break;
+            }
+            Thread.onSpinWait();
+        }
+        int slot = register();
+        try {
+            while (true) {
+                int count = queue.poll(completions); // throws CLOSED once the queue closes
+                if (count > 0) {
+                    return count;
+                }
+                long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0 || Thread.currentThread().isInterrupted()) {
+                    return 0;
+                }
+                park(slot, leftNs);
+            }
+        } finally {
+            deregister(slot);
+        }
     }
 
     /** Gives the slot {@link #register} returned back (nothing for -1). */

@@ -191,39 +191,7 @@ final class NetCompletionQueue implements CompletionQueue {
 
     @Override
     public int await(WorkCompletion[] completions, long timeout, TimeUnit unit) {
-        long startNs = System.nanoTime();
-        long deadlineNs = startNs + unit.toNanos(timeout);
-        long spinUntilNs = startNs + Math.min(SPIN_BEFORE_WAIT_NS, unit.toNanos(timeout));
-        while (true) {
-            int count = poll(completions);
-            if (count > 0) {
-                return count;
-            }
-            long nowNs = System.nanoTime();
-            if (nowNs - deadlineNs >= 0) {
-                return 0;
-            }
-            if (nowNs - spinUntilNs >= 0) {
-                break;
-            }
-            Thread.onSpinWait();
-        }
-        int slot = waiters.register();
-        try {
-            while (true) {
-                int count = poll(completions); // throws CLOSED once the queue closes
-                if (count > 0) {
-                    return count;
-                }
-                long leftNs = deadlineNs - System.nanoTime();
-                if (leftNs <= 0 || Thread.currentThread().isInterrupted()) {
-                    return 0;
-                }
-                waiters.park(slot, leftNs);
-            }
-        } finally {
-            waiters.deregister(slot);
-        }
+        return waiters.await(this, completions, timeout, unit, SPIN_BEFORE_WAIT_NS);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.faro.fabric.ucx;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.CompletionWaiters;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * queue pair's send slots up to there (an unsignaled request keeps its slot until a later completion is polled).
  *
  * <p>Data path: {@link #offer} and {@link #poll} are allocation-free. The monitor is uncontended but for the moments
- * a poller and the progress thread meet; {@link #await} spins briefly before it waits on it.
+ * a poller and the progress thread meet; {@link #await} spins briefly, then parks until the progress thread unparks it
+ * ({@link CompletionWaiters}: the progress thread never waits for a waiter).
  */
 final class UcxCompletionQueue implements CompletionQueue {
 
@@ -44,8 +46,8 @@ final class UcxCompletionQueue implements CompletionQueue {
     private volatile long head;
     private long tail;
     private boolean overrun;
-    private int waiters;
     private volatile boolean closed;
+    private final CompletionWaiters waiters = new CompletionWaiters();
     /** Approximate, for pollers' fast path: tail as last published. */
     private volatile long publishedTail;
 
@@ -102,10 +104,8 @@ final class UcxCompletionQueue implements CompletionQueue {
         flags[slot] = hasImmediate ? FLAG_IMMEDIATE : 0;
         owners[slot] = owner;
         tail++;
-        publishedTail = tail;
-        if (waiters > 0) {
-            notifyAll();
-        }
+        publishedTail = tail; // volatile write, then the volatile read of the waiters: Dekker with their poll
+        waiters.wakeAll();
     }
 
     @Override
@@ -154,44 +154,7 @@ final class UcxCompletionQueue implements CompletionQueue {
 
     @Override
     public int await(WorkCompletion[] completions, long timeout, TimeUnit unit) {
-        long startNs = System.nanoTime();
-        long deadlineNs = startNs + unit.toNanos(timeout);
-        long spinUntilNs = startNs + Math.min(SPIN_BEFORE_WAIT_NS, unit.toNanos(timeout));
-        while (true) {
-            int count = poll(completions);
-            if (count > 0) {
-                return count;
-            }
-            long nowNs = System.nanoTime();
-            if (nowNs - deadlineNs >= 0) {
-                return 0;
-            }
-            if (nowNs - spinUntilNs >= 0) {
-                break;
-            }
-            Thread.onSpinWait();
-        }
-        synchronized (this) {
-            waiters++;
-            try {
-                while (true) {
-                    int count = pollLocked(completions, completions.length);
-                    if (count > 0) {
-                        return count;
-                    }
-                    long leftNs = deadlineNs - System.nanoTime();
-                    if (leftNs <= 0) {
-                        return 0;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(this, leftNs);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return 0;
-            } finally {
-                waiters--;
-            }
-        }
+        return waiters.await(this, completions, timeout, unit, SPIN_BEFORE_WAIT_NS);
     }
 
     @Override
@@ -206,8 +169,8 @@ final class UcxCompletionQueue implements CompletionQueue {
                 return;
             }
             closed = true;
-            notifyAll();
         }
+        waiters.wakeAll();
         fabric.forget(this);
     }
 
