@@ -30,7 +30,7 @@ public final class CompletionWaiters {
     private final AtomicInteger registered = new AtomicInteger();
 
     /** Registers the calling thread before its poll; returns its slot, or -1 if every slot is taken (it naps). */
-    public int register() {
+    int register() {
         Thread current = Thread.currentThread();
         for (int i = 0; i < SLOTS; i++) {
             if (slots.get(i) == null && slots.compareAndSet(i, null, current)) {
@@ -84,7 +84,7 @@ public final class CompletionWaiters {
     }
 
     /** Gives the slot {@link #register} returned back (nothing for -1). */
-    public void deregister(int slot) {
+    void deregister(int slot) {
         if (slot >= 0) {
             slots.set(slot, null);
             registered.decrementAndGet();
@@ -92,7 +92,7 @@ public final class CompletionWaiters {
     }
 
     /** Blocks the registered caller until a producer wakes it, at most {@code leftNanos} (a nap without a slot). */
-    public void park(int slot, long leftNanos) {
+    void park(int slot, long leftNanos) {
         LockSupport.parkNanos(this, slot >= 0 ? leftNanos : Math.min(leftNanos, NAP_NANOS));
     }
 

@@ -99,11 +99,11 @@ final class SocketStreamBaseline implements AutoCloseable {
 
         ChunkRing(MemorySegment workingSet, int sizeBytes) {
             this.sizeBytes = Math.max(8, sizeBytes);
-            int count = (int) Math.max(1, Math.min(Integer.MAX_VALUE, workingSet.byteSize() / this.sizeBytes));
             if (workingSet.byteSize() < this.sizeBytes) {
                 throw new IllegalArgumentException("a chunk of " + this.sizeBytes + " B exceeds the working set of "
                         + workingSet.byteSize() + " B");
             }
+            int count = (int) Math.min(Integer.MAX_VALUE, workingSet.byteSize() / this.sizeBytes);
             this.views = new ByteBuffer[count];
             for (int i = 0; i < count; i++) {
                 views[i] = workingSet.asSlice((long) i * this.sizeBytes, this.sizeBytes).asByteBuffer()
