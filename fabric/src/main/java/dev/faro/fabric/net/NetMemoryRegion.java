@@ -2,13 +2,13 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.Access;
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.RegionPins;
 import dev.faro.fabric.RemoteKey;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Registered memory of the {@code net} fabric: plain off-heap memory from a shared {@link Arena}, a random 32-bit key
@@ -19,13 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Whoever moves bytes in or out of the region pins it first: a posted request or receive (from the post until its
  * completion), and the progress thread while a socket reads into or writes from it. {@link #close()} deregisters at
  * once (later remote accesses fail) but frees the memory only when the last pin is released, so a socket operation
- * never touches freed memory and {@code Arena.close} never meets a buffer in use.
- *
- * <pre>
- *  pins:  n &gt;= 0  registered or closing, n users        -1  freed (terminal)
- *  pin():    CAS n -&gt; n + 1 while n &gt;= 0                 unpin(): n - 1; the last unpin of a closed region frees
- *  close():  registered := false; CAS 0 -&gt; -1 frees now, otherwise the last unpin does
- * </pre>
+ * never touches freed memory and {@code Arena.close} never meets a buffer in use ({@link RegionPins} draws the states).
  */
 final class NetMemoryRegion implements MemoryRegion {
 
@@ -38,10 +32,8 @@ final class NetMemoryRegion implements MemoryRegion {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment segment;
     private final NetRemoteKey remoteKey;
-    private final AtomicInteger pins = new AtomicInteger();
+    private final RegionPins pins = new RegionPins(this::release);
 
-    /** False once closed; written by the closing thread, read by the progress thread on every remote access. */
-    private volatile boolean registered = true;
 
     NetMemoryRegion(NetFabric fabric, int id, int key, long lengthBytes, Set<Access> access) {
         this.fabric = fabric;
@@ -76,7 +68,7 @@ final class NetMemoryRegion implements MemoryRegion {
 
     @Override
     public boolean isRegistered() {
-        return registered;
+        return pins.isRegistered();
     }
 
     boolean allows(Access right) {
@@ -90,22 +82,12 @@ final class NetMemoryRegion implements MemoryRegion {
 
     /** Pins the memory; false if it is already freed. Any thread; lock-free. */
     boolean pin() {
-        while (true) {
-            int current = pins.get();
-            if (current < 0) {
-                return false;
-            }
-            if (pins.compareAndSet(current, current + 1)) {
-                return true;
-            }
-        }
+        return pins.pin();
     }
 
     /** Releases a pin; the last release of a closed region frees the memory. */
     void unpin() {
-        if (pins.decrementAndGet() == 0 && !registered) {
-            free();
-        }
+        pins.unpin();
     }
 
     /**
@@ -116,7 +98,7 @@ final class NetMemoryRegion implements MemoryRegion {
         if (expectedKey != key || !allows(right) || !contains(offset, length) || !pin()) {
             return false;
         }
-        if (!registered) {
+        if (!pins.isRegistered()) {
             unpin();
             return false;
         }
@@ -135,30 +117,20 @@ final class NetMemoryRegion implements MemoryRegion {
 
     @Override
     public void close() {
-        synchronized (this) {
-            if (!registered) {
-                return;
-            }
-            registered = false;
+        if (pins.markClosed()) {
+            fabric.forget(this);
+            pins.freeIfUnpinned();
         }
-        fabric.forget(this);
-        free();
     }
 
     /** Frees the memory now, whatever the pins: only when no thread can use it any more (the fabric closed). */
     void forceFree() {
-        registered = false;
-        if (pins.getAndSet(-1) >= 0) {
-            arena.close();
-            fabric.freed(this);
-        }
+        pins.forceFree();
     }
 
-    private void free() {
-        if (pins.compareAndSet(0, -1)) {
-            arena.close();
-            fabric.freed(this);
-        }
+    private void release() {
+        arena.close();
+        fabric.freed(this);
     }
 
     @Override

@@ -2,10 +2,10 @@ package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.Access;
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.RegionPins;
 import dev.faro.fabric.RemoteKey;
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openucx.jucx.ucp.UcpMemory;
 
 /**
@@ -17,11 +17,8 @@ import org.openucx.jucx.ucp.UcpMemory;
  * UCX cannot revoke an rkey a peer holds, so closing is a handshake: the region stops being registered, every peer
  * node this node knows is told (REVOKE) and answers after it flushed its endpoint (REVOKE_ACK), and its progress
  * thread refuses that key from then on with REMOTE_ACCESS_ERROR. {@code close()} waits for the answers (bounded by
- * the peer timeout); the memory is unmapped once no posted request or receive of this node pins it.
- *
- * <pre>
- *  pins:  n &gt;= 0  registered or closing, n users        -1  unmapped (terminal)
- * </pre>
+ * the peer timeout); the memory is unmapped once no posted request or receive of this node pins it
+ * ({@link RegionPins}).
  */
 final class UcxMemoryRegion implements MemoryRegion {
 
@@ -34,10 +31,8 @@ final class UcxMemoryRegion implements MemoryRegion {
     final UcpMemory memory;
     private final MemorySegment segment;
     private final UcxRemoteKey remoteKey;
-    private final AtomicInteger pins = new AtomicInteger();
+    private final RegionPins pins = new RegionPins(this::release);
 
-    /** False once closed; written by the closing thread, read by the progress thread. */
-    private volatile boolean registered = true;
 
     UcxMemoryRegion(UcxFabric fabric, int id, int key, long lengthBytes, Set<Access> access, UcpMemory memory) {
         this.fabric = fabric;
@@ -75,7 +70,7 @@ final class UcxMemoryRegion implements MemoryRegion {
 
     @Override
     public boolean isRegistered() {
-        return registered;
+        return pins.isRegistered();
     }
 
     long address() {
@@ -88,45 +83,29 @@ final class UcxMemoryRegion implements MemoryRegion {
 
     /** Pins the memory; false if it is already unmapped. Any thread; lock-free. */
     boolean pin() {
-        while (true) {
-            int current = pins.get();
-            if (current < 0) {
-                return false;
-            }
-            if (pins.compareAndSet(current, current + 1)) {
-                return true;
-            }
-        }
+        return pins.pin();
     }
 
     /** Releases a pin; the last release of a closed region unmaps it. */
     void unpin() {
-        if (pins.decrementAndGet() == 0 && !registered) {
-            free();
-        }
+        pins.unpin();
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            if (!registered) {
-                return;
-            }
-            registered = false;
+        if (pins.markClosed()) {
+            fabric.revoke(this);
+            pins.freeIfUnpinned();
         }
-        fabric.revoke(this);
-        free();
     }
 
     /** Marks the region closed without telling peers (the fabric closes). */
     void markClosed() {
-        registered = false;
+        pins.markClosed();
     }
 
-    private void free() {
-        if (pins.compareAndSet(0, -1)) {
-            fabric.unmap(this);
-        }
+    private void release() {
+        fabric.unmap(this);
     }
 
     @Override
