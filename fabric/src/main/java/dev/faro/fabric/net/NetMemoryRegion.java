@@ -1,9 +1,8 @@
 package dev.faro.fabric.net;
 
+import dev.faro.fabric.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
-import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.RegionPins;
-import dev.faro.fabric.RemoteKey;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -21,73 +20,19 @@ import java.util.Set;
  * once (later remote accesses fail) but frees the memory only when the last pin is released, so a socket operation
  * never touches freed memory and {@code Arena.close} never meets a buffer in use ({@link RegionPins} draws the states).
  */
-final class NetMemoryRegion implements MemoryRegion {
+final class NetMemoryRegion extends AbstractMemoryRegion {
 
     final NetFabric fabric;
     final int id;
-    final int key;
-    final int accessBits;
-    private final Set<Access> access;
-    private final long lengthBytes;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment segment;
-    private final NetRemoteKey remoteKey;
-    private final RegionPins pins = new RegionPins(this::release);
-
+    private final Arena arena;
 
     NetMemoryRegion(NetFabric fabric, int id, int key, long lengthBytes, Set<Access> access) {
+        Arena arena = Arena.ofShared();
+        MemorySegment segment = arena.allocate(lengthBytes, lengthBytes >= 4096 ? 4096 : 64);
+        super(segment, new NetRemoteKey(fabric.address(), fabric.node(), id, key, lengthBytes), key, lengthBytes, access);
+        this.arena = arena;
         this.fabric = fabric;
         this.id = id;
-        this.key = key;
-        this.access = Set.copyOf(access);
-        this.accessBits = Access.toBits(access);
-        this.lengthBytes = lengthBytes;
-        this.segment = arena.allocate(lengthBytes, lengthBytes >= 4096 ? 4096 : 64);
-        this.remoteKey = new NetRemoteKey(fabric.address(), fabric.node(), id, key, lengthBytes);
-    }
-
-    @Override
-    public MemorySegment segment() {
-        return segment;
-    }
-
-    @Override
-    public RemoteKey remoteKey() {
-        return remoteKey;
-    }
-
-    @Override
-    public long lengthBytes() {
-        return lengthBytes;
-    }
-
-    @Override
-    public Set<Access> access() {
-        return access;
-    }
-
-    @Override
-    public boolean isRegistered() {
-        return pins.isRegistered();
-    }
-
-    boolean allows(Access right) {
-        return (accessBits & right.bit()) != 0;
-    }
-
-    /** Whether {@code [offset, offset + length)} lies inside the region (overflow-safe). */
-    boolean contains(long offset, long length) {
-        return offset >= 0 && length >= 0 && offset <= lengthBytes - length;
-    }
-
-    /** Pins the memory; false if it is already freed. Any thread; lock-free. */
-    boolean pin() {
-        return pins.pin();
-    }
-
-    /** Releases a pin; the last release of a closed region frees the memory. */
-    void unpin() {
-        pins.unpin();
     }
 
     /**
@@ -95,10 +40,10 @@ final class NetMemoryRegion implements MemoryRegion {
      * (and no pin held) otherwise. Progress thread only.
      */
     boolean pinFor(int expectedKey, Access right, long offset, long length) {
-        if (expectedKey != key || !allows(right) || !contains(offset, length) || !pin()) {
+        if (!admits(expectedKey, right, offset, length) || !pin()) {
             return false;
         }
-        if (!pins.isRegistered()) {
+        if (!isRegistered()) {
             unpin();
             return false;
         }
@@ -107,34 +52,32 @@ final class NetMemoryRegion implements MemoryRegion {
 
     /** A new independent byte-buffer view of the whole region (at most 2 GiB), for sockets to read or write. */
     ByteBuffer newView() {
-        return segment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return segment().asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Whether {@link #newView()} covers the whole region. */
     boolean viewable() {
-        return lengthBytes <= Integer.MAX_VALUE;
-    }
-
-    @Override
-    public void close() {
-        if (pins.markClosed()) {
-            fabric.forget(this);
-            pins.freeIfUnpinned();
-        }
+        return lengthBytes() <= Integer.MAX_VALUE;
     }
 
     /** Frees the memory now, whatever the pins: only when no thread can use it any more (the fabric closed). */
     void forceFree() {
-        pins.forceFree();
+        pins().forceFree();
     }
 
-    private void release() {
+    @Override
+    protected void withdraw() {
+        fabric.forget(this);
+    }
+
+    @Override
+    protected void free() {
         arena.close();
         fabric.freed(this);
     }
 
     @Override
     public String toString() {
-        return "NetMemoryRegion[id=" + id + ", length=" + lengthBytes + ", access=" + access + "]";
+        return "NetMemoryRegion[id=" + id + ", length=" + lengthBytes() + ", access=" + access() + "]";
     }
 }

@@ -541,8 +541,8 @@ final class UcxAgent implements Runnable {
         long offset = MessageDescriptor.a(header);
         long regionAndKey = MessageDescriptor.d(header);
         UcxMemoryRegion region = fabric.region((int) (regionAndKey >>> 32));
-        if (region == null || !region.isRegistered() || region.key != (int) regionAndKey
-                || !region.allows(Access.REMOTE_ATOMIC) || offset < 0 || offset > region.lengthBytes() - 8) {
+        if (region == null || !region.isRegistered()
+                || !region.admits((int) regionAndKey, Access.REMOTE_ATOMIC, offset, 8)) {
             answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_ACCESS_ERROR.ordinal(), 0);
             return;
         }
