@@ -4,6 +4,7 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;
@@ -167,28 +168,19 @@ final class NetFabric implements Fabric {
     }
 
     private void checkOpen() {
-        if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "fabric node " + config.nodeName() + " is closed");
-        }
-        Throwable failure = agentFailure.get();
-        if (failure != null) {
-            throw new FaroException(FaroException.Category.IO,
-                    "fabric node " + config.nodeName() + " failed: " + failure, failure);
-        }
+        FabricChecks.checkOpen(config.nodeName(), closed, agentFailure.get());
     }
 
     @Override
     public MemoryRegion register(long lengthBytes, Set<Access> access) {
         checkOpen();
-        FaroException.checkArgument(lengthBytes > 0 && lengthBytes <= CAPABILITIES.maxMessageBytes() * 16,
-                "region length must be within (0, 16 GiB]: %d", lengthBytes);
-        FaroException.checkArgument(access != null, "access is null");
+        FabricChecks.checkRegion(lengthBytes, access, CAPABILITIES);
         NetMemoryRegion region =
                 new NetMemoryRegion(this, nextRegionId.getAndIncrement(), RANDOM.nextInt(), lengthBytes, access);
         synchronized (this) {
             if (closed) {
                 region.forceFree();
-                throw new FaroException(FaroException.Category.CLOSED, "fabric node " + nodeName() + " is closed");
+                throw FabricChecks.nodeClosed(nodeName());
             }
             regions = regions.with(region.id, region);
             unfreed.add(region);
@@ -199,9 +191,7 @@ final class NetFabric implements Fabric {
     @Override
     public CompletionQueue createCompletionQueue(int capacity) {
         checkOpen();
-        FaroException.checkArgument(capacity > 0 && capacity <= CAPABILITIES.maxCompletionQueueCapacity(),
-                "completion queue capacity must be within [1, %d]: %d", CAPABILITIES.maxCompletionQueueCapacity(),
-                capacity);
+        FabricChecks.checkCompletionQueueCapacity(capacity, CAPABILITIES);
         NetCompletionQueue queue = new NetCompletionQueue(this, nextCompletionQueueId.getAndIncrement(), capacity);
         synchronized (this) {
             completionQueues.add(queue);
@@ -221,12 +211,7 @@ final class NetFabric implements Fabric {
 
     private NetQueuePair create(QueuePairConfig queuePairConfig, boolean datagram) {
         checkOpen();
-        FaroException.checkArgument(queuePairConfig != null, "queue pair config is null");
-        FaroException.checkArgument(queuePairConfig.sendQueueDepth() <= CAPABILITIES.maxQueueDepth()
-                        && queuePairConfig.receiveQueueDepth() <= CAPABILITIES.maxQueueDepth(),
-                "queue depths must be at most %d", CAPABILITIES.maxQueueDepth());
-        FaroException.checkArgument(queuePairConfig.maxInlineBytes() <= CAPABILITIES.maxInlineBytes(),
-                "maxInlineBytes must be at most %d", CAPABILITIES.maxInlineBytes());
+        FabricChecks.checkQueuePairConfig(queuePairConfig, CAPABILITIES);
         NetCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
         NetCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
         sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
@@ -252,11 +237,10 @@ final class NetFabric implements Fabric {
 
     NetCompletionQueue localCompletionQueue(CompletionQueue queue) {
         if (!(queue instanceof NetCompletionQueue netQueue) || netQueue.fabric != this) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "completion queue " + queue + " does not belong to this fabric node");
+            throw FabricChecks.foreignCompletionQueue(queue);
         }
         if (netQueue.isClosed()) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + netQueue.id + " is closed");
+            throw FabricChecks.completionQueueClosed(netQueue.id);
         }
         return netQueue;
     }

@@ -4,6 +4,7 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;
@@ -166,22 +167,13 @@ final class ShmFabric implements Fabric {
     }
 
     private void checkOpen() {
-        if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "fabric node " + config.nodeName() + " is closed");
-        }
-        Throwable failure = agentFailure.get();
-        if (failure != null) {
-            throw new FaroException(FaroException.Category.IO,
-                    "fabric node " + config.nodeName() + " failed: " + failure, failure);
-        }
+        FabricChecks.checkOpen(config.nodeName(), closed, agentFailure.get());
     }
 
     @Override
     public MemoryRegion register(long lengthBytes, Set<Access> access) {
         checkOpen();
-        FaroException.checkArgument(lengthBytes > 0 && lengthBytes <= CAPABILITIES.maxMessageBytes() * 16,
-                "region length must be within (0, 16 GiB]: %d", lengthBytes);
-        FaroException.checkArgument(access != null, "access is null");
+        FabricChecks.checkRegion(lengthBytes, access, CAPABILITIES);
         int key = RANDOM.nextInt();
         ShmMemoryRegion region = new ShmMemoryRegion(
                 this, directory, nextRegionId.getAndIncrement(), key, lengthBytes, access);
@@ -194,9 +186,7 @@ final class ShmFabric implements Fabric {
     @Override
     public CompletionQueue createCompletionQueue(int capacity) {
         checkOpen();
-        FaroException.checkArgument(capacity > 0 && capacity <= CAPABILITIES.maxCompletionQueueCapacity(),
-                "completion queue capacity must be within [1, %d]: %d", CAPABILITIES.maxCompletionQueueCapacity(),
-                capacity);
+        FabricChecks.checkCompletionQueueCapacity(capacity, CAPABILITIES);
         ShmCompletionQueue queue =
                 new ShmCompletionQueue(this, directory, nextCompletionQueueId.getAndIncrement(), capacity);
         synchronized (this) {
@@ -217,12 +207,7 @@ final class ShmFabric implements Fabric {
 
     private ShmQueuePair create(QueuePairConfig queuePairConfig, boolean datagram) {
         checkOpen();
-        FaroException.checkArgument(queuePairConfig != null, "queue pair config is null");
-        FaroException.checkArgument(queuePairConfig.sendQueueDepth() <= CAPABILITIES.maxQueueDepth()
-                        && queuePairConfig.receiveQueueDepth() <= CAPABILITIES.maxQueueDepth(),
-                "queue depths must be at most %d", CAPABILITIES.maxQueueDepth());
-        FaroException.checkArgument(queuePairConfig.maxInlineBytes() <= CAPABILITIES.maxInlineBytes(),
-                "maxInlineBytes must be at most %d", CAPABILITIES.maxInlineBytes());
+        FabricChecks.checkQueuePairConfig(queuePairConfig, CAPABILITIES);
         ShmCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
         ShmCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
         sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
@@ -253,11 +238,10 @@ final class ShmFabric implements Fabric {
 
     ShmCompletionQueue localCompletionQueue(CompletionQueue queue) {
         if (!(queue instanceof ShmCompletionQueue shmQueue) || shmQueue.fabric != this) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "completion queue " + queue + " does not belong to this fabric node");
+            throw FabricChecks.foreignCompletionQueue(queue);
         }
         if (shmQueue.isClosed()) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + shmQueue.id + " is closed");
+            throw FabricChecks.completionQueueClosed(shmQueue.id);
         }
         return shmQueue;
     }

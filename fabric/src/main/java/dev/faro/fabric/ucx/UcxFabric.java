@@ -4,6 +4,7 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;
@@ -151,22 +152,13 @@ final class UcxFabric implements Fabric {
     }
 
     private void checkOpen() {
-        if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "fabric node " + config.nodeName() + " is closed");
-        }
-        Throwable failure = agentFailure.get();
-        if (failure != null) {
-            throw new FaroException(FaroException.Category.IO,
-                    "fabric node " + config.nodeName() + " failed: " + failure, failure);
-        }
+        FabricChecks.checkOpen(config.nodeName(), closed, agentFailure.get());
     }
 
     @Override
     public MemoryRegion register(long lengthBytes, Set<Access> access) {
         checkOpen();
-        FaroException.checkArgument(lengthBytes > 0 && lengthBytes <= CAPABILITIES.maxMessageBytes() * 16,
-                "region length must be within (0, 16 GiB]: %d", lengthBytes);
-        FaroException.checkArgument(access != null, "access is null");
+        FabricChecks.checkRegion(lengthBytes, access, CAPABILITIES);
         Set<Access> rights = Set.copyOf(access);
         UcxMemoryRegion region = agent.call(() -> {
             UcpMemory memory;
@@ -187,7 +179,7 @@ final class UcxFabric implements Fabric {
         synchronized (this) {
             if (closed) {
                 unmap(region);
-                throw new FaroException(FaroException.Category.CLOSED, "fabric node " + nodeName() + " is closed");
+                throw FabricChecks.nodeClosed(nodeName());
             }
             UcxMemoryRegion[] grown = Arrays.copyOf(regions, Math.max(regions.length, region.id + 1));
             grown[region.id] = region;
@@ -200,9 +192,7 @@ final class UcxFabric implements Fabric {
     @Override
     public CompletionQueue createCompletionQueue(int capacity) {
         checkOpen();
-        FaroException.checkArgument(capacity > 0 && capacity <= CAPABILITIES.maxCompletionQueueCapacity(),
-                "completion queue capacity must be within [1, %d]: %d", CAPABILITIES.maxCompletionQueueCapacity(),
-                capacity);
+        FabricChecks.checkCompletionQueueCapacity(capacity, CAPABILITIES);
         UcxCompletionQueue queue = new UcxCompletionQueue(this, nextCompletionQueueId.getAndIncrement(), capacity);
         synchronized (this) {
             completionQueues.add(queue);
@@ -213,12 +203,7 @@ final class UcxFabric implements Fabric {
     @Override
     public RcQueuePair createRcQueuePair(QueuePairConfig queuePairConfig) {
         checkOpen();
-        FaroException.checkArgument(queuePairConfig != null, "queue pair config is null");
-        FaroException.checkArgument(queuePairConfig.sendQueueDepth() <= CAPABILITIES.maxQueueDepth()
-                        && queuePairConfig.receiveQueueDepth() <= CAPABILITIES.maxQueueDepth(),
-                "queue depths must be at most %d", CAPABILITIES.maxQueueDepth());
-        FaroException.checkArgument(queuePairConfig.maxInlineBytes() <= CAPABILITIES.maxInlineBytes(),
-                "maxInlineBytes must be at most %d", CAPABILITIES.maxInlineBytes());
+        FabricChecks.checkQueuePairConfig(queuePairConfig, CAPABILITIES);
         UcxCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
         UcxCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
         sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
@@ -253,11 +238,10 @@ final class UcxFabric implements Fabric {
 
     UcxCompletionQueue localCompletionQueue(CompletionQueue queue) {
         if (!(queue instanceof UcxCompletionQueue ucxQueue) || ucxQueue.fabric != this) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "completion queue " + queue + " does not belong to this fabric node");
+            throw FabricChecks.foreignCompletionQueue(queue);
         }
         if (ucxQueue.isClosed()) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + ucxQueue.id + " is closed");
+            throw FabricChecks.completionQueueClosed(ucxQueue.id);
         }
         return ucxQueue;
     }
