@@ -218,13 +218,9 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         SendSlot slot = slot(sequence);
         long requestId = slot.requestId;
         Opcode opcode = slot.opcode;
-        boolean publish = slot.signaled || status != CompletionStatus.SUCCESS;
-        int length = status == CompletionStatus.SUCCESS ? slot.completionLength() : 0;
-        NetMemoryRegion local = slot.local;
-        slot.clear();
-        if (local != null) {
-            local.unpin();
-        }
+        boolean publish = slot.publishes(status);
+        int length = slot.completionLength(status);
+        slot.release();
         if (publish && state() != QueuePairState.CLOSED) {
             sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
         }
@@ -333,12 +329,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     final void releaseOutstanding() {
         long last = posted;
         while (nextToComplete <= last) {
-            SendSlot slot = slot(nextToComplete++);
-            NetMemoryRegion local = slot.local;
-            slot.clear();
-            if (local != null) {
-                local.unpin();
-            }
+            slot(nextToComplete++).release();
         }
     }
 

@@ -60,7 +60,7 @@ final class UcxRcQueuePair implements RcQueuePair {
     private final UcxQueuePairAddress address;
     private final ReentrantLock sendLock = new ReentrantLock();
     private final SendSlot[] slots;
-    /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot) holds them. */
+    /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot's) holds them. */
     private final Arena arena = Arena.ofAuto();
     final UcxReceiver receiver;
 
@@ -321,7 +321,7 @@ final class UcxRcQueuePair implements RcQueuePair {
                 if (slot.length > 0) {
                     slot.pendingCallbacks++;
                     peer.endpoint.getNonBlocking(slot.remoteKey.address + slot.remoteOffset, unpacked(slot.remoteKey),
-                            slot.localAddress(), slot.length, slot);
+                            slot.localAddress(), slot.length, slot.callback);
                 }
                 return true;
             }
@@ -382,11 +382,11 @@ final class UcxRcQueuePair implements RcQueuePair {
         var rkey = unpacked(slot.remoteKey);
         if (length >= 16) {
             slot.pendingCallbacks += 2;
-            peer.endpoint.putNonBlocking(source, length - 8, remote, rkey, slot);
-            peer.endpoint.putNonBlocking(source + length - 8, 8, remote + length - 8, rkey, slot);
+            peer.endpoint.putNonBlocking(source, length - 8, remote, rkey, slot.callback);
+            peer.endpoint.putNonBlocking(source + length - 8, 8, remote + length - 8, rkey, slot.callback);
         } else {
             slot.pendingCallbacks++;
-            peer.endpoint.putNonBlocking(source, length, remote, rkey, slot);
+            peer.endpoint.putNonBlocking(source, length, remote, rkey, slot.callback);
         }
         slot.epoch = peer.putIssued();
     }
@@ -412,7 +412,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         slot.phase = 2;
         peer.lastSentNs = System.nanoTime();
         peer.endpoint.sendAmNonBlocking(MessageDescriptor.AM_ID, slot.header.address(), MessageDescriptor.LENGTH,
-                withPayload ? slot.localAddress() : 0, withPayload ? slot.length : 0, 0, slot);
+                withPayload ? slot.localAddress() : 0, withPayload ? slot.length : 0, 0, slot.callback);
     }
 
     /** The target answered request {@code psn}. */
@@ -483,13 +483,9 @@ final class UcxRcQueuePair implements RcQueuePair {
         SendSlot slot = slot(sequence);
         long requestId = slot.requestId;
         Opcode opcode = slot.opcode;
-        boolean publish = slot.signaled || status != CompletionStatus.SUCCESS;
-        int length = status == CompletionStatus.SUCCESS ? slot.completionLength() : 0;
-        UcxMemoryRegion local = slot.local;
-        slot.clear();
-        if (local != null) {
-            local.unpin();
-        }
+        boolean publish = slot.publishes(status);
+        int length = slot.completionLength(status);
+        slot.release();
         if (publish && state() != QueuePairState.CLOSED) {
             sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
         }
@@ -543,12 +539,7 @@ final class UcxRcQueuePair implements RcQueuePair {
     void releaseOutstanding() {
         long last = posted;
         while (nextToComplete <= last) {
-            SendSlot slot = slot(nextToComplete++);
-            UcxMemoryRegion local = slot.local;
-            slot.clear();
-            if (local != null) {
-                local.unpin();
-            }
+            slot(nextToComplete++).release();
         }
     }
 
