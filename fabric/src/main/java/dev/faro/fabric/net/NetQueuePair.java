@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.WorkRequest;
@@ -133,7 +134,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         sendLock.lock();
         try {
             if (state() == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+                throw QueuePairChecks.queuePairClosed(qpn);
             }
             validate(request);
             long sequence = posted + 1;
@@ -180,7 +181,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         try {
             QueuePairState current = state();
             if (current == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+                throw QueuePairChecks.queuePairClosed(qpn);
             }
             NetMemoryRegion netRegion = checkLocal(region, offset, length, true);
             if (current == QueuePairState.ERROR) {

@@ -1,9 +1,8 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
-import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
@@ -73,15 +72,11 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     @Override
     public void connect(QueuePairAddress remoteAddress) {
         if (!(remoteAddress instanceof NetQueuePairAddress netAddress) || remoteAddress.type() != QueuePairType.RC) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "not an RC address of the net fabric: " + remoteAddress);
+            throw QueuePairChecks.notAnRcAddress(NetFabricProvider.NAME, remoteAddress);
         }
         sendLock.lock();
         try {
-            if (state() == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
-            }
-            FaroException.checkArgument(state() == QueuePairState.INIT, "queue pair %d is already connected", qpn);
+            QueuePairChecks.checkConnectable(qpn, state());
             peerAddress = netAddress;
             peerNode = netAddress.node();
             peerQpn = netAddress.queuePairNumber();
@@ -94,13 +89,7 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
 
     @Override
     void validateForType(WorkRequest request) {
-        FaroException.checkArgument(state() != QueuePairState.INIT,
-                "queue pair %d is not connected: call connect(peer) first", qpn);
-        Opcode opcode = request.opcode();
-        if (opcode != Opcode.SEND) {
-            FaroException.checkArgument(request.remoteKey() instanceof NetRemoteKey,
-                    "%s needs a remote key of the net fabric", opcode);
-        }
+        QueuePairChecks.checkRcRequest(request, qpn, state(), NetRemoteKey.class, NetFabricProvider.NAME);
     }
 
     // --------------------------------------------------------------------------------------- progress thread only

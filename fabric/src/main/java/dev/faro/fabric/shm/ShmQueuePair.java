@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
@@ -118,7 +119,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
         sendLock.lock();
         try {
             if (state == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+                throw QueuePairChecks.queuePairClosed(qpn);
             }
             validate(request);
             if (posted - retired >= config.sendQueueDepth()) {
@@ -227,7 +228,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
         try {
             QueuePairState current = state;
             if (current == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+                throw QueuePairChecks.queuePairClosed(qpn);
             }
             ShmMemoryRegion shmRegion = checkLocal(region, offset, length, true);
             if (current == QueuePairState.ERROR) {

@@ -5,6 +5,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
@@ -57,16 +58,11 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     @Override
     public void connect(QueuePairAddress remote) {
         if (!(remote instanceof ShmQueuePairAddress shmAddress) || remote.type() != QueuePairType.RC) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "not an RC address of the shm fabric: " + remote);
+            throw QueuePairChecks.notAnRcAddress(ShmFabricProvider.NAME, remote);
         }
         sendLock.lock();
         try {
-            if (state() == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
-            }
-            FaroException.checkArgument(state() == QueuePairState.INIT,
-                    "queue pair %d is already connected", qpn);
+            QueuePairChecks.checkConnectable(qpn, state());
             ShmQueuePairAddress.Target target = shmAddress.resolve(fabric);
             if (target == null) {
                 throw new FaroException(FaroException.Category.NETWORK,
@@ -86,13 +82,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
     @Override
     void validateForType(WorkRequest request) {
-        FaroException.checkArgument(state() != QueuePairState.INIT,
-                "queue pair %d is not connected: call connect(peer) first", qpn);
-        Opcode opcode = request.opcode();
-        if (opcode != Opcode.SEND) {
-            FaroException.checkArgument(request.remoteKey() instanceof ShmRemoteKey,
-                    "%s needs a remote key of the shm fabric", opcode);
-        }
+        QueuePairChecks.checkRcRequest(request, qpn, state(), ShmRemoteKey.class, ShmFabricProvider.NAME);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
@@ -157,15 +158,11 @@ final class UcxRcQueuePair implements RcQueuePair {
     @Override
     public void connect(QueuePairAddress remote) {
         if (!(remote instanceof UcxQueuePairAddress ucxAddress)) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "not an RC address of the ucx fabric: " + remote);
+            throw QueuePairChecks.notAnRcAddress(UcxFabricProvider.NAME, remote);
         }
         sendLock.lock();
         try {
-            if (state() == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
-            }
-            FaroException.checkArgument(state() == QueuePairState.INIT, "queue pair %d is already connected", qpn);
+            QueuePairChecks.checkConnectable(qpn, state());
             peerAddress = ucxAddress;
             peerNode = ucxAddress.node();
             peerQpn = ucxAddress.queuePairNumber();
@@ -183,7 +180,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         sendLock.lock();
         try {
             if (state() == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+                throw QueuePairChecks.queuePairClosed(qpn);
             }
             validate(request);
             long sequence = posted + 1;
@@ -213,13 +210,7 @@ final class UcxRcQueuePair implements RcQueuePair {
             checkLocal(request.localRegion(), request.localOffset(), request.length(),
                     WorkRequestChecks.writesLocally(request));
         }
-        FaroException.checkArgument(state() != QueuePairState.INIT,
-                "queue pair %d is not connected: call connect(peer) first", qpn);
-        Opcode opcode = request.opcode();
-        if (opcode != Opcode.SEND) {
-            FaroException.checkArgument(request.remoteKey() instanceof UcxRemoteKey,
-                    "%s needs a remote key of the ucx fabric", opcode);
-        }
+        QueuePairChecks.checkRcRequest(request, qpn, state(), UcxRemoteKey.class, UcxFabricProvider.NAME);
     }
 
     UcxMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {

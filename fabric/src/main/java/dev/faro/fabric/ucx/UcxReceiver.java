@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairState;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
@@ -82,7 +83,7 @@ final class UcxReceiver {
         try {
             QueuePairState current = queuePair.state();
             if (current == QueuePairState.CLOSED) {
-                throw new FaroException(FaroException.Category.CLOSED, "queue pair " + queuePair.qpn + " is closed");
+                throw QueuePairChecks.queuePairClosed(queuePair.qpn);
             }
             UcxMemoryRegion ucxRegion = queuePair.checkLocal(region, offset, length, true);
             if (current == QueuePairState.ERROR) {
