@@ -1,7 +1,7 @@
 package dev.faro.fabric.net;
 
+import dev.faro.fabric.AbstractQueuePairAddress;
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairType;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -18,47 +18,28 @@ import java.nio.ByteOrder;
  *  20: NodeAddress (5 + 4 or 16)
  * </pre>
  */
-final class NetQueuePairAddress implements QueuePairAddress {
+final class NetQueuePairAddress extends AbstractQueuePairAddress {
 
     static final int MAGIC = 0x31414e46; // "FNA1" little-endian
     static final byte VERSION = 1;
     private static final int FIXED_LENGTH = 20;
 
     final NodeAddress address;
-    private final long node;
-    private final int qpn;
-    private final QueuePairType type;
 
     /** The UDP destination, resolved once (no lookups: the address is a literal). */
     final InetSocketAddress udp;
 
     NetQueuePairAddress(NodeAddress address, long node, int qpn, QueuePairType type) {
+        super(node, qpn, type);
         this.address = address;
-        this.node = node;
-        this.qpn = qpn;
-        this.type = type;
         this.udp = address.udp();
-    }
-
-    @Override
-    public long node() {
-        return node;
-    }
-
-    @Override
-    public int queuePairNumber() {
-        return qpn;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return type;
     }
 
     @Override
     public byte[] toBytes() {
         ByteBuffer buffer = ByteBuffer.allocate(FIXED_LENGTH + address.encodedLength()).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(MAGIC).put(VERSION).put((byte) type.ordinal()).putShort((short) 0).putLong(node).putInt(qpn);
+        buffer.putInt(MAGIC).put(VERSION).put((byte) type().ordinal()).putShort((short) 0).putLong(node())
+                .putInt(queuePairNumber());
         address.encode(buffer);
         return buffer.array();
     }
@@ -81,17 +62,11 @@ final class NetQueuePairAddress implements QueuePairAddress {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof NetQueuePairAddress that && node == that.node && qpn == that.qpn
-                && type == that.type;
-    }
-
-    @Override
-    public int hashCode() {
-        return Long.hashCode(node) * 31 + qpn;
+        return other instanceof NetQueuePairAddress that && sameQueuePair(that);
     }
 
     @Override
     public String toString() {
-        return type + "@" + Long.toHexString(node) + "/" + qpn + "(" + address + ")";
+        return super.toString() + "(" + address + ")";
     }
 }

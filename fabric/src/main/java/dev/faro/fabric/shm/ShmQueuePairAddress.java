@@ -1,7 +1,7 @@
 package dev.faro.fabric.shm;
 
+import dev.faro.fabric.AbstractQueuePairAddress;
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -14,14 +14,10 @@ import java.nio.ByteOrder;
  *  bytes: magic "FQA1" (4) | node (8) | qpn (4) | type (4)   little-endian, 20 bytes
  * </pre>
  */
-final class ShmQueuePairAddress implements QueuePairAddress {
+final class ShmQueuePairAddress extends AbstractQueuePairAddress {
 
     private static final int MAGIC = 0x31415146; // "FQA1" little-endian
     private static final int ENCODED_LENGTH = 20;
-
-    private final long node;
-    private final int qpn;
-    private final QueuePairType type;
 
     /** The target's files as mapped by the fabric that last resolved this address. */
     private volatile Target target;
@@ -30,9 +26,7 @@ final class ShmQueuePairAddress implements QueuePairAddress {
     record Target(ShmFabric fabric, PeerNode peer, MemorySegment queuePair, MemorySegment receiveCompletionQueue) {}
 
     ShmQueuePairAddress(long node, int qpn, QueuePairType type) {
-        this.node = node;
-        this.qpn = qpn;
-        this.type = type;
+        super(node, qpn, type);
     }
 
     /** The destination's files mapped by {@code fabric}, or null if the queue pair does not exist. */
@@ -41,11 +35,11 @@ final class ShmQueuePairAddress implements QueuePairAddress {
         if (current != null && current.fabric == fabric) {
             return current;
         }
-        PeerNode peer = fabric.peer(node);
+        PeerNode peer = fabric.peer(node());
         if (peer == null) {
             return null;
         }
-        MemorySegment queuePair = peer.queuePair(qpn);
+        MemorySegment queuePair = peer.queuePair(queuePairNumber());
         if (queuePair == null || !QueuePairDescriptor.isValid(queuePair)) {
             return null;
         }
@@ -59,28 +53,13 @@ final class ShmQueuePairAddress implements QueuePairAddress {
     }
 
     @Override
-    public long node() {
-        return node;
-    }
-
-    @Override
-    public int queuePairNumber() {
-        return qpn;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return type;
-    }
-
-    @Override
     public byte[] toBytes() {
         return ByteBuffer.allocate(ENCODED_LENGTH)
                 .order(ByteOrder.LITTLE_ENDIAN)
                 .putInt(MAGIC)
-                .putLong(node)
-                .putInt(qpn)
-                .putInt(type.ordinal())
+                .putLong(node())
+                .putInt(queuePairNumber())
+                .putInt(type().ordinal())
                 .array();
     }
 
@@ -99,16 +78,6 @@ final class ShmQueuePairAddress implements QueuePairAddress {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ShmQueuePairAddress that && node == that.node && qpn == that.qpn && type == that.type;
-    }
-
-    @Override
-    public int hashCode() {
-        return Long.hashCode(node) * 31 + qpn;
-    }
-
-    @Override
-    public String toString() {
-        return type + "@" + Long.toHexString(node) + "/" + qpn;
+        return other instanceof ShmQueuePairAddress that && sameQueuePair(that);
     }
 }

@@ -1,7 +1,7 @@
 package dev.faro.fabric.ucx;
 
+import dev.faro.fabric.AbstractQueuePairAddress;
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,41 +19,23 @@ import java.util.Arrays;
  *  24: worker address
  * </pre>
  */
-final class UcxQueuePairAddress implements QueuePairAddress {
+final class UcxQueuePairAddress extends AbstractQueuePairAddress {
 
     static final int MAGIC = 0x31415546; // "FUA1"
     static final byte VERSION = 1;
     private static final int FIXED_LENGTH = 24;
 
-    private final long node;
-    private final int qpn;
     final byte[] workerAddress;
 
     UcxQueuePairAddress(long node, int qpn, byte[] workerAddress) {
-        this.node = node;
-        this.qpn = qpn;
+        super(node, qpn, QueuePairType.RC);
         this.workerAddress = workerAddress;
-    }
-
-    @Override
-    public long node() {
-        return node;
-    }
-
-    @Override
-    public int queuePairNumber() {
-        return qpn;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
     }
 
     @Override
     public byte[] toBytes() {
         return ByteBuffer.allocate(FIXED_LENGTH + workerAddress.length).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(MAGIC).put(VERSION).put((byte) 0).putShort((short) 0).putLong(node).putInt(qpn)
+                .putInt(MAGIC).put(VERSION).put((byte) 0).putShort((short) 0).putLong(node()).putInt(queuePairNumber())
                 .putInt(workerAddress.length).put(workerAddress).array();
     }
 
@@ -77,17 +59,7 @@ final class UcxQueuePairAddress implements QueuePairAddress {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof UcxQueuePairAddress that && node == that.node && qpn == that.qpn
+        return other instanceof UcxQueuePairAddress that && sameQueuePair(that)
                 && Arrays.equals(workerAddress, that.workerAddress);
-    }
-
-    @Override
-    public int hashCode() {
-        return Long.hashCode(node) * 31 + qpn;
-    }
-
-    @Override
-    public String toString() {
-        return "RC@" + Long.toHexString(node) + "/" + qpn;
     }
 }
