@@ -2,6 +2,7 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.Opcode;
+import dev.faro.fabric.PostedReceives;
 import dev.faro.fabric.QueuePairState;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -210,7 +211,7 @@ final class DatagramEndpoint {
             queuePair.countReceiveMissed();
             return;
         }
-        ReceiveQueue.ClaimedReceive claimed = queuePair.claimed;
+        PostedReceives.Claimed<NetMemoryRegion> claimed = queuePair.claimed;
         if (claimed.length < length) {
             queuePair.completeReceive(CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, sourceNode,
                     sourceQpn);

@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
+import dev.faro.fabric.PostedReceives;
 import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
@@ -17,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What RC and UD queue pairs share on the {@code net} fabric: validation, the send queue of {@link SendSlot}s and its
- * slot accounting, the {@link ReceiveQueue}, and the error state.
+ * slot accounting, the {@link PostedReceives}, and the error state.
  *
  * <h2>Threads</h2>
  * Posting threads validate a request, copy it into the next slot and publish the post sequence ({@link #posted},
@@ -49,7 +50,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     final NetCompletionQueue sendCq;
     final NetCompletionQueue receiveCq;
     final ReentrantLock sendLock = new ReentrantLock();
-    final ReceiveQueue receives;
+    final PostedReceives<NetMemoryRegion> receives;
     private final SendSlot[] slots;
     private final Arena inlineArena = Arena.ofAuto();
 
@@ -67,10 +68,10 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     long nextToComplete = 1;
 
     /** Reusable holder for a receive taken off {@link #receives}. Progress thread only. */
-    final ReceiveQueue.ClaimedReceive claimed = new ReceiveQueue.ClaimedReceive();
+    final PostedReceives.Claimed<NetMemoryRegion> claimed = new PostedReceives.Claimed<>();
 
     /** Reusable holder for receives flushed on ERROR. Progress thread only. */
-    private final ReceiveQueue.ClaimedReceive flushed = new ReceiveQueue.ClaimedReceive();
+    private final PostedReceives.Claimed<NetMemoryRegion> flushed = new PostedReceives.Claimed<>();
 
     NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairState initialState) {
         this.fabric = fabric;
@@ -78,7 +79,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         this.config = config;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
-        this.receives = new ReceiveQueue(config.receiveQueueDepth());
+        this.receives = new PostedReceives<>(config.receiveQueueDepth());
         int depth = config.sendQueueDepth();
         int inlineBytes = Math.max(8, config.maxInlineBytes());
         MemorySegment inline = inlineArena.allocate((long) depth * inlineBytes, 64);
@@ -349,7 +350,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         } finally {
             sendLock.unlock();
         }
-        ReceiveQueue.ClaimedReceive dropped = new ReceiveQueue.ClaimedReceive();
+        PostedReceives.Claimed<NetMemoryRegion> dropped = new PostedReceives.Claimed<>();
         receives.lock.lock();
         try {
             while (receives.take(dropped)) {

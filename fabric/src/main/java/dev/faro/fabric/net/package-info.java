@@ -77,7 +77,7 @@
  *  Handshake                           authentication of a connection
  *  Responder, ResponseAdapter          RC target side (requests in), RC initiator side (responses in)
  *  DatagramEndpoint                    UD over the node's UDP socket (DatagramDescriptor)
- *  NetQueuePair, NetRcQueuePair,       queue pairs: SendSlot (the send queue), ReceiveQueue
+ *  NetQueuePair, NetRcQueuePair,       queue pairs: SendSlot (the send queue), PostedReceives
  *    NetUdQueuePair
  *  NetCompletionQueue, NetMemoryRegion completions; registered memory (RegionViews: its socket views)
  *  NetQueuePairAddress, NetRemoteKey,  what peers exchange (NodeAddress: where a node listens)

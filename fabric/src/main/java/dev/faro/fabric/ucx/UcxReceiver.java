@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
+import dev.faro.fabric.PostedReceives;
 import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairState;
 import java.lang.foreign.MemorySegment;
@@ -35,15 +36,11 @@ import org.openucx.jucx.ucp.UcpRequest;
 final class UcxReceiver {
 
     private final UcxRcQueuePair queuePair;
-    final ReentrantLock lock = new ReentrantLock();
-    private final long[] requestIds;
-    private final UcxMemoryRegion[] regions;
-    private final long[] offsets;
-    private final int[] lengths;
+    private final PostedReceives<UcxMemoryRegion> receives;
+    final ReentrantLock lock;
     private final int depth;
-    private long head;
-    private long tail;
-    private volatile int count;
+    /** The receive a message is being placed into. Progress thread only. */
+    private final PostedReceives.Claimed<UcxMemoryRegion> claimed = new PostedReceives.Claimed<>();
 
     // Progress thread only.
     private final ArrayDeque<Held> held = new ArrayDeque<>();
@@ -64,14 +61,12 @@ final class UcxReceiver {
     UcxReceiver(UcxRcQueuePair queuePair, int depth) {
         this.queuePair = queuePair;
         this.depth = depth;
-        this.requestIds = new long[depth];
-        this.regions = new UcxMemoryRegion[depth];
-        this.offsets = new long[depth];
-        this.lengths = new int[depth];
+        this.receives = new PostedReceives<>(depth);
+        this.lock = receives.lock;
     }
 
     int count() {
-        return count;
+        return receives.count();
     }
 
     boolean hasHeld() {
@@ -91,20 +86,14 @@ final class UcxReceiver {
                         queuePair.qpn, 0, 0);
                 return;
             }
-            if (tail - head >= depth) {
+            if (receives.isFull()) {
                 throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
                         "receive queue of queue pair %d is full (depth %d)", queuePair.qpn, depth));
             }
             if (!ucxRegion.pin()) {
                 throw new FaroException(FaroException.Category.CLOSED, "region " + region + " is closed");
             }
-            int slot = (int) (tail % depth);
-            requestIds[slot] = requestId;
-            regions[slot] = ucxRegion;
-            offsets[slot] = offset;
-            lengths[slot] = length;
-            tail++;
-            count = (int) (tail - head);
+            receives.add(requestId, ucxRegion, offset, length);
         } finally {
             lock.unlock();
         }
@@ -154,17 +143,14 @@ final class UcxReceiver {
         int capacity;
         lock.lock();
         try {
-            if (head == tail) {
+            if (!receives.take(claimed)) {
                 return NOT_READY;
             }
-            int slot = (int) (head % depth);
-            requestId = requestIds[slot];
-            region = regions[slot];
-            offset = offsets[slot];
-            capacity = lengths[slot];
-            regions[slot] = null;
-            head++;
-            count = (int) (tail - head);
+            requestId = claimed.requestId;
+            region = claimed.region;
+            offset = claimed.offset;
+            capacity = claimed.length;
+            claimed.region = null;
         } finally {
             lock.unlock();
         }
@@ -307,14 +293,11 @@ final class UcxReceiver {
     void flush() {
         lock.lock();
         try {
-            while (head != tail) {
-                int slot = (int) (head % depth);
-                UcxMemoryRegion region = regions[slot];
-                regions[slot] = null;
-                head++;
-                count = (int) (tail - head); // before the completion: a poller that sees it sees the count
-                region.unpin();
-                complete(requestIds[slot], CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, 0, 0);
+            PostedReceives.Claimed<UcxMemoryRegion> flushed = new PostedReceives.Claimed<>();
+            // take lowers the count before the completion: a poller that sees it sees the count
+            while (receives.take(flushed)) {
+                flushed.region.unpin();
+                complete(flushed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, 0, 0);
             }
         } finally {
             lock.unlock();
@@ -325,14 +308,10 @@ final class UcxReceiver {
     void dropAll() {
         lock.lock();
         try {
-            while (head != tail) {
-                int slot = (int) (head % depth);
-                UcxMemoryRegion region = regions[slot];
-                regions[slot] = null;
-                head++;
-                region.unpin();
+            PostedReceives.Claimed<UcxMemoryRegion> dropped = new PostedReceives.Claimed<>();
+            while (receives.take(dropped)) {
+                dropped.region.unpin();
             }
-            count = 0;
         } finally {
             lock.unlock();
         }
