@@ -8,6 +8,7 @@ import dev.faro.fabric.PostedReceives;
 import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.SendQueue;
 import dev.faro.fabric.WorkRequest;
 import dev.faro.fabric.WorkRequestChecks;
 import java.lang.foreign.Arena;
@@ -51,18 +52,12 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     final NetCompletionQueue receiveCq;
     final ReentrantLock sendLock = new ReentrantLock();
     final PostedReceives<NetMemoryRegion> receives;
-    private final SendSlot[] slots;
+    private final SendQueue<NetMemoryRegion, SendSlot> sends;
     private final Arena inlineArena = Arena.ofAuto();
 
     /** INIT, READY: written by the application under {@link #sendLock}; ERROR: progress thread; CLOSED: close. */
     @SuppressWarnings("unused") // accessed through STATE
     private volatile QueuePairState state;
-
-    /** Requests posted so far: the post sequence of the latest. Written under {@link #sendLock} (release). */
-    private volatile long posted;
-
-    /** Post sequence up to which slots are free again; written by the send completion queue's poller. */
-    private volatile long retired;
 
     /** The oldest request not yet completed. Progress thread only. */
     long nextToComplete = 1;
@@ -83,10 +78,11 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         int depth = config.sendQueueDepth();
         int inlineBytes = Math.max(8, config.maxInlineBytes());
         MemorySegment inline = inlineArena.allocate((long) depth * inlineBytes, 64);
-        this.slots = new SendSlot[depth];
+        SendSlot[] slots = new SendSlot[depth];
         for (int i = 0; i < depth; i++) {
             slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes));
         }
+        this.sends = new SendQueue<>(slots);
         STATE.setVolatile(this, initialState);
     }
 
@@ -124,11 +120,11 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /** The latest post sequence (acquire). Progress thread. */
     final long posted() {
-        return posted;
+        return sends.posted();
     }
 
     final SendSlot slot(long sequence) {
-        return slots[(int) (sequence % slots.length)];
+        return sends.slot(sequence);
     }
 
     public final void postSend(WorkRequest request) {
@@ -138,19 +134,8 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
                 throw QueuePairChecks.queuePairClosed(qpn);
             }
             validate(request);
-            long sequence = posted + 1;
-            if (sequence - 1 - retired >= slots.length) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
-                                + " unsignaled requests hold their slot until a later signaled one is polled",
-                        qpn, slots.length));
-            }
-            NetMemoryRegion local = WorkRequestChecks.usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null;
-            if (local != null && !local.pin()) {
-                throw new FaroException(FaroException.Category.CLOSED, "region " + local + " is closed");
-            }
-            slot(sequence).fill(request, local, sequence);
-            posted = sequence;
+            sends.post(request,
+                    WorkRequestChecks.usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null, qpn);
         } finally {
             sendLock.unlock();
         }
@@ -204,9 +189,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /** Called by the send completion queue's poller: frees send-queue slots up to {@code sequence}. */
     final void retire(long sequence) {
-        if (sequence > retired) {
-            retired = sequence;
-        }
+        sends.retire(sequence);
     }
 
     // --------------------------------------------------------------------------------------- progress thread only
@@ -230,7 +213,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /** Completes every outstanding request, posted so far, with {@code status}. Progress thread. */
     final int completeAll(CompletionStatus status) {
-        long last = posted;
+        long last = sends.posted();
         int done = 0;
         while (nextToComplete <= last) {
             completeNext(status);
@@ -277,7 +260,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /** Completes with FLUSHED what was posted in ERROR. Progress thread; returns the requests completed. */
     final int flushIfInError() {
-        if (state() != QueuePairState.ERROR || nextToComplete > posted) {
+        if (state() != QueuePairState.ERROR || nextToComplete > sends.posted()) {
             return 0;
         }
         return completeAll(CompletionStatus.FLUSHED);
@@ -329,7 +312,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
      * thread once the progress thread has stopped.
      */
     final void releaseOutstanding() {
-        long last = posted;
+        long last = sends.posted();
         while (nextToComplete <= last) {
             slot(nextToComplete++).release();
         }

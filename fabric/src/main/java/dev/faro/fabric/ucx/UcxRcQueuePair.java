@@ -11,6 +11,7 @@ import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.SendQueue;
 import dev.faro.fabric.WorkRequest;
 import dev.faro.fabric.WorkRequestChecks;
 import java.lang.foreign.Arena;
@@ -60,7 +61,7 @@ final class UcxRcQueuePair implements RcQueuePair {
     final UcxCompletionQueue receiveCq;
     private final UcxQueuePairAddress address;
     private final ReentrantLock sendLock = new ReentrantLock();
-    private final SendSlot[] slots;
+    private final SendQueue<UcxMemoryRegion, SendSlot> sends;
     /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot's) holds them. */
     private final Arena arena = Arena.ofAuto();
     final UcxReceiver receiver;
@@ -72,9 +73,6 @@ final class UcxRcQueuePair implements RcQueuePair {
     private UcxQueuePairAddress peerAddress;
     long peerNode;
     int peerQpn;
-
-    private volatile long posted;
-    private volatile long retired;
 
     // Progress thread only.
     UcxPeer peer;
@@ -98,11 +96,12 @@ final class UcxRcQueuePair implements RcQueuePair {
         int inlineBytes = Math.max(8, config.maxInlineBytes());
         MemorySegment inline = arena.allocate((long) depth * inlineBytes, 64);
         MemorySegment headers = arena.allocate((long) depth * MessageDescriptor.LENGTH, 64);
-        this.slots = new SendSlot[depth];
+        SendSlot[] slots = new SendSlot[depth];
         for (int i = 0; i < depth; i++) {
             slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes),
                     headers.asSlice((long) i * MessageDescriptor.LENGTH, MessageDescriptor.LENGTH));
         }
+        this.sends = new SendQueue<>(slots);
         this.receiver = new UcxReceiver(this, config.receiveQueueDepth());
         this.peerRnrTimeoutNs = fabric.config().receiverNotReadyTimeout().toNanos();
         STATE.setVolatile(this, QueuePairState.INIT);
@@ -183,20 +182,8 @@ final class UcxRcQueuePair implements RcQueuePair {
                 throw QueuePairChecks.queuePairClosed(qpn);
             }
             validate(request);
-            long sequence = posted + 1;
-            if (sequence - 1 - retired >= slots.length) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
-                                + " unsignaled requests hold their slot until a later signaled one is polled",
-                        qpn, slots.length));
-            }
-            UcxMemoryRegion local = WorkRequestChecks.usesLocalRegion(request)
-                    ? (UcxMemoryRegion) request.localRegion() : null;
-            if (local != null && !local.pin()) {
-                throw new FaroException(FaroException.Category.CLOSED, "region " + local + " is closed");
-            }
-            slot(sequence).fill(request, local, sequence);
-            posted = sequence;
+            sends.post(request,
+                    WorkRequestChecks.usesLocalRegion(request) ? (UcxMemoryRegion) request.localRegion() : null, qpn);
         } finally {
             sendLock.unlock();
         }
@@ -230,17 +217,15 @@ final class UcxRcQueuePair implements RcQueuePair {
     }
 
     void retire(long sequence) {
-        if (sequence > retired) {
-            retired = sequence;
-        }
+        sends.retire(sequence);
     }
 
     SendSlot slot(long sequence) {
-        return slots[(int) (sequence % slots.length)];
+        return sends.slot(sequence);
     }
 
     long posted() {
-        return posted;
+        return sends.posted();
     }
 
     // ================================================================================= progress thread: initiator
@@ -254,7 +239,7 @@ final class UcxRcQueuePair implements RcQueuePair {
 
     /** Whether the progress thread has something to do for this queue pair as initiator (approximate). */
     boolean hasWork() {
-        return nextToComplete <= posted;
+        return nextToComplete <= sends.posted();
     }
 
     /** Issues waiting requests to UCX in posting order. Returns the requests issued. */
@@ -270,7 +255,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         if (handshake == 0 || refused) {
             return 0;
         }
-        long last = posted;
+        long last = sends.posted();
         if (handshake < 0) {
             if (nextToIssue <= last) {
                 SendSlot slot = slot(nextToIssue++);
@@ -452,7 +437,7 @@ final class UcxRcQueuePair implements RcQueuePair {
             completeNext(CompletionStatus.SUCCESS);
             done++;
         }
-        if (state() == QueuePairState.ERROR && nextToComplete <= posted) {
+        if (state() == QueuePairState.ERROR && nextToComplete <= sends.posted()) {
             done += flushPosted();
         }
         return done;
@@ -490,7 +475,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         if (!markError()) {
             return;
         }
-        if (nextToComplete <= posted) {
+        if (nextToComplete <= sends.posted()) {
             completeNext(first);
         }
         flushPosted(rest);
@@ -502,7 +487,7 @@ final class UcxRcQueuePair implements RcQueuePair {
     }
 
     private int flushPosted(CompletionStatus status) {
-        long last = posted;
+        long last = sends.posted();
         int done = 0;
         while (nextToComplete <= last) {
             completeNext(status);
@@ -528,7 +513,7 @@ final class UcxRcQueuePair implements RcQueuePair {
 
     /** After close: releases the pins of requests that will never complete. */
     void releaseOutstanding() {
-        long last = posted;
+        long last = sends.posted();
         while (nextToComplete <= last) {
             slot(nextToComplete++).release();
         }
