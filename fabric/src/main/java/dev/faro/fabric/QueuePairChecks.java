@@ -3,7 +3,7 @@ package dev.faro.fabric;
 /**
  * The checks every provider's queue pairs make on {@code connect} and on an RC post, so that each one refuses the
  * same misuse with the same category and message: a foreign or UD address, connecting twice or after close, posting
- * before connect, a remote key of another provider. For providers (net, shm, ucx); the state they check stays with
+ * before connect, a remote key of another provider, a closed region, a full receive queue. For providers (net, shm, ucx); the state they check stays with
  * the queue pair. Allocation-free while the checks pass.
  */
 public final class QueuePairChecks {
@@ -19,6 +19,17 @@ public final class QueuePairChecks {
     /** The {@code CLOSED} exception for a closed queue pair. */
     public static FaroException queuePairClosed(int qpn) {
         return new FaroException(FaroException.Category.CLOSED, "queue pair " + qpn + " is closed");
+    }
+
+    /** The {@code CLOSED} exception for a request or receive whose region closed before it could be pinned. */
+    public static FaroException regionClosed(MemoryRegion region) {
+        return new FaroException(FaroException.Category.CLOSED, "region " + region + " is closed");
+    }
+
+    /** The {@code QUEUE_FULL} exception for a receive posted on a full receive queue. */
+    public static FaroException receiveQueueFull(int qpn, int depth) {
+        return new FaroException(FaroException.Category.QUEUE_FULL,
+                String.format("receive queue of queue pair %d is full (depth %d)", qpn, depth));
     }
 
     /**

@@ -59,7 +59,7 @@ public final class SendQueue<R extends AbstractMemoryRegion, S extends PostedSen
                     qpn, slots.length));
         }
         if (local != null && !local.pin()) {
-            throw new FaroException(FaroException.Category.CLOSED, "region " + local + " is closed");
+            throw QueuePairChecks.regionClosed(local);
         }
         slot(sequence).fill(request, local, sequence);
         posted = sequence;

@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.CompletionWaiters;
+import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
@@ -96,7 +97,7 @@ final class NetCompletionQueue implements CompletionQueue {
     /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold. */
     void attach(int slots, String role) {
         if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+            throw FabricChecks.completionQueueClosed(id);
         }
         budget.attach(slots, role);
     }
@@ -155,7 +156,7 @@ final class NetCompletionQueue implements CompletionQueue {
         pollLock.lock();
         try {
             if (closed) {
-                throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+                throw FabricChecks.completionQueueClosed(id);
             }
             long index = head;
             int count = 0;

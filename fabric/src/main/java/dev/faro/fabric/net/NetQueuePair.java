@@ -175,11 +175,10 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
                 return;
             }
             if (receives.isFull()) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                        "receive queue of queue pair %d is full (depth %d)", qpn, config.receiveQueueDepth()));
+                throw QueuePairChecks.receiveQueueFull(qpn, config.receiveQueueDepth());
             }
             if (!netRegion.pin()) {
-                throw new FaroException(FaroException.Category.CLOSED, "region " + region + " is closed");
+                throw QueuePairChecks.regionClosed(region);
             }
             receives.add(requestId, netRegion, offset, length);
         } finally {

@@ -3,6 +3,7 @@ package dev.faro.fabric.shm;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
@@ -50,7 +51,7 @@ final class ShmCompletionQueue implements CompletionQueue {
     /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold. */
     void attach(int slots, String role) {
         if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+            throw FabricChecks.completionQueueClosed(id);
         }
         budget.attach(slots, role);
     }
@@ -80,7 +81,7 @@ final class ShmCompletionQueue implements CompletionQueue {
         pollLock.lock();
         try {
             if (closed) {
-                throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+                throw FabricChecks.completionQueueClosed(id);
             }
             long head = CompletionQueueDescriptor.head(ring);
             int count = 0;

@@ -236,8 +236,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
                 return;
             }
             if (QueuePairDescriptor.postedReceives(file) >= config.receiveQueueDepth()) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                        "receive queue of queue pair %d is full (depth %d)", qpn, config.receiveQueueDepth()));
+                throw QueuePairChecks.receiveQueueFull(qpn, config.receiveQueueDepth());
             }
             QueuePairDescriptor.postReceive(file, requestId, shmRegion.id, offset, length);
         } finally {

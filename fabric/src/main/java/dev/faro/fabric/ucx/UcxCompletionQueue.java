@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.CompletionWaiters;
+import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
@@ -72,7 +73,7 @@ final class UcxCompletionQueue implements CompletionQueue {
 
     void attach(int slots, String role) {
         if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+            throw FabricChecks.completionQueueClosed(id);
         }
         budget.attach(slots, role);
     }
@@ -116,7 +117,7 @@ final class UcxCompletionQueue implements CompletionQueue {
     @Override
     public int poll(WorkCompletion[] completions, int max) {
         if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+            throw FabricChecks.completionQueueClosed(id);
         }
         if (publishedTail == head && !overrun) {
             return 0; // racy fast path: a completion published now is seen by the next poll
@@ -128,7 +129,7 @@ final class UcxCompletionQueue implements CompletionQueue {
 
     private int pollLocked(WorkCompletion[] completions, int limit) {
         if (closed) {
-            throw new FaroException(FaroException.Category.CLOSED, "completion queue " + id + " is closed");
+            throw FabricChecks.completionQueueClosed(id);
         }
         int count = 0;
         while (count < limit && head < tail) {

@@ -1,7 +1,6 @@
 package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.PostedReceives;
@@ -87,11 +86,10 @@ final class UcxReceiver {
                 return;
             }
             if (receives.isFull()) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                        "receive queue of queue pair %d is full (depth %d)", queuePair.qpn, depth));
+                throw QueuePairChecks.receiveQueueFull(queuePair.qpn, depth);
             }
             if (!ucxRegion.pin()) {
-                throw new FaroException(FaroException.Category.CLOSED, "region " + region + " is closed");
+                throw QueuePairChecks.regionClosed(region);
             }
             receives.add(requestId, ucxRegion, offset, length);
         } finally {
