@@ -6,6 +6,7 @@ import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -23,6 +24,9 @@ import java.util.stream.IntStream;
  * of each group carries DEPLETED itself; otherwise an empty DEPLETED buffer follows the flush.
  */
 public final class ShuffleSink {
+
+    /** Tuples of two words are copied as two unaligned longs (a 16-byte {@code MemorySegment.copy} costs more). */
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final NodeEndpoints endpoints;
     private final TransmissionGroups groups;
@@ -58,36 +62,79 @@ public final class ShuffleSink {
         return new Writer(endpoints.sender(thread));
     }
 
-    /** One thread's output buffers. Data path: allocation-free after construction. */
+    /**
+     * One thread's output buffers. The open buffer of each group is cached with its payload segment and fill level
+     * in arrays, so the per-tuple loop touches no object but the tuple's bytes; the fill level reaches the buffer
+     * when it goes out. Data path: allocation-free after construction (the group array grows only for a larger
+     * vector than any before).
+     */
     public final class Writer {
         private final SendEndpoint endpoint;
         private final ShuffleBuffer[] output;
+        private final MemorySegment[] payloads;
+        /** Bytes filled of each group's open buffer. */
+        private final int[] lengths;
+        /** The fill level at which a group's open buffer has no room for another tuple. */
+        private final int[] limits;
+        private int[] groupOf = new int[1024];
         private boolean finished;
 
         private Writer(SendEndpoint endpoint) {
             this.endpoint = endpoint;
-            this.output = new ShuffleBuffer[groups.groupCount()];
+            int count = groups.groupCount();
+            this.output = new ShuffleBuffer[count];
+            this.payloads = new MemorySegment[count];
+            this.lengths = new int[count];
+            this.limits = new int[count];
         }
 
         /** Partitions and copies {@code count} tuples starting at {@code offset}. */
         public void add(MemorySegment tuples, long offset, int count) {
+            if (groupOf.length < count) {
+                groupOf = new int[count];
+            }
+            int[] groupOf = this.groupOf;
+            partitioner.groups(tuples, offset, tupleBytes, count, groupOf);
+            int width = tupleBytes;
+            boolean twoWords = width == 2 * Long.BYTES;
             for (int i = 0; i < count; i++) {
-                long tuple = offset + (long) i * tupleBytes;
-                int group = partitioner.group(tuples, tuple);
-                ShuffleBuffer buffer = output[group];
-                if (buffer == null) {
-                    buffer = endpoint.acquire();
-                    output[group] = buffer;
+                long tuple = offset + (long) i * width;
+                int group = groupOf[i];
+                MemorySegment payload = payloads[group];
+                if (payload == null) {
+                    payload = open(group);
                 }
-                int length = buffer.payloadLength();
-                MemorySegment.copy(tuples, tuple, buffer.payload(), length, tupleBytes);
-                length += tupleBytes;
-                buffer.payloadLength(length);
-                if (length + tupleBytes > buffer.payloadCapacity()) {
-                    endpoint.putData(buffer, groups.members(group), StreamState.MORE_DATA);
-                    output[group] = null;
+                int length = lengths[group];
+                if (twoWords) {
+                    payload.set(WORD, length, tuples.get(WORD, tuple));
+                    payload.set(WORD, length + Long.BYTES, tuples.get(WORD, tuple + Long.BYTES));
+                } else {
+                    MemorySegment.copy(tuples, tuple, payload, length, width);
+                }
+                length += width;
+                lengths[group] = length;
+                if (length > limits[group]) {
+                    send(group, StreamState.MORE_DATA);
                 }
             }
+        }
+
+        private MemorySegment open(int group) {
+            ShuffleBuffer buffer = endpoint.acquire();
+            output[group] = buffer;
+            payloads[group] = buffer.payload();
+            lengths[group] = buffer.payloadLength();
+            limits[group] = buffer.payloadCapacity() - tupleBytes;
+            return payloads[group];
+        }
+
+        /** Sends the open buffer of {@code group}. */
+        private void send(int group, StreamState state) {
+            ShuffleBuffer buffer = output[group];
+            buffer.payloadLength(lengths[group]);
+            output[group] = null;
+            payloads[group] = null;
+            endpoint.putData(buffer, groups.members(group), state);
         }
 
         /** Flushes this thread's buffers and, if it is the endpoint's last thread, ends the stream. */
@@ -118,15 +165,13 @@ public final class ShuffleSink {
 
         private void flushAll(StreamState state) {
             for (int group = 0; group < output.length; group++) {
-                ShuffleBuffer buffer = output[group];
-                output[group] = null;
-                if (buffer == null) {
+                if (output[group] == null) {
                     if (state == StreamState.MORE_DATA) {
                         continue;
                     }
-                    buffer = endpoint.acquire(); // DEPLETED must reach every member, even with nothing left
+                    open(group); // DEPLETED must reach every member, even with nothing left
                 }
-                endpoint.putData(buffer, groups.members(group), state);
+                send(group, state);
             }
         }
     }
