@@ -42,7 +42,10 @@ final class MessageDescriptor {
     static final int MAGIC_OFFSET = 64;
     static final int LENGTH = 72;
 
-    /** Initiator to target: connect my queue pair (sourceQpn) to yours (targetQpn); data: my worker address. */
+    /**
+     * Initiator to target: connect my queue pair (sourceQpn) to yours (targetQpn); a = my receiver-not-ready timeout
+     * (ns), b = my host ({@link UcxHost}); data: my worker address.
+     */
     static final int CONNECT = 1;
     /** Target to initiator: b = 0 connected back, 1 refused; data: the ids of regions closed so far (a bit set). */
     static final int CONNECT_REPLY = 2;

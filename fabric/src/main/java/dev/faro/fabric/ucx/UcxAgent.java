@@ -62,6 +62,7 @@ final class UcxAgent implements Runnable {
     private final UcxFabric fabric;
     private final UcpWorker worker;
     private final String errorMode;
+    private final boolean sharedMemory;
     private final boolean busySpin;
     private final long peerTimeoutNs;
     private final Thread thread;
@@ -86,6 +87,7 @@ final class UcxAgent implements Runnable {
         this.fabric = fabric;
         this.worker = worker;
         this.errorMode = options.errorMode();
+        this.sharedMemory = options.sharedMemory();
         this.busySpin = options.busySpin();
         this.peerTimeoutNs = fabric.config().peerTimeout().toNanos();
         worker.setAmRecvHandler(MessageDescriptor.AM_ID, this::onMessage,
@@ -284,14 +286,21 @@ final class UcxAgent implements Runnable {
         return null;
     }
 
-    /** The peer for {@code node}, creating its endpoint from {@code workerAddress} if needed. */
-    UcxPeer ensurePeer(long node, byte[] workerAddress) {
+    /**
+     * The peer for {@code node}, creating its endpoint from {@code workerAddress} if needed. Failure handling
+     * ({@code ucx.error-mode}): {@code auto} asks UCX for peer failure handling but for a peer on this host that
+     * shared memory may reach ({@link UcxHost}, {@link UcxOptions#sharedMemory}): no shared-memory transport has it,
+     * so asking would make UCX use TCP (puts emulated by messages) between two processes of one host; the heartbeat
+     * detects a dead peer there, as with {@code ucx.tls=sm}.
+     */
+    UcxPeer ensurePeer(long node, long host, byte[] workerAddress) {
         UcxPeer existing = peer(node);
         if (existing != null) {
             return existing;
         }
         UcpEndpoint endpoint = null;
-        boolean peerMode = !errorMode.equals("none");
+        boolean peerMode = errorMode.equals("peer")
+                || (errorMode.equals("auto") && !(sharedMemory && UcxHost.isLocal(host)));
         final UcxPeer[] created = new UcxPeer[1];
         if (peerMode) {
             try {
@@ -363,7 +372,7 @@ final class UcxAgent implements Runnable {
     void onConnected(UcxRcQueuePair queuePair, UcxQueuePairAddress remote) {
         UcxPeer peer;
         try {
-            peer = ensurePeer(remote.node(), remote.workerAddress);
+            peer = ensurePeer(remote.node(), remote.host, remote.workerAddress);
         } catch (FaroException e) {
             LOG.log(Level.WARNING, e.getMessage());
             queuePair.handshake = -1;
@@ -374,7 +383,7 @@ final class UcxAgent implements Runnable {
         queuePair.peer = peer;
         byte[] ownAddress = fabric.workerAddress();
         sendControl(peer, MessageDescriptor.CONNECT, remote.queuePairNumber(), queuePair.qpn, 0, 0,
-                fabric.config().receiverNotReadyTimeout().toNanos(), 0, ownAddress);
+                fabric.config().receiverNotReadyTimeout().toNanos(), UcxHost.ID, ownAddress);
         // a CONNECT that arrived while this queue pair was in INIT
         for (int i = pendingConnects.size() - 1; i >= 0; i--) {
             PendingConnect pending = pendingConnects.get(i);
@@ -436,7 +445,7 @@ final class UcxAgent implements Runnable {
             MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()), 0,
                     MemorySegment.ofArray(address), 0, address.length);
             try {
-                peer = ensurePeer(sourceNode, address);
+                peer = ensurePeer(sourceNode, MessageDescriptor.b(header), address);
             } catch (FaroException e) {
                 LOG.log(Level.WARNING, "fabric node {0}: cannot answer a connect: {1}", fabric.nodeName(),
                         e.getMessage());

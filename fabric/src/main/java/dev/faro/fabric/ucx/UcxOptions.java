@@ -12,9 +12,15 @@ import java.util.TreeMap;
  * @param processSettings UCX settings that only the environment can carry (read when libucx loads)
  * @param errorMode {@code auto}, {@code peer} or {@code none}
  * @param busySpin whether the progress thread never parks
+ * @param sharedMemory whether the transports ({@code ucx.tls}, else the environment's {@code UCX_TLS}, else all)
+ *     include shared memory
  */
 record UcxOptions(Map<String, String> contextSettings, Map<String, String> processSettings, String errorMode,
-        boolean busySpin) {
+        boolean busySpin, boolean sharedMemory) {
+
+    /** UCX's shared-memory transports and their aliases. */
+    private static final java.util.Set<String> SHARED_MEMORY = java.util.Set.of("sm", "shm", "posix", "sysv", "cma",
+            "knem", "xpmem");
 
     static UcxOptions of(FabricConfig config) {
         Map<String, String> context = new TreeMap<>();
@@ -48,15 +54,34 @@ record UcxOptions(Map<String, String> contextSettings, Map<String, String> proce
         String idle = config.option(UcxFabricProvider.IDLE_OPTION, "backoff");
         FaroException.checkArgument(idle.equals("backoff") || idle.equals("spin"),
                 "ucx.idle must be 'backoff' or 'spin': '%s'", idle);
-        return new UcxOptions(Map.copyOf(context), Map.copyOf(process), errorMode, idle.equals("spin"));
+        String transports = context.getOrDefault("TLS", System.getenv("UCX_TLS"));
+        return new UcxOptions(Map.copyOf(context), Map.copyOf(process), errorMode, idle.equals("spin"),
+                includesSharedMemory(transports));
+    }
+
+    /** Whether a UCX_TLS value (null or empty: all; {@code ^a,b}: all but a and b) includes a shared-memory one. */
+    static boolean includesSharedMemory(String transports) {
+        if (transports == null || transports.isBlank() || transports.strip().equals("all")) {
+            return true;
+        }
+        boolean exclude = transports.strip().startsWith("^");
+        for (String transport : transports.strip().replace("^", "").split(",")) {
+            String name = transport.strip();
+            if (exclude && (name.equals("sm") || name.equals("shm"))) {
+                return false;
+            }
+            if (!exclude && SHARED_MEMORY.contains(name)) {
+                return true;
+            }
+        }
+        return exclude;
     }
 
     /** Whether a UCX_TLS value names only shared-memory and loopback transports. */
     static boolean sharedMemoryOnly(String transports) {
         for (String transport : transports.split(",")) {
             String name = transport.strip().replace("^", "");
-            if (!(name.equals("sm") || name.equals("shm") || name.equals("self") || name.equals("posix")
-                    || name.equals("sysv") || name.equals("cma") || name.equals("knem") || name.equals("xpmem"))) {
+            if (!(name.equals("self") || SHARED_MEMORY.contains(name))) {
                 return false;
             }
         }

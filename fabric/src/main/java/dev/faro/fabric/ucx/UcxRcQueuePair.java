@@ -91,7 +91,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         this.config = config;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
-        this.address = new UcxQueuePairAddress(fabric.node(), qpn, fabric.workerAddress());
+        this.address = new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress());
         int depth = config.sendQueueDepth();
         int inlineBytes = Math.max(8, config.maxInlineBytes());
         MemorySegment inline = arena.allocate((long) depth * inlineBytes, 64);
