@@ -42,7 +42,8 @@ import org.openucx.jucx.ucs.UcsConstants;
  *   <li>issue posted requests of every queue pair, then close the flush epoch of every peer with new puts;</li>
  *   <li>publish completions in posting order; retry held messages (receiver not ready);</li>
  *   <li>every millisecond: heartbeats, silent peers, pending connects and revocations past their deadlines;</li>
- *   <li>idle: spin, yield, then park 50 &micro;s (a post or a command unparks it), or spin only ({@code ucx.idle=spin}).</li>
+ *   <li>idle: spin, yield, then sleep on UCX's event file descriptor ({@link UcxWakeup}) for up to 1 ms: an incoming
+ *       message, a post or a command wakes it at once; or spin only ({@code ucx.idle=spin}).</li>
  * </ol>
  *
  * <h2>Atomics</h2>
@@ -58,6 +59,8 @@ final class UcxAgent implements Runnable {
     static final int UCS_INPROGRESS = UcsConstants.STATUS.UCS_INPROGRESS;
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final long HOUSEKEEPING_INTERVAL_NS = 1_000_000;
+    /** The longest sleep of an idle progress thread: one housekeeping interval. */
+    private static final int SLEEP_MILLIS = 1;
 
     private final UcxFabric fabric;
     private final UcpWorker worker;
@@ -68,7 +71,10 @@ final class UcxAgent implements Runnable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
+    /** Set by the progress thread around its sleep; read by {@link #doorbell}. */
     private volatile boolean parked;
+    /** UCX's event file descriptor and signal; null if the worker has none (then the thread parks 50 us at a time). */
+    private final UcxWakeup wakeup;
 
     // Progress thread only.
     private UcxPeer[] peers = new UcxPeer[0];
@@ -93,6 +99,15 @@ final class UcxAgent implements Runnable {
         worker.setAmRecvHandler(MessageDescriptor.AM_ID, this::onMessage,
                 UcpConstants.UCP_AM_FLAG_WHOLE_MSG | UcpConstants.UCP_AM_FLAG_PERSISTENT_DATA);
         this.thread = Thread.ofPlatform().daemon().name("faro-ucx-" + fabric.nodeName()).unstarted(this);
+        UcxWakeup events;
+        try {
+            events = new UcxWakeup(worker);
+        } catch (FaroException | IllegalArgumentException | java.util.NoSuchElementException e) {
+            LOG.log(Level.DEBUG, "fabric node {0}: no UCX wakeup ({1}); the progress thread parks when idle",
+                    fabric.nodeName(), e.getMessage());
+            events = null;
+        }
+        this.wakeup = events;
     }
 
     void start() {
@@ -138,10 +153,14 @@ final class UcxAgent implements Runnable {
         }
     }
 
-    /** Wakes the progress thread if it parked. Data path; any thread. */
+    /** Wakes the progress thread if it sleeps (or is about to). Data path; any thread. */
     void doorbell() {
         if (parked) {
-            LockSupport.unpark(thread);
+            if (wakeup != null) {
+                wakeup.signal();
+            } else {
+                LockSupport.unpark(thread);
+            }
         }
     }
 
@@ -235,12 +254,26 @@ final class UcxAgent implements Runnable {
         } else if (idleCount < 200) {
             Thread.yield();
         } else {
-            parked = true;
-            if (commands.isEmpty()) {
-                LockSupport.parkNanos(50_000);
+            parked = true; // volatile write, then the reads below: Dekker with a poster's publish-then-doorbell
+            if (commands.isEmpty() && !hasNewPosts()) {
+                if (wakeup == null) {
+                    LockSupport.parkNanos(50_000);
+                } else if (wakeup.arm()) {
+                    wakeup.await(SLEEP_MILLIS);
+                }
             }
             parked = false;
         }
+    }
+
+    /** Whether a queue pair has requests posted since its last {@link UcxRcQueuePair#transmit}. */
+    private boolean hasNewPosts() {
+        for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
+            if (queuePair.peer != null && queuePair.hasNewPosts()) { // transmit runs for these only
+                return true;
+            }
+        }
+        return false;
     }
 
     private int housekeeping(long nowNs) {

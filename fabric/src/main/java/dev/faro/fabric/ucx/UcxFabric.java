@@ -89,7 +89,8 @@ final class UcxFabric implements Fabric {
     static UcxFabric open(FabricConfig config) {
         UcxOptions options = UcxOptions.of(config);
         String version = UcxLibrary.load(options.processSettings());
-        UcpParams params = new UcpParams().requestRmaFeature().requestAmFeature().setMtWorkersShared(false);
+        UcpParams params = new UcpParams().requestRmaFeature().requestAmFeature().requestWakeupFeature()
+                .setMtWorkersShared(false);
         for (var setting : options.contextSettings().entrySet()) {
             params.setConfig(setting.getKey(), setting.getValue());
         }

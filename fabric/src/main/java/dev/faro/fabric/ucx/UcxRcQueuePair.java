@@ -80,6 +80,8 @@ final class UcxRcQueuePair implements RcQueuePair {
     int handshake;
     long nextToIssue = 1;
     long nextToComplete = 1;
+    /** The post sequence {@link #transmit} last saw. */
+    private long seenPosted;
     /** A request was refused before it left: nothing after it is issued (the queue pair is about to fail). */
     private boolean refused;
     /** The initiator's receiver-not-ready timeout, learned from its CONNECT (target side). */
@@ -242,8 +244,14 @@ final class UcxRcQueuePair implements RcQueuePair {
         return nextToComplete <= sends.posted();
     }
 
+    /** Whether requests were posted since the last {@link #transmit} (the progress thread, before it sleeps). */
+    boolean hasNewPosts() {
+        return sends.posted() != seenPosted;
+    }
+
     /** Issues waiting requests to UCX in posting order. Returns the requests issued. */
     int transmit(long nowNs) {
+        seenPosted = sends.posted();
         QueuePairState current = state();
         if (current != QueuePairState.READY || peer == null) {
             return 0;
@@ -255,7 +263,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         if (handshake == 0 || refused) {
             return 0;
         }
-        long last = sends.posted();
+        long last = seenPosted;
         if (handshake < 0) {
             if (nextToIssue <= last) {
                 SendSlot slot = slot(nextToIssue++);
