@@ -32,6 +32,8 @@ final class UcxPeer {
     long epoch = 1;
     boolean dirty;
     long flushedEpoch;
+    /** The latest epoch whose flush failed: its puts (and earlier unflushed ones) may not have landed. */
+    long failedEpoch;
 
     long lastHeardNs;
     long lastSentNs;
@@ -93,6 +95,9 @@ final class UcxPeer {
 
         @Override
         public void onError(int status, String message) {
+            if (closedEpoch > peer.failedEpoch) {
+                peer.failedEpoch = closedEpoch; // its WRITEs complete with RETRY_EXCEEDED
+            }
             peer.onFlushed(closedEpoch); // the endpoint failed: the error handler fails the peer
         }
     }

@@ -37,7 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * </pre>
  *
  * <p>Data path: allocation-free in this class after {@link #connect}; JUCX itself allocates a small request object
- * per UCX operation (its API returns one).
+ * per get and message (its API returns one). A WRITE's puts are implicit: no request and no callback per put; the
+ * endpoint flush that closes their epoch completes them, one request per flush for every WRITE of that epoch.
  */
 final class UcxRcQueuePair implements RcQueuePair {
 
@@ -364,13 +365,12 @@ final class UcxRcQueuePair implements RcQueuePair {
         long remote = slot.remoteKey.address + slot.remoteOffset;
         long source = slot.localAddress();
         var rkey = unpacked(slot.remoteKey);
+        // implicit puts: no UCX request, no callback; the epoch's flush completes them (and reports their failure)
         if (length >= 16) {
-            slot.pendingCallbacks += 2;
-            peer.endpoint.putNonBlocking(source, length - 8, remote, rkey, slot.callback);
-            peer.endpoint.putNonBlocking(source + length - 8, 8, remote + length - 8, rkey, slot.callback);
+            peer.endpoint.putNonBlockingImplicit(source, length - 8, remote, rkey);
+            peer.endpoint.putNonBlockingImplicit(source + length - 8, 8, remote + length - 8, rkey);
         } else {
-            slot.pendingCallbacks++;
-            peer.endpoint.putNonBlocking(source, length, remote, rkey, slot.callback);
+            peer.endpoint.putNonBlockingImplicit(source, length, remote, rkey);
         }
         slot.epoch = peer.putIssued();
     }
@@ -434,7 +434,7 @@ final class UcxRcQueuePair implements RcQueuePair {
                 }
                 break;
             }
-            if (slot.transportFailed) {
+            if (slot.transportFailed || (slot.epoch != 0 && slot.epoch <= peer.failedEpoch)) {
                 fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.FLUSHED);
                 return done + 1;
             }

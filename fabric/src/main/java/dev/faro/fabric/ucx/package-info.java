@@ -16,8 +16,9 @@
  *
  * <h2>How each operation maps onto UCX</h2>
  * <pre>
- *  WRITE        ucp_put of all but the last 8 bytes, then a put of the last 8 (so they land last); completes when an
- *               endpoint flush issued after it completes (UCX completes puts locally; the flush makes them remote)
+ *  WRITE        implicit ucp_put of all but the last 8 bytes, then one of the last 8 (so they land last); completes
+ *               when the endpoint flush that closes its epoch completes (one flush per progress turn covers every
+ *               WRITE issued in it; the flush makes the puts remote)
  *  READ         ucp_get; completes when the bytes are local
  *  SEND         active message (header + payload); the target's progress thread places it into the oldest posted
  *               receive (eager: copy; rendezvous: ucp_am_recv_data_nbx straight into the receive buffer) and answers;
@@ -67,8 +68,8 @@
  * connected to it (outstanding requests RETRY_EXCEEDED, receives FLUSHED).
  *
  * <h2>Differences from {@code shm} and {@code net}</h2>
- * No UD. Data path allocations: JUCX returns a request object per UCX operation, and a held message costs one small
- * object. On shared memory, WRITE and READ move without the target process (like {@code shm}) but atomics need its
+ * No UD. Data path allocations: JUCX returns a request object per get, message and flush (WRITEs use implicit puts,
+ * completed by their epoch's flush), and a held message costs one small object. On shared memory, WRITE and READ move without the target process (like {@code shm}) but atomics need its
  * progress thread (like {@code net}).
  *
  * <h2>Where things are</h2>
