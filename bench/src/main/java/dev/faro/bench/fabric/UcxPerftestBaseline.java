@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The UCX project's own put bandwidth, {@code ucx_perftest -t ucp_put_bw}, as the reference beside the {@code ucx}
  * provider's RC WRITE: a server and a client process on loopback, with the same UCX settings (the environment's
- * {@code UCX_TLS} and friends reach both). Used only when {@code ucx_perftest} is installed (Debian
- * {@code ucx-utils}).
+ * {@code UCX_TLS} and friends reach both), so UCX picks the transports it picks between the two benchmark workers
+ * (on one host: sysv/posix shared memory for puts). It puts from one buffer of the message size, which stays in the
+ * cache, while the benchmark cycles a working set through memory: above the cache size it is a ceiling, not a
+ * like-for-like figure. Used only when {@code ucx_perftest} is installed (Debian {@code ucx-utils}).
  *
  * <p>Coordination code; each measurement starts two processes.
  */
