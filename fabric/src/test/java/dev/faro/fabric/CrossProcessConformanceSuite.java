@@ -70,9 +70,18 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
 
     /** Starts a child node with {@code config}; it is closed (or killed) after the test. */
     protected final PeerProcess startChild(FabricConfig config) throws IOException {
-        PeerProcess child = PeerProcess.start(config);
+        PeerProcess child = launchChild(config);
         children.add(child);
         return child;
+    }
+
+    /**
+     * Starts the child JVM of {@link #startChild}: by default on this host, with {@code config} as it is. A provider
+     * test that puts children elsewhere (another network namespace, with its own bind address) overrides this, e.g.
+     * with {@link PeerProcess#start(FabricConfig, List)}.
+     */
+    protected PeerProcess launchChild(FabricConfig config) throws IOException {
+        return PeerProcess.start(config);
     }
 
     @AfterEach

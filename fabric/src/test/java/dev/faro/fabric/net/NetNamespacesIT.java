@@ -10,6 +10,7 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.PeerProcess;
+import dev.faro.fabric.testing.NetworkNamespaces;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,15 +57,9 @@ class NetNamespacesIT {
     static void checkNamespaces() {
         unavailable = TestNetwork.unavailableBecause();
         if (unavailable != null) {
-            System.out.println("""
-
-                    ################################################################################
-                    ##  NetNamespacesIT SKIPPED: network namespaces cannot be created here:
-                    ##    %s
-                    ##  The multi-host tests of the net provider did NOT run. They need root and
-                    ##  iproute2 (ip, tc) and nftables (nft); CI installs them in .ci/run.
-                    ################################################################################
-                    """.formatted(unavailable));
+            NetworkNamespaces.announceSkipped("NetNamespacesIT", unavailable,
+                    "The multi-host tests of the net provider did NOT run. They need root and",
+                    "iproute2 (ip, tc) and nftables (nft); CI installs them in .ci/run.");
         }
     }
 

@@ -90,6 +90,21 @@ public final class NetworkNamespaces implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Says loudly on standard output that {@code test} is skipped because namespaces cannot be created here
+     * ({@code reason}, from {@link #unavailableBecause}), followed by the {@code explanation} lines (what did not run,
+     * what it needs), so that a skip never passes unnoticed in a build log.
+     */
+    public static void announceSkipped(String test, String reason, String... explanation) {
+        StringBuilder banner = new StringBuilder("\n").append("#".repeat(80)).append('\n')
+                .append("##  ").append(test).append(" SKIPPED: network namespaces cannot be created here:\n")
+                .append("##    ").append(reason).append('\n');
+        for (String line : explanation) {
+            banner.append("##  ").append(line).append('\n');
+        }
+        System.out.println(banner.append("#".repeat(80)).append('\n'));
+    }
+
     private static boolean onPath(String tool) {
         for (String directory : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
             if (Files.isExecutable(Path.of(directory, tool))) {

@@ -1,0 +1,77 @@
+package dev.faro.fabric.net;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.faro.fabric.CrossProcessConformanceSuite;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.PeerProcess;
+import dev.faro.fabric.testing.NetworkNamespaces;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The shared cross-process fabric contract ({@link CrossProcessConformanceSuite}) for the {@code net} provider with
+ * each child on another "host": the child JVMs ({@code FabricPeerMain}) run inside a network namespace
+ * ({@code ip netns exec}) bound to its address on a bridge ({@link NetworkNamespaces#bridged(int)}), and this JVM's
+ * nodes stay in the root namespace, bound to the root's address on that bridge. So every RC connection and every UD
+ * datagram of the suite crosses two veth pairs and a bridge instead of loopback.
+ *
+ * <p>Cases beyond the suite live in {@link NetCrossProcessConformanceIT} (loopback) and {@link NetNamespacesIT}
+ * (lossy and failing links). Needs root and {@code ip}; where namespaces cannot be created it says so loudly and is
+ * skipped (CI runs as root with iproute2, so there it runs).
+ */
+class NetNamespacesCrossProcessConformanceIT extends CrossProcessConformanceSuite {
+
+    private String unavailable;
+    private NetworkNamespaces network;
+
+    @BeforeAll
+    void createNetwork() throws IOException {
+        unavailable = NetworkNamespaces.unavailableBecause(List.of());
+        if (unavailable != null) {
+            NetworkNamespaces.announceSkipped("NetNamespacesCrossProcessConformanceIT", unavailable,
+                    "The cross-process conformance suite of the net provider between namespaces",
+                    "did NOT run. It needs root and iproute2 (ip); CI installs it in .ci/run.");
+            return;
+        }
+        network = NetworkNamespaces.bridged(1);
+    }
+
+    @BeforeEach
+    void requireNamespaces() {
+        assumeTrue(unavailable == null, () -> "network namespaces unavailable: " + unavailable);
+    }
+
+    @AfterAll
+    void removeNetwork() {
+        if (network != null) {
+            network.close(); // the children are gone: each test closes or kills its own
+        }
+    }
+
+    /** A node of this JVM: in the root namespace, on its bridge address. */
+    @Override
+    protected FabricConfig config(String nodeName) {
+        return NetTesting.config(nodeName).withOption(NetFabricProvider.BIND_OPTION, network.rootAddress());
+    }
+
+    /** A child: inside host 0's namespace, bound to that host's address instead of the root's. */
+    @Override
+    protected PeerProcess launchChild(FabricConfig config) throws IOException {
+        return PeerProcess.start(config.withOption(NetFabricProvider.BIND_OPTION, network.address(0)),
+                NetworkNamespaces.inside(network.host(0)));
+    }
+
+    @Override
+    protected boolean oneSidedOperationsNeedTheTargetProcess() {
+        return true;
+    }
+
+    @Override
+    protected void afterNodesClosed() {
+        NetTesting.assertNoProgressThreadLeft("after every node of the test closed");
+    }
+}
