@@ -176,6 +176,31 @@ public final class CreditWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a signaled write posted so far has not completed yet (the FINAL write is always signaled); polls this
+     * writer's completions first. False once a write failed: its queue pair broke, and nothing more completes
+     * normally. A receiver waits while this is true before it closes its credit queue pairs, because closing a queue
+     * pair discards the requests it has not carried out yet (as destroying a verbs queue pair does): a FINAL write
+     * still queued would never reach its sender, which would wait for it until its stall timeout.
+     */
+    public boolean hasSignaledWritesInFlight() {
+        lock.lock();
+        try {
+            reap();
+            if (failedStatus != null) {
+                return false;
+            }
+            for (int count : signaledCount) {
+                if (count > 0) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Caller holds lock: polls this writer's completions and frees the slots up to each signaled write. */
     private void reap() {
         int count;

@@ -523,11 +523,39 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         return credits;
     }
 
+    /**
+     * Waits until the FINAL credit writes have completed, then frees everything. Without the wait a receiver whose
+     * stream ended could close its credit queue pairs while a FINAL was still queued there (on {@code net}: not yet
+     * sent by the progress thread of a busy host); the write was discarded, and its sender waited for the end of the
+     * stream until its stall timeout ("did not confirm the end of the stream ... (messages lost?)"), although no
+     * datagram was lost.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        try {
+            awaitFinalCreditWrites();
+        } finally {
+            closeQueuePairsAndBuffers();
+        }
+    }
+
+    /** After a complete stream (every source's FINAL written): waits for those writes, bounded by the stall timeout. */
+    private void awaitFinalCreditWrites() {
+        if (!streamEnded || failure.failed()) {
+            return; // an aborted stream: its senders fail anyway
+        }
+        StallWatch watch = new StallWatch(config.stallTimeout());
+        while (credits.hasSignaledWritesInFlight()) {
+            if (!watch.idle()) {
+                throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
+            }
+        }
+    }
+
+    private void closeQueuePairsAndBuffers() {
         for (ReentrantLock lock : sourceLocks) {
             lock.lock();
         }
