@@ -6,7 +6,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -161,7 +163,11 @@ public final class PeerProcess implements AutoCloseable {
         }
     }
 
-    /** Sends a signal such as STOP or CONT with the system's {@code kill} command. */
+    /**
+     * Sends a signal such as STOP or CONT with the system's {@code kill} command. After STOP, waits (bounded) until
+     * every thread of the child is stopped: {@code kill} returns once the signal is sent, and on a busy machine a
+     * thread of the child (its fabric's progress thread, say) can still run for a while after that.
+     */
     public void signal(String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
                 .redirectErrorStream(true)
@@ -171,6 +177,43 @@ public final class PeerProcess implements AutoCloseable {
             fail("kill -%s %d failed: %s", signal, process.pid(),
                     new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
+        if (signal.equals("STOP")) {
+            awaitStopped();
+        }
+    }
+
+    /** Waits until every thread of the child is stopped, as {@code /proc/<pid>/task/<tid>/stat} says (Linux). */
+    private void awaitStopped() throws IOException, InterruptedException {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        if (!Files.isDirectory(tasks)) {
+            return; // no procfs here: kill alone has to do
+        }
+        long deadlineNs = System.nanoTime() + EXIT_WAIT.toNanos();
+        while (!allThreadsStopped(tasks)) {
+            if (System.nanoTime() - deadlineNs > 0) {
+                fail("child %s (pid %d) still running %s after SIGSTOP", name, process.pid(), EXIT_WAIT);
+            }
+            TimeUnit.MILLISECONDS.sleep(1);
+        }
+    }
+
+    private static boolean allThreadsStopped(Path tasks) throws IOException {
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                String stat;
+                try {
+                    stat = Files.readString(thread.resolve("stat"));
+                } catch (NoSuchFileException exited) {
+                    continue;
+                }
+                // "tid (name) state ...": the name may hold spaces and parentheses, the state follows the last ')'
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if ("TtZX".indexOf(state) < 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     public static String hex(byte[] bytes) {
