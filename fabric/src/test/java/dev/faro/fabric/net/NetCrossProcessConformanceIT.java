@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Beyond the suite: a peer that goes silent without closing anything (stopped, like a host whose link went down)
  * turns into error completions once the peer timeout passes.
+ *
+ * <p>{@link NetNamespacesCrossProcessConformanceIT} runs all of this again with the children in a network namespace.
  */
 class NetCrossProcessConformanceIT extends CrossProcessConformanceSuite {
 

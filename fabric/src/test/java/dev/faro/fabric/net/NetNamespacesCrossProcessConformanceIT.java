@@ -2,7 +2,6 @@ package dev.faro.fabric.net;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.faro.fabric.CrossProcessConformanceSuite;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.PeerProcess;
 import dev.faro.fabric.testing.NetworkNamespaces;
@@ -13,17 +12,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * The shared cross-process fabric contract ({@link CrossProcessConformanceSuite}) for the {@code net} provider with
- * each child on another "host": the child JVMs ({@code FabricPeerMain}) run inside a network namespace
- * ({@code ip netns exec}) bound to its address on a bridge ({@link NetworkNamespaces#bridged(int)}), and this JVM's
- * nodes stay in the root namespace, bound to the root's address on that bridge. So every RC connection and every UD
- * datagram of the suite crosses two veth pairs and a bridge instead of loopback.
+ * The {@code net} provider's cross-process contract ({@link NetCrossProcessConformanceIT}: the shared
+ * {@link dev.faro.fabric.CrossProcessConformanceSuite} and the silent-peer case) with each child on another "host":
+ * the child JVMs ({@code FabricPeerMain}) run inside a network namespace ({@code ip netns exec}) bound to its address
+ * on a bridge ({@link NetworkNamespaces#bridged(int)}), and this JVM's nodes stay in the root namespace, bound to the
+ * root's address on that bridge. So every RC connection and every UD datagram of the suite crosses two veth pairs and
+ * a bridge instead of loopback (a child bound to its namespace's address could not even start anywhere else).
  *
- * <p>Cases beyond the suite live in {@link NetCrossProcessConformanceIT} (loopback) and {@link NetNamespacesIT}
- * (lossy and failing links). Needs root and {@code ip}; where namespaces cannot be created it says so loudly and is
- * skipped (CI runs as root with iproute2, so there it runs).
+ * <p>Lossy and failing links are {@link NetNamespacesIT}'s. Needs root and {@code ip}; where namespaces cannot be
+ * created it says so loudly and is skipped (CI runs as root with iproute2, so there it runs).
  */
-class NetNamespacesCrossProcessConformanceIT extends CrossProcessConformanceSuite {
+class NetNamespacesCrossProcessConformanceIT extends NetCrossProcessConformanceIT {
 
     private String unavailable;
     private NetworkNamespaces network;
@@ -63,15 +62,5 @@ class NetNamespacesCrossProcessConformanceIT extends CrossProcessConformanceSuit
     protected PeerProcess launchChild(FabricConfig config) throws IOException {
         return PeerProcess.start(config.withOption(NetFabricProvider.BIND_OPTION, network.address(0)),
                 NetworkNamespaces.inside(network.host(0)));
-    }
-
-    @Override
-    protected boolean oneSidedOperationsNeedTheTargetProcess() {
-        return true;
-    }
-
-    @Override
-    protected void afterNodesClosed() {
-        NetTesting.assertNoProgressThreadLeft("after every node of the test closed");
     }
 }
