@@ -248,8 +248,9 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     /**
      * The kernel's datagram counters inside namespace {@code host} ({@code /proc/net/snmp} read there): UDP
-     * {@code InDatagrams, InErrors, RcvbufErrors, SndbufErrors} and IP reassembly {@code ReasmReqds, ReasmOKs,
-     * ReasmFails}, as {@code name=value} pairs, for a test to print when datagrams went missing.
+     * {@code InDatagrams, OutDatagrams, InErrors, RcvbufErrors, SndbufErrors} and IP reassembly {@code ReasmReqds,
+     * ReasmOKs, ReasmFails}, as {@code name=value} pairs, for a test to print when datagrams went missing. Summed over
+     * the hosts of one bridge, {@code InDatagrams} equal to {@code OutDatagrams} means the kernels dropped none.
      */
     public static String datagramCounters(String host) {
         List<String> command = new ArrayList<>(inside(host));
@@ -261,7 +262,8 @@ public final class NetworkNamespaces implements AutoCloseable {
             return "(counters unavailable: " + e.getMessage() + ")";
         }
         StringBuilder out = new StringBuilder();
-        appendCounters(out, snmp, "Udp:", List.of("InDatagrams", "InErrors", "RcvbufErrors", "SndbufErrors"));
+        appendCounters(out, snmp, "Udp:", List.of("InDatagrams", "OutDatagrams", "InErrors", "RcvbufErrors",
+                "SndbufErrors"));
         appendCounters(out, snmp, "Ip:", List.of("ReasmReqds", "ReasmOKs", "ReasmFails", "ReasmTimeout"));
         return out.toString().strip();
     }
