@@ -44,8 +44,9 @@ class NetBootstrapTest {
                     RcQueuePair queuePair = b.createRcQueuePair(QueuePairConfig.of(completionQueue, 4, 4));
                     MemoryRegion region = b.register(4096, EnumSet.of(Access.REMOTE_WRITE));
                     bootstrap.publish("b/rc", queuePair.address().toBytes());
-                    bootstrap.publish("b/region", region.remoteKey().toBytes());
                     queuePair.connect(b.importAddress(bootstrap.fetch("a/rc", WAIT_FOR_PEER)));
+                    // the key last: a WRITE that reached the queue pair before its connect would fail
+                    bootstrap.publish("b/region", region.remoteKey().toBytes());
                     bootstrap.fetch("a/done", WAIT_FOR_PEER);
                     assertThat(TestPayloads.mismatch(region.segment(), 0, 4096, 5)).isEqualTo(-1);
                 }
