@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param creditWritesPerMebibyte median credit write-backs per MiB received (0 without credit writes)
  * @param sendBlockedFraction median share of the SHUFFLE threads' time blocked for a buffer or credit (0: not counted)
  * @param receiveBlockedFraction median share of the RECEIVE threads' time blocked for data (0: not counted)
+ * @param ownOpenMillis median of the open without the address exchange (the node's own work: queue pairs,
+ *     registration, connection), the slowest node's; NaN where not measured
  */
 public record TrialResult(
         Trial trial,
@@ -31,14 +33,15 @@ public record TrialResult(
         String failure,
         double creditWritesPerMebibyte,
         double sendBlockedFraction,
-        double receiveBlockedFraction) {
+        double receiveBlockedFraction,
+        double ownOpenMillis) {
 
     /** A result without resource counters. */
     public TrialResult(Trial trial, int runs, double gigabytesPerSecond, double minGigabytesPerSecond,
             double maxGigabytesPerSecond, double responseSeconds, double setupMillis, double bytesPerNode,
             String failure) {
         this(trial, runs, gigabytesPerSecond, minGigabytesPerSecond, maxGigabytesPerSecond, responseSeconds,
-                setupMillis, bytesPerNode, failure, Double.NaN, Double.NaN, Double.NaN);
+                setupMillis, bytesPerNode, failure, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     public TrialResult {

@@ -224,7 +224,9 @@ final class TrialRunner {
                 trial.mpi() || trial.local() ? Double.NaN : TrialResult.median(setup), outcomes.get(0).bytesPerNode(), "",
                 TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::creditWritesPerMebibyte).toArray()),
                 TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::sendBlockedFraction).toArray()),
-                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::receiveBlockedFraction).toArray()));
+                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::receiveBlockedFraction).toArray()),
+                trial.mpi() || trial.local() ? Double.NaN
+                        : TrialResult.median(outcomes.stream().mapToDouble(TrialRunner::ownOpenMillis).toArray()));
     }
 
     /** The slowest node's open plus close time. */
@@ -232,6 +234,15 @@ final class TrialRunner {
         long slowest = 0;
         for (int node = 0; node < outcome.nodes().size(); node++) {
             slowest = Math.max(slowest, outcome.result(node).setupNanos());
+        }
+        return slowest / 1e6;
+    }
+
+    /** The slowest node's open without the address exchange (its own work). */
+    private static double ownOpenMillis(CaseOutcome outcome) {
+        long slowest = 0;
+        for (int node = 0; node < outcome.nodes().size(); node++) {
+            slowest = Math.max(slowest, outcome.result(node).ownOpenNanos());
         }
         return slowest / 1e6;
     }

@@ -24,15 +24,18 @@ import java.util.Map;
  * @param creditWaitNanos summed over the node's SHUFFLE threads: time blocked waiting for flow-control credit
  * @param dataWaitNanos summed over the node's RECEIVE threads: time blocked waiting for data (0 where not counted:
  *     TCP, MPI)
+ * @param ownOpenNanos the node's own part of opening the endpoints: queue pairs, registration and connection,
+ *     without the address exchange (and its waits for the other nodes); 0 where not measured
  */
 public record NodeResult(
         long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos, int leftoverFiles,
-        long setupNanos, long creditWrites, long bufferWaitNanos, long creditWaitNanos, long dataWaitNanos) {
+        long setupNanos, long creditWrites, long bufferWaitNanos, long creditWaitNanos, long dataWaitNanos,
+        long ownOpenNanos) {
 
     /** A result without resource counters. */
     public NodeResult(long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos,
             int leftoverFiles, long setupNanos) {
-        this(count, checksum, outOfOrder, bytesReceived, elapsedNanos, leftoverFiles, setupNanos, 0, 0, 0, 0);
+        this(count, checksum, outOfOrder, bytesReceived, elapsedNanos, leftoverFiles, setupNanos, 0, 0, 0, 0, 0);
     }
 
     /** A result without a setup time. */
@@ -46,7 +49,7 @@ public record NodeResult(
         return "count=" + count + " checksum=" + checksum + " outOfOrder=" + outOfOrder + " bytes=" + bytesReceived
                 + " elapsedNanos=" + elapsedNanos + " leftoverFiles=" + leftoverFiles + " setupNanos=" + setupNanos
                 + " creditWrites=" + creditWrites + " bufferWaitNanos=" + bufferWaitNanos + " creditWaitNanos="
-                + creditWaitNanos + " dataWaitNanos=" + dataWaitNanos;
+                + creditWaitNanos + " dataWaitNanos=" + dataWaitNanos + " ownOpenNanos=" + ownOpenNanos;
     }
 
     /** Parses {@link #encode()}'s words. */
@@ -63,7 +66,7 @@ public record NodeResult(
                 get(fields, "bytes"), get(fields, "elapsedNanos"), (int) get(fields, "leftoverFiles"),
                 fields.getOrDefault("setupNanos", 0L), fields.getOrDefault("creditWrites", 0L),
                 fields.getOrDefault("bufferWaitNanos", 0L), fields.getOrDefault("creditWaitNanos", 0L),
-                fields.getOrDefault("dataWaitNanos", 0L));
+                fields.getOrDefault("dataWaitNanos", 0L), fields.getOrDefault("ownOpenNanos", 0L));
     }
 
     private static long get(Map<String, Long> fields, String key) {

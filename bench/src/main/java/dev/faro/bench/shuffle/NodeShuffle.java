@@ -123,9 +123,11 @@ final class NodeShuffle {
             TransmissionGroups groups = shuffleCase.groups();
             long elapsedNanos;
             long openStartNanos = System.nanoTime();
+            TimedPeerExchange timedExchange = new TimedPeerExchange(exchange);
             NodeEndpoints endpoints = shuffleCase.isTcp()
-                    ? TcpShuffleOpener.open(exchange, "case-" + caseId, shuffleCase.tcpConfig(), groups)
-                    : EndpointFactory.open(fabric, exchange, "case-" + caseId, shuffleCase.endpointConfig(), groups);
+                    ? TcpShuffleOpener.open(timedExchange, "case-" + caseId, shuffleCase.tcpConfig(), groups)
+                    : EndpointFactory.open(fabric, timedExchange, "case-" + caseId, shuffleCase.endpointConfig(),
+                            groups);
             long openNanos = System.nanoTime() - openStartNanos;
             long closeNanos = 0;
             long[] counters = new long[4];
@@ -157,7 +159,8 @@ final class NodeShuffle {
                 long count = Arrays.stream(counts).sum();
                 NodeResult result = new NodeResult(count, Arrays.stream(checksums).sum(),
                         Arrays.stream(outOfOrders).sum(), count * ShuffleTuples.TUPLE_BYTES, elapsedNanos,
-                        leftoverFiles(), openNanos + closeNanos, counters[0], counters[1], counters[2], counters[3]);
+                        leftoverFiles(), openNanos + closeNanos, counters[0], counters[1], counters[2], counters[3],
+                        openNanos - timedExchange.exchangeNanos());
                 events.add("DONE " + result.encode());
             }
         } catch (Throwable e) {

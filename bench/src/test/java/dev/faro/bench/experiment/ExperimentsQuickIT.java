@@ -42,6 +42,11 @@ class ExperimentsQuickIT {
             if (!result.trial().mpi() && !result.trial().local()) {
                 assertThat(result.setupMillis()).as("%s", result).isPositive();
             }
+            if (driver instanceof SetupTimeExperiment) {
+                // the node's own part of the open is a part of the whole setup
+                assertThat(result.ownOpenMillis()).as("%s", result).isPositive()
+                        .isLessThanOrEqualTo(result.setupMillis());
+            }
             if (driver instanceof CreditFrequencyExperiment) {
                 // resource counters: every Send/Receive receiver writes credit back; blocked shares are shares
                 assertThat(result.creditWritesPerMebibyte()).as("%s", result).isPositive();

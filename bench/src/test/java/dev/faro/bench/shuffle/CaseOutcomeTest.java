@@ -56,8 +56,8 @@ class CaseOutcomeTest {
         long count1 = expected.count(1);
         // 1 ms response, 1 thread per node: node 0 blocked 0.25 ms sending and 0.5 ms receiving, node 1 not at all
         NodeResult node0 = new NodeResult(count0, expected.checksum(0), 0, count0 * 16, 1_000_000, 0, 5, 8, 100_000,
-                150_000, 500_000);
-        NodeResult node1 = new NodeResult(count1, expected.checksum(1), 0, count1 * 16, 1_000_000, 0, 5, 8, 0, 0, 0);
+                150_000, 500_000, 3);
+        NodeResult node1 = new NodeResult(count1, expected.checksum(1), 0, count1 * 16, 1_000_000, 0, 5, 8, 0, 0, 0, 0);
         assertThat(NodeResult.decode(List.of(node0.encode().split(" ")))).isEqualTo(node0);
 
         CaseOutcome outcome = new CaseOutcome(shuffleCase, expected,
