@@ -272,10 +272,16 @@ final class UcxAgent implements Runnable {
         }
     }
 
-    /** Whether a queue pair has requests posted since its last {@link UcxRcQueuePair#transmit}. */
+    /**
+     * Whether a queue pair has requests posted since its last {@link UcxRcQueuePair#transmit}, or a held message and a
+     * receive posted for it.
+     */
     private boolean hasNewPosts() {
         for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
             if (queuePair.peer != null && queuePair.hasNewPosts()) { // transmit runs for these only
+                return true;
+            }
+            if (queuePair.receiver.deliverable()) {
                 return true;
             }
         }

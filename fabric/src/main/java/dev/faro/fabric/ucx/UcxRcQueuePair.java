@@ -215,8 +215,9 @@ final class UcxRcQueuePair implements RcQueuePair {
 
     @Override
     public void postReceive(long requestId, MemoryRegion region, long offset, int length) {
-        receiver.post(requestId, region, offset, length);
-        fabric.doorbell();
+        if (receiver.post(requestId, region, offset, length)) {
+            fabric.doorbell();
+        }
     }
 
     void retire(long sequence) {

@@ -41,6 +41,13 @@ final class UcxReceiver {
     /** The receive a message is being placed into. Progress thread only. */
     private final PostedReceives.Claimed<UcxMemoryRegion> claimed = new PostedReceives.Claimed<>();
 
+    /**
+     * Whether messages are held: only then does a posted receive need the progress thread. Written by the progress
+     * thread, read by posting threads after they added a receive (Dekker with the progress thread's check before it
+     * sleeps, {@link #deliverable}).
+     */
+    private volatile boolean holding;
+
     // Progress thread only.
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     /** A rendezvous transfer into a receive is under way; later messages wait. */
@@ -72,7 +79,11 @@ final class UcxReceiver {
         return !held.isEmpty();
     }
 
-    void post(long requestId, MemoryRegion region, long offset, int length) {
+    /**
+     * Posts a receive; returns whether messages are held for it, so the caller rings the progress thread's doorbell
+     * only then (a receive posted with nothing held waits for the next message, which wakes the thread anyway).
+     */
+    boolean post(long requestId, MemoryRegion region, long offset, int length) {
         lock.lock();
         try {
             QueuePairState current = queuePair.state();
@@ -83,7 +94,7 @@ final class UcxReceiver {
             if (current == QueuePairState.ERROR) {
                 queuePair.receiveCq.offer(requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0,
                         queuePair.qpn, 0, 0);
-                return;
+                return false;
             }
             if (receives.isFull()) {
                 throw QueuePairChecks.receiveQueueFull(queuePair.qpn, depth);
@@ -95,6 +106,12 @@ final class UcxReceiver {
         } finally {
             lock.unlock();
         }
+        return holding; // volatile read after the volatile write of the count
+    }
+
+    /** Whether a held message could be delivered now (the progress thread, after it announced its sleep). */
+    boolean deliverable() {
+        return holding && !fetching && receives.count() > 0;
     }
 
     // ======================================================================================== progress thread
@@ -223,6 +240,7 @@ final class UcxReceiver {
         Held message = new Held(send, psn, length, immediate, sourceNode, sourceQpn, data,
                 nowNs + queuePair.peerRnrTimeoutNs);
         held.addLast(message);
+        holding = true;
         if (tellInitiator) {
             message.told = true;
             queuePair.fabric.agent().answer(queuePair, sourceNode, sourceQpn, psn,
@@ -243,6 +261,7 @@ final class UcxReceiver {
                     message.sourceQpn, message.data, true);
             if (outcome == DELIVERED) {
                 held.removeFirst();
+                holding = !held.isEmpty();
                 work++;
                 continue;
             }
@@ -270,6 +289,7 @@ final class UcxReceiver {
         while ((message = held.pollFirst()) != null) {
             release(message.data);
         }
+        holding = false;
     }
 
     private void release(UcpAmData data) {
