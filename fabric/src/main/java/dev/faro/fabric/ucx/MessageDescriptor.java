@@ -64,6 +64,12 @@ final class MessageDescriptor {
     static final int HEARTBEAT = 9;
     /** The sender's node closes: its queue pairs fail at once. */
     static final int GOODBYE = 10;
+    /**
+     * Target to initiator, cumulative: every SEND and WRITE_WITH_IMMEDIATE notification of targetQpn's peer up to psn
+     * was placed into a receive. One per queue pair per progress turn instead of a REPLY each (like a cumulative ACK);
+     * errors, receiver-not-ready notices and atomics are still answered one by one, with REPLY.
+     */
+    static final int ACK = 11;
 
     /** The REPLY status that says "no receive posted yet, still trying" (counted, not a completion). */
     static final int STATUS_RECEIVER_NOT_READY = -1;

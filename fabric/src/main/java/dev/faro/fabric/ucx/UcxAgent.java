@@ -243,6 +243,7 @@ final class UcxAgent implements Runnable {
             if (queuePair.receiver.hasHeld()) {
                 work += queuePair.receiver.retryHeld(nowNs);
             }
+            queuePair.acknowledgePlaced(); // not work: it leaves no more to do
         }
         if (nowNs - nextHousekeepingNs >= 0) {
             nextHousekeepingNs = nowNs + HOUSEKEEPING_INTERVAL_NS;
@@ -537,6 +538,12 @@ final class UcxAgent implements Runnable {
                     queuePair.onAnswer(psn, (int) MessageDescriptor.b(header), MessageDescriptor.a(header));
                 }
             }
+            case MessageDescriptor.ACK -> {
+                UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
+                if (queuePair != null && queuePair.peer == peer && queuePair.peerQpn == sourceQpn) {
+                    queuePair.onAcknowledged(psn);
+                }
+            }
             case MessageDescriptor.REVOKE -> {
                 peer.revoked.set((int) MessageDescriptor.a(header));
                 UcxPeer revoker = peer;
@@ -620,7 +627,16 @@ final class UcxAgent implements Runnable {
     void answer(UcxRcQueuePair from, long initiatorNode, int initiatorQpn, long psn, int status, long value) {
         UcxPeer peer = peer(initiatorNode);
         if (peer != null) {
+            from.acknowledgePlaced();
             answer(peer, initiatorQpn, from.qpn, psn, status, value);
+        }
+    }
+
+    /** Acknowledges every SEND and notification of {@code from}'s peer queue pair up to {@code psn} (cumulative). */
+    void acknowledge(UcxRcQueuePair from, long psn) {
+        UcxPeer peer = peer(from.peerNode);
+        if (peer != null) {
+            sendControl(peer, MessageDescriptor.ACK, from.peerQpn, from.qpn, 0, psn, 0, 0, null);
         }
     }
 

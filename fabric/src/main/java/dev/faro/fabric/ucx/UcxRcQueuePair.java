@@ -87,6 +87,10 @@ final class UcxRcQueuePair implements RcQueuePair {
     private boolean refused;
     /** The initiator's receiver-not-ready timeout, learned from its CONNECT (target side). */
     long peerRnrTimeoutNs;
+    /** The highest psn the target acknowledged cumulatively ({@link MessageDescriptor#ACK}; initiator side). */
+    private long acknowledgedPsn;
+    /** The highest psn placed into a receive and not yet acknowledged; 0: none (target side). */
+    private long placedPsn;
 
     UcxRcQueuePair(UcxFabric fabric, int qpn, QueuePairConfig config) {
         this.fabric = fabric;
@@ -419,6 +423,36 @@ final class UcxRcQueuePair implements RcQueuePair {
         }
     }
 
+    /** The target acknowledged every SEND and notification up to {@code psn} (cumulative: a stale one is harmless). */
+    void onAcknowledged(long psn) {
+        if (psn - acknowledgedPsn > 0) {
+            acknowledgedPsn = psn;
+        }
+    }
+
+    // ==================================================================================== progress thread: target
+
+    /** A SEND or notification with {@code psn} was placed into a receive: acknowledged at the end of the turn. */
+    void placed(long psn) {
+        placedPsn = psn;
+    }
+
+    /**
+     * Sends the cumulative acknowledgement of what was placed since the last one, if anything (end of a progress turn,
+     * and before an answer one by one, so the initiator learns of placements in order). Returns 1 if it sent one.
+     */
+    int acknowledgePlaced() {
+        if (placedPsn == 0) {
+            return 0;
+        }
+        long psn = placedPsn;
+        placedPsn = 0;
+        fabric.agent().acknowledge(this, psn);
+        return 1;
+    }
+
+    // ================================================================================= progress thread: initiator
+
     /** Publishes the completions of requests that are done, in posting order. Returns how many. */
     int completeReady() {
         int done = 0;
@@ -459,6 +493,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         return switch (slot.opcode) {
             case WRITE -> slot.epoch == 0 || peer.flushedEpoch >= slot.epoch;
             case READ -> true;
+            case SEND, WRITE_WITH_IMMEDIATE -> slot.answered || (slot.phase == 2 && slot.sequence <= acknowledgedPsn);
             default -> slot.answered;
         };
     }

@@ -189,7 +189,7 @@ final class UcxReceiver {
             region.unpin();
             complete(requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE_WRITE_WITH_IMMEDIATE, (int) length,
                     immediate, true, sourceNode, sourceQpn);
-            agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.SUCCESS.ordinal(), 0);
+            queuePair.placed(psn);
             return DELIVERED;
         }
         if (length == 0 || data.isDataValid()) {
@@ -203,7 +203,7 @@ final class UcxReceiver {
             region.unpin();
             complete(requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE, (int) length, 0, false, sourceNode,
                     sourceQpn);
-            agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.SUCCESS.ordinal(), 0);
+            queuePair.placed(psn);
             return DELIVERED;
         }
         // rendezvous: UCX fetches the bytes straight into the receive buffer
@@ -228,8 +228,7 @@ final class UcxReceiver {
         complete(fetchRequestId, status, Opcode.RECEIVE, success ? fetchLength : 0, 0, false, fetchSourceNode,
                 fetchSourceQpn);
         if (success) {
-            queuePair.fabric.agent().answer(queuePair, fetchSourceNode, fetchSourceQpn, fetchPsn,
-                    CompletionStatus.SUCCESS.ordinal(), 0);
+            queuePair.placed(fetchPsn);
         } else if (failedNow) {
             flush();
         }

@@ -21,8 +21,9 @@
  *               WRITE issued in it; the flush makes the puts remote)
  *  READ         ucp_get; completes when the bytes are local
  *  SEND         active message (header + payload); the target's progress thread places it into the oldest posted
- *               receive (eager: copy; rendezvous: ucp_am_recv_data_nbx straight into the receive buffer) and answers;
- *               the SEND completes on the answer
+ *               receive (eager: copy; rendezvous: ucp_am_recv_data_nbx straight into the receive buffer); one
+ *               cumulative ACK per queue pair per progress turn covers every SEND placed in it (errors, receiver not
+ *               ready: a REPLY each); the SEND completes on the ACK or REPLY that covers it
  *  WRITE_IMM    the WRITE's puts, an endpoint flush, then a notification message that consumes a receive like a SEND
  *               (RECEIVE_WRITE_WITH_IMMEDIATE, the immediate, the length): the bytes are visible before the receive
  *               completes
