@@ -283,15 +283,10 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /**
      * Takes the oldest posted receive into {@link #claimed} (its region stays pinned); false if none is posted.
-     * Progress thread.
+     * Progress thread; lock-free, so it never waits for a thread that is posting a receive.
      */
     final boolean takeReceive() {
-        receives.lock.lock();
-        try {
-            return receives.take(claimed);
-        } finally {
-            receives.lock.unlock();
-        }
+        return receives.take(claimed);
     }
 
     /** Publishes the completion of the receive in {@link #claimed} and releases its region. Progress thread. */
