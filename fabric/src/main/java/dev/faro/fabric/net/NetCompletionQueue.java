@@ -29,7 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * </pre>
  * Event mode: a waiter polls for {@link #SPIN_BEFORE_WAIT_NS} ns, then registers in {@link #waiters} and parks; a
  * producer that sees a waiter after publishing (a full fence orders the two) unparks it without taking a lock, so the
- * progress thread never waits for an application thread ({@link CompletionWaiters}). Busy polling never registers.
+ * progress thread never waits for an application thread ({@link CompletionWaiters}). The progress thread looks for
+ * waiters once per turn rather than once per completion (as a NIC moderates its interrupts, but without a timer): the
+ * receive completions of every message one read placed cost the waiter one wake-up. Busy polling never registers.
  *
  * <p>Data path: {@link #offer} and {@link #poll} are allocation-free.
  */
@@ -72,6 +74,9 @@ final class NetCompletionQueue implements CompletionQueue {
     private final CompletionQueueBudget budget;
 
     private volatile boolean closed;
+
+    /** The progress thread published in this turn and owes the waiters a wake-up. Progress thread only. */
+    boolean wakeDeferred;
 
     NetCompletionQueue(NetFabric fabric, int id, int capacity) {
         this.fabric = fabric;
@@ -141,6 +146,18 @@ final class NetCompletionQueue implements CompletionQueue {
         flags[slot] = hasImmediate ? FLAG_IMMEDIATE : 0;
         owners[slot] = owner;
         PUBLISHED.setRelease(published, slot, index + 1);
+        if (fabric.deferWake(this)) {
+            return; // the progress thread wakes the waiters once, at the end of its turn (wakeWaiters)
+        }
+        wakeWaiters();
+    }
+
+    /**
+     * Wakes the threads waiting in {@link #await}: after {@link #offer}, at once on an application thread, and at the
+     * end of its turn on the progress thread ({@link ProgressAgent}), so a turn that places several messages costs a
+     * waiter one wake-up, not one per completion. Any thread; never blocks.
+     */
+    void wakeWaiters() {
         VarHandle.fullFence(); // publish before reading waiters; the waiter registers before polling
         waiters.wakeAll();
     }

@@ -277,6 +277,11 @@ final class NetFabric implements Fabric {
     }
 
     /** A request was posted. Data path. */
+    /** See {@link ProgressAgent#deferWake}. */
+    boolean deferWake(NetCompletionQueue queue) {
+        return agent.deferWake(queue);
+    }
+
     void doorbell() {
         agent.doorbell();
     }

@@ -11,6 +11,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
@@ -28,7 +29,9 @@ import java.util.function.Consumer;
  *   <li>write every connection's buffered frames;</li>
  *   <li>every millisecond: handshake and connect deadlines, peer liveness (nothing read for {@code peerTimeout}),
  *       heartbeats on quiet connections, held-back datagrams;</li>
- *   <li>return the work done.</li>
+ *   <li>return the work done;</li>
+ *   <li>after the turn (and after a sleep in the selector): wake the threads waiting on completion queues it published
+ *       to, once per queue ({@link #deferWake}).</li>
  * </ol>
  * Idle strategy: {@value #SPINS} idle turns (each polls the selector), then sleep in the selector (at most
  * {@value #MAX_SLEEP_MS} ms); a posting thread wakes a sleeping agent, and the selector wakes it for socket events.
@@ -78,6 +81,9 @@ final class ProgressAgent implements Runnable {
     private long nextDeadlineCheckNs;
     private int rotation;
     private boolean retryPending;
+    /** Completion queues published to in this turn, whose waiters are woken at its end (see {@link #deferWake}). */
+    private NetCompletionQueue[] deferredWakes = new NetCompletionQueue[4];
+    private int deferredWakeCount;
 
     ProgressAgent(NetFabric fabric, NetOptions options, ServerSocketChannel listener, DatagramChannel datagrams)
             throws IOException {
@@ -131,19 +137,23 @@ final class ProgressAgent implements Runnable {
             } catch (Throwable t) {
                 fabric.reportAgentFailure(t);
                 if (t instanceof Error error) {
+                    wakeDeferred(); // what was published before the failure
                     throw error;
                 }
                 work = 0;
             }
+            wakeDeferred();
             if (work > 0) {
                 idle = 0;
             } else if (busySpin || ++idle < SPINS) {
                 Thread.onSpinWait();
             } else {
                 sleep();
+                wakeDeferred();
             }
         }
         shutdown();
+        wakeDeferred();
     }
 
     int doWork() throws IOException {
@@ -188,6 +198,35 @@ final class ProgressAgent implements Runnable {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the agent takes over waking {@code queue}'s waiters: true on the agent's thread, which wakes them once at
+     * the end of its turn ({@link #wakeDeferred}); false on any other thread, which wakes them itself. Data path.
+     */
+    boolean deferWake(NetCompletionQueue queue) {
+        if (Thread.currentThread() != thread) {
+            return false;
+        }
+        if (!queue.wakeDeferred) {
+            queue.wakeDeferred = true;
+            if (deferredWakeCount == deferredWakes.length) {
+                deferredWakes = Arrays.copyOf(deferredWakes, 2 * deferredWakes.length); // more queues than ever
+            }
+            deferredWakes[deferredWakeCount++] = queue;
+        }
+        return true;
+    }
+
+    /** Wakes the waiters of every queue the agent published to since the last call. */
+    private void wakeDeferred() {
+        for (int i = 0; i < deferredWakeCount; i++) {
+            NetCompletionQueue queue = deferredWakes[i];
+            deferredWakes[i] = null;
+            queue.wakeDeferred = false;
+            queue.wakeWaiters();
+        }
+        deferredWakeCount = 0;
     }
 
     private int drainCommands() {
