@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class PostedReceivesTest {
 
     private static final int DEPTH = 8;
-    private static final int RECEIVES = 50_000;
+    private static final int RECEIVES = 20_000;
 
     @Test
     void takesInPostingOrderAndCountsWhatIsPosted() {
