@@ -83,6 +83,8 @@ final class UcxAgent implements Runnable {
     private volatile boolean parked;
     /** UCX's event file descriptor and signal; null if the worker has none (then the thread parks 50 us at a time). */
     private final UcxWakeup wakeup;
+    /** Set by the progress thread when arming or waiting on the event file descriptor failed: it parks from then on. */
+    private volatile boolean wakeupFailed;
 
     // Progress thread only.
     private UcxPeer[] peers = new UcxPeer[0];
@@ -164,9 +166,7 @@ final class UcxAgent implements Runnable {
     /** Wakes the progress thread if it sleeps (or is about to). Data path; any thread. */
     void doorbell() {
         if (parked) {
-            if (wakeup != null) {
-                wakeup.signal();
-            } else {
+            if (wakeup == null || wakeupFailed || !wakeup.signal()) {
                 LockSupport.unpark(thread);
             }
         }
@@ -262,14 +262,27 @@ final class UcxAgent implements Runnable {
             Thread.onSpinWait();
         } else {
             parked = true; // volatile write, then the reads below: Dekker with a poster's publish-then-doorbell
-            if (commands.isEmpty() && !hasNewPosts()) {
-                if (wakeup == null) {
-                    LockSupport.parkNanos(50_000);
-                } else if (wakeup.arm()) {
-                    wakeup.await(SLEEP_MILLIS);
-                }
+            if (running && commands.isEmpty() && !hasNewPosts()) {
+                sleep();
             }
             parked = false;
+        }
+    }
+
+    /** Sleeps on UCX's event file descriptor, at most {@link #SLEEP_MILLIS}; parks 50 us where that fails. */
+    private void sleep() {
+        if (wakeup == null || wakeupFailed) {
+            LockSupport.parkNanos(50_000);
+            return;
+        }
+        try {
+            if (wakeup.arm()) {
+                wakeup.await(SLEEP_MILLIS);
+            }
+        } catch (FaroException e) {
+            wakeupFailed = true;
+            LOG.log(Level.WARNING, "fabric node {0}: UCX wakeup failed ({1}); the progress thread parks when idle",
+                    fabric.nodeName(), e.getMessage());
         }
     }
 
@@ -525,6 +538,9 @@ final class UcxAgent implements Runnable {
                 UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
                 if (queuePair == null || queuePair.state() != QueuePairState.READY
                         || !queuePair.isConnectedTo(sourceNode, sourceQpn)) {
+                    if (queuePair != null) {
+                        queuePair.acknowledgePlaced(); // what was placed before goes first
+                    }
                     answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_OPERATION_ERROR.ordinal(), 0);
                     return UCS_OK;
                 }

@@ -342,6 +342,9 @@ final class UcxFabric implements Fabric {
         // also while the fabric closes: the progress thread runs queued commands before it releases UCX, and held
         // messages must give their data back to UCX first
         agent.execute(() -> {
+            // SENDs placed in the progress turn that saw the queue pair last are acknowledged at the end of that
+            // turn, from the table it read: one closed right after its receive completed is no longer there
+            queuePair.acknowledgePlaced();
             queuePair.releaseOutstanding();
             queuePair.receiver.dropHeldAfterClose();
         });

@@ -20,7 +20,8 @@ import dev.faro.fabric.FabricProvider;
  *       count only in the first node a JVM opens;</li>
  *   <li>{@value #ERROR_MODE_OPTION}: {@code auto} (default), {@code peer} or {@code none}: UCX's peer failure handling
  *       for endpoints. {@code peer} needs transports that detect failed peers (tcp, rc, ud, dc: not shared memory);
- *       {@code auto} asks for it and falls back to {@code none} where the transports cannot, so shared memory works.
+ *       {@code auto} asks for it but for a peer on the same host (same boot, host name and IPC, mount and PID
+ *       namespaces) when the transports include shared memory, which has none: asking would make UCX use TCP there.
  *       The provider's own heartbeat detects dead or silent peers in every mode;</li>
  *   <li>{@value #IDLE_OPTION}: {@code backoff} (default) or {@code spin} (the progress thread never parks).</li>
  * </ul>

@@ -93,12 +93,16 @@ final class UcxWakeup {
         }
     }
 
-    /** Wakes the progress thread from {@link #await} (or makes its next one return at once). Any thread. */
-    void signal() {
+    /**
+     * Wakes the progress thread from {@link #await} (or makes its next one return at once); false if UCX could not
+     * (the caller's request is posted already: it must not fail now; the sleep's timeout bounds the delay). Any
+     * thread.
+     */
+    boolean signal() {
         try {
-            int ignored = (int) signal.invokeExact(worker);
+            return (int) signal.invokeExact(worker) == UcxAgent.UCS_OK;
         } catch (Throwable e) {
-            throw new FaroException(FaroException.Category.IO, "ucp_worker_signal: " + e, e);
+            return false;
         }
     }
 }

@@ -257,8 +257,10 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     }
 
     /**
-     * Waits until the senders' padding has consumed every receive still posted (parity), then frees everything. A
-     * failed or unfinished stream just frees.
+     * Waits until the senders' padding has consumed every receive still posted (parity) and this endpoint's FINAL
+     * credit writes have completed, then frees everything. A failed or unfinished stream just frees. (Closing the
+     * credit queue pairs discards writes not carried out yet; a sender that used its credit up exactly reaches parity
+     * before the FINAL write leaves, and would wait for it until its stall timeout.)
      */
     @Override
     public void close() {
@@ -274,6 +276,11 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                             throw failure.fail("senders did not reach send/receive parity within "
                                     + config.stallTimeout());
                         }
+                    }
+                }
+                while (credits.hasSignaledWritesInFlight()) {
+                    if (!watch.idle()) {
+                        throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
                     }
                 }
             }
