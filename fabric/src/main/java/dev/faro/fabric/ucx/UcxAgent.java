@@ -234,7 +234,6 @@ final class UcxAgent implements Runnable {
             }
         }
         for (UcxPeer peer : peers) {
-            work += peer.pollFlushes();
             work += peer.requestFlush();
         }
         for (UcxRcQueuePair queuePair : queuePairs) {
@@ -712,10 +711,6 @@ final class UcxAgent implements Runnable {
                 LOG.log(Level.DEBUG, "a command while closing", e);
             }
         }
-        // SENDs placed in the last turn are acknowledged before the GOODBYE that fails the peer's outstanding ones
-        for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
-            queuePair.acknowledgePlaced();
-        }
         for (UcxPeer peer : peers) {
             if (!peer.failed) {
                 sendControl(peer, MessageDescriptor.GOODBYE, 0, 0, 0, 0, 0, 0, null);
@@ -737,7 +732,6 @@ final class UcxAgent implements Runnable {
         remoteKeys.clear();
         for (UcxPeer peer : peers) {
             try {
-                peer.releaseFlushes();
                 UcpRequest close = peer.endpoint.closeNonBlockingForce();
                 long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 while (close != null && !close.isCompleted() && System.nanoTime() - deadlineNs < 0) {

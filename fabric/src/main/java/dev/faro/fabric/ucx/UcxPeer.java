@@ -1,6 +1,5 @@
 package dev.faro.fabric.ucx;
 
-import java.util.Arrays;
 import java.util.BitSet;
 import org.openucx.jucx.UcxCallback;
 import org.openucx.jucx.ucp.UcpEndpoint;
@@ -36,11 +35,6 @@ final class UcxPeer {
     /** The latest epoch whose flush failed: its puts (and earlier unflushed ones) may not have landed. */
     long failedEpoch;
 
-    /** Flushes UCX has not finished ({@link UcpFlush}): request addresses and the epochs they close. */
-    private long[] pendingRequests = new long[8];
-    private long[] pendingEpochs = new long[8];
-    private int pendingFlushes;
-
     long lastHeardNs;
     long lastSentNs;
     volatile boolean failed;
@@ -68,57 +62,8 @@ final class UcxPeer {
         }
         dirty = false;
         long closing = epoch++;
-        if (!UcpFlush.AVAILABLE) {
-            endpoint.flushNonBlocking(new EpochCallback(this, closing));
-            return 1;
-        }
-        long status = UcpFlush.flush(endpoint);
-        if (UcpFlush.isRequest(status)) {
-            if (pendingFlushes == pendingRequests.length) {
-                pendingRequests = Arrays.copyOf(pendingRequests, 2 * pendingFlushes);
-                pendingEpochs = Arrays.copyOf(pendingEpochs, 2 * pendingFlushes);
-            }
-            pendingRequests[pendingFlushes] = status;
-            pendingEpochs[pendingFlushes] = closing;
-            pendingFlushes++;
-        } else {
-            onFlushDone(closing, status);
-        }
+        endpoint.flushNonBlocking(new EpochCallback(this, closing));
         return 1;
-    }
-
-    /** Completes the flushes UCX finished since the last call (progress thread). Returns how many. */
-    int pollFlushes() {
-        int done = 0;
-        for (int i = 0; i < pendingFlushes; ) {
-            long status = UcpFlush.check(pendingRequests[i]);
-            if (status == UcpFlush.IN_PROGRESS) {
-                i++;
-                continue;
-            }
-            UcpFlush.free(pendingRequests[i]);
-            onFlushDone(pendingEpochs[i], status);
-            pendingFlushes--;
-            pendingRequests[i] = pendingRequests[pendingFlushes]; // order does not matter: a flush covers every
-            pendingEpochs[i] = pendingEpochs[pendingFlushes];     // put issued before it
-            done++;
-        }
-        return done;
-    }
-
-    /** Lets UCX release the flushes still in progress (before the endpoint closes). */
-    void releaseFlushes() {
-        for (int i = 0; i < pendingFlushes; i++) {
-            UcpFlush.free(pendingRequests[i]);
-        }
-        pendingFlushes = 0;
-    }
-
-    private void onFlushDone(long closedEpoch, long status) {
-        if (status != UcpFlush.DONE && closedEpoch > failedEpoch) {
-            failedEpoch = closedEpoch; // its WRITEs complete with RETRY_EXCEEDED
-        }
-        onFlushed(closedEpoch);
     }
 
     /** Marks a put issued in the current epoch; returns the epoch. */
