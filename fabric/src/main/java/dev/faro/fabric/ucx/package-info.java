@@ -70,8 +70,13 @@
  *
  * <h2>Differences from {@code shm} and {@code net}</h2>
  * No UD. Data path allocations: JUCX returns a request object per get, message and flush (WRITEs use implicit puts,
- * completed by their epoch's flush), and a held message costs one small object. On shared memory, WRITE and READ move without the target process (like {@code shm}) but atomics need its
- * progress thread (like {@code net}).
+ * completed by their epoch's flush), and a held message costs one small object. <b>Known leak:</b> JUCX 1.12 never
+ * releases the request object of an operation UCX completes at once (openucx/ucx#8829, fixed in UCX 1.14, whose JUCX
+ * does not load on Debian 12's libucx 1.13): small SENDs, control messages and flushes over shared memory grow the
+ * heap by about 100 bytes each, and once an allocation fails JUCX dereferences null and the JVM dies. Give long-running
+ * ucx nodes a large heap; the fix is to issue these through the foreign function API without JUCX (a first try broke
+ * MEMQ/WR at close and was reverted). On shared memory, WRITE and READ move without the target process (like
+ * {@code shm}) but atomics need its progress thread (like {@code net}).
  *
  * <h2>Where things are</h2>
  * <pre>
