@@ -9,9 +9,11 @@ import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.endpoint.StallWatch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -177,13 +179,24 @@ public final class CreditWriter implements AutoCloseable {
     }
 
     /**
-     * Whether a signaled write posted so far has not completed yet (the FINAL write is always signaled); polls this
-     * writer's completions first. False once a write failed: its queue pair broke, and nothing more completes
-     * normally. A receiver waits while this is true before it closes its credit queue pairs, because closing a queue
+     * Waits until every signaled write posted so far has completed (the FINAL writes are always signaled), or a write
+     * failed (its queue pair broke: nothing more completes normally); false if {@code stallTimeout} passed first. A
+     * receiver calls it after its stream ended and before it closes its credit queue pairs, because closing a queue
      * pair discards the requests it has not carried out yet (as destroying a verbs queue pair does): a FINAL write
-     * still queued would never reach its sender, which would wait for it until its stall timeout.
+     * still queued would never reach its sender, which would wait for it until its own stall timeout.
      */
-    public boolean hasSignaledWritesInFlight() {
+    public boolean awaitSignaledWrites(Duration stallTimeout) {
+        StallWatch watch = new StallWatch(stallTimeout);
+        while (hasSignaledWritesInFlight()) {
+            if (!watch.idle()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a signaled write has not completed yet; false once a write failed. Polls the completions first. */
+    private boolean hasSignaledWritesInFlight() {
         lock.lock();
         try {
             reap();

@@ -278,10 +278,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                         }
                     }
                 }
-                while (credits.hasSignaledWritesInFlight()) {
-                    if (!watch.idle()) {
-                        throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
-                    }
+                if (!credits.awaitSignaledWrites(config.stallTimeout())) {
+                    throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
                 }
             }
         } finally {

@@ -547,11 +547,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         if (!streamEnded || failure.failed()) {
             return; // an aborted stream: its senders fail anyway
         }
-        StallWatch watch = new StallWatch(config.stallTimeout());
-        while (credits.hasSignaledWritesInFlight()) {
-            if (!watch.idle()) {
-                throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
-            }
+        if (!credits.awaitSignaledWrites(config.stallTimeout())) {
+            throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
         }
     }
 
