@@ -2,6 +2,7 @@ package dev.faro.bench.experiment;
 
 import dev.faro.bench.baseline.MpiBaseline;
 import dev.faro.bench.shuffle.CaseOutcome;
+import dev.faro.bench.shuffle.NodeResult;
 import dev.faro.bench.shuffle.ShuffleCluster;
 import dev.faro.bench.shuffle.ShuffleTuples;
 import dev.faro.fabric.FaroException;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs an experiment's trials in one cluster of worker processes (and the MPI program beside it), interleaved: each
@@ -231,20 +233,19 @@ final class TrialRunner {
 
     /** The slowest node's open plus close time. */
     private static double setupMillis(CaseOutcome outcome) {
-        long slowest = 0;
-        for (int node = 0; node < outcome.nodes().size(); node++) {
-            slowest = Math.max(slowest, outcome.result(node).setupNanos());
-        }
-        return slowest / 1e6;
+        return slowestMillis(outcome, NodeResult::setupNanos);
     }
 
     /** The slowest node's open without the address exchange (its own work). */
     private static double ownOpenMillis(CaseOutcome outcome) {
+        return slowestMillis(outcome, NodeResult::ownOpenNanos);
+    }
+
+    private static double slowestMillis(CaseOutcome outcome, ToLongFunction<NodeResult> nanos) {
         long slowest = 0;
         for (int node = 0; node < outcome.nodes().size(); node++) {
-            slowest = Math.max(slowest, outcome.result(node).ownOpenNanos());
+            slowest = Math.max(slowest, nanos.applyAsLong(outcome.result(node)));
         }
         return slowest / 1e6;
     }
-
 }

@@ -70,7 +70,9 @@ public final class ProviderComparison {
                 text.append("ucx_perftest not installed (Debian ucx-utils): no UCX reference row\n");
             } else {
                 text.append(String.format(Locale.ROOT, "reference: ucx_perftest -t ucp_put_bw (%d puts, server and"
-                        + " client process, one buffer that stays in cache, unlike the working set above; UCX_TLS=%s):%n", PERFTEST_ITERATIONS, System.getenv().getOrDefault("UCX_TLS", "UCX default")));
+                        + " client process, one buffer that stays in cache, unlike the working set above;"
+                        + " UCX_TLS=%s):%n", PERFTEST_ITERATIONS,
+                        System.getenv().getOrDefault("UCX_TLS", "UCX default")));
                 for (int size : config.sizesBytes()) {
                     double faro = find(reports.get(ucx), FabricOperation.WRITE, size);
                     try {
