@@ -2,7 +2,9 @@ package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FaroException;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -19,8 +21,8 @@ record UcxOptions(Map<String, String> contextSettings, Map<String, String> proce
         boolean busySpin, boolean sharedMemory) {
 
     /** UCX's shared-memory transports and their aliases. */
-    private static final java.util.Set<String> SHARED_MEMORY = java.util.Set.of("sm", "shm", "posix", "sysv", "cma",
-            "knem", "xpmem");
+    /** UCX's shared-memory transports; the aliases {@code sm} and {@code shm} name them all. */
+    private static final Set<String> SHARED_MEMORY_TRANSPORTS = Set.of("posix", "sysv", "cma", "knem", "xpmem");
 
     static UcxOptions of(FabricConfig config) {
         Map<String, String> context = new TreeMap<>();
@@ -59,29 +61,32 @@ record UcxOptions(Map<String, String> contextSettings, Map<String, String> proce
                 includesSharedMemory(transports));
     }
 
-    /** Whether a UCX_TLS value (null or empty: all; {@code ^a,b}: all but a and b) includes a shared-memory one. */
+    /**
+     * Whether a UCX_TLS value (null or empty: all; {@code ^a,b}: all but a and b) includes a shared-memory transport
+     * ({@code sm} and {@code shm} name them all).
+     */
     static boolean includesSharedMemory(String transports) {
         if (transports == null || transports.isBlank() || transports.strip().equals("all")) {
             return true;
         }
         boolean exclude = transports.strip().startsWith("^");
+        Set<String> names = new HashSet<>();
         for (String transport : transports.strip().replace("^", "").split(",")) {
-            String name = transport.strip();
-            if (exclude && (name.equals("sm") || name.equals("shm"))) {
-                return false;
-            }
-            if (!exclude && SHARED_MEMORY.contains(name)) {
-                return true;
-            }
+            names.add(transport.strip());
         }
-        return exclude;
+        boolean everyOne = names.contains("sm") || names.contains("shm");
+        if (exclude) {
+            return !(everyOne || names.containsAll(SHARED_MEMORY_TRANSPORTS));
+        }
+        return everyOne || names.stream().anyMatch(SHARED_MEMORY_TRANSPORTS::contains);
     }
 
     /** Whether a UCX_TLS value names only shared-memory and loopback transports. */
     static boolean sharedMemoryOnly(String transports) {
         for (String transport : transports.split(",")) {
             String name = transport.strip().replace("^", "");
-            if (!(name.equals("self") || SHARED_MEMORY.contains(name))) {
+            if (!(name.equals("self") || name.equals("sm") || name.equals("shm")
+                    || SHARED_MEMORY_TRANSPORTS.contains(name))) {
                 return false;
             }
         }

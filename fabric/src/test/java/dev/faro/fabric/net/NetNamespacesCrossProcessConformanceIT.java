@@ -29,11 +29,10 @@ class NetNamespacesCrossProcessConformanceIT extends NetCrossProcessConformanceI
 
     @BeforeAll
     void createNetwork() throws IOException {
-        unavailable = NetworkNamespaces.unavailableBecause(List.of());
+        unavailable = NetworkNamespaces.unavailableBecause(List.of(), "NetNamespacesCrossProcessConformanceIT",
+                "The cross-process conformance suite of the net provider between namespaces",
+                "did NOT run. It needs root and iproute2 (ip); CI installs it in .ci/run.");
         if (unavailable != null) {
-            NetworkNamespaces.announceSkipped("NetNamespacesCrossProcessConformanceIT", unavailable,
-                    "The cross-process conformance suite of the net provider between namespaces",
-                    "did NOT run. It needs root and iproute2 (ip); CI installs it in .ci/run.");
             return;
         }
         network = NetworkNamespaces.bridged(1);

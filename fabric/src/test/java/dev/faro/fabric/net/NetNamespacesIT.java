@@ -10,7 +10,6 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.PeerProcess;
-import dev.faro.fabric.testing.NetworkNamespaces;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,12 +54,9 @@ class NetNamespacesIT {
 
     @BeforeAll
     static void checkNamespaces() {
-        unavailable = TestNetwork.unavailableBecause();
-        if (unavailable != null) {
-            NetworkNamespaces.announceSkipped("NetNamespacesIT", unavailable,
-                    "The multi-host tests of the net provider did NOT run. They need root and",
-                    "iproute2 (ip, tc) and nftables (nft); CI installs them in .ci/run.");
-        }
+        unavailable = TestNetwork.unavailableBecause("NetNamespacesIT",
+                "The multi-host tests of the net provider did NOT run. They need root and",
+                "iproute2 (ip, tc) and nftables (nft); CI installs them in .ci/run.");
     }
 
     @BeforeEach

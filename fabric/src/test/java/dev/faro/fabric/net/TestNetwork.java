@@ -24,9 +24,12 @@ final class TestNetwork implements AutoCloseable {
 
     private TestNetwork() {}
 
-    /** Why namespaces cannot be created here (with {@code nft} and {@code tc}), or null if they can. */
-    static String unavailableBecause() {
-        return NetworkNamespaces.unavailableBecause(List.of("nft", "tc"));
+    /**
+     * Why namespaces cannot be created here (with {@code nft} and {@code tc}), or null if they can; said loudly
+     * ({@link NetworkNamespaces#unavailableBecause(List, String, String...)}).
+     */
+    static String unavailableBecause(String test, String... whatDidNotRun) {
+        return NetworkNamespaces.unavailableBecause(List.of("nft", "tc"), test, whatDidNotRun);
     }
 
     /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */

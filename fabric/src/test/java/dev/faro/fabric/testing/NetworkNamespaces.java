@@ -91,11 +91,19 @@ public final class NetworkNamespaces implements AutoCloseable {
     }
 
     /**
-     * Says loudly on standard output that {@code test} is skipped because namespaces cannot be created here
-     * ({@code reason}, from {@link #unavailableBecause}), followed by the {@code explanation} lines (what did not run,
-     * what it needs), so that a skip never passes unnoticed in a build log.
+     * {@link #unavailableBecause(List)}, and where namespaces cannot be created says so loudly on standard output:
+     * {@code test} is skipped, why, then the {@code whatDidNotRun} lines (what did not run, what it needs), so that a
+     * skip never passes unnoticed in a build log. Returns the reason, or null if namespaces can be created.
      */
-    public static void announceSkipped(String test, String reason, String... explanation) {
+    public static String unavailableBecause(List<String> tools, String test, String... whatDidNotRun) {
+        String reason = unavailableBecause(tools);
+        if (reason != null) {
+            announceSkipped(test, reason, whatDidNotRun);
+        }
+        return reason;
+    }
+
+    private static void announceSkipped(String test, String reason, String... explanation) {
         StringBuilder banner = new StringBuilder("\n").append("#".repeat(80)).append('\n')
                 .append("##  ").append(test).append(" SKIPPED: network namespaces cannot be created here:\n")
                 .append("##    ").append(reason).append('\n');

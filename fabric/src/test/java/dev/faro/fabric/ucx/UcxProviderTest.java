@@ -49,6 +49,34 @@ class UcxProviderTest {
     }
 
     @Test
+    void sharedMemoryIsFoundInATransportList() {
+        assertThat(UcxOptions.includesSharedMemory(null)).as("UCX's default: every transport").isTrue();
+        assertThat(UcxOptions.includesSharedMemory("sm,self")).isTrue();
+        assertThat(UcxOptions.includesSharedMemory("tcp,posix")).isTrue();
+        assertThat(UcxOptions.includesSharedMemory("tcp,self")).isFalse();
+        assertThat(UcxOptions.includesSharedMemory("^tcp")).isTrue();
+        assertThat(UcxOptions.includesSharedMemory("^sm")).isFalse();
+        assertThat(UcxOptions.includesSharedMemory("^posix,sysv")).as("cma, knem, xpmem left").isTrue();
+        assertThat(UcxOptions.includesSharedMemory("^posix,sysv,cma,knem,xpmem")).isFalse();
+    }
+
+    @Test
+    void aHostIdentityOfThisProcessIsLocalAndAnUnknownOneNever() {
+        assertThat(UcxHost.isLocal(UcxHost.ID)).isEqualTo(UcxHost.ID != UcxHost.UNKNOWN);
+        assertThat(UcxHost.isLocal(UcxHost.UNKNOWN)).isFalse();
+        assertThat(UcxHost.isLocal(UcxHost.ID + 1)).isFalse();
+    }
+
+    @Test
+    void aQueuePairAddressCarriesItsHostThroughItsBytes() {
+        UcxQueuePairAddress address = new UcxQueuePairAddress(7, 3, 0x1234_5678_9abcL, new byte[] {1, 2, 3});
+        UcxQueuePairAddress copy = UcxQueuePairAddress.fromBytes(address.toBytes());
+        assertThat(copy).isEqualTo(address);
+        assertThat(copy.host).isEqualTo(0x1234_5678_9abcL);
+        assertThat(copy.workerAddress).containsExactly(1, 2, 3);
+    }
+
+    @Test
     void theJvmStillTurnsItsOwnSegmentationFaultsIntoNullPointerExceptions() {
         try (Fabric fabric = Fabrics.open(UcxTesting.config("signals", "sm,self"))) {
             assertThat(fabric.node()).isNotZero();
