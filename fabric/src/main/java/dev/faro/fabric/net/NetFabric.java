@@ -276,12 +276,12 @@ final class NetFabric implements Fabric {
         return queuePairArray;
     }
 
-    /** A request was posted. Data path. */
     /** See {@link ProgressAgent#deferWake}. */
     boolean deferWake(NetCompletionQueue queue) {
         return agent.deferWake(queue);
     }
 
+    /** A request was posted. Data path. */
     void doorbell() {
         agent.doorbell();
     }

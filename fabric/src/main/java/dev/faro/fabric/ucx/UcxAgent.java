@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.FutureTask;
@@ -112,7 +113,7 @@ final class UcxAgent implements Runnable {
         UcxWakeup events;
         try {
             events = new UcxWakeup(worker);
-        } catch (FaroException | IllegalArgumentException | java.util.NoSuchElementException e) {
+        } catch (FaroException | IllegalArgumentException | NoSuchElementException e) {
             LOG.log(Level.DEBUG, "fabric node {0}: no UCX wakeup ({1}); the progress thread parks when idle",
                     fabric.nodeName(), e.getMessage());
             events = null;

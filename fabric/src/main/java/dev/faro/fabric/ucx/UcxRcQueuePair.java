@@ -439,16 +439,16 @@ final class UcxRcQueuePair implements RcQueuePair {
 
     /**
      * Sends the cumulative acknowledgement of what was placed since the last one, if anything (end of a progress turn,
-     * and before an answer one by one, so the initiator learns of placements in order). Returns 1 if it sent one.
+     * before an answer one by one, and when the queue pair is forgotten), so the initiator learns of placements in
+     * order.
      */
-    int acknowledgePlaced() {
+    void acknowledgePlaced() {
         if (placedPsn == 0) {
-            return 0;
+            return;
         }
         long psn = placedPsn;
         placedPsn = 0;
         fabric.agent().acknowledge(this, psn);
-        return 1;
     }
 
     // ================================================================================= progress thread: initiator
