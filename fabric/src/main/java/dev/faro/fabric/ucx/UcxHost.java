@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Which processes share this machine's memory: a 64-bit identity of the host (boot, host name, IPC, mount and PID namespaces) that
- * every node sends with its address, so that a node can tell a peer on the same host, one UCX reaches through shared
- * memory, from a remote one. Only used to choose an endpoint's failure handling ({@link UcxAgent#ensurePeer}):
+ * Which processes share this machine's memory: a 64-bit identity of the host (boot, host name, IPC, mount and PID
+ * namespaces) that every node sends with its address, so that a node can tell a peer on the same host, one UCX
+ * reaches through shared memory, from a remote one. Only used to choose an endpoint's failure handling ({@link UcxAgent#ensurePeer}):
  * UCX's shared-memory transports have no peer failure handling, so an endpoint that asks for it gets TCP even between
  * two processes of one host, with puts emulated by messages the target's worker must serve.
  *

@@ -65,8 +65,10 @@
  *
  * <h2>Failure</h2>
  * Heartbeats every peer timeout / 4; a peer silent for the peer timeout, one whose endpoint UCX reports failed
- * ({@code ucx.error-mode} peer/auto on TCP or RDMA transports) or one that said GOODBYE fails every queue pair
- * connected to it (outstanding requests RETRY_EXCEEDED, receives FLUSHED).
+ * (endpoints with UCX's peer failure handling: {@code ucx.error-mode=peer}, or {@code auto} for a peer on another
+ * host or without shared-memory transports) or one that said GOODBYE fails every queue pair connected to it
+ * (outstanding requests RETRY_EXCEEDED, receives FLUSHED). A same-host peer under {@code auto} is detected dead by the
+ * heartbeat alone.
  *
  * <h2>Differences from {@code shm} and {@code net}</h2>
  * No UD. Data path allocations: JUCX returns a request object per get, message and flush (WRITEs use implicit puts,

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +32,10 @@ class PartitionerTest {
             }
             int[] vector = new int[TUPLES];
             partitioner.groups(tuples, 0, tupleBytes, TUPLES, vector);
+            int[] fromThird = new int[TUPLES - 3];
+            partitioner.groups(tuples, 3L * tupleBytes, tupleBytes, TUPLES - 3, fromThird);
+            assertThat(fromThird).as("a vector that starts inside the table")
+                    .containsExactly(Arrays.copyOfRange(vector, 3, TUPLES));
             int[] seen = new int[groups];
             for (int i = 0; i < TUPLES; i++) {
                 int expected = (int) Long.remainderUnsigned(Partitioner.mix(keys[i]), groups);
@@ -38,7 +43,7 @@ class PartitionerTest {
                 assertThat(vector[i]).as("tuple %d in the vector", i).isEqualTo(expected);
                 seen[expected]++;
             }
-            assertThat(java.util.Arrays.stream(seen).min().orElseThrow()).as("tuples in the emptiest group").isPositive();
+            assertThat(Arrays.stream(seen).min().orElseThrow()).as("tuples in the emptiest group").isPositive();
         }
     }
 
