@@ -91,6 +91,38 @@ public interface PeerFailureConformance extends FabricNodes {
         assertThat(outcome.get().status()).as("%s", outcome.get()).isIn(PEER_GONE);
     }
 
+    /**
+     * A receive completion at the target means the message was delivered: closing the target right after must not
+     * turn the initiator's SEND or WRITE_WITH_IMMEDIATE into an error (its acknowledgement and the close can reach the
+     * initiator together). Several rounds, since the race is timing-bound.
+     */
+    @Test
+    default void messagesPlacedJustBeforeThePeerClosesSucceed() {
+        for (int round = 0; round < 8; round++) {
+            Fabric a = open("a" + round);
+            Fabric b = open("b" + round);
+            RcLink link = connectRc(a, b, 4, 4);
+            MemoryRegion receiveBuffer = b.register(4096, LOCAL_WRITE);
+            MemoryRegion target = b.register(4096, ALL_RIGHTS);
+            link.b().queuePair().postReceive(1, receiveBuffer, 0, 2048);
+            link.b().queuePair().postReceive(2, receiveBuffer, 2048, 2048);
+            MemoryRegion source = a.register(4096, NO_RIGHTS);
+            RemoteKey key = keyAt(a, target);
+            WorkRequest request = new WorkRequest();
+            link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.SEND).local(source, 0, 64));
+            link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                    .immediate(7).local(source, 64, 64).remote(key, 0));
+            List<Completion> placed = awaitCompletions(link.b().completionQueue(), 2, "receives at the target");
+            assertThat(placed).as("%s", placed).allMatch(Completion::isSuccess);
+
+            b.close();
+            List<Completion> sent = awaitCompletions(link.a().completionQueue(), 2,
+                    "round " + round + ": the initiator's completions of what the target received");
+            assertThat(sent).as("round %d: %s", round, sent).allMatch(Completion::isSuccess);
+            a.close();
+        }
+    }
+
     // ================================================================================================ life cycle
 
     @Test

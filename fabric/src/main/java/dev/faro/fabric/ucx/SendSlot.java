@@ -4,18 +4,16 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.PostedSend;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
-import org.openucx.jucx.UcxCallback;
-import org.openucx.jucx.ucp.UcpRequest;
 
 /**
  * One entry of a queue pair's send queue on the {@code ucx} fabric: a {@link PostedSend} (the copy of a posted
- * request) plus what the progress thread tracks while UCX works on it, and the {@link #callback} UCX reports its
- * operations to. The message header ({@link MessageDescriptor}) has its own native buffer, alive until the request
+ * request) plus what the progress thread tracks while UCX works on it, and the {@link #callback} its UCX operations
+ * report to ({@link UcpRequests}). The message header ({@link MessageDescriptor}) has its own native buffer, alive until the request
  * completes.
  *
  * <p>Threads: the request fields as in {@link PostedSend}; the tracking fields and the callback belong to the
- * progress thread (UCX calls callbacks from {@code ucp_worker_progress} or inline from the call that issued the
- * operation, both on the progress thread).
+ * progress thread (completions are reported inline from the call that issued the operation or from
+ * {@link UcpRequests#poll}, both on the progress thread).
  */
 final class SendSlot extends PostedSend<UcxMemoryRegion, UcxRemoteKey> {
 
@@ -37,19 +35,11 @@ final class SendSlot extends PostedSend<UcxMemoryRegion, UcxRemoteKey> {
     /** A UCX operation of this request failed. */
     boolean transportFailed;
 
-    /** Passed to every UCX operation issued for this slot's request: counts it done, and notes a failure. */
-    final UcxCallback callback = new UcxCallback() {
-        @Override
-        public void onSuccess(UcpRequest request) {
-            pendingCallbacks--;
-        }
-
-        @Override
-        public void onError(int ucsStatus, String message) {
-            pendingCallbacks--;
-            transportFailed = true;
-        }
-    };
+    /**
+     * Passed to every UCX operation issued for this slot's request, tagged with its {@link #sequence}: counts it done,
+     * and notes a failure. An operation of an earlier use of the slot (failed and reused) is ignored.
+     */
+    final UcpRequests.Completion callback = this::operationDone;
 
     SendSlot(MemorySegment inlineBytes, MemorySegment header) {
         super(inlineBytes, UcxRemoteKey.class);
@@ -65,6 +55,21 @@ final class SendSlot extends PostedSend<UcxMemoryRegion, UcxRemoteKey> {
         status = null;
         oldValue = 0;
         transportFailed = false;
+    }
+
+    private void operationDone(long issuedFor, int ucsStatus) {
+        if (issuedFor != sequence) {
+            return;
+        }
+        pendingCallbacks--;
+        if (ucsStatus != UcpRequests.OK) {
+            transportFailed = true;
+        }
+    }
+
+    /** The {@code ucp_mem_h} of the request's local bytes if they are in a registered region (0: inline). */
+    long localMemoryHandle() {
+        return inline || local == null ? 0 : local.memoryHandle;
     }
 
     /** The address of the request's local bytes (inline buffer or registered region). */

@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.openucx.jucx.UcxCallback;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.ucp.UcpAmData;
 import org.openucx.jucx.ucp.UcpConstants;
@@ -78,6 +77,8 @@ final class UcxAgent implements Runnable {
     private final boolean busySpin;
     private final long peerTimeoutNs;
     private final Thread thread;
+    /** Sends, gets, flushes and fetches, issued without JUCX (its request leak) and polled each turn. */
+    private final UcpRequests requests;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
     /** Set by the progress thread around its sleep; read by {@link #doorbell}. */
@@ -107,6 +108,7 @@ final class UcxAgent implements Runnable {
         this.sharedMemory = options.sharedMemory();
         this.busySpin = options.busySpin();
         this.peerTimeoutNs = fabric.config().peerTimeout().toNanos();
+        this.requests = new UcpRequests(worker);
         worker.setAmRecvHandler(MessageDescriptor.AM_ID, this::onMessage,
                 UcpConstants.UCP_AM_FLAG_WHOLE_MSG | UcpConstants.UCP_AM_FLAG_PERSISTENT_DATA);
         this.thread = Thread.ofPlatform().daemon().name("faro-ucx-" + fabric.nodeName()).unstarted(this);
@@ -186,6 +188,11 @@ final class UcxAgent implements Runnable {
         }
     }
 
+    /** The request-creating UCX operations (progress thread only). */
+    UcpRequests requests() {
+        return requests;
+    }
+
     void rememberRemoteKey(UcpRemoteKey key) {
         remoteKeys.add(key);
     }
@@ -202,7 +209,7 @@ final class UcxAgent implements Runnable {
         } catch (Throwable t) {
             fabric.reportAgentFailure(t);
             for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
-                queuePair.onPeerFailed();
+                queuePair.fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.RETRY_EXCEEDED);
             }
             if (t instanceof Error error) {
                 shutdown();
@@ -221,6 +228,7 @@ final class UcxAgent implements Runnable {
                 break;
             }
         }
+        work += requests.poll();
         Runnable command;
         int commandsRun = 0;
         while (commandsRun < 64 && (command = commands.poll()) != null) {
@@ -383,7 +391,7 @@ final class UcxAgent implements Runnable {
                         + Long.toHexString(node) + ": " + e.getMessage() + " (check ucx.tls on both nodes)", e);
             }
         }
-        UcxPeer peer = new UcxPeer(node, workerAddress, endpoint, peerMode, System.nanoTime());
+        UcxPeer peer = new UcxPeer(node, workerAddress, endpoint, peerMode, requests, System.nanoTime());
         created[0] = peer;
         UcxPeer[] grown = java.util.Arrays.copyOf(peers, peers.length + 1);
         grown[peers.length] = peer;
@@ -565,17 +573,8 @@ final class UcxAgent implements Runnable {
                 peer.revoked.set((int) MessageDescriptor.a(header));
                 UcxPeer revoker = peer;
                 // answer once every put this node issued to the revoker is visible: then the memory may go
-                peer.endpoint.flushNonBlocking(new UcxCallback() {
-                    @Override
-                    public void onSuccess(UcpRequest request) {
-                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, psn, 0, 0, null);
-                    }
-
-                    @Override
-                    public void onError(int status, String message) {
-                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, psn, 0, 0, null);
-                    }
-                });
+                requests.flush(peer.endpointHandle, (token, status) -> // answered even if it failed
+                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, token, 0, 0, null), psn);
             }
             case MessageDescriptor.REVOKE_ACK -> {
                 for (int i = revocations.size() - 1; i >= 0; i--) {
@@ -683,8 +682,8 @@ final class UcxAgent implements Runnable {
         }
         peer.lastSentNs = System.nanoTime();
         controlInFlight++;
-        peer.endpoint.sendAmNonBlocking(MessageDescriptor.AM_ID, buffer.header.address(), MessageDescriptor.LENGTH,
-                dataAddress, dataLength, 0, buffer);
+        requests.sendActiveMessage(peer.endpointHandle, MessageDescriptor.AM_ID, buffer.header.address(),
+                MessageDescriptor.LENGTH, dataAddress, dataLength, 0, buffer, 0);
     }
 
     /** Gives data UCX kept for a held message back (or declines a rendezvous one). */
@@ -712,6 +711,11 @@ final class UcxAgent implements Runnable {
                 LOG.log(Level.DEBUG, "a command while closing", e);
             }
         }
+        // what was placed in the last turn is acknowledged before the GOODBYE, which fails whatever the peer still
+        // waits for
+        for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
+            queuePair.acknowledgePlaced();
+        }
         for (UcxPeer peer : peers) {
             if (!peer.failed) {
                 sendControl(peer, MessageDescriptor.GOODBYE, 0, 0, 0, 0, 0, 0, null);
@@ -720,13 +724,14 @@ final class UcxAgent implements Runnable {
         long untilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         try {
             while (controlInFlight > 0 && System.nanoTime() - untilNs < 0) { // the GOODBYEs leave, or 100 ms pass
-                if (worker.progress() == 0) {
+                if (worker.progress() + requests.poll() == 0) {
                     Thread.onSpinWait();
                 }
             }
         } catch (Exception e) {
             LOG.log(Level.DEBUG, "progress while closing", e);
         }
+        requests.releaseAll(); // before the endpoints close: UCX completes (and frees) what they still carry
         for (UcpRemoteKey key : remoteKeys) {
             key.close();
         }
@@ -747,21 +752,12 @@ final class UcxAgent implements Runnable {
     }
 
     /** A pooled header buffer for control messages, and the callback that returns it to the pool. */
-    private final class ControlBuffer extends UcxCallback {
+    private final class ControlBuffer implements UcpRequests.Completion {
         final MemorySegment header = Arena.ofAuto().allocate(MessageDescriptor.LENGTH, 8);
         Arena data;
 
         @Override
-        public void onSuccess(UcpRequest request) {
-            release();
-        }
-
-        @Override
-        public void onError(int status, String message) {
-            release();
-        }
-
-        private void release() {
+        public void completed(long tag, int status) {
             controlInFlight--;
             if (data != null) {
                 data.close();

@@ -24,6 +24,8 @@ final class UcxMemoryRegion extends AbstractMemoryRegion {
     final UcxFabric fabric;
     final int id;
     final UcpMemory memory;
+    /** The registration's {@code ucp_mem_h}, for {@link UcpRequests}. */
+    final long memoryHandle;
 
     UcxMemoryRegion(UcxFabric fabric, int id, int key, long lengthBytes, Set<Access> access, UcpMemory memory) {
         byte[] packed = new byte[memory.getRemoteKeyBuffer().remaining()];
@@ -34,6 +36,7 @@ final class UcxMemoryRegion extends AbstractMemoryRegion {
         this.fabric = fabric;
         this.id = id;
         this.memory = memory;
+        this.memoryHandle = memory.getNativeId();
     }
 
     long address() {

@@ -1,9 +1,7 @@
 package dev.faro.fabric.ucx;
 
 import java.util.BitSet;
-import org.openucx.jucx.UcxCallback;
 import org.openucx.jucx.ucp.UcpEndpoint;
-import org.openucx.jucx.ucp.UcpRequest;
 
 /**
  * Another node as this node's progress thread sees it: one UCX endpoint to its worker (shared by every queue pair
@@ -18,11 +16,14 @@ import org.openucx.jucx.ucp.UcpRequest;
  *
  * <p>Progress thread only, but for {@link #failed} (volatile, read by posting threads).
  */
-final class UcxPeer {
+final class UcxPeer implements UcpRequests.Completion {
 
     final long node;
     final byte[] workerAddress;
     final UcpEndpoint endpoint;
+    /** The endpoint's {@code ucp_ep_h}, for {@link UcpRequests}. */
+    final long endpointHandle;
+    private final UcpRequests requests;
     /** Whether the endpoint was created with UCX's peer failure handling. */
     final boolean peerErrorHandling;
 
@@ -41,10 +42,13 @@ final class UcxPeer {
     /** Why it failed, for logs. */
     String failure;
 
-    UcxPeer(long node, byte[] workerAddress, UcpEndpoint endpoint, boolean peerErrorHandling, long nowNs) {
+    UcxPeer(long node, byte[] workerAddress, UcpEndpoint endpoint, boolean peerErrorHandling, UcpRequests requests,
+            long nowNs) {
         this.node = node;
         this.workerAddress = workerAddress;
         this.endpoint = endpoint;
+        this.endpointHandle = endpoint.getNativeId();
+        this.requests = requests;
         this.peerErrorHandling = peerErrorHandling;
         this.lastHeardNs = nowNs;
         this.lastSentNs = nowNs;
@@ -62,7 +66,7 @@ final class UcxPeer {
         }
         dirty = false;
         long closing = epoch++;
-        endpoint.flushNonBlocking(new EpochCallback(this, closing));
+        requests.flush(endpointHandle, this, closing);
         return 1;
     }
 
@@ -78,28 +82,13 @@ final class UcxPeer {
         }
     }
 
-    /** One flush completion (the flush is control traffic: one object per flush, not per request). */
-    private static final class EpochCallback extends UcxCallback {
-        private final UcxPeer peer;
-        private final long closedEpoch;
-
-        EpochCallback(UcxPeer peer, long closedEpoch) {
-            this.peer = peer;
-            this.closedEpoch = closedEpoch;
+    /** A flush finished ({@link UcpRequests}: the tag is the epoch it closed). */
+    @Override
+    public void completed(long closedEpoch, int status) {
+        if (status != UcpRequests.OK && closedEpoch > failedEpoch) {
+            failedEpoch = closedEpoch; // its WRITEs complete with RETRY_EXCEEDED; the error handler fails the peer
         }
-
-        @Override
-        public void onSuccess(UcpRequest request) {
-            peer.onFlushed(closedEpoch);
-        }
-
-        @Override
-        public void onError(int status, String message) {
-            if (closedEpoch > peer.failedEpoch) {
-                peer.failedEpoch = closedEpoch; // its WRITEs complete with RETRY_EXCEEDED
-            }
-            peer.onFlushed(closedEpoch); // the endpoint failed: the error handler fails the peer
-        }
+        onFlushed(closedEpoch);
     }
 
     @Override

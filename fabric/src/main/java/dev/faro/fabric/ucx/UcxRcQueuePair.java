@@ -310,8 +310,9 @@ final class UcxRcQueuePair implements RcQueuePair {
                 }
                 if (slot.length > 0) {
                     slot.pendingCallbacks++;
-                    peer.endpoint.getNonBlocking(slot.remoteKey.address + slot.remoteOffset, unpacked(slot.remoteKey),
-                            slot.localAddress(), slot.length, slot.callback);
+                    fabric.agent().requests().get(peer.endpointHandle, slot.localAddress(), slot.length,
+                            slot.remoteKey.address + slot.remoteOffset, unpackedHandle(slot.remoteKey),
+                            slot.localMemoryHandle(), slot.callback, slot.sequence);
                 }
                 return true;
             }
@@ -384,10 +385,16 @@ final class UcxRcQueuePair implements RcQueuePair {
         if (key.unpacked == null || key.unpackedFor != peer) {
             key.unpacked = peer.endpoint.unpackRemoteKey(java.nio.ByteBuffer.allocateDirect(key.packedKey.length)
                     .put(key.packedKey).flip());
+            key.unpackedHandle = key.unpacked.getNativeId();
             key.unpackedFor = peer;
             fabric.agent().rememberRemoteKey(key.unpacked);
         }
         return key.unpacked;
+    }
+
+    private long unpackedHandle(UcxRemoteKey key) {
+        unpacked(key);
+        return key.unpackedHandle;
     }
 
     private void sendMessage(SendSlot slot, int type, boolean withPayload) {
@@ -400,8 +407,10 @@ final class UcxRcQueuePair implements RcQueuePair {
         slot.pendingCallbacks++;
         slot.phase = 2;
         peer.lastSentNs = System.nanoTime();
-        peer.endpoint.sendAmNonBlocking(MessageDescriptor.AM_ID, slot.header.address(), MessageDescriptor.LENGTH,
-                withPayload ? slot.localAddress() : 0, withPayload ? slot.length : 0, 0, slot.callback);
+        boolean data = withPayload && slot.length > 0;
+        fabric.agent().requests().sendActiveMessage(peer.endpointHandle, MessageDescriptor.AM_ID,
+                slot.header.address(), MessageDescriptor.LENGTH, data ? slot.localAddress() : 0, data ? slot.length : 0,
+                data ? slot.localMemoryHandle() : 0, slot.callback, slot.sequence);
     }
 
     /** The target answered request {@code psn}. */
@@ -487,14 +496,14 @@ final class UcxRcQueuePair implements RcQueuePair {
     }
 
     private boolean settled(SendSlot slot) {
-        if (slot.pendingCallbacks > 0) {
-            return false;
-        }
         return switch (slot.opcode) {
-            case WRITE -> slot.epoch == 0 || peer.flushedEpoch >= slot.epoch;
-            case READ -> true;
-            case SEND, WRITE_WITH_IMMEDIATE -> slot.answered || (slot.phase == 2 && slot.sequence <= acknowledgedPsn);
-            default -> slot.answered;
+            case WRITE -> slot.pendingCallbacks <= 0 && (slot.epoch == 0 || peer.flushedEpoch >= slot.epoch);
+            case READ -> slot.pendingCallbacks <= 0;
+            // acknowledged: placed at the target, which fetched its data already, even if UCX has not yet reported
+            // the send's local completion (a report after the slot's reuse is ignored: SendSlot#callback)
+            case SEND, WRITE_WITH_IMMEDIATE -> (slot.phase == 2 && slot.sequence <= acknowledgedPsn)
+                    || (slot.answered && slot.pendingCallbacks <= 0);
+            default -> slot.answered && slot.pendingCallbacks <= 0;
         };
     }
 
@@ -550,8 +559,13 @@ final class UcxRcQueuePair implements RcQueuePair {
                 && STATE.compareAndSet(this, current, QueuePairState.ERROR);
     }
 
-    /** The peer node failed or closed: outstanding requests and posted receives complete with errors. */
+    /**
+     * The peer node failed or closed: what it acknowledged before (or what a flush placed) completes first, since its
+     * ACK and its GOODBYE can arrive in one {@code ucp_worker_progress}; everything else outstanding and the posted
+     * receives complete with errors.
+     */
     void onPeerFailed() {
+        completeReady();
         fail(CompletionStatus.RETRY_EXCEEDED, CompletionStatus.RETRY_EXCEEDED);
     }
 

@@ -9,9 +9,7 @@ import dev.faro.fabric.QueuePairState;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
-import org.openucx.jucx.UcxCallback;
 import org.openucx.jucx.ucp.UcpAmData;
-import org.openucx.jucx.ucp.UcpRequest;
 
 /**
  * The receive side of an RC queue pair: the ring of posted receives (filled by {@code postReceive} on any thread,
@@ -54,7 +52,7 @@ final class UcxReceiver {
     private boolean fetching;
     /** The initiator's queue pair failed a held message: drop what it still sends. */
     private boolean discarding;
-    private final FetchCallback fetchCallback = new FetchCallback();
+    private final UcpRequests.Completion fetched = (tag, status) -> onFetched(status == UcpRequests.OK);
 
     // The receive being filled by a rendezvous fetch.
     private long fetchRequestId;
@@ -214,7 +212,8 @@ final class UcxReceiver {
         fetchPsn = psn;
         fetchSourceNode = sourceNode;
         fetchSourceQpn = sourceQpn;
-        data.receive(region.address() + offset, fetchCallback);
+        queuePair.fabric.agent().requests().receiveData(data.getDataHandle(), region.address() + offset, length,
+                region.memoryHandle, fetched, 0);
         return DELIVERED;
     }
 
@@ -361,18 +360,6 @@ final class UcxReceiver {
             this.sourceQpn = sourceQpn;
             this.data = data;
             this.deadlineNs = deadlineNs;
-        }
-    }
-
-    private final class FetchCallback extends UcxCallback {
-        @Override
-        public void onSuccess(UcpRequest request) {
-            onFetched(true);
-        }
-
-        @Override
-        public void onError(int status, String message) {
-            onFetched(false);
         }
     }
 }

@@ -43,6 +43,8 @@ final class UcxRemoteKey implements RemoteKey {
 
     /** UCX's unpacked key for {@link #unpackedFor}; progress thread of the importing node only. */
     UcpRemoteKey unpacked;
+    /** Its {@code ucp_rkey_h}, for {@link UcpRequests}. */
+    long unpackedHandle;
     UcxPeer unpackedFor;
 
     UcxRemoteKey(long node, int regionId, int key, int rightsBits, long lengthBytes, long address, byte[] packedKey) {
