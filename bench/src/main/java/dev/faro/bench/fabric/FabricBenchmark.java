@@ -32,16 +32,6 @@ public final class FabricBenchmark {
     /** The workers' heap: their buffers are off-heap. */
     static final String WORKER_MAX_HEAP = "64m";
 
-    /**
-     * The {@code ucx} workers' heap. JUCX 1.12 never releases the Java object of a UCX request that completes at once
-     * (openucx/ucx#8829, fixed in UCX 1.14, whose JUCX does not load on Debian 12's libucx 1.13), and a small SEND (an
-     * active message) or a flush over shared memory mostly does: the heap grows by about 100 bytes per small SEND or
-     * per progress turn with WRITEs until JUCX dereferences the null of a failed allocation and the JVM dies (seen
-     * after the 64 B - 64 KiB WRITE points, and at the RC SEND 64 B point, with 64 MiB). 1 GiB carries every default
-     * point; the provider itself still leaks (see its package documentation).
-     */
-    static final String UCX_WORKER_MAX_HEAP = "1g";
-
     /** Serial GC: no GC threads competing with the measured threads on small machines. */
     static final List<String> WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC");
 
@@ -84,7 +74,7 @@ public final class FabricBenchmark {
 
     private WorkerSpec workerSpec(String name) {
         return WorkerSpec.of(name, FabricBenchWorker.class, name)
-                .withMaxHeap(config.provider().equals("ucx") ? UCX_WORKER_MAX_HEAP : WORKER_MAX_HEAP)
+                .withMaxHeap(WORKER_MAX_HEAP)
                 .withJvmOptions(WORKER_JVM_OPTIONS);
     }
 

@@ -37,7 +37,8 @@ import org.openucx.jucx.ucs.UcsConstants;
  *
  * <h2>A turn of the loop</h2>
  * <ol>
- *   <li>progress the worker (callbacks: completions of puts, gets, messages and flushes; incoming messages);</li>
+ *   <li>progress the worker (incoming messages), then poll the UCX requests in progress ({@link UcpRequests}:
+ *       messages, gets, flushes, rendezvous fetches);</li>
  *   <li>run queued commands;</li>
  *   <li>issue posted requests of every queue pair, then close the flush epoch of every peer with new puts;</li>
  *   <li>publish completions in posting order; retry held messages (receiver not ready);</li>

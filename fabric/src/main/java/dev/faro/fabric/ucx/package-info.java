@@ -8,7 +8,7 @@
  * <pre>
  *  application threads                      progress thread (UcxAgent, one per node)        UCX worker
  *  postSend: validate, copy into a send    issues requests in posting order ─────────────►  put / get / AM send,
- *    slot, publish the post sequence        publishes completions in posting order ◄──────   ep flush (callbacks)
+ *    slot, publish the post sequence        publishes completions in posting order ◄──────   ep flush (polled)
  *  postReceive: append to the ring          AM handler: CONNECT, SEND, notifications,  ◄───  incoming messages
  *  poll / await completion queues ◄──────── atomics, answers, revocations, heartbeats
  *  register: runs ucp_mem_map on it ──────► (JUCX workers are single-threaded: only this thread calls UCX)
@@ -71,14 +71,14 @@
  * heartbeat alone.
  *
  * <h2>Differences from {@code shm} and {@code net}</h2>
- * No UD. Data path allocations: JUCX returns a request object per get, message and flush (WRITEs use implicit puts,
- * completed by their epoch's flush), and a held message costs one small object. <b>Known leak:</b> JUCX 1.12 never
- * releases the request object of an operation UCX completes at once (openucx/ucx#8829, fixed in UCX 1.14, whose JUCX
- * does not load on Debian 12's libucx 1.13): small SENDs, control messages and flushes over shared memory grow the
- * heap by about 100 bytes each, and once an allocation fails JUCX dereferences null and the JVM dies. Give long-running
- * ucx nodes a large heap; the fix is to issue these through the foreign function API without JUCX (a first try broke
- * MEMQ/WR at close and was reverted). On shared memory, WRITE and READ move without the target process (like
- * {@code shm}) but atomics need its progress thread (like {@code net}).
+ * No UD. Data path allocations: none on the initiator (gets, messages, flushes and rendezvous fetches go through
+ * {@link dev.faro.fabric.ucx.UcpRequests}, puts are implicit); JUCX makes one {@code UcpAmData} per incoming message,
+ * and a held message costs one small object. JUCX is used for setup (context, worker, endpoints, registration, rkeys),
+ * the worker's progress, incoming messages and implicit puts; every operation that makes a UCX request is issued
+ * through the foreign function API without a callback and polled, because JUCX 1.12 keeps the Java object of every
+ * request UCX completes at once forever (openucx/ucx#8829, fixed in UCX 1.14, whose JUCX does not load on Debian 12's
+ * libucx 1.13), which grew the heap per small SEND and flush until the JVM crashed. On shared memory, WRITE and READ
+ * move without the target process (like {@code shm}) but atomics need its progress thread (like {@code net}).
  *
  * <h2>Where things are</h2>
  * <pre>
@@ -87,6 +87,7 @@
  *  UcxAgent                                   the progress thread: loop, AM handler, control messages, peers
  *  UcxPeer                                    a peer node: endpoint, flush epochs, revocations, liveness
  *  UcxRcQueuePair, SendSlot                   initiator side: posting, issuing, completing in order
+ *  UcpRequests                                UCX operations that make requests: issued through FFM, polled
  *  UcxReceiver                                target side: posted receives, held messages
  *  UcxCompletionQueue, UcxMemoryRegion        completions; UCX-allocated registered memory
  *  UcxQueuePairAddress, UcxRemoteKey          what peers exchange; MessageDescriptor: the message header
