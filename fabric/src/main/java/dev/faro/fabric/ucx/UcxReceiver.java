@@ -24,11 +24,13 @@ import org.openucx.jucx.ucp.UcpAmData;
  * resending, with the same outcome: delivery once a receive is posted, or the error after a bounded time. Messages
  * behind a held one wait behind it, so receives are still consumed in arrival order.
  *
- * <p>A rendezvous SEND is fetched into its receive buffer by UCX ({@code ucp_am_recv_data_nbx}); until it lands,
- * later messages wait too, so receive completions appear in order.
+ * <p>A rendezvous SEND is fetched into its receive buffer by UCX ({@code ucp_am_recv_data_nbx}); several fetches run
+ * at once, and the messages behind them take their receives at once too, but every completion is published in arrival
+ * order ({@link UcxPlacements}). Only when {@link #MAX_PLACEMENTS} wait do later messages wait (held, without telling
+ * the initiator).
  *
  * <p>Threads: the ring is guarded by {@link #lock}; the held queue and the rest by the progress thread only. Data
- * path: allocation-free unless a message must be held (receiver not ready, or behind a rendezvous transfer).
+ * path: allocation-free unless a message must be held (receiver not ready, or too many placements waiting).
  */
 final class UcxReceiver {
 
@@ -48,25 +50,20 @@ final class UcxReceiver {
 
     // Progress thread only.
     private final ArrayDeque<Held> held = new ArrayDeque<>();
-    /** A rendezvous transfer into a receive is under way; later messages wait. */
-    private boolean fetching;
+    /** Receives placed into whose completions wait for a rendezvous fetch (theirs or an earlier one). */
+    private final UcxPlacements placements;
     /** The initiator's queue pair failed a held message: drop what it still sends. */
     private boolean discarding;
-    private final UcpRequests.Completion fetched = (tag, status) -> onFetched(status == UcpRequests.OK);
 
-    // The receive being filled by a rendezvous fetch.
-    private long fetchRequestId;
-    private UcxMemoryRegion fetchRegion;
-    private int fetchLength;
-    private long fetchPsn;
-    private long fetchSourceNode;
-    private int fetchSourceQpn;
+    /** The most receives whose completions wait at once (fetches in flight and what arrived behind them). */
+    static final int MAX_PLACEMENTS = 16;
 
     UcxReceiver(UcxRcQueuePair queuePair, int depth) {
         this.queuePair = queuePair;
         this.depth = depth;
         this.receives = new PostedReceives<>(depth);
         this.lock = receives.lock;
+        this.placements = new UcxPlacements(this, Math.min(depth, MAX_PLACEMENTS));
     }
 
     int count() {
@@ -109,7 +106,7 @@ final class UcxReceiver {
 
     /** Whether a held message could be delivered now (the progress thread, after it announced its sleep). */
     boolean deliverable() {
-        return holding && !fetching && receives.count() > 0;
+        return holding && !placements.isFull() && receives.count() > 0;
     }
 
     // ======================================================================================== progress thread
@@ -123,7 +120,7 @@ final class UcxReceiver {
         if (discarding) {
             return UcxAgent.UCS_OK; // UCX drops the data
         }
-        if (fetching || !held.isEmpty()) {
+        if (placements.isFull() || !held.isEmpty()) {
             hold(send, psn, length, immediate, sourceNode, sourceQpn, data, nowNs, false);
             return keep(data);
         }
@@ -168,67 +165,54 @@ final class UcxReceiver {
             lock.unlock();
         }
         UcxAgent agent = queuePair.fabric.agent();
+        Opcode opcode = send ? Opcode.RECEIVE : Opcode.RECEIVE_WRITE_WITH_IMMEDIATE;
+        CompletionStatus status = CompletionStatus.SUCCESS;
         if (send && length > capacity) {
-            // the receive is too small: it fails here, the SEND fails at the sender, both queue pairs fail
-            // the queue pair is in ERROR before the failed completion is published: a poller that sees it sees ERROR
-            region.unpin();
-            boolean failedNow = queuePair.markError();
-            complete(requestId, CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, 0, 0);
+            // the receive is too small: it fails here (in order), the SEND fails at the sender, both queue pairs fail
+            status = CompletionStatus.LOCAL_LENGTH_ERROR;
             if (persisted) {
                 release(data);
             }
             agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.REMOTE_INVALID_REQUEST.ordinal(), 0);
-            if (failedNow) {
-                flush();
-            }
+        } else if (send && length > 0 && !data.isDataValid()) {
+            // rendezvous: UCX fetches the bytes straight into the receive buffer
+            placements.addFetch(requestId, region, region.address() + offset, (int) length, data.getDataHandle(), psn,
+                    sourceNode, sourceQpn, agent.requests());
             return DELIVERED;
-        }
-        if (!send) {
-            region.unpin();
-            complete(requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE_WRITE_WITH_IMMEDIATE, (int) length,
-                    immediate, true, sourceNode, sourceQpn);
-            queuePair.placed(psn);
-            return DELIVERED;
-        }
-        if (length == 0 || data.isDataValid()) {
-            if (length > 0) {
-                MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(length), 0,
-                        region.segment(), offset, length);
-            }
+        } else if (send && length > 0) {
+            MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(length), 0, region.segment(),
+                    offset, length);
             if (persisted) {
                 release(data);
             }
-            region.unpin();
-            complete(requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE, (int) length, 0, false, sourceNode,
-                    sourceQpn);
-            queuePair.placed(psn);
-            return DELIVERED;
         }
-        // rendezvous: UCX fetches the bytes straight into the receive buffer
-        fetching = true;
-        fetchRequestId = requestId;
-        fetchRegion = region;
-        fetchLength = (int) length;
-        fetchPsn = psn;
-        fetchSourceNode = sourceNode;
-        fetchSourceQpn = sourceQpn;
-        queuePair.fabric.agent().requests().receiveData(data.getDataHandle(), region.address() + offset, length,
-                region.memoryHandle, fetched, 0);
+        if (placements.isEmpty()) {
+            placedInOrder(requestId, region, status, opcode, (int) length, immediate, !send, psn, sourceNode,
+                    sourceQpn);
+        } else {
+            placements.addPlaced(requestId, region, status, opcode, (int) length, immediate, !send, psn, sourceNode,
+                    sourceQpn);
+        }
         return DELIVERED;
     }
 
-    private void onFetched(boolean success) {
-        fetching = false;
-        UcxMemoryRegion region = fetchRegion;
-        fetchRegion = null;
+    /**
+     * A receive's bytes are in place (SUCCESS), or its fetch failed, or it was too small, and every receive placed
+     * before it was completed: publishes its completion (acknowledged at the end of the turn), or fails the queue
+     * pair.
+     */
+    void placedInOrder(long requestId, UcxMemoryRegion region, CompletionStatus status, Opcode opcode, int length,
+            int immediate, boolean hasImmediate, long psn, long sourceNode, int sourceQpn) {
         region.unpin();
-        CompletionStatus status = success ? CompletionStatus.SUCCESS : CompletionStatus.RETRY_EXCEEDED;
-        boolean failedNow = !success && queuePair.markError(); // ERROR before the failed completion is visible
-        complete(fetchRequestId, status, Opcode.RECEIVE, success ? fetchLength : 0, 0, false, fetchSourceNode,
-                fetchSourceQpn);
-        if (success) {
-            queuePair.placed(fetchPsn);
-        } else if (failedNow) {
+        if (status == CompletionStatus.SUCCESS) {
+            complete(requestId, status, opcode, length, immediate, hasImmediate, sourceNode, sourceQpn);
+            queuePair.placed(psn);
+            return;
+        }
+        // the queue pair is in ERROR before the failed completion is published: a poller that sees it sees ERROR
+        boolean failedNow = queuePair.markError();
+        complete(requestId, status, Opcode.RECEIVE, 0, 0, false, 0, 0);
+        if (failedNow) {
             flush();
         }
     }
@@ -249,7 +233,7 @@ final class UcxReceiver {
     /** Retries held messages: delivers what receives allow, fails the oldest after its deadline. Returns work. */
     int retryHeld(long nowNs) {
         int work = 0;
-        while (!held.isEmpty() && !fetching) {
+        while (!held.isEmpty() && !placements.isFull()) {
             Held message = held.peekFirst();
             if (queuePair.state() != QueuePairState.READY) {
                 dropHeld();
