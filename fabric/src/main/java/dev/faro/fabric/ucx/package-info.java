@@ -21,7 +21,8 @@
  *               WRITE issued in it; the flush makes the puts remote)
  *  READ         ucp_get; completes when the bytes are local
  *  SEND         active message (header + payload); the target's progress thread places it into the oldest posted
- *               receive (eager: copy; rendezvous: ucp_am_recv_data_nbx straight into the receive buffer); one
+ *               receive (eager: copy; rendezvous: ucp_am_recv_data_nbx straight into the receive buffer, up to
+ *               16 at once per queue pair, their receives completing in arrival order: UcxPlacements); one
  *               cumulative ACK per queue pair per progress turn covers every SEND placed in it (errors, receiver not
  *               ready: a REPLY each); the SEND completes on the ACK or REPLY that covers it
  *  WRITE_IMM    the WRITE's puts, an endpoint flush, then a notification message that consumes a receive like a SEND
@@ -88,7 +89,7 @@
  *  UcxPeer                                    a peer node: endpoint, flush epochs, revocations, liveness
  *  UcxRcQueuePair, SendSlot                   initiator side: posting, issuing, completing in order
  *  UcpRequests                                UCX operations that make requests: issued through FFM, polled
- *  UcxReceiver                                target side: posted receives, held messages
+ *  UcxReceiver, UcxPlacements                 target side: posted receives, held messages, in-order completions
  *  UcxCompletionQueue, UcxMemoryRegion        completions; UCX-allocated registered memory
  *  UcxQueuePairAddress, UcxRemoteKey          what peers exchange; MessageDescriptor: the message header
  * </pre>
