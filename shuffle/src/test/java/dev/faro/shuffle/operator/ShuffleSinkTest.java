@@ -1,0 +1,118 @@
+package dev.faro.shuffle.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.faro.shuffle.endpoint.SendEndpoint;
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import dev.faro.shuffle.setup.NodeEndpoints;
+import java.io.ByteArrayOutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link ShuffleSink.Writer} on its own, into an endpoint that records what it is given: every tuple reaches its
+ * group's destinations once, whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
+ * 100 bytes) as well as 16, for buffers that hold a few tuples or one, and with vectors that end mid-buffer.
+ */
+class ShuffleSinkTest {
+
+    private static final int TUPLES = 5_000;
+
+    @ParameterizedTest(name = "{0}-byte tuples, {1}-byte payloads, {2} groups")
+    @CsvSource({"1, 64, 3", "7, 64, 3", "12, 100, 4", "16, 64, 2", "16, 4096, 5", "24, 200, 3", "100, 100, 2",
+            "100, 350, 7"})
+    void everyTupleReachesItsGroupOnceWholeAndInOrder(int tupleBytes, int payloadBytes, int groups) {
+        RecordingEndpoint endpoint = new RecordingEndpoint(payloadBytes);
+        TransmissionGroups repartition = TransmissionGroups.repartition(groups);
+        // the group is the tuple's first byte modulo the groups: any width has one
+        Partitioner partitioner = (tuples, offset) -> Byte.toUnsignedInt(tuples.get(ValueLayout.JAVA_BYTE, offset))
+                % groups;
+        ShuffleSink sink = new ShuffleSink(new NodeEndpoints(List.of(endpoint), List.of()), repartition, partitioner,
+                tupleBytes, 1);
+        ShuffleSink.Writer writer = sink.writer(0);
+        SplittableRandom random = new SplittableRandom(tupleBytes * 31L + payloadBytes);
+        byte[] all = new byte[TUPLES * tupleBytes];
+        random.nextBytes(all);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tuples = arena.allocate(all.length + 3L).asSlice(3); // no alignment to lean on
+            MemorySegment.copy(MemorySegment.ofArray(all), 0, tuples, 0, all.length);
+            int added = 0;
+            while (added < TUPLES) {
+                int vector = Math.min(TUPLES - added, 1 + random.nextInt(300));
+                writer.add(tuples, (long) added * tupleBytes, vector);
+                added += vector;
+            }
+            writer.finish();
+        }
+
+        ByteArrayOutputStream[] expected = new ByteArrayOutputStream[groups];
+        for (int group = 0; group < groups; group++) {
+            expected[group] = new ByteArrayOutputStream();
+        }
+        for (int i = 0; i < TUPLES; i++) {
+            expected[Byte.toUnsignedInt(all[i * tupleBytes]) % groups].write(all, i * tupleBytes, tupleBytes);
+        }
+        for (int group = 0; group < groups; group++) {
+            List<Sent> toGroup = endpoint.sentTo(group);
+            assertThat(toGroup).as("group %d's buffers", group).isNotEmpty();
+            assertThat(toGroup).as("group %d: every buffer holds whole tuples and fits", group)
+                    .allSatisfy(sent -> {
+                        assertThat(sent.bytes.length % tupleBytes).isZero();
+                        assertThat(sent.bytes.length).isLessThanOrEqualTo(payloadBytes);
+                    });
+            assertThat(toGroup.subList(0, toGroup.size() - 1)).as("group %d: MORE_DATA before the last", group)
+                    .allMatch(sent -> sent.state == StreamState.MORE_DATA);
+            assertThat(toGroup.getLast().state).as("group %d: DEPLETED last", group).isEqualTo(StreamState.DEPLETED);
+            ByteArrayOutputStream received = new ByteArrayOutputStream();
+            toGroup.forEach(sent -> received.writeBytes(sent.bytes));
+            assertThat(received.toByteArray()).as("group %d's tuples, in order", group)
+                    .isEqualTo(expected[group].toByteArray());
+        }
+    }
+
+    private record Sent(int[] destinations, StreamState state, byte[] bytes) {}
+
+    /** Hands out fresh buffers with {@code payloadBytes} of payload and records each one it is given. */
+    private static final class RecordingEndpoint implements SendEndpoint {
+        private final int payloadBytes;
+        private final Arena arena = Arena.ofAuto();
+        private final List<Sent> sent = new ArrayList<>();
+        private int acquired;
+
+        RecordingEndpoint(int payloadBytes) {
+            this.payloadBytes = payloadBytes;
+        }
+
+        @Override
+        public int id() {
+            return 0;
+        }
+
+        @Override
+        public ShuffleBuffer acquire() {
+            return new ShuffleBuffer(acquired++, arena.allocate(MessageHeaderDescriptor.LENGTH + payloadBytes));
+        }
+
+        @Override
+        public void putData(ShuffleBuffer buffer, int[] destinations, StreamState state) {
+            byte[] bytes = buffer.payload().asSlice(0, buffer.payloadLength()).toArray(ValueLayout.JAVA_BYTE);
+            sent.add(new Sent(destinations.clone(), state, bytes));
+        }
+
+        List<Sent> sentTo(int node) {
+            return sent.stream().filter(s -> s.destinations.length == 1 && s.destinations[0] == node).toList();
+        }
+
+        @Override
+        public void close() {}
+    }
+}
