@@ -38,6 +38,8 @@ final class Connection {
     static final int IN_CAPACITY = 16 * 1024;
     static final int READ_CHUNK = 8 * 1024;
     static final int DIRECT_READ_MIN = 8 * 1024;
+    /** The most {@link #discardInput} reads before a close: a peer still streaming is not waited out. */
+    static final int DISCARD_LIMIT = 1 << 20;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     enum Phase { CONNECTING, HANDSHAKE, READY, CLOSED }
@@ -313,6 +315,30 @@ final class Connection {
         lastReadNs = nowNs;
         writer.lastWriteNs = nowNs;
         updateInterest();
+    }
+
+    /**
+     * Closing: reads and drops what the peer sent that this node will no longer handle (at most
+     * {@link #DISCARD_LIMIT} bytes). A socket closed with unread input is reset rather than shut down, and the reset
+     * throws away what its send buffer still holds: the last answers and the GOODBYE.
+     */
+    void discardInput() {
+        if (phase == Phase.CLOSED || phase == Phase.CONNECTING) {
+            return; // nothing to read (and an unconnected channel throws)
+        }
+        long discarded = 0;
+        try {
+            while (discarded < DISCARD_LIMIT) {
+                scratch.clear();
+                int n = channel.read(scratch);
+                if (n <= 0) {
+                    return;
+                }
+                discarded += n;
+            }
+        } catch (IOException ignored) {
+            // closing anyway
+        }
     }
 
     /** Closes the socket and releases pinned memory. Idempotent. */

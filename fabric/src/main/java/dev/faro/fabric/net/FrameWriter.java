@@ -152,12 +152,33 @@ final class FrameWriter {
         return 1;
     }
 
-    /** Best effort at close: a GOODBYE, so the peer logs an orderly close rather than a failure. */
-    void sayGoodbye(long nowNs) {
+    /** Closing: {@link #appendAck} if a frame header fits now (best effort, as everything at close). */
+    boolean appendAckIfRoom(int qpn, int sourceQpn, long psn) {
+        if (!hasRoom(FrameDescriptor.HEADER_LENGTH)) {
+            return false;
+        }
+        appendAck(qpn, sourceQpn, psn);
+        return true;
+    }
+
+    /**
+     * Best effort at close: a GOODBYE behind everything buffered (every answer of this node), so the peer logs an
+     * orderly close rather than a failure.
+     */
+    void appendGoodbye() {
         if (connection.phase == Connection.Phase.READY && hasRoom(FrameDescriptor.HEADER_LENGTH)) {
             FrameDescriptor.putShort(out, FrameDescriptor.GOODBYE, (byte) 0, 0, 0, 0, 0);
-            flush(nowNs);
+            lastAckPosition = -1;
         }
+    }
+
+    /**
+     * Closing: {@link #flush} even if the last write found the socket full (there is no later turn to wait for the
+     * selector's "writable"). Returns 1 if anything was written.
+     */
+    int flushAtClose(long nowNs) {
+        writeBlocked = false;
+        return flush(nowNs);
     }
 
     /** The selector reports the socket writable: writes again. */
@@ -179,6 +200,9 @@ final class FrameWriter {
             written = pendingPayload == null ? connection.channel.write(out) : connection.channel.write(gather, 0, 2);
         } catch (IOException e) {
             out.compact();
+            if (connection.dialer && connection.isReady()) {
+                connection.onReadable(nowNs); // answers that came before the failure complete their requests first
+            }
             connection.agent.nodes.onConnectionFailed(connection, "write failed: " + e.getMessage());
             return 1;
         }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -49,6 +50,9 @@ final class ProgressAgent implements Runnable {
     private static final int SPINS = 100;
     private static final long MAX_SLEEP_MS = 10;
     private static final long DEADLINE_PERIOD_NS = 1_000_000;
+    /** How long closing waits in all for full sockets to take this node's last answers and GOODBYEs. */
+    private static final long CLOSE_WRITE_MS = 100;
+    private static final long CLOSE_WRITE_PAUSE_NS = 100_000;
     private static final Object LISTENER = new Object();
 
     final NetFabric fabric;
@@ -425,20 +429,56 @@ final class ProgressAgent implements Runnable {
         return Thread.currentThread() == thread;
     }
 
+    /**
+     * Closing, in the order a peer needs to tell delivered from lost: first every answer this node owes goes out
+     * (what is buffered, then an ACK of the last request each RC queue pair placed, {@link
+     * Responder#acknowledgePlaced}), only then a GOODBYE on every connection, and the sockets close (input drained,
+     * so they shut down rather than reset). A peer fails its outstanding requests when this node is gone, so an answer
+     * after the GOODBYE, or lost in a reset, would fail a request this node carried out. Waits for full sockets at most
+     * {@value #CLOSE_WRITE_MS} ms in all.
+     */
     private void shutdown() {
-        long now = System.nanoTime();
-        for (Connection connection : connections) {
-            try {
-                connection.writer.sayGoodbye(now);
-            } catch (RuntimeException ignored) {
-                // closing anyway
+        long untilNs = System.nanoTime() + CLOSE_WRITE_MS * 1_000_000;
+        try {
+            writeAtClose(untilNs);
+            for (NetQueuePair queuePair : fabric.queuePairArray()) {
+                if (queuePair instanceof NetRcQueuePair rc) {
+                    Responder.acknowledgePlaced(rc);
+                }
             }
+            writeAtClose(untilNs);
+            for (Connection connection : connections) {
+                connection.writer.appendGoodbye();
+            }
+            writeAtClose(untilNs);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "fabric node {0}: writing at close failed: {1}", nodeName(), e);
+        }
+        for (Connection connection : connections) {
+            connection.discardInput();
             connection.close();
         }
         connections.clear();
         closeQuietly(listener);
         closeQuietly(datagrams);
         closeQuietly(selector);
+    }
+
+    /** Writes every ready connection's buffered frames, waiting for sockets that are full until {@code untilNs}. */
+    private void writeAtClose(long untilNs) {
+        while (true) {
+            boolean pending = false;
+            for (Connection connection : connections) {
+                if (connection.isReady()) {
+                    connection.writer.flushAtClose(System.nanoTime());
+                    pending |= connection.isReady() && connection.writer.hasOutput();
+                }
+            }
+            if (!pending || System.nanoTime() - untilNs >= 0) {
+                return;
+            }
+            LockSupport.parkNanos(CLOSE_WRITE_PAUSE_NS); // the peer reads; its progress thread needs the core
+        }
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

@@ -8,10 +8,10 @@ import java.util.Map;
 /**
  * The other nodes as this node's progress thread knows them ({@link RemoteNode}), and the rules of their life cycle:
  * an RC queue pair that connects binds to its peer's node (dialing it if need be); a connection that completes its
- * handshake joins its node; a connection that breaks fails its node, which closes every connection to it and moves
- * every RC queue pair connected to it to ERROR (outstanding requests RETRY_EXCEEDED, receives FLUSHED). A failed node
- * stays failed: there is no reconnect. A connection that breaks before it authenticated, on the accepting side,
- * changes nothing but a log line.
+ * handshake joins its node; a connection that breaks fails its node (once the one carrying its answers ended, {@link
+ * #onConnectionFailed}), which closes every connection to it and moves every RC queue pair connected to it to ERROR
+ * (outstanding requests RETRY_EXCEEDED, receives FLUSHED). A failed node stays failed: there is no reconnect. A
+ * connection that breaks before it authenticated, on the accepting side, changes nothing but a log line.
  *
  * <p>Coordination code, on the progress thread only.
  */
@@ -72,7 +72,11 @@ final class RemoteNodes {
 
     /**
      * A connection broke. Before authentication on the accepting side it is only logged; otherwise the node behind
-     * it has failed.
+     * it has failed. It fails when the connection this node dialed to it ends (EOF, an error, or silence for
+     * peerTimeout) if that one is established: it carries the node's answers to this node's requests, and only its end
+     * says that no more come. A closing or dying peer's other connections may end first (the selector reports them in
+     * any order, and the network may deliver one connection's end before another's last answers); failing then would
+     * fail requests whose ACK is on the way or unread in the socket.
      */
     void onConnectionFailed(Connection connection, String reason) {
         if (connection.phase == Connection.Phase.CLOSED) {
@@ -86,17 +90,32 @@ final class RemoteNodes {
                     connection.peerSocket, reason);
             return;
         }
-        if (connection.remote != null) {
-            fail(connection.remote, reason);
+        RemoteNode node = connection.remote;
+        if (node == null) {
+            return;
         }
+        if (connection != node.dialed && node.dialed != null && node.dialed.isReady()) {
+            LOG.log(Level.DEBUG, "fabric node {0}: a connection from node {1} ended ({2}); the node fails when the"
+                    + " connection to it, which carries its answers, ends", agent.nodeName(), node, reason);
+            return;
+        }
+        fail(node, reason);
     }
 
-    /** The node is gone: close its connections and move every RC queue pair connected to it to ERROR. */
+    /**
+     * The node is gone: close its connections and move every RC queue pair connected to it to ERROR. Answers it sent
+     * before (already in the socket of the connection dialed to it) are taken in first: the requests they answer were
+     * carried out and complete successfully; only the rest fail.
+     */
     void fail(RemoteNode node, String reason) {
         if (node.failed) {
             return;
         }
         node.failed = true;
+        Connection dialed = node.dialed;
+        if (dialed != null && dialed.isReady()) {
+            dialed.onReadable(System.nanoTime()); // reaching its end now calls back here and returns: failed is set
+        }
         if (node.dialed != null) {
             node.dialed.close();
         }

@@ -213,6 +213,26 @@ final class Responder implements FrameHandler {
         }
     }
 
+    /**
+     * Closing: acknowledges the last request {@code queuePair} took ({@code expectedPsn - 1}), on the connection it
+     * came in on, before this node says GOODBYE. An initiator asks for an ACK only on signaled requests and on its last
+     * one, so an unsignaled request placed just before the close may have none yet, and the peer fails whatever is
+     * unanswered when this node goes. An ACK of something answered already is dropped by the initiator (no longer
+     * outstanding), as is one to a queue pair in ERROR.
+     */
+    static void acknowledgePlaced(NetRcQueuePair queuePair) {
+        RemoteNode peer = queuePair.remote;
+        if (peer == null || queuePair.expectedPsn == 1 || queuePair.state() != QueuePairState.READY) {
+            return;
+        }
+        for (Connection connection : peer.accepted) {
+            if (connection.isReady()) {
+                connection.writer.appendAckIfRoom(queuePair.peerQpn, queuePair.qpn, queuePair.expectedPsn - 1);
+                return;
+            }
+        }
+    }
+
     private static void releaseFrameRegion(Connection connection) {
         NetMemoryRegion region = connection.frameRegion;
         connection.frameRegion = null;

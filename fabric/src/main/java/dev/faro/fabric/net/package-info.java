@@ -56,10 +56,14 @@
  *  connect or handshake not done in time ┘   posted receives FLUSHED, later requests FLUSHED; no reconnect
  * </pre>
  * A peer that closes says GOODBYE first (logged at DEBUG); one that dies or vanishes (a link down in another network
- * namespace, a killed or stopped process) is logged as a failure. Nothing in the progress thread blocks, and every
- * wait of an application thread is bounded by its own timeout, so no thread of a survivor waits forever. Unlike
- * {@code shm}, which asks the operating system whether a peer process lives, {@code net} only hears a peer: a process
- * stopped (SIGSTOP, a debugger) for longer than {@code peerTimeout} counts as failed.
+ * namespace, a killed or stopped process) is logged as a failure. What a peer carried out completes successfully even
+ * if it closes right after, as on RC hardware, whose ACK leaves with the placement: a closing node writes every answer
+ * it owes (with an ACK of the last request each queue pair placed) before a GOODBYE on any connection; a survivor
+ * fails a node when the connection carrying its answers (the one it dialed) ends, not when another one does, and
+ * before failing a node it takes in the answers already in that connection's socket. Nothing in the progress thread
+ * blocks, and every wait of an application thread is bounded by its own timeout, so no thread of a survivor waits
+ * forever. Unlike {@code shm}, which asks the operating system whether a peer process lives, {@code net} only hears a
+ * peer: a process stopped (SIGSTOP, a debugger) for longer than {@code peerTimeout} counts as failed.
  *
  * <h2>Authentication</h2>
  * Nodes of a cluster share a secret ({@code net.secret}, or {@code FARO_NET_SECRET}, or one generated per JVM). TCP
