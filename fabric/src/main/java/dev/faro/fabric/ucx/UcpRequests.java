@@ -9,6 +9,10 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Arrays;
+import org.openucx.jucx.UcxCallback;
+import org.openucx.jucx.ucp.UcpAmData;
+import org.openucx.jucx.ucp.UcpRemoteKey;
+import org.openucx.jucx.ucp.UcpRequest;
 import org.openucx.jucx.ucp.UcpWorker;
 
 /**
@@ -23,6 +27,17 @@ import org.openucx.jucx.ucp.UcpWorker;
  * Here an operation passes a {@code ucp_request_param_t} without callback: UCX answers "done", an error, or a request
  * in progress, which {@link #poll} checks ({@code ucp_request_check_status}) each progress turn and frees
  * ({@code ucp_request_free}) once it finished. No Java object is made per operation.
+ *
+ * <h2>Peers with UCX failure handling: through JUCX</h2>
+ * On an endpoint with UCX's peer failure handling (another host, or no shared memory), UCX may call the endpoint's
+ * error handler inside the very send that finds the peer gone, and JUCX's handler looks up its Java class with JNI
+ * {@code FindClass}. From inside a foreign function call that lookup uses the boot class loader (the calling frame is
+ * a JDK stub), finds nothing, and the JVM crashes (SIGSEGV in {@code jni_GetMethodID}, seen closing a fabric over UCX's
+ * TCP transport). So operations toward such peers go through JUCX's own calls, whose JNI frame gives the handler the
+ * right class loader, and keep JUCX's leak (one object per operation UCX completes at once); endpoints made without
+ * failure handling (same-host peers under {@code ucx.error-mode=auto}, the default on one machine) never call it and
+ * take the leak-free path. Creating endpoints through the foreign function API with an error handler of ours would
+ * lift this.
  *
  * <h2>Completions</h2>
  * Each operation names a {@link Completion} and a {@code long} tag (a send slot's sequence, a flush's epoch) that
@@ -100,15 +115,20 @@ final class UcpRequests {
     }
 
     /**
-     * Sends active message {@code id} with a header and data (both must stay valid until it completes).
-     * {@code memoryHandle}: the {@code ucp_mem_h} of registered data (0: none or unknown).
+     * Sends active message {@code id} with a header and data (both must stay valid until it completes) to
+     * {@code peer}. {@code memoryHandle}: the {@code ucp_mem_h} of registered data (0: none or unknown).
      */
-    void sendActiveMessage(long endpoint, int id, long header, long headerLength, long data, long dataLength,
+    void sendActiveMessage(UcxPeer peer, int id, long header, long headerLength, long data, long dataLength,
             long memoryHandle, Completion completion, long tag) {
+        if (peer.peerErrorHandling) {
+            peer.endpoint.sendAmNonBlocking(id, header, headerLength, data, dataLength, 0,
+                    new ViaJucx(completion, tag));
+            return;
+        }
         MemorySegment parameters = parameters(memoryHandle);
         MemorySegment status;
         try {
-            status = (MemorySegment) amSend.invokeExact(MemorySegment.ofAddress(endpoint), id,
+            status = (MemorySegment) amSend.invokeExact(MemorySegment.ofAddress(peer.endpointHandle), id,
                     MemorySegment.ofAddress(header), headerLength, MemorySegment.ofAddress(data), dataLength,
                     parameters);
         } catch (Throwable e) {
@@ -117,14 +137,19 @@ final class UcpRequests {
         track(status.address(), completion, tag);
     }
 
-    /** Reads {@code length} bytes at {@code remote} (under unpacked key {@code remoteKey}) into {@code local}. */
-    void get(long endpoint, long local, long length, long remote, long remoteKey, long memoryHandle,
-            Completion completion, long tag) {
+    /** Reads {@code length} bytes at {@code remote} of {@code peer} (under {@code remoteKey}) into {@code local}. */
+    void get(UcxPeer peer, long local, long length, long remote, UcpRemoteKey remoteKey, long remoteKeyHandle,
+            long memoryHandle, Completion completion, long tag) {
+        if (peer.peerErrorHandling) {
+            peer.endpoint.getNonBlocking(remote, remoteKey, local, length, new ViaJucx(completion, tag));
+            return;
+        }
         MemorySegment parameters = parameters(memoryHandle);
         MemorySegment status;
         try {
-            status = (MemorySegment) get.invokeExact(MemorySegment.ofAddress(endpoint), MemorySegment.ofAddress(local),
-                    length, remote, MemorySegment.ofAddress(remoteKey), parameters);
+            status = (MemorySegment) get.invokeExact(MemorySegment.ofAddress(peer.endpointHandle),
+                    MemorySegment.ofAddress(local), length, remote, MemorySegment.ofAddress(remoteKeyHandle),
+                    parameters);
         } catch (Throwable e) {
             throw failed("ucp_get_nbx", e);
         }
@@ -132,23 +157,32 @@ final class UcpRequests {
     }
 
     /** Flushes an endpoint: completes once every operation issued on it before has completed at the target. */
-    void flush(long endpoint, Completion completion, long tag) {
+    void flush(UcxPeer peer, Completion completion, long tag) {
+        if (peer.peerErrorHandling) {
+            peer.endpoint.flushNonBlocking(new ViaJucx(completion, tag));
+            return;
+        }
         MemorySegment parameters = parameters(0);
         MemorySegment status;
         try {
-            status = (MemorySegment) flush.invokeExact(MemorySegment.ofAddress(endpoint), parameters);
+            status = (MemorySegment) flush.invokeExact(MemorySegment.ofAddress(peer.endpointHandle), parameters);
         } catch (Throwable e) {
             throw failed("ucp_ep_flush_nbx", e);
         }
         track(status.address(), completion, tag);
     }
 
-    /** Fetches a rendezvous active message's data ({@code dataHandle} from the handler) into {@code buffer}. */
-    void receiveData(long dataHandle, long buffer, long length, long memoryHandle, Completion completion, long tag) {
+    /** Fetches a rendezvous active message's data (from {@code peer}'s message handler) into {@code buffer}. */
+    void receiveData(UcxPeer peer, UcpAmData data, long buffer, long length, long memoryHandle, Completion completion,
+            long tag) {
+        if (peer == null || peer.peerErrorHandling) {
+            data.receive(buffer, new ViaJucx(completion, tag));
+            return;
+        }
         MemorySegment parameters = parameters(memoryHandle);
         MemorySegment status;
         try {
-            status = (MemorySegment) amReceiveData.invokeExact(worker, MemorySegment.ofAddress(dataHandle),
+            status = (MemorySegment) amReceiveData.invokeExact(worker, MemorySegment.ofAddress(data.getDataHandle()),
                     MemorySegment.ofAddress(buffer), length, parameters);
         } catch (Throwable e) {
             throw failed("ucp_am_recv_data_nbx", e);
@@ -238,6 +272,27 @@ final class UcpRequests {
             free.invokeExact(MemorySegment.ofAddress(request));
         } catch (Throwable e) {
             throw failed("ucp_request_free", e);
+        }
+    }
+
+    /** A JUCX callback that reports to a {@link Completion} (peers with UCX failure handling: see above). */
+    private static final class ViaJucx extends UcxCallback {
+        private final Completion completion;
+        private final long tag;
+
+        ViaJucx(Completion completion, long tag) {
+            this.completion = completion;
+            this.tag = tag;
+        }
+
+        @Override
+        public void onSuccess(UcpRequest request) {
+            completion.completed(tag, OK);
+        }
+
+        @Override
+        public void onError(int ucsStatus, String message) {
+            completion.completed(tag, ucsStatus < 0 ? ucsStatus : -1);
         }
     }
 

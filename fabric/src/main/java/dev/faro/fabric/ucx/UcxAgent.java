@@ -574,7 +574,7 @@ final class UcxAgent implements Runnable {
                 peer.revoked.set((int) MessageDescriptor.a(header));
                 UcxPeer revoker = peer;
                 // answer once every put this node issued to the revoker is visible: then the memory may go
-                requests.flush(peer.endpointHandle, (token, status) -> // answered even if it failed
+                requests.flush(peer, (token, status) -> // answered even if it failed
                         sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, token, 0, 0, null), psn);
             }
             case MessageDescriptor.REVOKE_ACK -> {
@@ -683,7 +683,7 @@ final class UcxAgent implements Runnable {
         }
         peer.lastSentNs = System.nanoTime();
         controlInFlight++;
-        requests.sendActiveMessage(peer.endpointHandle, MessageDescriptor.AM_ID, buffer.header.address(),
+        requests.sendActiveMessage(peer, MessageDescriptor.AM_ID, buffer.header.address(),
                 MessageDescriptor.LENGTH, dataAddress, dataLength, 0, buffer, 0);
     }
 

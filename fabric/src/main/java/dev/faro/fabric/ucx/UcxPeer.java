@@ -66,7 +66,7 @@ final class UcxPeer implements UcpRequests.Completion {
         }
         dirty = false;
         long closing = epoch++;
-        requests.flush(endpointHandle, this, closing);
+        requests.flush(this, this, closing);
         return 1;
     }
 

@@ -2,6 +2,7 @@ package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.Opcode;
+import org.openucx.jucx.ucp.UcpAmData;
 
 /**
  * The receives of one queue pair that messages were placed into but whose completions wait, in arrival order: a
@@ -47,11 +48,11 @@ final class UcxPlacements {
      * Appends a rendezvous SEND and starts fetching {@code data}'s bytes into {@code region} at {@code address}; its
      * completion is published once they landed and every earlier entry was published.
      */
-    void addFetch(long requestId, UcxMemoryRegion region, long address, int length, long dataHandle, long psn,
-            long sourceNode, int sourceQpn, UcpRequests requests) {
+    void addFetch(long requestId, UcxMemoryRegion region, long address, int length, UcxPeer from, UcpAmData data,
+            long psn, long sourceNode, int sourceQpn, UcpRequests requests) {
         Entry entry = append(requestId, region, Opcode.RECEIVE, length, 0, false, psn, sourceNode, sourceQpn);
         entry.status = null;
-        requests.receiveData(dataHandle, address, length, region.memoryHandle, entry.fetched, entry.tag);
+        requests.receiveData(from, data, address, length, region.memoryHandle, entry.fetched, entry.tag);
     }
 
     private Entry append(long requestId, UcxMemoryRegion region, Opcode opcode, int length, int immediate,

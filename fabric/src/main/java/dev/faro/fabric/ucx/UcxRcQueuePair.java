@@ -310,9 +310,9 @@ final class UcxRcQueuePair implements RcQueuePair {
                 }
                 if (slot.length > 0) {
                     slot.pendingCallbacks++;
-                    fabric.agent().requests().get(peer.endpointHandle, slot.localAddress(), slot.length,
-                            slot.remoteKey.address + slot.remoteOffset, unpackedHandle(slot.remoteKey),
-                            slot.localMemoryHandle(), slot.callback, slot.sequence);
+                    fabric.agent().requests().get(peer, slot.localAddress(), slot.length,
+                            slot.remoteKey.address + slot.remoteOffset, unpacked(slot.remoteKey),
+                            slot.remoteKey.unpackedHandle, slot.localMemoryHandle(), slot.callback, slot.sequence);
                 }
                 return true;
             }
@@ -392,11 +392,6 @@ final class UcxRcQueuePair implements RcQueuePair {
         return key.unpacked;
     }
 
-    private long unpackedHandle(UcxRemoteKey key) {
-        unpacked(key);
-        return key.unpackedHandle;
-    }
-
     private void sendMessage(SendSlot slot, int type, boolean withPayload) {
         long a = slot.opcode.isAtomic() ? slot.remoteOffset : slot.length;
         long d = slot.opcode.isAtomic() ? ((long) slot.remoteKey.regionId << 32) | (slot.remoteKey.key & 0xFFFFFFFFL)
@@ -408,7 +403,7 @@ final class UcxRcQueuePair implements RcQueuePair {
         slot.phase = 2;
         peer.lastSentNs = System.nanoTime();
         boolean data = withPayload && slot.length > 0;
-        fabric.agent().requests().sendActiveMessage(peer.endpointHandle, MessageDescriptor.AM_ID,
+        fabric.agent().requests().sendActiveMessage(peer, MessageDescriptor.AM_ID,
                 slot.header.address(), MessageDescriptor.LENGTH, data ? slot.localAddress() : 0, data ? slot.length : 0,
                 data ? slot.localMemoryHandle() : 0, slot.callback, slot.sequence);
     }

@@ -176,8 +176,8 @@ final class UcxReceiver {
             agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.REMOTE_INVALID_REQUEST.ordinal(), 0);
         } else if (send && length > 0 && !data.isDataValid()) {
             // rendezvous: UCX fetches the bytes straight into the receive buffer
-            placements.addFetch(requestId, region, region.address() + offset, (int) length, data.getDataHandle(), psn,
-                    sourceNode, sourceQpn, agent.requests());
+            placements.addFetch(requestId, region, region.address() + offset, (int) length, queuePair.peer, data,
+                    psn, sourceNode, sourceQpn, agent.requests());
             return DELIVERED;
         } else if (send && length > 0) {
             MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(length), 0, region.segment(),

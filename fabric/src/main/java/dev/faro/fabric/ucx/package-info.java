@@ -78,8 +78,12 @@
  * the worker's progress, incoming messages and implicit puts; every operation that makes a UCX request is issued
  * through the foreign function API without a callback and polled, because JUCX 1.12 keeps the Java object of every
  * request UCX completes at once forever (openucx/ucx#8829, fixed in UCX 1.14, whose JUCX does not load on Debian 12's
- * libucx 1.13), which grew the heap per small SEND and flush until the JVM crashed. On shared memory, WRITE and READ
- * move without the target process (like {@code shm}) but atomics need its progress thread (like {@code net}).
+ * libucx 1.13), which grew the heap per small SEND and flush until the JVM crashed. Toward peers whose endpoints have
+ * UCX's failure handling (other hosts, or {@code ucx.error-mode=peer}, or no shared memory) these operations still go
+ * through JUCX and keep that leak: UCX may call JUCX's error handler inside the send, and that handler crashes the JVM
+ * when called from a foreign function call ({@link dev.faro.fabric.ucx.UcpRequests} says why). On shared memory,
+ * WRITE and READ move without the target process (like {@code shm}) but atomics need its progress thread (like
+ * {@code net}).
  *
  * <h2>Where things are</h2>
  * <pre>
