@@ -153,12 +153,10 @@ final class FrameWriter {
     }
 
     /** Closing: {@link #appendAck} if a frame header fits now (best effort, as everything at close). */
-    boolean appendAckIfRoom(int qpn, int sourceQpn, long psn) {
-        if (!hasRoom(FrameDescriptor.HEADER_LENGTH)) {
-            return false;
+    void appendAckIfRoom(int qpn, int sourceQpn, long psn) {
+        if (hasRoom(FrameDescriptor.HEADER_LENGTH)) {
+            appendAck(qpn, sourceQpn, psn);
         }
-        appendAck(qpn, sourceQpn, psn);
-        return true;
     }
 
     /**

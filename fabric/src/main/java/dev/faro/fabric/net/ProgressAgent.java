@@ -209,7 +209,7 @@ final class ProgressAgent implements Runnable {
      * the end of its turn ({@link #wakeDeferred}); false on any other thread, which wakes them itself. Data path.
      */
     boolean deferWake(NetCompletionQueue queue) {
-        if (Thread.currentThread() != thread) {
+        if (!isAgentThread()) {
             return false;
         }
         if (!queue.wakeDeferred) {

@@ -39,7 +39,12 @@ final class SendSlot extends PostedSend<UcxMemoryRegion, UcxRemoteKey> {
      * Passed to every UCX operation issued for this slot's request, tagged with its {@link #sequence}: counts it done,
      * and notes a failure. An operation of an earlier use of the slot (failed and reused) is ignored.
      */
-    final UcpRequests.Completion callback = this::operationDone;
+    final UcpRequests.Completion callback = new UcpRequests.OneAtATime() { // one UCX operation at a time per slot
+        @Override
+        public void completed(long issuedFor, int ucsStatus) {
+            operationDone(issuedFor, ucsStatus);
+        }
+    };
 
     SendSlot(MemorySegment inlineBytes, MemorySegment header) {
         super(inlineBytes, UcxRemoteKey.class);

@@ -36,7 +36,8 @@ import org.openucx.jucx.ucp.UcpWorker;
  * TCP transport). So operations toward such peers go through JUCX's own calls, whose JNI frame gives the handler the
  * right class loader, and keep JUCX's leak (one object per operation UCX completes at once); endpoints made without
  * failure handling (same-host peers under {@code ucx.error-mode=auto}, the default on one machine) never call it and
- * take the leak-free path. Creating endpoints through the foreign function API with an error handler of ours would
+ * take the leak-free path. A completion with one operation at a time ({@link OneAtATime}: a send slot, a control
+ * buffer, a fetch) reuses one JUCX callback; others (a peer's flushes) make one per operation. Creating endpoints through the foreign function API with an error handler of ours would
  * lift this.
  *
  * <h2>Completions</h2>
@@ -44,7 +45,8 @@ import org.openucx.jucx.ucp.UcpWorker;
  * comes back with the status: {@link #OK} or a negative UCX error. An operation that finished at once is reported
  * before the issuing call returns, as JUCX did; one in progress from a later {@link #poll}.
  *
- * <p>Progress thread only (every UCX call is). Data path: allocation-free (the pending table grows by doubling).
+ * <p>Progress thread only (every UCX call is). Data path: allocation-free on this path (the pending table grows by
+ * doubling); through JUCX, JUCX's own request object per operation.
  */
 final class UcpRequests {
 
@@ -65,6 +67,22 @@ final class UcpRequests {
     interface Completion {
         /** {@code status}: {@link #OK} or a negative UCX error status; {@code tag} as given when issued. */
         void completed(long tag, int status);
+
+        /** The JUCX callback of an operation issued through JUCX: a new one each time (several may be under way). */
+        default UcxCallback viaJucx(long tag) {
+            return new ViaJucx(this, tag);
+        }
+    }
+
+    /** A completion that never has two operations under way: it reuses one JUCX callback. */
+    abstract static class OneAtATime implements Completion {
+        private final ViaJucx jucx = new ViaJucx(this, 0);
+
+        @Override
+        public final UcxCallback viaJucx(long tag) {
+            jucx.tag = tag;
+            return jucx;
+        }
     }
 
     private final MemorySegment worker;
@@ -122,7 +140,7 @@ final class UcpRequests {
             long memoryHandle, Completion completion, long tag) {
         if (peer.peerErrorHandling) {
             peer.endpoint.sendAmNonBlocking(id, header, headerLength, data, dataLength, 0,
-                    new ViaJucx(completion, tag));
+                    completion.viaJucx(tag));
             return;
         }
         MemorySegment parameters = parameters(memoryHandle);
@@ -141,7 +159,7 @@ final class UcpRequests {
     void get(UcxPeer peer, long local, long length, long remote, UcpRemoteKey remoteKey, long remoteKeyHandle,
             long memoryHandle, Completion completion, long tag) {
         if (peer.peerErrorHandling) {
-            peer.endpoint.getNonBlocking(remote, remoteKey, local, length, new ViaJucx(completion, tag));
+            peer.endpoint.getNonBlocking(remote, remoteKey, local, length, completion.viaJucx(tag));
             return;
         }
         MemorySegment parameters = parameters(memoryHandle);
@@ -159,7 +177,7 @@ final class UcpRequests {
     /** Flushes an endpoint: completes once every operation issued on it before has completed at the target. */
     void flush(UcxPeer peer, Completion completion, long tag) {
         if (peer.peerErrorHandling) {
-            peer.endpoint.flushNonBlocking(new ViaJucx(completion, tag));
+            peer.endpoint.flushNonBlocking(completion.viaJucx(tag));
             return;
         }
         MemorySegment parameters = parameters(0);
@@ -176,7 +194,7 @@ final class UcpRequests {
     void receiveData(UcxPeer peer, UcpAmData data, long buffer, long length, long memoryHandle, Completion completion,
             long tag) {
         if (peer == null || peer.peerErrorHandling) {
-            data.receive(buffer, new ViaJucx(completion, tag));
+            data.receive(buffer, completion.viaJucx(tag));
             return;
         }
         MemorySegment parameters = parameters(memoryHandle);
@@ -211,11 +229,6 @@ final class UcpRequests {
             done++;
         }
         return done;
-    }
-
-    /** How many operations are in progress. */
-    int pending() {
-        return pending;
     }
 
     /**
@@ -278,7 +291,7 @@ final class UcpRequests {
     /** A JUCX callback that reports to a {@link Completion} (peers with UCX failure handling: see above). */
     private static final class ViaJucx extends UcxCallback {
         private final Completion completion;
-        private final long tag;
+        private long tag;
 
         ViaJucx(Completion completion, long tag) {
             this.completion = completion;

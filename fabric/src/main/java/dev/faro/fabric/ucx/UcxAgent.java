@@ -753,7 +753,7 @@ final class UcxAgent implements Runnable {
     }
 
     /** A pooled header buffer for control messages, and the callback that returns it to the pool. */
-    private final class ControlBuffer implements UcpRequests.Completion {
+    private final class ControlBuffer extends UcpRequests.OneAtATime {
         final MemorySegment header = Arena.ofAuto().allocate(MessageDescriptor.LENGTH, 8);
         Arena data;
 

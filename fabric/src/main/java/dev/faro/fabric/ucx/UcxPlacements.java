@@ -108,12 +108,15 @@ final class UcxPlacements {
         long sourceNode;
         int sourceQpn;
 
-        final UcpRequests.Completion fetched = (issuedFor, status) -> {
-            if (issuedFor != tag) {
-                return;
+        final UcpRequests.Completion fetched = new UcpRequests.OneAtATime() { // one fetch at a time per entry
+            @Override
+            public void completed(long issuedFor, int ucsStatus) {
+                if (issuedFor != tag) {
+                    return;
+                }
+                status = ucsStatus == UcpRequests.OK ? CompletionStatus.SUCCESS : CompletionStatus.RETRY_EXCEEDED;
+                publish();
             }
-            this.status = status == UcpRequests.OK ? CompletionStatus.SUCCESS : CompletionStatus.RETRY_EXCEEDED;
-            publish();
         };
     }
 }

@@ -72,9 +72,10 @@
  * heartbeat alone.
  *
  * <h2>Differences from {@code shm} and {@code net}</h2>
- * No UD. Data path allocations: none on the initiator (gets, messages, flushes and rendezvous fetches go through
- * {@link dev.faro.fabric.ucx.UcpRequests}, puts are implicit); JUCX makes one {@code UcpAmData} per incoming message,
- * and a held message costs one small object. JUCX is used for setup (context, worker, endpoints, registration, rkeys),
+ * No UD. Data path allocations: none on the initiator toward same-host peers (gets, messages, flushes and rendezvous
+ * fetches go through {@link dev.faro.fabric.ucx.UcpRequests}, puts are implicit); toward peers with failure handling,
+ * JUCX's request object per operation (plus one callback per flush); JUCX makes one {@code UcpAmData} per incoming
+ * message, and a held message costs one small object. JUCX is used for setup (context, worker, endpoints, registration, rkeys),
  * the worker's progress, incoming messages and implicit puts; every operation that makes a UCX request is issued
  * through the foreign function API without a callback and polled, because JUCX 1.12 keeps the Java object of every
  * request UCX completes at once forever (openucx/ucx#8829, fixed in UCX 1.14, whose JUCX does not load on Debian 12's
