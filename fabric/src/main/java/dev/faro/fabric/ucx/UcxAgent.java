@@ -78,7 +78,10 @@ final class UcxAgent implements Runnable {
     private final boolean busySpin;
     private final long peerTimeoutNs;
     private final Thread thread;
-    /** Sends, gets, flushes and fetches, issued without JUCX (its request leak) and polled each turn. */
+    /**
+     * Sends, gets, flushes and fetches: through FFM and polled each turn (JUCX leaks), or through JUCX toward peers
+     * with failure handling ({@link UcpRequests} says why).
+     */
     private final UcpRequests requests;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
