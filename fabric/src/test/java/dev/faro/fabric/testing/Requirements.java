@@ -50,7 +50,11 @@ public final class Requirements {
 
     /** The requirements {@code FARO_REQUIRE} names; fails on a name it does not know. */
     static Set<Requirement> required() {
-        String value = System.getenv(VARIABLE);
+        return parse(System.getenv(VARIABLE));
+    }
+
+    /** The requirements a {@code FARO_REQUIRE} value names (null: none); fails on a name it does not know. */
+    static Set<Requirement> parse(String value) {
         Set<Requirement> required = EnumSet.noneOf(Requirement.class);
         if (value == null || value.isBlank()) {
             return required;
