@@ -39,7 +39,9 @@ public enum Requirement {
         this.probe = probe;
     }
 
-    /** The name {@code FARO_REQUIRE} lists: {@code ucx}, {@code netns}, {@code nft}, {@code mpi}, {@code ucx-perftest}. */
+    /**
+     * The name {@code FARO_REQUIRE} lists: {@code ucx}, {@code netns}, {@code nft}, {@code mpi}, {@code ucx-perftest}.
+     */
     public String key() {
         return key;
     }

@@ -24,7 +24,8 @@ class RequirementsTest {
     void anUnknownNameFailsSoThatATypoCannotTurnAFailureIntoASkip() {
         assertThatThrownBy(() -> Requirements.parse("ucx,ucxx"))
                 .isInstanceOf(AssertionError.class)
-                .hasMessage("FARO_REQUIRE=ucx,ucxx names ucxx, unknown; known: ucx, netns, nft, mpi, ucx-perftest, all");
+                .hasMessage("FARO_REQUIRE=ucx,ucxx names ucxx, unknown; known: ucx, netns, nft, mpi, ucx-perftest,"
+                        + " all");
     }
 
     @Test
