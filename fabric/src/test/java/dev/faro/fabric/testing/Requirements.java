@@ -27,12 +27,13 @@ public final class Requirements {
      * if {@code FARO_REQUIRE} names it, fails (an {@link AssertionError} with the same line).
      */
     public static String check(Requirement requirement, String test) {
+        Set<Requirement> required = required(); // first: a misspelt FARO_REQUIRE fails even where all is installed
         String missing = requirement.missing();
         if (missing == null) {
             return null;
         }
         String line = test + ": " + missing;
-        if (required().contains(requirement)) {
+        if (required.contains(requirement)) {
             Assertions.fail("FAILED " + line + " (" + VARIABLE + "=" + System.getenv(VARIABLE) + " requires "
                     + requirement.key() + ")");
         }
