@@ -1,7 +1,11 @@
 package dev.faro.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requirements;
+import dev.faro.fabric.testing.Requires;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -35,6 +39,34 @@ class BenchFabricCommandIT {
         assertThat(directory.resolve("fabric-shm.csv")).isNotEmptyFile();
         assertThat(directory.resolve("fabric-shm.json")).isNotEmptyFile();
         assertThat(directory.resolve("fabric-shm.png")).isNotEmptyFile();
+    }
+
+    @Test
+    @Requires(Requirement.UCX)
+    void onUcxATinyRunHasTheUcxPerftestReferenceOrSaysWhyNot(@TempDir Path directory) {
+        boolean perftest = Requirements.available(Requirement.UCX_PERFTEST, "BenchFabricCommandIT's ucx_perftest row");
+        assertThat(run("bench", "fabric", "--provider", "ucx", "--quick", "--sizes", "64", "--ops", "write",
+                "--runs", "1", "--seconds-per-point", "0.01", "--working-set", "1M", "--out", directory.toString()))
+                .as("stderr: %s", err)
+                .isZero();
+        assertThat(out.toString()).contains("provider ucx:", "RC WRITE", "64 B").contains("fabric-ucx.csv");
+        if (perftest) {
+            assertThat(out.toString()).contains("reference: ucx_perftest -t ucp_put_bw", "ucx RC WRITE");
+        } else {
+            assertThat(out.toString()).contains("ucx_perftest not installed (Debian ucx-utils): no UCX reference row");
+        }
+    }
+
+    @Test
+    void withoutLibucxTheUcxProviderFailsInOneLineNamingThePackage(@TempDir Path directory) {
+        assumeTrue(Requirement.UCX.missing() != null, "libucx is installed here: its absence cannot be seen");
+        assertThat(run("bench", "fabric", "--provider", "ucx", "--quick", "--sizes", "64", "--ops", "write",
+                "--runs", "1", "--seconds-per-point", "0.01", "--out", directory.toString()))
+                .isNotZero();
+        assertThat(err.toString())
+                .contains("faro bench fabric: ucx: ", "libucp.so.0 not found", "apt-get install libucx0")
+                .doesNotContain("\tat ");
+        assertThat(directory.resolve("fabric-ucx.csv")).doesNotExist();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.faro.bench.process;
 
+import dev.faro.fabric.FaroException;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -71,9 +72,19 @@ public final class WorkerChannel {
             String payload = handler.onCommand(words[0], Arrays.asList(words).subList(1, words.length));
             return payload == null || payload.isEmpty() ? OK : OK + " " + payload;
         } catch (Exception e) {
-            e.printStackTrace(System.err); // the coordinator keeps a tail of standard error for its messages
+            if (!isNotSupported(e)) {
+                e.printStackTrace(System.err); // the coordinator keeps a tail of standard error for its messages
+            }
             return ERROR + " " + oneLine(e);
         }
+    }
+
+    /**
+     * A fabric that cannot work here (libucx not installed, say): its one line says what to install, so the user sees
+     * that line, not a stack trace of the worker.
+     */
+    private static boolean isNotSupported(Exception e) {
+        return e instanceof FaroException faro && faro.category() == FaroException.Category.NOT_SUPPORTED;
     }
 
     /** The exception's type and message on one line (and its cause's, when the message alone says little). */

@@ -1,5 +1,6 @@
 package dev.faro.bench.process;
 
+import dev.faro.fabric.FaroException;
 import java.util.List;
 
 /** A worker main for the process tests: echoes, fails, sleeps or dies on command. */
@@ -20,6 +21,8 @@ public final class EchoWorker {
                 yield "printed";
             }
             case "FAIL" -> throw new IllegalStateException("asked to fail\nsecond line");
+            case "UNSUPPORTED" -> throw new FaroException(FaroException.Category.NOT_SUPPORTED,
+                    "this needs libsomething (apt-get install libsomething0)");
             case "SLEEP" -> {
                 Thread.sleep(Long.parseLong(arguments.get(0)));
                 yield "slept";

@@ -40,6 +40,18 @@ class WorkerProcessIT {
     }
 
     @Test
+    void somethingNotInstalledIsOneLineWithoutTheWorkersStackTrace() {
+        try (WorkerProcess worker = start("lacking")) {
+            assertThatThrownBy(() -> worker.request("UNSUPPORTED"))
+                    .isInstanceOf(WorkerFailedException.class)
+                    .hasMessage("worker 'lacking' failed UNSUPPORTED: FaroException: this needs libsomething"
+                            + " (apt-get install libsomething0)");
+            assertThat(worker.request("ECHO still here")).isEqualTo("still here");
+        }
+        assertThat(log).noneMatch(line -> line.contains("\tat ") || line.contains("FaroException"));
+    }
+
+    @Test
     void aDeadWorkerIsNamedWithItsExitCodeAndLastErrors() {
         try (WorkerProcess worker = start("doomed")) {
             assertThatThrownBy(() -> worker.request("DIE 3"))

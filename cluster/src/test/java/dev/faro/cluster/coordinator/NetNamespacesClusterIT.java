@@ -1,7 +1,6 @@
 package dev.faro.cluster.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.cluster.ClusterException;
@@ -24,6 +23,8 @@ import dev.faro.engine.tpch.TpchGenerator;
 import dev.faro.engine.tpch.TpchQueries;
 import dev.faro.fabric.net.NetFabricProvider;
 import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.EndpointImplementation;
 import dev.faro.shuffle.operator.Partitioner;
@@ -65,9 +66,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       error for real loss is checked on {@code NetNamespacesIT}'s lossy link);</li>
  *   <li>TPC-H Q3, Q4 and Q10 at SF 0.01 with MESQ/SR give the rows one in-process node gives.</li>
  * </ul>
- * Needs root and {@code ip}; where namespaces cannot be created it says so loudly and is skipped. Workers and
- * namespaces are removed after the class, also when it fails (and a crashed run's leftovers by the next run).
+ * Needs root and {@code ip}; where namespaces cannot be created it says so in one loud line and is skipped, or fails
+ * under {@code FARO_REQUIRE=netns}. Workers and namespaces are removed after the class, also when it fails (and a
+ * crashed run's leftovers by the next run).
  */
+@Requires(Requirement.NETNS)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -82,7 +85,6 @@ class NetNamespacesClusterIT {
     @TempDir
     static Path directory;
 
-    private String unavailable;
     private NetworkNamespaces network;
     private Coordinator coordinator;
     private final List<Process> workers = new ArrayList<>();
@@ -90,10 +92,6 @@ class NetNamespacesClusterIT {
 
     @BeforeAll
     void startClusterAcrossNamespaces() throws IOException {
-        unavailable = NetworkNamespaces.unavailableBecause(List.of(), "NetNamespacesClusterIT",
-                "The eight shuffle designs and TPC-H on the net fabric between hosts did NOT",
-                "run. They need root and iproute2 (ip); CI installs it in .ci/run.");
-        assumeTrue(unavailable == null, () -> "network namespaces unavailable: " + unavailable);
         network = NetworkNamespaces.bridged(HOSTS);
 
         ClusterSecret secret = ClusterSecret.generate();

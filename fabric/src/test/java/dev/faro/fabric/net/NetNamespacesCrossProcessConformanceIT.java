@@ -1,15 +1,13 @@
 package dev.faro.fabric.net;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.PeerProcess;
 import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 import java.io.IOException;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The {@code net} provider's cross-process contract ({@link NetCrossProcessConformanceIT}: the shared
@@ -20,27 +18,17 @@ import org.junit.jupiter.api.BeforeEach;
  * a bridge instead of loopback (a child bound to its namespace's address could not even start anywhere else).
  *
  * <p>Lossy and failing links are {@link NetNamespacesIT}'s. Needs root and {@code ip}; where namespaces cannot be
- * created it says so loudly and is skipped (CI runs as root with iproute2, so there it runs).
+ * created it says so in one loud line and is skipped, or fails under {@code FARO_REQUIRE=netns} (CI runs as root with
+ * iproute2 and sets it).
  */
+@Requires(Requirement.NETNS)
 class NetNamespacesCrossProcessConformanceIT extends NetCrossProcessConformanceIT {
 
-    private String unavailable;
     private NetworkNamespaces network;
 
     @BeforeAll
     void createNetwork() throws IOException {
-        unavailable = NetworkNamespaces.unavailableBecause(List.of(), "NetNamespacesCrossProcessConformanceIT",
-                "The cross-process conformance suite of the net provider between namespaces",
-                "did NOT run. It needs root and iproute2 (ip); CI installs it in .ci/run.");
-        if (unavailable != null) {
-            return;
-        }
         network = NetworkNamespaces.bridged(1);
-    }
-
-    @BeforeEach
-    void requireNamespaces() {
-        assumeTrue(unavailable == null, () -> "network namespaces unavailable: " + unavailable);
     }
 
     @AfterAll

@@ -4,19 +4,19 @@ import static dev.faro.fabric.FabricTesting.ALL_RIGHTS;
 import static dev.faro.fabric.FabricTesting.SEED;
 import static dev.faro.fabric.FabricTesting.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.faro.fabric.Access;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.PeerProcess;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,9 +36,10 @@ import org.junit.jupiter.api.Timeout;
  *   <li>a link that goes down mid-stream: both workers see error completions within a bounded time, and exit
  *       cleanly.</li>
  * </ul>
- * Needs root, {@code ip}, {@code nft} and {@code tc}; where namespaces cannot be created it says so loudly and is
- * skipped (CI installs iproute2 and nftables, so there it runs).
+ * Needs root, {@code ip}, {@code nft} and {@code tc}; where namespaces cannot be created it says so in one loud line
+ * and is skipped, or fails under {@code FARO_REQUIRE=netns,nft} (CI installs iproute2 and nftables and sets it).
  */
+@Requires({Requirement.NETNS, Requirement.NFT})
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class NetNamespacesIT {
 
@@ -48,20 +49,11 @@ class NetNamespacesIT {
     private static final int REGION_BYTES = 2 << 20;
     private static final Duration STREAM_WAIT = Duration.ofSeconds(120);
 
-    private static String unavailable;
     private TestNetwork network;
     private final List<PeerProcess> workers = new ArrayList<>();
 
-    @BeforeAll
-    static void checkNamespaces() {
-        unavailable = TestNetwork.unavailableBecause("NetNamespacesIT",
-                "The multi-host tests of the net provider did NOT run. They need root and",
-                "iproute2 (ip, tc) and nftables (nft); CI installs them in .ci/run.");
-    }
-
     @BeforeEach
     void createNetwork() throws IOException {
-        assumeTrue(unavailable == null, () -> "network namespaces unavailable: " + unavailable);
         network = TestNetwork.create();
     }
 

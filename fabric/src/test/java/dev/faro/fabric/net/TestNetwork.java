@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The test's own small network: two network namespaces ({@code faro-it-<pid>-a} and {@code -b}), each a "host" with
  * one end of a veth pair ({@code 10.77.0.1/24} and {@code 10.77.0.2/24}); packet loss with nftables and a bandwidth
- * cap with a {@code tbf} qdisc inside a namespace; link down. Needs root and {@code ip}, {@code nft}, {@code tc}.
+ * cap with a {@code tbf} qdisc inside a namespace; link down. Needs root and {@code ip}, {@code nft}, {@code tc}
+ * ({@code Requirement.NETNS} and {@code NFT}).
  *
  * <p>Naming, probing, stale removal and commands come from {@link NetworkNamespaces} (shared with the cluster's
  * tests). Addresses exist only inside the namespaces; the host's own network is not touched.
@@ -23,14 +24,6 @@ final class TestNetwork implements AutoCloseable {
     static final String ADDRESS_B = "10.77.0.2";
 
     private TestNetwork() {}
-
-    /**
-     * Why namespaces cannot be created here (with {@code nft} and {@code tc}), or null if they can; said loudly
-     * ({@link NetworkNamespaces#unavailableBecause(List, String, String...)}).
-     */
-    static String unavailableBecause(String test, String... whatDidNotRun) {
-        return NetworkNamespaces.unavailableBecause(List.of("nft", "tc"), test, whatDidNotRun);
-    }
 
     /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */
     static void removeStale() throws IOException {

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #bridged(int)}: a small LAN of {@code n} hosts and the test's own (root) namespace on one bridge, each
  *       with a private address, so a coordinator in the test JVM and workers in the namespaces reach each other.</li>
  * </ul>
- * Needs root and {@code ip} ({@link #unavailableBecause(List)} says why not).
+ * Needs root and {@code ip}: a test that uses it says {@code @Requires(Requirement.NETNS)}.
  *
  * <p>Names carry a fixed prefix and the test JVM's pid, so {@link #removeStale()} removes what a crashed run left
  * (its pid is gone) without touching a run that is still going (builds on a shared machine may overlap).
@@ -57,7 +57,8 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     /**
      * Why namespaces cannot be created here, or null if they can: not root, a tool missing ({@code ip} always, and
-     * {@code tools}), or the kernel refusing. Tries a probe namespace.
+     * {@code tools}), or the kernel refusing. Tries a probe namespace. Tests ask through {@link Requirement#NETNS} and
+     * {@link Requirement#NFT} ({@link Requires}), which probe once and skip or fail.
      */
     public static String unavailableBecause(List<String> tools) {
         try {
@@ -71,8 +72,9 @@ public final class NetworkNamespaces implements AutoCloseable {
         List<String> needed = new ArrayList<>(List.of("ip"));
         needed.addAll(tools);
         for (String tool : needed) {
-            if (!onPath(tool)) {
-                return "'" + tool + "' is not installed (apt-get install iproute2 nftables)";
+            if (!Requirement.onPath(tool)) {
+                return "'" + tool + "' is not installed: apt-get install "
+                        + (tool.equals("nft") ? "nftables" : "iproute2");
             }
         }
         String probe = namespace("probe");
@@ -88,38 +90,6 @@ public final class NetworkNamespaces implements AutoCloseable {
             runQuietly(List.of("ip", "netns", "del", probe));
         }
         return null;
-    }
-
-    /**
-     * {@link #unavailableBecause(List)}, and where namespaces cannot be created says so loudly on standard output:
-     * {@code test} is skipped, why, then the {@code whatDidNotRun} lines (what did not run, what it needs), so that a
-     * skip never passes unnoticed in a build log. Returns the reason, or null if namespaces can be created.
-     */
-    public static String unavailableBecause(List<String> tools, String test, String... whatDidNotRun) {
-        String reason = unavailableBecause(tools);
-        if (reason != null) {
-            announceSkipped(test, reason, whatDidNotRun);
-        }
-        return reason;
-    }
-
-    private static void announceSkipped(String test, String reason, String... explanation) {
-        StringBuilder banner = new StringBuilder("\n").append("#".repeat(80)).append('\n')
-                .append("##  ").append(test).append(" SKIPPED: network namespaces cannot be created here:\n")
-                .append("##    ").append(reason).append('\n');
-        for (String line : explanation) {
-            banner.append("##  ").append(line).append('\n');
-        }
-        System.out.println(banner.append("#".repeat(80)).append('\n'));
-    }
-
-    private static boolean onPath(String tool) {
-        for (String directory : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(directory, tool))) {
-                return true;
-            }
-        }
-        return Files.isExecutable(Path.of("/usr/sbin", tool)) || Files.isExecutable(Path.of("/sbin", tool));
     }
 
     /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */

@@ -2,6 +2,8 @@ package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CrossProcessConformanceSuite;
 import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 
 /**
  * The fabric contract for the {@code ucx} provider across real processes over UCX's TCP transport
@@ -10,6 +12,7 @@ import dev.faro.fabric.FabricConfig;
  * so a stopped child serves nothing until it continues ({@link #oneSidedOperationsNeedTheTargetProcess()}). The
  * provider has no shared files (the stale-resource case does not apply) and no UD (the UD case does not apply).
  */
+@Requires(Requirement.UCX)
 class UcxCrossProcessConformanceIT extends CrossProcessConformanceSuite {
 
     @Override

@@ -11,10 +11,13 @@ import dev.faro.fabric.FabricTesting.RcEnd;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
 /** Queue pairs connected to each other on the same {@code ucx} node (the shuffle's path to its own node). */
+@Requires(Requirement.UCX)
 class UcxLoopbackTest {
 
     @Test

@@ -9,11 +9,14 @@ import dev.faro.fabric.FabricProvider;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 import org.junit.jupiter.api.Test;
 
 /**
  * What the {@code ucx} provider adds around the contract: it is found by name, refuses UD naming the UD-free designs,
  * passes UCX settings through, refuses malformed provider options in one line, and leaves the JVM's own SIGSEGV handling alone.
+ * The cases that open a node need libucx ({@link Requires}); the others run everywhere.
  */
 class UcxProviderTest {
 
@@ -23,6 +26,7 @@ class UcxProviderTest {
     }
 
     @Test
+    @Requires(Requirement.UCX)
     void udQueuePairsAreRefusedNamingTheSixUdFreeDesigns() {
         try (Fabric fabric = Fabrics.open(UcxTesting.config("a", "sm,self"))) {
             var queue = fabric.createCompletionQueue(8);
@@ -35,6 +39,7 @@ class UcxProviderTest {
     }
 
     @Test
+    @Requires(Requirement.UCX)
     void ucxSettingsPassThroughAndUnknownOnesAreRefusedInOneLine() {
         FabricConfig tuned = UcxTesting.config("tuned", "sm,self").withOption("ucx.RNDV_THRESH", "16k")
                 .withOption("ucx.idle", "spin");
@@ -77,6 +82,7 @@ class UcxProviderTest {
     }
 
     @Test
+    @Requires(Requirement.UCX)
     void theJvmStillTurnsItsOwnSegmentationFaultsIntoNullPointerExceptions() {
         try (Fabric fabric = Fabrics.open(UcxTesting.config("signals", "sm,self"))) {
             assertThat(fabric.node()).isNotZero();

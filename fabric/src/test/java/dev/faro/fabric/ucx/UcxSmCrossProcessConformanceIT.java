@@ -2,6 +2,8 @@ package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CrossProcessConformanceSuite;
 import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.testing.Requirement;
+import dev.faro.fabric.testing.Requires;
 
 /**
  * The fabric contract for the {@code ucx} provider across real processes over UCX's shared-memory transports
@@ -13,6 +15,7 @@ import dev.faro.fabric.FabricConfig;
  * exposes no UCX atomics), so against a stopped process the first two complete and the atomics wait until it
  * continues: neither of the suite's two expectations.
  */
+@Requires(Requirement.UCX)
 class UcxSmCrossProcessConformanceIT extends CrossProcessConformanceSuite {
 
     @Override
