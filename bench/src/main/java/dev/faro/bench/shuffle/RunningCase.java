@@ -59,7 +59,7 @@ public final class RunningCase {
         started.countDown();
     }
 
-    /** Waits until every node has opened its endpoints and started moving data; false if that did not happen in time. */
+    /** Waits until every node has opened its endpoints and starts moving data; false if not within {@code timeout}. */
     public boolean awaitStarted(Duration timeout) throws InterruptedException {
         return started.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
