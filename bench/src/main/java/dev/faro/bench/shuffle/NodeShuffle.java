@@ -14,12 +14,12 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,9 +28,9 @@ import java.util.stream.Stream;
 /**
  * One node's part of one {@link ShuffleCase}, inside a cluster worker ({@link ShuffleCaseHandler}): a conductor thread
  * fills each sending thread's table, opens the endpoints through the task's {@link PeerExchange} (relayed by the
- * coordinator), runs {@code threads} SHUFFLE threads (tables through
- * {@link ShuffleSink}, one vector of {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads
- * ({@link ReceiveSource} into a vector; count, checksum, order), closes the endpoints and reports.
+ * coordinator), runs {@code threads} SHUFFLE threads (tables through {@link ShuffleSink}, one vector of
+ * {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads ({@link ReceiveSource} into a vector; count,
+ * checksum, order), closes the endpoints and reports.
  *
  * <p>After the open, one more all-gather, {@link #startedKey}, tells the coordinator that the endpoints are open at
  * every node (each node contributes its fabric node id); the clock starts after it. The {@link #outcome()} completes

@@ -46,7 +46,7 @@
  * <h2>What is measured</h2>
  * Each sending thread owns a table of 16-byte tuples (R(a, b) of TODS19 §7.1) filled before the endpoints open, and
  * scans it {@code scans} times into the SHUFFLE operator's data movement ({@link
- * dev.faro.shuffle.operator.ShuffleSink}). A node's time runs from the end of the open (the last exchange releases
+ * dev.faro.shuffle.operator.ShuffleSink}). A node's time runs from the end of the open (the started exchange releases
  * every node together) until its last RECEIVE thread saw the end of the stream; setup and teardown are excluded.
  * Receive throughput per node is bytes received per node divided by the longest node's time. A case's
  * {@link dev.faro.bench.shuffle.CaseTuning} can swap the design's endpoints for the TCP socket baseline
