@@ -92,13 +92,7 @@ final class ShmFabric implements Fabric {
     }
 
     static ShmFabric open(FabricConfig config) {
-        Path base = Path.of(config.option(ShmFabricProvider.DIRECTORY_OPTION, defaultDirectory()));
-        try {
-            Files.createDirectories(base);
-        } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO,
-                    "cannot create the shm directory " + base + " (option shm.directory): " + e, e);
-        }
+        Path base = ShmDirectory.base(config.option(ShmFabricProvider.DIRECTORY_OPTION, null));
         StaleNodeSweeper.sweep(base, STALE_UNREADABLE_AGE_MS);
         long node;
         Path directory;
@@ -109,7 +103,7 @@ final class ShmFabric implements Fabric {
             }
             directory = base.resolve(NodeDescriptor.directoryName(node));
             try {
-                Files.createDirectory(directory);
+                Files.createDirectory(directory, ShmDirectory.OWNER_ONLY_DIRECTORY);
                 break;
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 // astronomically unlikely; draw again
@@ -133,13 +127,6 @@ final class ShmFabric implements Fabric {
             SharedMemory.deleteTree(directory);
             throw e;
         }
-    }
-
-    private static String defaultDirectory() {
-        Path devShm = Path.of("/dev/shm");
-        return Files.isDirectory(devShm) && Files.isWritable(devShm)
-                ? devShm.toString()
-                : Path.of(System.getProperty("java.io.tmpdir"), "faro-shm").toString();
     }
 
     FabricConfig config() {
@@ -325,15 +312,28 @@ final class ShmFabric implements Fabric {
         return pending;
     }
 
-    /** Progress agent: finds peers that closed or died and fails what is connected to them. */
+    /**
+     * Progress agent: unmaps the files whose owners retired them, and finds peers that closed or died: fails what is
+     * connected to them and unmaps all their files.
+     */
     void checkPeers() {
-        for (PeerNode peer : watched) {
-            if (peer.node == node || peer.isFailed() || peer.checkAlive()) {
+        for (PeerNode peer : peers) {
+            if (peer.node == node || peer.checkAlive()) {
+                peer.releaseRetired();
                 continue;
             }
-            peer.markFailed();
+            if (!peer.isFailed()) {
+                onPeerGone(peer);
+            }
+            forget(peer);
+        }
+    }
+
+    private void onPeerGone(PeerNode peer) {
+        peer.markFailed();
+        boolean crashed = !peer.isClosed();
+        if (isWatched(peer)) {
             peerFailures.incrementAndGet();
-            boolean crashed = !peer.isClosed();
             LOG.log(crashed ? Level.WARNING : Level.DEBUG,
                     "fabric node {0}: peer node {1} {2}; failing the queue pairs connected to it",
                     config.nodeName(), Long.toHexString(peer.node), crashed ? "died" : "closed");
@@ -342,10 +342,41 @@ final class ShmFabric implements Fabric {
                     queuePair.onPeerFailed(peer.node);
                 }
             }
-            if (crashed) {
-                SharedMemory.deleteTree(peer.directory); // it cannot clean up after itself
+        }
+        if (crashed) {
+            SharedMemory.deleteTree(peer.directory); // it cannot clean up after itself
+        }
+    }
+
+    private boolean isWatched(PeerNode peer) {
+        for (PeerNode existing : watched) {
+            if (existing == peer) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /** Drops a peer that closed or died and unmaps its files; a later lookup of the node finds nothing. */
+    private void forget(PeerNode peer) {
+        synchronized (this) {
+            peers = without(peers, peer);
+            watched = without(watched, peer);
+        }
+        peer.close();
+    }
+
+    private static PeerNode[] without(PeerNode[] table, PeerNode peer) {
+        return Arrays.stream(table).filter(existing -> existing != peer).toArray(PeerNode[]::new);
+    }
+
+    /** The number of other nodes' and this node's files this fabric maps as a peer; for tests. */
+    int mappedPeerFiles() {
+        int files = 0;
+        for (PeerNode peer : peers) {
+            files += peer.mappedFiles();
+        }
+        return files;
     }
 
     void wakeProgress() {
