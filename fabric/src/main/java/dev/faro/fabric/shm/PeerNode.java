@@ -32,7 +32,7 @@ final class PeerNode {
     private final long pid;
     private final long startMillis;
 
-    /** Set by the progress agent once the node is found closed or dead; never cleared. */
+    /** Set by the progress agent once the node is found closed or dead, and by {@link #close}; never cleared. */
     private volatile boolean failed;
 
     /** Set under the lock by {@link #close}; no file is mapped after it. */
@@ -71,8 +71,8 @@ final class PeerNode {
     }
 
     /** Whether the node's fabric is still open and its process alive. Coordination code: reads /proc. */
-    boolean checkAlive() {
-        if (failed) {
+    synchronized boolean checkAlive() {
+        if (failed || closed) {
             return false;
         }
         if (NodeDescriptor.isClosed(nodeFile)) {
@@ -82,8 +82,8 @@ final class PeerNode {
     }
 
     /** Whether the node's fabric closed cleanly (as opposed to its process dying). */
-    boolean isClosed() {
-        return NodeDescriptor.isClosed(nodeFile);
+    synchronized boolean isClosed() {
+        return closed || NodeDescriptor.isClosed(nodeFile);
     }
 
     void markFailed() {
@@ -190,7 +190,8 @@ final class PeerNode {
 
     /**
      * Unmaps everything: when this fabric closes, or when the node closed or died. Threads still holding one of the
-     * segments get {@link IllegalStateException} on their next access (see the class comment).
+     * segments get {@link IllegalStateException} on their next access (see the class comment); from then on the node
+     * counts as failed.
      */
     synchronized void close() {
         if (closed) {
@@ -201,5 +202,6 @@ final class PeerNode {
         queuePairs.closeAll();
         completionQueues.closeAll();
         arena.close();
+        failed = true; // after the unmap: a request copying right now meets the unmap, later ones this flag
     }
 }
