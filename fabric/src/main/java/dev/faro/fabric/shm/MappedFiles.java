@@ -66,16 +66,21 @@ final class MappedFiles {
     int release(Predicate<MemorySegment> retired) {
         Snapshot current = snapshot;
         int length = current.ids.length;
+        int first = 0;
+        while (first < length && !retired.test(current.files[first])) {
+            first++;
+        }
+        if (first == length) {
+            return 0; // the usual case: nothing allocated
+        }
         boolean[] drop = new boolean[length];
-        int dropped = 0;
-        for (int i = 0; i < length; i++) {
+        drop[first] = true;
+        int dropped = 1;
+        for (int i = first + 1; i < length; i++) {
             if (retired.test(current.files[i])) {
                 drop[i] = true;
                 dropped++;
             }
-        }
-        if (dropped == 0) {
-            return 0;
         }
         int kept = length - dropped;
         int[] ids = new int[kept];

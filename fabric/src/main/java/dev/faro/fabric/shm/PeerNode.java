@@ -71,12 +71,11 @@ final class PeerNode {
     }
 
     /** Whether the node's fabric is still open and its process alive. Coordination code: reads /proc. */
-    synchronized boolean checkAlive() {
-        if (failed || closed) {
-            return false;
-        }
-        if (NodeDescriptor.isClosed(nodeFile)) {
-            return false;
+    boolean checkAlive() {
+        synchronized (this) { // the node file stays mapped while we read it
+            if (failed || closed || NodeDescriptor.isClosed(nodeFile)) {
+                return false;
+            }
         }
         return isProcessAlive(pid, startMillis);
     }

@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One node of the {@code shm} fabric: a directory {@code <shm.directory>/faro-<node id hex>} holding a file per
  * region, queue pair and completion queue (layouts in the {@code *Descriptor} classes), and one
- * {@link ProgressAgent} thread. Opening a node first removes directories left by processes that died.
+ * {@link ProgressAgent} thread. Opening a node first removes directories left by processes that died. Other nodes'
+ * files (and its own, as a peer sees them) are mapped through {@link PeerNode}s.
  *
  * <p>Coordination code; the data path lives in the queue pairs and completion queues.
  */
@@ -63,7 +64,10 @@ final class ShmFabric implements Fabric {
     private final List<ShmMemoryRegion> regions = new ArrayList<>();
     private final List<ShmCompletionQueue> completionQueues = new ArrayList<>();
 
-    /** Peers mapped so far (this node included); copy-on-write under {@code this}. */
+    /**
+     * Peers mapped now (this node included); the progress agent drops those that closed or died. Copy-on-write under
+     * {@code this}.
+     */
     private volatile PeerNode[] peers = new PeerNode[0];
 
     /** Peers with connected RC queue pairs, whose liveness the progress agent checks; copy-on-write. */
