@@ -19,9 +19,9 @@ import java.lang.foreign.ValueLayout;
  * </pre>
  *
  * <p>The owner writes the header once, {@code registered} last (release), and clears {@code registered} (release)
- * when it deregisters. Peers unmap a region's file once they see it deregistered. Initiators read {@code registered} with acquire and check key, rights and bounds before every
- * access; a mismatch fails the access without touching the data. Data bytes are written by the owner's threads and,
- * through WRITE, SEND and atomics, by initiators on any node.
+ * when it deregisters; peers unmap the file once they see it cleared. Initiators read {@code registered} with acquire
+ * and check key, rights and bounds before every access; a mismatch fails the access without touching the data. Data
+ * bytes are written by the owner's threads and, through WRITE, SEND and atomics, by initiators on any node.
  */
 final class RegionDescriptor {
 

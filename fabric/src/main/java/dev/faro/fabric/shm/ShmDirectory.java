@@ -86,7 +86,8 @@ final class ShmDirectory {
         if (!attributes.isDirectory()) {
             problem = attributes.isSymbolicLink() ? "it is a symbolic link" : "it is not a directory";
         } else if (ownerUid(directory) != currentUid()) {
-            problem = "it is owned by " + attributes.owner().getName() + ", not by this user (uid " + currentUid() + ")";
+            problem = "it is owned by " + attributes.owner().getName() + ", not by this user (uid " + currentUid()
+                    + ")";
         } else if (attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
                 || attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
             problem = "it is writable by group or others ("

@@ -44,7 +44,8 @@ class ShmDirectoryTest {
             assertThat(entries).as("node directories and their files").hasSizeGreaterThan(6);
             for (Path entry : entries) {
                 String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(entry));
-                assertThat(mode).as("mode of %s", entry).isEqualTo(Files.isDirectory(entry) ? "rwx------" : "rw-------");
+                assertThat(mode).as("mode of %s", entry)
+                        .isEqualTo(Files.isDirectory(entry) ? "rwx------" : "rw-------");
             }
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(base)))
                     .as("a directory named by shm.directory that the node creates").isEqualTo("rwx------");
@@ -72,8 +73,8 @@ class ShmDirectoryTest {
         Files.setOwner(fallback, nobody);
         assertThatThrownBy(() -> ShmDirectory.base(null, temp.resolve("no-dev-shm"), temp))
                 .isInstanceOf(FaroException.class)
-                .hasMessage("refusing the shm directory " + fallback + ": it is owned by nobody, not by this user (uid 0)"
-                        + "; remove it, or set the option shm.directory to a directory of yours");
+                .hasMessage("refusing the shm directory " + fallback + ": it is owned by nobody, not by this user"
+                        + " (uid 0); remove it, or set the option shm.directory to a directory of yours");
     }
 
     @Test
