@@ -43,17 +43,21 @@ final class ShmQueuePairAddress extends AbstractQueuePairAddress {
         if (peer == null) {
             return null;
         }
-        MemorySegment queuePair = peer.queuePair(queuePairNumber());
-        if (queuePair == null || !QueuePairDescriptor.isValid(queuePair)) {
-            return null;
+        try {
+            MemorySegment queuePair = peer.queuePair(queuePairNumber());
+            if (queuePair == null || !QueuePairDescriptor.isValid(queuePair)) {
+                return null;
+            }
+            MemorySegment receiveCq = peer.completionQueue(QueuePairDescriptor.receiveCompletionQueue(queuePair));
+            if (receiveCq == null) {
+                return null;
+            }
+            Target resolved = new Target(fabric, peer, queuePair, receiveCq);
+            target = resolved;
+            return resolved;
+        } catch (IllegalStateException unmapped) {
+            return null; // the queue pair's file was unmapped as we read it: its owner closed it (see PeerNode)
         }
-        MemorySegment receiveCq = peer.completionQueue(QueuePairDescriptor.receiveCompletionQueue(queuePair));
-        if (receiveCq == null) {
-            return null;
-        }
-        Target resolved = new Target(fabric, peer, queuePair, receiveCq);
-        target = resolved;
-        return resolved;
     }
 
     @Override
