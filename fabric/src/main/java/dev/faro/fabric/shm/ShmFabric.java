@@ -40,7 +40,7 @@ final class ShmFabric implements Fabric {
 
     private static final System.Logger LOG = System.getLogger(ShmFabric.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final long STALE_UNREADABLE_AGE_MS = 60_000;
+    static final long STALE_UNREADABLE_AGE_MS = 60_000;
 
     static final FabricCapabilities CAPABILITIES =
             new FabricCapabilities(true, ShmUdQueuePair.MTU_BYTES, 1024, 1L << 30, 1 << 16, 1 << 22);
@@ -92,7 +92,7 @@ final class ShmFabric implements Fabric {
     }
 
     static ShmFabric open(FabricConfig config) {
-        Path base = Path.of(config.option(ShmFabricProvider.DIRECTORY_OPTION, defaultDirectory()));
+        Path base = baseDirectory(config.option(ShmFabricProvider.DIRECTORY_OPTION, null));
         try {
             Files.createDirectories(base);
         } catch (IOException e) {
@@ -133,6 +133,11 @@ final class ShmFabric implements Fabric {
             SharedMemory.deleteTree(directory);
             throw e;
         }
+    }
+
+    /** Where node directories live: {@code option} ({@code shm.directory}) if not null, else the default. */
+    static Path baseDirectory(String option) {
+        return Path.of(option != null ? option : defaultDirectory());
     }
 
     private static String defaultDirectory() {

@@ -3,6 +3,9 @@ package dev.faro.fabric.shm;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The {@code shm} provider: fabric nodes that are OS processes on one host (or several nodes in one JVM), talking
@@ -29,5 +32,12 @@ public final class ShmFabricProvider implements FabricProvider {
     @Override
     public Fabric open(FabricConfig config) {
         return ShmFabric.open(config);
+    }
+
+    /** Removes the node directories under {@code shm.directory} whose process died (the sweep a new node does). */
+    @Override
+    public int removeLeftovers(Map<String, String> options) {
+        Path base = ShmFabric.baseDirectory(options.get(DIRECTORY_OPTION));
+        return Files.isDirectory(base) ? StaleNodeSweeper.sweep(base, ShmFabric.STALE_UNREADABLE_AGE_MS) : 0;
     }
 }
