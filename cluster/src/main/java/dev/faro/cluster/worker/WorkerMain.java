@@ -11,6 +11,7 @@ import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.net.NetFabricProvider;
+import dev.faro.fabric.shm.ShmFabricProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -145,8 +146,9 @@ public final class WorkerMain {
             int node = (int) welcome.number("node");
             int nodes = (int) welcome.number("nodes");
             Fabric fabric;
+            FabricConfig fabricConfig = fabricConfig(welcome, node, socket.getLocalAddress());
             try {
-                fabric = Fabrics.open(fabricConfig(welcome, node, socket.getLocalAddress()));
+                fabric = Fabrics.open(fabricConfig);
             } catch (RuntimeException e) {
                 System.err.println("faro worker: node " + node + ": cannot open the fabric: " + e.getMessage());
                 channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: " + e));
@@ -163,7 +165,8 @@ public final class WorkerMain {
                         + " (pid " + ProcessHandle.current().pid() + ", fabric " + fabric.getClass().getSimpleName()
                         + ")");
                 WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
-                        Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers);
+                        Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers,
+                        fabricConfig.option(ShmFabricProvider.DIRECTORY_OPTION, "/dev/shm"));
                 return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
             } finally {
                 try {
