@@ -46,7 +46,7 @@ final class BenchTpchCommand implements Callable<Integer> {
             + " 3,4,10, the paper's).")
     private List<String> queries;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node (default: 2).")
+    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node, at most 32 (default: 2).")
     private Integer threads;
 
     @Option(names = "--runs", paramLabel = "N", description = "Timed runs per query and system (default: 3;"

@@ -64,7 +64,7 @@ final class TpchCommand implements Callable<Integer> {
             + " partitioned on its first column, VLDB16) (default: random).")
     private String placement = Placement.RANDOM.optionName();
 
-    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node (default: 2).")
+    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node, at most 32 (default: 2).")
     private int threads = 2;
 
     @Option(names = "--format", paramLabel = "F", description = "table (first rows and figures), csv or json (the"
@@ -76,7 +76,7 @@ final class TpchCommand implements Callable<Integer> {
     private int rows = 10;
 
     @Option(names = "--worker-heap", paramLabel = "SIZE", description = "Heap of each worker JVM, e.g. 4g (default:"
-            + " 512 MiB + 2.5 GiB x SF / nodes; at least 256 MiB + 1.5 GiB x SF / nodes).")
+            + " 512 MiB + 2.5 GiB x SF / nodes; at least 320 MiB + 1.25 GiB x SF / nodes).")
     private String workerHeap;
 
     @Option(names = "--shm-directory", paramLabel = "DIR", description = "Where the shm fabric keeps its shared"

@@ -32,9 +32,13 @@ public final class TpchSession implements AutoCloseable {
     /** Worker heap: a base plus this much per unit of scale factor and node (SF 1 is about 1.2 GB in memory). */
     private static final long BASE_HEAP_MIB = 512;
     private static final long HEAP_MIB_PER_SCALE_FACTOR = 2560;
-    /** The least heap: SF 0.01 on 2 nodes runs every query with 320 MiB (and fails with 64 MiB). */
-    private static final long MINIMUM_BASE_HEAP_MIB = 256;
-    private static final long MINIMUM_HEAP_MIB_PER_SCALE_FACTOR = 1536;
+    /**
+     * The least heap: the generator's text pool (300 MB) and the engine's buffers, plus the node's share of the data
+     * (about 1.2 GB per unit of scale factor). SF 0.01 on 2 nodes runs every query with 320 MiB and fails to load
+     * with 256 MiB.
+     */
+    private static final long MINIMUM_BASE_HEAP_MIB = 320;
+    private static final long MINIMUM_HEAP_MIB_PER_SCALE_FACTOR = 1280;
 
     private final Coordinator cluster;
     private final TpchSettings settings;
@@ -115,8 +119,8 @@ public final class TpchSession implements AutoCloseable {
 
     /**
      * The least heap, in MiB, with which each of {@code nodes} workers can load its share of SF {@code scaleFactor}
-     * and run every query: the generator's text pool and the engine's buffers, plus the data (about 1.2 GB per unit
-     * of scale factor, spread over the nodes) with a margin. Below it a worker runs out of memory.
+     * and run queries: the generator's text pool and the engine's buffers, plus its share of the data. Below it a
+     * worker runs out of memory.
      */
     public static long minimumWorkerHeapMiB(int nodes, double scaleFactor) {
         return MINIMUM_BASE_HEAP_MIB + (long) Math.ceil(MINIMUM_HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);

@@ -13,10 +13,11 @@ public record TpchSettings(double scaleFactor, Placement placement, int threads,
         ShuffleTransport transport) {
 
     /**
-     * At most this many engine threads per node: each thread has its own send buffers per exchange and destination,
-     * and 1,000 threads ran a worker out of memory at SF 0.01.
+     * At most this many engine threads per node: each thread has its own send buffers per exchange and destination;
+     * at SF 0.01 on 2 nodes, 1,000 threads ran a worker out of memory and 64 made a query time out on 2 cores, while
+     * 32 ran every query.
      */
-    public static final int MAX_THREADS = 64;
+    public static final int MAX_THREADS = 32;
 
     public TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design) {
         this(scaleFactor, placement, threads, design, ShuffleTransport.FABRIC);

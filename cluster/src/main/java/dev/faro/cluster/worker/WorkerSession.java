@@ -2,6 +2,7 @@ package dev.faro.cluster.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.launch.ChildProcesses;
 import dev.faro.cluster.protocol.Frame;
 import dev.faro.cluster.protocol.FrameChannel;
 import dev.faro.cluster.protocol.Json;
@@ -144,7 +145,7 @@ final class WorkerSession {
 
     private Frame failure(WorkerContext context, Throwable e) {
         boolean faro = e instanceof FaroException;
-        if (!faro && !context.isCancelled()) {
+        if (!faro && !context.isCancelled() && !ChildProcesses.shuttingDown()) { // not what a stop breaks
             System.err.println("faro worker: node " + nodeIndex + ": task '" + context.taskType() + "' failed:");
             e.printStackTrace(System.err);
         }
