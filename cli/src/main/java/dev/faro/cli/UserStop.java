@@ -30,10 +30,15 @@ final class UserStop {
         }, "faro-user-stop"));
     }
 
-    /** The command returned; the JVM exits with its code next. */
+    /**
+     * The command returned; the JVM exits with its code next. Has no effect once a stop began: the command may have
+     * returned because the stop closed its cluster.
+     */
     static void finished() {
         synchronized (LOCK) {
-            finished = true;
+            if (!stopping()) {
+                finished = true;
+            }
         }
     }
 

@@ -50,7 +50,7 @@ class FaroProcessIT {
             assertThat(workers).hasSize(2);
             assertThat(entries()).isNotEmpty();
 
-            faro.process().destroy(); // SIGTERM
+            faro.process().toHandle().destroy(); // SIGTERM (Process.destroy would also close its pipes)
 
             assertThat(faro.exit(120)).isEqualTo(128 + 15);
             List<String> stderr = faro.stderr();
