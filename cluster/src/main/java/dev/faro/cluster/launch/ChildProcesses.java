@@ -2,15 +2,16 @@ package dev.faro.cluster.launch;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The worker processes this JVM started, and how they end when this JVM ends: one shutdown hook asks every live one
  * to stop (SIGTERM, so it closes its fabric and removes its files), waits up to {@link #STOP_GRACE} for all of them,
- * then kills the rest (SIGKILL). Ctrl-C or SIGTERM of a coordinator therefore leaves no orphan and, unless a worker
- * hangs, no worker killed. Also tells whether this JVM is shutting down, so that the deaths a stop causes are not
+ * then kills the rest (SIGKILL), and runs what each registered to run after its exit (removing what a killed worker
+ * left behind). Ctrl-C or SIGTERM of a coordinator therefore leaves no orphan, no files and, unless a worker hangs, no
+ * worker killed. Also tells whether this JVM is shutting down, so that the deaths a stop causes are not
  * reported as failures. Coordination code; thread-safe.
  */
 public final class ChildProcesses {
@@ -18,7 +19,8 @@ public final class ChildProcesses {
     /** How long the workers together get to stop after SIGTERM before they are killed. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    /** Live processes, each with what runs once it ended. */
+    private static final Map<Process, Runnable> LIVE = new ConcurrentHashMap<>();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "faro-child-process-stopper"));
@@ -26,10 +28,17 @@ public final class ChildProcesses {
 
     private ChildProcesses() {}
 
-    /** Tracks {@code process} until it ends; at JVM exit it is stopped gracefully if still alive. */
-    public static void register(Process process) {
-        LIVE.add(process);
-        process.onExit().thenRun(() -> LIVE.remove(process));
+    /**
+     * Tracks {@code process} until it ends; at JVM exit it is stopped gracefully if still alive. {@code afterExit}
+     * runs once it ended, however it ended (e.g. removing files a killed process left behind): on a thread of the
+     * process API, and at JVM exit on the stopping thread before the JVM halts. It must be idempotent and not throw.
+     */
+    public static void register(Process process, Runnable afterExit) {
+        LIVE.put(process, afterExit);
+        process.onExit().thenRun(() -> {
+            LIVE.remove(process);
+            afterExit.run();
+        });
     }
 
     /**
@@ -67,7 +76,11 @@ public final class ChildProcesses {
     }
 
     private static void stopAll() {
-        stop(List.copyOf(LIVE), System.nanoTime() + STOP_GRACE.toNanos());
+        Map<Process, Runnable> live = Map.copyOf(LIVE);
+        stop(List.copyOf(live.keySet()), System.nanoTime() + STOP_GRACE.toNanos());
+        for (Runnable afterExit : live.values()) {
+            afterExit.run(); // the process API may not get to it before the JVM halts
+        }
     }
 
     private static boolean awaitExit(Process process, long timeoutNanos) {

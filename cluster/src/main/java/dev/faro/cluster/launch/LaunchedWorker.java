@@ -33,8 +33,7 @@ public final class LaunchedWorker {
     LaunchedWorker(int node, Process process, PrintStream log, boolean forwardStandardOutput, Runnable onExit) {
         this.node = node;
         this.process = process;
-        ChildProcesses.register(process);
-        process.onExit().thenRun(onExit);
+        ChildProcesses.register(process, onExit);
         String prefix = "[node " + node + "] ";
         StackTraceDiversion traces = forwardStandardOutput ? null : new StackTraceDiversion(node, process.pid());
         Thread.ofVirtual().name("faro-node-" + node + "-stdout")
