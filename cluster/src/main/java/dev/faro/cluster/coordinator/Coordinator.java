@@ -198,8 +198,8 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Shuts the workers down (they exit), closes the listener, and makes sure every local worker process ended
-     * (SIGTERM, then SIGKILL). Idempotent; never throws.
+     * Shuts the workers down (they exit), closes the listener, makes sure every local worker process ended
+     * (SIGTERM, then SIGKILL) and removes what killed ones left (their fabric files). Idempotent; never throws.
      */
     @Override
     public void close() {
