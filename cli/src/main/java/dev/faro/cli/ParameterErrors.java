@@ -40,7 +40,9 @@ final class ParameterErrors implements CommandLine.IParameterExceptionHandler {
         String message = redact(String.valueOf(exception.getMessage()), args);
         CommandLine command = exception.getCommandLine();
         if (!command.getSubcommands().isEmpty()) {
-            return usage.handleParseException(new ParameterException(command, message), new String[0]);
+            boolean redacted = !message.equals(exception.getMessage());
+            return redacted ? usage.handleParseException(new ParameterException(command, message), new String[0])
+                    : usage.handleParseException(exception, args);
         }
         String name = command.getCommandSpec().qualifiedName();
         PrintWriter err = command.getErr();
