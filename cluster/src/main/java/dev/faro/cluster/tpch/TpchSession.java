@@ -32,6 +32,13 @@ public final class TpchSession implements AutoCloseable {
     /** Worker heap: a base plus this much per unit of scale factor and node (SF 1 is about 1.2 GB in memory). */
     private static final long BASE_HEAP_MIB = 512;
     private static final long HEAP_MIB_PER_SCALE_FACTOR = 2560;
+    /**
+     * The least heap: the generator's text pool (300 MB) and the engine's buffers, plus the node's share of the data
+     * (about 1.2 GB per unit of scale factor). SF 0.01 on 2 nodes runs every query with 320 MiB and fails to load
+     * with 256 MiB.
+     */
+    private static final long MINIMUM_BASE_HEAP_MIB = 320;
+    private static final long MINIMUM_HEAP_MIB_PER_SCALE_FACTOR = 1280;
 
     private final Coordinator cluster;
     private final TpchSettings settings;
@@ -105,9 +112,18 @@ public final class TpchSession implements AutoCloseable {
         }
     }
 
-    /** The heap each of {@code nodes} workers needs for its share of SF {@code scaleFactor}, in MiB. */
+    /** The heap each of {@code nodes} workers gets by default for its share of SF {@code scaleFactor}, in MiB. */
     public static long workerHeapMiB(int nodes, double scaleFactor) {
         return BASE_HEAP_MIB + (long) Math.ceil(HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);
+    }
+
+    /**
+     * The least heap, in MiB, with which each of {@code nodes} workers can load its share of SF {@code scaleFactor}
+     * and run queries: the generator's text pool and the engine's buffers, plus its share of the data. Below it a
+     * worker runs out of memory.
+     */
+    public static long minimumWorkerHeapMiB(int nodes, double scaleFactor) {
+        return MINIMUM_BASE_HEAP_MIB + (long) Math.ceil(MINIMUM_HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);
     }
 
     public TpchSettings settings() {

@@ -2,6 +2,7 @@ package dev.faro.cluster.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.launch.ChildProcesses;
 import dev.faro.cluster.protocol.Frame;
 import dev.faro.cluster.protocol.FrameChannel;
 import dev.faro.cluster.protocol.Json;
@@ -33,19 +34,22 @@ final class WorkerSession {
     private final Fabric fabric;
     private final Duration exchangeTimeout;
     private final TaskHandlers handlers;
+    /** Where memory-mapped fabric files live, for the message when that file system is full. */
+    private final String sharedMemoryDirectory;
     private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
     private final Map<Long, RunningTask> tasks = new ConcurrentHashMap<>();
 
     private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
 
     WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, Duration exchangeTimeout,
-            TaskHandlers handlers) {
+            TaskHandlers handlers, String sharedMemoryDirectory) {
         this.channel = channel;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
         this.fabric = fabric;
         this.exchangeTimeout = exchangeTimeout;
         this.handlers = handlers;
+        this.sharedMemoryDirectory = sharedMemoryDirectory;
     }
 
     /**
@@ -112,8 +116,9 @@ final class WorkerSession {
             answer = Frame.of(MessageType.REPLY).put("taskId", context.taskId()).put("result", reply.result())
                     .withPayload(reply.payload());
         } catch (Throwable e) {
-            answer = failure(context, e);
-            error = e instanceof Error fatal ? fatal : null;
+            Throwable failure = isMappedFileFault(e) ? sharedMemoryFull(e) : e;
+            answer = failure(context, failure);
+            error = failure instanceof Error fatal ? fatal : null;
         }
         tasks.remove(context.taskId());
         send(answer, context);
@@ -122,9 +127,25 @@ final class WorkerSession {
         }
     }
 
+    /**
+     * Whether {@code e} is the JVM's report of a fault (SIGBUS) while accessing a memory-mapped file: on a tmpfs such
+     * as {@code /dev/shm}, a write to a page of a sparse file that the full file system cannot back. The JVM stays
+     * sound; only this access failed.
+     */
+    static boolean isMappedFileFault(Throwable e) {
+        return e instanceof InternalError && e.getMessage() != null
+                && e.getMessage().contains("fault occurred in") && e.getMessage().contains("unsafe memory access");
+    }
+
+    private FaroException sharedMemoryFull(Throwable fault) {
+        return new FaroException(FaroException.Category.IO, "node " + nodeIndex + " ran out of shared memory: the"
+                + " file system of " + sharedMemoryDirectory + " is full (see df " + sharedMemoryDirectory + "; free"
+                + " space there or give a larger tmpfs with --shm-directory)", fault);
+    }
+
     private Frame failure(WorkerContext context, Throwable e) {
         boolean faro = e instanceof FaroException;
-        if (!faro && !context.isCancelled()) {
+        if (!faro && !context.isCancelled() && !ChildProcesses.shuttingDown()) { // not what a stop breaks
             System.err.println("faro worker: node " + nodeIndex + ": task '" + context.taskType() + "' failed:");
             e.printStackTrace(System.err);
         }

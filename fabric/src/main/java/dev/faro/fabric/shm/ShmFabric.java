@@ -41,7 +41,7 @@ final class ShmFabric implements Fabric {
 
     private static final System.Logger LOG = System.getLogger(ShmFabric.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final long STALE_UNREADABLE_AGE_MS = 60_000;
+    static final long STALE_UNREADABLE_AGE_MS = 60_000;
 
     static final FabricCapabilities CAPABILITIES =
             new FabricCapabilities(true, ShmUdQueuePair.MTU_BYTES, 1024, 1L << 30, 1 << 16, 1 << 22);
