@@ -29,7 +29,7 @@ class FrameChannelFuzzTest {
 
     private static final ClusterSecret SECRET = ClusterSecret.of("fuzz");
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "4s")
     @Timeout(60)
     void decode(byte[] input) {
         if (input.length == 0) {

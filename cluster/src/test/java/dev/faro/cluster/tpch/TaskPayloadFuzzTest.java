@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class TaskPayloadFuzzTest {
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "4s")
     @Timeout(60)
     void decode(byte[] input) {
         if (input.length == 0) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class PlanJsonFuzzTest {
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "4s")
     @Timeout(60)
     void fromJson(byte[] input) {
         PlanNode plan;

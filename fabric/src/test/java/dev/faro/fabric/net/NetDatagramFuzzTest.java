@@ -28,7 +28,7 @@ class NetDatagramFuzzTest {
             .order(ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment receive = MemorySegment.ofArray(new byte[NetUdQueuePair.MTU_BYTES]);
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "4s")
     @Timeout(60)
     void deliver(byte[] input) throws ShortBufferException {
         if (input.length == 0) {

@@ -19,7 +19,7 @@ class NetFrameFuzzTest {
 
     private static final long MAX_MESSAGE_BYTES = NetFabric.CAPABILITIES.maxMessageBytes();
 
-    @FuzzTest(maxDuration = "5s")
+    @FuzzTest(maxDuration = "4s")
     @Timeout(60)
     void decode(byte[] input) {
         ByteBuffer in = ByteBuffer.wrap(input).order(ByteOrder.LITTLE_ENDIAN);
