@@ -9,17 +9,12 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
-import dev.faro.engine.exec.ShuffleTransport;
-import dev.faro.engine.plan.PlanJson;
-import dev.faro.engine.plan.PlanNode;
-import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.time.Duration;
 
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
- * rows with the other nodes over the worker's fabric. Payload: {@code {"queryId": "q7", "plan": {...},
- * "design": "MESQ_SR", "transport": "FABRIC", "threads": 2}} (transport {@code TCP_SOCKETS}: the socket baseline). Reply: elapsed time and bytes shuffled by this node, and the result's columns
- * and rows (only node 0 has rows: plans end in a GATHER).
+ * rows with the other nodes over the worker's fabric. Payload: a {@link QueryTask}. Reply: elapsed time and bytes
+ * shuffled by this node, and the result's columns and rows (only node 0 has rows: plans end in a GATHER).
  */
 public final class QueryHandler implements TaskHandler {
 
@@ -44,16 +39,13 @@ public final class QueryHandler implements TaskHandler {
             throw new IllegalStateException("node " + context.nodeIndex() + " has no data loaded; run "
                     + TpchLoadHandler.TYPE + " first");
         }
-        PlanNode plan = PlanJson.fromJson(payload.required("plan").toString());
-        EndpointDesign design = EndpointDesign.valueOf(payload.required("design").asText());
-        int threads = payload.required("threads").asInt();
-        String queryId = payload.required("queryId").asText();
-        ShuffleTransport transport = ShuffleTransport.valueOf(payload.path("transport").asText("FABRIC"));
-        ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, threads)
-                : ExecutionContext.distributed(tables, threads, context.fabric(), context.exchange(), design, queryId)
-                        .withTransport(transport)
+        QueryTask task = QueryTask.fromJson(payload);
+        ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, task.threads())
+                : ExecutionContext.distributed(tables, task.threads(), context.fabric(), context.exchange(),
+                        task.design(), task.queryId())
+                        .withTransport(task.transport())
                         .withEndpointTweaks(config -> config.withStallTimeout(EXCHANGE_STALL_TIMEOUT));
-        QueryResult result = QueryExecutor.execute(plan, execution);
+        QueryResult result = QueryExecutor.execute(task.plan(), execution);
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());
         reply.put("bytesSent", result.statistics().bytesSent());

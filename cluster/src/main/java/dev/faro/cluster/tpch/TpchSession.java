@@ -1,12 +1,10 @@
 package dev.faro.cluster.tpch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.coordinator.ClusterConfig;
 import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
-import dev.faro.engine.plan.PlanJson;
 import dev.faro.engine.tpch.TpchQueries;
 import java.time.Duration;
 import java.util.List;
@@ -90,7 +88,7 @@ public final class TpchSession implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))), 5, 5, TimeUnit.SECONDS);
             List<TaskReply> replies;
             try {
-                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> loadPayload(settings),
+                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> TpchLoadTask.of(settings).toJson(),
                         loadTimeout(settings));
             } finally {
                 ticker.shutdownNow();
@@ -146,12 +144,9 @@ public final class TpchSession implements AutoCloseable {
 
     /** Runs TPC-H query {@code number} with {@code overrides}' design, transport and threads (same database). */
     public QueryOutcome run(int number, TpchSettings overrides) {
-        ObjectNode payload = ResultCodec.object();
-        payload.put("queryId", "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet());
-        payload.set("plan", PlanJson.mapper().valueToTree(TpchQueries.plan(number)));
-        payload.put("design", overrides.design().name());
-        payload.put("transport", overrides.transport().name());
-        payload.put("threads", overrides.threads());
+        String queryId = "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet();
+        JsonNode payload = new QueryTask(queryId, TpchQueries.plan(number), overrides.design(), overrides.transport(),
+                overrides.threads()).toJson();
         long start = System.nanoTime();
         List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);
         long elapsed = System.nanoTime() - start;
@@ -165,14 +160,6 @@ public final class TpchSession implements AutoCloseable {
         return new QueryOutcome(number, ResultCodec.columnNames(answer.get("columns")),
                 ResultCodec.decodeRows(answer.get("columns"), answer.get("rows")), elapsed, shuffled,
                 receivedPerNode);
-    }
-
-    private static JsonNode loadPayload(TpchSettings settings) {
-        ObjectNode payload = ResultCodec.object();
-        payload.put("scaleFactor", settings.scaleFactor());
-        payload.put("placement", settings.placement().optionName());
-        payload.put("threads", settings.threads());
-        return payload;
     }
 
     static String scaleText(double scaleFactor) {

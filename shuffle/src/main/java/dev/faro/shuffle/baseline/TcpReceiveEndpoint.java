@@ -265,12 +265,13 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                 }
                 MemorySegment segment = current.segment();
                 if (!headerDone) {
-                    if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+                    int length = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, segment.byteSize());
+                    if (length == MessageHeaderDescriptor.NOT_A_HEADER) {
                         throw failure.fail("a frame without the shuffle header's magic and version arrived");
                     }
-                    int length = MessageHeaderDescriptor.payloadLength(segment, 0);
-                    if (length < 0 || length > current.payloadCapacity()) {
-                        throw failure.fail("a frame announced " + length + " payload bytes");
+                    if (length < 0) {
+                        throw failure.fail("a frame announced " + MessageHeaderDescriptor.payloadLength(segment, 0)
+                                + " payload bytes");
                     }
                     headerDone = true;
                     view.limit(MessageHeaderDescriptor.LENGTH + length);

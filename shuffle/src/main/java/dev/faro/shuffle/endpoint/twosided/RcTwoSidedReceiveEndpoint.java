@@ -187,8 +187,10 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         }
         ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
-            throw failure.fail("a message with a bad header arrived in buffer " + buffer.index());
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, completion.byteLength());
+        if (payloadLength < 0 || MessageHeaderDescriptor.LENGTH + payloadLength != completion.byteLength()) {
+            throw failure.fail("a message with a bad header arrived in buffer " + buffer.index() + " ("
+                    + completion.byteLength() + " bytes)");
         }
         if (MessageHeaderDescriptor.kind(segment, 0) == MessageHeaderDescriptor.KIND_PADDING) {
             counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.WAIT);
@@ -197,8 +199,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.CONSUME);
         int source = sourceOf[buffer.index()];
         StreamState state = MessageHeaderDescriptor.state(segment, 0);
-        buffer.received(state, MessageHeaderDescriptor.source(segment, 0), source,
-                MessageHeaderDescriptor.payloadLength(segment, 0), 0);
+        buffer.received(state, MessageHeaderDescriptor.source(segment, 0), source, payloadLength, 0);
         if (state == StreamState.DEPLETED) {
             onDepleted(source);
         }

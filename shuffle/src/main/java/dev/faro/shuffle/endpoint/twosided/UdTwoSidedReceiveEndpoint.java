@@ -390,8 +390,9 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         lastArrivalNs = System.nanoTime();
         ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
-            throw failure.fail("a datagram with a bad header arrived");
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, completion.byteLength());
+        if (payloadLength < 0 || MessageHeaderDescriptor.LENGTH + payloadLength != completion.byteLength()) {
+            throw failure.fail("a datagram with a bad header arrived (" + completion.byteLength() + " bytes)");
         }
         int sourceEndpoint = MessageHeaderDescriptor.source(segment, 0);
         int source = sourceEndpoint >>> 16;
@@ -415,8 +416,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.READY);
         received[source]++;
         signatures[source] += Partitioner.mix(MessageHeaderDescriptor.sequence(segment, 0));
-        buffer.received(StreamState.MORE_DATA, sourceEndpoint, source, MessageHeaderDescriptor.payloadLength(segment, 0),
-                0);
+        buffer.received(StreamState.MORE_DATA, sourceEndpoint, source, payloadLength, 0);
         checkFinished(source);
         return buffer;
     }

@@ -355,12 +355,13 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
 
     private ShuffleBuffer handOut(ShuffleBuffer buffer) {
         MemorySegment segment = buffer.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, segment.byteSize());
+        if (payloadLength == MessageHeaderDescriptor.NOT_A_HEADER) {
             throw failure.fail("a message with a bad header arrived in buffer " + buffer.index());
         }
-        int payloadLength = MessageHeaderDescriptor.payloadLength(segment, 0);
-        if (payloadLength < 0 || payloadLength > buffer.payloadCapacity()) {
-            throw failure.fail("a message with a bad payload length arrived: " + payloadLength);
+        if (payloadLength < 0) {
+            throw failure.fail("a message with a bad payload length arrived: "
+                    + MessageHeaderDescriptor.payloadLength(segment, 0));
         }
         int source = buffer.index() / perSource;
         StreamState state = MessageHeaderDescriptor.state(segment, 0);
