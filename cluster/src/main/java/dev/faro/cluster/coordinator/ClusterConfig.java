@@ -49,6 +49,14 @@ public record ClusterConfig(
     public static final String DEFAULT_PROVIDER = "shm";
     public static final String LOOPBACK = "127.0.0.1";
 
+    /**
+     * How long a worker may stay silent by default: 8 s, eight pings at the default 1 s interval. A GC or scheduling
+     * stall of 2-3 s on the worker, then another on the coordinator's reader, adds up to about 6 s of silence on a
+     * loaded 2-core host, and must not cost a healthy worker; a stopped worker is still given up within seconds. A
+     * pause of the coordinator itself is never counted (see {@code Supervision}).
+     */
+    public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(8);
+
     public ClusterConfig {
         Objects.requireNonNull(provider, "provider is null");
         Objects.requireNonNull(workerHeap, "workerHeap is null");
@@ -88,7 +96,7 @@ public record ClusterConfig(
     /** A local cluster of {@code nodes} workers on {@code shm}, listening on loopback, with the default timeouts. */
     public static ClusterConfig local(int nodes) {
         return new ClusterConfig(nodes, DEFAULT_PROVIDER, Map.of(), null, defaultWorkerHeap(nodes), List.of(), null,
-                LOOPBACK, 0, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofSeconds(5),
+                LOOPBACK, 0, Duration.ofSeconds(60), Duration.ofSeconds(1), DEFAULT_HEARTBEAT_TIMEOUT,
                 Duration.ofSeconds(5), Duration.ofSeconds(120), false);
     }
 
