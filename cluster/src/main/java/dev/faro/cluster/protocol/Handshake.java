@@ -1,5 +1,6 @@
 package dev.faro.cluster.protocol;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -32,6 +33,16 @@ public final class Handshake {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private Handshake() {}
+
+    /**
+     * The coordinator closed the connection before it said HELLO: it turns away connections beyond its cap of
+     * unauthenticated ones, so a worker may try again shortly.
+     */
+    public static final class NotGreetedException extends EOFException {
+        public NotGreetedException(String message) {
+            super(message);
+        }
+    }
 
     /** What an authenticated worker told the coordinator about itself. */
     public record JoiningWorker(long pid, String host, int requestedNode, String workerNonce, String coordinatorNonce) {}
@@ -85,7 +96,13 @@ public final class Handshake {
      */
     public static Frame join(FrameChannel channel, ClusterSecret secret, long pid, String host, int requestedNode)
             throws IOException {
-        Frame hello = channel.receive();
+        Frame hello;
+        try {
+            hello = channel.receive();
+        } catch (EOFException e) {
+            throw new NotGreetedException("the coordinator at " + channel.peer() + " closed the connection before"
+                    + " its HELLO (too many unauthenticated connections there?)");
+        }
         if (hello.type() != MessageType.HELLO) {
             throw new ProtocolException("expected HELLO from " + channel.peer() + ", got " + hello.type());
         }
