@@ -34,6 +34,12 @@ final class Supervision {
     /** Silence is counted from here at the earliest: the end of the last pause of this process. */
     private long silenceCountsFromNanos;
     private boolean paused;
+    /**
+     * The cluster's progress epoch: one more whenever a worker's PONG showed progress since the last pass; relayed to
+     * every worker with its PING, so a worker waiting in an exchange knows that some other node is still moving
+     * batches (see {@code ProgressSignal}).
+     */
+    private long clusterProgress;
 
     Supervision(Coordinator coordinator, ClusterConfig config, WorkerLauncher launcher, PrintStream log) {
         this.coordinator = coordinator;
@@ -56,6 +62,11 @@ final class Supervision {
                 return;
             }
             Coordinator.Slot[] slots = coordinator.slots();
+            for (Coordinator.Slot slot : slots) {
+                if (slot.connection != null && slot.connection.progressedSinceLastLook()) {
+                    clusterProgress++;
+                }
+            }
             for (int node = 0; node < slots.length; node++) {
                 Coordinator.Slot slot = slots[node];
                 if (slot.connection != null) {
@@ -115,7 +126,8 @@ final class Supervision {
         }
         if (nowNanos - slot.lastPingNanos >= config.heartbeatInterval().toNanos()) {
             slot.lastPingNanos = nowNanos;
-            actions.add(connection::ping);
+            long progress = clusterProgress;
+            actions.add(() -> connection.ping(progress));
         }
     }
 

@@ -131,6 +131,7 @@ final class WorkerAdmission {
                     .put("nodes", coordinator.nodes())
                     .put("fabric", fabric(node))
                     .put("exchangeTimeoutMs", config.exchangeTimeout().toMillis())
+                    .put("stallTimeoutMs", config.exchangeStallTimeout().toMillis())
                     .put("silenceTimeoutMs", config.workerSilenceTimeout().toMillis()));
             channel.authenticated();
             channel.receiveTimeout(Duration.ZERO);

@@ -177,7 +177,8 @@ public final class WorkerMain {
                             + " (pid " + ProcessHandle.current().pid() + ", fabric "
                             + fabric.getClass().getSimpleName() + ")");
                     WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
-                            Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers);
+                            Duration.ofMillis(welcome.number("exchangeTimeoutMs")),
+                            Duration.ofMillis(welcome.number("stallTimeoutMs")), handlers);
                     return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
                 }
             } catch (IOException | RuntimeException e) {
