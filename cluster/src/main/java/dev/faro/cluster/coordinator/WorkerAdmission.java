@@ -11,6 +11,7 @@ import dev.faro.cluster.protocol.PeerText;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -95,11 +96,13 @@ final class WorkerAdmission {
             closeStranger(socket, channel);
             return;
         } catch (IOException | RuntimeException e) {
-            String why = handshakeOver.get() && socket.isClosed()
-                    ? "sent no valid proof of the secret within " + HANDSHAKE_DEADLINE.toMillis() + " ms; closed"
-                    : "failed before joining: ";
-            strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress() + " " + why,
-                    why.endsWith(": ") ? String.valueOf(e) : null);
+            if (handshakeOver.get() && socket.isClosed() || e instanceof SocketTimeoutException) {
+                strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress() + " sent no valid"
+                        + " proof of the secret within " + HANDSHAKE_DEADLINE.toMillis() + " ms; closed", null);
+            } else {
+                strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress()
+                        + " failed before joining: ", String.valueOf(e));
+            }
             closeStranger(socket, channel);
             return;
         } finally {
