@@ -22,6 +22,9 @@ import java.util.List;
  */
 final class Supervision {
 
+    /** Passes run every 100 ms; a gap of half a second is already far outside that. */
+    private static final long PAUSE_FLOOR_NANOS = 500_000_000L;
+
     private final Coordinator coordinator;
     private final ClusterConfig config;
     private final WorkerLauncher launcher;
@@ -49,9 +52,6 @@ final class Supervision {
         this.heartbeatTimeoutNanos = config.heartbeatTimeout().toNanos();
         this.pauseThresholdNanos = Math.max(PAUSE_FLOOR_NANOS, config.heartbeatInterval().toNanos());
     }
-
-    /** Passes run every 100 ms; a gap of half a second is already far outside that. */
-    private static final long PAUSE_FLOOR_NANOS = 500_000_000L;
 
     void tick(long nowNanos) {
         noticePause(nowNanos);
