@@ -14,13 +14,13 @@ final class Driver {
 
     private final Operator[] operators;
     private final QueryFailure failure;
-    private final ProgressSignal progress;
+    private final ProgressSignal signal;
 
-    /** @param progress advanced after every step that moved a batch (what keeps waiting exchanges from a stall) */
-    Driver(List<Operator> operators, QueryFailure failure, ProgressSignal progress) {
+    /** @param signal advanced after every step that moved a batch (what keeps waiting exchanges from a stall) */
+    Driver(List<Operator> operators, QueryFailure failure, ProgressSignal signal) {
         this.operators = operators.toArray(new Operator[0]);
         this.failure = failure;
-        this.progress = progress;
+        this.signal = signal;
     }
 
     void run() {
@@ -59,7 +59,7 @@ final class Driver {
                 }
             }
             if (progress) {
-                this.progress.advance();
+                signal.advance();
             } else if (!operators[last].isFinished()) {
                 Thread.onSpinWait();
             }

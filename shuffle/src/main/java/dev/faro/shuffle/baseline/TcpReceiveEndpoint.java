@@ -156,9 +156,9 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                 if (readSelected() > 0) {
                     watch.reset();
                 } else if (!watch.check()) {
-                    throw failure.fail("no data for " + StallWatch.describeStall(config.stallTimeout(), config.progress())
-                            + " (" + depleted + " of "
-                            + expectedDepleted + " senders depleted)");
+                    throw failure.fail("no data for "
+                            + StallWatch.describeStall(config.stallTimeout(), config.progress()) + " (" + depleted
+                            + " of " + expectedDepleted + " senders depleted)");
                 }
             }
         } catch (IOException e) {
