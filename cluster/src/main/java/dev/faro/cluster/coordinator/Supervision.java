@@ -54,7 +54,7 @@ final class Supervision {
     }
 
     void tick(long nowNanos) {
-        noticePause(nowNanos);
+        long pausedNanos = noticePause(nowNanos);
         List<Runnable> actions = new ArrayList<>();
         List<Integer> toLaunch = new ArrayList<>();
         synchronized (coordinator) {
@@ -65,6 +65,9 @@ final class Supervision {
             for (Coordinator.Slot slot : slots) {
                 if (slot.connection != null && slot.connection.progressedSinceLastLook()) {
                     clusterProgress++;
+                }
+                if (slot.connection != null && pausedNanos > 0) {
+                    slot.connection.postponeCancelDeadlines(pausedNanos); // a cancel's grace is running time too
                 }
             }
             for (int node = 0; node < slots.length; node++) {
@@ -82,19 +85,24 @@ final class Supervision {
         }
     }
 
-    /** Restarts every silence window when this process did not run between two passes. */
-    private void noticePause(long nowNanos) {
+    /**
+     * Restarts every silence window when this process did not run between two passes; returns how long it did not
+     * run (0 when it did).
+     */
+    private long noticePause(long nowNanos) {
         long gapNanos = lastTickNanos == 0 ? 0 : nowNanos - lastTickNanos;
         lastTickNanos = nowNanos;
-        if (gapNanos > pauseThresholdNanos) {
-            silenceCountsFromNanos = nowNanos;
-            paused = true;
-            if (gapNanos > heartbeatTimeoutNanos / 2) {
-                log.println("faro coordinator: this process did not run for " + gapNanos / 1_000_000
-                        + " ms (stopped or starved); the workers are not blamed for the silence and get a fresh"
-                        + " heartbeat window");
-            }
+        if (gapNanos <= pauseThresholdNanos) {
+            return 0;
         }
+        silenceCountsFromNanos = nowNanos;
+        paused = true;
+        if (gapNanos > heartbeatTimeoutNanos / 2) {
+            log.println("faro coordinator: this process did not run for " + gapNanos / 1_000_000
+                    + " ms (stopped or starved); the workers are not blamed for the silence and get a fresh"
+                    + " heartbeat window");
+        }
+        return gapNanos;
     }
 
     /**

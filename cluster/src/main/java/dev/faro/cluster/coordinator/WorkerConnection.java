@@ -176,6 +176,16 @@ final class WorkerConnection {
         send(Frame.of(MessageType.CANCEL).put("taskId", taskId).put("reason", reason));
     }
 
+    /** Moves every pending cancel deadline {@code nanos} later (this process was paused that long). Supervisor. */
+    void postponeCancelDeadlines(long nanos) {
+        for (PendingTask task : tasks.values()) {
+            long deadline = task.cancelDeadlineNs()[0];
+            if (deadline != 0) {
+                task.cancelDeadlineNs()[0] = deadline + nanos;
+            }
+        }
+    }
+
     /** The type of a cancelled task that overran its grace, or null. Supervisor thread. */
     String overdueCancelledTask(long nowNanos) {
         for (PendingTask task : tasks.values()) {
