@@ -53,9 +53,9 @@ public final class WorkerMain {
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /**
-     * How long a worker keeps knocking when the coordinator closes its connection before HELLO (its cap of
-     * unauthenticated connections is full): longer than the coordinator's handshake deadline, after which strangers'
-     * connections are closed and places come free.
+     * How long a worker keeps knocking when the coordinator closes its connection during the handshake (its cap of
+     * unauthenticated connections is full, or this JVM was slower than its handshake deadline): longer than that
+     * deadline, after which strangers' connections are closed and places come free.
      */
     private static final Duration GREETING_RETRY_WINDOW = Duration.ofSeconds(30);
     /** How long exiting may take before the process halts (a task thread stuck in the fabric, say). */
@@ -136,6 +136,7 @@ public final class WorkerMain {
      */
     public static int serve(InetSocketAddress coordinator, ClusterSecret secret, int requestedNode,
             TaskHandlers handlers) {
+        Handshake.warmUp();
         long greetingDeadline = System.nanoTime() + GREETING_RETRY_WINDOW.toNanos();
         long backoffMillis = 50;
         while (true) {
@@ -149,13 +150,13 @@ public final class WorkerMain {
                 } catch (AuthenticationException e) {
                     System.err.println("faro worker: " + e.getMessage());
                     return EXIT_NOT_JOINED;
-                } catch (Handshake.NotGreetedException e) {
+                } catch (Handshake.TurnedAwayException e) {
                     if (System.nanoTime() - greetingDeadline >= 0) {
                         throw e;
                     }
                     Thread.sleep(backoffMillis);
                     backoffMillis = Math.min(1000, backoffMillis * 2);
-                    continue; // turned away at the door (the coordinator's cap of strangers): knock again
+                    continue; // turned away (the coordinator's cap or deadline for strangers): knock again
                 }
                 channel.authenticated();
                 int node = (int) welcome.number("node");
