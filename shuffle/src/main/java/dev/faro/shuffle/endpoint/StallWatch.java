@@ -66,7 +66,7 @@ public final class StallWatch {
         this.progress = progress;
     }
 
-    /** "10 s with no progress anywhere": how a stall of {@code config}'s endpoints is described in errors. */
+    /** How a stall of {@code config}'s endpoints reads in errors: "10 s with no progress anywhere in the query". */
     public static String describeStall(EndpointConfig config) {
         return describeStall(config.stallTimeout(), config.progress());
     }
