@@ -390,8 +390,7 @@ public final class Coordinator implements AutoCloseable {
     private void accept() {
         while (!server.isClosed()) {
             try {
-                var socket = server.accept();
-                Thread.ofVirtual().name("faro-coordinator-join").start(() -> admission.admit(socket));
+                admission.onAccepted(server.accept());
             } catch (IOException e) {
                 if (!server.isClosed()) {
                     log.println("faro coordinator: accept failed: " + e);

@@ -33,11 +33,18 @@ public final class FrameChannel implements AutoCloseable {
     public static final int SESSION_MAX_FRAME_BYTES = Integer.MAX_VALUE - 64;
 
     private static final int PROGRESS_CHUNK_BYTES = 1 << 20;
+    /** Stream buffers before authentication: small, so a connection that never authenticates costs little. */
+    private static final int HANDSHAKE_BUFFER_BYTES = 512;
+    /** Stream buffers once the peer is authenticated. */
+    private static final int SESSION_BUFFER_BYTES = 64 * 1024;
 
     /** Null for a channel over plain streams ({@link #FrameChannel(InputStream, OutputStream, String)}). */
     private final Socket socket;
-    private final DataInputStream input;
-    private final DataOutputStream output;
+    private final Object sendLock = new Object();
+    /** Replaced once by {@link #authenticated()} (a larger buffer); read by the receiving thread. */
+    private DataInputStream input;
+    /** Replaced once by {@link #authenticated()}; guarded by {@link #sendLock}. */
+    private DataOutputStream output;
     private final String peer;
     private volatile int maxFrameBytes = HANDSHAKE_MAX_FRAME_BYTES;
     private volatile long lastReceiveProgressNanos = System.nanoTime();
@@ -55,8 +62,8 @@ public final class FrameChannel implements AutoCloseable {
 
     private FrameChannel(Socket socket, InputStream in, OutputStream out, String peer) {
         this.socket = socket;
-        this.input = new DataInputStream(new BufferedInputStream(in, 64 * 1024));
-        this.output = new DataOutputStream(new BufferedOutputStream(out, 64 * 1024));
+        this.input = new DataInputStream(new BufferedInputStream(in, HANDSHAKE_BUFFER_BYTES));
+        this.output = new DataOutputStream(new BufferedOutputStream(out, HANDSHAKE_BUFFER_BYTES));
         this.peer = peer;
     }
 
@@ -65,9 +72,16 @@ public final class FrameChannel implements AutoCloseable {
         return peer;
     }
 
-    /** Raises the frame limit once the peer is authenticated. */
+    /**
+     * Raises the frame limit and enlarges the stream buffers once the peer is authenticated. Call from the receiving
+     * thread, with no send in progress (between the handshake and the session); bytes already buffered are kept.
+     */
     public void authenticated() {
         maxFrameBytes = SESSION_MAX_FRAME_BYTES;
+        input = new DataInputStream(new BufferedInputStream(input, SESSION_BUFFER_BYTES));
+        synchronized (sendLock) {
+            output = new DataOutputStream(new BufferedOutputStream(output, SESSION_BUFFER_BYTES));
+        }
     }
 
     /** How long {@link #receive} may block before it throws {@link SocketTimeoutException}; zero waits forever. */
@@ -86,7 +100,7 @@ public final class FrameChannel implements AutoCloseable {
             throw new IOException("frame of " + ((long) header.length + payload.length) + " B exceeds the limit of "
                     + maxFrameBytes + " B");
         }
-        synchronized (output) {
+        synchronized (sendLock) {
             output.writeInt(MAGIC);
             output.writeInt(header.length);
             output.writeInt(payload.length);

@@ -9,23 +9,20 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
-import java.time.Duration;
 
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
  * rows with the other nodes over the worker's fabric. Payload: a {@link QueryTask}. Reply: elapsed time and bytes
  * shuffled by this node, and the result's columns and rows (only node 0 has rows: plans end in a GATHER).
+ *
+ * <p>Stalls: the exchanges fail after the cluster's {@code exchangeStallTimeout} with no progress anywhere (this
+ * node's batches, or any node's, relayed by the heartbeats; see {@link WorkerContext#progress()}), not after a fixed
+ * time: a node starts receiving an exchange when it starts the pipeline that feeds it, so it may wait for a slower
+ * peer as long as that peer's pipeline runs, but never for a query where nothing moves.
  */
 public final class QueryHandler implements TaskHandler {
 
     public static final String TYPE = "query";
-
-    /**
-     * How long an exchange may wait without progress. A node starts receiving an exchange when it starts the pipeline
-     * that feeds it, so a slow node can lag the others by a pipeline's run time; dead peers are noticed sooner by the
-     * fabric (error completions) and by the coordinator's heartbeats.
-     */
-    static final Duration EXCHANGE_STALL_TIMEOUT = Duration.ofMinutes(2);
 
     @Override
     public String type() {
@@ -44,7 +41,8 @@ public final class QueryHandler implements TaskHandler {
                 : ExecutionContext.distributed(tables, task.threads(), context.fabric(), context.exchange(),
                         task.design(), task.queryId())
                         .withTransport(task.transport())
-                        .withEndpointTweaks(config -> config.withStallTimeout(EXCHANGE_STALL_TIMEOUT));
+                        .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
+                                .withProgress(context.progress()));
         QueryResult result = QueryExecutor.execute(task.plan(), execution);
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());

@@ -54,6 +54,12 @@ public final class WorkerMain {
 
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How long a worker keeps knocking when the coordinator closes its connection during the handshake (its cap of
+     * unauthenticated connections is full, or this JVM was slower than its handshake deadline): longer than that
+     * deadline, after which strangers' connections are closed and places come free.
+     */
+    private static final Duration GREETING_RETRY_WINDOW = Duration.ofSeconds(30);
     /** How long exiting may take before the process halts (a task thread stuck in the fabric, say). */
     private static final Duration EXIT_GRACE = Duration.ofSeconds(5);
 
@@ -132,52 +138,72 @@ public final class WorkerMain {
      */
     public static int serve(InetSocketAddress coordinator, ClusterSecret secret, int requestedNode,
             TaskHandlers handlers) {
-        Socket socket = new Socket();
-        try (FrameChannel channel = connect(socket, coordinator)) {
-            Frame welcome;
-            try {
-                channel.receiveTimeout(HANDSHAKE_TIMEOUT);
-                welcome = Handshake.join(channel, secret, ProcessHandle.current().pid(), hostName(), requestedNode);
-            } catch (AuthenticationException e) {
-                System.err.println("faro worker: " + e.getMessage());
-                return EXIT_NOT_JOINED;
-            }
-            channel.authenticated();
-            int node = (int) welcome.number("node");
-            int nodes = (int) welcome.number("nodes");
-            Fabric fabric;
-            FabricConfig fabricConfig = fabricConfig(welcome, node, socket.getLocalAddress());
-            try {
-                fabric = Fabrics.open(fabricConfig);
-            } catch (RuntimeException e) {
-                System.err.println("faro worker: node " + node + ": cannot open the fabric: " + e.getMessage());
-                channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: " + e));
-                return EXIT_NOT_JOINED;
-            }
-            // SIGTERM or SIGINT (Ctrl-C, a coordinator stopping its workers): close the fabric, which removes its
-            // files, before the JVM exits; tasks still running end with it
-            Thread onSignal = new Thread(() -> closeQuietly(fabric), "faro-worker-stop");
-            Runtime.getRuntime().addShutdownHook(onSignal);
-            try (fabric) {
-                channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
-                channel.send(Frame.of(MessageType.READY));
-                System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
-                        + " (pid " + ProcessHandle.current().pid() + ", fabric " + fabric.getClass().getSimpleName()
-                        + ")");
-                WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
-                        Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers,
-                        fabricConfig.option(ShmFabricProvider.DIRECTORY_OPTION, "/dev/shm"));
-                return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
-            } finally {
+        Handshake.warmUp();
+        long greetingDeadline = System.nanoTime() + GREETING_RETRY_WINDOW.toNanos();
+        long backoffMillis = 50;
+        while (true) {
+            Socket socket = new Socket();
+            try (FrameChannel channel = connect(socket, coordinator)) {
+                Frame welcome;
                 try {
-                    Runtime.getRuntime().removeShutdownHook(onSignal);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running
+                    channel.receiveTimeout(HANDSHAKE_TIMEOUT);
+                    welcome = Handshake.join(channel, secret, ProcessHandle.current().pid(), hostName(),
+                            requestedNode);
+                } catch (AuthenticationException e) {
+                    System.err.println("faro worker: " + e.getMessage());
+                    return EXIT_NOT_JOINED;
+                } catch (Handshake.TurnedAwayException e) {
+                    if (System.nanoTime() - greetingDeadline >= 0) {
+                        throw e;
+                    }
+                    Thread.sleep(backoffMillis);
+                    backoffMillis = Math.min(1000, backoffMillis * 2);
+                    continue; // turned away (the coordinator's cap or deadline for strangers): knock again
                 }
+                channel.authenticated();
+                int node = (int) welcome.number("node");
+                int nodes = (int) welcome.number("nodes");
+                Fabric fabric;
+                FabricConfig fabricConfig = fabricConfig(welcome, node, socket.getLocalAddress());
+                try {
+                    fabric = Fabrics.open(fabricConfig);
+                } catch (RuntimeException e) {
+                    System.err.println("faro worker: node " + node + ": cannot open the fabric: "
+                            + e.getMessage());
+                    channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: "
+                            + e));
+                    return EXIT_NOT_JOINED;
+                }
+                // SIGTERM or SIGINT (Ctrl-C, a coordinator stopping its workers): close the fabric, which removes
+                // its files, before the JVM exits; tasks still running end with it
+                Thread onSignal = new Thread(() -> closeQuietly(fabric), "faro-worker-stop");
+                Runtime.getRuntime().addShutdownHook(onSignal);
+                try (fabric) {
+                    channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
+                    channel.send(Frame.of(MessageType.READY));
+                    System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
+                            + " (pid " + ProcessHandle.current().pid() + ", fabric "
+                            + fabric.getClass().getSimpleName() + ")");
+                    WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
+                            Duration.ofMillis(welcome.number("exchangeTimeoutMs")),
+                            Duration.ofMillis(welcome.number("stallTimeoutMs")), handlers,
+                            fabricConfig.option(ShmFabricProvider.DIRECTORY_OPTION, "/dev/shm"));
+                    return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
+                } finally {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(onSignal);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook is running
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                System.err.println("faro worker: cannot join " + coordinator + ": " + e);
+                return EXIT_LOST;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                System.err.println("faro worker: interrupted while joining " + coordinator);
+                return EXIT_LOST;
             }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("faro worker: cannot join " + coordinator + ": " + e);
-            return EXIT_LOST;
         }
     }
 

@@ -9,6 +9,7 @@ import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.MessageType;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -33,21 +34,25 @@ final class WorkerSession {
     private final int nodes;
     private final Fabric fabric;
     private final Duration exchangeTimeout;
+    private final Duration stallTimeout;
     private final TaskHandlers handlers;
     /** Where memory-mapped fabric files live, for the message when that file system is full. */
     private final String sharedMemoryDirectory;
+    /** This node's progress, reported with every PONG; the cluster's, relayed with every PING. */
+    private final ProgressSignal progress = new ProgressSignal();
     private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
     private final Map<Long, RunningTask> tasks = new ConcurrentHashMap<>();
 
     private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
 
     WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, Duration exchangeTimeout,
-            TaskHandlers handlers, String sharedMemoryDirectory) {
+            Duration stallTimeout, TaskHandlers handlers, String sharedMemoryDirectory) {
         this.channel = channel;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
         this.fabric = fabric;
         this.exchangeTimeout = exchangeTimeout;
+        this.stallTimeout = stallTimeout;
         this.handlers = handlers;
         this.sharedMemoryDirectory = sharedMemoryDirectory;
     }
@@ -61,7 +66,7 @@ final class WorkerSession {
             while (true) {
                 Frame frame = channel.receive();
                 switch (frame.type()) {
-                    case PING -> channel.send(Frame.of(MessageType.PONG));
+                    case PING -> onPing(frame);
                     case TASK -> onTask(frame);
                     case CANCEL -> onCancel(frame);
                     case GATHERED -> onGathered(frame);
@@ -85,6 +90,15 @@ final class WorkerSession {
         return false;
     }
 
+    /**
+     * Answers at once, from this reader thread (never behind a task), with this node's progress count; notes the
+     * cluster's progress epoch the PING carries.
+     */
+    private void onPing(Frame frame) throws IOException {
+        progress.remoteAdvanced(frame.header().path("clusterProgress").asLong(0));
+        channel.send(Frame.of(MessageType.PONG).put("progress", progress.local()));
+    }
+
     private void onTask(Frame frame) {
         long taskId = frame.number("taskId");
         String type = frame.text("taskType");
@@ -92,7 +106,8 @@ final class WorkerSession {
         RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, nodes, exchangeTimeout,
                 (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
                         .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
-        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, nodes, fabric, exchange, attributes);
+        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, nodes, fabric, exchange, attributes,
+                progress, stallTimeout);
         Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
                 .unstarted(() -> runTask(context, payload));
         tasks.put(taskId, new RunningTask(context, exchange, thread));

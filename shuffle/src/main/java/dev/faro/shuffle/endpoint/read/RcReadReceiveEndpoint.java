@@ -201,11 +201,12 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
                 }
                 checkSources();
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+                    watch = new StallWatch(config, dataWaitNanos);
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(depleted) + ")");
                 }
             }
         } finally {

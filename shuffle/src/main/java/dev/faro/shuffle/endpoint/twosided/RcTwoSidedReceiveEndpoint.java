@@ -142,7 +142,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+        StallWatch watch = new StallWatch(config, dataWaitNanos);
         try {
             while (true) {
                 failure.check();
@@ -167,8 +167,9 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                     }
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(depleted) + ")");
                 }
             }
         } finally {
@@ -270,12 +271,12 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         }
         try {
             if (expectsData && ended && !failure.failed()) {
-                StallWatch watch = new StallWatch(config.stallTimeout());
+                StallWatch watch = new StallWatch(config);
                 for (RcQueuePair queuePair : queuePairs) {
                     while (queuePair.postedReceives() > 0) {
                         if (!watch.idle()) {
-                            throw failure.fail("senders did not reach send/receive parity within "
-                                    + config.stallTimeout());
+                            throw failure.fail("senders did not reach send/receive parity for "
+                                    + StallWatch.describeStall(config));
                         }
                     }
                 }

@@ -193,7 +193,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      */
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+        StallWatch watch = new StallWatch(config, dataWaitNanos);
         try {
             long nextAddNs = 0;
             while (true) {
@@ -232,8 +232,9 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                     }
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " (" + finishedSourceCount()
-                            + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + finishedSourceCount() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(finished) + ")");
                 }
             }
         } finally {
