@@ -75,7 +75,7 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
                 err.flush();
             });
         } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            err.println("faro bench shuffle " + driver.name() + ": " + e.getMessage());
+            UserStop.printFailure(err, "faro bench shuffle " + driver.name() + ": " + e.getMessage());
             return BenchShuffleCommand.FAILED;
         }
         out.print(report.table());

@@ -101,7 +101,7 @@ final class BenchFabricCommand implements Callable<Integer> {
                 // known only once the workers report the provider's limits, e.g. every size above the UD MTU
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-                err.println("faro bench fabric: " + provider + ": " + e.getMessage());
+                UserStop.printFailure(err, "faro bench fabric: " + provider + ": " + e.getMessage());
                 return FAILED;
             }
             out.println("provider " + provider + ":");

@@ -104,7 +104,7 @@ final class BenchShuffleCommand {
                     err.flush();
                 }).run();
             } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-                err.println("faro bench shuffle throughput: " + e.getMessage());
+                UserStop.printFailure(err, "faro bench shuffle throughput: " + e.getMessage());
                 return FAILED;
             }
             out.print(report.table());

@@ -46,7 +46,7 @@ final class BenchTpchCommand implements Callable<Integer> {
             + " 3,4,10, the paper's).")
     private List<String> queries;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node (default: 2).")
+    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node, at most 32 (default: 2).")
     private Integer threads;
 
     @Option(names = "--runs", paramLabel = "N", description = "Timed runs per query and system (default: 3;"
@@ -74,8 +74,7 @@ final class BenchTpchCommand implements Callable<Integer> {
             out.flush();
             return CommandLine.ExitCode.OK;
         } catch (FaroException | IllegalStateException | UncheckedIOException e) {
-            err.println("faro bench tpch: " + e.getMessage());
-            err.flush();
+            UserStop.printFailure(err, "faro bench tpch: " + e.getMessage());
             return TpchCommand.FAILED;
         }
     }
@@ -94,13 +93,13 @@ final class BenchTpchCommand implements Callable<Integer> {
                 config = config.withQueries(TpchOptions.queries(queries));
             }
             if (threads != null) {
-                config = config.withThreads(threads);
+                config = config.withThreads(TpchOptions.threads(threads));
             }
             if (runs != null) {
                 config = config.withRuns(runs);
             }
-            TpchOptions.checkFits(config.nodes(), dev.faro.cluster.tpch.TpchSession.workerHeapMiB(config.nodes(),
-                    config.scaleFactor()));
+            TpchOptions.checkFits(config.nodes(), config.scaleFactor(), dev.faro.cluster.tpch.TpchSession
+                    .workerHeapMiB(config.nodes(), config.scaleFactor()));
             // this JVM generates the whole database once for DuckDB (about 1.2 GB of heap per unit of scale factor)
             long neededMiB = (long) Math.ceil(1536 * config.scaleFactor());
             long maxMiB = Runtime.getRuntime().maxMemory() >> 20;

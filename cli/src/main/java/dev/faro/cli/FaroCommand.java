@@ -1,16 +1,21 @@
 package dev.faro.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * Entry point of the {@code faro} command. Coordination code: parses the command line and dispatches to a
- * subcommand. Parse errors print one line plus the usage and exit with {@link CommandLine.ExitCode#USAGE} (2).
+ * subcommand. A bad value prints one line naming the command and exits with {@link CommandLine.ExitCode#USAGE} (2);
+ * output that cannot be written exits 1 with one line; Ctrl-C or SIGTERM says "stopped by user" ({@link UserStop}).
  */
 @Command(
         name = "faro",
@@ -20,25 +25,56 @@ import picocli.CommandLine.Command;
         subcommands = {TpchCommand.class, BenchCommand.class, WorkerCommand.class})
 public final class FaroCommand {
 
+    /** Exit code when the command's output cannot be written (a full disk, a closed pipe). */
+    static final int OUTPUT_FAILED = 1;
+
     public static void main(String[] args) {
-        System.exit(newCommandLine().execute(args));
+        quietLogging();
+        CheckedOutput stdout = new CheckedOutput(new FileOutputStream(FileDescriptor.out));
+        CommandLine commandLine = newCommandLine();
+        commandLine.setOut(new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true));
+        String[] running = {"faro"};
+        commandLine.setExecutionStrategy(parseResult -> {
+            running[0] = lastSubcommand(parseResult).commandSpec().qualifiedName();
+            UserStop.install(running[0], commandLine.getErr());
+            return new CommandLine.RunLast().execute(parseResult);
+        });
+        int code = commandLine.execute(args);
+        commandLine.getOut().flush();
+        if (stdout.failure() != null) {
+            commandLine.getErr().println(running[0] + ": cannot write the output: " + stdout.failure().getMessage());
+            commandLine.getErr().flush();
+            code = code == CommandLine.ExitCode.OK ? OUTPUT_FAILED : code;
+        }
+        UserStop.finished();
+        System.exit(code);
     }
 
-    /** The configured command line, shared by {@link #main} and the tests. */
+    /**
+     * The configured command line, shared by {@link #main} and the tests: one-line parameter errors that name the
+     * command (see {@link ParameterErrors}).
+     */
     static CommandLine newCommandLine() {
         CommandLine commandLine = new CommandLine(new FaroCommand());
-        CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
-        commandLine.setParameterExceptionHandler((exception, args) -> {
-            if (!exception.getCommandLine().getCommandName().equals("tpch")) {
-                return usage.handleParseException(exception, args);
-            }
-            // faro tpch is the command users meet first: one line, no usage wall
-            PrintWriter err = exception.getCommandLine().getErr();
-            err.println("faro tpch: " + exception.getMessage() + " (see faro tpch --help)");
-            err.flush();
-            return CommandLine.ExitCode.USAGE;
-        });
+        ParameterErrors.install(commandLine);
         return commandLine;
+    }
+
+    private static CommandLine.ParseResult lastSubcommand(CommandLine.ParseResult parseResult) {
+        CommandLine.ParseResult last = parseResult;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        return last;
+    }
+
+    /** Only warnings and errors from java.util.logging (as in the workers). */
+    private static void quietLogging() {
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.setLevel(java.util.logging.Level.WARNING);
+        for (java.util.logging.Handler handler : root.getHandlers()) {
+            handler.setLevel(java.util.logging.Level.WARNING);
+        }
     }
 
     /** Reads the project version that Maven filters into {@code version.properties}. */

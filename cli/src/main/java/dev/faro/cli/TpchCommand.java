@@ -7,7 +7,9 @@ import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.fabric.shm.ShmFabricProvider;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -62,7 +64,7 @@ final class TpchCommand implements Callable<Integer> {
             + " partitioned on its first column, VLDB16) (default: random).")
     private String placement = Placement.RANDOM.optionName();
 
-    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node (default: 2).")
+    @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node, at most 32 (default: 2).")
     private int threads = 2;
 
     @Option(names = "--format", paramLabel = "F", description = "table (first rows and figures), csv or json (the"
@@ -74,8 +76,17 @@ final class TpchCommand implements Callable<Integer> {
     private int rows = 10;
 
     @Option(names = "--worker-heap", paramLabel = "SIZE", description = "Heap of each worker JVM, e.g. 4g (default:"
-            + " 512 MiB + 2.5 GiB x SF / nodes).")
+            + " 512 MiB + 2.5 GiB x SF / nodes; at least 320 MiB + 1.25 GiB x SF / nodes).")
     private String workerHeap;
+
+    @Option(names = "--shm-directory", paramLabel = "DIR", description = "Where the shm fabric keeps its shared"
+            + " memory files (default: /dev/shm); a larger tmpfs when /dev/shm is small, as in containers.")
+    private Path shmDirectory;
+
+    @Option(names = "--verbose", description = "Show the workers' standard output and stack traces (by default a"
+            + " worker's stack trace goes to a file under " + "${sys:java.io.tmpdir}/faro-logs, and one line says"
+            + " which).")
+    private boolean verbose;
 
     @Override
     public Integer call() {
@@ -87,14 +98,19 @@ final class TpchCommand implements Callable<Integer> {
         try {
             numbers = TpchOptions.queries(queries);
             double sf = TpchOptions.scaleFactor(scaleFactor);
+            TpchOptions.threads(threads);
             long heapMiB = workerHeap != null ? TpchOptions.heapMiB(workerHeap) : TpchSession.workerHeapMiB(nodes, sf);
-            TpchOptions.checkFits(nodes, heapMiB);
+            TpchOptions.checkFits(nodes, sf, heapMiB);
             if (rows < 0) {
                 throw new IllegalArgumentException("--rows must not be negative, got " + rows);
             }
             settings = TpchOptions.exchange(new TpchSettings(sf, Placement.parse(placement), threads,
                     EndpointDesign.MESQ_SR), design);
-            config = ClusterConfig.local(nodes).withWorkerHeap(heapMiB + "m");
+            config = ClusterConfig.local(nodes).withWorkerHeap(heapMiB + "m").withForwardWorkerOutput(verbose);
+            if (shmDirectory != null) {
+                config = config.withProviderOption(ShmFabricProvider.DIRECTORY_OPTION,
+                        shmDirectory.toAbsolutePath().toString());
+            }
         } catch (IllegalArgumentException e) {
             err.println("faro tpch: " + e.getMessage());
             err.flush();
@@ -106,12 +122,14 @@ final class TpchCommand implements Callable<Integer> {
                 progress(err, "running Q" + number + " (" + settings.exchangeName() + ")");
                 QueryOutcome outcome = session.run(number);
                 output.add(outcome);
+                if (out.checkError()) {
+                    return FAILED; // standard output is gone (a full disk, a closed pipe); FaroCommand says so
+                }
             }
             output.finish(settings, nodes);
             return CommandLine.ExitCode.OK;
         } catch (FaroException | IllegalStateException e) {
-            err.println("faro tpch: " + e.getMessage());
-            err.flush();
+            UserStop.printFailure(err, "faro tpch: " + e.getMessage());
             return FAILED;
         }
     }

@@ -1,9 +1,9 @@
 package dev.faro.cli;
 
+import dev.faro.cluster.tpch.TpchSession;
 import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.TpchQueries;
 import dev.faro.shuffle.endpoint.EndpointDesign;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +18,12 @@ final class TpchOptions {
 
     /** At most this many local workers, whatever the memory says. */
     static final int MAX_LOCAL_NODES = 64;
+
+    /** TPC-H's largest scale factor. */
+    static final int MAX_SCALE_FACTOR = 100_000;
+
+    /** What a worker JVM uses besides its heap (metaspace, code, thread stacks, direct buffers). */
+    private static final long JVM_OVERHEAD_MIB = 256;
 
     private TpchOptions() {}
 
@@ -71,26 +77,44 @@ final class TpchOptions {
             throw new IllegalArgumentException("--worker-heap takes a size like 512m or 4g, not '" + text + "'");
         }
         long value = Long.parseLong(size.group(1));
-        long mib = switch (Character.toLowerCase(size.group(2).charAt(0))) {
+        return switch (Character.toLowerCase(size.group(2).charAt(0))) {
             case 'k' -> value / 1024;
             case 'm' -> value;
             default -> value * 1024;
         };
-        if (mib < 64) {
-            throw new IllegalArgumentException("--worker-heap must be at least 64m, got " + text);
-        }
-        return mib;
     }
 
+    /** A scale factor: positive and at most TPC-H's largest. */
     static double scaleFactor(double value) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException("the scale factor must be positive, got " + value);
         }
+        if (value > MAX_SCALE_FACTOR) {
+            throw new IllegalArgumentException("the scale factor must be at most " + MAX_SCALE_FACTOR
+                    + " (TPC-H's largest), got " + number(value));
+        }
         return value;
     }
 
-    /** Checks that {@code nodes} workers of {@code heapMiB} each fit this machine's memory (80 % of it). */
-    static void checkFits(int nodes, long heapMiB) {
+    /** Engine threads per node: between 1 and {@link TpchSettings#MAX_THREADS}. */
+    static int threads(int value) {
+        if (value < 1 || value > TpchSettings.MAX_THREADS) {
+            throw new IllegalArgumentException("--threads must be between 1 and " + TpchSettings.MAX_THREADS
+                    + " per node, got " + value);
+        }
+        return value;
+    }
+
+    /**
+     * Checks, before anything starts, that {@code nodes} workers fit this host: the node count, each worker's heap
+     * against what SF {@code scaleFactor} needs at least ({@link TpchSession#minimumWorkerHeapMiB}), the data
+     * against the memory available now, and the heaps together against the host's memory (80 % of it).
+     */
+    static void checkFits(int nodes, double scaleFactor, long heapMiB) {
+        checkFits(nodes, scaleFactor, heapMiB, HostMemory.now());
+    }
+
+    static void checkFits(int nodes, double scaleFactor, long heapMiB, HostMemory memory) {
         if (nodes < 1) {
             throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
         }
@@ -98,20 +122,34 @@ final class TpchOptions {
             throw new IllegalArgumentException(nodes + " nodes is more than a local cluster runs (at most "
                     + MAX_LOCAL_NODES + ")");
         }
-        long totalMiB = physicalMemoryMiB();
-        long neededMiB = nodes * (heapMiB + 256); // heap plus the JVM's own memory
-        if (neededMiB > totalMiB * 8 / 10) {
-            throw new IllegalArgumentException(String.format(
-                    "%d nodes with %d MiB of heap each need about %.1f GiB; this machine has %.1f GiB (use fewer"
-                            + " nodes or a smaller --sf)", nodes, heapMiB, neededMiB / 1024.0, totalMiB / 1024.0));
+        long minimumMiB = TpchSession.minimumWorkerHeapMiB(nodes, scaleFactor);
+        long neededMiB = nodes * (minimumMiB + JVM_OVERHEAD_MIB);
+        if (neededMiB > memory.availableMiB()) {
+            throw new IllegalArgumentException(String.format("SF %s on %d node%s needs about %s of memory; this"
+                    + " machine has %s available (of %s; use a smaller --sf)", number(scaleFactor), nodes,
+                    nodes == 1 ? "" : "s", size(neededMiB), size(memory.availableMiB()), size(memory.totalMiB())));
+        }
+        if (heapMiB < minimumMiB) {
+            throw new IllegalArgumentException(String.format("--worker-heap %dm is too small for SF %s on %d node%s:"
+                    + " each worker needs at least %dm", heapMiB, number(scaleFactor), nodes, nodes == 1 ? "" : "s",
+                    minimumMiB));
+        }
+        long reservedMiB = nodes * (heapMiB + JVM_OVERHEAD_MIB);
+        if (reservedMiB > memory.totalMiB() * 8 / 10) {
+            throw new IllegalArgumentException(String.format("%d nodes with %d MiB of heap each need about %s;"
+                    + " this machine has %s (use fewer nodes, a smaller --worker-heap or a smaller --sf)", nodes,
+                    heapMiB, size(reservedMiB), size(memory.totalMiB())));
         }
     }
 
-    static long physicalMemoryMiB() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getTotalMemorySize() >> 20;
-        }
-        return 8L << 10;
+    private static String size(long mib) {
+        return mib >= 1 << 20 ? String.format("%.1f TiB", mib / (double) (1 << 20))
+                : String.format("%.1f GiB", mib / 1024.0);
+    }
+
+    static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
+                : String.valueOf(value);
     }
 
     static String join(Set<Integer> numbers) {

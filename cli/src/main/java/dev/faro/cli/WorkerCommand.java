@@ -1,12 +1,16 @@
 package dev.faro.cli;
 
+import dev.faro.cluster.protocol.ClusterSecret;
 import dev.faro.cluster.worker.WorkerMain;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code faro worker --join HOST:PORT}: wiring only. Runs this process as a cluster worker ({@link WorkerMain}) until
@@ -35,8 +39,20 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Show informational log lines too, not only warnings and errors.")
     private boolean verbose;
 
+    /** Caught so that its value is never echoed in an error ("Unknown options: '--secret', 'VALUE'"). */
+    @Option(names = "--secret", hidden = true, arity = "0..1", paramLabel = "SECRET")
+    private String secretOnCommandLine;
+
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public Integer call() {
+        if (secretOnCommandLine != null) {
+            throw new ParameterException(spec.commandLine(), "the secret never goes on the command line (other"
+                    + " users see it in the process list): use --secret-file FILE or $"
+                    + ClusterSecret.ENVIRONMENT_VARIABLE);
+        }
         List<String> arguments = new ArrayList<>(List.of("--join", join));
         if (secretFile != null) {
             arguments.addAll(List.of("--secret-file", secretFile.toString()));

@@ -64,7 +64,7 @@ class BenchExperimentCommandTest {
     @Test
     void badValuesAreOneLineUsageErrors() {
         assertThat(run("bench", "shuffle", "e4", "--nodes", "2,0")).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString().lines().findFirst().orElse("")).isEqualTo("node counts must be in [1, 16]: 0");
-        assertThat(err.toString()).contains("Usage: faro bench shuffle e4").doesNotContain("\tat ");
+        assertThat(err.toString().lines().toList()).containsExactly("faro bench shuffle e4: node counts must be in"
+                + " [1, 16]: 0 (see faro bench shuffle e4 --help)");
     }
 }

@@ -1,6 +1,7 @@
 package dev.faro.fabric;
 
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 
 /** Opens fabric nodes by provider name. */
@@ -25,6 +26,19 @@ public final class Fabrics {
                         FaroException.Category.INVALID_ARGUMENT,
                         "unknown fabric provider '" + name + "'; known: "
                                 + providers.stream().map(FabricProvider::name).sorted().toList()));
+    }
+
+    /**
+     * Removes what dead nodes of provider {@code name} left on this host (see
+     * {@link FabricProvider#removeLeftovers}); an unknown provider has none. Never throws.
+     */
+    public static int removeLeftovers(String name, Map<String, String> options) {
+        for (FabricProvider provider : providers()) {
+            if (provider.name().equals(name)) {
+                return provider.removeLeftovers(options);
+            }
+        }
+        return 0;
     }
 
     /** Opens a node of the configured provider. */

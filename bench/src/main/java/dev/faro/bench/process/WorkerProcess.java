@@ -1,5 +1,8 @@
 package dev.faro.bench.process;
 
+import dev.faro.cluster.launch.ChildProcesses;
+import dev.faro.fabric.FabricProvider;
+import dev.faro.fabric.Fabrics;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -13,10 +16,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -37,9 +39,6 @@ public final class WorkerProcess implements AutoCloseable {
     /** Standard-error lines kept for error messages. */
     private static final int STDERR_TAIL_LINES = 15;
 
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-    private static final Thread REAPER = new Thread(WorkerProcess::destroyAllLive, "faro-worker-reaper");
-    private static boolean reaperInstalled;
 
     private final WorkerSpec spec;
     private final Process process;
@@ -69,10 +68,10 @@ public final class WorkerProcess implements AutoCloseable {
     public static WorkerProcess start(WorkerSpec spec, Consumer<String> log) {
         List<String> command = command(spec);
         ProcessBuilder builder = new ProcessBuilder(command);
-        installReaper();
         try {
             Process process = builder.start();
-            LIVE.add(process);
+            // stopped gracefully when this JVM ends (Ctrl-C); the fabric files of a worker that died go with it
+            ChildProcesses.register(process, WorkerProcess::removeFabricLeftovers);
             return new WorkerProcess(spec, process, log);
         } catch (IOException e) {
             throw new WorkerFailedException(spec.name(), "cannot start worker '" + spec.name() + "' (" + command.get(0)
@@ -212,7 +211,6 @@ public final class WorkerProcess implements AutoCloseable {
                 awaitExit(Duration.ofSeconds(5));
             }
         }
-        LIVE.remove(process);
     }
 
     private boolean awaitExit(Duration timeout) {
@@ -258,18 +256,10 @@ public final class WorkerProcess implements AutoCloseable {
         }
     }
 
-    private static synchronized void installReaper() {
-        if (!reaperInstalled) {
-            Runtime.getRuntime().addShutdownHook(REAPER);
-            reaperInstalled = true;
-        }
-    }
-
-    /** The shutdown hook: no worker outlives its coordinator. */
-    private static void destroyAllLive() {
-        for (Process process : LIVE) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+    /** Removes the shared-memory files of workers that died without closing their fabric (default directory). */
+    private static void removeFabricLeftovers() {
+        for (FabricProvider provider : Fabrics.providers()) {
+            provider.removeLeftovers(Map.of());
         }
     }
 

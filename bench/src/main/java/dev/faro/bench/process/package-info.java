@@ -7,8 +7,9 @@
  * <h2>Launch</h2>
  * A worker runs the coordinator's own {@code java} binary with the coordinator's class path, native access
  * enabled and a small heap, so it sees exactly the classes the coordinator sees. Every live worker is registered
- * with one shutdown hook that destroys it, and a worker exits by itself when its standard input closes, so a
- * coordinator that dies, even by SIGKILL, leaves no worker behind.
+ * with the cluster runtime's {@link dev.faro.cluster.launch.ChildProcesses}, whose shutdown hook stops it gracefully
+ * (SIGTERM, a bounded wait, SIGKILL) and then removes the fabric files dead workers left, and a worker exits by
+ * itself when its standard input closes, so a coordinator that dies, even by SIGKILL, leaves no worker behind.
  *
  * <h2>Line protocol</h2>
  * <pre>

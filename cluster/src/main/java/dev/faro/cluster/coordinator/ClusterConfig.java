@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param heartbeatTimeout how long a worker may stay silent before it counts as dead
  * @param cancelGrace how long a cancelled task may run on before its worker is replaced
  * @param exchangeTimeout how long a worker's all-gather waits for the other nodes
+ * @param exchangeStallTimeout how long a query's shuffle may see no progress at all, on any node, before it fails
+ *     with an error naming the exchange and the node it waits for; a slow but progressing shuffle never fails
  * @param forwardWorkerOutput whether the workers' standard output is forwarded too (their standard error always is)
  */
 public record ClusterConfig(
@@ -44,10 +46,27 @@ public record ClusterConfig(
         Duration heartbeatTimeout,
         Duration cancelGrace,
         Duration exchangeTimeout,
+        Duration exchangeStallTimeout,
         boolean forwardWorkerOutput) {
 
     public static final String DEFAULT_PROVIDER = "shm";
     public static final String LOOPBACK = "127.0.0.1";
+
+    /**
+     * How long a worker may stay silent by default: 8 s, eight pings at the default 1 s interval. A GC or scheduling
+     * stall of 2-3 s on the worker, then another on the coordinator's reader, adds up to about 6 s of silence on a
+     * loaded 2-core host, and must not cost a healthy worker; a stopped worker is still given up within seconds. A
+     * pause of the coordinator itself is never counted (see {@code Supervision}).
+     */
+    public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(8);
+
+    /**
+     * How long a query's shuffle may see no progress anywhere by default: 10 s. Progress is counted on every node
+     * (batches moved) and relayed with the heartbeats (one to two heartbeat intervals late), so a node waiting for a
+     * peer that is still computing is not stalled; a GC or scheduling stall of a few seconds fits easily. Longer than
+     * the heartbeat timeout, so a stopped worker is blamed as such before its peers report a stalled exchange.
+     */
+    public static final Duration DEFAULT_EXCHANGE_STALL_TIMEOUT = Duration.ofSeconds(10);
 
     public ClusterConfig {
         Objects.requireNonNull(provider, "provider is null");
@@ -66,6 +85,7 @@ public record ClusterConfig(
         positive(heartbeatTimeout, "heartbeatTimeout");
         positive(cancelGrace, "cancelGrace");
         positive(exchangeTimeout, "exchangeTimeout");
+        positive(exchangeStallTimeout, "exchangeStallTimeout");
         if (fabricPeerTimeout != null) {
             positive(fabricPeerTimeout, "fabricPeerTimeout");
         }
@@ -88,8 +108,8 @@ public record ClusterConfig(
     /** A local cluster of {@code nodes} workers on {@code shm}, listening on loopback, with the default timeouts. */
     public static ClusterConfig local(int nodes) {
         return new ClusterConfig(nodes, DEFAULT_PROVIDER, Map.of(), null, defaultWorkerHeap(nodes), List.of(), null,
-                LOOPBACK, 0, Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofSeconds(5),
-                Duration.ofSeconds(5), Duration.ofSeconds(120), false);
+                LOOPBACK, 0, Duration.ofSeconds(60), Duration.ofSeconds(1), DEFAULT_HEARTBEAT_TIMEOUT,
+                Duration.ofSeconds(5), Duration.ofSeconds(120), DEFAULT_EXCHANGE_STALL_TIMEOUT, false);
     }
 
     /**
@@ -106,15 +126,15 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withNodes(int value) {
-        return new ClusterConfig(value, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace,
-                exchangeTimeout, forwardWorkerOutput);
+        return new ClusterConfig(value, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withProvider(String value) {
         return new ClusterConfig(nodes, value, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
                 bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                forwardWorkerOutput);
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withProviderOption(String key, String value) {
@@ -122,67 +142,73 @@ public record ClusterConfig(
         options.put(key, value);
         return new ClusterConfig(nodes, provider, options, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
                 bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                forwardWorkerOutput);
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withFabricPeerTimeout(Duration value) {
         return new ClusterConfig(nodes, provider, providerOptions, value, workerHeap, jvmOptions, classPath,
                 bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                forwardWorkerOutput);
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withWorkerHeap(String value) {
         return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, value, jvmOptions, classPath,
                 bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                forwardWorkerOutput);
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withJvmOptions(List<String> value) {
         return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, value, classPath,
                 bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                forwardWorkerOutput);
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withClassPath(String value) {
         return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, value,
                 bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                forwardWorkerOutput);
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withBind(String address, int value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, address, value, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace,
-                exchangeTimeout, forwardWorkerOutput);
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                address, value, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withJoinTimeout(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, bindAddress, port, value, heartbeatInterval, heartbeatTimeout, cancelGrace,
-                exchangeTimeout, forwardWorkerOutput);
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, value, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withHeartbeat(Duration interval, Duration timeout) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, bindAddress, port, joinTimeout, interval, timeout, cancelGrace, exchangeTimeout,
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, interval, timeout, cancelGrace, exchangeTimeout, exchangeStallTimeout,
                 forwardWorkerOutput);
     }
 
     public ClusterConfig withCancelGrace(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, value,
-                exchangeTimeout, forwardWorkerOutput);
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, value, exchangeTimeout,
+                exchangeStallTimeout, forwardWorkerOutput);
     }
 
     public ClusterConfig withExchangeTimeout(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, value,
-                forwardWorkerOutput);
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, value,
+                exchangeStallTimeout, forwardWorkerOutput);
+    }
+
+    public ClusterConfig withExchangeStallTimeout(Duration value) {
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                value, forwardWorkerOutput);
     }
 
     public ClusterConfig withForwardWorkerOutput(boolean value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions,
-                classPath, bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace,
-                exchangeTimeout, value);
+        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
+                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
+                exchangeStallTimeout, value);
     }
 
     /** How long a worker waits for any frame from the coordinator before it gives up and exits. */

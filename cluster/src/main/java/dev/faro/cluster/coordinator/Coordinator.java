@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.cluster.ClusterException;
 import dev.faro.cluster.ClusterException.Kind;
 import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.launch.ChildProcesses;
 import dev.faro.cluster.launch.LaunchedWorker;
 import dev.faro.cluster.launch.WorkerLauncher;
 import dev.faro.cluster.protocol.ClusterSecret;
+import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaroException.Category;
 import java.io.IOException;
@@ -80,7 +82,8 @@ public final class Coordinator implements AutoCloseable {
         this.launcher = launchLocal
                 ? new WorkerLauncher(joinAddress(), secret,
                         config.classPath() != null ? config.classPath() : WorkerLauncher.currentClassPath(),
-                        config.workerHeap(), config.jvmOptions(), log, config.forwardWorkerOutput())
+                        config.workerHeap(), config.jvmOptions(), log, config.forwardWorkerOutput(),
+                        this::removeLeftovers)
                 : null;
         this.admission = new WorkerAdmission(this, config, secret, log);
         Thread.ofVirtual().name("faro-coordinator-acceptor").start(this::accept);
@@ -218,8 +221,8 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Shuts the workers down (they exit), closes the listener, and makes sure every local worker process ended
-     * (SIGTERM, then SIGKILL). Idempotent; never throws.
+     * Shuts the workers down (they exit), closes the listener, makes sure every local worker process ended
+     * (SIGTERM, then SIGKILL) and removes what killed ones left (their fabric files). Idempotent; never throws.
      */
     @Override
     public void close() {
@@ -257,12 +260,24 @@ public final class Coordinator implements AutoCloseable {
                 process.destroy(Duration.ofSeconds(1));
             }
         }
+        if (launcher != null) {
+            removeLeftovers(); // of workers that had to be killed
+        }
         for (Runnable action : actions) {
             try {
                 action.run();
             } catch (RuntimeException e) {
                 log.println("faro coordinator: a close action failed: " + e);
             }
+        }
+    }
+
+    /** Removes what dead local workers left behind (the fabric's files of a killed worker). Never throws. */
+    private void removeLeftovers() {
+        try {
+            Fabrics.removeLeftovers(config.provider(), config.providerOptions());
+        } catch (RuntimeException e) {
+            log.println("faro coordinator: cannot remove the files of a dead worker: " + e.getMessage());
         }
     }
 
@@ -389,7 +404,7 @@ public final class Coordinator implements AutoCloseable {
         if (process != null && process.isAlive()) {
             process.kill();
         }
-        if (!isClosed()) {
+        if (!isClosed() && !ChildProcesses.shuttingDown()) {
             log.println("faro coordinator: " + connection.describe() + " " + connection.lostWhat()
                     + (launcher != null ? "; starting a replacement" : "; waiting for a worker to join"));
         }
@@ -398,8 +413,7 @@ public final class Coordinator implements AutoCloseable {
     private void accept() {
         while (!server.isClosed()) {
             try {
-                var socket = server.accept();
-                Thread.ofVirtual().name("faro-coordinator-join").start(() -> admission.admit(socket));
+                admission.onAccepted(server.accept());
             } catch (IOException e) {
                 if (!server.isClosed()) {
                     log.println("faro coordinator: accept failed: " + e);

@@ -12,22 +12,49 @@ import java.util.List;
  * cancelled task overran the grace, launches a worker for each empty slot of a local cluster, and notices launched
  * processes that died or did not join in time. Decisions are taken under the coordinator's monitor; sends, kills and
  * launches happen after it is released. Coordination code; supervisor thread only.
+ *
+ * <h2>Our own pauses</h2>
+ * A worker's silence is only evidence while this process was running to hear it: when the monotonic clock jumped
+ * between two passes by more than {@link #pauseThresholdNanos} (the coordinator was stopped with SIGSTOP, suspended
+ * with its machine, or starved by the scheduler or a long GC), nobody pinged the workers and nobody read their
+ * answers, so no worker is blamed: every silence window restarts at the end of the pause, and a worker is given up
+ * only when it stays silent for a whole heartbeat timeout of running time after it.
  */
 final class Supervision {
+
+    /** Passes run every 100 ms; a gap of half a second is already far outside that. */
+    private static final long PAUSE_FLOOR_NANOS = 500_000_000L;
 
     private final Coordinator coordinator;
     private final ClusterConfig config;
     private final WorkerLauncher launcher;
     private final PrintStream log;
+    /** A gap between passes longer than this is a pause of this process, not silence of the workers. */
+    private final long pauseThresholdNanos;
+    private final long heartbeatTimeoutNanos;
+    /** When the last pass ran; 0 before the first. */
+    private long lastTickNanos;
+    /** Silence is counted from here at the earliest: the end of the last pause of this process. */
+    private long silenceCountsFromNanos;
+    private boolean paused;
+    /**
+     * The cluster's progress epoch: one more whenever a worker's PONG showed progress since the last pass; relayed to
+     * every worker with its PING, so a worker waiting in an exchange knows that some other node is still moving
+     * batches (see {@code ProgressSignal}).
+     */
+    private long clusterProgress;
 
     Supervision(Coordinator coordinator, ClusterConfig config, WorkerLauncher launcher, PrintStream log) {
         this.coordinator = coordinator;
         this.config = config;
         this.launcher = launcher;
         this.log = log;
+        this.heartbeatTimeoutNanos = config.heartbeatTimeout().toNanos();
+        this.pauseThresholdNanos = Math.max(PAUSE_FLOOR_NANOS, config.heartbeatInterval().toNanos());
     }
 
     void tick(long nowNanos) {
+        long pausedNanos = noticePause(nowNanos);
         List<Runnable> actions = new ArrayList<>();
         List<Integer> toLaunch = new ArrayList<>();
         synchronized (coordinator) {
@@ -35,6 +62,14 @@ final class Supervision {
                 return;
             }
             Coordinator.Slot[] slots = coordinator.slots();
+            for (Coordinator.Slot slot : slots) {
+                if (slot.connection != null && slot.connection.progressedSinceLastLook()) {
+                    clusterProgress++;
+                }
+                if (slot.connection != null && pausedNanos > 0) {
+                    slot.connection.postponeCancelDeadlines(pausedNanos); // a cancel's grace is running time too
+                }
+            }
             for (int node = 0; node < slots.length; node++) {
                 Coordinator.Slot slot = slots[node];
                 if (slot.connection != null) {
@@ -50,13 +85,43 @@ final class Supervision {
         }
     }
 
+    /**
+     * Restarts every silence window when this process did not run between two passes; returns how long it did not
+     * run (0 when it did).
+     */
+    private long noticePause(long nowNanos) {
+        long gapNanos = lastTickNanos == 0 ? 0 : nowNanos - lastTickNanos;
+        lastTickNanos = nowNanos;
+        if (gapNanos <= pauseThresholdNanos) {
+            return 0;
+        }
+        silenceCountsFromNanos = nowNanos;
+        paused = true;
+        if (gapNanos > heartbeatTimeoutNanos / 2) {
+            log.println("faro coordinator: this process did not run for " + gapNanos / 1_000_000
+                    + " ms (stopped or starved); the workers are not blamed for the silence and get a fresh"
+                    + " heartbeat window");
+        }
+        return gapNanos;
+    }
+
+    /**
+     * How long {@code connection} has been silent while this process was running: since its last frame, or since the
+     * end of this process's last pause when that came later.
+     */
+    private long silentNanos(WorkerConnection connection, long nowNanos) {
+        long lastHeard = connection.lastHeardNanos();
+        long from = paused && silenceCountsFromNanos - lastHeard > 0 ? silenceCountsFromNanos : lastHeard;
+        return nowNanos - from;
+    }
+
     private void watch(Coordinator.Slot slot, long nowNanos, List<Runnable> actions) {
         WorkerConnection connection = slot.connection;
         if (connection.isLost()) {
             return; // its reader frees the slot
         }
-        long silentNanos = nowNanos - connection.lastHeardNanos();
-        if (silentNanos > config.heartbeatTimeout().toNanos()) {
+        long silentNanos = silentNanos(connection, nowNanos);
+        if (silentNanos > heartbeatTimeoutNanos) {
             actions.add(() -> connection.lose(Kind.WORKER_UNRESPONSIVE, "stopped answering heartbeats for "
                     + silentNanos / 1_000_000 + " ms"));
             return;
@@ -69,7 +134,8 @@ final class Supervision {
         }
         if (nowNanos - slot.lastPingNanos >= config.heartbeatInterval().toNanos()) {
             slot.lastPingNanos = nowNanos;
-            actions.add(connection::ping);
+            long progress = clusterProgress;
+            actions.add(() -> connection.ping(progress));
         }
     }
 

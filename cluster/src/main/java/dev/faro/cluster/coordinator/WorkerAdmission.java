@@ -7,49 +7,111 @@ import dev.faro.cluster.protocol.ClusterSecret;
 import dev.faro.cluster.protocol.FrameChannel;
 import dev.faro.cluster.protocol.Handshake;
 import dev.faro.cluster.protocol.Json;
+import dev.faro.cluster.protocol.PeerText;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Admits one connecting worker: the handshake (a wrong secret is refused with a log line and changes nothing), a
  * node for it, WELCOME with the session settings, READY, then the setup tasks replayed in order; only then does the
  * worker take part in rounds. Coordination code; one virtual thread per connection.
+ *
+ * <p>Connections that have not authenticated yet are strangers and are held to tight limits: at most
+ * {@value #MAX_UNAUTHENTICATED} at a time (beyond that a new connection is closed at once), each closed when it has
+ * not proven the secret within {@link #HANDSHAKE_DEADLINE} of its accept (however slowly it drips bytes), small stream
+ * buffers until then (see {@link FrameChannel#authenticated()}), and log lines about them {@linkplain RateLimitedLog
+ * rate-limited and sanitised}.
  */
 final class WorkerAdmission {
 
-    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+    /** From accept to a verified AUTH, at most; a connection still unauthenticated then is closed. */
+    static final Duration HANDSHAKE_DEADLINE = Duration.ofSeconds(5);
+    /** Concurrent connections that have not authenticated yet; more are closed at once. */
+    static final int MAX_UNAUTHENTICATED = 16;
 
     private final Coordinator coordinator;
     private final ClusterConfig config;
     private final ClusterSecret secret;
     private final java.io.PrintStream log;
+    private final RateLimitedLog strangers;
+    private final AtomicInteger unauthenticated = new AtomicInteger();
 
     WorkerAdmission(Coordinator coordinator, ClusterConfig config, ClusterSecret secret, java.io.PrintStream log) {
         this.coordinator = coordinator;
         this.config = config;
         this.secret = secret;
         this.log = log;
+        this.strangers = new RateLimitedLog(log);
     }
 
-    void admit(Socket socket) {
-        FrameChannel channel;
-        try {
-            channel = new FrameChannel(socket);
-        } catch (IOException e) {
+    /**
+     * Takes a freshly accepted connection: closes it at once when {@value #MAX_UNAUTHENTICATED} others are still
+     * unauthenticated, else admits it on a virtual thread of its own. Acceptor thread; never blocks.
+     */
+    void onAccepted(Socket socket) {
+        if (unauthenticated.incrementAndGet() > MAX_UNAUTHENTICATED) {
+            unauthenticated.decrementAndGet();
             close(socket);
+            strangers.log("cap", "closed a connection from " + socket.getRemoteSocketAddress() + " at once: "
+                    + MAX_UNAUTHENTICATED + " connections are still unauthenticated", null);
             return;
         }
+        Thread.ofVirtual().name("faro-coordinator-join").start(() -> admit(socket));
+    }
+
+    private void admit(Socket socket) {
+        AtomicBoolean handshakeOver = new AtomicBoolean();
+        Thread deadline = Thread.ofVirtual().name("faro-coordinator-handshake-deadline").start(() -> {
+            try {
+                Thread.sleep(HANDSHAKE_DEADLINE);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (handshakeOver.compareAndSet(false, true)) {
+                close(socket); // its handshake thread fails at once and logs why
+            }
+        });
         Handshake.JoiningWorker joining;
+        FrameChannel channel = null;
+        try {
+            channel = new FrameChannel(socket);
+            channel.receiveTimeout(HANDSHAKE_DEADLINE);
+            joining = Handshake.authenticateWorker(channel, secret);
+            if (!handshakeOver.compareAndSet(false, true)) {
+                throw new IOException("closed: no proof of the secret within " + HANDSHAKE_DEADLINE.toMillis()
+                        + " ms");
+            }
+        } catch (AuthenticationException e) {
+            strangers.log("refused", "refused a connection from " + socket.getRemoteSocketAddress() + ": ",
+                    e.getMessage());
+            closeStranger(socket, channel);
+            return;
+        } catch (IOException | RuntimeException e) {
+            if (handshakeOver.get() && socket.isClosed() || e instanceof SocketTimeoutException) {
+                strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress() + " sent no valid"
+                        + " proof of the secret within " + HANDSHAKE_DEADLINE.toMillis() + " ms; closed", null);
+            } else {
+                strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress()
+                        + " failed before joining: ", String.valueOf(e));
+            }
+            closeStranger(socket, channel);
+            return;
+        } finally {
+            handshakeOver.set(true);
+            deadline.interrupt();
+            unauthenticated.decrementAndGet();
+        }
         WorkerConnection connection;
         try {
-            channel.receiveTimeout(HANDSHAKE_TIMEOUT);
-            joining = Handshake.authenticateWorker(channel, secret);
             connection = admit(joining, channel);
             if (connection == null) {
                 Handshake.refuse(channel, "the cluster has no free node for this worker (nodes="
@@ -60,7 +122,8 @@ final class WorkerAdmission {
             channel.close();
             return;
         } catch (IOException | RuntimeException e) {
-            log.println("faro coordinator: a connection from " + channel.peer() + " failed before joining: " + e);
+            log.println("faro coordinator: a connection from " + channel.peer() + " failed before joining: "
+                    + PeerText.sanitize(String.valueOf(e)));
             channel.close();
             return;
         }
@@ -71,6 +134,7 @@ final class WorkerAdmission {
                     .put("nodes", coordinator.nodes())
                     .put("fabric", fabric(node))
                     .put("exchangeTimeoutMs", config.exchangeTimeout().toMillis())
+                    .put("stallTimeoutMs", config.exchangeStallTimeout().toMillis())
                     .put("silenceTimeoutMs", config.workerSilenceTimeout().toMillis()));
             channel.authenticated();
             channel.receiveTimeout(Duration.ZERO);
@@ -131,7 +195,8 @@ final class WorkerAdmission {
             Coordinator.Slot slot = slots[node];
             LaunchedWorker process =
                     slot.launched != null && slot.launched.pid() == joining.pid() ? slot.launched : null;
-            WorkerConnection connection = new WorkerConnection(node, joining.pid(), joining.host(), channel, process);
+            WorkerConnection connection = new WorkerConnection(node, joining.pid(),
+                    PeerText.sanitize(joining.host(), 100), channel, process);
             slot.connection = connection;
             slot.ready = false;
             slot.lastPingNanos = System.nanoTime();
@@ -146,6 +211,14 @@ final class WorkerAdmission {
         ObjectNode options = fabric.putObject("options");
         config.providerOptions().forEach(options::put);
         return fabric;
+    }
+
+    private static void closeStranger(Socket socket, FrameChannel channel) {
+        if (channel != null) {
+            channel.close();
+        } else {
+            close(socket);
+        }
     }
 
     private static void close(Socket socket) {

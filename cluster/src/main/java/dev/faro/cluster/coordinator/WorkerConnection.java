@@ -43,6 +43,10 @@ final class WorkerConnection {
 
     /** Written by the reader (any frame), read by the supervisor. */
     private volatile long lastHeardNanos = System.nanoTime();
+    /** The worker's progress count from its last PONG; written by the reader, read by the supervisor. */
+    private volatile long reportedProgress;
+    /** The reported progress the supervisor last relayed; supervisor thread only. */
+    private long relayedProgress;
 
     // Guarded by this: the first loss wins.
     private ClusterException.Kind lostKind;
@@ -109,7 +113,7 @@ final class WorkerConnection {
                     Frame frame = channel.receive();
                     lastHeardNanos = System.nanoTime();
                     switch (frame.type()) {
-                        case PONG -> { }
+                        case PONG -> reportedProgress = frame.header().path("progress").asLong(0);
                         case READY -> ready.complete(null);
                         case JOIN_FAILED -> lose(ClusterException.Kind.NODE_UNAVAILABLE,
                                 "could not get ready: " + frame.header().path("message").asText());
@@ -181,6 +185,16 @@ final class WorkerConnection {
         send(Frame.of(MessageType.CANCEL).put("taskId", taskId).put("reason", reason));
     }
 
+    /** Moves every pending cancel deadline {@code nanos} later (this process was paused that long). Supervisor. */
+    void postponeCancelDeadlines(long nanos) {
+        for (PendingTask task : tasks.values()) {
+            long deadline = task.cancelDeadlineNs()[0];
+            if (deadline != 0) {
+                task.cancelDeadlineNs()[0] = deadline + nanos;
+            }
+        }
+    }
+
     /** The type of a cancelled task that overran its grace, or null. Supervisor thread. */
     String overdueCancelledTask(long nowNanos) {
         for (PendingTask task : tasks.values()) {
@@ -193,14 +207,27 @@ final class WorkerConnection {
     }
 
     /**
-     * Sends a PING from a virtual thread, at most one in flight: the supervisor never blocks on a worker whose socket
-     * is full (a stopped process), and its silence check goes on.
+     * Whether the worker reported progress since the last call: its PONGs carry a count of the batches it moved.
+     * Supervisor thread only.
      */
-    void ping() {
+    boolean progressedSinceLastLook() {
+        long reported = reportedProgress;
+        if (reported == relayedProgress) {
+            return false;
+        }
+        relayedProgress = reported;
+        return true;
+    }
+
+    /**
+     * Sends a PING carrying the cluster's progress epoch from a virtual thread, at most one in flight: the supervisor
+     * never blocks on a worker whose socket is full (a stopped process), and its silence check goes on.
+     */
+    void ping(long clusterProgress) {
         if (pingInFlight.compareAndSet(false, true)) {
             Thread.ofVirtual().name("faro-coordinator-ping-" + node).start(() -> {
                 try {
-                    send(Frame.of(MessageType.PING));
+                    send(Frame.of(MessageType.PING).put("clusterProgress", clusterProgress));
                 } finally {
                     pingInFlight.set(false);
                 }

@@ -23,5 +23,15 @@
  * </pre>
  * The next round waits until every node has a ready and idle worker (or reports once why a node could not be
  * filled, then tries again).
+ *
+ * <p>Silence is only counted while the coordinator runs: when its own clock jumped between two supervisor passes
+ * (SIGSTOP, starvation, a long GC) no worker is blamed and every silence window restarts ({@code Supervision}). A
+ * stalled exchange (nothing moves on any node while every worker answers) fails after
+ * {@link dev.faro.cluster.coordinator.ClusterConfig#exchangeStallTimeout()} at the node that waits, naming the query,
+ * the exchange and the node it waits for; the workers' progress counts ride on the heartbeats for that.
+ *
+ * <p>Unauthenticated connections: at most {@code WorkerAdmission.MAX_UNAUTHENTICATED} at a time (more are closed at
+ * once), each closed when it has not proven the secret within {@code WorkerAdmission.HANDSHAKE_DEADLINE}; log lines
+ * about them are sanitised and rate-limited ({@code RateLimitedLog}).
  */
 package dev.faro.cluster.coordinator;

@@ -10,41 +10,37 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A worker JVM this process started: its pid, exit status, the tail of its standard error, and the threads that
  * forward its output to this process's standard error with a {@code [node N]} prefix (standard error always,
- * standard output only when asked: workers write warnings and errors to standard error). Coordination code.
+ * standard output only when asked: workers write warnings and errors to standard error). Unless standard output is
+ * forwarded too (verbose), the frames of the worker's stack traces go to a log file instead of the terminal (see
+ * {@link StackTraceDiversion}). Coordination code.
  *
- * <p>Every live launched process is destroyed by a JVM shutdown hook, so Ctrl-C of the coordinator leaves no
- * orphans (the workers also exit by themselves when their coordinator connection drops).
+ * <p>Every launched process is registered with {@link ChildProcesses}, so Ctrl-C or SIGTERM of the coordinator stops
+ * it gracefully and leaves no orphan (the workers also exit by themselves when their coordinator connection drops).
  */
 public final class LaunchedWorker {
 
     private static final int STDERR_TAIL_LINES = 5;
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(LaunchedWorker::destroyAllLive, "faro-worker-reaper"));
-    }
 
     private final int node;
     private final Process process;
     private final Deque<String> stderrTail = new ArrayDeque<>();
 
-    LaunchedWorker(int node, Process process, PrintStream log, boolean forwardStandardOutput) {
+    LaunchedWorker(int node, Process process, PrintStream log, boolean forwardStandardOutput, Runnable onExit) {
         this.node = node;
         this.process = process;
-        LIVE.add(process);
-        process.onExit().thenRun(() -> LIVE.remove(process));
+        ChildProcesses.register(process, onExit);
         String prefix = "[node " + node + "] ";
+        StackTraceDiversion traces = forwardStandardOutput ? null : new StackTraceDiversion(node, process.pid());
         Thread.ofVirtual().name("faro-node-" + node + "-stdout")
-                .start(() -> forward(process.getInputStream(), forwardStandardOutput ? log : null, prefix, false));
+                .start(() -> forward(process.getInputStream(), forwardStandardOutput ? log : null, prefix, null,
+                        false));
         Thread.ofVirtual().name("faro-node-" + node + "-stderr")
-                .start(() -> forward(process.getErrorStream(), log, prefix, true));
+                .start(() -> forward(process.getErrorStream(), log, prefix, traces, true));
     }
 
     /** The node this process was started for. */
@@ -96,13 +92,8 @@ public final class LaunchedWorker {
 
     /** Asks the process to end (SIGTERM), then kills it when it has not ended within {@code grace}. Never throws. */
     public void destroy(Duration grace) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        if (!awaitExit(grace)) {
-            process.destroyForcibly();
-            awaitExit(Duration.ofSeconds(5));
+        if (process.isAlive()) {
+            ChildProcesses.stop(List.of(process), System.nanoTime() + grace.toNanos());
         }
     }
 
@@ -111,11 +102,12 @@ public final class LaunchedWorker {
         process.destroyForcibly();
     }
 
-    private void forward(InputStream stream, PrintStream log, String prefix, boolean keepTail) {
+    private void forward(InputStream stream, PrintStream log, String prefix, StackTraceDiversion traces,
+            boolean keepTail) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
-                if (keepTail) {
+                if (keepTail && !StackTraceDiversion.isTraceLine(line)) {
                     synchronized (stderrTail) {
                         if (stderrTail.size() == STDERR_TAIL_LINES) {
                             stderrTail.removeFirst();
@@ -123,18 +115,17 @@ public final class LaunchedWorker {
                         stderrTail.addLast(line);
                     }
                 }
-                if (log != null) {
-                    log.println(prefix + line);
+                String shown = traces != null ? traces.divert(line) : line;
+                if (log != null && shown != null) {
+                    log.println(prefix + shown);
                 }
             }
         } catch (IOException ignored) {
             // the pipe broke: the process is gone
-        }
-    }
-
-    private static void destroyAllLive() {
-        for (Process process : LIVE) {
-            process.destroyForcibly();
+        } finally {
+            if (traces != null) {
+                traces.close();
+            }
         }
     }
 }

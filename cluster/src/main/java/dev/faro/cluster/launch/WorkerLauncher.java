@@ -24,7 +24,10 @@ import java.util.Objects;
  * @param maxHeap {@code -Xmx} value, e.g. {@code 3g}
  * @param jvmOptions further JVM options
  * @param log where worker output goes, with a {@code [node N]} prefix
- * @param forwardStandardOutput whether workers' standard output is forwarded too (standard error always is)
+ * @param forwardStandardOutput whether workers' standard output is forwarded too (standard error always is), and
+ *     their stack traces with it (otherwise those go to a log file)
+ * @param onWorkerExit runs when a launched worker's process has ended, however it ended (e.g. removing the files a
+ *     killed worker left behind); on a thread of the process API
  */
 public record WorkerLauncher(
         InetSocketAddress coordinator,
@@ -33,7 +36,8 @@ public record WorkerLauncher(
         String maxHeap,
         List<String> jvmOptions,
         PrintStream log,
-        boolean forwardStandardOutput) {
+        boolean forwardStandardOutput,
+        Runnable onWorkerExit) {
 
     public WorkerLauncher {
         Objects.requireNonNull(coordinator, "coordinator is null");
@@ -41,6 +45,7 @@ public record WorkerLauncher(
         Objects.requireNonNull(classPath, "classPath is null");
         Objects.requireNonNull(maxHeap, "maxHeap is null");
         Objects.requireNonNull(log, "log is null");
+        Objects.requireNonNull(onWorkerExit, "onWorkerExit is null");
         jvmOptions = List.copyOf(jvmOptions);
     }
 
@@ -52,14 +57,19 @@ public record WorkerLauncher(
     /**
      * Starts the worker for {@code node}.
      *
-     * @throws FaroException ({@code IO}) when the process cannot be started
+     * @throws FaroException ({@code IO}) when the process cannot be started, ({@code CLOSED}) when this JVM is
+     *     shutting down
      */
     public LaunchedWorker launch(int node) {
+        if (ChildProcesses.shuttingDown()) {
+            throw new FaroException(FaroException.Category.CLOSED, "not starting the worker for node " + node
+                    + ": shutting down");
+        }
         List<String> command = command(node);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put(ClusterSecret.ENVIRONMENT_VARIABLE, secret.text());
         try {
-            return new LaunchedWorker(node, builder.start(), log, forwardStandardOutput);
+            return new LaunchedWorker(node, builder.start(), log, forwardStandardOutput, onWorkerExit);
         } catch (IOException e) {
             throw new FaroException(FaroException.Category.IO, "cannot start the worker for node " + node + " ("
                     + command.getFirst() + "): " + e.getMessage(), e);

@@ -8,9 +8,12 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * A TCP connection that carries {@link Frame}s (layout in the package documentation). Coordination code.
@@ -30,20 +33,38 @@ public final class FrameChannel implements AutoCloseable {
     public static final int SESSION_MAX_FRAME_BYTES = Integer.MAX_VALUE - 64;
 
     private static final int PROGRESS_CHUNK_BYTES = 1 << 20;
+    /** Stream buffers before authentication: small, so a connection that never authenticates costs little. */
+    private static final int HANDSHAKE_BUFFER_BYTES = 512;
+    /** Stream buffers once the peer is authenticated. */
+    private static final int SESSION_BUFFER_BYTES = 64 * 1024;
 
+    /** Null for a channel over plain streams ({@link #FrameChannel(InputStream, OutputStream, String)}). */
     private final Socket socket;
-    private final DataInputStream input;
-    private final DataOutputStream output;
+    private final Object sendLock = new Object();
+    /** Replaced once by {@link #authenticated()} (a larger buffer); read by the receiving thread. */
+    private DataInputStream input;
+    /** Replaced once by {@link #authenticated()}; guarded by {@link #sendLock}. */
+    private DataOutputStream output;
     private final String peer;
     private volatile int maxFrameBytes = HANDSHAKE_MAX_FRAME_BYTES;
     private volatile long lastReceiveProgressNanos = System.nanoTime();
 
     public FrameChannel(Socket socket) throws IOException {
-        this.socket = socket;
+        this(socket, socket.getInputStream(), socket.getOutputStream(),
+                String.valueOf(socket.getRemoteSocketAddress()));
         socket.setTcpNoDelay(true);
-        this.input = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
-        this.output = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
-        this.peer = String.valueOf(socket.getRemoteSocketAddress());
+    }
+
+    /** A channel over plain streams, without a socket: for decoding frames in-process (tests, fuzzing). */
+    FrameChannel(InputStream in, OutputStream out, String peer) {
+        this(null, in, out, peer);
+    }
+
+    private FrameChannel(Socket socket, InputStream in, OutputStream out, String peer) {
+        this.socket = socket;
+        this.input = new DataInputStream(new BufferedInputStream(in, HANDSHAKE_BUFFER_BYTES));
+        this.output = new DataOutputStream(new BufferedOutputStream(out, HANDSHAKE_BUFFER_BYTES));
+        this.peer = peer;
     }
 
     /** The remote address, for messages. */
@@ -51,13 +72,23 @@ public final class FrameChannel implements AutoCloseable {
         return peer;
     }
 
-    /** Raises the frame limit once the peer is authenticated. */
+    /**
+     * Raises the frame limit and enlarges the stream buffers once the peer is authenticated. Call from the receiving
+     * thread, with no send in progress (between the handshake and the session); bytes already buffered are kept.
+     */
     public void authenticated() {
         maxFrameBytes = SESSION_MAX_FRAME_BYTES;
+        input = new DataInputStream(new BufferedInputStream(input, SESSION_BUFFER_BYTES));
+        synchronized (sendLock) {
+            output = new DataOutputStream(new BufferedOutputStream(output, SESSION_BUFFER_BYTES));
+        }
     }
 
     /** How long {@link #receive} may block before it throws {@link SocketTimeoutException}; zero waits forever. */
     public void receiveTimeout(Duration timeout) throws IOException {
+        if (socket == null) {
+            return; // streams: reads end at their end
+        }
         socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
     }
 
@@ -69,7 +100,7 @@ public final class FrameChannel implements AutoCloseable {
             throw new IOException("frame of " + ((long) header.length + payload.length) + " B exceeds the limit of "
                     + maxFrameBytes + " B");
         }
-        synchronized (output) {
+        synchronized (sendLock) {
             output.writeInt(MAGIC);
             output.writeInt(header.length);
             output.writeInt(payload.length);
@@ -101,19 +132,33 @@ public final class FrameChannel implements AutoCloseable {
         lastReceiveProgressNanos = System.nanoTime();
         byte[] header = readFully(headerLength);
         byte[] payload = readFully(payloadLength);
-        JsonNode tree = Json.MAPPER.readTree(header);
+        JsonNode tree;
+        try {
+            tree = Json.MAPPER.readTree(header);
+        } catch (IOException e) {
+            // parsing bytes in memory does no I/O: Jackson's parse errors, and CharConversionException for bytes that
+            // are no text in the encoding it detected
+            throw new ProtocolException("frame header from " + peer + " is not JSON: " + e.getMessage(), e);
+        }
         if (!(tree instanceof ObjectNode object)) {
             throw new ProtocolException("frame header from " + peer + " is not a JSON object");
         }
         return new Frame(object, payload);
     }
 
-    /** Reads {@code length} bytes in chunks, noting progress after each (a large frame is not silence). */
+    /**
+     * Reads {@code length} bytes in chunks, noting progress after each (a large frame is not silence). The array grows
+     * with the bytes that arrive, not with the length the peer announced: a frame that claims 2 GiB and ends early
+     * costs what it sent.
+     */
     private byte[] readFully(int length) throws IOException {
-        byte[] bytes = new byte[length];
+        byte[] bytes = new byte[Math.min(length, PROGRESS_CHUNK_BYTES)];
         int done = 0;
         while (done < length) {
-            int read = input.read(bytes, done, Math.min(length - done, PROGRESS_CHUNK_BYTES));
+            if (done == bytes.length) {
+                bytes = Arrays.copyOf(bytes, (int) Math.min(length, 2L * bytes.length));
+            }
+            int read = input.read(bytes, done, Math.min(bytes.length - done, PROGRESS_CHUNK_BYTES));
             if (read < 0) {
                 throw new EOFException("connection to " + peer + " ended inside a frame");
             }
@@ -132,13 +177,18 @@ public final class FrameChannel implements AutoCloseable {
     }
 
     public boolean isClosed() {
-        return socket.isClosed();
+        return socket != null && socket.isClosed();
     }
 
-    /** Closes the socket; never throws; idempotent. */
+    /** Closes the socket (or the streams); never throws; idempotent. */
     @Override
     public void close() {
         try {
+            if (socket == null) {
+                input.close();
+                output.close();
+                return;
+            }
             socket.close();
         } catch (IOException ignored) {
             // nothing left to do with a socket that fails to close

@@ -1,5 +1,6 @@
 package dev.faro.cluster.protocol;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -32,6 +33,17 @@ public final class Handshake {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private Handshake() {}
+
+    /**
+     * The coordinator closed the connection during the handshake, before WELCOME or REFUSED: it turns away
+     * connections beyond its cap of unauthenticated ones and closes those that did not finish the handshake within
+     * its deadline (a worker JVM starting on a loaded host can be that slow), so a worker may try again shortly.
+     */
+    public static final class TurnedAwayException extends EOFException {
+        public TurnedAwayException(String message) {
+            super(message);
+        }
+    }
 
     /** What an authenticated worker told the coordinator about itself. */
     public record JoiningWorker(long pid, String host, int requestedNode, String workerNonce, String coordinatorNonce) {}
@@ -85,7 +97,7 @@ public final class Handshake {
      */
     public static Frame join(FrameChannel channel, ClusterSecret secret, long pid, String host, int requestedNode)
             throws IOException {
-        Frame hello = channel.receive();
+        Frame hello = receiveDuringHandshake(channel, "HELLO");
         if (hello.type() != MessageType.HELLO) {
             throw new ProtocolException("expected HELLO from " + channel.peer() + ", got " + hello.type());
         }
@@ -102,7 +114,7 @@ public final class Handshake {
                 .put("pid", pid)
                 .put("host", host)
                 .put("requestedNode", requestedNode));
-        Frame answer = channel.receive();
+        Frame answer = receiveDuringHandshake(channel, "WELCOME");
         if (answer.type() == MessageType.REFUSED) {
             throw new AuthenticationException("the coordinator at " + channel.peer() + " refused this worker: "
                     + answer.header().path("reason").asText("no reason given"));
@@ -118,6 +130,26 @@ public final class Handshake {
                     + " does not know the cluster secret; not joining");
         }
         return answer;
+    }
+
+    private static Frame receiveDuringHandshake(FrameChannel channel, String expected) throws IOException {
+        try {
+            return channel.receive();
+        } catch (EOFException e) {
+            throw new TurnedAwayException("the coordinator at " + channel.peer() + " closed the connection before its "
+                    + expected + " (too many unauthenticated connections there, or this side was slower than its"
+                    + " handshake deadline)");
+        }
+    }
+
+    /**
+     * Loads and initialises what the worker's side of the handshake uses (HMAC, the random source, JSON), so that a
+     * freshly started JVM answers HELLO quickly once it is connected: the coordinator gives a connection only a few
+     * seconds to authenticate.
+     */
+    public static void warmUp() {
+        proof(ClusterSecret.of("warm-up"), "worker", nonce(), nonce());
+        Frame.of(MessageType.AUTH).put("nonce", nonce()).toString();
     }
 
     static String proof(ClusterSecret secret, String role, String firstNonce, String secondNonce) {

@@ -29,9 +29,12 @@ public enum MessageType {
     GATHER,
     /** Coordinator → worker: every node's contribution ({@code taskId}, {@code key}, {@code values}). */
     GATHERED,
-    /** Coordinator → worker: liveness probe; the worker answers at once from its reader thread. */
+    /**
+     * Coordinator → worker: liveness probe ({@code clusterProgress}: the cluster's progress epoch); the worker
+     * answers at once from its reader thread.
+     */
     PING,
-    /** Worker → coordinator: the answer to {@link #PING}. */
+    /** Worker → coordinator: the answer to {@link #PING} ({@code progress}: the worker's batch count). */
     PONG,
     /** Coordinator → worker: exit now. */
     SHUTDOWN

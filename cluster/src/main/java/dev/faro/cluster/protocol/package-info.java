@@ -10,7 +10,7 @@
  *  | magic "FRC1"  | headerLength  | payloadLength | header: UTF-8    | payload: bytes  |
  *  |               | (> 0)         | (>= 0)        | JSON object      | (results)       |
  *  +---------------+---------------+---------------+------------------+-----------------+
- *  Before authentication a frame is at most 64 KiB; after it, at most 2 GiB.
+ *  Before authentication a frame is at most 64 KiB (and the stream buffers are 512 B); after it, at most 2 GiB.
  * </pre>
  *
  * <h2>A session</h2>
@@ -23,9 +23,12 @@
  *     ── GATHERED {taskId, key, values[]} ──►      once every node contributed to (taskId, key)
  *     ── CANCEL {taskId, reason} ──►               sets the task's cancel flag, fails its pending gathers
  *     ◄──────────── REPLY {taskId, result} + payload   or FAILED {taskId, category, message}
- *     ── PING ──►  ◄── PONG                        every second; either side gives up on silence
+ *     ── PING {clusterProgress} ──►                every second; answered at once by the reader thread:
+ *     ◄──────────── PONG {progress}                the worker's batch count in, the cluster's epoch out
+ *                                                  (stall detection); either side gives up on silence
  *     ── SHUTDOWN ──►                              or the connection drops: the worker exits
  * </pre>
- * Binary values inside headers (gather contributions) are base64 strings.
+ * Binary values inside headers (gather contributions) are base64 strings. Text a peer sent goes into a log line only
+ * through {@link dev.faro.cluster.protocol.PeerText#sanitize}.
  */
 package dev.faro.cluster.protocol;

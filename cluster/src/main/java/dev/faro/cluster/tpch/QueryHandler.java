@@ -9,28 +9,20 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
-import dev.faro.engine.exec.ShuffleTransport;
-import dev.faro.engine.plan.PlanJson;
-import dev.faro.engine.plan.PlanNode;
-import dev.faro.shuffle.endpoint.EndpointDesign;
-import java.time.Duration;
 
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
- * rows with the other nodes over the worker's fabric. Payload: {@code {"queryId": "q7", "plan": {...},
- * "design": "MESQ_SR", "transport": "FABRIC", "threads": 2}} (transport {@code TCP_SOCKETS}: the socket baseline). Reply: elapsed time and bytes shuffled by this node, and the result's columns
- * and rows (only node 0 has rows: plans end in a GATHER).
+ * rows with the other nodes over the worker's fabric. Payload: a {@link QueryTask}. Reply: elapsed time and bytes
+ * shuffled by this node, and the result's columns and rows (only node 0 has rows: plans end in a GATHER).
+ *
+ * <p>Stalls: the exchanges fail after the cluster's {@code exchangeStallTimeout} with no progress anywhere (this
+ * node's batches, or any node's, relayed by the heartbeats; see {@link WorkerContext#progress()}), not after a fixed
+ * time: a node starts receiving an exchange when it starts the pipeline that feeds it, so it may wait for a slower
+ * peer as long as that peer's pipeline runs, but never for a query where nothing moves.
  */
 public final class QueryHandler implements TaskHandler {
 
     public static final String TYPE = "query";
-
-    /**
-     * How long an exchange may wait without progress. A node starts receiving an exchange when it starts the pipeline
-     * that feeds it, so a slow node can lag the others by a pipeline's run time; dead peers are noticed sooner by the
-     * fabric (error completions) and by the coordinator's heartbeats.
-     */
-    static final Duration EXCHANGE_STALL_TIMEOUT = Duration.ofMinutes(2);
 
     @Override
     public String type() {
@@ -44,16 +36,14 @@ public final class QueryHandler implements TaskHandler {
             throw new IllegalStateException("node " + context.nodeIndex() + " has no data loaded; run "
                     + TpchLoadHandler.TYPE + " first");
         }
-        PlanNode plan = PlanJson.fromJson(payload.required("plan").toString());
-        EndpointDesign design = EndpointDesign.valueOf(payload.required("design").asText());
-        int threads = payload.required("threads").asInt();
-        String queryId = payload.required("queryId").asText();
-        ShuffleTransport transport = ShuffleTransport.valueOf(payload.path("transport").asText("FABRIC"));
-        ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, threads)
-                : ExecutionContext.distributed(tables, threads, context.fabric(), context.exchange(), design, queryId)
-                        .withTransport(transport)
-                        .withEndpointTweaks(config -> config.withStallTimeout(EXCHANGE_STALL_TIMEOUT));
-        QueryResult result = QueryExecutor.execute(plan, execution);
+        QueryTask task = QueryTask.fromJson(payload);
+        ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, task.threads())
+                : ExecutionContext.distributed(tables, task.threads(), context.fabric(), context.exchange(),
+                        task.design(), task.queryId())
+                        .withTransport(task.transport())
+                        .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
+                                .withProgress(context.progress()));
+        QueryResult result = QueryExecutor.execute(task.plan(), execution);
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());
         reply.put("bytesSent", result.statistics().bytesSent());

@@ -6,15 +6,14 @@ import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.worker.TaskHandler;
 import dev.faro.cluster.worker.WorkerContext;
 import dev.faro.engine.exec.Catalog;
-import dev.faro.engine.tpch.Placement;
 import dev.faro.engine.tpch.TpchGenerator;
 import dev.faro.engine.vector.Table;
 import java.util.List;
 
 /**
  * Task {@value #TYPE}: generates this node's share of a TPC-H database ({@link TpchGenerator}) and keeps it as the
- * worker's catalog for the queries that follow. Payload: {@code {"scaleFactor": 1.0, "placement": "random",
- * "threads": 2}}. Reply: rows per table and the generation time.
+ * worker's catalog for the queries that follow. Payload: a {@link TpchLoadTask}. Reply: rows per table and the
+ * generation time.
  */
 public final class TpchLoadHandler implements TaskHandler {
 
@@ -30,12 +29,11 @@ public final class TpchLoadHandler implements TaskHandler {
 
     @Override
     public TaskReply handle(WorkerContext context, JsonNode payload) {
-        double scaleFactor = payload.required("scaleFactor").asDouble();
-        Placement placement = Placement.parse(payload.required("placement").asText());
-        int threads = payload.required("threads").asInt();
+        TpchLoadTask task = TpchLoadTask.fromJson(payload);
         long start = System.nanoTime();
         context.attributes().remove(CATALOG); // let a previous database go before building the next
-        List<Table> tables = new TpchGenerator(scaleFactor, context.nodeIndex(), context.nodes(), placement, threads)
+        List<Table> tables = new TpchGenerator(task.scaleFactor(), context.nodeIndex(), context.nodes(),
+                task.placement(), task.threads())
                 .generateAll(table -> context.throwIfCancelled());
         context.attributes().put(CATALOG, Catalog.of(tables));
         ObjectNode reply = ResultCodec.object();

@@ -1,12 +1,10 @@
 package dev.faro.cluster.tpch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.coordinator.ClusterConfig;
 import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
-import dev.faro.engine.plan.PlanJson;
 import dev.faro.engine.tpch.TpchQueries;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +30,13 @@ public final class TpchSession implements AutoCloseable {
     /** Worker heap: a base plus this much per unit of scale factor and node (SF 1 is about 1.2 GB in memory). */
     private static final long BASE_HEAP_MIB = 512;
     private static final long HEAP_MIB_PER_SCALE_FACTOR = 2560;
+    /**
+     * The least heap: the generator's text pool (300 MB) and the engine's buffers, plus the node's share of the data
+     * (about 1.2 GB per unit of scale factor). SF 0.01 on 2 nodes runs every query with 320 MiB and fails to load
+     * with 256 MiB.
+     */
+    private static final long MINIMUM_BASE_HEAP_MIB = 320;
+    private static final long MINIMUM_HEAP_MIB_PER_SCALE_FACTOR = 1280;
 
     private final Coordinator cluster;
     private final TpchSettings settings;
@@ -83,7 +88,7 @@ public final class TpchSession implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))), 5, 5, TimeUnit.SECONDS);
             List<TaskReply> replies;
             try {
-                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> loadPayload(settings),
+                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> TpchLoadTask.of(settings).toJson(),
                         loadTimeout(settings));
             } finally {
                 ticker.shutdownNow();
@@ -105,9 +110,18 @@ public final class TpchSession implements AutoCloseable {
         }
     }
 
-    /** The heap each of {@code nodes} workers needs for its share of SF {@code scaleFactor}, in MiB. */
+    /** The heap each of {@code nodes} workers gets by default for its share of SF {@code scaleFactor}, in MiB. */
     public static long workerHeapMiB(int nodes, double scaleFactor) {
         return BASE_HEAP_MIB + (long) Math.ceil(HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);
+    }
+
+    /**
+     * The least heap, in MiB, with which each of {@code nodes} workers can load its share of SF {@code scaleFactor}
+     * and run queries: the generator's text pool and the engine's buffers, plus its share of the data. Below it a
+     * worker runs out of memory.
+     */
+    public static long minimumWorkerHeapMiB(int nodes, double scaleFactor) {
+        return MINIMUM_BASE_HEAP_MIB + (long) Math.ceil(MINIMUM_HEAP_MIB_PER_SCALE_FACTOR * scaleFactor / nodes);
     }
 
     public TpchSettings settings() {
@@ -130,12 +144,9 @@ public final class TpchSession implements AutoCloseable {
 
     /** Runs TPC-H query {@code number} with {@code overrides}' design, transport and threads (same database). */
     public QueryOutcome run(int number, TpchSettings overrides) {
-        ObjectNode payload = ResultCodec.object();
-        payload.put("queryId", "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet());
-        payload.set("plan", PlanJson.mapper().valueToTree(TpchQueries.plan(number)));
-        payload.put("design", overrides.design().name());
-        payload.put("transport", overrides.transport().name());
-        payload.put("threads", overrides.threads());
+        String queryId = "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet();
+        JsonNode payload = new QueryTask(queryId, TpchQueries.plan(number), overrides.design(), overrides.transport(),
+                overrides.threads()).toJson();
         long start = System.nanoTime();
         List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);
         long elapsed = System.nanoTime() - start;
@@ -149,14 +160,6 @@ public final class TpchSession implements AutoCloseable {
         return new QueryOutcome(number, ResultCodec.columnNames(answer.get("columns")),
                 ResultCodec.decodeRows(answer.get("columns"), answer.get("rows")), elapsed, shuffled,
                 receivedPerNode);
-    }
-
-    private static JsonNode loadPayload(TpchSettings settings) {
-        ObjectNode payload = ResultCodec.object();
-        payload.put("scaleFactor", settings.scaleFactor());
-        payload.put("placement", settings.placement().optionName());
-        payload.put("threads", settings.threads());
-        return payload;
     }
 
     static String scaleText(double scaleFactor) {

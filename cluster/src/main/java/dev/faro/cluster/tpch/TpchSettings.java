@@ -12,6 +12,13 @@ import java.util.Objects;
 public record TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design,
         ShuffleTransport transport) {
 
+    /**
+     * At most this many engine threads per node: each thread has its own send buffers per exchange and destination;
+     * at SF 0.01 on 2 nodes, 1,000 threads ran a worker out of memory and 64 made a query time out on 2 cores, while
+     * 32 ran every query.
+     */
+    public static final int MAX_THREADS = 32;
+
     public TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design) {
         this(scaleFactor, placement, threads, design, ShuffleTransport.FABRIC);
     }
@@ -23,8 +30,9 @@ public record TpchSettings(double scaleFactor, Placement placement, int threads,
         Objects.requireNonNull(placement, "placement is null");
         Objects.requireNonNull(design, "design is null");
         Objects.requireNonNull(transport, "transport is null");
-        if (threads < 1) {
-            throw new IllegalArgumentException("threads per node must be positive, got " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new IllegalArgumentException("threads per node must be between 1 and " + MAX_THREADS + ", got "
+                    + threads);
         }
     }
 

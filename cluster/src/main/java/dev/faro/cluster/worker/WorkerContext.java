@@ -2,7 +2,9 @@ package dev.faro.cluster.worker;
 
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.setup.PeerExchange;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
@@ -27,13 +29,15 @@ public final class WorkerContext {
     private final Fabric fabric;
     private final RelayedPeerExchange exchange;
     private final ConcurrentMap<String, Object> attributes;
+    private final ProgressSignal progress;
+    private final Duration stallTimeout;
     private final List<Runnable> cancelHooks = new CopyOnWriteArrayList<>();
 
     /** Written once by the reader thread (first cancel wins), read by the task thread. */
     private volatile String cancelReason;
 
     WorkerContext(long taskId, String taskType, int nodeIndex, int nodes, Fabric fabric, RelayedPeerExchange exchange,
-            ConcurrentMap<String, Object> attributes) {
+            ConcurrentMap<String, Object> attributes, ProgressSignal progress, Duration stallTimeout) {
         this.taskId = taskId;
         this.taskType = taskType;
         this.nodeIndex = nodeIndex;
@@ -41,6 +45,8 @@ public final class WorkerContext {
         this.fabric = fabric;
         this.exchange = exchange;
         this.attributes = attributes;
+        this.progress = progress;
+        this.stallTimeout = stallTimeout;
     }
 
     /** The coordinator's id of this task (unique per coordinator). */
@@ -73,6 +79,20 @@ public final class WorkerContext {
      */
     public PeerExchange exchange() {
         return exchange;
+    }
+
+    /**
+     * This worker's progress signal: advance it as work moves (the query engine does, per batch); its count goes to
+     * the coordinator with every heartbeat, and the cluster's progress comes back into it. Give it to shuffle
+     * endpoints ({@code EndpointConfig.withProgress}) so they report a stall only when nothing moves anywhere.
+     */
+    public ProgressSignal progress() {
+        return progress;
+    }
+
+    /** The cluster's {@code exchangeStallTimeout}: how long a shuffle may see no progress anywhere before it fails. */
+    public Duration exchangeStallTimeout() {
+        return stallTimeout;
     }
 
     /** State that survives between tasks on this worker (thread-safe); lost when the worker is replaced. */

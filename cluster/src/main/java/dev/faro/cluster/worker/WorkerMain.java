@@ -11,6 +11,7 @@ import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.net.NetFabricProvider;
+import dev.faro.fabric.shm.ShmFabricProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -27,7 +28,8 @@ import java.util.Set;
  * command line. Without {@code --verbose} only warnings and errors of {@code java.util.logging} are shown. The worker
  * joins, opens one {@link Fabric} with the configuration the coordinator sends, serves tasks, and exits when the
  * coordinator says so or its connection drops. Exit codes: 0 after SHUTDOWN, 1 for a bad command line, 2 when
- * refused or the fabric does not open, 3 when the coordinator was lost.
+ * refused or the fabric does not open, 3 when the coordinator was lost; SIGTERM or SIGINT close the fabric (its
+ * files go) and exit with 143 or 130.
  *
  * <p>Per-host addresses: the coordinator hands every worker the same provider options, but a worker's fabric address
  * differs per host. A provider option {@value #AUTO_ADDRESS} for an address option ({@code net.bind},
@@ -52,6 +54,12 @@ public final class WorkerMain {
 
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How long a worker keeps knocking when the coordinator closes its connection during the handshake (its cap of
+     * unauthenticated connections is full, or this JVM was slower than its handshake deadline): longer than that
+     * deadline, after which strangers' connections are closed and places come free.
+     */
+    private static final Duration GREETING_RETRY_WINDOW = Duration.ofSeconds(30);
     /** How long exiting may take before the process halts (a task thread stuck in the fabric, say). */
     private static final Duration EXIT_GRACE = Duration.ofSeconds(5);
 
@@ -130,40 +138,80 @@ public final class WorkerMain {
      */
     public static int serve(InetSocketAddress coordinator, ClusterSecret secret, int requestedNode,
             TaskHandlers handlers) {
-        Socket socket = new Socket();
-        try (FrameChannel channel = connect(socket, coordinator)) {
-            Frame welcome;
-            try {
-                channel.receiveTimeout(HANDSHAKE_TIMEOUT);
-                welcome = Handshake.join(channel, secret, ProcessHandle.current().pid(), hostName(), requestedNode);
-            } catch (AuthenticationException e) {
-                System.err.println("faro worker: " + e.getMessage());
-                return EXIT_NOT_JOINED;
+        Handshake.warmUp();
+        long greetingDeadline = System.nanoTime() + GREETING_RETRY_WINDOW.toNanos();
+        long backoffMillis = 50;
+        while (true) {
+            Socket socket = new Socket();
+            try (FrameChannel channel = connect(socket, coordinator)) {
+                Frame welcome;
+                try {
+                    channel.receiveTimeout(HANDSHAKE_TIMEOUT);
+                    welcome = Handshake.join(channel, secret, ProcessHandle.current().pid(), hostName(),
+                            requestedNode);
+                } catch (AuthenticationException e) {
+                    System.err.println("faro worker: " + e.getMessage());
+                    return EXIT_NOT_JOINED;
+                } catch (Handshake.TurnedAwayException e) {
+                    if (System.nanoTime() - greetingDeadline >= 0) {
+                        throw e;
+                    }
+                    Thread.sleep(backoffMillis);
+                    backoffMillis = Math.min(1000, backoffMillis * 2);
+                    continue; // turned away (the coordinator's cap or deadline for strangers): knock again
+                }
+                channel.authenticated();
+                int node = (int) welcome.number("node");
+                int nodes = (int) welcome.number("nodes");
+                Fabric fabric;
+                FabricConfig fabricConfig = fabricConfig(welcome, node, socket.getLocalAddress());
+                try {
+                    fabric = Fabrics.open(fabricConfig);
+                } catch (RuntimeException e) {
+                    System.err.println("faro worker: node " + node + ": cannot open the fabric: "
+                            + e.getMessage());
+                    channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: "
+                            + e));
+                    return EXIT_NOT_JOINED;
+                }
+                // SIGTERM or SIGINT (Ctrl-C, a coordinator stopping its workers): close the fabric, which removes
+                // its files, before the JVM exits; tasks still running end with it
+                Thread onSignal = new Thread(() -> closeQuietly(fabric), "faro-worker-stop");
+                Runtime.getRuntime().addShutdownHook(onSignal);
+                try (fabric) {
+                    channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
+                    channel.send(Frame.of(MessageType.READY));
+                    System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
+                            + " (pid " + ProcessHandle.current().pid() + ", fabric "
+                            + fabric.getClass().getSimpleName() + ")");
+                    WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
+                            Duration.ofMillis(welcome.number("exchangeTimeoutMs")),
+                            Duration.ofMillis(welcome.number("stallTimeoutMs")), handlers,
+                            fabricConfig.option(ShmFabricProvider.DIRECTORY_OPTION, "/dev/shm"));
+                    return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
+                } finally {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(onSignal);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook is running
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                System.err.println("faro worker: cannot join " + coordinator + ": " + e);
+                return EXIT_LOST;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                System.err.println("faro worker: interrupted while joining " + coordinator);
+                return EXIT_LOST;
             }
-            channel.authenticated();
-            int node = (int) welcome.number("node");
-            int nodes = (int) welcome.number("nodes");
-            Fabric fabric;
-            try {
-                fabric = Fabrics.open(fabricConfig(welcome, node, socket.getLocalAddress()));
-            } catch (RuntimeException e) {
-                System.err.println("faro worker: node " + node + ": cannot open the fabric: " + e.getMessage());
-                channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: " + e));
-                return EXIT_NOT_JOINED;
-            }
-            try (fabric) {
-                channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
-                channel.send(Frame.of(MessageType.READY));
-                System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
-                        + " (pid " + ProcessHandle.current().pid() + ", fabric " + fabric.getClass().getSimpleName()
-                        + ")");
-                WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
-                        Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers);
-                return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
-            }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("faro worker: cannot join " + coordinator + ": " + e);
-            return EXIT_LOST;
+        }
+    }
+
+    private static void closeQuietly(Fabric fabric) {
+        try {
+            fabric.close();
+        } catch (RuntimeException e) {
+            System.err.println("faro worker: cannot close the fabric while stopping: " + e.getMessage());
         }
     }
 

@@ -2,12 +2,14 @@ package dev.faro.cluster.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.launch.ChildProcesses;
 import dev.faro.cluster.protocol.Frame;
 import dev.faro.cluster.protocol.FrameChannel;
 import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.MessageType;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -32,20 +34,27 @@ final class WorkerSession {
     private final int nodes;
     private final Fabric fabric;
     private final Duration exchangeTimeout;
+    private final Duration stallTimeout;
     private final TaskHandlers handlers;
+    /** Where memory-mapped fabric files live, for the message when that file system is full. */
+    private final String sharedMemoryDirectory;
+    /** This node's progress, reported with every PONG; the cluster's, relayed with every PING. */
+    private final ProgressSignal progress = new ProgressSignal();
     private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
     private final Map<Long, RunningTask> tasks = new ConcurrentHashMap<>();
 
     private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
 
     WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, Duration exchangeTimeout,
-            TaskHandlers handlers) {
+            Duration stallTimeout, TaskHandlers handlers, String sharedMemoryDirectory) {
         this.channel = channel;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
         this.fabric = fabric;
         this.exchangeTimeout = exchangeTimeout;
+        this.stallTimeout = stallTimeout;
         this.handlers = handlers;
+        this.sharedMemoryDirectory = sharedMemoryDirectory;
     }
 
     /**
@@ -57,7 +66,7 @@ final class WorkerSession {
             while (true) {
                 Frame frame = channel.receive();
                 switch (frame.type()) {
-                    case PING -> channel.send(Frame.of(MessageType.PONG));
+                    case PING -> onPing(frame);
                     case TASK -> onTask(frame);
                     case CANCEL -> onCancel(frame);
                     case GATHERED -> onGathered(frame);
@@ -81,6 +90,15 @@ final class WorkerSession {
         return false;
     }
 
+    /**
+     * Answers at once, from this reader thread (never behind a task), with this node's progress count; notes the
+     * cluster's progress epoch the PING carries.
+     */
+    private void onPing(Frame frame) throws IOException {
+        progress.remoteAdvanced(frame.header().path("clusterProgress").asLong(0));
+        channel.send(Frame.of(MessageType.PONG).put("progress", progress.local()));
+    }
+
     private void onTask(Frame frame) {
         long taskId = frame.number("taskId");
         String type = frame.text("taskType");
@@ -90,7 +108,7 @@ final class WorkerSession {
                 (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
                         .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
         WorkerContext context = new WorkerContext(taskId, type, nodeIndex, roundNodes, fabric, exchange,
-                attributes);
+                attributes, progress, stallTimeout);
         Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
                 .unstarted(() -> runTask(context, payload));
         tasks.put(taskId, new RunningTask(context, exchange, thread));
@@ -114,8 +132,9 @@ final class WorkerSession {
             answer = Frame.of(MessageType.REPLY).put("taskId", context.taskId()).put("result", reply.result())
                     .withPayload(reply.payload());
         } catch (Throwable e) {
-            answer = failure(context, e);
-            error = e instanceof Error fatal ? fatal : null;
+            Throwable failure = isMappedFileFault(e) ? sharedMemoryFull(e) : e;
+            answer = failure(context, failure);
+            error = failure instanceof Error fatal ? fatal : null;
         }
         tasks.remove(context.taskId());
         send(answer, context);
@@ -124,9 +143,25 @@ final class WorkerSession {
         }
     }
 
+    /**
+     * Whether {@code e} is the JVM's report of a fault (SIGBUS) while accessing a memory-mapped file: on a tmpfs such
+     * as {@code /dev/shm}, a write to a page of a sparse file that the full file system cannot back. The JVM stays
+     * sound; only this access failed.
+     */
+    static boolean isMappedFileFault(Throwable e) {
+        return e instanceof InternalError && e.getMessage() != null
+                && e.getMessage().contains("fault occurred in") && e.getMessage().contains("unsafe memory access");
+    }
+
+    private FaroException sharedMemoryFull(Throwable fault) {
+        return new FaroException(FaroException.Category.IO, "node " + nodeIndex + " ran out of shared memory: the"
+                + " file system of " + sharedMemoryDirectory + " is full (see df " + sharedMemoryDirectory + "; free"
+                + " space there or give a larger tmpfs with --shm-directory)", fault);
+    }
+
     private Frame failure(WorkerContext context, Throwable e) {
         boolean faro = e instanceof FaroException;
-        if (!faro && !context.isCancelled()) {
+        if (!faro && !context.isCancelled() && !ChildProcesses.shuttingDown()) { // not what a stop breaks
             System.err.println("faro worker: node " + nodeIndex + ": task '" + context.taskType() + "' failed:");
             e.printStackTrace(System.err);
         }

@@ -2,6 +2,7 @@ package dev.faro.engine.exchange;
 
 import dev.faro.engine.operator.Operator;
 import dev.faro.engine.vector.Batch;
+import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.operator.ShuffleSink;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,14 +20,17 @@ final class ExchangeSinkOperator implements Operator {
     private final ShuffleSink.Writer writer;
     private final RowCodec codec;
     private final AtomicLong rowsSent;
+    private final ShuffleExchange exchange;
     private final MemorySegment staging;
     private final int chunkRows;
     private boolean finished;
 
-    ExchangeSinkOperator(ShuffleSink.Writer writer, RowCodec codec, AtomicLong rowsSent) {
+    /** @param exchange names this exchange in a shuffle failure's message */
+    ExchangeSinkOperator(ShuffleSink.Writer writer, RowCodec codec, AtomicLong rowsSent, ShuffleExchange exchange) {
         this.writer = writer;
         this.codec = codec;
         this.rowsSent = rowsSent;
+        this.exchange = exchange;
         this.chunkRows = Math.max(1, CHUNK_BYTES / codec.rowBytes());
         this.staging = Arena.ofAuto().allocate((long) chunkRows * codec.rowBytes(), 8);
     }
@@ -39,10 +43,14 @@ final class ExchangeSinkOperator implements Operator {
     @Override
     public void addInput(Batch batch) {
         int rows = batch.rowCount();
-        for (int from = 0; from < rows; from += chunkRows) {
-            int count = Math.min(chunkRows, rows - from);
-            codec.encode(batch, from, count, staging);
-            writer.add(staging, 0, count);
+        try {
+            for (int from = 0; from < rows; from += chunkRows) {
+                int count = Math.min(chunkRows, rows - from);
+                codec.encode(batch, from, count, staging);
+                writer.add(staging, 0, count);
+            }
+        } catch (FaroException e) {
+            throw (FaroException) exchange.named(e);
         }
         rowsSent.addAndGet(rows);
     }
@@ -56,7 +64,11 @@ final class ExchangeSinkOperator implements Operator {
     public void finish() {
         if (!finished) {
             finished = true;
-            writer.finish();
+            try {
+                writer.finish();
+            } catch (FaroException e) {
+                throw (FaroException) exchange.named(e);
+            }
         }
     }
 

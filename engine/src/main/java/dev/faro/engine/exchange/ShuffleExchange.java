@@ -8,6 +8,7 @@ import dev.faro.engine.operator.SinkFactory;
 import dev.faro.engine.plan.ExchangeKind;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Schema;
+import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.Partitioner;
@@ -91,7 +92,8 @@ public final class ShuffleExchange implements AutoCloseable {
         endpoints = switch (context.transport()) {
             case FABRIC -> EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
             case TCP_SOCKETS -> TcpShuffleOpener.open(context.peerExchange(), shuffleName(),
-                    TcpShuffleConfig.perThread(context.threads()).withStallTimeout(config.stallTimeout()), groups);
+                    TcpShuffleConfig.perThread(context.threads()).withStallTimeout(config.stallTimeout())
+                            .withProgress(config.progress()), groups);
         };
         Partitioner partitioner = kind == ExchangeKind.REPARTITION
                 ? new KeyPartitioner(codec, keys, groups.groupCount()) : (tuples, offset) -> 0;
@@ -127,11 +129,24 @@ public final class ShuffleExchange implements AutoCloseable {
             while ((count = source.next(vector)) > 0) {
                 batches.add(decoder.decode(vector, count));
                 rowsReceived.addAndGet(count);
+                config.progress().advance();
                 failure.check();
             }
         } catch (Throwable e) {
-            failure.fail(e);
+            failure.fail(named(e));
         }
+    }
+
+    /**
+     * A shuffle failure with this exchange's name in front: "exchange 2 (REPARTITION, shuffle q3-x2) at node 1:
+     * receive endpoint 0 (MESQ/SR): no data arrived for 10 s ... waiting for node 0)"; other throwables as they are.
+     */
+    Throwable named(Throwable failure) {
+        if (failure instanceof FaroException faro && !String.valueOf(faro.getMessage()).startsWith("exchange ")) {
+            return new FaroException(faro.category(), "exchange " + id + " (" + kind + ", shuffle " + shuffleName()
+                    + ") at node " + context.nodeIndex() + ": " + faro.getMessage(), faro);
+        }
+        return failure;
     }
 
     /**
@@ -203,7 +218,8 @@ public final class ShuffleExchange implements AutoCloseable {
         @Override
         public synchronized Operator create(int thread) {
             created[thread] = true;
-            return new ExchangeSinkOperator(sink.writer(thread), new RowCodec(codec.schema()), rowsSent);
+            return new ExchangeSinkOperator(sink.writer(thread), new RowCodec(codec.schema()), rowsSent,
+                    ShuffleExchange.this);
         }
 
         @Override
@@ -214,7 +230,11 @@ public final class ShuffleExchange implements AutoCloseable {
                     used = created[t];
                 }
                 if (!used) {
-                    sink.writer(t).finish();
+                    try {
+                        sink.writer(t).finish();
+                    } catch (FaroException e) {
+                        throw (FaroException) named(e);
+                    }
                 }
             }
         }

@@ -2,6 +2,7 @@ package dev.faro.engine.exec;
 
 import dev.faro.engine.operator.Operator;
 import dev.faro.engine.vector.Batch;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.util.List;
 
 /**
@@ -13,10 +14,13 @@ final class Driver {
 
     private final Operator[] operators;
     private final QueryFailure failure;
+    private final ProgressSignal signal;
 
-    Driver(List<Operator> operators, QueryFailure failure) {
+    /** @param signal advanced after every step that moved a batch (what keeps waiting exchanges from a stall) */
+    Driver(List<Operator> operators, QueryFailure failure, ProgressSignal signal) {
         this.operators = operators.toArray(new Operator[0]);
         this.failure = failure;
+        this.signal = signal;
     }
 
     void run() {
@@ -54,7 +58,9 @@ final class Driver {
                     progress = true;
                 }
             }
-            if (!progress && !operators[last].isFinished()) {
+            if (progress) {
+                signal.advance();
+            } else if (!operators[last].isFinished()) {
                 Thread.onSpinWait();
             }
         }

@@ -5,6 +5,7 @@ import dev.faro.engine.operator.CollectOperator;
 import dev.faro.engine.operator.Operator;
 import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.engine.plan.PlanNode;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,7 @@ public final class QueryExecutor {
         List<ShuffleExchange> exchanges = compiler.exchanges();
         List<PipelineStatistics> pipelineStatistics = new ArrayList<>();
         List<ShuffleExchange> opened = new ArrayList<>();
+        ProgressSignal progress = context.nodeCount() > 1 ? context.endpointConfig().progress() : ProgressSignal.NONE;
         try {
             for (ShuffleExchange exchange : exchanges) {
                 exchange.open();
@@ -54,7 +56,7 @@ public final class QueryExecutor {
                 if (pipeline.sendsTo() != null) {
                     pipeline.sendsTo().startReceiving();
                 }
-                runDrivers(pipeline, failure);
+                runDrivers(pipeline, failure, progress);
                 failure.check();
                 pipeline.sink().complete(context.threads());
                 long nanos = System.nanoTime() - pipelineStart;
@@ -89,7 +91,8 @@ public final class QueryExecutor {
         return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
     }
 
-    private static void runDrivers(Pipeline pipeline, QueryFailure failure) throws InterruptedException {
+    private static void runDrivers(Pipeline pipeline, QueryFailure failure, ProgressSignal progress)
+            throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < pipeline.threads(); t++) {
             int thread = t;
@@ -100,7 +103,7 @@ public final class QueryExecutor {
                         operators.add(factory.create(thread));
                     }
                     operators.add(pipeline.sink().create(thread));
-                    new Driver(operators, failure).run();
+                    new Driver(operators, failure, progress).run();
                 } catch (Throwable e) {
                     failure.fail(e);
                 }

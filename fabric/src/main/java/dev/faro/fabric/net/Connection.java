@@ -133,8 +133,7 @@ final class Connection {
                             + " version)");
                     break;
                 }
-                long max = FrameDescriptor.maxPayload(header.type, NetFabric.CAPABILITIES.maxMessageBytes());
-                if (max < 0 || header.payloadLength < 0 || header.payloadLength > max) {
+                if (!header.hasValidLength(NetFabric.CAPABILITIES.maxMessageBytes())) {
                     agent.nodes.onConnectionFailed(this, "received a bad frame: type=" + header.type + ", payloadLength="
                             + header.payloadLength);
                     break;

@@ -1,5 +1,7 @@
 package dev.faro.fabric.net;
 
+import java.nio.ByteBuffer;
+
 /**
  * One UD SEND as one UDP datagram: a 40-byte header, the payload, and a 16-byte tag.
  *
@@ -42,5 +44,27 @@ final class DatagramDescriptor {
     static final int TAG_LENGTH = 16;
     static final int MAX_LENGTH = HEADER_LENGTH + NetUdQueuePair.MTU_BYTES + TAG_LENGTH;
 
+    /** {@link #checkedPayloadLength}: too short, or not magic, version and type of a faro datagram. */
+    static final int NOT_A_DATAGRAM = -1;
+    /** {@link #checkedPayloadLength}: the payload length is negative, above the MTU or not what the size says. */
+    static final int BAD_PAYLOAD_LENGTH = -2;
+
     private DatagramDescriptor() {}
+
+    /**
+     * The payload length of the datagram in {@code datagram}'s bytes {@code [0, size)}, checked before anything else
+     * is read (the tag is verified next, over {@code [0, HEADER_LENGTH + length)}): magic, version and type, and a
+     * payload of at most the MTU that, with the header and the tag, makes up exactly {@code size} bytes. Returns the
+     * length, or {@link #NOT_A_DATAGRAM} or {@link #BAD_PAYLOAD_LENGTH}. Data path: no allocation, no exception.
+     */
+    static int checkedPayloadLength(ByteBuffer datagram, int size) {
+        if (size < HEADER_LENGTH + TAG_LENGTH || size > datagram.capacity()
+                || datagram.getInt(MAGIC_OFFSET) != MAGIC || datagram.get(VERSION_OFFSET) != VERSION
+                || datagram.get(TYPE_OFFSET) != TYPE_SEND) {
+            return NOT_A_DATAGRAM;
+        }
+        int length = datagram.getInt(PAYLOAD_LENGTH_OFFSET);
+        return length < 0 || length > NetUdQueuePair.MTU_BYTES || size != HEADER_LENGTH + length + TAG_LENGTH
+                ? BAD_PAYLOAD_LENGTH : length;
+    }
 }

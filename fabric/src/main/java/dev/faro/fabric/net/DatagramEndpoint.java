@@ -167,16 +167,14 @@ final class DatagramEndpoint {
 
     private void deliver(SocketAddress source) {
         int size = incoming.remaining();
-        if (size < DatagramDescriptor.HEADER_LENGTH + DatagramDescriptor.TAG_LENGTH
-                || incoming.getInt(DatagramDescriptor.MAGIC_OFFSET) != DatagramDescriptor.MAGIC
-                || incoming.get(DatagramDescriptor.VERSION_OFFSET) != DatagramDescriptor.VERSION) {
+        int length = DatagramDescriptor.checkedPayloadLength(incoming, size);
+        if (length == DatagramDescriptor.NOT_A_DATAGRAM) {
             refuse(source, "not a faro net datagram");
             return;
         }
-        int length = incoming.getInt(DatagramDescriptor.PAYLOAD_LENGTH_OFFSET);
-        if (length < 0 || length > NetUdQueuePair.MTU_BYTES
-                || size != DatagramDescriptor.HEADER_LENGTH + length + DatagramDescriptor.TAG_LENGTH) {
-            refuse(source, "a datagram of " + size + " bytes claims a payload of " + length);
+        if (length < 0) {
+            refuse(source, "a datagram of " + size + " bytes claims a payload of "
+                    + incoming.getInt(DatagramDescriptor.PAYLOAD_LENGTH_OFFSET));
             return;
         }
         int tagAt = DatagramDescriptor.HEADER_LENGTH + length;

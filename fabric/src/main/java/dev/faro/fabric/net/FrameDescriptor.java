@@ -203,5 +203,14 @@ final class FrameDescriptor {
             buffer.position(at + HEADER_LENGTH);
             return true;
         }
+
+        /**
+         * Whether the decoded type is known and its payload length one that type may carry ({@link #maxPayload}):
+         * checked before a byte of payload is read or a handler sees the header. Data path.
+         */
+        boolean hasValidLength(long maxMessageBytes) {
+            long max = maxPayload(type, maxMessageBytes);
+            return max >= 0 && payloadLength >= 0 && payloadLength <= max;
+        }
     }
 }

@@ -11,7 +11,7 @@ import java.lang.foreign.ValueLayout;
  *
  * <pre>
  *  header (512 B)
- *    0: magic (4) | version (4) | capacity (4, power of two)
+ *    0: magic (4) | version (4) | capacity (4, power of two) | closed (4, release; owner only)
  *  128: tail (8)        claimed by producers with CAS: this node's posting threads and initiators on any node
  *  256: head (8)        written by the consumer (release) after it has read an entry
  *  384: overrun (4)     set by a producer that found the ring full
@@ -27,6 +27,9 @@ import java.lang.foreign.ValueLayout;
  * reads {@code published} of slot {@code head} with acquire; when it equals {@code head + 1} the entry is complete.
  * Indexes are absolute, so a slot's {@code published} from the previous lap never matches. Flag bit 0: the immediate
  * is valid; bit 1: a send-queue completion (the post sequence frees send-queue slots).
+ *
+ * <p>{@code closed} is 0 until the owner closes the queue; it then writes 1 (release) before it deletes the file, and
+ * peers that mapped the file unmap it once they read 1 (acquire).
  */
 final class CompletionQueueDescriptor {
 
@@ -36,6 +39,7 @@ final class CompletionQueueDescriptor {
     static final long MAGIC_OFFSET = 0;
     static final long VERSION_OFFSET = 4;
     static final long CAPACITY_OFFSET = 8;
+    static final long CLOSED_OFFSET = 12;
     static final long TAIL_OFFSET = 128;
     static final long HEAD_OFFSET = 256;
     static final long OVERRUN_OFFSET = 384;
@@ -77,6 +81,16 @@ final class CompletionQueueDescriptor {
         file.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
         file.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
         SharedMemory.INT.setRelease(file, MAGIC_OFFSET, MAGIC);
+    }
+
+    /** Owner: marks the queue closed, before the file is deleted. */
+    static void markClosed(MemorySegment file) {
+        SharedMemory.INT.setRelease(file, CLOSED_OFFSET, 1);
+    }
+
+    /** Whether the owner closed the queue; peers then unmap its file. */
+    static boolean isClosed(MemorySegment file) {
+        return (int) SharedMemory.INT.getAcquire(file, CLOSED_OFFSET) != 0;
     }
 
     static int capacity(MemorySegment file) {

@@ -7,10 +7,19 @@ import java.util.Optional;
 
 /**
  * This fabric's mapped view of one node's directory, its own included: the node file and, mapped on first use, the
- * region, queue-pair and completion-queue files that requests address. Mappings stay until this fabric closes, so
- * a peer that deregisters or dies never unmaps memory under a thread of ours; its files' pages live until then.
+ * region, queue-pair and completion-queue files that requests address, each file in its own arena ({@link
+ * MappedFiles}).
  *
- * <p>Thread-safety: lookups are lock-free reads of volatile arrays; a miss maps the file under this object's lock.
+ * <p>Mappings do not outlive their use: the fabric's progress agent calls {@link #releaseRetired} every liveness
+ * interval, which unmaps the files whose owner retired them (a region deregistered, a queue pair or completion queue
+ * closed: the owner writes that into the file's header before it deletes the file), and {@link #close}s the whole
+ * view once the node closed or died. A retired file is never used again (ids are not reused), so an access through a
+ * stale mapping would have failed anyway; after the unmap it throws {@link IllegalStateException} from FFM instead of
+ * touching memory, which the queue pairs check for ({@link SharedMemory#isMapped}) or catch and turn into the error
+ * completion the retired file would have given.
+ *
+ * <p>Thread-safety: lookups are lock-free reads of {@link MappedFiles} snapshots; a miss maps the file under this
+ * object's lock, and releasing and closing take it too.
  */
 final class PeerNode {
 
@@ -23,12 +32,15 @@ final class PeerNode {
     private final long pid;
     private final long startMillis;
 
-    /** Set by the progress agent once the node is found closed or dead; never cleared. */
+    /** Set by the progress agent once the node is found closed or dead, and by {@link #close}; never cleared. */
     private volatile boolean failed;
 
-    private volatile MemorySegment[] regions = new MemorySegment[16];
-    private volatile MemorySegment[] queuePairs = new MemorySegment[16];
-    private volatile MemorySegment[] completionQueues = new MemorySegment[16];
+    /** Set under the lock by {@link #close}; no file is mapped after it. */
+    private boolean closed;
+
+    private final MappedFiles regions = new MappedFiles();
+    private final MappedFiles queuePairs = new MappedFiles();
+    private final MappedFiles completionQueues = new MappedFiles();
 
     private PeerNode(long node, Path directory, Arena arena, MemorySegment nodeFile) {
         this.node = node;
@@ -39,12 +51,15 @@ final class PeerNode {
         this.startMillis = NodeDescriptor.startMillis(nodeFile);
     }
 
-    /** Maps the node file of {@code node} under {@code base}; empty if the node does not exist (or never did). */
+    /**
+     * Maps the node file of {@code node} under {@code base}; empty if the node does not exist (or never did) or has
+     * closed.
+     */
     static Optional<PeerNode> open(Path base, long node) {
         Path directory = base.resolve(NodeDescriptor.directoryName(node));
         Arena arena = Arena.ofShared();
         MemorySegment nodeFile = SharedMemory.mapExisting(directory.resolve(NodeDescriptor.FILE_NAME), arena);
-        if (nodeFile == null || !NodeDescriptor.isValid(nodeFile)) {
+        if (nodeFile == null || !NodeDescriptor.isValid(nodeFile) || NodeDescriptor.isClosed(nodeFile)) {
             arena.close();
             return Optional.empty();
         }
@@ -57,18 +72,17 @@ final class PeerNode {
 
     /** Whether the node's fabric is still open and its process alive. Coordination code: reads /proc. */
     boolean checkAlive() {
-        if (failed) {
-            return false;
-        }
-        if (NodeDescriptor.isClosed(nodeFile)) {
-            return false;
+        synchronized (this) { // the node file stays mapped while we read it
+            if (failed || closed || NodeDescriptor.isClosed(nodeFile)) {
+                return false;
+            }
         }
         return isProcessAlive(pid, startMillis);
     }
 
     /** Whether the node's fabric closed cleanly (as opposed to its process dying). */
-    boolean isClosed() {
-        return NodeDescriptor.isClosed(nodeFile);
+    synchronized boolean isClosed() {
+        return closed || NodeDescriptor.isClosed(nodeFile);
     }
 
     void markFailed() {
@@ -91,29 +105,20 @@ final class PeerNode {
 
     /** The file of region {@code id}, or null if it does not exist. Data path after the first call per id. */
     MemorySegment region(int id) {
-        MemorySegment[] current = regions;
-        if (id >= 0 && id < current.length && current[id] != null) {
-            return current[id];
-        }
-        return map(Kind.REGION, id);
+        MemorySegment file = regions.get(id);
+        return file != null ? file : map(Kind.REGION, id);
     }
 
     /** The file of queue pair {@code qpn}, or null if it does not exist. */
     MemorySegment queuePair(int qpn) {
-        MemorySegment[] current = queuePairs;
-        if (qpn >= 0 && qpn < current.length && current[qpn] != null) {
-            return current[qpn];
-        }
-        return map(Kind.QUEUE_PAIR, qpn);
+        MemorySegment file = queuePairs.get(qpn);
+        return file != null ? file : map(Kind.QUEUE_PAIR, qpn);
     }
 
     /** The file of completion queue {@code id}, or null if it does not exist. */
     MemorySegment completionQueue(int id) {
-        MemorySegment[] current = completionQueues;
-        if (id >= 0 && id < current.length && current[id] != null) {
-            return current[id];
-        }
-        return map(Kind.COMPLETION_QUEUE, id);
+        MemorySegment file = completionQueues.get(id);
+        return file != null ? file : map(Kind.COMPLETION_QUEUE, id);
     }
 
     private enum Kind {
@@ -122,44 +127,80 @@ final class PeerNode {
         COMPLETION_QUEUE
     }
 
-    private synchronized MemorySegment map(Kind kind, int id) {
-        if (id < 0) {
-            return null;
-        }
-        MemorySegment[] table = switch (kind) {
+    private MappedFiles table(Kind kind) {
+        return switch (kind) {
             case REGION -> regions;
             case QUEUE_PAIR -> queuePairs;
             case COMPLETION_QUEUE -> completionQueues;
         };
-        if (id < table.length && table[id] != null) {
-            return table[id];
+    }
+
+    /**
+     * Maps a file not mapped yet. A file whose owner has retired it is still mapped when it exists (its header then
+     * fails the caller's checks), and unmapped again by the next {@link #releaseRetired}.
+     */
+    private synchronized MemorySegment map(Kind kind, int id) {
+        if (id < 0 || closed) {
+            return null;
+        }
+        MappedFiles table = table(kind);
+        MemorySegment existing = table.get(id);
+        if (existing != null) {
+            return existing;
         }
         String name = switch (kind) {
             case REGION -> RegionDescriptor.fileName(id);
             case QUEUE_PAIR -> QueuePairDescriptor.fileName(id);
             case COMPLETION_QUEUE -> CompletionQueueDescriptor.fileName(id);
         };
+        Arena fileArena = Arena.ofShared();
         MemorySegment file;
         try {
-            file = SharedMemory.mapExisting(directory.resolve(name), arena);
-        } catch (IllegalStateException closed) {
-            return null; // this fabric is closing
+            file = SharedMemory.mapExisting(directory.resolve(name), fileArena);
+        } catch (RuntimeException | Error e) {
+            fileArena.close();
+            throw e;
         }
         if (file == null) {
+            fileArena.close();
             return null;
         }
-        MemorySegment[] grown = id < table.length ? table.clone() : java.util.Arrays.copyOf(table, Math.max(id + 1, table.length * 2));
-        grown[id] = file;
-        switch (kind) {
-            case REGION -> regions = grown;
-            case QUEUE_PAIR -> queuePairs = grown;
-            case COMPLETION_QUEUE -> completionQueues = grown;
-        }
+        table.put(id, file, fileArena);
         return file;
     }
 
-    /** Unmaps everything. Only when no thread of this fabric uses the mappings any more. */
-    void close() {
+    /**
+     * Unmaps the files whose owner retired them: regions deregistered, queue pairs and completion queues closed.
+     * Coordination code, on the progress agent. Returns the number of files unmapped.
+     */
+    synchronized int releaseRetired() {
+        if (closed) {
+            return 0;
+        }
+        return regions.release(RegionDescriptor::isDeregistered)
+                + queuePairs.release(QueuePairDescriptor::isClosed)
+                + completionQueues.release(CompletionQueueDescriptor::isClosed);
+    }
+
+    /** The number of region, queue-pair and completion-queue files mapped now (the node file not counted). */
+    int mappedFiles() {
+        return regions.size() + queuePairs.size() + completionQueues.size();
+    }
+
+    /**
+     * Unmaps everything: when this fabric closes, or when the node closed or died. Threads still holding one of the
+     * segments get {@link IllegalStateException} on their next access (see the class comment); from then on the node
+     * counts as failed.
+     */
+    synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        regions.closeAll();
+        queuePairs.closeAll();
+        completionQueues.closeAll();
         arena.close();
+        failed = true; // after the unmap: a request copying right now meets the unmap, later ones this flag
     }
 }

@@ -6,8 +6,10 @@ import java.util.concurrent.locks.LockSupport;
  * The one background thread of an {@code shm} node. It never touches data a peer asked for; it only
  * <ol>
  *   <li>retries this node's deferred requests (SENDs waiting for a receive, held reordered datagrams), and</li>
- *   <li>every {@link #LIVENESS_INTERVAL_NS} checks the peers this node is connected to; a peer whose fabric closed
- *       or whose process died turns the queue pairs connected to it into error completions.</li>
+ *   <li>every {@link #LIVENESS_INTERVAL_NS} checks the peers this node has mapped files of; a peer whose fabric
+ *       closed or whose process died turns the queue pairs connected to it into error completions and is unmapped,
+ *       and of the live ones (this node included) it unmaps the files their owners retired ({@link
+ *       PeerNode#releaseRetired}).</li>
  * </ol>
  * It parks when there is nothing deferred, so an idle node costs nothing.
  */

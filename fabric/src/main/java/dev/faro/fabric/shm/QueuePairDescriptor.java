@@ -87,6 +87,11 @@ final class QueuePairDescriptor {
         return (int) SharedMemory.INT.getAcquire(file, STATE_OFFSET);
     }
 
+    /** Whether the owner closed the queue pair (state CLOSED is final); peers then unmap its file. */
+    static boolean isClosed(MemorySegment file) {
+        return stateOrdinal(file) == QueuePairState.CLOSED.ordinal();
+    }
+
     static void setState(MemorySegment file, QueuePairState state) {
         SharedMemory.INT.setRelease(file, STATE_OFFSET, state.ordinal());
     }

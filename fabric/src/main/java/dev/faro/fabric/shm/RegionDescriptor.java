@@ -19,9 +19,9 @@ import java.lang.foreign.ValueLayout;
  * </pre>
  *
  * <p>The owner writes the header once, {@code registered} last (release), and clears {@code registered} (release)
- * when it deregisters. Initiators read {@code registered} with acquire and check key, rights and bounds before every
- * access; a mismatch fails the access without touching the data. Data bytes are written by the owner's threads and,
- * through WRITE, SEND and atomics, by initiators on any node.
+ * when it deregisters; peers unmap the file once they see it cleared. Initiators read {@code registered} with acquire
+ * and check key, rights and bounds before every access; a mismatch fails the access without touching the data. Data
+ * bytes are written by the owner's threads and, through WRITE, SEND and atomics, by initiators on any node.
  */
 final class RegionDescriptor {
 
@@ -57,6 +57,11 @@ final class RegionDescriptor {
 
     static void deregister(MemorySegment file) {
         SharedMemory.INT.setRelease(file, REGISTERED_OFFSET, 0);
+    }
+
+    /** Whether the owner deregistered the region (or has not finished registering it); peers then unmap it. */
+    static boolean isDeregistered(MemorySegment file) {
+        return (int) SharedMemory.INT.getAcquire(file, REGISTERED_OFFSET) == 0;
     }
 
     /**

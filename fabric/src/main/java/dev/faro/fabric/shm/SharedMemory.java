@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -30,10 +31,15 @@ final class SharedMemory {
 
     private SharedMemory() {}
 
-    /** Creates {@code file} with {@code lengthBytes} zero bytes and maps it into {@code arena}. */
+    private static final Set<StandardOpenOption> CREATE_OPTIONS =
+            Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+
+    /**
+     * Creates {@code file}, readable and writable by this user only, with {@code lengthBytes} zero bytes and maps it
+     * into {@code arena}.
+     */
     static MemorySegment create(Path file, long lengthBytes, Arena arena) {
-        try (FileChannel channel = FileChannel.open(
-                file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(file, CREATE_OPTIONS, ShmDirectory.OWNER_ONLY_FILE)) {
             channel.truncate(lengthBytes); // no-op on a new file; keeps intent explicit
             if (lengthBytes > 0) {
                 channel.position(lengthBytes - 1);
@@ -54,6 +60,14 @@ final class SharedMemory {
         } catch (IOException e) {
             throw new FaroException(FaroException.Category.IO, "cannot map shared file " + file + ": " + e, e);
         }
+    }
+
+    /**
+     * Whether {@code file}'s mapping is still there: false once its arena closed (for a peer's file: its owner retired
+     * it, see {@link PeerNode}). Data path: allocation-free, one field read.
+     */
+    static boolean isMapped(MemorySegment file) {
+        return file.scope().isAlive();
     }
 
     static void deleteQuietly(Path file) {

@@ -164,6 +164,7 @@ final class ShmCompletionQueue implements CompletionQueue {
         }
         pollLock.lock();
         try {
+            CompletionQueueDescriptor.markClosed(ring); // peers that mapped the file unmap it
             SharedMemory.deleteQuietly(file);
             arena.close();
         } finally {

@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One node of the {@code shm} fabric: a directory {@code <shm.directory>/faro-<node id hex>} holding a file per
  * region, queue pair and completion queue (layouts in the {@code *Descriptor} classes), and one
- * {@link ProgressAgent} thread. Opening a node first removes directories left by processes that died.
+ * {@link ProgressAgent} thread. Opening a node first removes directories left by processes that died. Other nodes'
+ * files (and its own, as a peer sees them) are mapped through {@link PeerNode}s.
  *
  * <p>Coordination code; the data path lives in the queue pairs and completion queues.
  */
@@ -40,7 +41,7 @@ final class ShmFabric implements Fabric {
 
     private static final System.Logger LOG = System.getLogger(ShmFabric.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final long STALE_UNREADABLE_AGE_MS = 60_000;
+    static final long STALE_UNREADABLE_AGE_MS = 60_000;
 
     static final FabricCapabilities CAPABILITIES =
             new FabricCapabilities(true, ShmUdQueuePair.MTU_BYTES, 1024, 1L << 30, 1 << 16, 1 << 22);
@@ -63,7 +64,10 @@ final class ShmFabric implements Fabric {
     private final List<ShmMemoryRegion> regions = new ArrayList<>();
     private final List<ShmCompletionQueue> completionQueues = new ArrayList<>();
 
-    /** Peers mapped so far (this node included); copy-on-write under {@code this}. */
+    /**
+     * Peers mapped now (this node included); the progress agent drops those that closed or died. Copy-on-write under
+     * {@code this}.
+     */
     private volatile PeerNode[] peers = new PeerNode[0];
 
     /** Peers with connected RC queue pairs, whose liveness the progress agent checks; copy-on-write. */
@@ -92,13 +96,7 @@ final class ShmFabric implements Fabric {
     }
 
     static ShmFabric open(FabricConfig config) {
-        Path base = Path.of(config.option(ShmFabricProvider.DIRECTORY_OPTION, defaultDirectory()));
-        try {
-            Files.createDirectories(base);
-        } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO,
-                    "cannot create the shm directory " + base + " (option shm.directory): " + e, e);
-        }
+        Path base = ShmDirectory.base(config.option(ShmFabricProvider.DIRECTORY_OPTION, null));
         StaleNodeSweeper.sweep(base, STALE_UNREADABLE_AGE_MS);
         long node;
         Path directory;
@@ -109,7 +107,7 @@ final class ShmFabric implements Fabric {
             }
             directory = base.resolve(NodeDescriptor.directoryName(node));
             try {
-                Files.createDirectory(directory);
+                Files.createDirectory(directory, ShmDirectory.OWNER_ONLY_DIRECTORY);
                 break;
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 // astronomically unlikely; draw again
@@ -133,13 +131,6 @@ final class ShmFabric implements Fabric {
             SharedMemory.deleteTree(directory);
             throw e;
         }
-    }
-
-    private static String defaultDirectory() {
-        Path devShm = Path.of("/dev/shm");
-        return Files.isDirectory(devShm) && Files.isWritable(devShm)
-                ? devShm.toString()
-                : Path.of(System.getProperty("java.io.tmpdir"), "faro-shm").toString();
     }
 
     FabricConfig config() {
@@ -325,15 +316,28 @@ final class ShmFabric implements Fabric {
         return pending;
     }
 
-    /** Progress agent: finds peers that closed or died and fails what is connected to them. */
+    /**
+     * Progress agent: unmaps the files whose owners retired them, and finds peers that closed or died: fails what is
+     * connected to them and unmaps all their files.
+     */
     void checkPeers() {
-        for (PeerNode peer : watched) {
-            if (peer.node == node || peer.isFailed() || peer.checkAlive()) {
+        for (PeerNode peer : peers) {
+            if (peer.node == node || peer.checkAlive()) {
+                peer.releaseRetired();
                 continue;
             }
-            peer.markFailed();
+            if (!peer.isFailed()) {
+                onPeerGone(peer);
+            }
+            forget(peer);
+        }
+    }
+
+    private void onPeerGone(PeerNode peer) {
+        peer.markFailed();
+        boolean crashed = !peer.isClosed();
+        if (isWatched(peer)) {
             peerFailures.incrementAndGet();
-            boolean crashed = !peer.isClosed();
             LOG.log(crashed ? Level.WARNING : Level.DEBUG,
                     "fabric node {0}: peer node {1} {2}; failing the queue pairs connected to it",
                     config.nodeName(), Long.toHexString(peer.node), crashed ? "died" : "closed");
@@ -342,10 +346,41 @@ final class ShmFabric implements Fabric {
                     queuePair.onPeerFailed(peer.node);
                 }
             }
-            if (crashed) {
-                SharedMemory.deleteTree(peer.directory); // it cannot clean up after itself
+        }
+        if (crashed) {
+            SharedMemory.deleteTree(peer.directory); // it cannot clean up after itself
+        }
+    }
+
+    private boolean isWatched(PeerNode peer) {
+        for (PeerNode existing : watched) {
+            if (existing == peer) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /** Drops a peer that closed or died and unmaps its files; a later lookup of the node finds nothing. */
+    private void forget(PeerNode peer) {
+        synchronized (this) {
+            peers = without(peers, peer);
+            watched = without(watched, peer);
+        }
+        peer.close();
+    }
+
+    private static PeerNode[] without(PeerNode[] table, PeerNode peer) {
+        return Arrays.stream(table).filter(existing -> existing != peer).toArray(PeerNode[]::new);
+    }
+
+    /** The number of other nodes' and this node's files this fabric maps as a peer; for tests. */
+    int mappedPeerFiles() {
+        int files = 0;
+        for (PeerNode peer : peers) {
+            files += peer.mappedFiles();
+        }
+        return files;
     }
 
     void wakeProgress() {

@@ -1,8 +1,12 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The {@code shm} provider: fabric nodes that are OS processes on one host (or several nodes in one JVM), talking
@@ -29,5 +33,17 @@ public final class ShmFabricProvider implements FabricProvider {
     @Override
     public Fabric open(FabricConfig config) {
         return ShmFabric.open(config);
+    }
+
+    /** Removes the node directories under {@code shm.directory} whose process died (the sweep a new node does). */
+    @Override
+    public int removeLeftovers(Map<String, String> options) {
+        Path base;
+        try {
+            base = ShmDirectory.base(options.get(DIRECTORY_OPTION));
+        } catch (FaroException refused) {
+            return 0; // no node could open there either; opening said why
+        }
+        return Files.isDirectory(base) ? StaleNodeSweeper.sweep(base, ShmFabric.STALE_UNREADABLE_AGE_MS) : 0;
     }
 }

@@ -19,7 +19,7 @@ final class ShmQueuePairAddress extends AbstractQueuePairAddress {
     private static final int MAGIC = 0x31415146; // "FQA1" little-endian
     private static final int ENCODED_LENGTH = 20;
 
-    /** The target's files as mapped by the fabric that last resolved this address. */
+    /** The target's files as mapped by the fabric that last resolved this address; resolved again once unmapped. */
     private volatile Target target;
 
     /** A resolved destination: the node, its queue pair file and the file of that queue pair's receive CQ. */
@@ -29,27 +29,35 @@ final class ShmQueuePairAddress extends AbstractQueuePairAddress {
         super(node, qpn, type);
     }
 
-    /** The destination's files mapped by {@code fabric}, or null if the queue pair does not exist. */
+    /**
+     * The destination's files mapped by {@code fabric}, or null if the queue pair does not exist. The files may be
+     * unmapped by the time the caller touches them (their owner closed them; see {@link PeerNode}).
+     */
     Target resolve(ShmFabric fabric) {
         Target current = target;
-        if (current != null && current.fabric == fabric) {
+        if (current != null && current.fabric == fabric && SharedMemory.isMapped(current.queuePair)
+                && SharedMemory.isMapped(current.receiveCompletionQueue)) {
             return current;
         }
         PeerNode peer = fabric.peer(node());
         if (peer == null) {
             return null;
         }
-        MemorySegment queuePair = peer.queuePair(queuePairNumber());
-        if (queuePair == null || !QueuePairDescriptor.isValid(queuePair)) {
-            return null;
+        try {
+            MemorySegment queuePair = peer.queuePair(queuePairNumber());
+            if (queuePair == null || !QueuePairDescriptor.isValid(queuePair)) {
+                return null;
+            }
+            MemorySegment receiveCq = peer.completionQueue(QueuePairDescriptor.receiveCompletionQueue(queuePair));
+            if (receiveCq == null) {
+                return null;
+            }
+            Target resolved = new Target(fabric, peer, queuePair, receiveCq);
+            target = resolved;
+            return resolved;
+        } catch (IllegalStateException unmapped) {
+            return null; // the queue pair's file was unmapped as we read it: its owner closed it (see PeerNode)
         }
-        MemorySegment receiveCq = peer.completionQueue(QueuePairDescriptor.receiveCompletionQueue(queuePair));
-        if (receiveCq == null) {
-            return null;
-        }
-        Target resolved = new Target(fabric, peer, queuePair, receiveCq);
-        target = resolved;
-        return resolved;
     }
 
     @Override

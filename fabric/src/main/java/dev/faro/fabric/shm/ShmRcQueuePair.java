@@ -32,6 +32,9 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     private MemorySegment peerQueuePair;
     private MemorySegment peerReceiveCq;
 
+    /** The target region file of the request in flight, once known; guarded by sendLock. */
+    private MemorySegment targetRegion;
+
     /** The receive taken off the peer's ring by the request in flight; guarded by sendLock. */
     private final QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
 
@@ -91,20 +94,41 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             fail(request, sequence, CompletionStatus.RETRY_EXCEEDED);
             return DONE;
         }
-        if (QueuePairDescriptor.stateOrdinal(peerQueuePair) != QueuePairState.READY.ordinal()
-                || QueuePairDescriptor.peerNode(peerQueuePair) != fabric.node()
-                || QueuePairDescriptor.peerQpn(peerQueuePair) != qpn) {
-            fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
-            return DONE;
+        targetRegion = null;
+        try {
+            if (!SharedMemory.isMapped(peerQueuePair) || !SharedMemory.isMapped(peerReceiveCq)
+                    || QueuePairDescriptor.stateOrdinal(peerQueuePair) != QueuePairState.READY.ordinal()
+                    || QueuePairDescriptor.peerNode(peerQueuePair) != fabric.node()
+                    || QueuePairDescriptor.peerQpn(peerQueuePair) != qpn) {
+                fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
+                return DONE;
+            }
+            return switch (request.opcode()) {
+                case SEND -> send(request, sequence);
+                case WRITE, WRITE_WITH_IMMEDIATE -> write(request, sequence);
+                case READ -> read(request, sequence);
+                case FETCH_ADD, COMPARE_SWAP -> atomic(request, sequence);
+                case RECEIVE, RECEIVE_WRITE_WITH_IMMEDIATE -> throw new IllegalStateException(
+                        "validated opcode cannot be " + request.opcode());
+            };
+        } catch (IllegalStateException e) {
+            return failUnmapped(request, sequence, e);
         }
-        return switch (request.opcode()) {
-            case SEND -> send(request, sequence);
-            case WRITE, WRITE_WITH_IMMEDIATE -> write(request, sequence);
-            case READ -> read(request, sequence);
-            case FETCH_ADD, COMPARE_SWAP -> atomic(request, sequence);
-            case RECEIVE, RECEIVE_WRITE_WITH_IMMEDIATE -> throw new IllegalStateException(
-                    "validated opcode cannot be " + request.opcode());
-        };
+    }
+
+    /**
+     * FFM threw because a peer file this request used was unmapped meanwhile: its owner retired it (a region
+     * deregistered, the peer's queue pair or completion queue closed) and the progress agent unmapped it (see {@link
+     * PeerNode}). The request fails as it would have against the retired file. Any other cause propagates.
+     */
+    private int failUnmapped(WorkRequest request, long sequence, IllegalStateException e) {
+        boolean regionGone = targetRegion != null && !SharedMemory.isMapped(targetRegion);
+        if (!regionGone && SharedMemory.isMapped(peerQueuePair) && SharedMemory.isMapped(peerReceiveCq)) {
+            throw e;
+        }
+        fail(request, sequence,
+                regionGone ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR);
+        return DONE;
     }
 
     /** The target region's file if the request's key, bounds and right hold there; null otherwise. */
@@ -114,6 +138,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             return null; // a key of another node means nothing at this peer
         }
         MemorySegment region = key.resolve(fabric);
+        targetRegion = region;
         if (region == null
                 || !RegionDescriptor.permits(region, key.key, right.bit(), request.remoteOffset(), length)) {
             return null;
@@ -133,6 +158,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             return DONE;
         }
         MemorySegment region = peer.region(claimed.regionId);
+        targetRegion = region;
         if (region == null) {
             fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
             return DONE;

@@ -23,7 +23,10 @@ final class ShmRemoteKey implements RemoteKey {
     final int key;
     private final long lengthBytes;
 
-    /** The region file as mapped by the fabric that last resolved this key; one volatile read on the data path. */
+    /**
+     * The region file as mapped by the fabric that last resolved this key; one volatile read on the data path. Resolved
+     * again once the fabric unmapped the file.
+     */
     private volatile Resolution resolution;
 
     private record Resolution(ShmFabric fabric, MemorySegment file) {}
@@ -35,10 +38,13 @@ final class ShmRemoteKey implements RemoteKey {
         this.lengthBytes = lengthBytes;
     }
 
-    /** The target region's file mapped by {@code fabric}, or null if it no longer exists. */
+    /**
+     * The target region's file mapped by {@code fabric}, or null if it no longer exists. The file may be unmapped by
+     * the time the caller touches it (its owner deregistered it; see {@link PeerNode}).
+     */
     MemorySegment resolve(ShmFabric fabric) {
         Resolution current = resolution;
-        if (current != null && current.fabric == fabric) {
+        if (current != null && current.fabric == fabric && SharedMemory.isMapped(current.file)) {
             return current.file;
         }
         PeerNode peer = fabric.peer(node);

@@ -35,6 +35,9 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
     private final SplittableRandom random;
     private final QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
 
+    /** The region file the datagram in delivery goes to, once known; guarded by sendLock. */
+    private MemorySegment targetRegion;
+
     // One datagram held back by reorder injection; guarded by sendLock.
     private final MemorySegment held;
     private ShmQueuePairAddress heldDestination;
@@ -127,15 +130,34 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
         }
     }
 
-    /** Places one datagram into the destination's next posted receive, or drops it. */
+    /**
+     * Places one datagram into the destination's next posted receive, or drops it; also when a file of the destination
+     * is unmapped meanwhile (its owner closed it; see {@link PeerNode}), which FFM reports as an
+     * {@link IllegalStateException}.
+     */
     private void deliver(ShmQueuePairAddress destination, MemorySegment source, long offset, int length) {
         ShmQueuePairAddress.Target target = destination.resolve(fabric);
-        if (target == null || target.peer().isFailed()
-                || QueuePairDescriptor.stateOrdinal(target.queuePair()) != QueuePairState.READY.ordinal()
-                || QueuePairDescriptor.type(target.queuePair()) != QueuePairType.UD) {
+        if (target == null || target.peer().isFailed()) {
             return;
         }
+        targetRegion = null;
+        try {
+            deliverTo(target, destination, source, offset, length);
+        } catch (IllegalStateException e) {
+            if (SharedMemory.isMapped(target.queuePair()) && SharedMemory.isMapped(target.receiveCompletionQueue())
+                    && (targetRegion == null || SharedMemory.isMapped(targetRegion))) {
+                throw e;
+            }
+        }
+    }
+
+    private void deliverTo(ShmQueuePairAddress.Target target, ShmQueuePairAddress destination,
+            MemorySegment source, long offset, int length) {
         MemorySegment ring = target.queuePair();
+        if (QueuePairDescriptor.stateOrdinal(ring) != QueuePairState.READY.ordinal()
+                || QueuePairDescriptor.type(ring) != QueuePairType.UD) {
+            return;
+        }
         if (!QueuePairDescriptor.claimReceive(ring, claimed)) {
             QueuePairDescriptor.countReceiveMissed(ring);
             return;
@@ -147,6 +169,7 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
             return;
         }
         MemorySegment region = target.peer().region(claimed.regionId);
+        targetRegion = region;
         if (region == null) {
             return;
         }

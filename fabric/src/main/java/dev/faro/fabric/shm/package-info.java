@@ -10,7 +10,13 @@
  *     qp-&lt;qpn&gt;    QueuePairDescriptor: state, peer, the receive ring
  *     cq-&lt;id&gt;     CompletionQueueDescriptor: a many-producer one-consumer ring of completions
  * </pre>
- * Peers map these files on first use and keep them mapped until they close.
+ * Directories are created {@code 0700} and files {@code 0600}: only the user running the cluster reads them (see
+ * {@link dev.faro.fabric.shm.ShmDirectory}). Peers map these files on first use, each file in its own arena, and
+ * unmap it once its owner retires it (region deregistered, queue pair or completion queue closed; the owner writes
+ * that into the file before deleting it): the progress agent looks every 100 ms, so a long-running node's mappings
+ * stay as many as the files alive, however many queries come and go. A thread that touches a file unmapped under it
+ * gets an {@link java.lang.IllegalStateException} from FFM (never a crash), which the queue pairs turn into the error
+ * completion the retired file would have given anyway; see {@link dev.faro.fabric.shm.PeerNode}.
  *
  * <h2>Who moves the data</h2>
  * The initiator, on the posting thread, inside {@code postSend}: it checks the target region's header (key, bounds,

@@ -4,6 +4,7 @@ import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.io.IOException;
@@ -138,7 +139,7 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
     public ShuffleBuffer getData() {
         lock.lock();
         try {
-            long lastProgress = System.nanoTime();
+            StallWatch watch = new StallWatch(config.stallTimeout(), config.progress());
             while (true) {
                 failure.check();
                 ShuffleBuffer buffer = ready.poll();
@@ -153,10 +154,11 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                 }
                 selector.select(SELECT_MILLIS);
                 if (readSelected() > 0) {
-                    lastProgress = System.nanoTime();
-                } else if (System.nanoTime() - lastProgress > config.stallTimeout().toNanos()) {
-                    throw failure.fail("no data for " + config.stallTimeout() + " (" + depleted + " of "
-                            + expectedDepleted + " senders depleted)");
+                    watch.reset();
+                } else if (!watch.check()) {
+                    throw failure.fail("no data for "
+                            + StallWatch.describeStall(config.stallTimeout(), config.progress()) + " (" + depleted
+                            + " of " + expectedDepleted + " senders depleted)");
                 }
             }
         } catch (IOException e) {
@@ -265,12 +267,13 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                 }
                 MemorySegment segment = current.segment();
                 if (!headerDone) {
-                    if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+                    int length = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, segment.byteSize());
+                    if (length == MessageHeaderDescriptor.NOT_A_HEADER) {
                         throw failure.fail("a frame without the shuffle header's magic and version arrived");
                     }
-                    int length = MessageHeaderDescriptor.payloadLength(segment, 0);
-                    if (length < 0 || length > current.payloadCapacity()) {
-                        throw failure.fail("a frame announced " + length + " payload bytes");
+                    if (length < 0) {
+                        throw failure.fail("a frame announced " + MessageHeaderDescriptor.payloadLength(segment, 0)
+                                + " payload bytes");
                     }
                     headerDone = true;
                     view.limit(MessageHeaderDescriptor.LENGTH + length);

@@ -4,6 +4,7 @@ import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.io.IOException;
@@ -26,6 +27,9 @@ import java.util.concurrent.TimeUnit;
  * connection (a frame is written whole under the connection's lock). Data path: allocation-free after construction.
  */
 public final class TcpSendEndpoint implements SendEndpoint {
+
+    /** How long one wait for a free buffer blocks before the stall check runs again. */
+    private static final long POLL_MILLIS = 10;
 
     private final int id;
     private final TcpShuffleConfig config;
@@ -80,14 +84,18 @@ public final class TcpSendEndpoint implements SendEndpoint {
         failure.check();
         ShuffleBuffer buffer = free.poll();
         if (buffer == null) {
+            StallWatch watch = new StallWatch(config.stallTimeout(), config.progress());
             try {
-                buffer = free.poll(config.stallTimeout().toNanos(), TimeUnit.NANOSECONDS);
+                while ((buffer = free.poll(POLL_MILLIS, TimeUnit.MILLISECONDS)) == null) {
+                    failure.check();
+                    if (!watch.check()) {
+                        throw failure.fail("no buffer came free for "
+                                + StallWatch.describeStall(config.stallTimeout(), config.progress()));
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw failure.fail("interrupted while waiting for a buffer");
-            }
-            if (buffer == null) {
-                throw failure.fail("no buffer came free within " + config.stallTimeout());
             }
         }
         buffer.payloadLength(0);

@@ -1,5 +1,6 @@
 package dev.faro.shuffle.baseline;
 
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -9,16 +10,26 @@ import java.util.Objects;
  * @param endpointsPerNode endpoints per node and side: 1 (shared by every thread) or one per thread
  * @param threads SHUFFLE threads per node (a shared endpoint lends each thread a buffer per destination)
  * @param messageBytes bytes of one message, header included (TODS19: 128 KB, the baseline's best setting)
- * @param stallTimeout how long any wait may make no progress before the shuffle fails with a {@code NETWORK} error
+ * @param stallTimeout how long any wait may see no progress at all (neither its own nor {@code progress}'s) before the
+ *     shuffle fails with a {@code NETWORK} error
+ * @param progress progress elsewhere on this node and in the cluster (see {@link ProgressSignal}); {@link
+ *     ProgressSignal#NONE} by default
  */
-public record TcpShuffleConfig(int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout) {
+public record TcpShuffleConfig(int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout,
+        ProgressSignal progress) {
 
     /** The paper's message size for the socket baseline. */
     public static final int DEFAULT_MESSAGE_BYTES = 128 * 1024;
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
 
+    /** A configuration without a progress signal: only each wait's own progress counts. */
+    public TcpShuffleConfig(int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout) {
+        this(endpointsPerNode, threads, messageBytes, stallTimeout, ProgressSignal.NONE);
+    }
+
     public TcpShuffleConfig {
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
+        Objects.requireNonNull(progress, "progress is null");
         if (threads < 1 || (endpointsPerNode != 1 && endpointsPerNode != threads)) {
             throw new IllegalArgumentException("endpointsPerNode must be 1 or threads: endpointsPerNode="
                     + endpointsPerNode + ", threads=" + threads);
@@ -37,11 +48,15 @@ public record TcpShuffleConfig(int endpointsPerNode, int threads, int messageByt
     }
 
     public TcpShuffleConfig withMessageBytes(int bytes) {
-        return new TcpShuffleConfig(endpointsPerNode, threads, bytes, stallTimeout);
+        return new TcpShuffleConfig(endpointsPerNode, threads, bytes, stallTimeout, progress);
     }
 
     public TcpShuffleConfig withStallTimeout(Duration timeout) {
-        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, timeout);
+        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, timeout, progress);
+    }
+
+    public TcpShuffleConfig withProgress(ProgressSignal signal) {
+        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, stallTimeout, signal);
     }
 
     /** How many threads share one endpoint. */

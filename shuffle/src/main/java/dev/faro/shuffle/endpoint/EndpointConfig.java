@@ -15,12 +15,15 @@ import java.util.Objects;
  *     receiving endpoint posts per source: a fixed depth, the bandwidth-delay product, or adaptive (TODS19 §6)
  * @param creditWriteBackFrequency the receiver writes its credit back after this many re-posted receives (TODS19
  *     §7.1.1: 2)
- * @param stallTimeout how long any wait (buffer, credit, data) may make no progress before the shuffle fails with
- *     a {@code NETWORK} error; peer failures are reported sooner by the fabric
+ * @param stallTimeout how long any wait (buffer, credit, data) may see no progress at all before the shuffle fails
+ *     with a {@code NETWORK} error: neither in the wait itself nor in {@code progress} (see {@link StallWatch}); a slow
+ *     but progressing shuffle never fails. Peer failures are reported sooner by the fabric
  * @param datagramTimeout UD designs (TODS19 §5.3): once a source's end-of-stream message has announced how many
  *     messages it sent, how long the receiver waits for the missing ones before it declares them lost
  * @param writeCompletionMode RDMA WRITE designs (TODS19 §5.5): how the receiver learns that a buffer was written;
  *     poll completion queue by default, the paper's choice
+ * @param progress progress elsewhere on this node and in the cluster that keeps a waiting endpoint from reporting a
+ *     stall; {@link ProgressSignal#NONE} by default (then only the wait's own progress counts)
  */
 public record EndpointConfig(
         EndpointDesign design,
@@ -30,7 +33,8 @@ public record EndpointConfig(
         int creditWriteBackFrequency,
         Duration stallTimeout,
         Duration datagramTimeout,
-        WriteCompletionMode writeCompletionMode) {
+        WriteCompletionMode writeCompletionMode,
+        ProgressSignal progress) {
 
     public static final int DEFAULT_RC_BUFFER_BYTES = 64 * 1024;
     public static final int DEFAULT_UD_BUFFER_BYTES = 4096;
@@ -45,6 +49,7 @@ public record EndpointConfig(
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         Objects.requireNonNull(datagramTimeout, "datagramTimeout is null");
         Objects.requireNonNull(writeCompletionMode, "writeCompletionMode is null");
+        Objects.requireNonNull(progress, "progress is null");
         check(threads >= 1, "threads must be positive: threads=" + threads);
         check(bufferBytes > 64, "bufferBytes must exceed 64: bufferBytes=" + bufferBytes);
         check(creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= bufferPolicy.initialPerPeer(),
@@ -66,12 +71,12 @@ public record EndpointConfig(
         int bytes = design.implementation().needsDatagrams() ? DEFAULT_UD_BUFFER_BYTES : DEFAULT_RC_BUFFER_BYTES;
         return new EndpointConfig(design, threads, bytes, new BufferPolicy.Fixed(DEFAULT_BUFFERS_PER_PEER),
                 DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT, DEFAULT_DATAGRAM_TIMEOUT,
-                WriteCompletionMode.DEFAULT);
+                WriteCompletionMode.DEFAULT, ProgressSignal.NONE);
     }
 
     public EndpointConfig withBufferBytes(int bytes) {
         return new EndpointConfig(design, threads, bytes, bufferPolicy, creditWriteBackFrequency, stallTimeout,
-                datagramTimeout, writeCompletionMode);
+                datagramTimeout, writeCompletionMode, progress);
     }
 
     /** A fixed depth of {@code buffers} per peer. */
@@ -82,7 +87,7 @@ public record EndpointConfig(
     public EndpointConfig withBufferPolicy(BufferPolicy policy) {
         return new EndpointConfig(design, threads, bufferBytes, policy,
                 Math.min(creditWriteBackFrequency, policy.initialPerPeer()), stallTimeout, datagramTimeout,
-                writeCompletionMode);
+                writeCompletionMode, progress);
     }
 
     /** The buffers per peer an endpoint starts with (the fixed depth, unless the policy is adaptive). */
@@ -92,22 +97,28 @@ public record EndpointConfig(
 
     public EndpointConfig withCreditWriteBackFrequency(int frequency) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, frequency, stallTimeout,
-                datagramTimeout, writeCompletionMode);
+                datagramTimeout, writeCompletionMode, progress);
     }
 
     public EndpointConfig withStallTimeout(Duration timeout) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency, timeout,
-                datagramTimeout, writeCompletionMode);
+                datagramTimeout, writeCompletionMode, progress);
     }
 
     public EndpointConfig withDatagramTimeout(Duration timeout) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
-                stallTimeout, timeout, writeCompletionMode);
+                stallTimeout, timeout, writeCompletionMode, progress);
     }
 
     public EndpointConfig withWriteCompletionMode(WriteCompletionMode mode) {
         return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
-                stallTimeout, datagramTimeout, mode);
+                stallTimeout, datagramTimeout, mode, progress);
+    }
+
+    /** These endpoints with {@code signal} as the progress elsewhere that keeps their waits from reporting stalls. */
+    public EndpointConfig withProgress(ProgressSignal signal) {
+        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
+                stallTimeout, datagramTimeout, writeCompletionMode, signal);
     }
 
     /** Endpoints per node and side: 1 for SE, {@link #threads} for ME. */

@@ -6,8 +6,12 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A wait loop's idle strategy and bound: spin {@value #SPINS} times, then park {@value #PARK_NANOS} ns at a time; and
- * after {@code stallTimeout} without progress, report a stall. One instance per waiting call (a local variable), so
- * it is thread-confined.
+ * after {@code stallTimeout} without any progress, report a stall. Progress is the wait's own ({@link #reset()}) or,
+ * with a {@link ProgressSignal}, anything that changes the signal: other threads of this node moving batches, or
+ * another node's progress relayed by the cluster's heartbeat. A wait that lasts long while the query progresses
+ * elsewhere (a peer still computing the pipeline that feeds this exchange) is therefore no stall; one during which
+ * nothing moves anywhere is, after {@code stallTimeout}. One instance per waiting call (a local variable), so it is
+ * thread-confined.
  *
  * <p>No {@code Thread.yield()} phase: on a host with more busy threads than cores (a local cluster: every node's
  * SHUFFLE and RECEIVE threads on the same cores) a yielding thread is often picked again at once and keeps the core
@@ -27,18 +31,63 @@ public final class StallWatch {
 
     private final long timeoutNs;
     private final AtomicLong blockedNanos;
+    private final ProgressSignal progress;
+    private long seenProgress;
     private long startNs;
     private long firstIdleNs;
     private int idles;
 
+    /** A watch that counts only the wait's own progress. */
     public StallWatch(Duration stallTimeout) {
-        this(stallTimeout, null);
+        this(stallTimeout, null, ProgressSignal.NONE);
     }
 
-    /** A watch that counts its blocked time into {@code blockedNanos} on {@link #stop()} (null: not counted). */
-    public StallWatch(Duration stallTimeout, AtomicLong blockedNanos) {
+    /** A watch with {@code config}'s stall timeout and progress signal. */
+    public StallWatch(EndpointConfig config) {
+        this(config.stallTimeout(), null, config.progress());
+    }
+
+    /**
+     * A watch with {@code config}'s stall timeout and progress signal that counts its blocked time into
+     * {@code blockedNanos} on {@link #stop()} (null: not counted).
+     */
+    public StallWatch(EndpointConfig config, AtomicLong blockedNanos) {
+        this(config.stallTimeout(), blockedNanos, config.progress());
+    }
+
+    /** A watch that counts the wait's own progress and {@code progress}'s. */
+    public StallWatch(Duration stallTimeout, ProgressSignal progress) {
+        this(stallTimeout, null, progress);
+    }
+
+    private StallWatch(Duration stallTimeout, AtomicLong blockedNanos, ProgressSignal progress) {
         this.timeoutNs = stallTimeout.toNanos();
         this.blockedNanos = blockedNanos;
+        this.progress = progress;
+    }
+
+    /** How a stall of {@code config}'s endpoints reads in errors: "10 s with no progress anywhere in the query". */
+    public static String describeStall(EndpointConfig config) {
+        return describeStall(config.stallTimeout(), config.progress());
+    }
+
+    /** "10 s with no progress anywhere in the query" (or "10 s without progress" with no signal). */
+    public static String describeStall(Duration timeout, ProgressSignal progress) {
+        String amount = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
+        return amount + (progress == ProgressSignal.NONE ? " without progress"
+                : " with no progress anywhere in the query");
+    }
+
+    /** "nodes 0, 2": the nodes whose {@code finished} entry is false (approximate: racy reads, for messages). */
+    public static String unfinished(boolean[] finished) {
+        StringBuilder nodes = new StringBuilder();
+        int count = 0;
+        for (int node = 0; node < finished.length; node++) {
+            if (!finished[node]) {
+                nodes.append(count++ == 0 ? "" : ", ").append(node);
+            }
+        }
+        return count == 0 ? "no node" : (count == 1 ? "node " : "nodes ") + nodes;
     }
 
     /** Ends the waiting call: adds the time since its first idle, if it idled, to the blocked-time counter. */
@@ -66,14 +115,21 @@ public final class StallWatch {
             LockSupport.parkNanos(PARK_NANOS);
         }
         idles++;
-        if ((idles & 63) == 0) {
-            long now = System.nanoTime();
-            if (startNs == 0) {
-                startNs = now;
-            } else if (now - startNs > timeoutNs) {
-                return false;
-            }
+        return (idles & 63) != 0 || check();
+    }
+
+    /**
+     * For a wait that blocks by other means (a selector, a queue poll): notes the time and the progress signal;
+     * returns false when neither the wait ({@link #reset()}) nor the signal progressed for the stall timeout.
+     */
+    public boolean check() {
+        long now = System.nanoTime();
+        long seen = progress.snapshot();
+        if (startNs == 0 || seen != seenProgress) {
+            startNs = now;
+            seenProgress = seen;
+            return true;
         }
-        return true;
+        return now - startNs <= timeoutNs;
     }
 }

@@ -26,6 +26,8 @@ import java.lang.foreign.ValueLayout;
  *       to that destination, {@code sequence} the sum of {@code mix(id)} over them (the stream signature that catches
  *       a lost plus a duplicated message, which counting alone misses).</li>
  * </ul>
+ *
+ * <p>A receiver trusts nothing in a header before {@link #checkedPayloadLength} accepted it.
  */
 public final class MessageHeaderDescriptor {
 
@@ -46,6 +48,11 @@ public final class MessageHeaderDescriptor {
     public static final byte KIND_PADDING = 1;
     public static final byte KIND_END = 2;
 
+    /** {@link #checkedPayloadLength}: no header of this version (magic, version, state or kind), or too few bytes. */
+    public static final int NOT_A_HEADER = -1;
+    /** {@link #checkedPayloadLength}: the payload length is negative or more than the bytes that may hold it. */
+    public static final int BAD_PAYLOAD_LENGTH = -2;
+
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -63,6 +70,24 @@ public final class MessageHeaderDescriptor {
         buffer.set(INT, offset + PAYLOAD_LENGTH_OFFSET, payloadLength);
         buffer.set(LONG, offset + SEQUENCE_OFFSET, sequence);
         buffer.set(LONG, offset + MESSAGE_COUNT_OFFSET, messageCount);
+    }
+
+    /**
+     * The payload length of the header at {@code offset}, checked as a receiver must before it reads a field:
+     * {@code availableBytes} (what arrived, or what the buffer can hold, from {@code offset} on) holds a header with
+     * the magic and version this code writes, a known state and kind, and a payload of at most the rest. Returns the
+     * length, or {@link #NOT_A_HEADER} or {@link #BAD_PAYLOAD_LENGTH}. Data path: no allocation, no exception.
+     */
+    public static int checkedPayloadLength(MemorySegment buffer, long offset, long availableBytes) {
+        if (offset < 0 || availableBytes < LENGTH || offset > buffer.byteSize() - LENGTH
+                || !isValid(buffer, offset)
+                || Byte.toUnsignedInt(buffer.get(ValueLayout.JAVA_BYTE, offset + STATE_OFFSET)) > 1
+                || Byte.toUnsignedInt(kind(buffer, offset)) > KIND_END) {
+            return NOT_A_HEADER;
+        }
+        int payloadLength = payloadLength(buffer, offset);
+        long room = Math.min(availableBytes, buffer.byteSize() - offset) - LENGTH;
+        return payloadLength < 0 || payloadLength > room ? BAD_PAYLOAD_LENGTH : payloadLength;
     }
 
     /** Whether the header at {@code offset} has the magic and version this code writes. */

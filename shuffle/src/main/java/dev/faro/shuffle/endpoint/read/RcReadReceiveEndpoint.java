@@ -201,11 +201,12 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
                 }
                 checkSources();
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+                    watch = new StallWatch(config, dataWaitNanos);
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(depleted) + ")");
                 }
             }
         } finally {
@@ -264,12 +265,13 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
 
     private ShuffleBuffer handOut(ShuffleBuffer local) {
         MemorySegment segment = local.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, segment.byteSize());
+        if (payloadLength == MessageHeaderDescriptor.NOT_A_HEADER) {
             throw failure.fail("a buffer with a bad header was read into landing buffer " + local.index());
         }
-        int payloadLength = MessageHeaderDescriptor.payloadLength(segment, 0);
-        if (payloadLength < 0 || payloadLength > local.payloadCapacity()) {
-            throw failure.fail("a buffer with a bad payload length arrived: " + payloadLength);
+        if (payloadLength < 0) {
+            throw failure.fail("a buffer with a bad payload length arrived: "
+                    + MessageHeaderDescriptor.payloadLength(segment, 0));
         }
         int source = local.index() / config.buffersPerPeer();
         StreamState state = MessageHeaderDescriptor.state(segment, 0);

@@ -177,10 +177,10 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
                 }
                 checkOutstandingPeers();
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+                    watch = new StallWatch(config, bufferWaitNanos);
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no buffer was freed within " + config.stallTimeout()
+                    throw failure.fail("no buffer was freed for " + StallWatch.describeStall(config)
                             + " (receivers stopped reading?)");
                 }
             }
@@ -268,7 +268,7 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         closed = true;
         try {
             if (!failure.failed()) {
-                StallWatch watch = new StallWatch(config.stallTimeout());
+                StallWatch watch = new StallWatch(config);
                 while (anyOutstanding()) {
                     failure.check();
                     if (harvest() + connections.drain(this) > 0) {
@@ -277,7 +277,8 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
                     }
                     checkOutstandingPeers();
                     if (!watch.idle()) {
-                        throw failure.fail("receivers did not free every buffer within " + config.stallTimeout());
+                        throw failure.fail("receivers did not free every buffer for "
+                                + StallWatch.describeStall(config));
                     }
                 }
                 connections.awaitIdle(this);

@@ -142,7 +142,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+        StallWatch watch = new StallWatch(config, dataWaitNanos);
         try {
             while (true) {
                 failure.check();
@@ -167,8 +167,9 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                     }
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(depleted) + ")");
                 }
             }
         } finally {
@@ -187,8 +188,10 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         }
         ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
-            throw failure.fail("a message with a bad header arrived in buffer " + buffer.index());
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, completion.byteLength());
+        if (payloadLength < 0 || MessageHeaderDescriptor.LENGTH + payloadLength != completion.byteLength()) {
+            throw failure.fail("a message with a bad header arrived in buffer " + buffer.index() + " ("
+                    + completion.byteLength() + " bytes)");
         }
         if (MessageHeaderDescriptor.kind(segment, 0) == MessageHeaderDescriptor.KIND_PADDING) {
             counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.WAIT);
@@ -197,8 +200,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.CONSUME);
         int source = sourceOf[buffer.index()];
         StreamState state = MessageHeaderDescriptor.state(segment, 0);
-        buffer.received(state, MessageHeaderDescriptor.source(segment, 0), source,
-                MessageHeaderDescriptor.payloadLength(segment, 0), 0);
+        buffer.received(state, MessageHeaderDescriptor.source(segment, 0), source, payloadLength, 0);
         if (state == StreamState.DEPLETED) {
             onDepleted(source);
         }
@@ -269,12 +271,12 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         }
         try {
             if (expectsData && ended && !failure.failed()) {
-                StallWatch watch = new StallWatch(config.stallTimeout());
+                StallWatch watch = new StallWatch(config);
                 for (RcQueuePair queuePair : queuePairs) {
                     while (queuePair.postedReceives() > 0) {
                         if (!watch.idle()) {
-                            throw failure.fail("senders did not reach send/receive parity within "
-                                    + config.stallTimeout());
+                            throw failure.fail("senders did not reach send/receive parity for "
+                                    + StallWatch.describeStall(config));
                         }
                     }
                 }

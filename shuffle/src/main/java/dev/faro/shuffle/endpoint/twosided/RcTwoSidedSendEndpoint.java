@@ -119,7 +119,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+        StallWatch watch = new StallWatch(config, bufferWaitNanos);
         try {
             while (true) {
                 failure.check();
@@ -128,7 +128,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                     return buffer;
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no send buffer came back within " + config.stallTimeout()
+                    throw failure.fail("no send buffer came back for " + StallWatch.describeStall(config)
                             + " (receivers stopped consuming?)");
                 }
             }
@@ -165,7 +165,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
     private void claimCredit(int node) {
-        StallWatch watch = new StallWatch(config.stallTimeout(), creditWaitNanos);
+        StallWatch watch = new StallWatch(config, creditWaitNanos);
         try {
             while (!credits.tryClaim(node)) {
                 failure.check();
@@ -173,7 +173,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                 if (drainCompletions() > 0) {
                     watch.reset();
                 } else if (!watch.idle()) {
-                    throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                    throw failure.fail("node " + node + " granted no credit for " + StallWatch.describeStall(config)
                             + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
                 }
             }
@@ -245,7 +245,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
             if (!depleted[node]) {
                 continue; // never a destination: its receiver expects nothing from us
             }
-            StallWatch watch = new StallWatch(config.stallTimeout());
+            StallWatch watch = new StallWatch(config);
             while (true) {
                 if (credits.tryClaim(node)) {
                     request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
@@ -259,17 +259,18 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                     checkQueuePair(node);
                     drainCompletions();
                     if (!watch.idle()) {
-                        throw failure.fail("node " + node + " sent no final credit within " + config.stallTimeout());
+                        throw failure.fail("node " + node + " sent no final credit for "
+                                + StallWatch.describeStall(config));
                     }
                 }
             }
         }
-        StallWatch watch = new StallWatch(config.stallTimeout());
+        StallWatch watch = new StallWatch(config);
         while (!buffers.allFree() || paddingCompleted.get() < paddingPosted.get()) {
             if (drainCompletions() > 0) {
                 watch.reset();
             } else if (!watch.idle()) {
-                throw failure.fail("sends did not complete within " + config.stallTimeout());
+                throw failure.fail("sends did not complete for " + StallWatch.describeStall(config));
             }
         }
     }

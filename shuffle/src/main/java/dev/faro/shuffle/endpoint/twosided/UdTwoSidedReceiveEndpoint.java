@@ -193,7 +193,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      */
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+        StallWatch watch = new StallWatch(config, dataWaitNanos);
         try {
             long nextAddNs = 0;
             while (true) {
@@ -232,8 +232,9 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                     }
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " (" + finishedSourceCount()
-                            + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + finishedSourceCount() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(finished) + ")");
                 }
             }
         } finally {
@@ -390,8 +391,9 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         lastArrivalNs = System.nanoTime();
         ShuffleBuffer buffer = pool.buffer((int) completion.requestId());
         MemorySegment segment = buffer.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
-            throw failure.fail("a datagram with a bad header arrived");
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, completion.byteLength());
+        if (payloadLength < 0 || MessageHeaderDescriptor.LENGTH + payloadLength != completion.byteLength()) {
+            throw failure.fail("a datagram with a bad header arrived (" + completion.byteLength() + " bytes)");
         }
         int sourceEndpoint = MessageHeaderDescriptor.source(segment, 0);
         int source = sourceEndpoint >>> 16;
@@ -415,8 +417,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         counters.move(BufferCounters.State.TRANSMIT, BufferCounters.State.READY);
         received[source]++;
         signatures[source] += Partitioner.mix(MessageHeaderDescriptor.sequence(segment, 0));
-        buffer.received(StreamState.MORE_DATA, sourceEndpoint, source, MessageHeaderDescriptor.payloadLength(segment, 0),
-                0);
+        buffer.received(StreamState.MORE_DATA, sourceEndpoint, source, payloadLength, 0);
         checkFinished(source);
         return buffer;
     }

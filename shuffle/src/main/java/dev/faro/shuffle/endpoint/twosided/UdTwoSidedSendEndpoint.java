@@ -141,7 +141,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+        StallWatch watch = new StallWatch(config, bufferWaitNanos);
         try {
             while (true) {
                 failure.check();
@@ -150,7 +150,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                     return buffer;
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no send buffer came back within " + config.stallTimeout());
+                    throw failure.fail("no send buffer came back for " + StallWatch.describeStall(config));
                 }
             }
         } finally {
@@ -213,7 +213,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void claimCredit(int node) {
-        StallWatch watch = new StallWatch(config.stallTimeout(), creditWaitNanos);
+        StallWatch watch = new StallWatch(config, creditWaitNanos);
         try {
             while (!credits.tryClaim(node)) {
                 failure.check();
@@ -223,7 +223,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 if (drainCompletions() > 0) {
                     watch.reset();
                 } else if (!watch.idle()) {
-                    throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                    throw failure.fail("node " + node + " granted no credit for " + StallWatch.describeStall(config)
                             + " (sent " + credits.used(node) + ", credit " + credits.granted(node)
                             + "; lost messages hold credit back)");
                 }
@@ -281,7 +281,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void awaitFinalCredits() {
-        StallWatch watch = new StallWatch(config.stallTimeout());
+        StallWatch watch = new StallWatch(config);
         for (int node = 0; node < nodes; node++) {
             if (endSent.get(node) == 0) {
                 continue;
@@ -292,14 +292,14 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
                 }
                 drainCompletions();
                 if (!watch.idle()) {
-                    throw failure.fail("node " + node + " did not confirm the end of the stream within "
-                            + config.stallTimeout() + " (messages lost?)");
+                    throw failure.fail("node " + node + " did not confirm the end of the stream for "
+                            + StallWatch.describeStall(config) + " (messages lost?)");
                 }
             }
         }
         while (!buffers.allFree() || endsCompleted.get() < endsPosted.get()) {
             if (drainCompletions() == 0 && !watch.idle()) {
-                throw failure.fail("sends did not complete within " + config.stallTimeout());
+                throw failure.fail("sends did not complete for " + StallWatch.describeStall(config));
             }
         }
     }

@@ -243,11 +243,12 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
                 }
                 checkSources();
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout(), dataWaitNanos);
+                    watch = new StallWatch(config, dataWaitNanos);
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no data arrived within " + config.stallTimeout() + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished)");
+                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
+                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
+                            + StallWatch.unfinished(depleted) + ")");
                 }
             }
         } finally {
@@ -355,12 +356,13 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
 
     private ShuffleBuffer handOut(ShuffleBuffer buffer) {
         MemorySegment segment = buffer.segment();
-        if (!MessageHeaderDescriptor.isValid(segment, 0)) {
+        int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(segment, 0, segment.byteSize());
+        if (payloadLength == MessageHeaderDescriptor.NOT_A_HEADER) {
             throw failure.fail("a message with a bad header arrived in buffer " + buffer.index());
         }
-        int payloadLength = MessageHeaderDescriptor.payloadLength(segment, 0);
-        if (payloadLength < 0 || payloadLength > buffer.payloadCapacity()) {
-            throw failure.fail("a message with a bad payload length arrived: " + payloadLength);
+        if (payloadLength < 0) {
+            throw failure.fail("a message with a bad payload length arrived: "
+                    + MessageHeaderDescriptor.payloadLength(segment, 0));
         }
         int source = buffer.index() / perSource;
         StreamState state = MessageHeaderDescriptor.state(segment, 0);
@@ -460,13 +462,13 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
         }
         try {
             if (expectsData && ended && !failure.failed()) {
-                StallWatch watch = new StallWatch(config.stallTimeout());
+                StallWatch watch = new StallWatch(config);
                 while (!connections.isIdle() || receivesPosted()) {
                     failure.check();
                     if (connections.drain(this) > 0) {
                         watch.reset();
                     } else if (!watch.idle()) {
-                        throw failure.fail("senders did not finish within " + config.stallTimeout()
+                        throw failure.fail("senders did not finish for " + StallWatch.describeStall(config)
                                 + " (receives still posted or WRITEs incomplete)");
                     }
                 }

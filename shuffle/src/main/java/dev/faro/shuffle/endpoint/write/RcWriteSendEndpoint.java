@@ -204,10 +204,10 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                     continue;
                 }
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+                    watch = new StallWatch(config, bufferWaitNanos);
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("no send buffer came back within " + config.stallTimeout());
+                    throw failure.fail("no send buffer came back for " + StallWatch.describeStall(config));
                 }
             }
         } finally {
@@ -284,10 +284,10 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                 }
             } else {
                 if (watch == null) {
-                    watch = new StallWatch(config.stallTimeout(), bufferWaitNanos);
+                    watch = new StallWatch(config, bufferWaitNanos);
                 }
                 if (!watch.idle()) {
-                    throw failure.fail("node " + node + " freed no buffer within " + config.stallTimeout()
+                    throw failure.fail("node " + node + " freed no buffer for " + StallWatch.describeStall(config)
                             + " (receiver stopped consuming?)");
                 }
             }
@@ -319,10 +319,10 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                     }
                 } else {
                     if (watch == null) {
-                        watch = new StallWatch(config.stallTimeout(), creditWaitNanos);
+                        watch = new StallWatch(config, creditWaitNanos);
                     }
                     if (!watch.idle()) {
-                        throw failure.fail("node " + node + " granted no credit within " + config.stallTimeout()
+                        throw failure.fail("node " + node + " granted no credit for " + StallWatch.describeStall(config)
                                 + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
                     }
                 }
@@ -376,7 +376,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     /** Waits for {@code node}'s FINAL word; in poll-CQ mode pads with empty WRITE_WITH_IMMEDIATEs up to it. */
     private void finish(int node) {
         WorkRequest request = scratch.get().request;
-        StallWatch watch = new StallWatch(config.stallTimeout());
+        StallWatch watch = new StallWatch(config);
         while (true) {
             if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE && credits.tryClaim(node)) {
                 request.clear()
@@ -403,7 +403,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
             if (connections.drain(this) > 0) {
                 watch.reset();
             } else if (!watch.idle()) {
-                throw failure.fail("node " + node + " sent no final word within " + config.stallTimeout());
+                throw failure.fail("node " + node + " sent no final word for " + StallWatch.describeStall(config));
             }
         }
     }

@@ -1,0 +1,102 @@
+package dev.faro.cli;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * {@code faro} in a child JVM ({@link FaroCommand#main} with this JVM's class path), for what only a real process
+ * shows: its exit code, signals, its standard output going to a file. Collects its standard error lines.
+ */
+final class FaroProcess implements AutoCloseable {
+
+    private final Process process;
+    private final List<String> stderr = new ArrayList<>();
+    /** Whether standard error reached its end. Guarded by {@code stderr}. */
+    private boolean drained;
+
+    private FaroProcess(Process process) {
+        this.process = process;
+        Thread.ofVirtual().start(this::readErrors);
+    }
+
+    /** Starts {@code faro args}, its standard output going to {@code stdout}. */
+    static FaroProcess start(File stdout, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                FaroCommand.class.getName()));
+        command.addAll(List.of(args));
+        return new FaroProcess(new ProcessBuilder(command).redirectOutput(stdout).start());
+    }
+
+    Process process() {
+        return process;
+    }
+
+    /** Waits until a standard error line matches; fails with what was printed when the process ends first. */
+    void awaitLine(Predicate<String> line, long timeoutSeconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        synchronized (stderr) {
+            while (stderr.stream().noneMatch(line)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !process.isAlive() && stderr.stream().noneMatch(line)) {
+                    throw new AssertionError("faro did not print the expected line; it printed: " + stderr);
+                }
+                stderr.wait(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(left))));
+            }
+        }
+    }
+
+    /** Waits for the exit code. */
+    int exit(long timeoutSeconds) throws InterruptedException {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("faro did not exit; it printed: " + stderr());
+        }
+        return process.exitValue();
+    }
+
+    /** The standard error lines so far (all of them once {@link #exit} returned and the pipe drained). */
+    List<String> stderr() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        synchronized (stderr) {
+            while (!drained && System.nanoTime() - deadline < 0 && !process.isAlive()) {
+                stderr.wait(50);
+            }
+            return List.copyOf(stderr);
+        }
+    }
+
+    private void readErrors() {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                synchronized (stderr) {
+                    stderr.add(line);
+                    stderr.notifyAll();
+                }
+            }
+        } catch (IOException e) {
+            // the process is gone
+        } finally {
+            synchronized (stderr) {
+                drained = true;
+                stderr.notifyAll();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}

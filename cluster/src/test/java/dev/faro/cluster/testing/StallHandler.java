@@ -1,0 +1,77 @@
+package dev.faro.cluster.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.protocol.Json;
+import dev.faro.cluster.worker.TaskHandler;
+import dev.faro.cluster.worker.WorkerContext;
+import dev.faro.engine.exchange.ShuffleExchange;
+import dev.faro.engine.exec.Catalog;
+import dev.faro.engine.exec.ExecutionContext;
+import dev.faro.engine.exec.QueryFailure;
+import dev.faro.engine.plan.ExchangeKind;
+import dev.faro.engine.vector.Column;
+import dev.faro.engine.vector.DataType;
+import dev.faro.engine.vector.Schema;
+import dev.faro.shuffle.endpoint.EndpointDesign;
+import java.util.List;
+
+/**
+ * Test task {@code stall}, on two nodes: one engine exchange (id 3, a repartition) opened like a query's, with the
+ * cluster's stall timeout and the worker's progress signal. Node 0 ends its own stream and waits for node 1's.
+ * With {@code payload.busyMillis} 0, node 1 sends nothing and never ends its stream until cancelled: nothing moves
+ * anywhere, and node 0 fails with the exchange's stall error. Otherwise node 1 is busy for that long (advancing its
+ * progress signal, as the engine's drivers do per batch), then ends its stream: node 0 must wait for it, not fail.
+ */
+public final class StallHandler implements TaskHandler {
+
+    private static final Schema SCHEMA = Schema.of(new Column("k", DataType.BIGINT));
+
+    @Override
+    public String type() {
+        return "stall";
+    }
+
+    @Override
+    public TaskReply handle(WorkerContext context, JsonNode payload) throws Exception {
+        long busyMillis = payload.path("busyMillis").asLong();
+        ExecutionContext execution = ExecutionContext.distributed(Catalog.of(List.of()), 1, context.fabric(),
+                        context.exchange(), EndpointDesign.MEMQ_SR, "stall-" + context.taskId())
+                .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
+                        .withProgress(context.progress()));
+        QueryFailure failure = new QueryFailure();
+        ShuffleExchange exchange = new ShuffleExchange(3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"), execution,
+                failure);
+        exchange.open();
+        try {
+            if (context.nodeIndex() == 1) {
+                if (busyMillis == 0) {
+                    WaitForCancel.await(context);
+                }
+                long until = System.nanoTime() + busyMillis * 1_000_000L;
+                while (System.nanoTime() - until < 0) {
+                    context.progress().advance();
+                    Thread.sleep(50);
+                }
+            }
+            exchange.startReceiving();
+            exchange.sinkFactory().complete(1);
+            try {
+                exchange.awaitReceived();
+            } catch (QueryFailure.QueryAbortedException e) {
+                if (failure.first() instanceof RuntimeException cause) {
+                    throw cause;
+                }
+                throw e;
+            }
+            return TaskReply.of(Json.object().put("node", context.nodeIndex()));
+        } finally {
+            exchange.awaitReceivers(java.time.Duration.ofSeconds(30));
+            try {
+                exchange.close();
+            } catch (RuntimeException e) {
+                // closing a stalled exchange fails too (its peer never confirms the end): the stall is the error
+            }
+        }
+    }
+}

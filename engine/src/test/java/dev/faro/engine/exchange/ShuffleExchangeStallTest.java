@@ -1,0 +1,167 @@
+package dev.faro.engine.exchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.faro.engine.exec.Catalog;
+import dev.faro.engine.exec.ExecutionContext;
+import dev.faro.engine.exec.QueryFailure;
+import dev.faro.engine.plan.ExchangeKind;
+import dev.faro.engine.vector.Column;
+import dev.faro.engine.vector.DataType;
+import dev.faro.engine.vector.Schema;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.Fabrics;
+import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.setup.LocalPeerExchange;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An exchange between two nodes in this JVM (shm fabric) where node 0 has ended its stream and waits for node 1:
+ * when node 1 never sends and nothing progresses anywhere, node 0 fails within the stall timeout with a message
+ * naming the exchange, the node and the node it waits for; when node 1 is still busy (its progress relayed into
+ * node 0's signal, as the heartbeats do) for several stall timeouts before it ends its stream, nothing fails.
+ */
+class ShuffleExchangeStallTest {
+
+    private static final Duration STALL_TIMEOUT = Duration.ofSeconds(1);
+    private static final Schema SCHEMA = Schema.of(new Column("k", DataType.BIGINT));
+
+    private Path directory;
+
+    @BeforeEach
+    void createDirectory() throws IOException {
+        directory = Files.createTempDirectory(Path.of("/dev/shm"), "faro-stall-test");
+    }
+
+    @AfterEach
+    void deleteDirectory() throws IOException {
+        try (Stream<Path> left = Files.walk(directory)) {
+            left.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    @Test
+    void anExchangeWhereNothingMovesFailsNamingTheExchangeAndWhomItWaitsFor() throws Exception {
+        CountDownLatch node0Done = new CountDownLatch(1);
+        Throwable[] failure = new Throwable[1];
+        run("stalled", (node, exchange) -> {
+            if (node == 0) {
+                QueryFailure queryFailure = exchange.queryFailure();
+                exchange.exchange().startReceiving();
+                exchange.exchange().sinkFactory().complete(1);
+                assertThatThrownBy(() -> exchange.exchange().awaitReceived())
+                        .isInstanceOf(QueryFailure.QueryAbortedException.class);
+                failure[0] = queryFailure.first();
+                node0Done.countDown();
+            } else {
+                await(node0Done); // alive, but sends nothing and never ends its stream
+                exchange.exchange().sinkFactory().complete(1);
+            }
+        });
+        assertThat(failure[0]).isNotNull();
+        assertThat(failure[0].getMessage())
+                .startsWith("exchange 3 (REPARTITION, shuffle stalled-x3) at node 0: ")
+                .contains("no data arrived for 1 s with no progress anywhere in the query")
+                .contains("waiting for node 1");
+    }
+
+    @Test
+    void aPeerStillBusyForSeveralStallTimeoutsIsNoStall() throws Exception {
+        ProgressSignal[] signals = {new ProgressSignal(), new ProgressSignal()};
+        run("busy", signals, (node, exchange) -> {
+            if (node == 0) {
+                exchange.exchange().startReceiving();
+                exchange.exchange().sinkFactory().complete(1);
+                assertThat(exchange.exchange().awaitReceived()).isEmpty();
+                assertThat(exchange.queryFailure().failed()).isFalse();
+            } else {
+                // node 1 computes for three stall timeouts; the heartbeat relays its progress to node 0
+                long epoch = 0;
+                long until = System.nanoTime() + STALL_TIMEOUT.multipliedBy(3).toNanos();
+                while (System.nanoTime() - until < 0) {
+                    signals[1].advance();
+                    signals[0].remoteAdvanced(++epoch);
+                    sleep(100);
+                }
+                exchange.exchange().startReceiving();
+                exchange.exchange().sinkFactory().complete(1);
+                assertThat(exchange.exchange().awaitReceived()).isEmpty();
+            }
+        });
+    }
+
+    /** One node's exchange and its query's failure. */
+    private record NodeExchange(ShuffleExchange exchange, QueryFailure queryFailure) {}
+
+    private void run(String queryId, BiConsumer<Integer, NodeExchange> body) throws Exception {
+        run(queryId, new ProgressSignal[] {new ProgressSignal(), new ProgressSignal()}, body);
+    }
+
+    private void run(String queryId, ProgressSignal[] signals, BiConsumer<Integer, NodeExchange> body)
+            throws Exception {
+        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+        List<CompletableFuture<Void>> nodes = Stream.of(0, 1).map(node -> CompletableFuture.runAsync(() -> {
+            FabricConfig fabricConfig = FabricConfig.of("shm", queryId + "-node-" + node)
+                    .withOption("shm.directory", directory.toString());
+            try (Fabric fabric = Fabrics.open(fabricConfig)) {
+                ExecutionContext context = ExecutionContext.distributed(Catalog.of(List.of()), 1, fabric,
+                        peers.member(node), EndpointDesign.MESQ_SR, queryId)
+                        .withEndpointTweaks(config -> config.withStallTimeout(STALL_TIMEOUT)
+                                .withProgress(signals[node]));
+                QueryFailure failure = new QueryFailure();
+                ShuffleExchange exchange = new ShuffleExchange(3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"),
+                        context, failure);
+                exchange.open();
+                try {
+                    body.accept(node, new NodeExchange(exchange, failure));
+                } finally {
+                    try {
+                        exchange.awaitReceivers(Duration.ofSeconds(30));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    try {
+                        exchange.close();
+                    } catch (RuntimeException e) {
+                        // closing a stalled exchange fails too (node 1 never confirms node 0's end): expected
+                    }
+                }
+            }
+        }, runnable -> Thread.ofPlatform().daemon().start(runnable))).toList();
+        for (CompletableFuture<Void> node : nodes) {
+            node.get(120, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(60, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
