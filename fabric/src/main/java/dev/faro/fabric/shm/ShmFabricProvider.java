@@ -35,9 +35,17 @@ public final class ShmFabricProvider implements FabricProvider {
         return ShmFabric.open(config);
     }
 
-    /** Removes the node directories under {@code shm.directory} whose process died (the sweep a new node does). */
+    /**
+     * Removes the node directories under {@code shm.directory} whose process died (the sweep a new node does). A
+     * given directory that does not exist (any more) has nothing left in it and is not created: this runs after
+     * worker processes end, possibly after their owner removed the directory.
+     */
     @Override
     public int removeLeftovers(Map<String, String> options) {
+        String option = options.get(DIRECTORY_OPTION);
+        if (option != null && !Files.isDirectory(Path.of(option))) {
+            return 0;
+        }
         Path base;
         try {
             base = ShmDirectory.base(options.get(DIRECTORY_OPTION));
