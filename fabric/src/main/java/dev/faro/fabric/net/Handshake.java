@@ -1,5 +1,6 @@
 package dev.faro.fabric.net;
 
+import dev.faro.fabric.auth.SharedSecret;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

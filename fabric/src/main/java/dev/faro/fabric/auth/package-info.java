@@ -1,0 +1,8 @@
+/**
+ * Authentication of Faro's TCP connections with a secret the nodes of a cluster share: the secret and its
+ * HMAC-SHA256 proofs ({@link dev.faro.fabric.auth.SharedSecret}) and the one mutual challenge–response
+ * ({@link dev.faro.fabric.auth.ChallengeResponse}) that the cluster port and the TCP shuffle baseline run before they
+ * act on a peer's bytes. It lives in {@code fabric}, the lowest module, so that every layer above uses this one
+ * implementation; it knows nothing of the messages that carry the nonces and proofs, which are each protocol's own.
+ */
+package dev.faro.fabric.auth;
