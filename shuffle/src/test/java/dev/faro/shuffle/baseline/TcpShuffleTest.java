@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 class TcpShuffleTest {
 
     private static final int TUPLE_BYTES = 16;
+    static final SharedSecret SECRET = SharedSecret.of("tcp shuffle test secret", "the test");
 
     @ParameterizedTest(name = "{0} nodes, {1} threads, {2} endpoint(s), {3}, {4} B messages")
     @CsvSource({
@@ -84,7 +86,7 @@ class TcpShuffleTest {
             for (int node = 0; node < 2; node++) {
                 int self = node;
                 opening.add(executor.submit(() -> TcpShuffleOpener.open(group.member(self), "early-close", config,
-                        TransmissionGroups.repartition(2))));
+                        TransmissionGroups.repartition(2), SECRET)));
             }
             NodeEndpoints first = opening.get(0).get(20, TimeUnit.SECONDS);
             NodeEndpoints second = opening.get(1).get(20, TimeUnit.SECONDS);
@@ -141,7 +143,7 @@ class TcpShuffleTest {
 
     private static void runNode(int node, int threads, TransmissionGroups groups, TcpShuffleConfig config, int rows,
             LocalPeerExchange.Group exchange, ExecutorService executor, long[][] result) throws Exception {
-        try (NodeEndpoints endpoints = TcpShuffleOpener.open(exchange.member(node), "test", config, groups);
+        try (NodeEndpoints endpoints = TcpShuffleOpener.open(exchange.member(node), "test", config, groups, SECRET);
                 Arena arena = Arena.ofShared()) {
             ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()),
                     TUPLE_BYTES, threads);
