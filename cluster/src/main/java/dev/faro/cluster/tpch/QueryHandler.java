@@ -52,6 +52,7 @@ public final class QueryHandler implements TaskHandler {
         ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, threads)
                 : ExecutionContext.distributed(tables, threads, context.fabric(), context.exchange(), design, queryId)
                         .withTransport(transport)
+                        .withSecret(context.secret())
                         .withEndpointTweaks(config -> config.withStallTimeout(EXCHANGE_STALL_TIMEOUT));
         QueryResult result = QueryExecutor.execute(plan, execution);
         ObjectNode reply = ResultCodec.object();

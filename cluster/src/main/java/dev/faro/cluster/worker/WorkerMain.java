@@ -157,7 +157,7 @@ public final class WorkerMain {
                 System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
                         + " (pid " + ProcessHandle.current().pid() + ", fabric " + fabric.getClass().getSimpleName()
                         + ")");
-                WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
+                WorkerSession session = new WorkerSession(channel, node, nodes, fabric, secret.sharedSecret(),
                         Duration.ofMillis(welcome.number("exchangeTimeoutMs")), handlers);
                 return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
             }

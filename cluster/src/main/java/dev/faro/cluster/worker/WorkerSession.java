@@ -8,6 +8,7 @@ import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.MessageType;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -31,6 +32,7 @@ final class WorkerSession {
     private final int nodeIndex;
     private final int nodes;
     private final Fabric fabric;
+    private final SharedSecret secret;
     private final Duration exchangeTimeout;
     private final TaskHandlers handlers;
     private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
@@ -38,12 +40,13 @@ final class WorkerSession {
 
     private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
 
-    WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, Duration exchangeTimeout,
-            TaskHandlers handlers) {
+    WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, SharedSecret secret,
+            Duration exchangeTimeout, TaskHandlers handlers) {
         this.channel = channel;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
         this.fabric = fabric;
+        this.secret = secret;
         this.exchangeTimeout = exchangeTimeout;
         this.handlers = handlers;
     }
@@ -88,7 +91,8 @@ final class WorkerSession {
         RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, nodes, exchangeTimeout,
                 (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
                         .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
-        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, nodes, fabric, exchange, attributes);
+        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, nodes, fabric, secret, exchange,
+                attributes);
         Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
                 .unstarted(() -> runTask(context, payload));
         tasks.put(taskId, new RunningTask(context, exchange, thread));

@@ -91,7 +91,8 @@ public final class ShuffleExchange implements AutoCloseable {
         endpoints = switch (context.transport()) {
             case FABRIC -> EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
             case TCP_SOCKETS -> TcpShuffleOpener.open(context.peerExchange(), shuffleName(),
-                    TcpShuffleConfig.perThread(context.threads()).withStallTimeout(config.stallTimeout()), groups);
+                    TcpShuffleConfig.perThread(context.threads()).withStallTimeout(config.stallTimeout()), groups,
+                    context.secret());
         };
         Partitioner partitioner = kind == ExchangeKind.REPARTITION
                 ? new KeyPartitioner(codec, keys, groups.groupCount()) : (tuples, offset) -> 0;

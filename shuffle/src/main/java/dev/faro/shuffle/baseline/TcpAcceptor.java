@@ -18,19 +18,21 @@ import java.util.List;
  * A receive endpoint's accept phase: takes one authenticated connection from sending endpoint {@code i} of every
  * node ({@code i}: the receiver's own index), running the {@link TcpHandshake} of every pending connection at once
  * on one non-blocking selector. A connection that fails the handshake, stays silent past
- * {@link TcpHandshake#HANDSHAKE_TIMEOUT}, comes from a node already connected, or arrives while
- * {@value #MAX_PENDING} others are still unauthenticated is closed and counted, with one rate-limited log line that
- * names the peer's address and a reason of our own (never the peer's bytes); none of them delays the honest senders.
+ * {@link TcpHandshake#HANDSHAKE_TIMEOUT}, or comes from a node already connected is closed and counted, with one
+ * rate-limited log line that names the peer's address and a reason of our own (never the peer's bytes). At most
+ * {@value #MAX_PENDING} connections wait to authenticate at once; a new one evicts the oldest, so silent connections
+ * cannot keep an honest sender (which answers its challenge at once) out, nor hold the exchange hostage.
  *
  * <p>Used by one thread (the opener's accept thread for this endpoint); {@link #abort} may be called from any.
  * Coordination code.
  */
 final class TcpAcceptor {
 
-    /** Connections that may be waiting to authenticate at once; more are closed as they come. */
+    /** Connections that may be waiting to authenticate at once; a new one beyond evicts the oldest. */
     static final int MAX_PENDING = 16;
 
-    private static final RefusalLog REFUSALS = RefusalLog.toLogger(TcpAcceptor.class.getName());
+    /** The refusal log of every TCP shuffle receive endpoint of this process. */
+    static final RefusalLog REFUSALS = RefusalLog.toLogger(TcpAcceptor.class.getName());
     private static final long MAX_SELECT_MILLIS = 100;
 
     private final ServerSocketChannel server;
@@ -41,6 +43,7 @@ final class TcpAcceptor {
     private final int receiverId;
     private final int nodes;
     private final Duration handshakeTimeout;
+    private final RefusalLog refusals;
     private final Selector selector;
     private final List<Pending> pending = new ArrayList<>();
     private volatile boolean aborted;
@@ -48,7 +51,8 @@ final class TcpAcceptor {
     private volatile int refused;
 
     TcpAcceptor(ServerSocketChannel server, String description, String shuffleName, ChallengeResponse proofs,
-            byte[] token, int receiverId, int nodes, Duration handshakeTimeout) throws IOException {
+            byte[] token, int receiverId, int nodes, Duration handshakeTimeout, RefusalLog refusals)
+            throws IOException {
         this.server = server;
         this.description = description;
         this.shuffleName = shuffleName;
@@ -57,6 +61,7 @@ final class TcpAcceptor {
         this.receiverId = receiverId;
         this.nodes = nodes;
         this.handshakeTimeout = handshakeTimeout;
+        this.refusals = refusals;
         this.selector = Selector.open();
     }
 
@@ -124,8 +129,8 @@ final class TcpAcceptor {
         while ((channel = server.accept()) != null) {
             Pending connection = new Pending(channel, System.nanoTime() + handshakeTimeout.toNanos());
             if (pending.size() >= MAX_PENDING) {
-                refuse(connection, MAX_PENDING + " other connections are still authenticating");
-                continue;
+                refuse(pending.getFirst(), "it was still unauthenticated when " + MAX_PENDING
+                        + " newer connections waited");
             }
             pending.add(connection);
             try {
@@ -222,7 +227,7 @@ final class TcpAcceptor {
             // refusing: nothing more to do with it
         }
         refused = refused + 1; // only the accepting thread writes
-        REFUSALS.refused(description + ": refused a connection from " + peer + ": " + reason);
+        refusals.refused(description + ": refused a connection from " + peer + ": " + reason);
     }
 
     /** One connection waiting to authenticate. */

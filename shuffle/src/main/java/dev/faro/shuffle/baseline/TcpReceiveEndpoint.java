@@ -87,7 +87,7 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4 * sources + 16);
             this.selector = Selector.open();
             this.acceptor = new TcpAcceptor(server, "tcp receive endpoint " + id + " of '" + shuffleName + "'",
-                    shuffleName, proofs, token, id, sources, TcpHandshake.HANDSHAKE_TIMEOUT);
+                    shuffleName, proofs, token, id, sources, TcpHandshake.HANDSHAKE_TIMEOUT, TcpAcceptor.REFUSALS);
         } catch (IOException e) {
             arena.close();
             throw new FaroException(FaroException.Category.NETWORK,
