@@ -1,6 +1,5 @@
 package dev.faro.fabric.auth;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -38,10 +37,12 @@ public final class RefusalLog {
         this.sink = Objects.requireNonNull(sink, "sink is null");
     }
 
-    /** A log that writes WARNING lines to the {@link System.Logger} {@code loggerName}, one per default interval. */
-    public static RefusalLog toLogger(String loggerName) {
-        System.Logger logger = System.getLogger(loggerName);
-        return new RefusalLog(DEFAULT_INTERVAL, System::nanoTime, line -> logger.log(Level.WARNING, line));
+    /**
+     * A log that writes each line, after {@code prefix}, as one line to standard error (which a worker's launcher
+     * forwards to the operator's terminal), one per default interval.
+     */
+    public static RefusalLog toStandardError(String prefix) {
+        return new RefusalLog(DEFAULT_INTERVAL, System::nanoTime, line -> System.err.println(prefix + line));
     }
 
     /** Counts a refusal and logs {@code line} unless a line went out less than an interval ago. */

@@ -32,7 +32,7 @@ final class TcpAcceptor {
     static final int MAX_PENDING = 16;
 
     /** The refusal log of every TCP shuffle receive endpoint of this process. */
-    static final RefusalLog REFUSALS = RefusalLog.toLogger(TcpAcceptor.class.getName());
+    static final RefusalLog REFUSALS = RefusalLog.toStandardError("faro: ");
     private static final long MAX_SELECT_MILLIS = 100;
 
     private final ServerSocketChannel server;
@@ -99,6 +99,13 @@ final class TcpAcceptor {
                 }
             }
             return connected;
+        } catch (IOException | RuntimeException e) {
+            for (SocketChannel channel : connected) {
+                if (channel != null) {
+                    channel.close();
+                }
+            }
+            throw e;
         } finally {
             for (Pending left : List.copyOf(pending)) {
                 refuse(left, count == nodes ? "every sender of the exchange is connected already"
@@ -172,20 +179,20 @@ final class TcpAcceptor {
         byte[] proof = new byte[ChallengeResponse.PROOF_LENGTH];
         answer.get(claimedToken).get(responseNonce).get(proof);
         int node = source >>> 16;
+        byte[] binding = TcpHandshake.binding(shuffleName, token, source, receiverId);
         if (magic != TcpHandshake.MAGIC) {
             refuse(connection, "it does not speak the TCP shuffle handshake");
         } else if (!Arrays.equals(claimedToken, token)) {
             refuse(connection, "it is for another exchange, or an earlier one");
         } else if ((source & 0xffff) != (receiverId & 0xffff) || node >= nodes) {
             refuse(connection, "it claims a sending endpoint that is not part of this exchange");
-        } else if (!proofs.verifyResponder(connection.challengeNonce, responseNonce,
-                TcpHandshake.binding(shuffleName, token, source, receiverId), proof)) {
+        } else if (!proofs.verifyResponder(connection.challengeNonce, responseNonce, binding, proof)) {
             refuse(connection, "it does not know the cluster secret");
         } else if (connected[node] != null) {
             refuse(connection, "node " + node + "'s sender is connected already");
         } else {
             ByteBuffer confirm = TcpHandshake.confirm(proofs.challengerProof(connection.challengeNonce,
-                    responseNonce, TcpHandshake.binding(shuffleName, token, source, receiverId)));
+                    responseNonce, binding));
             try {
                 connection.channel.write(confirm);
             } catch (IOException e) {
