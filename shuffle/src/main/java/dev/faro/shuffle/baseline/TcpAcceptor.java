@@ -82,7 +82,6 @@ final class TcpAcceptor {
                 if (now - deadline > 0) {
                     break;
                 }
-                expire(now);
                 selector.select(Math.max(1, Math.min(MAX_SELECT_MILLIS, (deadline - now) / 1_000_000)));
                 Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext()) {
@@ -97,6 +96,7 @@ final class TcpAcceptor {
                         count += onReadable((Pending) key.attachment(), connected);
                     }
                 }
+                expire(System.nanoTime()); // after reading, so an answer that came during a pause of ours counts
             }
             return connected;
         } catch (IOException | RuntimeException e) {

@@ -103,8 +103,9 @@ final class TcpHandshake {
         while (answer.hasRemaining()) {
             channel.write(answer);
         }
-        ByteBuffer confirm = read(in, CONFIRM_LENGTH, description, "its confirmation (it refused this sender:"
-                + " is the cluster secret the same on every node?)");
+        ByteBuffer confirm = read(in, CONFIRM_LENGTH, description, "its confirmation: it refused this sender"
+                + " (is the cluster secret the same on every node? did this node answer later than "
+                + HANDSHAKE_TIMEOUT.toSeconds() + " s?)");
         int magic = confirm.getInt();
         byte[] proof = new byte[ChallengeResponse.PROOF_LENGTH];
         confirm.get(proof);
