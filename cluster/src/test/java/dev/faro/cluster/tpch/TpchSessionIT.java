@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * TPC-H through the cluster runtime: worker JVMs load their share (setup task), plans travel as JSON, node 0's answer
  * comes back through {@link ResultCodec}. The answers equal one in-process node's over the same data (the engine's
- * own tests check those against DuckDB), over the fabric and over the TCP socket baseline. A worker killed between queries is replaced, reloads its share, and the
- * next queries give the same answers.
+ * own tests check those against DuckDB), over the fabric and over the TCP socket baseline. A worker killed between
+ * queries is replaced, reloads its share, and the next queries give the same answers.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpchSessionIT {

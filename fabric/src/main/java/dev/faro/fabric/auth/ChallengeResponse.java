@@ -35,6 +35,7 @@ public final class ChallengeResponse {
     private static final byte[] NO_BINDING = new byte[0];
 
     private final SharedSecret secret;
+    private final String protocol;
     private final String responderLabel;
     private final String challengerLabel;
 
@@ -43,7 +44,7 @@ public final class ChallengeResponse {
      */
     public ChallengeResponse(SharedSecret secret, String protocol) {
         this.secret = Objects.requireNonNull(secret, "secret is null");
-        Objects.requireNonNull(protocol, "protocol is null");
+        this.protocol = Objects.requireNonNull(protocol, "protocol is null");
         this.responderLabel = protocol + " responder";
         this.challengerLabel = protocol + " challenger";
     }
@@ -79,7 +80,6 @@ public final class ChallengeResponse {
 
     @Override
     public String toString() {
-        return "ChallengeResponse[" + responderLabel.substring(0, responderLabel.length() - " responder".length())
-                + ", " + secret + "]";
+        return "ChallengeResponse[" + protocol + ", " + secret + "]";
     }
 }

@@ -27,10 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The receiving side of the TCP socket baseline: a listening socket on the loopback address, one accepted and
  * authenticated connection per sending endpoint ({@link TcpAcceptor}, {@link TcpHandshake}; the socket closes once
- * they are all in, so a later connection is refused by the operating system), and the paper's receive loop — {@code select()} over every connection, then
- * {@code recv()} from those that are readable — run by whichever RECEIVE thread calls {@link #getData} (under one
- * lock, so that a shared endpoint has one loop). Frames are read straight into free buffers; a connection with no
- * free buffer is paused until one is released, which pushes back on its sender through TCP's window.
+ * they are all in, so a later connection is refused by the operating system), and the paper's receive loop —
+ * {@code select()} over every connection, then {@code recv()} from those that are readable — run by whichever
+ * RECEIVE thread calls {@link #getData} (under one lock, so that a shared endpoint has one loop). Frames are read
+ * straight into free buffers; a connection with no free buffer is paused until one is released, which pushes back on
+ * its sender through TCP's window.
  *
  * <p>Thread-safe like every {@link ReceiveEndpoint}. Data path: allocation-free after construction, except what the
  * JDK's selector allocates per {@code select}.

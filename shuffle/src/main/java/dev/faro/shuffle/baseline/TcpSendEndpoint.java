@@ -22,9 +22,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The sending side of the TCP socket baseline: one blocking loopback {@link SocketChannel} per destination node,
  * authenticated with the cluster secret before any data ({@link TcpHandshake}: the sender proves it and checks the
- * receiver's proof);
- * {@link #putData} writes the buffer (header and payload, one frame) with blocking {@code write} calls, TCP's own
- * window doing the flow control. Buffers are plain off-heap memory, nothing is registered.
+ * receiver's proof); {@link #putData} writes the buffer (header and payload, one frame) with blocking {@code write}
+ * calls, TCP's own window doing the flow control. Buffers are plain off-heap memory, nothing is registered.
  *
  * <p>Thread-safe like every {@link SendEndpoint}: a shared endpoint serializes the frames of its threads per
  * connection (a frame is written whole under the connection's lock). Data path: allocation-free after construction.
@@ -50,7 +49,7 @@ public final class TcpSendEndpoint implements SendEndpoint {
             String shuffleName) {
         this.id = id;
         this.config = config;
-        this.failure = new EndpointFailure("tcp send endpoint " + id);
+        this.failure = new EndpointFailure("tcp send endpoint " + id + " of '" + shuffleName + "'");
         int count = config.threadsPerEndpoint() * (ports.length + 1);
         this.buffers = new ShuffleBuffer[count];
         this.views = new ByteBuffer[count];

@@ -101,7 +101,8 @@ class TcpShuffleIntruderTest {
         assertThat(received[0]).as("tuples per node").containsExactly(expected[0]);
         assertThat(received[1]).as("checksum per node").containsExactly(expected[1]);
         assertThat(received[3][0]).as("connections node 0 refused").isEqualTo(intruder.connections);
-        assertThat(outcomes).as("what the intruder saw").hasSize(intruder.connections).allMatch(o -> o.equals("refused"));
+        assertThat(outcomes).as("what the intruder saw").hasSize(intruder.connections)
+                .allMatch(o -> o.equals("refused"));
     }
 
     @Test
@@ -148,7 +149,8 @@ class TcpShuffleIntruderTest {
         }
         assertThat(log.refusals()).isEqualTo(2);
         assertThat(lines).hasSize(1);
-        assertThat(lines.getFirst()).startsWith("tcp receive endpoint 0 of 'test': refused a connection from /127.0.0.1:")
+        assertThat(lines.getFirst())
+                .startsWith("tcp receive endpoint 0 of 'test': refused a connection from /127.0.0.1:")
                 .endsWith(": it does not speak the TCP shuffle handshake")
                 .doesNotContain("Q1 OK").doesNotContain("\u001b").doesNotContain("\n").doesNotContain("\r");
     }
