@@ -103,11 +103,6 @@ public final class SharedSecret {
         return received != null && MessageDigest.isEqual(expected, received);
     }
 
-    /** The 8 big-endian bytes of {@code value}, for a proof's parts. */
-    public static byte[] longBytes(long value) {
-        return ByteBuffer.allocate(8).putLong(value).array();
-    }
-
     @Override
     public String toString() {
         return "SharedSecret[" + origin + "]"; // never the secret
