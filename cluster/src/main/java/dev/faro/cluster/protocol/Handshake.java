@@ -21,11 +21,14 @@ import java.util.Base64;
  */
 public final class Handshake {
 
-    /** The protocol version; both sides must speak the same one. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The protocol version; both sides must speak the same one (2: the proofs are {@link ChallengeResponse}'s, so a
+     * worker of an older build is told so instead of failing the proof).
+     */
+    public static final int PROTOCOL_VERSION = 2;
 
     /** The protocol name in the proofs. */
-    static final String PROOF_PROTOCOL = "faro-cluster/1";
+    static final String PROOF_PROTOCOL = "faro-cluster/" + PROTOCOL_VERSION;
 
     private Handshake() {}
 
