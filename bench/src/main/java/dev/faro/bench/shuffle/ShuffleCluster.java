@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,8 @@ public final class ShuffleCluster implements AutoCloseable {
     private static final Duration IDLE_WAIT = Duration.ofSeconds(45);
 
     private final Path directory;
+    /** A fresh secret per cluster, for the TCP baseline's handshakes; it reaches workers over their standard input. */
+    private final String secret;
     private final Consumer<String> log;
     private final WorkerProcess[] workers;
     private final String[] fabricNodes;
@@ -70,6 +74,9 @@ public final class ShuffleCluster implements AutoCloseable {
 
     private ShuffleCluster(int size, Path directory, Consumer<String> log) {
         this.directory = directory;
+        byte[] secretBytes = new byte[32];
+        new SecureRandom().nextBytes(secretBytes);
+        this.secret = HexFormat.of().formatHex(secretBytes);
         this.log = log;
         this.workers = new WorkerProcess[size];
         this.fabricNodes = new String[size];
@@ -292,7 +299,8 @@ public final class ShuffleCluster implements AutoCloseable {
             workers[slot] = worker;
             markFixed(slot);
             opening.add(executor.submit(() -> {
-                String[] reply = worker.request(ShuffleWorker.OPEN + " " + directory, START_TIMEOUT).split(" ");
+                String[] reply = worker.request(ShuffleWorker.OPEN + " " + directory + " " + secret, START_TIMEOUT)
+                        .split(" ");
                 fabricNodes[slot] = reply[0];
             }));
         }

@@ -4,6 +4,7 @@ import dev.faro.bench.process.WorkerChannel;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.auth.SharedSecret;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +41,7 @@ public final class ShuffleWorker implements AutoCloseable {
 
     private final String name;
     private Fabric fabric;
+    private SharedSecret secret;
     private Path nodeDirectory;
     private NodeShuffle current;
 
@@ -68,11 +70,15 @@ public final class ShuffleWorker implements AutoCloseable {
         };
     }
 
-    /** {@code OPEN shmDirectory}: opens the fabric node. Replies {@code <node id, 16 hex> <pid>}. */
+    /**
+     * {@code OPEN shmDirectory secret}: opens the fabric node and keeps the cluster's secret (for the TCP baseline's
+     * handshakes). Replies {@code <node id, 16 hex> <pid>}.
+     */
     private String open(List<String> arguments) {
-        requireArguments(arguments, 1, OPEN);
+        requireArguments(arguments, 2, OPEN);
         requireState(fabric == null, "already open");
         Path directory = Path.of(arguments.get(0));
+        secret = SharedSecret.of(arguments.get(1), "the shuffle harness's secret");
         fabric = Fabrics.open(FabricConfig.of("shm", name).withOption("shm.directory", directory.toString()));
         String nodeHex = String.format("%016x", fabric.node());
         nodeDirectory = directory.resolve("faro-" + nodeHex);
@@ -109,7 +115,7 @@ public final class ShuffleWorker implements AutoCloseable {
         if (node < 0 || node >= shuffleCase.nodes()) {
             throw new IllegalArgumentException("node " + node + " is not in a case of " + shuffleCase.nodes());
         }
-        current = new NodeShuffle(fabric, nodeDirectory, shuffleCase, caseId, node, EXCHANGE_TIMEOUT);
+        current = new NodeShuffle(fabric, secret, nodeDirectory, shuffleCase, caseId, node, EXCHANGE_TIMEOUT);
         current.start();
         return "";
     }

@@ -25,7 +25,7 @@
  * ({@link dev.faro.bench.shuffle.RelayedPeerExchange}). Binary values are hex ({@code -} when empty).
  * <pre>
  *  coordinator (driver of node i)                  worker i
- *   OPEN shmDirectory ───────────────────────────►  open the fabric node (once per worker)
+ *   OPEN shmDirectory secret ────────────────────►  open the fabric node (once per worker); keep the secret
  *                      ◄──────────────────────────  nodeIdHex pid
  *   IDLE waitMillis ─────────────────────────────►  wait until the previous case closed its endpoints
  *   CASE caseId i design=.. groups=0;1;2 .. ─────►  start the case: fill tables, EndpointFactory.open(...)
@@ -59,8 +59,9 @@
  * every node together) until its last RECEIVE thread saw the end of the stream; setup and teardown are excluded.
  * Receive throughput per node is bytes received per node divided by the longest node's time. A case's
  * {@link dev.faro.bench.shuffle.CaseTuning} can swap the design's endpoints for the TCP socket baseline
- * ({@link dev.faro.shuffle.baseline.TcpShuffleOpener}, opened through the same relayed exchange), and sets the credit
- * frequency, the WRITE completion mode, the buffer policy and the RECEIVE threads' extra work per vector; each node
- * also reports its setup time (open plus close of its endpoints).
+ * ({@link dev.faro.shuffle.baseline.TcpShuffleOpener}, opened through the same relayed exchange and authenticated
+ * with a secret the coordinator draws per cluster and sends in OPEN, over the workers' private standard input, never
+ * on a command line), and sets the credit frequency, the WRITE completion mode, the buffer policy and the RECEIVE
+ * threads' extra work per vector; each node also reports its setup time (open plus close of its endpoints).
  */
 package dev.faro.bench.shuffle;
