@@ -45,23 +45,28 @@ public final class RefusalLog {
         return new RefusalLog(DEFAULT_INTERVAL, System::nanoTime, line -> System.err.println(prefix + line));
     }
 
-    /** Counts a refusal and logs {@code line} unless a line went out less than an interval ago. */
-    public void refused(String line) {
+    /**
+     * Counts a refusal and logs {@code line} unless a line went out less than an interval ago.
+     *
+     * @return whether the line was logged
+     */
+    public boolean refused(String line) {
         String out;
         synchronized (this) {
             refusals++;
             long now = nanoClock.getAsLong();
             if (logged && now - lastLineNanos < interval.toNanos()) {
                 suppressed++;
-                return;
+                return false;
             }
             out = suppressed == 0 ? line
-                    : line + " (and " + suppressed + " more refused since the last such line, not shown)";
+                    : line + " (" + suppressed + " more like it since the last such line, not shown)";
             suppressed = 0;
             lastLineNanos = now;
             logged = true;
         }
         sink.accept(out);
+        return true;
     }
 
     /** Every refusal counted so far, logged or not. */

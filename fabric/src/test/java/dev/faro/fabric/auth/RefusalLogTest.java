@@ -26,7 +26,7 @@ class RefusalLogTest {
         clock.addAndGet(Duration.ofSeconds(10).toNanos());
         log.refused("refused another");
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(1)).isEqualTo("refused another (and 99 more refused since the last such line, not shown)");
+        assertThat(lines.get(1)).isEqualTo("refused another (99 more like it since the last such line, not shown)");
         assertThat(log.refusals()).isEqualTo(101);
     }
 }
