@@ -2,6 +2,7 @@ package dev.faro.bench.shuffle;
 
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.shuffle.baseline.TcpShuffleOpener;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.Partitioner;
@@ -49,6 +50,7 @@ final class NodeShuffle {
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     private final Fabric fabric;
+    private final SharedSecret secret;
     private final Path nodeDirectory;
     private final ShuffleCase shuffleCase;
     private final int caseId;
@@ -69,9 +71,10 @@ final class NodeShuffle {
     private final long[] outOfOrders;
     private final long[] receiveEndNanos;
 
-    NodeShuffle(Fabric fabric, Path nodeDirectory, ShuffleCase shuffleCase, int caseId, int node,
+    NodeShuffle(Fabric fabric, SharedSecret secret, Path nodeDirectory, ShuffleCase shuffleCase, int caseId, int node,
             PeerExchange exchange) {
         this.fabric = fabric;
+        this.secret = secret;
         this.nodeDirectory = nodeDirectory;
         this.shuffleCase = shuffleCase;
         this.caseId = caseId;
@@ -127,7 +130,7 @@ final class NodeShuffle {
             long openStartNanos = System.nanoTime();
             TimedPeerExchange timedExchange = new TimedPeerExchange(exchange);
             NodeEndpoints endpoints = shuffleCase.isTcp()
-                    ? TcpShuffleOpener.open(timedExchange, "case-" + caseId, shuffleCase.tcpConfig(), groups)
+                    ? TcpShuffleOpener.open(timedExchange, "case-" + caseId, shuffleCase.tcpConfig(), groups, secret)
                     : EndpointFactory.open(fabric, timedExchange, "case-" + caseId, shuffleCase.endpointConfig(),
                             groups);
             long openNanos = System.nanoTime() - openStartNanos;

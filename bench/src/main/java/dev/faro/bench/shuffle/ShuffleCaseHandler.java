@@ -71,7 +71,7 @@ public final class ShuffleCaseHandler implements TaskHandler {
         }
         Path nodeDirectory = Path.of(payload.path("shmDirectory").asText())
                 .resolve(String.format("faro-%016x", context.fabric().node()));
-        NodeShuffle shuffle = new NodeShuffle(context.fabric(), nodeDirectory, shuffleCase,
+        NodeShuffle shuffle = new NodeShuffle(context.fabric(), context.secret(), nodeDirectory, shuffleCase,
                 payload.path("caseId").asInt(), context.nodeIndex(), context.exchange());
         context.attributes().put(CURRENT_CASE, shuffle);
         shuffle.start();

@@ -50,8 +50,9 @@
  * every node together) until its last RECEIVE thread saw the end of the stream; setup and teardown are excluded.
  * Receive throughput per node is bytes received per node divided by the longest node's time. A case's
  * {@link dev.faro.bench.shuffle.CaseTuning} can swap the design's endpoints for the TCP socket baseline
- * ({@link dev.faro.shuffle.baseline.TcpShuffleOpener}, opened through the same relayed exchange), and sets the credit
- * frequency, the WRITE completion mode, the buffer policy and the RECEIVE threads' extra work per vector; each node
- * also reports its setup time (open plus close of its endpoints).
+ * ({@link dev.faro.shuffle.baseline.TcpShuffleOpener}, opened through the same relayed exchange and authenticated
+ * with the cluster's secret, {@code WorkerContext.secret()}, which the local cluster hands its workers through their
+ * environment, never on a command line), and sets the credit frequency, the WRITE completion mode, the buffer policy and the RECEIVE
+ * threads' extra work per vector; each node also reports its setup time (open plus close of its endpoints).
  */
 package dev.faro.bench.shuffle;

@@ -1,33 +1,29 @@
 package dev.faro.cluster.coordinator;
 
 import dev.faro.cluster.protocol.PeerText;
+import dev.faro.fabric.auth.RefusalLog;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
  * Log lines about things outside the cluster's control (connections that fail to authenticate, junk on the port):
  * at most one line per kind per period, the next one saying how many of that kind were left out; the peer's text is
  * {@linkplain PeerText#sanitize sanitised}. A flood of bad connections then costs the operator one line per period
- * and can never write its own text, newlines or escape sequences into the terminal. Coordination code; thread-safe.
+ * and can never write its own text, newlines or escape sequences into the terminal. The limit per kind is
+ * {@link RefusalLog}'s, the one rate limit every listener shares. Coordination code; thread-safe.
  */
 final class RateLimitedLog {
 
     /** How often one kind of line may appear by default. */
-    static final Duration DEFAULT_PERIOD = Duration.ofSeconds(10);
-
-    private static final class Kind {
-        long lastPrintedNanos;
-        boolean printedOnce;
-        long suppressed;
-    }
+    static final Duration DEFAULT_PERIOD = RefusalLog.DEFAULT_INTERVAL;
 
     private final PrintStream log;
-    private final long periodNanos;
+    private final Duration period;
     private final LongSupplier clock;
-    private final Map<String, Kind> kinds = new HashMap<>();
+    private final Map<String, RefusalLog> kinds = new ConcurrentHashMap<>();
 
     RateLimitedLog(PrintStream log) {
         this(log, DEFAULT_PERIOD, System::nanoTime);
@@ -35,7 +31,7 @@ final class RateLimitedLog {
 
     RateLimitedLog(PrintStream log, Duration period, LongSupplier clock) {
         this.log = log;
-        this.periodNanos = period.toNanos();
+        this.period = period;
         this.clock = clock;
     }
 
@@ -49,21 +45,7 @@ final class RateLimitedLog {
      * @return whether the line was printed
      */
     boolean log(String kind, String line, String peerText) {
-        long suppressed;
-        synchronized (kinds) {
-            Kind state = kinds.computeIfAbsent(kind, k -> new Kind());
-            long now = clock.getAsLong();
-            if (state.printedOnce && now - state.lastPrintedNanos < periodNanos) {
-                state.suppressed++;
-                return false;
-            }
-            suppressed = state.suppressed;
-            state.suppressed = 0;
-            state.printedOnce = true;
-            state.lastPrintedNanos = now;
-        }
-        log.println("faro coordinator: " + line + (peerText == null ? "" : PeerText.sanitize(peerText))
-                + (suppressed == 0 ? "" : " (" + suppressed + " more like it since the last such line, not shown)"));
-        return true;
+        return kinds.computeIfAbsent(kind, k -> new RefusalLog(period, clock, log::println))
+                .refused("faro coordinator: " + line + (peerText == null ? "" : PeerText.sanitize(peerText)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.faro.cluster.protocol;
 
+import dev.faro.fabric.auth.SharedSecret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,9 +13,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The shared secret workers prove they know when they join (see {@link Handshake}); it never crosses the wire.
- * Comes from a file (first line, trimmed), from the environment variable {@value #ENVIRONMENT_VARIABLE}, or is
- * generated per local cluster. {@link #toString()} never shows it.
+ * The shared secret workers prove they know when they join (see {@link Handshake}) and with which the nodes
+ * authenticate their other connections (the TCP shuffle baseline's, through {@link #sharedSecret()}); it never
+ * crosses the wire. Comes from a file (first line, trimmed), from the environment variable
+ * {@value #ENVIRONMENT_VARIABLE}, or is generated per local cluster. {@link #toString()} never shows it.
  */
 public final class ClusterSecret {
 
@@ -24,6 +26,7 @@ public final class ClusterSecret {
     private static final int GENERATED_BYTES = 32;
 
     private final byte[] key;
+    private final SharedSecret shared;
 
     private ClusterSecret(String text) {
         Objects.requireNonNull(text, "secret is null");
@@ -32,6 +35,7 @@ public final class ClusterSecret {
             throw new IllegalArgumentException("the cluster secret is empty");
         }
         this.key = trimmed.getBytes(StandardCharsets.UTF_8);
+        this.shared = SharedSecret.of(trimmed, "the cluster secret");
     }
 
     /** A secret from its text form. */
@@ -75,9 +79,12 @@ public final class ClusterSecret {
         return new String(key, StandardCharsets.UTF_8);
     }
 
-    /** The HMAC key bytes (a copy). */
-    byte[] key() {
-        return key.clone();
+    /**
+     * The secret as the HMAC key of {@link dev.faro.fabric.auth.ChallengeResponse}: for the cluster port's handshake
+     * and every other connection the cluster's nodes authenticate (the TCP shuffle baseline's). Never logs the secret.
+     */
+    public SharedSecret sharedSecret() {
+        return shared;
     }
 
     @Override

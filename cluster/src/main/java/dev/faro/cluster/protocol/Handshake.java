@@ -1,36 +1,35 @@
 package dev.faro.cluster.protocol;
 
+import dev.faro.fabric.auth.ChallengeResponse;
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Mutual challenge-response authentication with HMAC-SHA256 over the shared {@link ClusterSecret}; the secret itself
  * never crosses the wire, and each side proves it knows it over both nonces, so a recorded session cannot be
- * replayed.
+ * replayed. The proofs are {@link ChallengeResponse}'s (protocol {@value #PROOF_PROTOCOL}, no binding), the one
+ * implementation every Faro TCP listener shares; nonces and proofs travel as base64 strings.
  *
  * <pre>
- *  coordinator                                         worker
+ *  coordinator (challenger)                            worker (responder)
  *      ── HELLO {protocol, nonce=Nc} ─────────────────────►
- *      ◄── AUTH {nonce=Nw, proof=HMAC(s, "worker|Nc|Nw"), pid, host, requestedNode}
+ *      ◄── AUTH {nonce=Nw, proof=responderProof(Nc, Nw), pid, host, requestedNode}
  *   verify proof (constant time); on mismatch: REFUSED {reason}, close, no state changed
- *      ── WELCOME {proof=HMAC(s, "coordinator|Nw|Nc"), node, nodes, fabric...} ─►
+ *      ── WELCOME {proof=challengerProof(Nc, Nw), node, nodes, fabric...} ─►
  *                                          verify proof; on mismatch: log, close, exit
  * </pre>
  */
 public final class Handshake {
 
-    /** The protocol version; both sides must speak the same one. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The protocol version; both sides must speak the same one (2: the proofs are {@link ChallengeResponse}'s, so a
+     * worker of an older build is told so instead of failing the proof).
+     */
+    public static final int PROTOCOL_VERSION = 2;
 
-    private static final int NONCE_BYTES = 32;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** The protocol name in the proofs. */
+    static final String PROOF_PROTOCOL = "faro-cluster/" + PROTOCOL_VERSION;
 
     private Handshake() {}
 
@@ -54,7 +53,8 @@ public final class Handshake {
      * @throws AuthenticationException when the worker's proof is wrong or missing (REFUSED was sent)
      */
     public static JoiningWorker authenticateWorker(FrameChannel channel, ClusterSecret secret) throws IOException {
-        String coordinatorNonce = nonce();
+        byte[] challenge = ChallengeResponse.nonce();
+        String coordinatorNonce = encode(challenge);
         channel.send(Frame.of(MessageType.HELLO).put("protocol", PROTOCOL_VERSION).put("nonce", coordinatorNonce));
         Frame auth = channel.receive();
         if (auth.type() != MessageType.AUTH) {
@@ -64,10 +64,9 @@ public final class Handshake {
             refuse(channel, "protocol version " + auth.number("protocol") + " is not " + PROTOCOL_VERSION);
         }
         String workerNonce = auth.text("nonce");
-        String proof = auth.header().path("proof").asText("");
-        String expected = proof(secret, "worker", coordinatorNonce, workerNonce);
-        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-                proof.getBytes(StandardCharsets.US_ASCII))) {
+        byte[] workerNonceBytes = decode(workerNonce);
+        if (workerNonceBytes == null || !proofs(secret).verifyResponder(challenge, workerNonceBytes, null,
+                decode(auth.header().path("proof").asText("")))) {
             refuse(channel, "authentication failed: the worker does not know the cluster secret");
         }
         return new JoiningWorker(auth.number("pid"), auth.text("host"), (int) auth.number("requestedNode"),
@@ -86,8 +85,13 @@ public final class Handshake {
 
     /** A WELCOME frame carrying the coordinator's proof for {@code worker}; the caller adds the session fields. */
     public static Frame welcome(ClusterSecret secret, JoiningWorker worker) {
+        byte[] coordinatorNonce = decode(worker.coordinatorNonce());
+        byte[] workerNonce = decode(worker.workerNonce());
+        if (coordinatorNonce == null || workerNonce == null) {
+            throw new IllegalArgumentException("the worker's nonces are not base64");
+        }
         return Frame.of(MessageType.WELCOME)
-                .put("proof", proof(secret, "coordinator", worker.workerNonce(), worker.coordinatorNonce()));
+                .put("proof", encode(proofs(secret).challengerProof(coordinatorNonce, workerNonce, null)));
     }
 
     /**
@@ -105,12 +109,16 @@ public final class Handshake {
             throw new ProtocolException("coordinator speaks protocol " + hello.number("protocol") + ", this worker "
                     + PROTOCOL_VERSION);
         }
-        String coordinatorNonce = hello.text("nonce");
-        String workerNonce = nonce();
+        byte[] coordinatorNonce = decode(hello.text("nonce"));
+        if (coordinatorNonce == null) {
+            throw new ProtocolException("the HELLO from " + channel.peer() + " carries a nonce that is not base64");
+        }
+        byte[] workerNonce = ChallengeResponse.nonce();
+        ChallengeResponse proofs = proofs(secret);
         channel.send(Frame.of(MessageType.AUTH)
                 .put("protocol", PROTOCOL_VERSION)
-                .put("nonce", workerNonce)
-                .put("proof", proof(secret, "worker", coordinatorNonce, workerNonce))
+                .put("nonce", encode(workerNonce))
+                .put("proof", encode(proofs.responderProof(coordinatorNonce, workerNonce, null)))
                 .put("pid", pid)
                 .put("host", host)
                 .put("requestedNode", requestedNode));
@@ -122,10 +130,8 @@ public final class Handshake {
         if (answer.type() != MessageType.WELCOME) {
             throw new ProtocolException("expected WELCOME from " + channel.peer() + ", got " + answer.type());
         }
-        String expected = proof(secret, "coordinator", workerNonce, coordinatorNonce);
-        String proof = answer.header().path("proof").asText("");
-        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-                proof.getBytes(StandardCharsets.US_ASCII))) {
+        if (!proofs.verifyChallenger(coordinatorNonce, workerNonce, null,
+                decode(answer.header().path("proof").asText("")))) {
             throw new AuthenticationException("the coordinator at " + channel.peer()
                     + " does not know the cluster secret; not joining");
         }
@@ -148,25 +154,25 @@ public final class Handshake {
      * seconds to authenticate.
      */
     public static void warmUp() {
-        proof(ClusterSecret.of("warm-up"), "worker", nonce(), nonce());
-        Frame.of(MessageType.AUTH).put("nonce", nonce()).toString();
+        byte[] nonce = ChallengeResponse.nonce();
+        proofs(ClusterSecret.of("warm-up")).responderProof(nonce, nonce, null);
+        Frame.of(MessageType.AUTH).put("nonce", encode(nonce)).toString();
     }
 
-    static String proof(ClusterSecret secret, String role, String firstNonce, String secondNonce) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.key(), "HmacSHA256"));
-            byte[] message = ("faro-cluster-" + PROTOCOL_VERSION + "|" + role + "|" + firstNonce + "|" + secondNonce)
-                    .getBytes(StandardCharsets.US_ASCII);
-            return Base64.getEncoder().encodeToString(mac.doFinal(message));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
-        }
+    private static ChallengeResponse proofs(ClusterSecret secret) {
+        return new ChallengeResponse(secret.sharedSecret(), PROOF_PROTOCOL);
     }
 
-    private static String nonce() {
-        byte[] bytes = new byte[NONCE_BYTES];
-        RANDOM.nextBytes(bytes);
+    private static String encode(byte[] bytes) {
         return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    /** The bytes of a base64 string from a peer, or null when it is not base64 (a refusal, not a crash). */
+    private static byte[] decode(String text) {
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 }

@@ -41,6 +41,7 @@ public final class QueryHandler implements TaskHandler {
                 : ExecutionContext.distributed(tables, task.threads(), context.fabric(), context.exchange(),
                         task.design(), task.queryId())
                         .withTransport(task.transport())
+                        .withSecret(context.secret())
                         .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
                                 .withProgress(context.progress()));
         QueryResult result = QueryExecutor.execute(task.plan(), execution);

@@ -2,6 +2,7 @@ package dev.faro.cluster.worker;
 
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.setup.PeerExchange;
 import java.time.Duration;
@@ -11,9 +12,10 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * What a {@link TaskHandler} gets for one task: the node's place in the cluster, the worker's one {@link Fabric}, a
- * {@link PeerExchange} relayed through the coordinator and scoped to this task (keys of different tasks never meet),
- * the worker's attributes that outlive tasks (e.g. loaded tables), and the task's cancellation state.
+ * What a {@link TaskHandler} gets for one task: the node's place in the cluster, the worker's one {@link Fabric}, the
+ * cluster's secret (for connections between workers), a {@link PeerExchange} relayed through the coordinator and
+ * scoped to this task (keys of different tasks never meet), the worker's attributes that outlive tasks (e.g. loaded
+ * tables), and the task's cancellation state.
  *
  * <p>Threads: the task's thread uses it; the worker's reader thread calls {@link #cancel}. Cancellation is
  * cooperative: handlers check {@link #isCancelled()} or register {@link #onCancel} hooks; the worker also interrupts
@@ -27,6 +29,7 @@ public final class WorkerContext {
     private final int nodeIndex;
     private final int nodes;
     private final Fabric fabric;
+    private final SharedSecret secret;
     private final RelayedPeerExchange exchange;
     private final ConcurrentMap<String, Object> attributes;
     private final ProgressSignal progress;
@@ -36,13 +39,15 @@ public final class WorkerContext {
     /** Written once by the reader thread (first cancel wins), read by the task thread. */
     private volatile String cancelReason;
 
-    WorkerContext(long taskId, String taskType, int nodeIndex, int nodes, Fabric fabric, RelayedPeerExchange exchange,
-            ConcurrentMap<String, Object> attributes, ProgressSignal progress, Duration stallTimeout) {
+    WorkerContext(long taskId, String taskType, int nodeIndex, int nodes, Fabric fabric, SharedSecret secret,
+            RelayedPeerExchange exchange, ConcurrentMap<String, Object> attributes, ProgressSignal progress,
+            Duration stallTimeout) {
         this.taskId = taskId;
         this.taskType = taskType;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
         this.fabric = fabric;
+        this.secret = secret;
         this.exchange = exchange;
         this.attributes = attributes;
         this.progress = progress;
@@ -70,6 +75,14 @@ public final class WorkerContext {
     /** The worker's fabric node, open for the worker's lifetime; never close it. */
     public Fabric fabric() {
         return fabric;
+    }
+
+    /**
+     * The cluster's secret, as the key of the challenge–response with which this node authenticates the connections
+     * it opens to other workers (the TCP shuffle baseline's); never log it.
+     */
+    public SharedSecret secret() {
+        return secret;
     }
 
     /**

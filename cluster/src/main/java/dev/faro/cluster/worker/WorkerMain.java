@@ -184,7 +184,7 @@ public final class WorkerMain {
                     System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
                             + " (pid " + ProcessHandle.current().pid() + ", fabric "
                             + fabric.getClass().getSimpleName() + ")");
-                    WorkerSession session = new WorkerSession(channel, node, nodes, fabric,
+                    WorkerSession session = new WorkerSession(channel, node, nodes, fabric, secret.sharedSecret(),
                             Duration.ofMillis(welcome.number("exchangeTimeoutMs")),
                             Duration.ofMillis(welcome.number("stallTimeoutMs")), handlers,
                             fabricConfig.option(ShmFabricProvider.DIRECTORY_OPTION, "/dev/shm"));

@@ -9,6 +9,7 @@ import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.MessageType;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.io.EOFException;
 import java.io.IOException;
@@ -33,6 +34,7 @@ final class WorkerSession {
     private final int nodeIndex;
     private final int nodes;
     private final Fabric fabric;
+    private final SharedSecret secret;
     private final Duration exchangeTimeout;
     private final Duration stallTimeout;
     private final TaskHandlers handlers;
@@ -45,12 +47,13 @@ final class WorkerSession {
 
     private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
 
-    WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, Duration exchangeTimeout,
-            Duration stallTimeout, TaskHandlers handlers, String sharedMemoryDirectory) {
+    WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, SharedSecret secret,
+            Duration exchangeTimeout, Duration stallTimeout, TaskHandlers handlers, String sharedMemoryDirectory) {
         this.channel = channel;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
         this.fabric = fabric;
+        this.secret = secret;
         this.exchangeTimeout = exchangeTimeout;
         this.stallTimeout = stallTimeout;
         this.handlers = handlers;
@@ -107,7 +110,7 @@ final class WorkerSession {
         RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, roundNodes, exchangeTimeout,
                 (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
                         .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
-        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, roundNodes, fabric, exchange,
+        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, roundNodes, fabric, secret, exchange,
                 attributes, progress, stallTimeout);
         Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
                 .unstarted(() -> runTask(context, payload));

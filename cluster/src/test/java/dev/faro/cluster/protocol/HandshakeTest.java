@@ -72,6 +72,22 @@ class HandshakeTest {
     }
 
     @Test
+    void aNonceOrProofThatIsNotBase64IsRefusedNotACrash() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Outcome> coordinator = coordinatorSide(server, ClusterSecret.of("right"), true);
+            try (FrameChannel worker = new FrameChannel(new Socket(server.getInetAddress(), server.getLocalPort()))) {
+                worker.receive();
+                worker.send(Frame.of(MessageType.AUTH).put("protocol", Handshake.PROTOCOL_VERSION)
+                        .put("nonce", "*not base64*").put("proof", "%%").put("pid", 1).put("host", "h")
+                        .put("requestedNode", -1));
+                assertThat(worker.receive().type()).isEqualTo(MessageType.REFUSED);
+            }
+            assertThat(coordinator.get(30, TimeUnit.SECONDS).failure()).isInstanceOf(AuthenticationException.class)
+                    .hasMessageContaining("does not know the cluster secret");
+        }
+    }
+
+    @Test
     void theSecretNeverAppearsInItsStringForm() {
         assertThat(ClusterSecret.of("s3cret").toString()).doesNotContain("s3cret");
     }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * TPC-H through the cluster runtime: worker JVMs load their share (setup task), plans travel as JSON, node 0's answer
  * comes back through {@link ResultCodec}. The answers equal one in-process node's over the same data (the engine's
- * own tests check those against DuckDB). A worker killed between queries is replaced, reloads its share, and the
- * next queries give the same answers.
+ * own tests check those against DuckDB), over the fabric and over the TCP socket baseline. A worker killed between
+ * queries is replaced, reloads its share, and the next queries give the same answers.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpchSessionIT {
@@ -52,6 +52,16 @@ class TpchSessionIT {
         for (int query : TpchQueries.implemented()) {
             QueryOutcome outcome = session.run(query);
             assertThat(outcome.rows()).as("Q" + query).isEqualTo(expected(query));
+            assertThat(outcome.bytesShuffled()).as("Q" + query + " shuffles").isPositive();
+        }
+    }
+
+    @Test
+    void everyImplementedQueryOverTheTcpBaselineAnswersLikeOneNode() {
+        // the worker JVMs authenticate their TCP shuffle connections with the cluster secret they joined with
+        for (int query : TpchQueries.implemented()) {
+            QueryOutcome outcome = session.run(query, session.settings().withTcpSockets());
+            assertThat(outcome.rows()).as("Q" + query + " over TCP sockets").isEqualTo(expected(query));
             assertThat(outcome.bytesShuffled()).as("Q" + query + " shuffles").isPositive();
         }
     }

@@ -93,7 +93,7 @@ public final class ShuffleExchange implements AutoCloseable {
             case FABRIC -> EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
             case TCP_SOCKETS -> TcpShuffleOpener.open(context.peerExchange(), shuffleName(),
                     TcpShuffleConfig.perThread(context.threads()).withStallTimeout(config.stallTimeout())
-                            .withProgress(config.progress()), groups);
+                            .withProgress(config.progress()), groups, context.secret());
         };
         Partitioner partitioner = kind == ExchangeKind.REPARTITION
                 ? new KeyPartitioner(codec, keys, groups.groupCount()) : (tuples, offset) -> 0;

@@ -8,6 +8,7 @@ package dev.faro.engine.exec;
 public enum ShuffleTransport {
     /** The fabric's queue pairs, through {@link dev.faro.shuffle.setup.EndpointFactory} and the context's design. */
     FABRIC,
-    /** Plain TCP sockets on loopback; the design is ignored. */
+    /** Plain TCP sockets on loopback, authenticated with the cluster secret ({@link ExecutionContext#secret()}); the
+     * design is ignored. */
     TCP_SOCKETS
 }

@@ -9,6 +9,7 @@ import dev.faro.engine.plan.PlanNode;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.setup.LocalPeerExchange;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ final class InJvmNodes implements AutoCloseable {
 
     private static final AtomicInteger QUERIES = new AtomicInteger();
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
+    /** The secret the nodes share (the TCP baseline authenticates its connections with it). */
+    private static final SharedSecret SECRET = SharedSecret.of("in-jvm nodes", "the test");
 
     private final List<Catalog> catalogs;
     private final List<Fabric> fabrics = new ArrayList<>();
@@ -62,7 +65,7 @@ final class InJvmNodes implements AutoCloseable {
         List<Future<QueryResult>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
             ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, fabrics.get(node),
-                    group.member(node), design, queryId).withTransport(transport);
+                    group.member(node), design, queryId).withTransport(transport).withSecret(SECRET);
             results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
         }
         List<QueryResult> done = new ArrayList<>();

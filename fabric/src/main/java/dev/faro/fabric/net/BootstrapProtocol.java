@@ -13,15 +13,16 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *  server                                             client
  *   HELLO   magic "FBS1" (4) | version (1) | nonceS (32) ──►
- *                                          ◄── PROOF  nonceC (32) | HMAC(K, "faro-bootstrap/1 client", nonceS, nonceC)
+ *                                          ◄── PROOF  nonceC (32) | responderProof(nonceS, nonceC)
  *   checks it; on failure logs and closes (nothing else changes)
- *   PROOF   HMAC(K, "faro-bootstrap/1 server", nonceS, nonceC) ──►  checks it (a client talks only to a server
+ *   PROOF   challengerProof(nonceS, nonceC) ──►                     checks it (a client talks only to a server
  *                                                                    that knows the secret too)
  *                                          ◄── PUBLISH  nameLength (2) | name (UTF-8) | value
  *   OK | ERROR message (UTF-8) ──►
  *                                          ◄── FETCH    timeoutMillis (8) | nameLength (2) | name (UTF-8)
  *   VALUE value | MISSING (not published within the timeout) | ERROR message ──►
  * </pre>
+ * The proofs are {@link dev.faro.fabric.auth.ChallengeResponse}'s for protocol {@value #PROTOCOL}, without a binding.
  * A name is published once: publishing it again with the same bytes is a no-op, with other bytes an error, so two
  * nodes cannot silently overwrite each other's addresses.
  *
@@ -31,8 +32,8 @@ final class BootstrapProtocol {
 
     static final int MAGIC = 0x46425331; // "FBS1"
     static final byte VERSION = 1;
-    static final String CLIENT_LABEL = "faro-bootstrap/1 client";
-    static final String SERVER_LABEL = "faro-bootstrap/1 server";
+    /** The protocol's name in the proofs of its {@link dev.faro.fabric.auth.ChallengeResponse} (client: responder). */
+    static final String PROTOCOL = "faro-bootstrap/1";
 
     static final byte HELLO = 1;
     static final byte PROOF = 2;

@@ -4,6 +4,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.PostedReceives;
 import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.auth.SharedSecret;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.foreign.MemorySegment;

@@ -1,5 +1,7 @@
 package dev.faro.fabric.net;
 
+import dev.faro.fabric.auth.ChallengeResponse;
+import dev.faro.fabric.auth.SharedSecret;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,9 +20,11 @@ import java.nio.ByteOrder;
  *         ◄── WELCOME    proofA (32)
  *   checks proofA, or logs and fails the node; READY
  *
- *  proofD = HMAC-SHA256(K, "faro-net/1 dialer" ‖ nonceD ‖ nonceA ‖ nodeD ‖ nodeA)
- *  proofA = HMAC-SHA256(K, "faro-net/1 acceptor" ‖ nonceD ‖ nonceA ‖ nodeD ‖ nodeA)   (K: the shared secret)
+ *  proofD = responderProof(nonceA, nonceD, nodeD ‖ nodeA)
+ *  proofA = challengerProof(nonceA, nonceD, nodeD ‖ nodeA)
  * </pre>
+ * The proofs are {@link ChallengeResponse}'s for protocol {@value #PROTOCOL} (the acceptor challenges, the dialer
+ * responds; the two node ids are the binding).
  * Labels keep a proof of one role from serving as the other's; fresh nonces on both sides keep a recorded handshake
  * from being replayed. An acceptor that cannot verify its peer logs why and closes, changing nothing else; a dialer
  * that cannot verify its peer (or is refused by it) fails the node, so the queue pairs connected to it see error
@@ -31,8 +35,7 @@ import java.nio.ByteOrder;
  */
 final class Handshake implements FrameHandler {
 
-    static final String DIALER_LABEL = "faro-net/1 dialer";
-    static final String ACCEPTOR_LABEL = "faro-net/1 acceptor";
+    static final String PROTOCOL = "faro-net/1";
     private static final System.Logger LOG = System.getLogger(Handshake.class.getName());
 
     private static final int AWAIT_HELLO = 0;
@@ -45,11 +48,13 @@ final class Handshake implements FrameHandler {
 
     private final ProgressAgent agent;
     private final SharedSecret secret;
+    private final ChallengeResponse proofs;
     private final long self;
 
     Handshake(ProgressAgent agent, SharedSecret secret, long self) {
         this.agent = agent;
         this.secret = secret;
+        this.proofs = new ChallengeResponse(secret, PROTOCOL);
         this.self = self;
     }
 
@@ -127,8 +132,8 @@ final class Handshake implements FrameHandler {
                     + " (a stale address?)");
             return;
         }
-        byte[] proof = secret.proof(DIALER_LABEL, connection.localNonce, connection.remoteNonce,
-                SharedSecret.longBytes(self), SharedSecret.longBytes(acceptorNode));
+        byte[] proof = proofs.responderProof(connection.remoteNonce, connection.localNonce,
+                binding(self, acceptorNode));
         connection.handshakeStep = AWAIT_WELCOME;
         connection.writer.appendHandshake(FrameDescriptor.PROOF, proof);
     }
@@ -136,16 +141,14 @@ final class Handshake implements FrameHandler {
     private void onProof(Connection connection, ByteBuffer payload, long nowNs) {
         byte[] received = new byte[SharedSecret.PROOF_LENGTH];
         payload.get(received);
-        byte[] expected = secret.proof(DIALER_LABEL, connection.remoteNonce, connection.localNonce,
-                SharedSecret.longBytes(connection.handshakePeerNode), SharedSecret.longBytes(self));
-        if (!SharedSecret.matches(expected, received)) {
+        byte[] binding = binding(connection.handshakePeerNode, self);
+        if (!proofs.verifyResponder(connection.localNonce, connection.remoteNonce, binding, received)) {
             agent.countAuthenticationFailure();
             refuse(connection, "it did not prove the shared secret (wrong or missing " + NetFabricProvider.SECRET_OPTION
                     + "; this node's secret is " + secret.origin() + ")");
             return;
         }
-        byte[] proof = secret.proof(ACCEPTOR_LABEL, connection.remoteNonce, connection.localNonce,
-                SharedSecret.longBytes(connection.handshakePeerNode), SharedSecret.longBytes(self));
+        byte[] proof = proofs.challengerProof(connection.localNonce, connection.remoteNonce, binding);
         connection.writer.appendHandshake(FrameDescriptor.WELCOME, proof);
         connection.phase = Connection.Phase.READY;
         agent.nodes.onAccepted(connection, connection.handshakePeerNode, nowNs);
@@ -154,9 +157,8 @@ final class Handshake implements FrameHandler {
     private void onWelcome(Connection connection, ByteBuffer payload, long nowNs) {
         byte[] received = new byte[SharedSecret.PROOF_LENGTH];
         payload.get(received);
-        byte[] expected = secret.proof(ACCEPTOR_LABEL, connection.localNonce, connection.remoteNonce,
-                SharedSecret.longBytes(self), SharedSecret.longBytes(connection.remote.node));
-        if (!SharedSecret.matches(expected, received)) {
+        if (!proofs.verifyChallenger(connection.remoteNonce, connection.localNonce,
+                binding(self, connection.remote.node), received)) {
             agent.countAuthenticationFailure();
             agent.nodes.onConnectionFailed(connection, "the peer did not prove the shared secret (wrong or missing "
                     + NetFabricProvider.SECRET_OPTION + "; this node's secret is " + secret.origin()
@@ -165,6 +167,11 @@ final class Handshake implements FrameHandler {
         }
         connection.phase = Connection.Phase.READY;
         agent.nodes.onDialed(connection, nowNs);
+    }
+
+    /** What a connection's proofs cover: the dialer's node id, then the acceptor's. */
+    private static byte[] binding(long dialerNode, long acceptorNode) {
+        return ByteBuffer.allocate(16).putLong(dialerNode).putLong(acceptorNode).array();
     }
 
     /**

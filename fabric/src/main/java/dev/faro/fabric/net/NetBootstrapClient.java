@@ -1,6 +1,8 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.ChallengeResponse;
+import dev.faro.fabric.auth.SharedSecret;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -82,7 +84,8 @@ public final class NetBootstrapClient implements AutoCloseable {
         byte[] serverNonce = new byte[SharedSecret.NONCE_LENGTH];
         payload.get(serverNonce);
         byte[] clientNonce = SharedSecret.nonce();
-        byte[] proof = secret.proof(BootstrapProtocol.CLIENT_LABEL, serverNonce, clientNonce);
+        ChallengeResponse proofs = new ChallengeResponse(secret, BootstrapProtocol.PROTOCOL);
+        byte[] proof = proofs.responderProof(serverNonce, clientNonce, null);
         byte[] message = Arrays.copyOf(clientNonce, clientNonce.length + proof.length);
         System.arraycopy(proof, 0, message, clientNonce.length, proof.length);
         BootstrapProtocol.write(out, BootstrapProtocol.PROOF, message);
@@ -93,8 +96,8 @@ public final class NetBootstrapClient implements AutoCloseable {
             throw new FaroException(FaroException.Category.NETWORK, "bootstrap server " + server
                     + " refused this client: it did not accept the proof of the shared secret (wrong secret?)", e);
         }
-        if (answer.type() != BootstrapProtocol.PROOF || !SharedSecret.matches(
-                secret.proof(BootstrapProtocol.SERVER_LABEL, serverNonce, clientNonce), answer.payload())) {
+        if (answer.type() != BootstrapProtocol.PROOF
+                || !proofs.verifyChallenger(serverNonce, clientNonce, null, answer.payload())) {
             LOG.log(Level.WARNING, "bootstrap client: refused server {0}: it did not prove the shared secret", server);
             throw new FaroException(FaroException.Category.NETWORK,
                     "bootstrap server " + server + " did not prove the shared secret; refusing it");

@@ -1,6 +1,8 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.ChallengeResponse;
+import dev.faro.fabric.auth.SharedSecret;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.BufferedInputStream;
@@ -165,12 +167,13 @@ public final class NetBootstrapServer implements AutoCloseable {
         }
         byte[] clientNonce = Arrays.copyOfRange(payload, 0, SharedSecret.NONCE_LENGTH);
         byte[] received = Arrays.copyOfRange(payload, SharedSecret.NONCE_LENGTH, payload.length);
-        if (!SharedSecret.matches(secret.proof(BootstrapProtocol.CLIENT_LABEL, serverNonce, clientNonce), received)) {
+        ChallengeResponse proofs = new ChallengeResponse(secret, BootstrapProtocol.PROTOCOL);
+        if (!proofs.verifyResponder(serverNonce, clientNonce, null, received)) {
             refuse(who, "it did not prove the shared secret (wrong or missing secret)");
             return false;
         }
         BootstrapProtocol.write(out, BootstrapProtocol.PROOF,
-                secret.proof(BootstrapProtocol.SERVER_LABEL, serverNonce, clientNonce));
+                proofs.challengerProof(serverNonce, clientNonce, null));
         return true;
     }
 

@@ -2,6 +2,7 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
 import java.net.InetAddress;
 
 /**

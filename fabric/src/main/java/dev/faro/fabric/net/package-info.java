@@ -74,7 +74,7 @@
  *
  * <h2>Where things are</h2>
  * <pre>
- *  NetFabricProvider, NetFabric        the provider and a node (options: NetOptions; secret: SharedSecret)
+ *  NetFabricProvider, NetFabric        the provider and a node (options: NetOptions; secret: auth.SharedSecret)
  *  ProgressAgent                       the NIC thread: duty cycle, selector, accept and dial, deadlines
  *  RemoteNodes, RemoteNode             the other nodes, binding queue pairs to them, failing them
  *  Connection, FrameWriter             one TCP connection: inbound parser, outbound writer (FrameDescriptor)

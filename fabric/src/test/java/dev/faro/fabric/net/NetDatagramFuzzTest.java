@@ -3,6 +3,7 @@ package dev.faro.fabric.net;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.faro.fabric.auth.SharedSecret;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

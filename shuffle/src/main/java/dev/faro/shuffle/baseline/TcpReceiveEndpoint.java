@@ -1,6 +1,7 @@
 package dev.faro.shuffle.baseline;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.ChallengeResponse;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
@@ -18,16 +19,20 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The receiving side of the TCP socket baseline: a listening socket on the loopback address, one accepted
- * connection per sending endpoint, and the paper's receive loop — {@code select()} over every connection, then
- * {@code recv()} from those that are readable — run by whichever RECEIVE thread calls {@link #getData} (under one
- * lock, so that a shared endpoint has one loop). Frames are read straight into free buffers; a connection with no
- * free buffer is paused until one is released, which pushes back on its sender through TCP's window.
+ * The receiving side of the TCP socket baseline: a listening socket on the loopback address, one accepted and
+ * authenticated connection per sending endpoint ({@link TcpAcceptor}, {@link TcpHandshake}; the socket closes once
+ * they are all in, so a later connection is refused by the operating system), and the paper's receive loop —
+ * {@code select()} over every connection, then {@code recv()} from those that are readable — run by whichever
+ * RECEIVE thread calls {@link #getData} (under one lock, so that a shared endpoint has one loop). Frames are read
+ * straight into free buffers; a connection with no free buffer is paused until one is released, which pushes back on
+ * its sender through TCP's window.
  *
  * <p>Thread-safe like every {@link ReceiveEndpoint}. Data path: allocation-free after construction, except what the
  * JDK's selector allocates per {@code select}.
@@ -40,6 +45,8 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
     private final TcpShuffleConfig config;
     private final boolean receives;
     private final ServerSocketChannel server;
+    private final byte[] token = TcpHandshake.token();
+    private final TcpAcceptor acceptor;
     private final Selector selector;
     private final Arena arena = Arena.ofShared();
     private final ByteBuffer[] views;
@@ -59,12 +66,15 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
      * Binds a listening socket on the loopback address (an ephemeral port, {@link #port()}).
      *
      * @param receives whether this node is a member of any transmission group (else it expects no data)
+     * @param proofs the cluster secret's challenge–response, which every sender must pass
+     * @param shuffleName the exchange's name, which every sender's proof must cover
      */
-    TcpReceiveEndpoint(int id, int sources, boolean receives, TcpShuffleConfig config) {
+    TcpReceiveEndpoint(int id, int sources, boolean receives, TcpShuffleConfig config, ChallengeResponse proofs,
+            String shuffleName) {
         this.id = id;
         this.config = config;
         this.receives = receives;
-        this.failure = new EndpointFailure("tcp receive endpoint " + id);
+        this.failure = new EndpointFailure("tcp receive endpoint " + id + " of '" + shuffleName + "'");
         int count = 2 * sources + config.threadsPerEndpoint() + 1;
         this.views = new ByteBuffer[count];
         this.free = new ArrayBlockingQueue<>(count);
@@ -78,11 +88,23 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
             this.server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4 * sources + 16);
             this.selector = Selector.open();
+            this.acceptor = new TcpAcceptor(server, "tcp receive endpoint " + id + " of '" + shuffleName + "'",
+                    shuffleName, proofs, token, id, sources, TcpHandshake.HANDSHAKE_TIMEOUT, TcpAcceptor.REFUSALS);
         } catch (IOException e) {
             arena.close();
             throw new FaroException(FaroException.Category.NETWORK,
                     "tcp receive endpoint " + id + ": cannot listen: " + e.getMessage(), e);
         }
+    }
+
+    /** The exchange token senders must name ({@link TcpHandshake}); published with the port. */
+    byte[] token() {
+        return token.clone();
+    }
+
+    /** Connections refused so far: unauthenticated, for another exchange, duplicate, silent, or beyond the cap. */
+    int refusedConnections() {
+        return acceptor.refused();
     }
 
     /** The loopback port senders connect to. */
@@ -95,32 +117,27 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
     }
 
     /**
-     * Accepts one connection from every sending endpoint (they connected already or are connecting), waiting at most
-     * the stall timeout. Called once, by the opener, before any {@link #getData}.
+     * Accepts one authenticated connection from sending endpoint {@code i} of every node (they connect while this
+     * runs), waiting at most the stall timeout, then stops listening. Called once, by the opener (on a thread of its
+     * own, since this node's senders connect meanwhile), before any {@link #getData}.
      */
     void accept(int sources) {
         lock.lock();
-        try (Selector acceptor = Selector.open()) {
-            server.configureBlocking(false);
-            server.register(acceptor, SelectionKey.OP_ACCEPT);
-            long deadline = System.nanoTime() + config.stallTimeout().toNanos();
-            connections = new Connection[sources];
-            int accepted = 0;
-            while (accepted < sources) {
-                SocketChannel channel = server.accept();
-                if (channel == null) {
-                    if (System.nanoTime() - deadline > 0) {
-                        throw failure.fail("only " + accepted + " of " + sources + " senders connected within "
-                                + config.stallTimeout());
-                    }
-                    acceptor.select(SELECT_MILLIS);
-                    acceptor.selectedKeys().clear();
-                    continue;
+        try {
+            SocketChannel[] accepted = acceptor.acceptAll(config.stallTimeout());
+            List<Connection> taken = new ArrayList<>(sources);
+            for (SocketChannel channel : accepted) {
+                if (channel != null) {
+                    Connection connection = new Connection(channel);
+                    taken.add(connection);
+                    connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
                 }
-                channel.configureBlocking(false);
-                Connection connection = new Connection(channel);
-                connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
-                connections[accepted++] = connection;
+            }
+            connections = taken.toArray(new Connection[0]);
+            server.close();
+            if (taken.size() < sources) {
+                throw failure.fail("only " + taken.size() + " of " + sources + " senders connected and authenticated"
+                        + " within " + config.stallTimeout() + " (" + acceptor.refused() + " connection(s) refused)");
             }
             expectedDepleted = receives ? sources : 0;
         } catch (IOException e) {
@@ -128,6 +145,11 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Makes a running {@link #accept} give up soon (another part of the open failed). Any thread. */
+    void abortAccept() {
+        acceptor.abort();
     }
 
     @Override
@@ -213,6 +235,7 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                 }
             }
             try {
+                acceptor.close();
                 selector.close();
                 server.close();
             } catch (IOException e) {

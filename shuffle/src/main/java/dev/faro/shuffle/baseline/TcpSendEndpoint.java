@@ -1,12 +1,14 @@
 package dev.faro.shuffle.baseline;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.ChallengeResponse;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import dev.faro.shuffle.setup.EndpointFactory;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,9 +21,10 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The sending side of the TCP socket baseline: one blocking loopback {@link SocketChannel} per destination node;
- * {@link #putData} writes the buffer (header and payload, one frame) with blocking {@code write} calls, TCP's own
- * window doing the flow control. Buffers are plain off-heap memory, nothing is registered.
+ * The sending side of the TCP socket baseline: one blocking loopback {@link SocketChannel} per destination node,
+ * authenticated with the cluster secret before any data ({@link TcpHandshake}: the sender proves it and checks the
+ * receiver's proof); {@link #putData} writes the buffer (header and payload, one frame) with blocking {@code write}
+ * calls, TCP's own window doing the flow control. Buffers are plain off-heap memory, nothing is registered.
  *
  * <p>Thread-safe like every {@link SendEndpoint}: a shared endpoint serializes the frames of its threads per
  * connection (a frame is written whole under the connection's lock). Data path: allocation-free after construction.
@@ -41,14 +44,16 @@ public final class TcpSendEndpoint implements SendEndpoint {
     private final EndpointFailure failure;
 
     /**
-     * Connects to the receive endpoint of every node, listening on {@code ports[node]} on the loopback address.
+     * Connects to the receive endpoint of every node, listening on {@code ports[node]} on the loopback address, and
+     * passes its handshake for the exchange {@code shuffleName} whose receive endpoints drew {@code tokens[node]}.
      *
-     * @throws FaroException {@code NETWORK} if a connection cannot be made
+     * @throws FaroException {@code NETWORK} if a connection cannot be made or authenticated
      */
-    TcpSendEndpoint(int id, int[] ports, TcpShuffleConfig config) {
+    TcpSendEndpoint(int id, int[] ports, byte[][] tokens, TcpShuffleConfig config, ChallengeResponse proofs,
+            String shuffleName) {
         this.id = id;
         this.config = config;
-        this.failure = new EndpointFailure("tcp send endpoint " + id);
+        this.failure = new EndpointFailure("tcp send endpoint " + id + " of '" + shuffleName + "'");
         int count = config.threadsPerEndpoint() * (ports.length + 1);
         this.buffers = new ShuffleBuffer[count];
         this.views = new ByteBuffer[count];
@@ -66,11 +71,18 @@ public final class TcpSendEndpoint implements SendEndpoint {
                 channels[node] = channel;
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), ports[node]));
+                int target = EndpointFactory.endpointId(node, id & 0xffff);
+                TcpHandshake.dial(channel, proofs, TcpHandshake.binding(shuffleName, tokens[node], id, target), id,
+                        tokens[node], config.stallTimeout(), "tcp send endpoint " + id + " of '" + shuffleName
+                                + "' to node " + node);
             }
         } catch (IOException e) {
             close();
             throw new FaroException(FaroException.Category.NETWORK,
                     "tcp send endpoint " + id + ": cannot connect: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
     }
 

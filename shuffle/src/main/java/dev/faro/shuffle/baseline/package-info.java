@@ -7,7 +7,13 @@
  * What a query engine gets from a faster network without changing its software: plain TCP over loopback here.
  * Send endpoint {@code i} of every node holds one blocking connection to receive endpoint {@code i} of every node;
  * {@code send()} on one side, a {@code select()} / {@code recv()} loop on the other, 128 KB messages (the paper's
- * best setting). A message is one frame, the shuffle buffer's own header followed by its payload:
+ * best setting). A connection carries data only after its handshake ({@link dev.faro.shuffle.baseline.TcpHandshake}):
+ * the sender proves the cluster secret over the receiver's fresh challenge, bound to the exchange (its name and a
+ * random token each receive endpoint publishes with its port), and checks the receiver's proof in turn. A receiver
+ * refuses, with one rate-limited log line, a peer that cannot prove the secret, names another or an earlier
+ * exchange, duplicates a node's connection or stays silent past the handshake deadline; it stops listening once
+ * every sender is in, so a later connection is refused by the operating system. After the handshake a message is one
+ * frame, the shuffle buffer's own header followed by its payload:
  * <pre>
  *  0               4       5       6               8               12              16
  *  +---------------+-------+-------+---------------+---------------+---------------+

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.auth.SharedSecret;
+import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
@@ -12,6 +14,7 @@ import dev.faro.shuffle.operator.ReceiveSource;
 import dev.faro.shuffle.operator.ShuffleSink;
 import dev.faro.shuffle.setup.LocalPeerExchange;
 import dev.faro.shuffle.setup.NodeEndpoints;
+import dev.faro.shuffle.setup.PeerExchange;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -34,6 +38,7 @@ import org.junit.jupiter.api.Test;
 class TcpShuffleTest {
 
     private static final int TUPLE_BYTES = 16;
+    static final SharedSecret SECRET = SharedSecret.of("tcp shuffle test secret", "the test");
 
     @ParameterizedTest(name = "{0} nodes, {1} threads, {2} endpoint(s), {3}, {4} B messages")
     @CsvSource({
@@ -49,25 +54,11 @@ class TcpShuffleTest {
                 : TransmissionGroups.repartition(nodes);
         TcpShuffleConfig config = new TcpShuffleConfig(endpoints, threads, messageBytes, Duration.ofSeconds(20));
         int rows = 20_000;
-        long[][] received = run(nodes, threads, groups, config, rows);
+        long[][] received = run(nodes, threads, groups, config, rows, (node, exchange) -> exchange);
 
-        long[] expectedCount = new long[nodes];
-        long[] expectedSum = new long[nodes];
-        for (int node = 0; node < nodes; node++) {
-            for (int thread = 0; thread < threads; thread++) {
-                for (int row = 0; row < rows; row++) {
-                    long key = key(node, thread, row);
-                    int group = groups.groupCount() == 1 ? 0
-                            : (int) Long.remainderUnsigned(Partitioner.mix(key), groups.groupCount());
-                    for (int member : groups.members(group)) {
-                        expectedCount[member]++;
-                        expectedSum[member] += Partitioner.mix(value(node, thread, row));
-                    }
-                }
-            }
-        }
-        assertThat(received[0]).as("tuples per node").containsExactly(expectedCount);
-        assertThat(received[1]).as("checksum per node").containsExactly(expectedSum);
+        long[][] expected = expected(nodes, threads, groups, rows);
+        assertThat(received[0]).as("tuples per node").containsExactly(expected[0]);
+        assertThat(received[1]).as("checksum per node").containsExactly(expected[1]);
         if (endpoints == threads) {
             assertThat(received[2]).as("out of order per node (TCP keeps each thread's stream in order)")
                     .containsOnly(0L);
@@ -84,7 +75,7 @@ class TcpShuffleTest {
             for (int node = 0; node < 2; node++) {
                 int self = node;
                 opening.add(executor.submit(() -> TcpShuffleOpener.open(group.member(self), "early-close", config,
-                        TransmissionGroups.repartition(2))));
+                        TransmissionGroups.repartition(2), SECRET)));
             }
             NodeEndpoints first = opening.get(0).get(20, TimeUnit.SECONDS);
             NodeEndpoints second = opening.get(1).get(20, TimeUnit.SECONDS);
@@ -107,6 +98,25 @@ class TcpShuffleTest {
         }
     }
 
+    /** Per node: the tuples and the checksum {@link #run} must report. */
+    static long[][] expected(int nodes, int threads, TransmissionGroups groups, int rows) {
+        long[][] expected = new long[2][nodes];
+        for (int node = 0; node < nodes; node++) {
+            for (int thread = 0; thread < threads; thread++) {
+                for (int row = 0; row < rows; row++) {
+                    long key = key(node, thread, row);
+                    int group = groups.groupCount() == 1 ? 0
+                            : (int) Long.remainderUnsigned(Partitioner.mix(key), groups.groupCount());
+                    for (int member : groups.members(group)) {
+                        expected[0][member]++;
+                        expected[1][member] += Partitioner.mix(value(node, thread, row));
+                    }
+                }
+            }
+        }
+        return expected;
+    }
+
     private static long key(int node, int thread, int row) {
         return Partitioner.mix(((long) node << 40) ^ ((long) thread << 32) ^ row);
     }
@@ -115,18 +125,22 @@ class TcpShuffleTest {
         return (long) node << 40 | (long) thread << 32 | row;
     }
 
-    /** Runs the shuffle; returns per node: tuples, checksum, out-of-order tuples. */
-    private static long[][] run(int nodes, int threads, TransmissionGroups groups, TcpShuffleConfig config, int rows)
-            throws Exception {
+    /**
+     * Runs the shuffle, each node's peer exchange wrapped by {@code wrap} (to watch or meddle); returns per node:
+     * tuples, checksum, out-of-order tuples, connections its receive endpoints refused.
+     */
+    static long[][] run(int nodes, int threads, TransmissionGroups groups, TcpShuffleConfig config, int rows,
+            BiFunction<Integer, PeerExchange, PeerExchange> wrap) throws Exception {
         LocalPeerExchange.Group exchange = LocalPeerExchange.group(nodes, Duration.ofSeconds(20));
-        long[][] result = new long[3][nodes];
+        long[][] result = new long[4][nodes];
         ExecutorService executor = Executors.newCachedThreadPool();
         try {
             List<Future<?>> running = new ArrayList<>();
             for (int node = 0; node < nodes; node++) {
                 int self = node;
                 running.add(executor.submit(() -> {
-                    runNode(self, threads, groups, config, rows, exchange, executor, result);
+                    runNode(self, threads, groups, config, rows, wrap.apply(self, exchange.member(self)), executor,
+                            result);
                     return null;
                 }));
             }
@@ -140,8 +154,8 @@ class TcpShuffleTest {
     }
 
     private static void runNode(int node, int threads, TransmissionGroups groups, TcpShuffleConfig config, int rows,
-            LocalPeerExchange.Group exchange, ExecutorService executor, long[][] result) throws Exception {
-        try (NodeEndpoints endpoints = TcpShuffleOpener.open(exchange.member(node), "test", config, groups);
+            PeerExchange exchange, ExecutorService executor, long[][] result) throws Exception {
+        try (NodeEndpoints endpoints = TcpShuffleOpener.open(exchange, "test", config, groups, SECRET);
                 Arena arena = Arena.ofShared()) {
             ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()),
                     TUPLE_BYTES, threads);
@@ -168,6 +182,9 @@ class TcpShuffleTest {
                 for (int i = 0; i < 3; i++) {
                     result[i][node] += counts[i];
                 }
+            }
+            for (ReceiveEndpoint receiver : endpoints.receivers()) {
+                result[3][node] += ((TcpReceiveEndpoint) receiver).refusedConnections();
             }
         }
     }

@@ -1,4 +1,4 @@
-package dev.faro.fabric.net;
+package dev.faro.fabric.auth;
 
 import dev.faro.fabric.FaroException;
 import java.nio.ByteBuffer;
@@ -10,18 +10,22 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The secret every node of a cluster shares, and the HMAC-SHA256 proofs built on it: the challenge–response of a TCP
- * connection's handshake, the per-datagram tag of UD and the bootstrap service's handshake. The secret itself never
- * travels; only proofs over fresh nonces do, each bound to a label so a proof for one role cannot be replayed as
- * another's.
+ * A secret every node of a cluster shares, and the HMAC-SHA256 proofs built on it: the challenge–response of every
+ * TCP listener Faro opens ({@link ChallengeResponse}: the cluster port, the TCP shuffle baseline, the {@code net}
+ * provider's bootstrap service), the {@code net} provider's own connection handshake and per-datagram tag. The secret
+ * itself never travels; only proofs over fresh nonces do, each bound to a label so a proof for one role or protocol
+ * cannot be replayed as another's.
  *
  * <p>Immutable and thread-safe; {@link Mac} instances it hands out are not, and belong to one thread.
+ * {@link #toString()} names where the secret came from, never the secret.
  */
-final class SharedSecret {
+public final class SharedSecret {
 
-    static final String ALGORITHM = "HmacSHA256";
-    static final int PROOF_LENGTH = 32;
-    static final int NONCE_LENGTH = 32;
+    public static final String ALGORITHM = "HmacSHA256";
+    /** Bytes of a proof (an HMAC-SHA256). */
+    public static final int PROOF_LENGTH = 32;
+    /** Bytes of a nonce. */
+    public static final int NONCE_LENGTH = 32;
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final SharedSecret PER_PROCESS = generate();
@@ -34,14 +38,18 @@ final class SharedSecret {
         this.origin = origin;
     }
 
-    /** A secret given as text (the {@code net.secret} option): its UTF-8 bytes. */
-    static SharedSecret of(String text, String origin) {
+    /**
+     * A secret given as text: its UTF-8 bytes.
+     *
+     * @param origin where it came from, for log lines ("the net.secret option"); never the secret
+     */
+    public static SharedSecret of(String text, String origin) {
         FaroException.checkArgument(text != null && !text.isEmpty(), "the shared secret must not be empty");
         return new SharedSecret(text.getBytes(StandardCharsets.UTF_8), origin);
     }
 
     /** The random secret of this JVM: nodes of this process share it, nodes of other processes do not know it. */
-    static SharedSecret perProcess() {
+    public static SharedSecret perProcess() {
         return PER_PROCESS;
     }
 
@@ -52,12 +60,12 @@ final class SharedSecret {
     }
 
     /** Where the secret came from, for log lines ("net.secret", "generated for this process"); never the secret. */
-    String origin() {
+    public String origin() {
         return origin;
     }
 
     /** A fresh HMAC for one thread. */
-    Mac newMac() {
+    public Mac newMac() {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
@@ -67,15 +75,19 @@ final class SharedSecret {
         }
     }
 
-    /** A fresh random nonce. */
-    static byte[] nonce() {
+    /** A fresh random nonce of {@value #NONCE_LENGTH} bytes. */
+    public static byte[] nonce() {
         byte[] nonce = new byte[NONCE_LENGTH];
         RANDOM.nextBytes(nonce);
         return nonce;
     }
 
-    /** HMAC(secret, label ‖ parts…): the proof that its author knows the secret. Coordination code (allocates). */
-    byte[] proof(String label, byte[]... parts) {
+    /**
+     * HMAC(secret, label ‖ 0 ‖ for each part: its length (4 bytes, big-endian) ‖ the part): the proof that its
+     * author knows the secret. The lengths keep two different lists of parts from hashing alike. Coordination code
+     * (allocates).
+     */
+    public byte[] proof(String label, byte[]... parts) {
         Mac mac = newMac();
         mac.update(label.getBytes(StandardCharsets.US_ASCII));
         mac.update((byte) 0);
@@ -86,13 +98,9 @@ final class SharedSecret {
         return mac.doFinal();
     }
 
-    /** Constant-time comparison of a received proof with the expected one. */
-    static boolean matches(byte[] expected, byte[] received) {
+    /** Constant-time comparison of a received proof with the expected one; false when none was received. */
+    public static boolean matches(byte[] expected, byte[] received) {
         return received != null && MessageDigest.isEqual(expected, received);
-    }
-
-    static byte[] longBytes(long value) {
-        return ByteBuffer.allocate(8).putLong(value).array();
     }
 
     @Override
