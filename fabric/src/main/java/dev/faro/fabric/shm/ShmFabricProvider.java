@@ -43,14 +43,15 @@ public final class ShmFabricProvider implements FabricProvider {
     @Override
     public int removeLeftovers(Map<String, String> options) {
         String option = options.get(DIRECTORY_OPTION);
-        if (option != null && !Files.isDirectory(Path.of(option))) {
-            return 0;
-        }
         Path base;
-        try {
-            base = ShmDirectory.base(options.get(DIRECTORY_OPTION));
-        } catch (FaroException refused) {
-            return 0; // no node could open there either; opening said why
+        if (option != null) {
+            base = Path.of(option); // never created here (ShmDirectory.base would), not even in a race with its removal
+        } else {
+            try {
+                base = ShmDirectory.base(null);
+            } catch (FaroException refused) {
+                return 0; // no node could open there either; opening said why
+            }
         }
         return Files.isDirectory(base) ? StaleNodeSweeper.sweep(base, ShmFabric.STALE_UNREADABLE_AGE_MS) : 0;
     }

@@ -26,6 +26,11 @@ class ShmLeftoversTest {
     }
 
     @Test
+    void aSweepOfADirectoryThatIsGoneFindsNothing(@TempDir Path temporary) {
+        assertThat(StaleNodeSweeper.sweep(temporary.resolve("gone"), 0)).isZero();
+    }
+
+    @Test
     void anExistingDirectoryWithoutLeftoversIsKept(@TempDir Path temporary) throws Exception {
         Path directory = Files.createDirectory(temporary.resolve("shm"));
 
