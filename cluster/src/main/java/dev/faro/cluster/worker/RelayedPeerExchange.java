@@ -53,6 +53,12 @@ final class RelayedPeerExchange implements PeerExchange {
         return nodes;
     }
 
+    /** True: the coordinator cancels a round's other tasks, interrupting their gathers, when one task fails. */
+    @Override
+    public boolean endsPeersOnFailure() {
+        return true;
+    }
+
     @Override
     public byte[][] allGather(String key, byte[] local) {
         if (key == null || key.isEmpty()) {

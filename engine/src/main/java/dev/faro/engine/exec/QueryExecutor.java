@@ -71,8 +71,8 @@ public final class QueryExecutor {
         } finally {
             closeExchanges(opened, failure);
         }
-        if (context.nodeCount() > 1) {
-            agreeOnOutcome(context, failure);
+        if (context.nodeCount() > 1 && !(failure.failed() && context.peerExchange().endsPeersOnFailure())) {
+            agreeOnOutcome(context, failure); // a failed node under a coordinator fails at once (see the method)
         }
         if (failure.failed()) {
             Throwable first = failure.first();

@@ -18,4 +18,14 @@ public interface PeerExchange {
      * {@code NETWORK}) when that does not happen within the exchange's time limit.
      */
     byte[][] allGather(String key, byte[] local);
+
+    /**
+     * Whether a node that fails ends the other nodes' waits without telling them itself: true where a coordinator
+     * cancels the other nodes' part of the work (and so interrupts their gathers) as soon as one node fails. Then a
+     * failed node must not wait in a gather of its own to announce the failure: the others may be waiting in another
+     * gather that it will never join (it failed before), and both would wait out the exchange's time limit.
+     */
+    default boolean endsPeersOnFailure() {
+        return false;
+    }
 }
