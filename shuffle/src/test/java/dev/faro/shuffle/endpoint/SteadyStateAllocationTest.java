@@ -70,6 +70,7 @@ class SteadyStateAllocationTest {
         ExecutorService pool = Executors.newCachedThreadPool();
         long[] sent = new long[NODES];
         long[] received = new long[NODES];
+        long[] waitedNanos = new long[NODES];
         try {
             List<Future<?>> runs = new ArrayList<>();
             for (int node = 0; node < NODES; node++) {
@@ -83,6 +84,8 @@ class SteadyStateAllocationTest {
                         Future<Long> receiving = pool.submit(() -> receive(endpoints.receiver(0)));
                         sent[self] = send(endpoints.sender(0));
                         received[self] = receiving.get(120, TimeUnit.SECONDS);
+                        waitedNanos[self] = endpoints.sender(0).bufferWaitNanos()
+                                + endpoints.sender(0).creditWaitNanos() + endpoints.receiver(0).dataWaitNanos();
                     }
                     return null;
                 }));
@@ -94,8 +97,9 @@ class SteadyStateAllocationTest {
             pool.shutdownNow();
             pool.awaitTermination(30, TimeUnit.SECONDS);
         }
-        System.out.printf("#### %s: bytes allocated over %d buffers: senders %d, %d; receivers %d, %d%n",
-                design.paperName(), MEASURED, sent[0], sent[1], received[0], received[1]);
+        System.out.printf("#### %s: bytes allocated over %d buffers: senders %d, %d; receivers %d, %d"
+                + " (threads blocked in waits: %d, %d ms)%n", design.paperName(), MEASURED, sent[0], sent[1],
+                received[0], received[1], waitedNanos[0] / 1_000_000, waitedNanos[1] / 1_000_000);
         for (int node = 0; node < NODES; node++) {
             assertThat(sent[node]).as("bytes the sender of node %d allocated over %d buffers", node, MEASURED)
                     .isLessThan(ALLOWED_BYTES);
