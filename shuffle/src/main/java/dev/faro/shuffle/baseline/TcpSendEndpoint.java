@@ -96,11 +96,7 @@ public final class TcpSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        int index = waits.await(acquireStep, 0, null);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail("no buffer came free for " + waits.stall());
-        }
-        ShuffleBuffer buffer = buffers[index];
+        ShuffleBuffer buffer = buffers[waits.awaitOrFail(acquireStep, 0, null, "no buffer came free", "")];
         buffer.payloadLength(0);
         return buffer;
     }

@@ -141,6 +141,23 @@ public final class WaitLoop {
         }
     }
 
+    /**
+     * As {@link #await}, but a stall fails the endpoint with "{@code what} for {@link #stall()}{@code hint}" (constant
+     * strings: the message is built only on failure).
+     */
+    public int awaitOrFail(Step step, int argument, AtomicLong blockedNanos, String what, String hint) {
+        int result = await(step, argument, blockedNanos);
+        if (result == STALLED) {
+            throw failure.fail(what + " for " + stall + hint);
+        }
+        return result;
+    }
+
+    /** Records {@code message} as the endpoint's failure (unless one is recorded already) and throws the winner. */
+    public RuntimeException fail(String message) {
+        throw failure.fail(message);
+    }
+
     /** How a stall of this loop reads in errors: "10 s with no progress anywhere in the query". */
     public String stall() {
         return stall;
@@ -154,23 +171,24 @@ public final class WaitLoop {
     }
 
     /**
-     * How a receive endpoint's stall reads: "no data arrived for 10 s ... (1 of 3 sources finished; waiting for nodes
-     * 0, 2)"; {@code finished} per source (approximate: racy reads, for messages).
+     * GETDATA's wait: returns a buffer index or {@link #END_OF_STREAM}; a stall fails the endpoint with "no data
+     * arrived for 10 s ... (1 of 3 sources finished; waiting for nodes 0, 2)", read from {@code finished} (per source
+     * node; racy reads, for the message only).
      */
-    public String noData(int finishedSources, boolean[] finished) {
-        return "no data arrived for " + stall + " (" + finishedSources + " of " + finished.length
-                + " sources finished; waiting for " + unfinished(finished) + ")";
-    }
-
-    /** "nodes 0, 2": the nodes whose {@code finished} entry is false. */
-    private static String unfinished(boolean[] finished) {
-        StringBuilder nodes = new StringBuilder();
-        int count = 0;
-        for (int node = 0; node < finished.length; node++) {
-            if (!finished[node]) {
-                nodes.append(count++ == 0 ? "" : ", ").append(node);
+    public int awaitData(Step step, AtomicLong blockedNanos, boolean[] finished) {
+        int result = await(step, 0, blockedNanos);
+        if (result == STALLED) {
+            StringBuilder waiting = new StringBuilder();
+            int count = 0;
+            for (int node = 0; node < finished.length; node++) {
+                if (!finished[node]) {
+                    waiting.append(count++ == 0 ? "" : ", ").append(node);
+                }
             }
+            throw failure.fail("no data arrived for " + stall + " (" + (finished.length - count) + " of "
+                    + finished.length + " sources finished; waiting for "
+                    + (count == 0 ? "no node" : (count == 1 ? "node " : "nodes ") + waiting) + ")");
         }
-        return count == 0 ? "no node" : (count == 1 ? "node " : "nodes ") + nodes;
+        return result;
     }
 }

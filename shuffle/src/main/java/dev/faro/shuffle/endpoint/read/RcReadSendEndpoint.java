@@ -163,21 +163,18 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
 
     @Override
     public ShuffleBuffer acquire() {
-        int index = waits.await(acquireStep, 0, bufferWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail("no buffer was freed for " + waits.stall() + " (receivers stopped reading?)");
-        }
-        ShuffleBuffer buffer = buffers[index];
-        buffer.payloadLength(0);
-        return buffer;
+        return buffers[waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no buffer was freed",
+                " (receivers stopped reading?)")];
     }
 
+    /** A free buffer's index (its payload emptied), or what harvesting freed buffers and completions did. */
     private int tryAcquire(int unused) {
         ShuffleBuffer buffer = free.poll();
-        if (buffer != null) {
-            return buffer.index();
+        if (buffer == null) {
+            return harvestOrCheckPeers();
         }
-        return harvestOrCheckPeers();
+        buffer.payloadLength(0);
+        return buffer.index();
     }
 
     /** Takes freed buffers and completions: PROGRESS if there were any, else IDLE after checking the peers. */

@@ -144,10 +144,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public ShuffleBuffer getData() {
-        int index = waits.await(receiveStep, 0, dataWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail(waits.noData(depletedSources.get(), depleted));
-        }
+        int index = waits.awaitData(receiveStep, dataWaitNanos, depleted);
         return index == WaitLoop.END_OF_STREAM ? null : pool.buffer(index);
     }
 

@@ -56,7 +56,6 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     private final WaitLoop waits;
     private final SendBuffers.Drainer drainer = this::drainCompletions;
     private final WaitLoop.Step acquireStep = this::tryAcquire;
-    private final WaitLoop.Step creditStep = this::tryClaimCredit;
     private final CompletionQueue completionQueue;
     private final RcQueuePair[] queuePairs;
     private final SendBuffers buffers;
@@ -95,7 +94,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                     new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         }
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
-        this.credits = new CreditGate(fabric, nodes);
+        this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         this.paddingRegion = fabric.register(MessageHeaderDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE));
         MessageHeaderDescriptor.write(paddingRegion.segment(), 0, StreamState.DEPLETED,
                 MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
@@ -124,11 +123,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        int index = waits.await(acquireStep, 0, bufferWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail("no send buffer came back for " + waits.stall() + " (receivers stopped consuming?)");
-        }
-        return buffers.buffer(index);
+        return buffers.buffer(waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back",
+                " (receivers stopped consuming?)"));
     }
 
     private int tryAcquire(int unused) {
@@ -150,7 +146,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         buffers.transmitting(buffer, destinations.length);
         WorkRequest request = requests.get();
         for (int node : destinations) {
-            claimCredit(node);
+            credits.claim(node, creditWaitNanos, "");
             request.clear()
                     .requestId(buffer.index())
                     .opcode(Opcode.SEND)
@@ -162,18 +158,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         }
     }
 
-    /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
-    private void claimCredit(int node) {
-        if (waits.await(creditStep, node, creditWaitNanos) == WaitLoop.STALLED) {
-            throw failure.fail("node " + node + " granted no credit for " + waits.stall() + " (sent "
-                    + credits.used(node) + ", credit " + credits.granted(node) + ")");
-        }
-    }
-
-    private int tryClaimCredit(int node) {
-        if (credits.tryClaim(node)) {
-            return WaitLoop.DONE;
-        }
+    /** Between tries to claim {@code node}'s credit: checks its connection and polls completions. */
+    private int whileWaitingForCredit(int node) {
         checkQueuePair(node);
         return drainCompletions() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }

@@ -199,10 +199,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      */
     @Override
     public ShuffleBuffer getData() {
-        int index = waits.await(receiveStep, 0, dataWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail(waits.noData(finishedSourceCount(), finished));
-        }
+        int index = waits.awaitData(receiveStep, dataWaitNanos, finished);
         return index == WaitLoop.END_OF_STREAM ? null : pool.buffer(index);
     }
 
@@ -371,15 +368,6 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** The states of this endpoint's buffers, and how often the adaptive policy borrowed and retired. */
     public BufferCounters bufferCounters() {
         return counters;
-    }
-
-    private int finishedSourceCount() {
-        pollLock.lock();
-        try {
-            return finishedSources;
-        } finally {
-            pollLock.unlock();
-        }
     }
 
     /** Caller holds pollLock. Returns the buffer to hand out, or null. */

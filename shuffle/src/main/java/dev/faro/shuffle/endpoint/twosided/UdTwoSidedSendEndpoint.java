@@ -66,7 +66,6 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     private final WaitLoop waits;
     private final SendBuffers.Drainer drainer = this::drainCompletions;
     private final WaitLoop.Step acquireStep = this::tryAcquire;
-    private final WaitLoop.Step creditStep = this::tryClaimCredit;
     private final CompletionQueue completionQueue;
     private final UdQueuePair queuePair;
     private final RcQueuePair[] creditQueuePairs;
@@ -111,7 +110,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         }
         this.destinations = new QueuePairAddress[nodes];
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
-        this.credits = new CreditGate(fabric, nodes);
+        this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         this.endRegion = fabric.register((long) nodes * 64, EnumSet.of(Access.LOCAL_WRITE));
         this.dataMessages = new AtomicLongArray(nodes);
         this.idSums = new AtomicLongArray(nodes);
@@ -146,11 +145,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        int index = waits.await(acquireStep, 0, bufferWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail("no send buffer came back for " + waits.stall());
-        }
-        return buffers.buffer(index);
+        return buffers.buffer(waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back", ""));
     }
 
     private int tryAcquire(int unused) {
@@ -213,16 +208,11 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void claimCredit(int node) {
-        if (waits.await(creditStep, node, creditWaitNanos) == WaitLoop.STALLED) {
-            throw failure.fail("node " + node + " granted no credit for " + waits.stall() + " (sent "
-                    + credits.used(node) + ", credit " + credits.granted(node) + "; lost messages hold credit back)");
-        }
+        credits.claim(node, creditWaitNanos, "; lost messages hold credit back");
     }
 
-    private int tryClaimCredit(int node) {
-        if (credits.tryClaim(node)) {
-            return WaitLoop.DONE;
-        }
+    /** Between tries to claim {@code node}'s credit: checks the credit connection and polls completions. */
+    private int whileWaitingForCredit(int node) {
         if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
             throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
         }

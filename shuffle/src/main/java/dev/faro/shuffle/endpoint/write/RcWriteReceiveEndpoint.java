@@ -223,10 +223,7 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
 
     @Override
     public ShuffleBuffer getData() {
-        int index = waits.await(receiveStep, 0, dataWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail(waits.noData(depletedSources.get(), depleted));
-        }
+        int index = waits.awaitData(receiveStep, dataWaitNanos, depleted);
         return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
     }
 

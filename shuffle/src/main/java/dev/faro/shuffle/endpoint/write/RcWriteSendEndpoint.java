@@ -69,7 +69,6 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     private final WaitLoop waits;
     private final WaitLoop.Step acquireStep = this::tryAcquire;
     private final WaitLoop.Step freeBufferStep = this::tryTakeFreeBuffer;
-    private final WaitLoop.Step creditStep = this::tryClaimCredit;
     private final RcConnections connections;
     private final MemoryRegion bufferRegion;
     private final MemoryRegion freeRingRegion;
@@ -121,7 +120,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
             pool = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
             rings = fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-            this.credits = new CreditGate(fabric, nodes);
+            this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         } catch (RuntimeException e) {
             for (MemoryRegion region : new MemoryRegion[] {pool, rings}) {
                 if (region != null) {
@@ -193,21 +192,17 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
 
     @Override
     public ShuffleBuffer acquire() {
-        int index = waits.await(acquireStep, 0, bufferWaitNanos);
-        if (index == WaitLoop.STALLED) {
-            throw failure.fail("no send buffer came back for " + waits.stall());
-        }
-        ShuffleBuffer buffer = buffers[index];
-        buffer.payloadLength(0);
-        return buffer;
+        return buffers[waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back", "")];
     }
 
+    /** A free buffer's index (its payload emptied), or PROGRESS if completions were polled, else IDLE. */
     private int tryAcquire(int unused) {
         ShuffleBuffer buffer = free.poll();
-        if (buffer != null) {
-            return buffer.index();
+        if (buffer == null) {
+            return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
         }
-        return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
+        buffer.payloadLength(0);
+        return buffer.index();
     }
 
     @Override
@@ -242,7 +237,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                     .local(bufferRegion, (long) index * config.bufferBytes(), length)
                     .remote(receiverBufferKeys[node], (long) remote * config.bufferBytes());
             if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE) {
-                claimCredit(node);
+                credits.claim(node, creditWaitNanos, "");
                 request.opcode(Opcode.WRITE_WITH_IMMEDIATE).immediate(remote);
             } else {
                 request.opcode(Opcode.WRITE);
@@ -286,18 +281,8 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         return remote;
     }
 
-    /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
-    private void claimCredit(int node) {
-        if (waits.await(creditStep, node, creditWaitNanos) == WaitLoop.STALLED) {
-            throw failure.fail("node " + node + " granted no credit for " + waits.stall() + " (sent "
-                    + credits.used(node) + ", credit " + credits.granted(node) + ")");
-        }
-    }
-
-    private int tryClaimCredit(int node) {
-        if (credits.tryClaim(node)) {
-            return WaitLoop.DONE;
-        }
+    /** Between tries to claim {@code node}'s credit: checks the connection and polls completions. */
+    private int whileWaitingForCredit(int node) {
         if (connections.isBroken(node)) {
             throw connections.failConnection(node);
         }
