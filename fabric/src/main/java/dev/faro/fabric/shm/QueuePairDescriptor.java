@@ -75,12 +75,15 @@ final class QueuePairDescriptor {
         SharedMemory.INT.setRelease(file, MAGIC_OFFSET, MAGIC);
     }
 
+    /** {@code QueuePairType.values()} once: every UD SEND reads its target's type, and values() copies the array. */
+    private static final QueuePairType[] TYPES = QueuePairType.values();
+
     static boolean isValid(MemorySegment file) {
         return file.byteSize() >= ENTRIES_OFFSET && (int) SharedMemory.INT.getAcquire(file, MAGIC_OFFSET) == MAGIC;
     }
 
     static QueuePairType type(MemorySegment file) {
-        return QueuePairType.values()[file.get(ValueLayout.JAVA_INT, TYPE_OFFSET)];
+        return TYPES[file.get(ValueLayout.JAVA_INT, TYPE_OFFSET)];
     }
 
     static int stateOrdinal(MemorySegment file) {

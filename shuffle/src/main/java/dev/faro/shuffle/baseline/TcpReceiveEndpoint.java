@@ -5,8 +5,8 @@ import dev.faro.fabric.auth.ChallengeResponse;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -50,9 +50,12 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
     private final Selector selector;
     private final Arena arena = Arena.ofShared();
     private final ByteBuffer[] views;
+    private final ShuffleBuffer[] buffers;
     private final ArrayBlockingQueue<ShuffleBuffer> free;
     private final ReentrantLock lock = new ReentrantLock();
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step receiveStep = this::tryReceive;
 
     // Guarded by lock.
     private final ArrayDeque<ShuffleBuffer> ready;
@@ -75,14 +78,17 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
         this.config = config;
         this.receives = receives;
         this.failure = new EndpointFailure("tcp receive endpoint " + id + " of '" + shuffleName + "'");
+        this.waits = new WaitLoop(failure, config.stallTimeout(), config.progress());
         int count = 2 * sources + config.threadsPerEndpoint() + 1;
         this.views = new ByteBuffer[count];
+        this.buffers = new ShuffleBuffer[count];
         this.free = new ArrayBlockingQueue<>(count);
         this.ready = new ArrayDeque<>(count);
         for (int i = 0; i < count; i++) {
             MemorySegment segment = arena.allocate(config.messageBytes(), 64);
             views[i] = segment.asByteBuffer();
-            free.add(new ShuffleBuffer(i, segment));
+            buffers[i] = new ShuffleBuffer(i, segment);
+            free.add(buffers[i]);
         }
         try {
             this.server = ServerSocketChannel.open();
@@ -161,32 +167,37 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
     public ShuffleBuffer getData() {
         lock.lock();
         try {
-            StallWatch watch = new StallWatch(config.stallTimeout(), config.progress());
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = ready.poll();
-                if (buffer != null) {
-                    return buffer;
-                }
-                if (depleted == expectedDepleted) {
-                    return null;
-                }
-                if (paused && !free.isEmpty()) {
-                    resumePaused();
-                }
-                selector.select(SELECT_MILLIS);
-                if (readSelected() > 0) {
-                    watch.reset();
-                } else if (!watch.check()) {
-                    throw failure.fail("no data for "
-                            + StallWatch.describeStall(config.stallTimeout(), config.progress()) + " (" + depleted
-                            + " of " + expectedDepleted + " senders depleted)");
-                }
+            int index = waits.await(receiveStep, 0, null);
+            if (index == WaitLoop.STALLED) {
+                throw failure.fail("no data for " + waits.stall() + " (" + depleted + " of " + expectedDepleted
+                        + " senders depleted)");
             }
-        } catch (IOException e) {
-            throw failure.fail("receiving failed: " + e.getMessage());
+            return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * One round of the receive loop (caller holds the lock): a ready buffer's index, {@link WaitLoop#END_OF_STREAM},
+     * or a {@code select} of up to {@value #SELECT_MILLIS} ms and the reads it allows.
+     */
+    private int tryReceive(int unused) {
+        ShuffleBuffer buffer = ready.poll();
+        if (buffer != null) {
+            return buffer.index();
+        }
+        if (depleted == expectedDepleted) {
+            return WaitLoop.END_OF_STREAM;
+        }
+        if (paused && !free.isEmpty()) {
+            resumePaused();
+        }
+        try {
+            selector.select(SELECT_MILLIS);
+            return readSelected() > 0 ? WaitLoop.PROGRESS : WaitLoop.BLOCKED;
+        } catch (IOException e) {
+            throw failure.fail("receiving failed: " + e.getMessage());
         }
     }
 

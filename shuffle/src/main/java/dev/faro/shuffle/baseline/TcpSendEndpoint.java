@@ -5,8 +5,8 @@ import dev.faro.fabric.auth.ChallengeResponse;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.setup.EndpointFactory;
 import java.io.IOException;
@@ -42,6 +42,8 @@ public final class TcpSendEndpoint implements SendEndpoint {
     private final ArrayBlockingQueue<ShuffleBuffer> free;
     private final SocketChannel[] channels;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step acquireStep = this::tryAcquire;
 
     /**
      * Connects to the receive endpoint of every node, listening on {@code ports[node]} on the loopback address, and
@@ -54,6 +56,7 @@ public final class TcpSendEndpoint implements SendEndpoint {
         this.id = id;
         this.config = config;
         this.failure = new EndpointFailure("tcp send endpoint " + id + " of '" + shuffleName + "'");
+        this.waits = new WaitLoop(failure, config.stallTimeout(), config.progress());
         int count = config.threadsPerEndpoint() * (ports.length + 1);
         this.buffers = new ShuffleBuffer[count];
         this.views = new ByteBuffer[count];
@@ -93,25 +96,23 @@ public final class TcpSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        failure.check();
-        ShuffleBuffer buffer = free.poll();
-        if (buffer == null) {
-            StallWatch watch = new StallWatch(config.stallTimeout(), config.progress());
-            try {
-                while ((buffer = free.poll(POLL_MILLIS, TimeUnit.MILLISECONDS)) == null) {
-                    failure.check();
-                    if (!watch.check()) {
-                        throw failure.fail("no buffer came free for "
-                                + StallWatch.describeStall(config.stallTimeout(), config.progress()));
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw failure.fail("interrupted while waiting for a buffer");
-            }
-        }
+        ShuffleBuffer buffer = buffers[waits.awaitOrFail(acquireStep, 0, null, "no buffer came free", "")];
         buffer.payloadLength(0);
         return buffer;
+    }
+
+    /** Takes a free buffer, waiting for one up to {@value #POLL_MILLIS} ms. */
+    private int tryAcquire(int unused) {
+        try {
+            ShuffleBuffer buffer = free.poll();
+            if (buffer == null) {
+                buffer = free.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            }
+            return buffer == null ? WaitLoop.BLOCKED : buffer.index();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure.fail("interrupted while waiting for a buffer");
+        }
     }
 
     @Override

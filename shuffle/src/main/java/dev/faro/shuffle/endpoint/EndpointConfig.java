@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param creditWriteBackFrequency the receiver writes its credit back after this many re-posted receives (TODS19
  *     §7.1.1: 2)
  * @param stallTimeout how long any wait (buffer, credit, data) may see no progress at all before the shuffle fails
- *     with a {@code NETWORK} error: neither in the wait itself nor in {@code progress} (see {@link StallWatch}); a slow
+ *     with a {@code NETWORK} error: neither in the wait itself nor in {@code progress} (see {@link WaitLoop}); a slow
  *     but progressing shuffle never fails. Peer failures are reported sooner by the fabric
  * @param datagramTimeout UD designs (TODS19 §5.3): once a source's end-of-stream message has announced how many
  *     messages it sent, how long the receiver waits for the missing ones before it declares them lost

@@ -5,13 +5,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What one node knows about progress anywhere in its query: a count of its own progress (batches moved by its
  * drivers and receivers) and the latest cluster progress epoch a supervisor relayed to it (the coordinator's
- * heartbeat: it changes whenever any node reported progress). A {@link StallWatch} that sees neither change for its
+ * heartbeat: it changes whenever any node reported progress). A {@link WaitLoop} that sees neither change for its
  * stall timeout reports a stall; one that sees either change starts its window again. So an exchange that waits for a
  * peer still busy computing the pipeline that will feed it is not a stall, but an exchange where nothing moves on any
  * node is one, within the stall timeout.
  *
  * <p>Threads: any thread {@link #advance}s (one atomic add per batch, allocation-free); the heartbeat thread calls
- * {@link #remoteAdvanced}; stall watches read {@link #snapshot} (approximate: only whether it changed matters).
+ * {@link #remoteAdvanced}; wait loops read {@link #snapshot} (approximate: only whether it changed matters).
  */
 public final class ProgressSignal {
 

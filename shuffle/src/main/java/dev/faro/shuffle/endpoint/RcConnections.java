@@ -24,7 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe. The completion queue is drained by one thread at a time ({@link #drain} uses tryLock); the
  * {@link CompletionSink} runs under that lock, in completion order, and must not block or post. Data path:
- * allocation-free, except a {@link StallWatch} when a wait actually waits.
+ * allocation-free (the waits run in the endpoint's {@link WaitLoop}, without a progress signal: only the wait's own
+ * progress counts).
  */
 public final class RcConnections implements AutoCloseable {
 
@@ -53,6 +54,9 @@ public final class RcConnections implements AutoCloseable {
     private final CompletionQueue completionQueue;
     private final EndpointFailure failure;
     private final Duration stallTimeout;
+    private final CompletionSink sink;
+    private final WaitLoop waits;
+    private final WaitLoop.Step roomStep = this::makeRoom;
     private final ReentrantLock pollLock = new ReentrantLock();
     private final WorkCompletion[] completions = WorkCompletion.array(32);
 
@@ -60,11 +64,15 @@ public final class RcConnections implements AutoCloseable {
      * Creates {@code nodes} RC queue pairs (in INIT) on one new completion queue sized for all of them.
      *
      * @param signalInterval at most this many posts in a row go unsignaled (see {@link SendQueueWindow})
+     * @param sink the endpoint, which takes every completion polled (it may still be under construction: the sink is
+     *     called only once the queue pairs are connected)
      */
     public RcConnections(Fabric fabric, int nodes, int sendDepth, int receiveDepth, int maxInlineBytes,
-            int signalInterval, EndpointFailure failure, Duration stallTimeout) {
+            int signalInterval, EndpointFailure failure, Duration stallTimeout, CompletionSink sink) {
         this.failure = failure;
         this.stallTimeout = stallTimeout;
+        this.sink = sink;
+        this.waits = new WaitLoop(failure, stallTimeout, ProgressSignal.NONE);
         this.completionQueue = fabric.createCompletionQueue(nodes * (sendDepth + receiveDepth));
         this.queuePairs = new RcQueuePair[nodes];
         this.windows = new SendQueueWindow[nodes];
@@ -125,9 +133,9 @@ public final class RcConnections implements AutoCloseable {
 
     /**
      * Polls completions unless another thread is polling: checks each one's status (an error fails the endpoint),
-     * accounts send completions in their window, and hands each to {@code sink}. Returns how many were polled.
+     * accounts send completions in their window, and hands each to the sink. Returns how many were polled.
      */
-    public int drain(CompletionSink sink) {
+    public int drain() {
         if (!pollLock.tryLock()) {
             return 0;
         }
@@ -153,24 +161,22 @@ public final class RcConnections implements AutoCloseable {
 
     /**
      * Posts {@code request} on the queue pair for {@code node}; while its send queue is full, drains completions
-     * (into {@code sink}) and waits, failing if the connection breaks or the stall timeout passes.
+     * (into the sink) and waits, failing if the connection breaks or the stall timeout passes.
      */
-    public void post(int node, WorkRequest request, boolean signal, CompletionSink sink) {
-        if (windows[node].tryPost(request, signal)) {
-            return;
-        }
-        StallWatch watch = new StallWatch(stallTimeout);
+    public void post(int node, WorkRequest request, boolean signal) {
         while (!windows[node].tryPost(request, signal)) {
-            failure.check();
-            if (isBroken(node)) {
-                throw failConnection(node);
-            }
-            if (drain(sink) > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
+            if (waits.await(roomStep, node, null) == WaitLoop.STALLED) {
                 throw failure.fail("the send queue to node " + node + " stayed full for " + stallTimeout);
             }
         }
+    }
+
+    /** A step of {@link #post}: ends once a drain polled completions (which may have freed send-queue slots). */
+    private int makeRoom(int node) {
+        if (isBroken(node)) {
+            throw failConnection(node);
+        }
+        return drain() > 0 ? WaitLoop.DONE : WaitLoop.IDLE;
     }
 
     /** Whether every request posted on every queue pair has completed and been polled. */
@@ -184,19 +190,21 @@ public final class RcConnections implements AutoCloseable {
     }
 
     /**
-     * Waits until {@link #isIdle()}, draining into {@code sink}. The last request to every peer must have been
-     * signaled (see {@link SendQueueWindow#isIdle()}).
+     * Waits until {@link #isIdle()}, draining into the sink. The last request to every peer must have been signaled
+     * (see {@link SendQueueWindow#isIdle()}).
      */
-    public void awaitIdle(CompletionSink sink) {
-        StallWatch watch = new StallWatch(stallTimeout);
-        while (!isIdle()) {
-            failure.check();
-            if (drain(sink) > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
-                throw failure.fail("requests did not complete within " + stallTimeout);
-            }
+    public void awaitIdle() {
+        if (waits.await(this::drainUntilIdle, 0, null) == WaitLoop.STALLED) {
+            throw failure.fail("requests did not complete within " + stallTimeout);
         }
+    }
+
+    /** A step of {@link #awaitIdle}. */
+    private int drainUntilIdle(int unused) {
+        if (isIdle()) {
+            return WaitLoop.DONE;
+        }
+        return drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     /** Closes the queue pairs, then the completion queue. Idempotent. */

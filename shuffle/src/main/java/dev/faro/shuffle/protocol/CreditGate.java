@@ -4,8 +4,10 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.RemoteKey;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -21,8 +23,18 @@ public final class CreditGate implements AutoCloseable {
     private final MemoryRegion region;
     private final MemorySegment words;
     private final AtomicLongArray sent;
+    private final WaitLoop waits;
+    private final WaitLoop.Step whileWaiting;
+    private final WaitLoop.Step claimStep = this::tryClaimOrProgress;
 
-    public CreditGate(Fabric fabric, int nodes) {
+    /**
+     * @param waits the endpoint's wait loop, in which {@link #claim} waits
+     * @param whileWaiting what {@link #claim} does between tries, with the node as argument: checks the connection to
+     *     it and polls completions ({@link WaitLoop#PROGRESS} if any, else {@link WaitLoop#IDLE})
+     */
+    public CreditGate(Fabric fabric, int nodes, WaitLoop waits, WaitLoop.Step whileWaiting) {
+        this.waits = waits;
+        this.whileWaiting = whileWaiting;
         this.region = fabric.register(CreditDescriptor.regionLength(nodes),
                 EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.words = region.segment();
@@ -45,6 +57,23 @@ public final class CreditGate implements AutoCloseable {
                 return true;
             }
         }
+    }
+
+    /**
+     * Takes one credit of {@code node}, waiting while it granted none that is unused; a stall fails the endpoint,
+     * naming the node, its credit and {@code hint}. Data path: allocation-free.
+     *
+     * @param blockedNanos the endpoint's credit-wait counter (see {@link WaitLoop})
+     */
+    public void claim(int node, AtomicLong blockedNanos, String hint) {
+        if (waits.await(claimStep, node, blockedNanos) == WaitLoop.STALLED) {
+            throw waits.fail("node " + node + " granted no credit for " + waits.stall() + " (sent " + used(node)
+                    + ", credit " + granted(node) + hint + ")");
+        }
+    }
+
+    private int tryClaimOrProgress(int node) {
+        return tryClaim(node) ? WaitLoop.DONE : whileWaiting.attempt(node);
     }
 
     /** Sends claimed to {@code node} so far. */

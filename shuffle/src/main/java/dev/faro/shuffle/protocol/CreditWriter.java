@@ -9,7 +9,7 @@ import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
-import dev.faro.shuffle.endpoint.StallWatch;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -186,13 +186,12 @@ public final class CreditWriter implements AutoCloseable {
      * still queued would never reach its sender, which would wait for it until its own stall timeout.
      */
     public boolean awaitSignaledWrites(Duration stallTimeout) {
-        StallWatch watch = new StallWatch(stallTimeout);
-        while (hasSignaledWritesInFlight()) {
-            if (!watch.idle()) {
-                return false;
-            }
-        }
-        return true;
+        return new WaitLoop(stallTimeout).await(this::signaledWritesDone, 0, null) != WaitLoop.STALLED;
+    }
+
+    /** A step of {@link #awaitSignaledWrites}. */
+    private int signaledWritesDone(int unused) {
+        return hasSignaledWritesInFlight() ? WaitLoop.IDLE : WaitLoop.DONE;
     }
 
     /** Whether a signaled write has not completed yet; false once a write failed. Polls the completions first. */

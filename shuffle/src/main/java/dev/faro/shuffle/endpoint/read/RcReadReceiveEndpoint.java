@@ -12,8 +12,8 @@ import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.RcConnections;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.ring.RingConsumer;
 import dev.faro.shuffle.ring.RingDescriptor;
@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnections.CompletionSink {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong dataWaitNanos = new AtomicLong();
 
     private static final int DATA = 1;
@@ -64,6 +64,8 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
     private final EndpointConfig config;
     private final boolean expectsData;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step receiveStep = this::tryReceive;
     private final RcConnections connections;
     private final MemoryRegion landingRegion;
     private final MemoryRegion validRingRegion;
@@ -106,11 +108,12 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         this.expectsData = expectsData;
         this.ended = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        this.waits = new WaitLoop(failure, config);
         int perSource = config.buffersPerPeer();
         this.ringCapacity = RcReadSendEndpoint.ringCapacity(config, nodes);
         this.senderBuffers = RcReadSendEndpoint.poolBuffers(config, nodes);
         this.connections = new RcConnections(fabric, nodes, perSource + CONTROL_SEND_DEPTH, 1,
-                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout());
+                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
         MemoryRegion landingBuffers = null;
         try {
             landingBuffers = fabric.register((long) nodes * perSource * config.bufferBytes(),
@@ -182,38 +185,24 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
 
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = null;
-        try {
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = ready.poll();
-                if (buffer != null) {
-                    return handOut(buffer);
-                }
-                if (ended) {
-                    return null;
-                }
-                if (issueReads() + connections.drain(this) > 0) {
-                    if (watch != null) {
-                        watch.reset();
-                    }
-                    continue;
-                }
-                checkSources();
-                if (watch == null) {
-                    watch = new StallWatch(config, dataWaitNanos);
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
-                            + StallWatch.unfinished(depleted) + ")");
-                }
-            }
-        } finally {
-            if (watch != null) {
-                watch.stop();
-            }
+        int index = waits.awaitData(receiveStep, dataWaitNanos, depleted);
+        return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
+    }
+
+    /** One try of GETDATA: the index of a buffer to hand out, {@link WaitLoop#END_OF_STREAM}, or a step code. */
+    private int tryReceive(int unused) {
+        ShuffleBuffer buffer = ready.poll();
+        if (buffer != null) {
+            return handOut(buffer).index();
         }
+        if (ended) {
+            return WaitLoop.END_OF_STREAM;
+        }
+        if (issueReads() + connections.drain() > 0) {
+            return WaitLoop.PROGRESS;
+        }
+        checkSources();
+        return WaitLoop.IDLE;
     }
 
     /** Posts a READ for every announced buffer that has a free landing buffer; one thread at a time. */
@@ -245,7 +234,7 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
                             .opcode(Opcode.READ)
                             .local(landingRegion, (long) local.index() * config.bufferBytes(), length)
                             .remote(senderBufferKeys[node], (long) remote * config.bufferBytes());
-                    connections.post(node, staging.request, true, this);
+                    connections.post(node, staging.request, true);
                     issued++;
                 }
             }
@@ -302,7 +291,7 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         releaseLocks[source].lock();
         try {
             boolean last = releases.incrementAndGet(source) == finalReleases.get(source);
-            connections.post(source, staging.request, last, this);
+            connections.post(source, staging.request, last);
         } finally {
             releaseLocks[source].unlock();
         }
@@ -329,7 +318,7 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         }
         try {
             if (expectsData && ended && !failure.failed()) {
-                connections.awaitIdle(this);
+                connections.awaitIdle();
             }
         } finally {
             closed = true;

@@ -11,8 +11,8 @@ import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.RcConnections;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.ring.RingConsumer;
 import dev.faro.shuffle.ring.RingDescriptor;
@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.CompletionSink {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong bufferWaitNanos = new AtomicLong();
 
     private static final int CONTROL = 1;
@@ -57,6 +57,8 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
     private final int self;
     private final EndpointConfig config;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step acquireStep = this::tryAcquire;
     private final RcConnections connections;
     private final MemoryRegion bufferRegion;
     private final MemoryRegion freeRingRegion;
@@ -84,10 +86,11 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         this.self = self;
         this.config = config;
         this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        this.waits = new WaitLoop(failure, config);
         int poolBuffers = poolBuffers(config, nodes);
         this.ringCapacity = ringCapacity(config, nodes);
         this.connections = new RcConnections(fabric, nodes, CONTROL_SEND_DEPTH, 1, RingDescriptor.SLOT_LENGTH,
-                SIGNAL_INTERVAL, failure, config.stallTimeout());
+                SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
         MemoryRegion buffersRegion = null;
         try {
             buffersRegion = fabric.register((long) poolBuffers * config.bufferBytes(),
@@ -160,35 +163,27 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = null;
-        try {
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = free.poll();
-                if (buffer != null) {
-                    buffer.payloadLength(0);
-                    return buffer;
-                }
-                if (harvest() + connections.drain(this) > 0) {
-                    if (watch != null) {
-                        watch.reset();
-                    }
-                    continue;
-                }
-                checkOutstandingPeers();
-                if (watch == null) {
-                    watch = new StallWatch(config, bufferWaitNanos);
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no buffer was freed for " + StallWatch.describeStall(config)
-                            + " (receivers stopped reading?)");
-                }
-            }
-        } finally {
-            if (watch != null) {
-                watch.stop();
-            }
+        return buffers[waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no buffer was freed",
+                " (receivers stopped reading?)")];
+    }
+
+    /** A free buffer's index (its payload emptied), or what harvesting freed buffers and completions did. */
+    private int tryAcquire(int unused) {
+        ShuffleBuffer buffer = free.poll();
+        if (buffer == null) {
+            return harvestOrCheckPeers();
         }
+        buffer.payloadLength(0);
+        return buffer.index();
+    }
+
+    /** Takes freed buffers and completions: PROGRESS if there were any, else IDLE after checking the peers. */
+    private int harvestOrCheckPeers() {
+        if (harvest() + connections.drain() > 0) {
+            return WaitLoop.PROGRESS;
+        }
+        checkOutstandingPeers();
+        return WaitLoop.IDLE;
     }
 
     @Override
@@ -207,7 +202,7 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
             validRings[node].prepare(staging.request, staging.slot,
                     RcConnections.requestId(CONTROL, node, buffer.index()), buffer.index(), length);
             // DEPLETED is the last WRITE to this node: signal it, so that close can tell it completed
-            connections.post(node, staging.request, state == StreamState.DEPLETED, this);
+            connections.post(node, staging.request, state == StreamState.DEPLETED);
         }
     }
 
@@ -268,20 +263,10 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         closed = true;
         try {
             if (!failure.failed()) {
-                StallWatch watch = new StallWatch(config);
-                while (anyOutstanding()) {
-                    failure.check();
-                    if (harvest() + connections.drain(this) > 0) {
-                        watch.reset();
-                        continue;
-                    }
-                    checkOutstandingPeers();
-                    if (!watch.idle()) {
-                        throw failure.fail("receivers did not free every buffer for "
-                                + StallWatch.describeStall(config));
-                    }
+                if (waits.await(this::awaitAllFreed, 0, null) == WaitLoop.STALLED) {
+                    throw failure.fail("receivers did not free every buffer for " + waits.stall());
                 }
-                connections.awaitIdle(this);
+                connections.awaitIdle();
             }
         } finally {
             connections.close();
@@ -290,13 +275,14 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         }
     }
 
-    private boolean anyOutstanding() {
+    /** A step of close: ends once no destination holds a buffer of this endpoint. */
+    private int awaitAllFreed(int unused) {
         for (int node = 0; node < nodes; node++) {
             if (isOutstanding(node)) {
-                return true;
+                return harvestOrCheckPeers();
             }
         }
-        return false;
+        return WaitLoop.DONE;
     }
 
     @Override

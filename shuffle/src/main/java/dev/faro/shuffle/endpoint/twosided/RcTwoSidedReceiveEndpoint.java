@@ -14,8 +14,8 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -38,15 +38,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong dataWaitNanos = new AtomicLong();
-
 
     private final int id;
     private final int nodes;
     private final int self;
     private final EndpointConfig config;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step receiveStep = this::tryReceive;
     private final CompletionQueue completionQueue;
     private final RcQueuePair[] queuePairs;
     private final BufferPool pool;
@@ -77,6 +78,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.expectsData = expectsData;
         this.ended = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        this.waits = new WaitLoop(failure, config);
         int depth = config.buffersPerPeer();
         this.completionQueue = fabric.createCompletionQueue(nodes * depth);
         this.credits = new CreditWriter(fabric, nodes, self);
@@ -142,38 +144,29 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config, dataWaitNanos);
+        int index = waits.awaitData(receiveStep, dataWaitNanos, depleted);
+        return index == WaitLoop.END_OF_STREAM ? null : pool.buffer(index);
+    }
+
+    /** Polls one completion: the index of a buffer to hand out, {@link WaitLoop#END_OF_STREAM}, or a step code. */
+    private int tryReceive(int unused) {
+        if (ended) {
+            return WaitLoop.END_OF_STREAM;
+        }
+        if (!pollLock.tryLock()) {
+            return WaitLoop.IDLE;
+        }
         try {
-            while (true) {
-                failure.check();
-                if (ended) {
-                    return null;
-                }
-                if (pollLock.tryLock()) {
-                    try {
-                        if (ended) {
-                            return null;
-                        }
-                        if (completionQueue.poll(completions, 1) == 1) {
-                            watch.reset();
-                            ShuffleBuffer buffer = onCompletion(completions[0]);
-                            if (buffer != null) {
-                                return buffer;
-                            }
-                            continue;
-                        }
-                    } finally {
-                        pollLock.unlock();
-                    }
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
-                            + StallWatch.unfinished(depleted) + ")");
-                }
+            if (ended) {
+                return WaitLoop.END_OF_STREAM;
             }
+            if (completionQueue.poll(completions, 1) != 1) {
+                return WaitLoop.IDLE;
+            }
+            ShuffleBuffer buffer = onCompletion(completions[0]);
+            return buffer == null ? WaitLoop.PROGRESS : buffer.index();
         } finally {
-            watch.stop();
+            pollLock.unlock();
         }
     }
 
@@ -271,14 +264,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         }
         try {
             if (expectsData && ended && !failure.failed()) {
-                StallWatch watch = new StallWatch(config);
-                for (RcQueuePair queuePair : queuePairs) {
-                    while (queuePair.postedReceives() > 0) {
-                        if (!watch.idle()) {
-                            throw failure.fail("senders did not reach send/receive parity for "
-                                    + StallWatch.describeStall(config));
-                        }
-                    }
+                if (waits.await(this::awaitParity, 0, null) == WaitLoop.STALLED) {
+                    throw failure.fail("senders did not reach send/receive parity for " + waits.stall());
                 }
                 if (!credits.awaitSignaledWrites(config.stallTimeout())) {
                     throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
@@ -295,6 +282,16 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                 pool.giveBack(buffer);
             }
         }
+    }
+
+    /** A step of close: ends once the senders' padding has consumed every receive still posted. */
+    private int awaitParity(int unused) {
+        for (RcQueuePair queuePair : queuePairs) {
+            if (queuePair.postedReceives() > 0) {
+                return WaitLoop.IDLE;
+            }
+        }
+        return WaitLoop.DONE;
     }
 
     /** The states of this endpoint's buffers (the RC receive side keeps a fixed depth per source). */

@@ -19,8 +19,8 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.util.EnumSet;
@@ -42,9 +42,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong bufferWaitNanos = new AtomicLong();
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong creditWaitNanos = new AtomicLong();
 
     private static final long PADDING_REQUEST_ID = -1;
@@ -53,6 +53,9 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     private final int nodes;
     private final EndpointConfig config;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final SendBuffers.Drainer drainer = this::drainCompletions;
+    private final WaitLoop.Step acquireStep = this::tryAcquire;
     private final CompletionQueue completionQueue;
     private final RcQueuePair[] queuePairs;
     private final SendBuffers buffers;
@@ -80,6 +83,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         this.nodes = nodes;
         this.config = config;
         this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        this.waits = new WaitLoop(failure, config);
         int maximumBuffers = config.bufferPolicy().maximumPerPeer() * nodes;
         // every buffer may be in flight to one destination, plus padding and slack
         int sendDepth = maximumBuffers + config.bufferPolicy().maximumPerPeer() + 2;
@@ -90,7 +94,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                     new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         }
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
-        this.credits = new CreditGate(fabric, nodes);
+        this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         this.paddingRegion = fabric.register(MessageHeaderDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE));
         MessageHeaderDescriptor.write(paddingRegion.segment(), 0, StreamState.DEPLETED,
                 MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
@@ -119,22 +123,13 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = new StallWatch(config, bufferWaitNanos);
-        try {
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
-                if (buffer != null) {
-                    return buffer;
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no send buffer came back for " + StallWatch.describeStall(config)
-                            + " (receivers stopped consuming?)");
-                }
-            }
-        } finally {
-            watch.stop();
-        }
+        return buffers.buffer(waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back",
+                " (receivers stopped consuming?)"));
+    }
+
+    private int tryAcquire(int unused) {
+        ShuffleBuffer buffer = buffers.tryAcquire(drainer);
+        return buffer == null ? WaitLoop.IDLE : buffer.index();
     }
 
     /** The states of this endpoint's buffers. */
@@ -151,7 +146,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         buffers.transmitting(buffer, destinations.length);
         WorkRequest request = requests.get();
         for (int node : destinations) {
-            claimCredit(node);
+            credits.claim(node, creditWaitNanos, "");
             request.clear()
                     .requestId(buffer.index())
                     .opcode(Opcode.SEND)
@@ -163,23 +158,10 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         }
     }
 
-    /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
-    private void claimCredit(int node) {
-        StallWatch watch = new StallWatch(config, creditWaitNanos);
-        try {
-            while (!credits.tryClaim(node)) {
-                failure.check();
-                checkQueuePair(node);
-                if (drainCompletions() > 0) {
-                    watch.reset();
-                } else if (!watch.idle()) {
-                    throw failure.fail("node " + node + " granted no credit for " + StallWatch.describeStall(config)
-                            + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
-                }
-            }
-        } finally {
-            watch.stop();
-        }
+    /** Between tries to claim {@code node}'s credit: checks its connection and polls completions. */
+    private int whileWaitingForCredit(int node) {
+        checkQueuePair(node);
+        return drainCompletions() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     private void checkQueuePair(int node) {
@@ -240,39 +222,41 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void finishParity() {
-        WorkRequest request = requests.get();
         for (int node = 0; node < nodes; node++) {
-            if (!depleted[node]) {
-                continue; // never a destination: its receiver expects nothing from us
-            }
-            StallWatch watch = new StallWatch(config);
-            while (true) {
-                if (credits.tryClaim(node)) {
-                    request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
-                            .local(paddingRegion, 0, MessageHeaderDescriptor.LENGTH);
-                    paddingPosted.incrementAndGet();
-                    queuePairs[node].postSend(request);
-                    watch.reset();
-                } else if (credits.isFinalAndUsedUp(node)) {
-                    break;
-                } else {
-                    checkQueuePair(node);
-                    drainCompletions();
-                    if (!watch.idle()) {
-                        throw failure.fail("node " + node + " sent no final credit for "
-                                + StallWatch.describeStall(config));
-                    }
-                }
+            // never a destination: its receiver expects nothing from us
+            if (depleted[node] && waits.await(this::padToFinalCredit, node, null) == WaitLoop.STALLED) {
+                throw failure.fail("node " + node + " sent no final credit for " + waits.stall());
             }
         }
-        StallWatch watch = new StallWatch(config);
-        while (!buffers.allFree() || paddingCompleted.get() < paddingPosted.get()) {
-            if (drainCompletions() > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
-                throw failure.fail("sends did not complete for " + StallWatch.describeStall(config));
-            }
+        if (waits.await(this::drainUntilAllComplete, 0, null) == WaitLoop.STALLED) {
+            throw failure.fail("sends did not complete for " + waits.stall());
         }
+    }
+
+    /** A step of close: pads {@code node} with one empty message, or ends once its FINAL credit is used up. */
+    private int padToFinalCredit(int node) {
+        if (credits.tryClaim(node)) {
+            WorkRequest request = requests.get();
+            request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
+                    .local(paddingRegion, 0, MessageHeaderDescriptor.LENGTH);
+            paddingPosted.incrementAndGet();
+            queuePairs[node].postSend(request);
+            return WaitLoop.PROGRESS;
+        }
+        if (credits.isFinalAndUsedUp(node)) {
+            return WaitLoop.DONE;
+        }
+        checkQueuePair(node);
+        drainCompletions();
+        return WaitLoop.IDLE;
+    }
+
+    /** A step of close: ends once every buffer and padding message has completed. */
+    private int drainUntilAllComplete(int unused) {
+        if (buffers.allFree() && paddingCompleted.get() >= paddingPosted.get()) {
+            return WaitLoop.DONE;
+        }
+        return drainCompletions() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     @Override

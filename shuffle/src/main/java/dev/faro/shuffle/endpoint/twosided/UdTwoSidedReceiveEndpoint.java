@@ -16,8 +16,8 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.operator.Partitioner;
 import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong dataWaitNanos = new AtomicLong();
 
     /** While GETDATA stays starved, one more receive buffer per this interval (the first one at once). */
@@ -56,6 +56,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final int self;
     private final EndpointConfig config;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step receiveStep = this::tryReceive;
     private final CompletionQueue completionQueue;
     private final UdQueuePair queuePair;
     private final RcQueuePair[] creditQueuePairs;
@@ -94,6 +96,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private int surplusStreak;
     /** The next source a borrowed buffer is credited to (round-robin); guarded by pollLock. */
     private int nextCreditedSource;
+    /** Adaptive: when starvation adds the next receive buffer; 0 until GETDATA starves; guarded by pollLock. */
+    private long nextAddNs;
     private volatile boolean streamEnded;
     private volatile boolean closed;
 
@@ -106,6 +110,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.expectsData = expectsData;
         this.streamEnded = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        this.waits = new WaitLoop(failure, config);
         this.pool = pool;
         this.policy = config.bufferPolicy();
         this.maximumBuffers = policy.maximumPerPeer() * nodes;
@@ -183,7 +188,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /**
      * GETDATA. With the adaptive policy this is ADAPTIVEGETDATA (TODS19 §6.2): a call that finds nothing ready
      * borrows one more receive buffer from the pool at once (posted and credited to the next unfinished source,
-     * round-robin), and one more per further {@value #STARVED_ADD_INTERVAL_NS} ns it stays starved, up to the policy's
+     * round-robin), and one more per further {@value #STARVED_ADD_INTERVAL_NS} ns the endpoint stays starved (the
+     * interval is the endpoint's, shared by its threads, and restarts when a buffer is handed out), up to the policy's
      * maximum (otherwise the one credit could go to a source that is itself blocked, and every node wait for
      * another). Surplus is retired slowly: after {@value #SURPLUS_CALLS} calls in a row that each left at least
      * {@value #SURPLUS_READY} buffers ready besides the one returned, one ready buffer is marked and goes back to the
@@ -193,52 +199,45 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      */
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = new StallWatch(config, dataWaitNanos);
+        int index = waits.awaitData(receiveStep, dataWaitNanos, finished);
+        return index == WaitLoop.END_OF_STREAM ? null : pool.buffer(index);
+    }
+
+    /** One try of GETDATA: the index of a buffer to hand out, {@link WaitLoop#END_OF_STREAM}, or a step code. */
+    private int tryReceive(int unused) {
+        if (streamEnded) {
+            return WaitLoop.END_OF_STREAM;
+        }
+        if (!pollLock.tryLock()) {
+            return WaitLoop.IDLE;
+        }
         try {
-            long nextAddNs = 0;
-            while (true) {
-                failure.check();
-                if (streamEnded) {
-                    return null;
+            int polled = readyCount == 0 ? pollBatch() : 0;
+            if (readyCount > 0) {
+                ShuffleBuffer buffer = takeReady();
+                if (policy.isAdaptive()) {
+                    retireSurplus();
+                    nextAddNs = 0;
                 }
-                if (pollLock.tryLock()) {
-                    try {
-                        if (readyCount == 0 && pollBatch() > 0) {
-                            watch.reset();
-                        }
-                        if (readyCount > 0) {
-                            ShuffleBuffer buffer = takeReady();
-                            if (policy.isAdaptive()) {
-                                retireSurplus();
-                            }
-                            return buffer;
-                        }
-                        if (finishedSources == nodes) {
-                            streamEnded = true;
-                            return null;
-                        }
-                        if (policy.isAdaptive()) {
-                            // starved: nothing ready, so one more buffer into circulation now, and another for every
-                            // further millisecond of starvation (the credit may have gone to a source that is blocked)
-                            long now = System.nanoTime();
-                            if (nextAddNs == 0 || now - nextAddNs >= 0) {
-                                addReceiveBuffer();
-                                nextAddNs = now + STARVED_ADD_INTERVAL_NS;
-                            }
-                        }
-                        checkMissing();
-                    } finally {
-                        pollLock.unlock();
-                    }
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
-                            + finishedSourceCount() + " of " + nodes + " sources finished; waiting for "
-                            + StallWatch.unfinished(finished) + ")");
+                return buffer.index();
+            }
+            if (finishedSources == nodes) {
+                streamEnded = true;
+                return WaitLoop.END_OF_STREAM;
+            }
+            if (policy.isAdaptive()) {
+                // starved: nothing ready, so one more buffer into circulation now, and another for every further
+                // STARVED_ADD_INTERVAL_NS of starvation (the credit may have gone to a source that is blocked)
+                long now = System.nanoTime();
+                if (nextAddNs == 0 || now - nextAddNs >= 0) {
+                    addReceiveBuffer();
+                    nextAddNs = now + STARVED_ADD_INTERVAL_NS;
                 }
             }
+            checkMissing();
+            return polled > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
         } finally {
-            watch.stop();
+            pollLock.unlock();
         }
     }
 
@@ -369,15 +368,6 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** The states of this endpoint's buffers, and how often the adaptive policy borrowed and retired. */
     public BufferCounters bufferCounters() {
         return counters;
-    }
-
-    private int finishedSourceCount() {
-        pollLock.lock();
-        try {
-            return finishedSources;
-        } finally {
-            pollLock.unlock();
-        }
     }
 
     /** Caller holds pollLock. Returns the buffer to hand out, or null. */

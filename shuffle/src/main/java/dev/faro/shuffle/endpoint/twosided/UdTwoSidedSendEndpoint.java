@@ -21,8 +21,8 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.operator.Partitioner;
 import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
@@ -52,9 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong bufferWaitNanos = new AtomicLong();
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong creditWaitNanos = new AtomicLong();
 
     private static final long END_REQUEST_ID = -1;
@@ -63,6 +63,9 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     private final int nodes;
     private final EndpointConfig config;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final SendBuffers.Drainer drainer = this::drainCompletions;
+    private final WaitLoop.Step acquireStep = this::tryAcquire;
     private final CompletionQueue completionQueue;
     private final UdQueuePair queuePair;
     private final RcQueuePair[] creditQueuePairs;
@@ -95,6 +98,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         this.nodes = nodes;
         this.config = config;
         this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        this.waits = new WaitLoop(failure, config);
         int maximumBuffers = config.bufferPolicy().maximumPerPeer() * nodes;
         int sendDepth = maximumBuffers * nodes + nodes + 1; // a buffer may go to every node at once, plus ENDs
         this.completionQueue = fabric.createCompletionQueue(sendDepth + 1 + 2 * nodes);
@@ -106,7 +110,7 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         }
         this.destinations = new QueuePairAddress[nodes];
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
-        this.credits = new CreditGate(fabric, nodes);
+        this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         this.endRegion = fabric.register((long) nodes * 64, EnumSet.of(Access.LOCAL_WRITE));
         this.dataMessages = new AtomicLongArray(nodes);
         this.idSums = new AtomicLongArray(nodes);
@@ -141,21 +145,12 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = new StallWatch(config, bufferWaitNanos);
-        try {
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = buffers.tryAcquire(this::drainCompletions);
-                if (buffer != null) {
-                    return buffer;
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no send buffer came back for " + StallWatch.describeStall(config));
-                }
-            }
-        } finally {
-            watch.stop();
-        }
+        return buffers.buffer(waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back", ""));
+    }
+
+    private int tryAcquire(int unused) {
+        ShuffleBuffer buffer = buffers.tryAcquire(drainer);
+        return buffer == null ? WaitLoop.IDLE : buffer.index();
     }
 
     /** The states of this endpoint's buffers. */
@@ -213,24 +208,15 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void claimCredit(int node) {
-        StallWatch watch = new StallWatch(config, creditWaitNanos);
-        try {
-            while (!credits.tryClaim(node)) {
-                failure.check();
-                if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
-                    throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
-                }
-                if (drainCompletions() > 0) {
-                    watch.reset();
-                } else if (!watch.idle()) {
-                    throw failure.fail("node " + node + " granted no credit for " + StallWatch.describeStall(config)
-                            + " (sent " + credits.used(node) + ", credit " + credits.granted(node)
-                            + "; lost messages hold credit back)");
-                }
-            }
-        } finally {
-            watch.stop();
+        credits.claim(node, creditWaitNanos, "; lost messages hold credit back");
+    }
+
+    /** Between tries to claim {@code node}'s credit: checks the credit connection and polls completions. */
+    private int whileWaitingForCredit(int node) {
+        if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
+            throw failure.fail("the credit connection to node " + node + " failed (peer died or closed)");
         }
+        return drainCompletions() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     private int drainCompletions() {
@@ -281,27 +267,35 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
     }
 
     private void awaitFinalCredits() {
-        StallWatch watch = new StallWatch(config);
         for (int node = 0; node < nodes; node++) {
-            if (endSent.get(node) == 0) {
-                continue;
-            }
-            while (!credits.isFinal(node)) {
-                if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
-                    throw failure.fail("the credit connection to node " + node + " failed before it finished");
-                }
-                drainCompletions();
-                if (!watch.idle()) {
-                    throw failure.fail("node " + node + " did not confirm the end of the stream for "
-                            + StallWatch.describeStall(config) + " (messages lost?)");
-                }
+            if (endSent.get(node) != 0 && waits.await(this::awaitFinalCredit, node, null) == WaitLoop.STALLED) {
+                throw failure.fail("node " + node + " did not confirm the end of the stream for " + waits.stall()
+                        + " (messages lost?)");
             }
         }
-        while (!buffers.allFree() || endsCompleted.get() < endsPosted.get()) {
-            if (drainCompletions() == 0 && !watch.idle()) {
-                throw failure.fail("sends did not complete for " + StallWatch.describeStall(config));
-            }
+        if (waits.await(this::drainUntilAllComplete, 0, null) == WaitLoop.STALLED) {
+            throw failure.fail("sends did not complete for " + waits.stall());
         }
+    }
+
+    /** A step of close: ends once {@code node}'s FINAL credit arrived. */
+    private int awaitFinalCredit(int node) {
+        if (credits.isFinal(node)) {
+            return WaitLoop.DONE;
+        }
+        if (creditQueuePairs[node].state() == QueuePairState.ERROR) {
+            throw failure.fail("the credit connection to node " + node + " failed before it finished");
+        }
+        drainCompletions();
+        return WaitLoop.IDLE;
+    }
+
+    /** A step of close: ends once every buffer and END message has completed. */
+    private int drainUntilAllComplete(int unused) {
+        if (buffers.allFree() && endsCompleted.get() >= endsPosted.get()) {
+            return WaitLoop.DONE;
+        }
+        return drainCompletions() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     @Override

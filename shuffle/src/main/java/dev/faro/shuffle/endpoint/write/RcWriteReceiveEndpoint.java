@@ -12,8 +12,8 @@ import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.RcConnections;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.CreditDescriptor;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.ring.RingConsumer;
@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnections.CompletionSink {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong dataWaitNanos = new AtomicLong();
     /** Credit words written back so far (any releasing thread, under the source's lock). */
     private final AtomicLong creditWriteCount = new AtomicLong();
@@ -71,6 +71,8 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
     private final int perSource;
     private final int receivesPerSource;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step receiveStep = this::tryReceive;
     private final RcConnections connections;
     private final MemoryRegion bufferRegion;
     /** Poll-MQ only: the ValidArr rings, one per source. */
@@ -117,11 +119,12 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
         this.ended = !expectsData;
         this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ", "
                 + mode + ")");
+        this.waits = new WaitLoop(failure, config);
         this.perSource = config.buffersPerPeer();
         this.receivesPerSource = mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? 2 * perSource : 1;
         this.ringCapacity = RcWriteSendEndpoint.ringCapacity(config);
         this.connections = new RcConnections(fabric, nodes, CONTROL_SEND_DEPTH, receivesPerSource,
-                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout());
+                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
         MemoryRegion region = null;
         try {
             region = fabric.register((long) nodes * perSource * config.bufferBytes(),
@@ -220,42 +223,28 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
 
     @Override
     public ShuffleBuffer getData() {
-        StallWatch watch = null;
-        try {
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = switch (mode) {
-                    case POLL_COMPLETION_QUEUE -> ready.poll();
-                    case POLL_MESSAGE_QUEUE -> pollValidRings();
-                    case POLL_BUFFERS -> scanSeals();
-                };
-                if (buffer != null) {
-                    return handOut(buffer);
-                }
-                if (ended) {
-                    return null;
-                }
-                if (connections.drain(this) > 0) {
-                    if (watch != null) {
-                        watch.reset();
-                    }
-                    continue;
-                }
-                checkSources();
-                if (watch == null) {
-                    watch = new StallWatch(config, dataWaitNanos);
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no data arrived for " + StallWatch.describeStall(config) + " ("
-                            + depletedSources.get() + " of " + nodes + " sources finished; waiting for "
-                            + StallWatch.unfinished(depleted) + ")");
-                }
-            }
-        } finally {
-            if (watch != null) {
-                watch.stop();
-            }
+        int index = waits.awaitData(receiveStep, dataWaitNanos, depleted);
+        return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
+    }
+
+    /** One try of GETDATA: the index of a buffer to hand out, {@link WaitLoop#END_OF_STREAM}, or a step code. */
+    private int tryReceive(int unused) {
+        ShuffleBuffer buffer = switch (mode) {
+            case POLL_COMPLETION_QUEUE -> ready.poll();
+            case POLL_MESSAGE_QUEUE -> pollValidRings();
+            case POLL_BUFFERS -> scanSeals();
+        };
+        if (buffer != null) {
+            return handOut(buffer).index();
         }
+        if (ended) {
+            return WaitLoop.END_OF_STREAM;
+        }
+        if (connections.drain() > 0) {
+            return WaitLoop.PROGRESS;
+        }
+        checkSources();
+        return WaitLoop.IDLE;
     }
 
     /** Poll-MQ: takes the head entry of the first source ring that has one. */
@@ -429,7 +418,7 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
                 .opcode(Opcode.WRITE)
                 .inline(staging.word)
                 .remote(creditKeys[source], CreditDescriptor.slotOffset(self));
-        connections.post(source, staging.request, last, this);
+        connections.post(source, staging.request, last);
         written[source] = posted[source];
         creditWriteCount.incrementAndGet();
     }
@@ -439,7 +428,7 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
         RcConnections.Scratch staging = scratch.get();
         freeRings[source].prepare(staging.request, staging.slot, RcConnections.requestId(CONTROL, source, 0), index,
                 0);
-        connections.post(source, staging.request, false, this);
+        connections.post(source, staging.request, false);
     }
 
     /** Fails if a source that has not finished lost its connection. */
@@ -461,17 +450,10 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
             return;
         }
         try {
-            if (expectsData && ended && !failure.failed()) {
-                StallWatch watch = new StallWatch(config);
-                while (!connections.isIdle() || receivesPosted()) {
-                    failure.check();
-                    if (connections.drain(this) > 0) {
-                        watch.reset();
-                    } else if (!watch.idle()) {
-                        throw failure.fail("senders did not finish for " + StallWatch.describeStall(config)
-                                + " (receives still posted or WRITEs incomplete)");
-                    }
-                }
+            if (expectsData && ended && !failure.failed()
+                    && waits.await(this::awaitSendersFinished, 0, null) == WaitLoop.STALLED) {
+                throw failure.fail("senders did not finish for " + waits.stall()
+                        + " (receives still posted or WRITEs incomplete)");
             }
         } finally {
             closed = true;
@@ -481,6 +463,14 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
                 validRingRegion.close();
             }
         }
+    }
+
+    /** A step of close: ends once every WRITE of this endpoint completed and no receive is posted any more. */
+    private int awaitSendersFinished(int unused) {
+        if (connections.isIdle() && !receivesPosted()) {
+            return WaitLoop.DONE;
+        }
+        return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     private boolean receivesPosted() {

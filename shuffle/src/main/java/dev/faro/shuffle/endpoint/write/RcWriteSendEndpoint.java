@@ -13,8 +13,8 @@ import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.RcConnections;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.StallWatch;
 import dev.faro.shuffle.endpoint.StreamState;
+import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.ring.RingConsumer;
@@ -47,9 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.CompletionSink {
 
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong bufferWaitNanos = new AtomicLong();
-    /** Blocked time counted by this endpoint's waits (see {@link dev.faro.shuffle.endpoint.StallWatch#stop()}). */
+    /** Blocked time counted by this endpoint's waits (see {@link WaitLoop}). */
     private final AtomicLong creditWaitNanos = new AtomicLong();
 
     static final int DATA = 1;
@@ -66,6 +66,9 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     private final EndpointConfig config;
     private final WriteCompletionMode mode;
     private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final WaitLoop.Step acquireStep = this::tryAcquire;
+    private final WaitLoop.Step freeBufferStep = this::tryTakeFreeBuffer;
     private final RcConnections connections;
     private final MemoryRegion bufferRegion;
     private final MemoryRegion freeRingRegion;
@@ -105,18 +108,19 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         }
         this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ", "
                 + mode + ")");
+        this.waits = new WaitLoop(failure, config);
         int poolBuffers = config.buffersPerPeer() * nodes;
         this.ringCapacity = ringCapacity(config);
         // every pool buffer may be in flight to one destination, plus ValidArr entries and padding
         this.connections = new RcConnections(fabric, nodes, poolBuffers + CONTROL_SEND_DEPTH, 1,
-                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout());
+                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
         MemoryRegion pool = null;
         MemoryRegion rings = null;
         try {
             pool = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
             rings = fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-            this.credits = new CreditGate(fabric, nodes);
+            this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         } catch (RuntimeException e) {
             for (MemoryRegion region : new MemoryRegion[] {pool, rings}) {
                 if (region != null) {
@@ -188,33 +192,17 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
 
     @Override
     public ShuffleBuffer acquire() {
-        StallWatch watch = null;
-        try {
-            while (true) {
-                failure.check();
-                ShuffleBuffer buffer = free.poll();
-                if (buffer != null) {
-                    buffer.payloadLength(0);
-                    return buffer;
-                }
-                if (connections.drain(this) > 0) {
-                    if (watch != null) {
-                        watch.reset();
-                    }
-                    continue;
-                }
-                if (watch == null) {
-                    watch = new StallWatch(config, bufferWaitNanos);
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("no send buffer came back for " + StallWatch.describeStall(config));
-                }
-            }
-        } finally {
-            if (watch != null) {
-                watch.stop();
-            }
+        return buffers[waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back", "")];
+    }
+
+    /** A free buffer's index (its payload emptied), or PROGRESS if completions were polled, else IDLE. */
+    private int tryAcquire(int unused) {
+        ShuffleBuffer buffer = free.poll();
+        if (buffer == null) {
+            return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
         }
+        buffer.payloadLength(0);
+        return buffer.index();
     }
 
     @Override
@@ -249,52 +237,41 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                     .local(bufferRegion, (long) index * config.bufferBytes(), length)
                     .remote(receiverBufferKeys[node], (long) remote * config.bufferBytes());
             if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE) {
-                claimCredit(node);
+                credits.claim(node, creditWaitNanos, "");
                 request.opcode(Opcode.WRITE_WITH_IMMEDIATE).immediate(remote);
             } else {
                 request.opcode(Opcode.WRITE);
             }
-            connections.post(node, request, true, this);
+            connections.post(node, request, true);
             if (mode == WriteCompletionMode.POLL_MESSAGE_QUEUE) {
                 // same queue pair, posted after the data: RC makes the data visible before the entry
                 validRings[node].prepare(request, staging.slot, RcConnections.requestId(CONTROL, node, 0), remote,
                         length);
-                connections.post(node, request, state == StreamState.DEPLETED, this);
+                connections.post(node, request, state == StreamState.DEPLETED);
             }
         }
     }
 
     /** Takes a free remote buffer of {@code node} from its FreeArr ring, waiting while there is none. */
     private int takeFreeBuffer(int node) {
-        RingConsumer ring = freeRings[node];
-        long entry = ring.poll();
-        StallWatch watch = null;
-        while (entry == RingDescriptor.EMPTY) {
-            failure.check();
-            if (connections.isBroken(node)) {
-                entry = ring.poll(); // an entry may have landed just before the break
-                if (entry == RingDescriptor.EMPTY) {
-                    throw connections.failConnection(node);
-                }
-                break;
-            }
-            if (connections.drain(this) > 0) {
-                if (watch != null) {
-                    watch.reset();
-                }
-            } else {
-                if (watch == null) {
-                    watch = new StallWatch(config, bufferWaitNanos);
-                }
-                if (!watch.idle()) {
-                    throw failure.fail("node " + node + " freed no buffer for " + StallWatch.describeStall(config)
-                            + " (receiver stopped consuming?)");
-                }
-            }
-            entry = ring.poll();
+        int remote = waits.await(freeBufferStep, node, bufferWaitNanos);
+        if (remote == WaitLoop.STALLED) {
+            throw failure.fail("node " + node + " freed no buffer for " + waits.stall()
+                    + " (receiver stopped consuming?)");
         }
-        if (watch != null) {
-            watch.stop();
+        return remote;
+    }
+
+    private int tryTakeFreeBuffer(int node) {
+        long entry = freeRings[node].poll();
+        if (entry == RingDescriptor.EMPTY && connections.isBroken(node)) {
+            entry = freeRings[node].poll(); // an entry may have landed just before the break
+            if (entry == RingDescriptor.EMPTY) {
+                throw connections.failConnection(node);
+            }
+        }
+        if (entry == RingDescriptor.EMPTY) {
+            return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
         }
         int remote = RingDescriptor.bufferIndex(entry);
         int first = self * config.buffersPerPeer();
@@ -304,34 +281,12 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         return remote;
     }
 
-    /** Waits until {@code node} has granted a credit this endpoint has not used, and takes it. */
-    private void claimCredit(int node) {
-        StallWatch watch = null;
-        try {
-            while (!credits.tryClaim(node)) {
-                failure.check();
-                if (connections.isBroken(node)) {
-                    throw connections.failConnection(node);
-                }
-                if (connections.drain(this) > 0) {
-                    if (watch != null) {
-                        watch.reset();
-                    }
-                } else {
-                    if (watch == null) {
-                        watch = new StallWatch(config, creditWaitNanos);
-                    }
-                    if (!watch.idle()) {
-                        throw failure.fail("node " + node + " granted no credit for " + StallWatch.describeStall(config)
-                                + " (sent " + credits.used(node) + ", credit " + credits.granted(node) + ")");
-                    }
-                }
-            }
-        } finally {
-            if (watch != null) {
-                watch.stop();
-            }
+    /** Between tries to claim {@code node}'s credit: checks the connection and polls completions. */
+    private int whileWaitingForCredit(int node) {
+        if (connections.isBroken(node)) {
+            throw connections.failConnection(node);
         }
+        return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     @Override
@@ -363,7 +318,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
                         finish(node);
                     }
                 }
-                connections.awaitIdle(this);
+                connections.awaitIdle();
             }
         } finally {
             connections.close();
@@ -375,37 +330,35 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
 
     /** Waits for {@code node}'s FINAL word; in poll-CQ mode pads with empty WRITE_WITH_IMMEDIATEs up to it. */
     private void finish(int node) {
-        WorkRequest request = scratch.get().request;
-        StallWatch watch = new StallWatch(config);
-        while (true) {
-            if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE && credits.tryClaim(node)) {
-                request.clear()
-                        .requestId(RcConnections.requestId(PADDING, node, 0))
-                        .opcode(Opcode.WRITE_WITH_IMMEDIATE)
-                        .immediate(PADDING_IMMEDIATE)
-                        .local(bufferRegion, 0, 0)
-                        .remote(receiverBufferKeys[node], 0);
-                connections.post(node, request, true, this);
-                watch.reset();
-                continue;
-            }
-            if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? credits.isFinalAndUsedUp(node)
-                    : credits.isFinal(node)) {
-                return;
-            }
-            failure.check();
-            if (connections.isBroken(node)) {
-                if (credits.isFinal(node)) {
-                    continue; // it landed just before the break: pad (if needed) and finish
-                }
-                throw connections.failConnection(node);
-            }
-            if (connections.drain(this) > 0) {
-                watch.reset();
-            } else if (!watch.idle()) {
-                throw failure.fail("node " + node + " sent no final word for " + StallWatch.describeStall(config));
-            }
+        if (waits.await(this::padToFinalWord, node, null) == WaitLoop.STALLED) {
+            throw failure.fail("node " + node + " sent no final word for " + waits.stall());
         }
+    }
+
+    /** A step of close: pads {@code node} with one empty WRITE_WITH_IMMEDIATE (poll-CQ), or ends at its FINAL word. */
+    private int padToFinalWord(int node) {
+        if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE && credits.tryClaim(node)) {
+            WorkRequest request = scratch.get().request;
+            request.clear()
+                    .requestId(RcConnections.requestId(PADDING, node, 0))
+                    .opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                    .immediate(PADDING_IMMEDIATE)
+                    .local(bufferRegion, 0, 0)
+                    .remote(receiverBufferKeys[node], 0);
+            connections.post(node, request, true);
+            return WaitLoop.PROGRESS;
+        }
+        if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? credits.isFinalAndUsedUp(node)
+                : credits.isFinal(node)) {
+            return WaitLoop.DONE;
+        }
+        if (connections.isBroken(node)) {
+            if (credits.isFinal(node)) {
+                return WaitLoop.PROGRESS; // it landed just before the break: pad (if needed) and finish
+            }
+            throw connections.failConnection(node);
+        }
+        return connections.drain() > 0 ? WaitLoop.PROGRESS : WaitLoop.IDLE;
     }
 
     @Override
