@@ -2,7 +2,7 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.PostedReceives;
+import dev.faro.fabric.spi.PostedReceives;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.auth.SharedSecret;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.QueuePairChecks;
+import dev.faro.fabric.spi.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;

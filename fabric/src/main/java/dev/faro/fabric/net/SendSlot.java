@@ -1,6 +1,6 @@
 package dev.faro.fabric.net;
 
-import dev.faro.fabric.PostedSend;
+import dev.faro.fabric.spi.PostedSend;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;

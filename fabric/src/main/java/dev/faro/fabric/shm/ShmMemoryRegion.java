@@ -1,6 +1,6 @@
 package dev.faro.fabric.shm;
 
-import dev.faro.fabric.AbstractMemoryRegion;
+import dev.faro.fabric.spi.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

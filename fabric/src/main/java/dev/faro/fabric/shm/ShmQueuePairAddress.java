@@ -1,6 +1,6 @@
 package dev.faro.fabric.shm;
 
-import dev.faro.fabric.AbstractQueuePairAddress;
+import dev.faro.fabric.spi.AbstractQueuePairAddress;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.QueuePairType;
 import java.lang.foreign.MemorySegment;

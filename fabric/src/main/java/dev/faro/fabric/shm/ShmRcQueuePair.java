@@ -5,7 +5,7 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.QueuePairChecks;
+import dev.faro.fabric.spi.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;

@@ -1,7 +1,7 @@
 package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.PostedSend;
+import dev.faro.fabric.spi.PostedSend;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
 

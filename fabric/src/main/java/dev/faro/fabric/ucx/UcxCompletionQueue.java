@@ -1,10 +1,10 @@
 package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CompletionQueue;
-import dev.faro.fabric.CompletionQueueBudget;
+import dev.faro.fabric.spi.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.CompletionWaiters;
-import dev.faro.fabric.FabricChecks;
+import dev.faro.fabric.spi.CompletionWaiters;
+import dev.faro.fabric.spi.FabricChecks;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;

@@ -4,7 +4,7 @@ import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
-import dev.faro.fabric.FabricChecks;
+import dev.faro.fabric.spi.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;

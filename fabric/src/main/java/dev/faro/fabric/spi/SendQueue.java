@@ -1,5 +1,7 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.WorkRequest;
 /**
  * A queue pair's send queue: a ring of {@link PostedSend} entries, the post sequence posting threads publish and the
  * sequence up to which the send completion queue's poller has freed entries again. For providers whose progress

@@ -1,5 +1,12 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.WorkRequest;
 /**
  * The checks every provider's queue pairs make on {@code connect} and on an RC post, so that each one refuses the
  * same misuse with the same category and message: a foreign or UD address, connecting twice or after close, posting
