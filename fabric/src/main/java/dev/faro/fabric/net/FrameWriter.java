@@ -72,7 +72,7 @@ final class FrameWriter {
         }
         NetRemoteKey key = slot.remoteKey;
         byte flags = slot.signaled || slot.sequence == queuePair.posted() ? FrameDescriptor.FLAG_ACK_REQUESTED : 0;
-        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.qpn, slot.immediate,
+        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.queuePairNumber(), slot.immediate,
                 slot.sequence, slot.remoteOffset, key == null ? 0 : key.node, key == null ? 0 : key.regionId,
                 key == null ? 0 : key.key, value);
         lastAckPosition = -1;

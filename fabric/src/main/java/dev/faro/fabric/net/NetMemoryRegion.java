@@ -1,7 +1,7 @@
 package dev.faro.fabric.net;
 
-import dev.faro.fabric.spi.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
+import dev.faro.fabric.spi.AbstractMemoryRegion;
 import dev.faro.fabric.spi.RegionPins;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,21 +1,17 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.spi.PostedReceives;
-import dev.faro.fabric.spi.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
-import dev.faro.fabric.spi.SendQueue;
 import dev.faro.fabric.WorkRequest;
-import dev.faro.fabric.spi.WorkRequestChecks;
+import dev.faro.fabric.spi.AbstractQueuePair;
+import dev.faro.fabric.spi.PostedReceives;
+import dev.faro.fabric.spi.QueuePairChecks;
+import dev.faro.fabric.spi.SendQueue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What RC and UD queue pairs share on the {@code net} fabric: validation, the send queue of {@link SendSlot}s and its
@@ -33,31 +29,15 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Data path: allocation-free after construction.
  */
-abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
-
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(NetQueuePair.class, "state", QueuePairState.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
+        permits NetRcQueuePair, NetUdQueuePair {
 
     final NetFabric fabric;
-    final int qpn;
-    final QueuePairConfig config;
     final NetCompletionQueue sendCq;
     final NetCompletionQueue receiveCq;
-    final ReentrantLock sendLock = new ReentrantLock();
     final PostedReceives<NetMemoryRegion> receives;
     private final SendQueue<NetMemoryRegion, SendSlot> sends;
     private final Arena inlineArena = Arena.ofAuto();
-
-    /** INIT, READY: written by the application under {@link #sendLock}; ERROR: progress thread; CLOSED: close. */
-    @SuppressWarnings("unused") // accessed through STATE
-    private volatile QueuePairState state;
 
     /** The oldest request not yet completed. Progress thread only. */
     long nextToComplete = 1;
@@ -69,9 +49,8 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     private final PostedReceives.Claimed<NetMemoryRegion> flushed = new PostedReceives.Claimed<>();
 
     NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairState initialState) {
+        super(qpn, config, initialState, NetMemoryRegion.class, NetFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
-        this.qpn = qpn;
-        this.config = config;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
         this.receives = new PostedReceives<>(config.receiveQueueDepth());
@@ -83,18 +62,6 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
             slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes));
         }
         this.sends = new SendQueue<>(slots);
-        STATE.setVolatile(this, initialState);
-    }
-
-    /** Checks what depends on the service type; throws {@code INVALID_ARGUMENT}. Caller holds {@link #sendLock}. */
-    abstract void validateForType(WorkRequest request);
-
-    public final int queuePairNumber() {
-        return qpn;
-    }
-
-    public final QueuePairState state() {
-        return (QueuePairState) STATE.getVolatile(this);
     }
 
     final boolean isReady() {
@@ -103,15 +70,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /** INIT to READY (RC connect). Caller holds {@link #sendLock}. */
     final void markReady() {
-        STATE.compareAndSet(this, QueuePairState.INIT, QueuePairState.READY);
-    }
-
-    public final int sendQueueDepth() {
-        return config.sendQueueDepth();
-    }
-
-    public final int receiveQueueDepth() {
-        return config.receiveQueueDepth();
+        compareAndSetState(QueuePairState.INIT, QueuePairState.READY);
     }
 
     public final int postedReceives() {
@@ -127,39 +86,20 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         return sends.slot(sequence);
     }
 
-    public final void postSend(WorkRequest request) {
-        sendLock.lock();
-        try {
-            if (state() == QueuePairState.CLOSED) {
-                throw QueuePairChecks.queuePairClosed(qpn);
-            }
-            validate(request);
-            sends.post(request,
-                    WorkRequestChecks.usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null, qpn);
-        } finally {
-            sendLock.unlock();
-        }
+    @Override
+    protected final boolean isOwn(NetMemoryRegion region) {
+        return region.fabric == fabric;
+    }
+
+    /** Queues the request for the progress thread. Caller holds the send lock. */
+    @Override
+    protected final void enqueue(WorkRequest request, NetMemoryRegion local) {
+        sends.post(request, local, qpn);
+    }
+
+    @Override
+    protected final void afterPost() {
         fabric.doorbell();
-    }
-
-    private void validate(WorkRequest request) {
-        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), NetFabric.CAPABILITIES.maxMessageBytes());
-        if (WorkRequestChecks.usesLocalRegion(request)) {
-            checkLocal(request.localRegion(), request.localOffset(), request.length(),
-                    WorkRequestChecks.writesLocally(request));
-        }
-        validateForType(request);
-    }
-
-    /** Checks a local region argument: registered here, in bounds, writable when {@code write}. */
-    final NetMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
-        FaroException.checkArgument(region != null, "no local region given");
-        if (!(region instanceof NetMemoryRegion netRegion) || netRegion.fabric != fabric) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "region " + region + " is not registered with this fabric node");
-        }
-        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
-        return netRegion;
     }
 
     public final void postReceive(long requestId, MemoryRegion region, long offset, int length) {
@@ -186,11 +126,6 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         }
     }
 
-    /** Called by the send completion queue's poller: frees send-queue slots up to {@code sequence}. */
-    final void retire(long sequence) {
-        sends.retire(sequence);
-    }
-
     // --------------------------------------------------------------------------------------- progress thread only
 
     /**
@@ -206,7 +141,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         int length = slot.completionLength(status);
         slot.release();
         if (publish && state() != QueuePairState.CLOSED) {
-            sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
+            sendCq.offer(requestId, status, opcode, length, 0, false, sends, sequence, qpn, 0, 0);
         }
     }
 
@@ -241,7 +176,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     final boolean markError() {
         QueuePairState current = state();
         if (current == QueuePairState.ERROR || current == QueuePairState.CLOSED
-                || !STATE.compareAndSet(this, current, QueuePairState.ERROR)) {
+                || !compareAndSetState(current, QueuePairState.ERROR)) {
             return false;
         }
         onEnterError();
@@ -323,7 +258,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
             if (current == QueuePairState.CLOSED) {
                 return;
             }
-            STATE.setVolatile(this, QueuePairState.CLOSED);
+            storeState(QueuePairState.CLOSED);
         } finally {
             sendLock.unlock();
         }

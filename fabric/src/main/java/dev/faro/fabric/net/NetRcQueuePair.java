@@ -2,12 +2,12 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.spi.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 
 /**
  * An RC queue pair of the {@code net} fabric. As initiator it hands requests to the node's progress thread, which
@@ -88,7 +88,7 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
+    protected void validateForType(WorkRequest request) {
         QueuePairChecks.checkRcRequest(request, qpn, state(), NetRemoteKey.class, NetFabricProvider.NAME);
     }
 

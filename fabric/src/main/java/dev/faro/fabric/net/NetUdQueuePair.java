@@ -1,15 +1,14 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaultInjection;
-import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
@@ -86,16 +85,8 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
-        FaroException.checkArgument(request.opcode() == Opcode.SEND,
-                "a UD queue pair only sends; %s needs an RC queue pair", request.opcode());
-        FaroException.checkArgument(request.length() <= MTU_BYTES,
-                "UD payload of %d bytes exceeds the MTU of %d bytes", request.length(), MTU_BYTES);
-        QueuePairAddress destination = request.destination();
-        if (!(destination instanceof NetQueuePairAddress) || destination.type() != QueuePairType.UD) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "a UD send needs a UD destination address of the net fabric, not " + destination);
-        }
+    protected void validateForType(WorkRequest request) {
+        QueuePairChecks.checkUdRequest(request, MTU_BYTES, NetQueuePairAddress.class, NetFabricProvider.NAME);
     }
 
     // --------------------------------------------------------------------------------------- progress thread only

@@ -5,12 +5,12 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.spi.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -84,7 +84,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
+    protected void validateForType(WorkRequest request) {
         QueuePairChecks.checkRcRequest(request, qpn, state(), ShmRemoteKey.class, ShmFabricProvider.NAME);
     }
 

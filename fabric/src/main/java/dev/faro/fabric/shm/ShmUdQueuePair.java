@@ -1,7 +1,6 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaultInjection;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
@@ -10,6 +9,7 @@ import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -73,16 +73,8 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
-        FaroException.checkArgument(request.opcode() == Opcode.SEND,
-                "a UD queue pair only sends; %s needs an RC queue pair", request.opcode());
-        FaroException.checkArgument(request.length() <= MTU_BYTES,
-                "UD payload of %d bytes exceeds the MTU of %d bytes", request.length(), MTU_BYTES);
-        QueuePairAddress destination = request.destination();
-        if (!(destination instanceof ShmQueuePairAddress) || destination.type() != QueuePairType.UD) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "a UD send needs a UD destination address of the shm fabric, not " + destination);
-        }
+    protected void validateForType(WorkRequest request) {
+        QueuePairChecks.checkUdRequest(request, MTU_BYTES, ShmQueuePairAddress.class, ShmFabricProvider.NAME);
     }
 
     @Override

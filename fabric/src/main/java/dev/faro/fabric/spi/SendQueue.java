@@ -1,6 +1,5 @@
 package dev.faro.fabric.spi;
 
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.WorkRequest;
 /**
  * A queue pair's send queue: a ring of {@link PostedSend} entries, the post sequence posting threads publish and the
@@ -55,10 +54,7 @@ public final class SendQueue<R extends AbstractMemoryRegion, S extends PostedSen
     public void post(WorkRequest request, R local, int qpn) {
         long sequence = posted + 1;
         if (sequence - 1 - retired >= slots.length) {
-            throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                    "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
-                            + " unsignaled requests hold their slot until a later signaled one is polled",
-                    qpn, slots.length));
+            throw QueuePairChecks.sendQueueFull(qpn, slots.length);
         }
         if (local != null && !local.pin()) {
             throw QueuePairChecks.regionClosed(local);

@@ -1,7 +1,7 @@
 package dev.faro.fabric.ucx;
 
-import dev.faro.fabric.spi.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
+import dev.faro.fabric.spi.AbstractMemoryRegion;
 import dev.faro.fabric.spi.RegionPins;
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
