@@ -5,6 +5,7 @@ import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.WorkRequest;
 import dev.faro.fabric.spi.AbstractQueuePair;
 import dev.faro.fabric.spi.PostedReceives;
@@ -48,8 +49,11 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
     /** Reusable holder for receives flushed on ERROR. Progress thread only. */
     private final PostedReceives.Claimed<NetMemoryRegion> flushed = new PostedReceives.Claimed<>();
 
-    NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairState initialState) {
-        super(qpn, config, initialState, NetMemoryRegion.class, NetFabric.CAPABILITIES.maxMessageBytes());
+    /** An RC queue pair starts in INIT, a UD one READY. */
+    NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairType type) {
+        super(new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, type), config,
+                type == QueuePairType.RC ? QueuePairState.INIT : QueuePairState.READY, NetMemoryRegion.class,
+                NetFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
@@ -133,16 +137,7 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
      * (always for errors, for success only when signaled). Progress thread.
      */
     final void completeNext(CompletionStatus status) {
-        long sequence = nextToComplete++;
-        SendSlot slot = slot(sequence);
-        long requestId = slot.requestId;
-        Opcode opcode = slot.opcode;
-        boolean publish = slot.publishes(status);
-        int length = slot.completionLength(status);
-        slot.release();
-        if (publish && state() != QueuePairState.CLOSED) {
-            sendCq.offer(requestId, status, opcode, length, 0, false, sends, sequence, qpn, 0, 0);
-        }
+        sends.complete(nextToComplete++, status, sendCq, qpn, state() != QueuePairState.CLOSED);
     }
 
     /** Completes every outstanding request, posted so far, with {@code status}. Progress thread. */
@@ -241,10 +236,7 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
      * thread once the progress thread has stopped.
      */
     final void releaseOutstanding() {
-        long last = sends.posted();
-        while (nextToComplete <= last) {
-            slot(nextToComplete++).release();
-        }
+        nextToComplete = sends.releaseFrom(nextToComplete);
     }
 
     /**

@@ -32,7 +32,6 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     /** Requests one queue pair may put on its connection per progress turn, so queue pairs share it fairly. */
     private static final int TRANSMIT_BUDGET = 16;
 
-    private final NetQueuePairAddress address;
 
     /** The peer, set once by connect before the state becomes READY (volatile write), read after reading the state. */
     private NetQueuePairAddress peerAddress;
@@ -50,18 +49,7 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     long retryAtNs;
 
     NetRcQueuePair(NetFabric fabric, int qpn, QueuePairConfig config) {
-        super(fabric, qpn, config, QueuePairState.INIT);
-        this.address = new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, QueuePairType.RC);
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
+        super(fabric, qpn, config, QueuePairType.RC);
     }
 
     @Override

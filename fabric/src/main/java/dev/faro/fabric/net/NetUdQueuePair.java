@@ -2,7 +2,6 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaultInjection;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
@@ -35,7 +34,6 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     static final int HOLD = 2;
     static final int DUPLICATE = 3;
 
-    private final NetQueuePairAddress address;
     final FaultInjection faults;
     private final SplittableRandom random;
 
@@ -52,21 +50,10 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     long heldDeadlineNs;
 
     NetUdQueuePair(NetFabric fabric, int qpn, QueuePairConfig config) {
-        super(fabric, qpn, config, QueuePairState.READY);
-        this.address = new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, QueuePairType.UD);
+        super(fabric, qpn, config, QueuePairType.UD);
         this.faults = fabric.config().faults();
         this.random = new SplittableRandom(faults.seed() * 0x9E3779B97F4A7C15L + qpn);
         this.held = faults.reorderRate() > 0 ? ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH) : null;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.UD;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override

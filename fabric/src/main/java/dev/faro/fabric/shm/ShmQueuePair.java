@@ -58,7 +58,8 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
 
     ShmQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairType type, QueuePairConfig config,
             QueuePairState initialState) {
-        super(qpn, config, initialState, ShmMemoryRegion.class, ShmFabric.CAPABILITIES.maxMessageBytes());
+        super(new ShmQueuePairAddress(fabric.node(), qpn, type), config, initialState, ShmMemoryRegion.class,
+                ShmFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());

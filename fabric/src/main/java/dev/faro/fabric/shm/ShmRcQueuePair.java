@@ -24,7 +24,6 @@ import java.nio.file.Path;
  */
 final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
-    private final ShmQueuePairAddress address;
 
     // The peer, resolved at connect; written once under sendLock before state becomes READY.
     private ShmQueuePairAddress peerAddress;
@@ -40,17 +39,6 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
     ShmRcQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairConfig config) {
         super(fabric, directory, qpn, QueuePairType.RC, config, QueuePairState.INIT);
-        this.address = new ShmQueuePairAddress(fabric.node(), qpn, QueuePairType.RC);
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override

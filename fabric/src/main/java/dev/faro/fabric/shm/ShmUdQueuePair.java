@@ -3,7 +3,6 @@ package dev.faro.fabric.shm;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaultInjection;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
@@ -30,7 +29,6 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
     static final int MTU_BYTES = 4096;
     private static final long HOLD_NS = 20_000_000;
 
-    private final ShmQueuePairAddress address;
     private final FaultInjection faults;
     private final SplittableRandom random;
     private final QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
@@ -46,20 +44,9 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
 
     ShmUdQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairConfig config) {
         super(fabric, directory, qpn, QueuePairType.UD, config, QueuePairState.READY);
-        this.address = new ShmQueuePairAddress(fabric.node(), qpn, QueuePairType.UD);
         this.faults = fabric.config().faults();
         this.random = new SplittableRandom(faults.seed() * 0x9E3779B97F4A7C15L + qpn);
         this.held = faults.reorderRate() > 0 ? Arena.ofAuto().allocate(MTU_BYTES) : null;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.UD;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override

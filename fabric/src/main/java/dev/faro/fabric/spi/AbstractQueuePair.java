@@ -2,8 +2,10 @@ package dev.faro.fabric.spi;
 
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.WorkRequest;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -39,6 +41,7 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
     protected final QueuePairConfig config;
     /** Serializes posting threads (and, per provider, what must not race a post). */
     protected final ReentrantLock sendLock = new ReentrantLock();
+    private final QueuePairAddress address;
     private final Class<R> regionType;
     private final long maxMessageBytes;
 
@@ -46,12 +49,13 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
     private volatile QueuePairState state;
 
     /**
-     * A queue pair {@code qpn} in {@code initialState}, taking regions of {@code regionType} and messages of at most
-     * {@code maxMessageBytes}.
+     * The queue pair at {@code address} in {@code initialState}, taking regions of {@code regionType} and messages of
+     * at most {@code maxMessageBytes}.
      */
-    protected AbstractQueuePair(int qpn, QueuePairConfig config, QueuePairState initialState, Class<R> regionType,
-            long maxMessageBytes) {
-        this.qpn = qpn;
+    protected AbstractQueuePair(QueuePairAddress address, QueuePairConfig config, QueuePairState initialState,
+            Class<R> regionType, long maxMessageBytes) {
+        this.qpn = address.queuePairNumber();
+        this.address = address;
         this.config = config;
         this.regionType = regionType;
         this.maxMessageBytes = maxMessageBytes;
@@ -60,6 +64,16 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
 
     public final int queuePairNumber() {
         return qpn;
+    }
+
+    /** The service type, as the address states it. */
+    public final QueuePairType type() {
+        return address.type();
+    }
+
+    /** The address peers use. */
+    public final QueuePairAddress address() {
+        return address;
     }
 
     public final QueuePairState state() {

@@ -7,7 +7,6 @@ import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
-import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.WorkRequest;
 import dev.faro.fabric.spi.AbstractQueuePair;
@@ -44,7 +43,6 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     final UcxFabric fabric;
     final UcxCompletionQueue sendCq;
     final UcxCompletionQueue receiveCq;
-    private final UcxQueuePairAddress address;
     private final SendQueue<UcxMemoryRegion, SendSlot> sends;
     /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot's) holds them. */
     private final Arena arena = Arena.ofAuto();
@@ -73,11 +71,11 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     private long placedPsn;
 
     UcxRcQueuePair(UcxFabric fabric, int qpn, QueuePairConfig config) {
-        super(qpn, config, QueuePairState.INIT, UcxMemoryRegion.class, UcxFabric.CAPABILITIES.maxMessageBytes());
+        super(new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress()), config,
+                QueuePairState.INIT, UcxMemoryRegion.class, UcxFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
-        this.address = new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress());
         int depth = config.sendQueueDepth();
         int inlineBytes = Math.max(8, config.maxInlineBytes());
         MemorySegment inline = arena.allocate((long) depth * inlineBytes, 64);
@@ -90,16 +88,6 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
         this.sends = new SendQueue<>(slots);
         this.receiver = new UcxReceiver(this, config.receiveQueueDepth());
         this.peerRnrTimeoutNs = fabric.config().receiverNotReadyTimeout().toNanos();
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override
@@ -442,16 +430,7 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     }
 
     private void completeNext(CompletionStatus status) {
-        long sequence = nextToComplete++;
-        SendSlot slot = slot(sequence);
-        long requestId = slot.requestId;
-        Opcode opcode = slot.opcode;
-        boolean publish = slot.publishes(status);
-        int length = slot.completionLength(status);
-        slot.release();
-        if (publish && state() != QueuePairState.CLOSED) {
-            sendCq.offer(requestId, status, opcode, length, 0, false, sends, sequence, qpn, 0, 0);
-        }
+        sends.complete(nextToComplete++, status, sendCq, qpn, state() != QueuePairState.CLOSED);
     }
 
     /**
@@ -505,10 +484,7 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
 
     /** After close: releases the pins of requests that will never complete. */
     void releaseOutstanding() {
-        long last = sends.posted();
-        while (nextToComplete <= last) {
-            slot(nextToComplete++).release();
-        }
+        nextToComplete = sends.releaseFrom(nextToComplete);
     }
 
     @Override
