@@ -15,15 +15,16 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * What RC and UD queue pairs share on the {@code net} fabric: validation, the send queue of {@link SendSlot}s and its
- * slot accounting, the {@link PostedReceives}, and the error state.
+ * What RC and UD queue pairs share on the {@code net} fabric, beyond the validate-then-post skeleton of
+ * {@link AbstractQueuePair}: the {@link SendQueue} of {@link SendSlot}s, the {@link PostedReceives}, and the error
+ * state.
  *
  * <h2>Threads</h2>
  * Posting threads validate a request, copy it into the next slot and publish the post sequence ({@link #posted},
  * release); that is all {@code postSend} does. The progress thread takes requests in post order, moves their bytes and
  * publishes every send-queue completion, successes and errors alike, so completions appear in posting order. The
- * completion queue's poller retires slots ({@link #retire}): an unsignaled request keeps its slot until a later
- * completion of the queue pair is polled, as in verbs.
+ * completion queue's poller retires slots ({@link SendQueue#retire}): an unsignaled request keeps its slot until a
+ * later completion of the queue pair is polled, as in verbs.
  *
  * <p>Every transition to ERROR happens on the progress thread, which then completes what is outstanding; requests
  * posted in ERROR are queued like any other and completed FLUSHED by the progress thread, in order.

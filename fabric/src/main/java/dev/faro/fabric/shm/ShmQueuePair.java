@@ -15,8 +15,9 @@ import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What RC and UD queue pairs share on the {@code shm} fabric: validation, send-queue accounting, the receive ring,
- * the error state, and the queue of requests that must wait (a SEND whose target has no receive posted yet).
+ * What RC and UD queue pairs share on the {@code shm} fabric, beyond the validate-then-post skeleton of
+ * {@link AbstractQueuePair}: send-queue accounting, the receive ring, the error state, and the queue of requests that
+ * must wait (a SEND whose target has no receive posted yet).
  *
  * <p>Requests run on the posting thread, inside {@code postSend}, under {@link #sendLock}: the initiator moves the
  * data and publishes the completions, so the target's threads do nothing. A request that cannot run yet is copied into

@@ -2,6 +2,7 @@ package dev.faro.fabric.spi;
 
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.FaroException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What every provider's {@link CompletionQueue} keeps the same way: its node, id and capacity, the budget queue pairs
@@ -17,7 +18,7 @@ public abstract class AbstractCompletionQueue implements CompletionQueue {
     private final int id;
     private final int capacity;
     private final CompletionQueueBudget budget;
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     /** A queue of {@code fabric} with {@code capacity} completions at most. */
     protected AbstractCompletionQueue(AbstractFabric<?, ?> fabric, int id, int capacity) {
@@ -43,12 +44,12 @@ public abstract class AbstractCompletionQueue implements CompletionQueue {
     }
 
     public final boolean isClosed() {
-        return closed;
+        return closed.get();
     }
 
     /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold, or a closed queue. */
     public final void attach(int slots, String role) {
-        if (closed) {
+        if (closed.get()) {
             throw FabricChecks.completionQueueClosed(id);
         }
         budget.attach(slots, role);
@@ -61,7 +62,7 @@ public abstract class AbstractCompletionQueue implements CompletionQueue {
 
     /** Throws {@code CLOSED} if the queue is closed: the first thing a poll does. */
     protected final void checkNotClosed() {
-        if (closed) {
+        if (closed.get()) {
             throw FabricChecks.completionQueueClosed(id);
         }
     }
@@ -76,11 +77,8 @@ public abstract class AbstractCompletionQueue implements CompletionQueue {
     /** Closes the queue once: marks it closed, runs {@link #onClose()}, and the node forgets it. Idempotent. */
     @Override
     public final void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
         onClose();
         fabric.forget(this);

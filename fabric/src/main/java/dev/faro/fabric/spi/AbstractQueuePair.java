@@ -99,8 +99,9 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
     }
 
     /**
-     * The verbs {@code postSend}: see the class comment. {@code CLOSED} on a closed queue pair, {@code INVALID_ARGUMENT}
-     * for a bad request, and whatever {@link #enqueue} throws ({@code QUEUE_FULL}); nothing is posted then.
+     * The verbs {@code postSend}: see the class comment. {@code CLOSED} on a closed queue pair,
+     * {@code INVALID_ARGUMENT} for a bad request, and whatever {@link #enqueue} throws ({@code QUEUE_FULL}); nothing
+     * is posted then.
      */
     public final void postSend(WorkRequest request) {
         sendLock.lock();
@@ -115,7 +116,7 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
         afterPost();
     }
 
-    /** Checks a request and returns its local region (null for inline and zero-length requests). Caller holds the lock. */
+    /** Checks a request; returns its local region (null for inline and zero-length requests). Caller holds the lock. */
     private R validate(WorkRequest request) {
         WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), maxMessageBytes);
         R local = null;
