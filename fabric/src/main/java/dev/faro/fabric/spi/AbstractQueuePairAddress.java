@@ -2,6 +2,7 @@ package dev.faro.fabric.spi;
 
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairType;
+
 /**
  * What every provider's {@link QueuePairAddress} holds the same way: the node, the queue pair number and the type,
  * their getters, hash and printed form. For providers (net, shm, ucx): a subclass adds how the queue pair is reached

@@ -1,6 +1,7 @@
 package dev.faro.fabric.spi;
 
 import dev.faro.fabric.FaroException;
+
 /**
  * How much of a completion queue the queue pairs attached to it may fill: every provider refuses a queue pair whose
  * send and receive depths no longer fit, with the same message. For providers; thread-safe.

@@ -8,11 +8,13 @@ import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkRequest;
+
 /**
- * The checks every provider's queue pairs make on {@code connect} and on an RC post, so that each one refuses the
- * same misuse with the same category and message: a foreign or UD address, connecting twice or after close, posting
- * before connect, a remote key of another provider, a closed region, a full receive queue. For providers (net, shm, ucx); the state they check stays with
- * the queue pair. Allocation-free while the checks pass.
+ * The checks every provider's queue pairs make on {@code connect} and on a post, so that each one refuses the same
+ * misuse with the same category and message: a foreign or UD address, connecting twice or after close, posting before
+ * connect, a remote key of another provider, a UD request that is not a SEND within the MTU to a UD address, a closed
+ * region, a full send or receive queue. For providers (net, shm, ucx); the state they check stays with the queue pair.
+ * Allocation-free while the checks pass.
  */
 public final class QueuePairChecks {
 

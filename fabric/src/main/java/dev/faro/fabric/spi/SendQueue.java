@@ -3,6 +3,7 @@ package dev.faro.fabric.spi;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkRequest;
+
 /**
  * A queue pair's send queue: a ring of {@link PostedSend} entries, the post sequence posting threads publish and the
  * sequence up to which the send completion queue's poller has freed entries again. For providers whose progress

@@ -5,6 +5,7 @@ import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkRequest;
+
 /**
  * The local checks every provider makes before it accepts a request, so that each one refuses the same bad input
  * with the same message ({@code INVALID_ARGUMENT}, nothing posted). What only a provider can tell — whether a region
