@@ -4,7 +4,13 @@
  * exactly as the paper describes them, and which every provider implements with the same semantics (the fabric
  * contract in {@code shared/docs/architecture.md}, checked by one conformance suite per provider).
  *
- * <p>Knows nothing about tuples or queries. Providers live in sub-packages ({@code shm}, later {@code net} and
- * {@code ucx}), each with one public {@link dev.faro.fabric.FabricProvider}.
+ * <p>This package holds what a user of the fabric needs: {@link dev.faro.fabric.Fabrics} to open a
+ * {@link dev.faro.fabric.Fabric} node from a {@link dev.faro.fabric.FabricConfig}, memory regions and remote keys,
+ * queue pairs, completion queues, the work requests the user builds and the completions it polls, and
+ * {@link dev.faro.fabric.FaroException}. Knows nothing about tuples or queries.
+ *
+ * <p>Providers live in sub-packages ({@code shm}, {@code net}, {@code ucx}), each with one public
+ * {@link dev.faro.fabric.FabricProvider}; what they share is the SPI in {@code dev.faro.fabric.spi}, which is not for
+ * users.
  */
 package dev.faro.fabric;

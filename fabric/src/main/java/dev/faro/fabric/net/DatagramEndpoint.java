@@ -2,9 +2,9 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.PostedReceives;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.auth.SharedSecret;
+import dev.faro.fabric.spi.PostedReceives;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.foreign.MemorySegment;
@@ -105,7 +105,7 @@ final class DatagramEndpoint {
         outgoing.putInt(DatagramDescriptor.PAYLOAD_LENGTH_OFFSET, length);
         outgoing.putInt(DatagramDescriptor.DESTINATION_QPN_OFFSET, destination.queuePairNumber());
         outgoing.putLong(DatagramDescriptor.SOURCE_NODE_OFFSET, fabric.node());
-        outgoing.putInt(DatagramDescriptor.SOURCE_QPN_OFFSET, queuePair.qpn);
+        outgoing.putInt(DatagramDescriptor.SOURCE_QPN_OFFSET, queuePair.queuePairNumber());
         outgoing.putInt(DatagramDescriptor.SOURCE_QPN_OFFSET + 4, 0);
         outgoing.putLong(DatagramDescriptor.DESTINATION_NODE_OFFSET, destination.node());
         outgoing.position(DatagramDescriptor.HEADER_LENGTH);

@@ -72,9 +72,9 @@ final class FrameWriter {
         }
         NetRemoteKey key = slot.remoteKey;
         byte flags = slot.signaled || slot.sequence == queuePair.posted() ? FrameDescriptor.FLAG_ACK_REQUESTED : 0;
-        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.qpn, slot.immediate,
-                slot.sequence, slot.remoteOffset, key == null ? 0 : key.node, key == null ? 0 : key.regionId,
-                key == null ? 0 : key.key, value);
+        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.queuePairNumber(),
+                slot.immediate, slot.sequence, slot.remoteOffset, key == null ? 0 : key.node,
+                key == null ? 0 : key.regionId, key == null ? 0 : key.key, value);
         lastAckPosition = -1;
         if (type == FrameDescriptor.FETCH_ADD || type == FrameDescriptor.COMPARE_SWAP) {
             out.putLong(slot.compareOrAdd).putLong(slot.swap);

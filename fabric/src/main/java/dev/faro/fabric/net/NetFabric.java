@@ -1,32 +1,25 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.Access;
-import dev.faro.fabric.CompletionQueue;
-import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
-import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
+import dev.faro.fabric.spi.AbstractFabric;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One node of the {@code net} fabric: a TCP listener and a UDP socket on the bind address, registered memory in plain
@@ -36,41 +29,29 @@ import java.util.concurrent.atomic.AtomicReference;
  * progress agent. Tables the progress thread reads ({@link #regions}, {@link #queuePairs}) are replaced copy-on-write
  * under {@code this}, so its lookups take no lock.
  */
-final class NetFabric implements Fabric {
+final class NetFabric extends AbstractFabric<NetMemoryRegion, NetCompletionQueue> {
 
     private static final System.Logger LOG = System.getLogger(NetFabric.class.getName());
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
     static final FabricCapabilities CAPABILITIES =
             new FabricCapabilities(true, NetUdQueuePair.MTU_BYTES, 1024, 1L << 30, 1 << 16, 1 << 22);
 
-    private final FabricConfig config;
-    private final long node;
     private final NodeAddress address;
     private final ProgressAgent agent;
     private final NetCounters counters = new NetCounters();
-
-    private final AtomicInteger nextRegionId = new AtomicInteger();
-    private final AtomicInteger nextQueuePairNumber = new AtomicInteger(1);
-    private final AtomicInteger nextCompletionQueueId = new AtomicInteger();
 
     private volatile IdTable<NetMemoryRegion> regions = IdTable.empty();
     private volatile IdTable<NetQueuePair> queuePairs = IdTable.empty();
     /** The live queue pairs, for the progress thread's scans; copy-on-write with {@link #queuePairs}. */
     private volatile NetQueuePair[] queuePairArray = new NetQueuePair[0];
-    private final List<NetCompletionQueue> completionQueues = new ArrayList<>();
     /** Regions whose memory is not freed yet (closed ones may wait for their last pin); guarded by {@code this}. */
     private final Set<NetMemoryRegion> unfreed = new java.util.HashSet<>();
     private long receivesMissedByClosedQueuePairs;
 
-    private final AtomicReference<Throwable> agentFailure = new AtomicReference<>();
-    private volatile boolean closed;
-
     private NetFabric(FabricConfig config, NetOptions options, long node, ServerSocketChannel listener,
             DatagramChannel datagrams) throws IOException {
-        this.config = config;
-        this.node = node;
+        super(config, node, NetFabricProvider.NAME, CAPABILITIES, NetCompletionQueue.class);
         int tcpPort = ((InetSocketAddress) listener.getLocalAddress()).getPort();
         int udpPort = ((InetSocketAddress) datagrams.getLocalAddress()).getPort();
         this.address = new NodeAddress(options.advertisedAddress(), tcpPort, udpPort);
@@ -79,10 +60,7 @@ final class NetFabric implements Fabric {
 
     static NetFabric open(FabricConfig config) {
         NetOptions options = NetOptions.of(config);
-        long node;
-        do {
-            node = RANDOM.nextLong() & Long.MAX_VALUE;
-        } while (node == 0);
+        long node = newNodeId();
         ServerSocketChannel listener = null;
         DatagramChannel datagrams = null;
         try {
@@ -135,10 +113,6 @@ final class NetFabric implements Fabric {
         }
     }
 
-    FabricConfig config() {
-        return config;
-    }
-
     NodeAddress address() {
         return address;
     }
@@ -148,55 +122,24 @@ final class NetFabric implements Fabric {
     }
 
     @Override
-    public String provider() {
-        return NetFabricProvider.NAME;
+    protected NetMemoryRegion newRegion(int id, int key, long lengthBytes, Set<Access> access) {
+        return new NetMemoryRegion(this, id, key, lengthBytes, access);
     }
 
     @Override
-    public long node() {
-        return node;
+    protected void addRegion(NetMemoryRegion region) {
+        regions = regions.with(region.id, region);
+        unfreed.add(region);
     }
 
     @Override
-    public String nodeName() {
-        return config.nodeName();
+    protected void discardRegion(NetMemoryRegion region) {
+        region.forceFree();
     }
 
     @Override
-    public FabricCapabilities capabilities() {
-        return CAPABILITIES;
-    }
-
-    private void checkOpen() {
-        FabricChecks.checkOpen(config.nodeName(), closed, agentFailure.get());
-    }
-
-    @Override
-    public MemoryRegion register(long lengthBytes, Set<Access> access) {
-        checkOpen();
-        FabricChecks.checkRegion(lengthBytes, access, CAPABILITIES);
-        NetMemoryRegion region =
-                new NetMemoryRegion(this, nextRegionId.getAndIncrement(), RANDOM.nextInt(), lengthBytes, access);
-        synchronized (this) {
-            if (closed) {
-                region.forceFree();
-                throw FabricChecks.nodeClosed(nodeName());
-            }
-            regions = regions.with(region.id, region);
-            unfreed.add(region);
-        }
-        return region;
-    }
-
-    @Override
-    public CompletionQueue createCompletionQueue(int capacity) {
-        checkOpen();
-        FabricChecks.checkCompletionQueueCapacity(capacity, CAPABILITIES);
-        NetCompletionQueue queue = new NetCompletionQueue(this, nextCompletionQueueId.getAndIncrement(), capacity);
-        synchronized (this) {
-            completionQueues.add(queue);
-        }
-        return queue;
+    protected NetCompletionQueue newCompletionQueue(int id, int capacity) {
+        return new NetCompletionQueue(this, id, capacity);
     }
 
     @Override
@@ -210,39 +153,18 @@ final class NetFabric implements Fabric {
     }
 
     private NetQueuePair create(QueuePairConfig queuePairConfig, boolean datagram) {
-        checkOpen();
-        FabricChecks.checkQueuePairConfig(queuePairConfig, CAPABILITIES);
-        NetCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
-        NetCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
-        sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
-        try {
-            receiveCq.attach(queuePairConfig.receiveQueueDepth(), "receive queue");
-        } catch (RuntimeException e) {
-            sendCq.detach(queuePairConfig.sendQueueDepth());
-            throw e;
-        }
-        int qpn = nextQueuePairNumber.getAndIncrement();
+        int qpn = attachQueuePair(queuePairConfig);
         return datagram ? new NetUdQueuePair(this, qpn, queuePairConfig)
                 : new NetRcQueuePair(this, qpn, queuePairConfig);
     }
 
     @SuppressWarnings("unchecked")
     private synchronized <T> T add(NetQueuePair queuePair) {
-        queuePairs = queuePairs.with(queuePair.qpn, queuePair);
+        queuePairs = queuePairs.with(queuePair.queuePairNumber(), queuePair);
         NetQueuePair[] grown = Arrays.copyOf(queuePairArray, queuePairArray.length + 1);
         grown[queuePairArray.length] = queuePair;
         queuePairArray = grown;
         return (T) queuePair;
-    }
-
-    NetCompletionQueue localCompletionQueue(CompletionQueue queue) {
-        if (!(queue instanceof NetCompletionQueue netQueue) || netQueue.fabric != this) {
-            throw FabricChecks.foreignCompletionQueue(queue);
-        }
-        if (netQueue.isClosed()) {
-            throw FabricChecks.completionQueueClosed(netQueue.id);
-        }
-        return netQueue;
     }
 
     @Override
@@ -291,14 +213,6 @@ final class NetFabric implements Fabric {
         agent.execute(() -> agent.nodes.bind(queuePair, peer));
     }
 
-    void reportAgentFailure(Throwable failure) {
-        if (agentFailure.compareAndSet(null, failure)) {
-            LOG.log(Level.ERROR, "fabric node " + config.nodeName() + ": progress agent failed", failure);
-        } else {
-            agentFailure.get().addSuppressed(failure);
-        }
-    }
-
     /** TCP peers and datagrams this node refused for not proving the shared secret (for tests and diagnostics). */
     long authenticationFailures() {
         return counters.authenticationFailures();
@@ -315,19 +229,15 @@ final class NetFabric implements Fabric {
         unfreed.remove(region);
     }
 
-    synchronized void forget(NetCompletionQueue queue) {
-        completionQueues.remove(queue);
-    }
-
     void forget(NetQueuePair queuePair) {
         synchronized (this) {
             if (queuePair instanceof NetUdQueuePair datagram) {
                 receivesMissedByClosedQueuePairs += datagram.receivesMissedAtClose;
             }
-            queuePairs = queuePairs.without(queuePair.qpn);
+            queuePairs = queuePairs.without(queuePair.queuePairNumber());
             queuePairArray = Arrays.stream(queuePairArray).filter(q -> q != queuePair).toArray(NetQueuePair[]::new);
         }
-        if (!closed) {
+        if (!isClosed()) {
             agent.execute(queuePair::releaseOutstanding);
         }
     }
@@ -347,28 +257,20 @@ final class NetFabric implements Fabric {
                 counters.faultReorders(), counters.receiverNotReady(), counters.peerFailures(), 0);
     }
 
+    /** Stops the progress thread, then closes the queue pairs (their outstanding requests are released here). */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        RuntimeException failure = null;
+    protected void shutDown() {
         try {
             agent.stop();
-        } catch (RuntimeException e) {
-            failure = e;
+        } finally {
+            for (NetQueuePair queuePair : queuePairArray) {
+                queuePair.close();
+            }
         }
-        for (NetQueuePair queuePair : queuePairArray) {
-            queuePair.close();
-        }
-        List<NetCompletionQueue> queues;
-        synchronized (this) {
-            queues = List.copyOf(completionQueues);
-        }
-        queues.forEach(NetCompletionQueue::close);
+    }
+
+    @Override
+    protected void releaseMemory() {
         List<NetMemoryRegion> left;
         synchronized (this) {
             left = List.copyOf(unfreed);
@@ -377,13 +279,10 @@ final class NetFabric implements Fabric {
             region.close();
             region.forceFree(); // the progress thread is gone: no pin can be released any more
         }
-        if (failure != null) {
-            throw failure;
-        }
     }
 
     @Override
     public String toString() {
-        return "NetFabric[" + config.nodeName() + ", node=" + Long.toHexString(node) + ", " + address + "]";
+        return "NetFabric[" + nodeName() + ", node=" + Long.toHexString(node()) + ", " + address + "]";
     }
 }

@@ -1,8 +1,8 @@
 package dev.faro.fabric.net;
 
-import dev.faro.fabric.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
-import dev.faro.fabric.RegionPins;
+import dev.faro.fabric.spi.AbstractMemoryRegion;
+import dev.faro.fabric.spi.RegionPins;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;

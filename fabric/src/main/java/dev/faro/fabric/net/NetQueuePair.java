@@ -1,63 +1,45 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.PostedReceives;
-import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
-import dev.faro.fabric.SendQueue;
+import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.WorkRequest;
-import dev.faro.fabric.WorkRequestChecks;
+import dev.faro.fabric.spi.AbstractQueuePair;
+import dev.faro.fabric.spi.PostedReceives;
+import dev.faro.fabric.spi.QueuePairChecks;
+import dev.faro.fabric.spi.SendQueue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What RC and UD queue pairs share on the {@code net} fabric: validation, the send queue of {@link SendSlot}s and its
- * slot accounting, the {@link PostedReceives}, and the error state.
+ * What RC and UD queue pairs share on the {@code net} fabric, beyond the validate-then-post skeleton of
+ * {@link AbstractQueuePair}: the {@link SendQueue} of {@link SendSlot}s, the {@link PostedReceives}, and the error
+ * state.
  *
  * <h2>Threads</h2>
  * Posting threads validate a request, copy it into the next slot and publish the post sequence ({@link #posted},
  * release); that is all {@code postSend} does. The progress thread takes requests in post order, moves their bytes and
  * publishes every send-queue completion, successes and errors alike, so completions appear in posting order. The
- * completion queue's poller retires slots ({@link #retire}): an unsignaled request keeps its slot until a later
- * completion of the queue pair is polled, as in verbs.
+ * completion queue's poller retires slots ({@link SendQueue#retire}): an unsignaled request keeps its slot until a
+ * later completion of the queue pair is polled, as in verbs.
  *
  * <p>Every transition to ERROR happens on the progress thread, which then completes what is outstanding; requests
  * posted in ERROR are queued like any other and completed FLUSHED by the progress thread, in order.
  *
  * <p>Data path: allocation-free after construction.
  */
-abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
-
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(NetQueuePair.class, "state", QueuePairState.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
+        permits NetRcQueuePair, NetUdQueuePair {
 
     final NetFabric fabric;
-    final int qpn;
-    final QueuePairConfig config;
     final NetCompletionQueue sendCq;
     final NetCompletionQueue receiveCq;
-    final ReentrantLock sendLock = new ReentrantLock();
     final PostedReceives<NetMemoryRegion> receives;
     private final SendQueue<NetMemoryRegion, SendSlot> sends;
     private final Arena inlineArena = Arena.ofAuto();
-
-    /** INIT, READY: written by the application under {@link #sendLock}; ERROR: progress thread; CLOSED: close. */
-    @SuppressWarnings("unused") // accessed through STATE
-    private volatile QueuePairState state;
 
     /** The oldest request not yet completed. Progress thread only. */
     long nextToComplete = 1;
@@ -68,10 +50,12 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     /** Reusable holder for receives flushed on ERROR. Progress thread only. */
     private final PostedReceives.Claimed<NetMemoryRegion> flushed = new PostedReceives.Claimed<>();
 
-    NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairState initialState) {
+    /** An RC queue pair starts in INIT, a UD one READY. */
+    NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairType type) {
+        super(new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, type), config,
+                type == QueuePairType.RC ? QueuePairState.INIT : QueuePairState.READY, NetMemoryRegion.class,
+                NetFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
-        this.qpn = qpn;
-        this.config = config;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
         this.receives = new PostedReceives<>(config.receiveQueueDepth());
@@ -83,18 +67,6 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
             slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes));
         }
         this.sends = new SendQueue<>(slots);
-        STATE.setVolatile(this, initialState);
-    }
-
-    /** Checks what depends on the service type; throws {@code INVALID_ARGUMENT}. Caller holds {@link #sendLock}. */
-    abstract void validateForType(WorkRequest request);
-
-    public final int queuePairNumber() {
-        return qpn;
-    }
-
-    public final QueuePairState state() {
-        return (QueuePairState) STATE.getVolatile(this);
     }
 
     final boolean isReady() {
@@ -103,15 +75,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
 
     /** INIT to READY (RC connect). Caller holds {@link #sendLock}. */
     final void markReady() {
-        STATE.compareAndSet(this, QueuePairState.INIT, QueuePairState.READY);
-    }
-
-    public final int sendQueueDepth() {
-        return config.sendQueueDepth();
-    }
-
-    public final int receiveQueueDepth() {
-        return config.receiveQueueDepth();
+        compareAndSetState(QueuePairState.INIT, QueuePairState.READY);
     }
 
     public final int postedReceives() {
@@ -127,39 +91,20 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         return sends.slot(sequence);
     }
 
-    public final void postSend(WorkRequest request) {
-        sendLock.lock();
-        try {
-            if (state() == QueuePairState.CLOSED) {
-                throw QueuePairChecks.queuePairClosed(qpn);
-            }
-            validate(request);
-            sends.post(request,
-                    WorkRequestChecks.usesLocalRegion(request) ? (NetMemoryRegion) request.localRegion() : null, qpn);
-        } finally {
-            sendLock.unlock();
-        }
+    @Override
+    protected final boolean isOwn(NetMemoryRegion region) {
+        return region.fabric == fabric;
+    }
+
+    /** Queues the request for the progress thread. Caller holds the send lock. */
+    @Override
+    protected final void enqueue(WorkRequest request, NetMemoryRegion local) {
+        sends.post(request, local, qpn);
+    }
+
+    @Override
+    protected final void afterPost() {
         fabric.doorbell();
-    }
-
-    private void validate(WorkRequest request) {
-        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), NetFabric.CAPABILITIES.maxMessageBytes());
-        if (WorkRequestChecks.usesLocalRegion(request)) {
-            checkLocal(request.localRegion(), request.localOffset(), request.length(),
-                    WorkRequestChecks.writesLocally(request));
-        }
-        validateForType(request);
-    }
-
-    /** Checks a local region argument: registered here, in bounds, writable when {@code write}. */
-    final NetMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
-        FaroException.checkArgument(region != null, "no local region given");
-        if (!(region instanceof NetMemoryRegion netRegion) || netRegion.fabric != fabric) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "region " + region + " is not registered with this fabric node");
-        }
-        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
-        return netRegion;
     }
 
     public final void postReceive(long requestId, MemoryRegion region, long offset, int length) {
@@ -186,11 +131,6 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
         }
     }
 
-    /** Called by the send completion queue's poller: frees send-queue slots up to {@code sequence}. */
-    final void retire(long sequence) {
-        sends.retire(sequence);
-    }
-
     // --------------------------------------------------------------------------------------- progress thread only
 
     /**
@@ -198,16 +138,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
      * (always for errors, for success only when signaled). Progress thread.
      */
     final void completeNext(CompletionStatus status) {
-        long sequence = nextToComplete++;
-        SendSlot slot = slot(sequence);
-        long requestId = slot.requestId;
-        Opcode opcode = slot.opcode;
-        boolean publish = slot.publishes(status);
-        int length = slot.completionLength(status);
-        slot.release();
-        if (publish && state() != QueuePairState.CLOSED) {
-            sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
-        }
+        sends.complete(nextToComplete++, status, sendCq, qpn, state() != QueuePairState.CLOSED);
     }
 
     /** Completes every outstanding request, posted so far, with {@code status}. Progress thread. */
@@ -241,7 +172,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
     final boolean markError() {
         QueuePairState current = state();
         if (current == QueuePairState.ERROR || current == QueuePairState.CLOSED
-                || !STATE.compareAndSet(this, current, QueuePairState.ERROR)) {
+                || !compareAndSetState(current, QueuePairState.ERROR)) {
             return false;
         }
         onEnterError();
@@ -306,10 +237,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
      * thread once the progress thread has stopped.
      */
     final void releaseOutstanding() {
-        long last = sends.posted();
-        while (nextToComplete <= last) {
-            slot(nextToComplete++).release();
-        }
+        nextToComplete = sends.releaseFrom(nextToComplete);
     }
 
     /**
@@ -323,7 +251,7 @@ abstract sealed class NetQueuePair permits NetRcQueuePair, NetUdQueuePair {
             if (current == QueuePairState.CLOSED) {
                 return;
             }
-            STATE.setVolatile(this, QueuePairState.CLOSED);
+            storeState(QueuePairState.CLOSED);
         } finally {
             sendLock.unlock();
         }

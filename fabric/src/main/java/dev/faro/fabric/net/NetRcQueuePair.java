@@ -2,12 +2,12 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 
 /**
  * An RC queue pair of the {@code net} fabric. As initiator it hands requests to the node's progress thread, which
@@ -32,7 +32,6 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     /** Requests one queue pair may put on its connection per progress turn, so queue pairs share it fairly. */
     private static final int TRANSMIT_BUDGET = 16;
 
-    private final NetQueuePairAddress address;
 
     /** The peer, set once by connect before the state becomes READY (volatile write), read after reading the state. */
     private NetQueuePairAddress peerAddress;
@@ -50,18 +49,7 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     long retryAtNs;
 
     NetRcQueuePair(NetFabric fabric, int qpn, QueuePairConfig config) {
-        super(fabric, qpn, config, QueuePairState.INIT);
-        this.address = new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, QueuePairType.RC);
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
+        super(fabric, qpn, config, QueuePairType.RC);
     }
 
     @Override
@@ -88,7 +76,7 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
+    protected void validateForType(WorkRequest request) {
         QueuePairChecks.checkRcRequest(request, qpn, state(), NetRemoteKey.class, NetFabricProvider.NAME);
     }
 

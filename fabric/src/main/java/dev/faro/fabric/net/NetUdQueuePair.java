@@ -1,15 +1,13 @@
 package dev.faro.fabric.net;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaultInjection;
-import dev.faro.fabric.Opcode;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
@@ -36,7 +34,6 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     static final int HOLD = 2;
     static final int DUPLICATE = 3;
 
-    private final NetQueuePairAddress address;
     final FaultInjection faults;
     private final SplittableRandom random;
 
@@ -53,21 +50,10 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     long heldDeadlineNs;
 
     NetUdQueuePair(NetFabric fabric, int qpn, QueuePairConfig config) {
-        super(fabric, qpn, config, QueuePairState.READY);
-        this.address = new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, QueuePairType.UD);
+        super(fabric, qpn, config, QueuePairType.UD);
         this.faults = fabric.config().faults();
         this.random = new SplittableRandom(faults.seed() * 0x9E3779B97F4A7C15L + qpn);
         this.held = faults.reorderRate() > 0 ? ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH) : null;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.UD;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override
@@ -86,16 +72,8 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
-        FaroException.checkArgument(request.opcode() == Opcode.SEND,
-                "a UD queue pair only sends; %s needs an RC queue pair", request.opcode());
-        FaroException.checkArgument(request.length() <= MTU_BYTES,
-                "UD payload of %d bytes exceeds the MTU of %d bytes", request.length(), MTU_BYTES);
-        QueuePairAddress destination = request.destination();
-        if (!(destination instanceof NetQueuePairAddress) || destination.type() != QueuePairType.UD) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "a UD send needs a UD destination address of the net fabric, not " + destination);
-        }
+    protected void validateForType(WorkRequest request) {
+        QueuePairChecks.checkUdRequest(request, MTU_BYTES, NetQueuePairAddress.class, NetFabricProvider.NAME);
     }
 
     // --------------------------------------------------------------------------------------- progress thread only

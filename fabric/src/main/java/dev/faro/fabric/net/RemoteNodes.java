@@ -38,7 +38,7 @@ final class RemoteNodes {
         if (node.failed) {
             LOG.log(Level.WARNING, "fabric node {0}: queue pair {1} connects to peer node {2}, which failed earlier"
                     + " and does not come back (no reconnect); the queue pair enters ERROR", agent.nodeName(),
-                    queuePair.qpn, node);
+                    queuePair.queuePairNumber(), node);
             queuePair.enterError(CompletionStatus.RETRY_EXCEEDED);
         } else if (node.dialed == null) {
             agent.dial(node);

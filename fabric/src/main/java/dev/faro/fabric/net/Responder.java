@@ -227,7 +227,8 @@ final class Responder implements FrameHandler {
         }
         for (Connection connection : peer.accepted) {
             if (connection.isReady()) {
-                connection.writer.appendAckIfRoom(queuePair.peerQpn, queuePair.qpn, queuePair.expectedPsn - 1);
+                connection.writer.appendAckIfRoom(
+                        queuePair.peerQpn, queuePair.queuePairNumber(), queuePair.expectedPsn - 1);
                 return;
             }
         }

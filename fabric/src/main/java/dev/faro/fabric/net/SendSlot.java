@@ -1,7 +1,7 @@
 package dev.faro.fabric.net;
 
-import dev.faro.fabric.PostedSend;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.PostedSend;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 

@@ -87,6 +87,8 @@
  *  NetQueuePairAddress, NetRemoteKey,  what peers exchange (NodeAddress: where a node listens)
  *  NetBootstrapServer, -Client         the rendezvous for those exchanges (BootstrapProtocol)
  * </pre>
+ * What the providers share (the heap completion ring, the fabric and queue pair skeletons, the send queue, the posted
+ * receives, the checks) is in {@code dev.faro.fabric.spi}.
  *
  * <h2>Differences from {@code shm}</h2>
  * On {@code shm} the initiator's thread moves the bytes, so one-sided operations on a stopped process complete; here

@@ -1,12 +1,9 @@
 package dev.faro.fabric.shm;
 
-import dev.faro.fabric.CompletionQueue;
-import dev.faro.fabric.CompletionQueueBudget;
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FabricChecks;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
+import dev.faro.fabric.spi.AbstractCompletionQueue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -19,28 +16,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Data path: {@link #poll} is allocation-free. Pollers are serialized by a lock, so any thread may poll.
  */
-final class ShmCompletionQueue implements CompletionQueue {
+final class ShmCompletionQueue extends AbstractCompletionQueue {
 
-    final ShmFabric fabric;
-    final int id;
-    private final int capacity;
+    private final ShmFabric fabric;
     private final Path file;
     private final Arena arena = Arena.ofShared();
     final MemorySegment ring;
     private final ReentrantLock pollLock = new ReentrantLock();
     private final long stuckTimeoutNs;
-    private final CompletionQueueBudget budget;
 
     /** When the consumer first found the head slot claimed but unpublished; 0 if not stuck. Poller only. */
     private long stuckSinceNs;
 
-    private volatile boolean closed;
-
     ShmCompletionQueue(ShmFabric fabric, Path directory, int id, int capacity) {
+        super(fabric, id, capacity);
         this.fabric = fabric;
-        this.id = id;
-        this.capacity = capacity;
-        this.budget = new CompletionQueueBudget(id, capacity);
         this.file = directory.resolve(CompletionQueueDescriptor.fileName(id));
         int ringCapacity = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
         this.ring = SharedMemory.create(file, CompletionQueueDescriptor.fileLength(ringCapacity), arena);
@@ -48,22 +38,10 @@ final class ShmCompletionQueue implements CompletionQueue {
         this.stuckTimeoutNs = fabric.config().peerTimeout().toNanos();
     }
 
-    /** Reserves room for a queue pair's requests; refuses a queue pair the queue cannot hold. */
-    void attach(int slots, String role) {
-        if (closed) {
-            throw FabricChecks.completionQueueClosed(id);
-        }
-        budget.attach(slots, role);
-    }
-
-    void detach(int slots) {
-        budget.detach(slots);
-    }
-
     /** Producer side for this node's own threads. Data path. */
     void offer(long requestId, CompletionStatus status, Opcode opcode, int byteLength, int immediate,
             boolean hasImmediate, boolean sendQueue, long postSequence, int qpn, long sourceNode, int sourceQpn) {
-        if (closed) {
+        if (isClosed()) {
             return;
         }
         CompletionQueueDescriptor.offer(ring, requestId, status, opcode, byteLength, immediate, hasImmediate,
@@ -80,9 +58,7 @@ final class ShmCompletionQueue implements CompletionQueue {
         int limit = Math.min(max, completions.length);
         pollLock.lock();
         try {
-            if (closed) {
-                throw FabricChecks.completionQueueClosed(id);
-            }
+            checkNotClosed();
             long head = CompletionQueueDescriptor.head(ring);
             int count = 0;
             while (count < limit) {
@@ -109,9 +85,7 @@ final class ShmCompletionQueue implements CompletionQueue {
                 CompletionQueueDescriptor.advanceHead(ring, head);
             }
             if (count == 0 && CompletionQueueDescriptor.isOverrun(ring)) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, "completion queue " + id
-                        + " overran: more completions arrived than its capacity " + capacity
-                        + "; size it for every receive and send that can be outstanding");
+                throw overrun();
             }
             return count;
         } finally {
@@ -149,31 +123,16 @@ final class ShmCompletionQueue implements CompletionQueue {
         }
     }
 
+    /** Unmaps the ring once no poll runs; peers that mapped the file see it closed and unmap it. */
     @Override
-    public int capacity() {
-        return capacity;
-    }
-
-    @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void onClose() {
         pollLock.lock();
         try {
-            CompletionQueueDescriptor.markClosed(ring); // peers that mapped the file unmap it
+            CompletionQueueDescriptor.markClosed(ring);
             SharedMemory.deleteQuietly(file);
             arena.close();
         } finally {
             pollLock.unlock();
         }
-        fabric.forget(this);
-    }
-
-    boolean isClosed() {
-        return closed;
     }
 }

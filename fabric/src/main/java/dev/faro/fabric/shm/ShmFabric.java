@@ -1,33 +1,27 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.Access;
-import dev.faro.fabric.CompletionQueue;
-import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
-import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
+import dev.faro.fabric.spi.AbstractFabric;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One node of the {@code shm} fabric: a directory {@code <shm.directory>/faro-<node id hex>} holding a file per
@@ -37,32 +31,24 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Coordination code; the data path lives in the queue pairs and completion queues.
  */
-final class ShmFabric implements Fabric {
+final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue> {
 
     private static final System.Logger LOG = System.getLogger(ShmFabric.class.getName());
-    private static final SecureRandom RANDOM = new SecureRandom();
     static final long STALE_UNREADABLE_AGE_MS = 60_000;
 
     static final FabricCapabilities CAPABILITIES =
             new FabricCapabilities(true, ShmUdQueuePair.MTU_BYTES, 1024, 1L << 30, 1 << 16, 1 << 22);
 
-    private final FabricConfig config;
-    private final long node;
     private final Path base;
     private final Path directory;
     private final Arena nodeArena;
     private final MemorySegment nodeFile;
     private final ProgressAgent progress;
 
-    private final AtomicInteger nextRegionId = new AtomicInteger();
-    private final AtomicInteger nextQueuePairNumber = new AtomicInteger(1);
-    private final AtomicInteger nextCompletionQueueId = new AtomicInteger();
-
     /** Live queue pairs by number; copy-on-write under {@code this}. */
     private volatile ShmQueuePair[] queuePairs = new ShmQueuePair[16];
 
     private final List<ShmMemoryRegion> regions = new ArrayList<>();
-    private final List<ShmCompletionQueue> completionQueues = new ArrayList<>();
 
     /**
      * Peers mapped now (this node included); the progress agent drops those that closed or died. Copy-on-write under
@@ -80,15 +66,11 @@ final class ShmFabric implements Fabric {
     private final AtomicLong peerFailures = new AtomicLong();
     private final AtomicLong completionsLost = new AtomicLong();
     private final AtomicLong receivesMissedByClosedQueuePairs = new AtomicLong();
-    private final AtomicReference<Throwable> agentFailure = new AtomicReference<>();
-
-    private volatile boolean closed;
 
     private ShmFabric(FabricConfig config, long node, Path base, Path directory, Arena nodeArena,
             MemorySegment nodeFile) {
-        this.config = config;
+        super(config, node, ShmFabricProvider.NAME, CAPABILITIES, ShmCompletionQueue.class);
         this.nodeArena = nodeArena;
-        this.node = node;
         this.base = base;
         this.directory = directory;
         this.nodeFile = nodeFile;
@@ -101,10 +83,7 @@ final class ShmFabric implements Fabric {
         long node;
         Path directory;
         while (true) {
-            node = RANDOM.nextLong() & Long.MAX_VALUE;
-            if (node == 0) {
-                continue;
-            }
+            node = newNodeId();
             directory = base.resolve(NodeDescriptor.directoryName(node));
             try {
                 Files.createDirectory(directory, ShmDirectory.OWNER_ONLY_DIRECTORY);
@@ -133,57 +112,24 @@ final class ShmFabric implements Fabric {
         }
     }
 
-    FabricConfig config() {
-        return config;
+    @Override
+    protected ShmMemoryRegion newRegion(int id, int key, long lengthBytes, Set<Access> access) {
+        return new ShmMemoryRegion(this, directory, id, key, lengthBytes, access);
     }
 
     @Override
-    public String provider() {
-        return ShmFabricProvider.NAME;
+    protected void addRegion(ShmMemoryRegion region) {
+        regions.add(region);
     }
 
     @Override
-    public long node() {
-        return node;
+    protected void discardRegion(ShmMemoryRegion region) {
+        region.close();
     }
 
     @Override
-    public String nodeName() {
-        return config.nodeName();
-    }
-
-    @Override
-    public FabricCapabilities capabilities() {
-        return CAPABILITIES;
-    }
-
-    private void checkOpen() {
-        FabricChecks.checkOpen(config.nodeName(), closed, agentFailure.get());
-    }
-
-    @Override
-    public MemoryRegion register(long lengthBytes, Set<Access> access) {
-        checkOpen();
-        FabricChecks.checkRegion(lengthBytes, access, CAPABILITIES);
-        int key = RANDOM.nextInt();
-        ShmMemoryRegion region = new ShmMemoryRegion(
-                this, directory, nextRegionId.getAndIncrement(), key, lengthBytes, access);
-        synchronized (this) {
-            regions.add(region);
-        }
-        return region;
-    }
-
-    @Override
-    public CompletionQueue createCompletionQueue(int capacity) {
-        checkOpen();
-        FabricChecks.checkCompletionQueueCapacity(capacity, CAPABILITIES);
-        ShmCompletionQueue queue =
-                new ShmCompletionQueue(this, directory, nextCompletionQueueId.getAndIncrement(), capacity);
-        synchronized (this) {
-            completionQueues.add(queue);
-        }
-        return queue;
+    protected ShmCompletionQueue newCompletionQueue(int id, int capacity) {
+        return new ShmCompletionQueue(this, directory, id, capacity);
     }
 
     @Override
@@ -197,18 +143,7 @@ final class ShmFabric implements Fabric {
     }
 
     private ShmQueuePair create(QueuePairConfig queuePairConfig, boolean datagram) {
-        checkOpen();
-        FabricChecks.checkQueuePairConfig(queuePairConfig, CAPABILITIES);
-        ShmCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
-        ShmCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
-        sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
-        try {
-            receiveCq.attach(queuePairConfig.receiveQueueDepth(), "receive queue");
-        } catch (RuntimeException e) {
-            sendCq.detach(queuePairConfig.sendQueueDepth());
-            throw e;
-        }
-        int qpn = nextQueuePairNumber.getAndIncrement();
+        int qpn = attachQueuePair(queuePairConfig);
         return datagram
                 ? new ShmUdQueuePair(this, directory, qpn, queuePairConfig)
                 : new ShmRcQueuePair(this, directory, qpn, queuePairConfig);
@@ -217,24 +152,14 @@ final class ShmFabric implements Fabric {
     @SuppressWarnings("unchecked")
     private synchronized <T> T register(ShmQueuePair queuePair) {
         ShmQueuePair[] table = queuePairs;
-        if (queuePair.qpn >= table.length) {
-            table = Arrays.copyOf(table, Math.max(queuePair.qpn + 1, table.length * 2));
+        if (queuePair.queuePairNumber() >= table.length) {
+            table = Arrays.copyOf(table, Math.max(queuePair.queuePairNumber() + 1, table.length * 2));
         } else {
             table = table.clone();
         }
-        table[queuePair.qpn] = queuePair;
+        table[queuePair.queuePairNumber()] = queuePair;
         queuePairs = table;
         return (T) queuePair;
-    }
-
-    ShmCompletionQueue localCompletionQueue(CompletionQueue queue) {
-        if (!(queue instanceof ShmCompletionQueue shmQueue) || shmQueue.fabric != this) {
-            throw FabricChecks.foreignCompletionQueue(queue);
-        }
-        if (shmQueue.isClosed()) {
-            throw FabricChecks.completionQueueClosed(shmQueue.id);
-        }
-        return shmQueue;
     }
 
     /** Called by a send CQ's poller. Data path. */
@@ -280,7 +205,7 @@ final class ShmFabric implements Fabric {
                 return peer;
             }
         }
-        if (closed) {
+        if (isClosed()) {
             return null;
         }
         PeerNode peer = PeerNode.open(base, peerNode).orElse(null);
@@ -322,7 +247,7 @@ final class ShmFabric implements Fabric {
      */
     void checkPeers() {
         for (PeerNode peer : peers) {
-            if (peer.node == node || peer.checkAlive()) {
+            if (peer.node == node() || peer.checkAlive()) {
                 peer.releaseRetired();
                 continue;
             }
@@ -340,7 +265,7 @@ final class ShmFabric implements Fabric {
             peerFailures.incrementAndGet();
             LOG.log(crashed ? Level.WARNING : Level.DEBUG,
                     "fabric node {0}: peer node {1} {2}; failing the queue pairs connected to it",
-                    config.nodeName(), Long.toHexString(peer.node), crashed ? "died" : "closed");
+                    nodeName(), Long.toHexString(peer.node), crashed ? "died" : "closed");
             for (ShmQueuePair queuePair : queuePairs) {
                 if (queuePair != null) {
                     queuePair.onPeerFailed(peer.node);
@@ -387,12 +312,6 @@ final class ShmFabric implements Fabric {
         progress.wake();
     }
 
-    void reportAgentFailure(Throwable failure) {
-        if (agentFailure.compareAndSet(null, failure)) {
-            LOG.log(Level.ERROR, "fabric node " + config.nodeName() + ": progress agent failed", failure);
-        }
-    }
-
     void countFaultLoss() {
         faultLosses.incrementAndGet();
     }
@@ -417,17 +336,13 @@ final class ShmFabric implements Fabric {
         regions.remove(region);
     }
 
-    synchronized void forget(ShmCompletionQueue queue) {
-        completionQueues.remove(queue);
-    }
-
     synchronized void forget(ShmQueuePair queuePair) {
         if (queuePair instanceof ShmUdQueuePair datagram) {
             receivesMissedByClosedQueuePairs.addAndGet(datagram.receivesMissedAtClose);
         }
         ShmQueuePair[] table = queuePairs.clone();
-        if (queuePair.qpn < table.length && table[queuePair.qpn] == queuePair) {
-            table[queuePair.qpn] = null;
+        if (queuePair.queuePairNumber() < table.length && table[queuePair.queuePairNumber()] == queuePair) {
+            table[queuePair.queuePairNumber()] = null;
         }
         queuePairs = table;
     }
@@ -444,14 +359,9 @@ final class ShmFabric implements Fabric {
                 receiverNotReady.get(), peerFailures.get(), completionsLost.get());
     }
 
+    /** Tells peers the node closed, stops the progress thread, then closes the queue pairs. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void shutDown() {
         NodeDescriptor.markClosed(nodeFile);
         progress.stop();
         for (ShmQueuePair queuePair : queuePairs) {
@@ -459,13 +369,15 @@ final class ShmFabric implements Fabric {
                 queuePair.close();
             }
         }
-        List<ShmCompletionQueue> queues;
+    }
+
+    /** Closes the regions left, unmaps the peers' files and removes the node's directory. */
+    @Override
+    protected void releaseMemory() {
         List<ShmMemoryRegion> regionList;
         synchronized (this) {
-            queues = List.copyOf(completionQueues);
             regionList = List.copyOf(regions);
         }
-        queues.forEach(ShmCompletionQueue::close);
         regionList.forEach(ShmMemoryRegion::close);
         for (PeerNode peer : peers) {
             peer.close();
@@ -476,6 +388,6 @@ final class ShmFabric implements Fabric {
 
     @Override
     public String toString() {
-        return "ShmFabric[" + config.nodeName() + ", node=" + Long.toHexString(node) + "]";
+        return "ShmFabric[" + nodeName() + ", node=" + Long.toHexString(node()) + "]";
     }
 }

@@ -1,7 +1,7 @@
 package dev.faro.fabric.shm;
 
-import dev.faro.fabric.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
+import dev.faro.fabric.spi.AbstractMemoryRegion;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

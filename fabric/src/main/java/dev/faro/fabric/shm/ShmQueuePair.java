@@ -1,23 +1,23 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.WorkRequest;
-import dev.faro.fabric.WorkRequestChecks;
+import dev.faro.fabric.spi.AbstractQueuePair;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What RC and UD queue pairs share on the {@code shm} fabric: validation, send-queue accounting, the receive ring,
- * the error state, and the queue of requests that must wait (a SEND whose target has no receive posted yet).
+ * What RC and UD queue pairs share on the {@code shm} fabric, beyond the validate-then-post skeleton of
+ * {@link AbstractQueuePair}: send-queue accounting, the receive ring, the error state, and the queue of requests that
+ * must wait (a SEND whose target has no receive posted yet).
  *
  * <p>Requests run on the posting thread, inside {@code postSend}, under {@link #sendLock}: the initiator moves the
  * data and publishes the completions, so the target's threads do nothing. A request that cannot run yet is copied into
@@ -26,25 +26,20 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Data path: allocation-free after construction, except when a request is deferred (a copy of its inline bytes).
  */
-abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
+abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
+        permits ShmRcQueuePair, ShmUdQueuePair {
 
     /** {@link #execute} results. */
     static final int DONE = 0;
     static final int RETRY_LATER = 1;
 
     final ShmFabric fabric;
-    final int qpn;
-    final QueuePairConfig config;
     final ShmCompletionQueue sendCq;
     final ShmCompletionQueue receiveCq;
     final MemorySegment file;
     private final Path path;
     private final Arena arena = Arena.ofShared();
-    final ReentrantLock sendLock = new ReentrantLock();
     private final ReentrantLock receiveLock = new ReentrantLock();
-
-    /** Owner state; mirrored into the file for peers. Written under {@link #sendLock}. */
-    private volatile QueuePairState state;
 
     /** Requests posted so far; the post sequence of the latest. Guarded by {@link #sendLock}. */
     private long posted;
@@ -64,17 +59,16 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
 
     ShmQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairType type, QueuePairConfig config,
             QueuePairState initialState) {
+        super(new ShmQueuePairAddress(fabric.node(), qpn, type), config, initialState, ShmMemoryRegion.class,
+                ShmFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
-        this.qpn = qpn;
-        this.config = config;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
         int ringCapacity = Integer.highestOneBit(Math.max(1, config.receiveQueueDepth() - 1)) << 1;
         this.path = directory.resolve(QueuePairDescriptor.fileName(qpn));
         this.file = SharedMemory.create(path, QueuePairDescriptor.fileLength(ringCapacity), arena);
         QueuePairDescriptor.initialize(
-                file, type, receiveCq.id, config.receiveQueueDepth(), ringCapacity, initialState);
-        this.state = initialState;
+                file, type, receiveCq.id(), config.receiveQueueDepth(), ringCapacity, initialState);
         int depth = config.sendQueueDepth();
         this.deferred = new WorkRequest[depth];
         for (int i = 0; i < depth; i++) {
@@ -87,81 +81,41 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
     /** Runs one request now. Returns {@link #DONE} (completions published) or {@link #RETRY_LATER}. */
     abstract int execute(WorkRequest request, long sequence);
 
-    /** Checks what depends on the service type; throws {@code INVALID_ARGUMENT}. */
-    abstract void validateForType(WorkRequest request);
-
-    public final int queuePairNumber() {
-        return qpn;
-    }
-
-    public final QueuePairState state() {
-        return state;
-    }
-
+    /** Sets the state and mirrors it into the file for peers. Caller holds the send lock. */
     final void setState(QueuePairState newState) {
-        state = newState;
+        storeState(newState);
         QueuePairDescriptor.setState(file, newState);
-    }
-
-    public final int sendQueueDepth() {
-        return config.sendQueueDepth();
-    }
-
-    public final int receiveQueueDepth() {
-        return config.receiveQueueDepth();
     }
 
     public final int postedReceives() {
         return (int) QueuePairDescriptor.postedReceives(file);
     }
 
-    public final void postSend(WorkRequest request) {
-        sendLock.lock();
-        try {
-            if (state == QueuePairState.CLOSED) {
-                throw QueuePairChecks.queuePairClosed(qpn);
-            }
-            validate(request);
-            if (posted - retired >= config.sendQueueDepth()) {
-                throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
-                                + " unsignaled requests hold their slot until a later signaled one is polled",
-                        qpn, config.sendQueueDepth()));
-            }
-            long sequence = ++posted;
-            if (state == QueuePairState.ERROR) {
-                completeSend(request.requestId(), request.opcode(), 0, CompletionStatus.FLUSHED, sequence);
-                return;
-            }
-            if (deferredCount > 0) {
-                drainDeferred(System.nanoTime());
-            }
-            if (deferredCount > 0 || execute(request, sequence) == RETRY_LATER) {
-                defer(request, sequence);
-            }
-        } finally {
-            sendLock.unlock();
-        }
+    @Override
+    protected final boolean isOwn(ShmMemoryRegion region) {
+        return region.fabric == fabric;
     }
 
-    private void validate(WorkRequest request) {
-        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), ShmFabric.CAPABILITIES.maxMessageBytes());
-        if (WorkRequestChecks.usesLocalRegion(request)) {
-            checkLocal(request.localRegion(), request.localOffset(), request.length(),
-                    WorkRequestChecks.writesLocally(request));
+    /**
+     * Runs the request now, on the posting thread (or defers it behind requests that wait); in ERROR completes it
+     * FLUSHED. Caller holds the send lock.
+     */
+    @Override
+    protected final void enqueue(WorkRequest request, ShmMemoryRegion local) {
+        if (posted - retired >= config.sendQueueDepth()) {
+            throw QueuePairChecks.sendQueueFull(qpn, config.sendQueueDepth());
         }
-        validateForType(request);
-    }
-
-    /** Checks a local region argument: registered here, in bounds, writable when {@code write}. */
-    final ShmMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
-        FaroException.checkArgument(region != null, "no local region given");
-        if (!(region instanceof ShmMemoryRegion shmRegion) || shmRegion.fabric != fabric) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "region " + region + " is not registered with this fabric node");
+        long sequence = ++posted;
+        if (state() == QueuePairState.ERROR) {
+            completeSend(request.requestId(), request.opcode(), 0, CompletionStatus.FLUSHED, sequence);
+            return;
         }
-        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
-        return shmRegion;
+        if (deferredCount > 0) {
+            drainDeferred(System.nanoTime());
+        }
+        if (deferredCount > 0 || execute(request, sequence) == RETRY_LATER) {
+            defer(request, sequence);
+        }
     }
 
     /** The local source bytes of a SEND or WRITE. */
@@ -202,7 +156,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
 
     /** Moves to ERROR; deferred requests complete with {@code deferredStatus}. Caller holds {@link #sendLock}. */
     final void enterError(CompletionStatus deferredStatus) {
-        if (state == QueuePairState.ERROR || state == QueuePairState.CLOSED) {
+        if (state() == QueuePairState.ERROR || state() == QueuePairState.CLOSED) {
             return;
         }
         setState(QueuePairState.ERROR);
@@ -226,7 +180,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
     public final void postReceive(long requestId, MemoryRegion region, long offset, int length) {
         receiveLock.lock();
         try {
-            QueuePairState current = state;
+            QueuePairState current = state();
             if (current == QueuePairState.CLOSED) {
                 throw QueuePairChecks.queuePairClosed(qpn);
             }
@@ -242,7 +196,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
         } finally {
             receiveLock.unlock();
         }
-        if (state == QueuePairState.ERROR) {
+        if (state() == QueuePairState.ERROR) {
             // raced with a transition to ERROR after our check: do not leave the receive stranded
             sendLock.lock();
             try {
@@ -290,7 +244,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
      */
     int drainDeferred(long nowNs) {
         int done = 0;
-        while (deferredCount > 0 && state == QueuePairState.READY) {
+        while (deferredCount > 0 && state() == QueuePairState.READY) {
             WorkRequest request = deferred[deferredHead];
             long sequence = deferredSequence[deferredHead];
             if (execute(request, sequence) == DONE) {
@@ -334,7 +288,7 @@ abstract sealed class ShmQueuePair permits ShmRcQueuePair, ShmUdQueuePair {
     public void close() {
         sendLock.lock();
         try {
-            if (state == QueuePairState.CLOSED) {
+            if (state() == QueuePairState.CLOSED) {
                 return;
             }
             setState(QueuePairState.CLOSED);

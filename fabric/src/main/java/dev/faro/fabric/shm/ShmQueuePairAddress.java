@@ -1,8 +1,8 @@
 package dev.faro.fabric.shm;
 
-import dev.faro.fabric.AbstractQueuePairAddress;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.QueuePairType;
+import dev.faro.fabric.spi.AbstractQueuePairAddress;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

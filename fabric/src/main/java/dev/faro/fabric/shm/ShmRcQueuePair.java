@@ -5,12 +5,12 @@ import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -24,7 +24,6 @@ import java.nio.file.Path;
  */
 final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
-    private final ShmQueuePairAddress address;
 
     // The peer, resolved at connect; written once under sendLock before state becomes READY.
     private ShmQueuePairAddress peerAddress;
@@ -40,17 +39,6 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
     ShmRcQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairConfig config) {
         super(fabric, directory, qpn, QueuePairType.RC, config, QueuePairState.INIT);
-        this.address = new ShmQueuePairAddress(fabric.node(), qpn, QueuePairType.RC);
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override
@@ -84,7 +72,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
+    protected void validateForType(WorkRequest request) {
         QueuePairChecks.checkRcRequest(request, qpn, state(), ShmRemoteKey.class, ShmFabricProvider.NAME);
     }
 

@@ -1,15 +1,14 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FaultInjection;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -30,7 +29,6 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
     static final int MTU_BYTES = 4096;
     private static final long HOLD_NS = 20_000_000;
 
-    private final ShmQueuePairAddress address;
     private final FaultInjection faults;
     private final SplittableRandom random;
     private final QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
@@ -46,20 +44,9 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
 
     ShmUdQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairConfig config) {
         super(fabric, directory, qpn, QueuePairType.UD, config, QueuePairState.READY);
-        this.address = new ShmQueuePairAddress(fabric.node(), qpn, QueuePairType.UD);
         this.faults = fabric.config().faults();
         this.random = new SplittableRandom(faults.seed() * 0x9E3779B97F4A7C15L + qpn);
         this.held = faults.reorderRate() > 0 ? Arena.ofAuto().allocate(MTU_BYTES) : null;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.UD;
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override
@@ -73,16 +60,8 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
     }
 
     @Override
-    void validateForType(WorkRequest request) {
-        FaroException.checkArgument(request.opcode() == Opcode.SEND,
-                "a UD queue pair only sends; %s needs an RC queue pair", request.opcode());
-        FaroException.checkArgument(request.length() <= MTU_BYTES,
-                "UD payload of %d bytes exceeds the MTU of %d bytes", request.length(), MTU_BYTES);
-        QueuePairAddress destination = request.destination();
-        if (!(destination instanceof ShmQueuePairAddress) || destination.type() != QueuePairType.UD) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "a UD send needs a UD destination address of the shm fabric, not " + destination);
-        }
+    protected void validateForType(WorkRequest request) {
+        QueuePairChecks.checkUdRequest(request, MTU_BYTES, ShmQueuePairAddress.class, ShmFabricProvider.NAME);
     }
 
     @Override

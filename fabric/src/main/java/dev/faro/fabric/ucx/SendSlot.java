@@ -1,8 +1,8 @@
 package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.PostedSend;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.fabric.spi.PostedSend;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -10,8 +10,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -454,12 +454,12 @@ final class UcxAgent implements Runnable {
         }
         queuePair.peer = peer;
         byte[] ownAddress = fabric.workerAddress();
-        sendControl(peer, MessageDescriptor.CONNECT, remote.queuePairNumber(), queuePair.qpn, 0, 0,
+        sendControl(peer, MessageDescriptor.CONNECT, remote.queuePairNumber(), queuePair.queuePairNumber(), 0, 0,
                 fabric.config().receiverNotReadyTimeout().toNanos(), UcxHost.ID, ownAddress);
         // a CONNECT that arrived while this queue pair was in INIT
         for (int i = pendingConnects.size() - 1; i >= 0; i--) {
             PendingConnect pending = pendingConnects.get(i);
-            if (pending.targetQpn == queuePair.qpn) {
+            if (pending.targetQpn == queuePair.queuePairNumber()) {
                 pendingConnects.remove(i);
                 boolean matches = queuePair.isConnectedTo(pending.peer.node, pending.sourceQpn);
                 if (matches) {
@@ -648,7 +648,7 @@ final class UcxAgent implements Runnable {
         UcxPeer peer = peer(initiatorNode);
         if (peer != null) {
             from.acknowledgePlaced();
-            answer(peer, initiatorQpn, from.qpn, psn, status, value);
+            answer(peer, initiatorQpn, from.queuePairNumber(), psn, status, value);
         }
     }
 
@@ -656,7 +656,7 @@ final class UcxAgent implements Runnable {
     void acknowledge(UcxRcQueuePair from, long psn) {
         UcxPeer peer = peer(from.peerNode);
         if (peer != null) {
-            sendControl(peer, MessageDescriptor.ACK, from.peerQpn, from.qpn, 0, psn, 0, 0, null);
+            sendControl(peer, MessageDescriptor.ACK, from.peerQpn, from.queuePairNumber(), 0, psn, 0, 0, null);
         }
     }
 

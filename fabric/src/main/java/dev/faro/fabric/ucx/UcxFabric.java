@@ -1,30 +1,23 @@
 package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.Access;
-import dev.faro.fabric.CompletionQueue;
-import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricCapabilities;
-import dev.faro.fabric.FabricChecks;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricCounters;
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
+import dev.faro.fabric.spi.AbstractFabric;
 import java.lang.System.Logger.Level;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.openucx.jucx.UcxException;
 import org.openucx.jucx.ucp.UcpContext;
 import org.openucx.jucx.ucp.UcpMemMapParams;
@@ -40,18 +33,15 @@ import org.openucx.jucx.ucp.UcpWorkerParams;
  *
  * <p>Coordination code.
  */
-final class UcxFabric implements Fabric {
+final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue> {
 
     private static final System.Logger LOG = System.getLogger(UcxFabric.class.getName());
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The six designs that need no UD queue pair, named in the refusal of one. */
     static final String UD_FREE_DESIGNS = "SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR";
 
     static final FabricCapabilities CAPABILITIES = new FabricCapabilities(false, 0, 1024, 1L << 30, 1 << 16, 1 << 22);
 
-    private final FabricConfig config;
-    private final long node;
     private final UcpContext context;
     private final UcpWorker worker;
     private final byte[] workerAddress;
@@ -59,24 +49,15 @@ final class UcxFabric implements Fabric {
     final UcxCounters counters = new UcxCounters();
     private final String libraryVersion;
 
-    private final AtomicInteger nextQueuePairNumber = new AtomicInteger(1);
-    private final AtomicInteger nextCompletionQueueId = new AtomicInteger();
-    private int nextRegionId;
-
     private volatile UcxMemoryRegion[] regions = new UcxMemoryRegion[0];
     private volatile UcxRcQueuePair[] queuePairs = new UcxRcQueuePair[1];
     private volatile UcxRcQueuePair[] queuePairArray = new UcxRcQueuePair[0];
-    private final List<UcxCompletionQueue> completionQueues = new ArrayList<>();
     /** Regions whose memory UCX still maps; guarded by {@code this}. */
     private final Set<UcxMemoryRegion> mapped = new HashSet<>();
 
-    private final AtomicReference<Throwable> agentFailure = new AtomicReference<>();
-    private volatile boolean closed;
-
     private UcxFabric(FabricConfig config, UcxOptions options, String libraryVersion, long node, UcpContext context,
             UcpWorker worker) {
-        this.config = config;
-        this.node = node;
+        super(config, node, UcxFabricProvider.NAME, CAPABILITIES, UcxCompletionQueue.class);
         this.context = context;
         this.worker = worker;
         this.libraryVersion = libraryVersion;
@@ -109,19 +90,12 @@ final class UcxFabric implements Fabric {
             throw new FaroException(FaroException.Category.IO, "UCX cannot create a worker for node "
                     + config.nodeName() + ": " + e.getMessage(), e);
         }
-        long node;
-        do {
-            node = RANDOM.nextLong() & Long.MAX_VALUE;
-        } while (node == 0);
+        long node = newNodeId();
         UcxFabric fabric = new UcxFabric(config, options, version, node, context, worker);
         fabric.agent.start();
         LOG.log(Level.DEBUG, "fabric node {0} ({1}) on libucx {2}, settings {3}", config.nodeName(),
                 Long.toHexString(node), version, options.contextSettings());
         return fabric;
-    }
-
-    FabricConfig config() {
-        return config;
     }
 
     UcxAgent agent() {
@@ -133,91 +107,47 @@ final class UcxFabric implements Fabric {
     }
 
     @Override
-    public String provider() {
-        return UcxFabricProvider.NAME;
-    }
-
-    @Override
-    public long node() {
-        return node;
-    }
-
-    @Override
-    public String nodeName() {
-        return config.nodeName();
-    }
-
-    @Override
-    public FabricCapabilities capabilities() {
-        return CAPABILITIES;
-    }
-
-    private void checkOpen() {
-        FabricChecks.checkOpen(config.nodeName(), closed, agentFailure.get());
-    }
-
-    @Override
-    public MemoryRegion register(long lengthBytes, Set<Access> access) {
-        checkOpen();
-        FabricChecks.checkRegion(lengthBytes, access, CAPABILITIES);
-        Set<Access> rights = Set.copyOf(access);
+    protected UcxMemoryRegion newRegion(int id, int key, long lengthBytes, Set<Access> access) {
         UcxMemoryRegion region = agent.call(() -> {
             UcpMemory memory;
             try {
                 memory = context.memoryMap(new UcpMemMapParams().allocate().setLength(lengthBytes));
             } catch (UcxException e) {
                 throw new FaroException(FaroException.Category.IO, "UCX cannot allocate and register " + lengthBytes
-                        + " bytes on node " + config.nodeName() + ": " + e.getMessage()
+                        + " bytes on node " + nodeName() + ": " + e.getMessage()
                         + " (RDMA registration needs RLIMIT_MEMLOCK: ulimit -l unlimited)", e);
             }
-            int id;
-            synchronized (this) {
-                id = nextRegionId++;
-            }
-            return new UcxMemoryRegion(this, id, RANDOM.nextInt(), lengthBytes, rights, memory);
+            return new UcxMemoryRegion(this, id, key, lengthBytes, access, memory);
         });
         region.segment().fill((byte) 0);
-        synchronized (this) {
-            if (closed) {
-                unmap(region);
-                throw FabricChecks.nodeClosed(nodeName());
-            }
-            UcxMemoryRegion[] grown = Arrays.copyOf(regions, Math.max(regions.length, region.id + 1));
-            grown[region.id] = region;
-            regions = grown;
-            mapped.add(region);
-        }
         return region;
     }
 
     @Override
-    public CompletionQueue createCompletionQueue(int capacity) {
-        checkOpen();
-        FabricChecks.checkCompletionQueueCapacity(capacity, CAPABILITIES);
-        UcxCompletionQueue queue = new UcxCompletionQueue(this, nextCompletionQueueId.getAndIncrement(), capacity);
-        synchronized (this) {
-            completionQueues.add(queue);
-        }
-        return queue;
+    protected void addRegion(UcxMemoryRegion region) {
+        UcxMemoryRegion[] grown = Arrays.copyOf(regions, Math.max(regions.length, region.id + 1));
+        grown[region.id] = region;
+        regions = grown;
+        mapped.add(region);
+    }
+
+    @Override
+    protected void discardRegion(UcxMemoryRegion region) {
+        unmap(region);
+    }
+
+    @Override
+    protected UcxCompletionQueue newCompletionQueue(int id, int capacity) {
+        return new UcxCompletionQueue(this, id, capacity);
     }
 
     @Override
     public RcQueuePair createRcQueuePair(QueuePairConfig queuePairConfig) {
-        checkOpen();
-        FabricChecks.checkQueuePairConfig(queuePairConfig, CAPABILITIES);
-        UcxCompletionQueue sendCq = localCompletionQueue(queuePairConfig.sendCompletionQueue());
-        UcxCompletionQueue receiveCq = localCompletionQueue(queuePairConfig.receiveCompletionQueue());
-        sendCq.attach(queuePairConfig.sendQueueDepth(), "send queue");
-        try {
-            receiveCq.attach(queuePairConfig.receiveQueueDepth(), "receive queue");
-        } catch (RuntimeException e) {
-            sendCq.detach(queuePairConfig.sendQueueDepth());
-            throw e;
-        }
-        UcxRcQueuePair queuePair = new UcxRcQueuePair(this, nextQueuePairNumber.getAndIncrement(), queuePairConfig);
+        UcxRcQueuePair queuePair = new UcxRcQueuePair(this, attachQueuePair(queuePairConfig), queuePairConfig);
         synchronized (this) {
-            UcxRcQueuePair[] table = Arrays.copyOf(queuePairs, Math.max(queuePairs.length, queuePair.qpn + 1));
-            table[queuePair.qpn] = queuePair;
+            int qpn = queuePair.queuePairNumber();
+            UcxRcQueuePair[] table = Arrays.copyOf(queuePairs, Math.max(queuePairs.length, qpn + 1));
+            table[qpn] = queuePair;
             queuePairs = table;
             UcxRcQueuePair[] grown = Arrays.copyOf(queuePairArray, queuePairArray.length + 1);
             grown[queuePairArray.length] = queuePair;
@@ -235,16 +165,6 @@ final class UcxFabric implements Fabric {
         throw new FaroException(FaroException.Category.NOT_SUPPORTED, "the ucx fabric has no UD queue pairs (UCX"
                 + " offers no unreliable datagrams): use a UD-free design (" + UD_FREE_DESIGNS
                 + "), or the shm or net provider for SESQ/SR and MESQ/SR");
-    }
-
-    UcxCompletionQueue localCompletionQueue(CompletionQueue queue) {
-        if (!(queue instanceof UcxCompletionQueue ucxQueue) || ucxQueue.fabric != this) {
-            throw FabricChecks.foreignCompletionQueue(queue);
-        }
-        if (ucxQueue.isClosed()) {
-            throw FabricChecks.completionQueueClosed(ucxQueue.id);
-        }
-        return ucxQueue;
     }
 
     @Override
@@ -281,19 +201,11 @@ final class UcxFabric implements Fabric {
         agent.execute(() -> agent.onConnected(queuePair, peer));
     }
 
-    void reportAgentFailure(Throwable failure) {
-        if (agentFailure.compareAndSet(null, failure)) {
-            LOG.log(Level.ERROR, "fabric node " + config.nodeName() + ": progress thread failed", failure);
-        } else {
-            agentFailure.get().addSuppressed(failure);
-        }
-    }
-
     // ============================================================================================ life cycle
 
     /** A region closed: peers revoke its key before its memory goes (bounded by the peer timeout). */
     void revoke(UcxMemoryRegion region) {
-        if (closed) {
+        if (isClosed()) {
             return;
         }
         synchronized (this) {
@@ -302,7 +214,7 @@ final class UcxFabric implements Fabric {
             regions = table;
         }
         CountDownLatch done = new CountDownLatch(1);
-        long timeoutNs = config.peerTimeout().toNanos();
+        long timeoutNs = config().peerTimeout().toNanos();
         agent.execute(() -> agent.revoke(region.id, done, System.nanoTime() + timeoutNs));
         try {
             if (!done.await(timeoutNs + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS)) {
@@ -320,21 +232,17 @@ final class UcxFabric implements Fabric {
                 return;
             }
         }
-        if (closed || agent.onAgentThread()) {
+        if (isClosed() || agent.onAgentThread()) {
             region.memory.deregister();
         } else {
             agent.execute(region.memory::deregister);
         }
     }
 
-    synchronized void forget(UcxCompletionQueue queue) {
-        completionQueues.remove(queue);
-    }
-
     void forget(UcxRcQueuePair queuePair) {
         synchronized (this) {
             UcxRcQueuePair[] table = queuePairs.clone();
-            table[queuePair.qpn] = null;
+            table[queuePair.queuePairNumber()] = null;
             queuePairs = table;
             queuePairArray = Arrays.stream(queuePairArray).filter(q -> q != queuePair)
                     .toArray(UcxRcQueuePair[]::new);
@@ -355,24 +263,21 @@ final class UcxFabric implements Fabric {
         return new FabricCounters(0, 0, 0, 0, counters.receiverNotReady.sum(), counters.peerFailures.sum(), 0);
     }
 
+    /**
+     * Closes the queue pairs first (their forgetting runs on the progress thread, which runs queued commands before it
+     * releases UCX), then stops the progress thread: it says GOODBYE, then releases UCX ({@link #releaseUcx}).
+     */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void shutDown() {
         for (UcxRcQueuePair queuePair : queuePairArray) {
             queuePair.close();
         }
-        agent.stop(); // says GOODBYE, then releases UCX (releaseUcx) on its own thread
-        List<UcxCompletionQueue> queues;
-        synchronized (this) {
-            queues = List.copyOf(completionQueues);
-        }
-        queues.forEach(UcxCompletionQueue::close);
+        agent.stop();
     }
+
+    /** Nothing left: the progress thread unmapped every region when it released UCX. */
+    @Override
+    protected void releaseMemory() {}
 
     /** The progress thread's last act: unmaps what is left and closes the worker and the context. */
     void releaseUcx() {
@@ -395,7 +300,7 @@ final class UcxFabric implements Fabric {
 
     @Override
     public String toString() {
-        return "UcxFabric[" + config.nodeName() + ", node=" + Long.toHexString(node) + ", libucx " + libraryVersion
+        return "UcxFabric[" + nodeName() + ", node=" + Long.toHexString(node()) + ", libucx " + libraryVersion
                 + "]";
     }
 }

@@ -1,8 +1,8 @@
 package dev.faro.fabric.ucx;
 
-import dev.faro.fabric.AbstractMemoryRegion;
 import dev.faro.fabric.Access;
-import dev.faro.fabric.RegionPins;
+import dev.faro.fabric.spi.AbstractMemoryRegion;
+import dev.faro.fabric.spi.RegionPins;
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
 import org.openucx.jucx.ucp.UcpMemory;

@@ -2,23 +2,18 @@ package dev.faro.fabric.ucx;
 
 import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionStatus;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
-import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
-import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
-import dev.faro.fabric.SendQueue;
 import dev.faro.fabric.WorkRequest;
-import dev.faro.fabric.WorkRequestChecks;
+import dev.faro.fabric.spi.AbstractQueuePair;
+import dev.faro.fabric.spi.QueuePairChecks;
+import dev.faro.fabric.spi.SendQueue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An RC queue pair of the {@code ucx} fabric. Posting threads validate a request, copy it into the next
@@ -40,35 +35,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * per get and message (its API returns one). A WRITE's puts are implicit: no request and no callback per put; the
  * endpoint flush that closes their epoch completes them, one request per flush for every WRITE of that epoch.
  */
-final class UcxRcQueuePair implements RcQueuePair {
-
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(UcxRcQueuePair.class, "state", QueuePairState.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements RcQueuePair {
 
     /** Requests one queue pair issues per progress turn, so queue pairs share the thread fairly. */
     private static final int ISSUE_BUDGET = 32;
 
     final UcxFabric fabric;
-    final int qpn;
-    final QueuePairConfig config;
     final UcxCompletionQueue sendCq;
     final UcxCompletionQueue receiveCq;
-    private final UcxQueuePairAddress address;
-    private final ReentrantLock sendLock = new ReentrantLock();
     private final SendQueue<UcxMemoryRegion, SendSlot> sends;
     /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot's) holds them. */
     private final Arena arena = Arena.ofAuto();
     final UcxReceiver receiver;
-
-    @SuppressWarnings("unused") // through STATE
-    private volatile QueuePairState state;
 
     /** Written by connect before READY (volatile write of the state), read after reading the state. */
     private UcxQueuePairAddress peerAddress;
@@ -93,12 +71,11 @@ final class UcxRcQueuePair implements RcQueuePair {
     private long placedPsn;
 
     UcxRcQueuePair(UcxFabric fabric, int qpn, QueuePairConfig config) {
+        super(new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress()), config,
+                QueuePairState.INIT, UcxMemoryRegion.class, UcxFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
-        this.qpn = qpn;
-        this.config = config;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
-        this.address = new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress());
         int depth = config.sendQueueDepth();
         int inlineBytes = Math.max(8, config.maxInlineBytes());
         MemorySegment inline = arena.allocate((long) depth * inlineBytes, 64);
@@ -111,42 +88,11 @@ final class UcxRcQueuePair implements RcQueuePair {
         this.sends = new SendQueue<>(slots);
         this.receiver = new UcxReceiver(this, config.receiveQueueDepth());
         this.peerRnrTimeoutNs = fabric.config().receiverNotReadyTimeout().toNanos();
-        STATE.setVolatile(this, QueuePairState.INIT);
-    }
-
-    @Override
-    public int queuePairNumber() {
-        return qpn;
-    }
-
-    @Override
-    public QueuePairType type() {
-        return QueuePairType.RC;
-    }
-
-    @Override
-    public QueuePairState state() {
-        return (QueuePairState) STATE.getVolatile(this);
-    }
-
-    @Override
-    public QueuePairAddress address() {
-        return address;
     }
 
     @Override
     public QueuePairAddress peer() {
         return state() == QueuePairState.INIT ? null : peerAddress;
-    }
-
-    @Override
-    public int sendQueueDepth() {
-        return config.sendQueueDepth();
-    }
-
-    @Override
-    public int receiveQueueDepth() {
-        return config.receiveQueueDepth();
     }
 
     @Override
@@ -172,7 +118,7 @@ final class UcxRcQueuePair implements RcQueuePair {
             peerAddress = ucxAddress;
             peerNode = ucxAddress.node();
             peerQpn = ucxAddress.queuePairNumber();
-            STATE.compareAndSet(this, QueuePairState.INIT, QueuePairState.READY);
+            compareAndSetState(QueuePairState.INIT, QueuePairState.READY);
         } finally {
             sendLock.unlock();
         }
@@ -182,39 +128,24 @@ final class UcxRcQueuePair implements RcQueuePair {
     // ================================================================================================ posting
 
     @Override
-    public void postSend(WorkRequest request) {
-        sendLock.lock();
-        try {
-            if (state() == QueuePairState.CLOSED) {
-                throw QueuePairChecks.queuePairClosed(qpn);
-            }
-            validate(request);
-            sends.post(request,
-                    WorkRequestChecks.usesLocalRegion(request) ? (UcxMemoryRegion) request.localRegion() : null, qpn);
-        } finally {
-            sendLock.unlock();
-        }
-        fabric.doorbell();
+    protected boolean isOwn(UcxMemoryRegion region) {
+        return region.fabric == fabric;
     }
 
-    private void validate(WorkRequest request) {
-        WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(),
-                UcxFabric.CAPABILITIES.maxMessageBytes());
-        if (WorkRequestChecks.usesLocalRegion(request)) {
-            checkLocal(request.localRegion(), request.localOffset(), request.length(),
-                    WorkRequestChecks.writesLocally(request));
-        }
+    @Override
+    protected void validateForType(WorkRequest request) {
         QueuePairChecks.checkRcRequest(request, qpn, state(), UcxRemoteKey.class, UcxFabricProvider.NAME);
     }
 
-    UcxMemoryRegion checkLocal(MemoryRegion region, long offset, long length, boolean write) {
-        FaroException.checkArgument(region != null, "no local region given");
-        if (!(region instanceof UcxMemoryRegion ucxRegion) || ucxRegion.fabric != fabric) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "region " + region + " is not registered with this fabric node");
-        }
-        WorkRequestChecks.checkLocalSegment(region, offset, length, write);
-        return ucxRegion;
+    /** Queues the request for the progress thread. Caller holds the send lock. */
+    @Override
+    protected void enqueue(WorkRequest request, UcxMemoryRegion local) {
+        sends.post(request, local, qpn);
+    }
+
+    @Override
+    protected void afterPost() {
+        fabric.doorbell();
     }
 
     @Override
@@ -222,10 +153,6 @@ final class UcxRcQueuePair implements RcQueuePair {
         if (receiver.post(requestId, region, offset, length)) {
             fabric.doorbell();
         }
-    }
-
-    void retire(long sequence) {
-        sends.retire(sequence);
     }
 
     SendSlot slot(long sequence) {
@@ -503,16 +430,7 @@ final class UcxRcQueuePair implements RcQueuePair {
     }
 
     private void completeNext(CompletionStatus status) {
-        long sequence = nextToComplete++;
-        SendSlot slot = slot(sequence);
-        long requestId = slot.requestId;
-        Opcode opcode = slot.opcode;
-        boolean publish = slot.publishes(status);
-        int length = slot.completionLength(status);
-        slot.release();
-        if (publish && state() != QueuePairState.CLOSED) {
-            sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
-        }
+        sends.complete(nextToComplete++, status, sendCq, qpn, state() != QueuePairState.CLOSED);
     }
 
     /**
@@ -551,7 +469,7 @@ final class UcxRcQueuePair implements RcQueuePair {
     boolean markError() {
         QueuePairState current = state();
         return current != QueuePairState.ERROR && current != QueuePairState.CLOSED
-                && STATE.compareAndSet(this, current, QueuePairState.ERROR);
+                && compareAndSetState(current, QueuePairState.ERROR);
     }
 
     /**
@@ -566,10 +484,7 @@ final class UcxRcQueuePair implements RcQueuePair {
 
     /** After close: releases the pins of requests that will never complete. */
     void releaseOutstanding() {
-        long last = sends.posted();
-        while (nextToComplete <= last) {
-            slot(nextToComplete++).release();
-        }
+        nextToComplete = sends.releaseFrom(nextToComplete);
     }
 
     @Override
@@ -579,7 +494,7 @@ final class UcxRcQueuePair implements RcQueuePair {
             if (state() == QueuePairState.CLOSED) {
                 return;
             }
-            STATE.setVolatile(this, QueuePairState.CLOSED);
+            storeState(QueuePairState.CLOSED);
         } finally {
             sendLock.unlock();
         }

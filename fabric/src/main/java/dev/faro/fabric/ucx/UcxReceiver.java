@@ -3,9 +3,9 @@ package dev.faro.fabric.ucx;
 import dev.faro.fabric.CompletionStatus;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
-import dev.faro.fabric.PostedReceives;
-import dev.faro.fabric.QueuePairChecks;
 import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.spi.PostedReceives;
+import dev.faro.fabric.spi.QueuePairChecks;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
@@ -83,16 +83,16 @@ final class UcxReceiver {
         try {
             QueuePairState current = queuePair.state();
             if (current == QueuePairState.CLOSED) {
-                throw QueuePairChecks.queuePairClosed(queuePair.qpn);
+                throw QueuePairChecks.queuePairClosed(queuePair.queuePairNumber());
             }
             UcxMemoryRegion ucxRegion = queuePair.checkLocal(region, offset, length, true);
             if (current == QueuePairState.ERROR) {
                 queuePair.receiveCq.offer(requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0,
-                        queuePair.qpn, 0, 0);
+                        queuePair.queuePairNumber(), 0, 0);
                 return false;
             }
             if (receives.isFull()) {
-                throw QueuePairChecks.receiveQueueFull(queuePair.qpn, depth);
+                throw QueuePairChecks.receiveQueueFull(queuePair.queuePairNumber(), depth);
             }
             if (!ucxRegion.pin()) {
                 throw QueuePairChecks.regionClosed(region);
@@ -285,7 +285,7 @@ final class UcxReceiver {
             boolean hasImmediate, long sourceNode, int sourceQpn) {
         if (queuePair.state() != QueuePairState.CLOSED) {
             queuePair.receiveCq.offer(requestId, status, opcode, byteLength, immediate, hasImmediate, null, 0,
-                    queuePair.qpn, sourceNode, sourceQpn);
+                    queuePair.queuePairNumber(), sourceNode, sourceQpn);
         }
     }
 

@@ -98,5 +98,7 @@
  *  UcxCompletionQueue, UcxMemoryRegion        completions; UCX-allocated registered memory
  *  UcxQueuePairAddress, UcxRemoteKey          what peers exchange; MessageDescriptor: the message header
  * </pre>
+ * What the providers share (the heap completion ring, the fabric and queue pair skeletons, the send queue, the posted
+ * receives, the checks) is in {@code dev.faro.fabric.spi}.
  */
 package dev.faro.fabric.ucx;

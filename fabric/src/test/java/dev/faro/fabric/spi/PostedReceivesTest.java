@@ -1,4 +1,4 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

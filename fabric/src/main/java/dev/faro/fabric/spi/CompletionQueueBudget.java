@@ -1,4 +1,6 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
+
+import dev.faro.fabric.FaroException;
 
 /**
  * How much of a completion queue the queue pairs attached to it may fill: every provider refuses a queue pair whose

@@ -1,4 +1,8 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
+
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.WorkRequest;
 
 /**
  * A queue pair's send queue: a ring of {@link PostedSend} entries, the post sequence posting threads publish and the
@@ -53,15 +57,42 @@ public final class SendQueue<R extends AbstractMemoryRegion, S extends PostedSen
     public void post(WorkRequest request, R local, int qpn) {
         long sequence = posted + 1;
         if (sequence - 1 - retired >= slots.length) {
-            throw new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                    "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
-                            + " unsignaled requests hold their slot until a later signaled one is polled",
-                    qpn, slots.length));
+            throw QueuePairChecks.sendQueueFull(qpn, slots.length);
         }
         if (local != null && !local.pin()) {
             throw QueuePairChecks.regionClosed(local);
         }
         slot(sequence).fill(request, local, sequence);
         posted = sequence;
+    }
+
+    /**
+     * Completes the request of post sequence {@code sequence} with {@code status}: releases its local region, then,
+     * while the queue pair is {@code open}, publishes its completion on {@code sendCq} (always for an error, for
+     * success only when signaled). The provider's progress thread, in posting order. Data path: allocation-free.
+     */
+    public void complete(long sequence, CompletionStatus status, HeapCompletionQueue sendCq, int qpn, boolean open) {
+        S slot = slot(sequence);
+        long requestId = slot.requestId;
+        Opcode opcode = slot.opcode;
+        boolean publish = slot.publishes(status);
+        int length = slot.completionLength(status);
+        slot.release();
+        if (publish && open) {
+            sendCq.offer(requestId, status, opcode, length, 0, false, this, sequence, qpn, 0, 0);
+        }
+    }
+
+    /**
+     * After close: releases the regions of the requests from {@code from} up to the latest post, which will never
+     * complete, and returns the sequence after the latest. The progress thread, or the closing thread once it stopped.
+     */
+    public long releaseFrom(long from) {
+        long last = posted;
+        long sequence = from;
+        while (sequence <= last) {
+            slot(sequence++).release();
+        }
+        return sequence;
     }
 }

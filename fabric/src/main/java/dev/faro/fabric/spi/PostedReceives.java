@@ -1,4 +1,4 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

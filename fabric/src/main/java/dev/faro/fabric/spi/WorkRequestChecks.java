@@ -1,4 +1,10 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.WorkRequest;
 
 /**
  * The local checks every provider makes before it accepts a request, so that each one refuses the same bad input

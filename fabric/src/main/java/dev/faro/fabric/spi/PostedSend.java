@@ -1,5 +1,9 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
+import dev.faro.fabric.CompletionStatus;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,4 +1,7 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
+
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairType;
 
 /**
  * What every provider's {@link QueuePairAddress} holds the same way: the node, the queue pair number and the type,

@@ -1,10 +1,20 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
+
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.QueuePairType;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.WorkRequest;
 
 /**
- * The checks every provider's queue pairs make on {@code connect} and on an RC post, so that each one refuses the
- * same misuse with the same category and message: a foreign or UD address, connecting twice or after close, posting
- * before connect, a remote key of another provider, a closed region, a full receive queue. For providers (net, shm, ucx); the state they check stays with
- * the queue pair. Allocation-free while the checks pass.
+ * The checks every provider's queue pairs make on {@code connect} and on a post, so that each one refuses the same
+ * misuse with the same category and message: a foreign or UD address, connecting twice or after close, posting before
+ * connect, a remote key of another provider, a UD request that is not a SEND within the MTU to a UD address, a closed
+ * region, a full send or receive queue. For providers (net, shm, ucx); the state they check stays with the queue pair.
+ * Allocation-free while the checks pass.
  */
 public final class QueuePairChecks {
 
@@ -30,6 +40,31 @@ public final class QueuePairChecks {
     public static FaroException receiveQueueFull(int qpn, int depth) {
         return new FaroException(FaroException.Category.QUEUE_FULL,
                 String.format("receive queue of queue pair %d is full (depth %d)", qpn, depth));
+    }
+
+    /** The {@code QUEUE_FULL} exception for a request posted on a full send queue. */
+    public static FaroException sendQueueFull(int qpn, int depth) {
+        return new FaroException(FaroException.Category.QUEUE_FULL, String.format(
+                "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
+                        + " unsignaled requests hold their slot until a later signaled one is polled",
+                qpn, depth));
+    }
+
+    /**
+     * A UD queue pair may take {@code request}: a SEND of at most {@code mtuBytes} to a UD address of the provider
+     * ({@code addressType}, named {@code provider} in the message).
+     */
+    public static void checkUdRequest(WorkRequest request, int mtuBytes,
+            Class<? extends QueuePairAddress> addressType, String provider) {
+        FaroException.checkArgument(request.opcode() == Opcode.SEND,
+                "a UD queue pair only sends; %s needs an RC queue pair", request.opcode());
+        FaroException.checkArgument(request.length() <= mtuBytes,
+                "UD payload of %d bytes exceeds the MTU of %d bytes", request.length(), mtuBytes);
+        QueuePairAddress destination = request.destination();
+        if (!addressType.isInstance(destination) || destination.type() != QueuePairType.UD) {
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+                    "a UD send needs a UD destination address of the " + provider + " fabric, not " + destination);
+        }
     }
 
     /**

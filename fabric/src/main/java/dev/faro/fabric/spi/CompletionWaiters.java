@@ -1,5 +1,7 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.WorkCompletion;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;

@@ -1,5 +1,11 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricCapabilities;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.QueuePairConfig;
 import java.util.Set;
 
 /**

@@ -1,5 +1,8 @@
-package dev.faro.fabric;
+package dev.faro.fabric.spi;
 
+import dev.faro.fabric.Access;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.RemoteKey;
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
 
