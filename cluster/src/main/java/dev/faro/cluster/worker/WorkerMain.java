@@ -164,7 +164,8 @@ public final class WorkerMain {
                 int node = (int) welcome.number("node");
                 int nodes = (int) welcome.number("nodes");
                 Fabric fabric;
-                FabricConfig fabricConfig = fabricConfig(welcome, node, socket.getLocalAddress());
+                FabricConfig fabricConfig = withNetSecret(fabricConfig(welcome, node, socket.getLocalAddress()),
+                        secret, System.getenv(NetFabricProvider.SECRET_ENVIRONMENT));
                 try {
                     fabric = Fabrics.open(fabricConfig);
                 } catch (RuntimeException e) {
@@ -254,6 +255,21 @@ public final class WorkerMain {
             config = config.withOption(option.getKey(), value);
         }
         return config;
+    }
+
+    /**
+     * {@code config} with a {@code net} fabric secret every worker of this cluster shares: when neither the
+     * coordinator's options nor {@code environmentSecret} ({@value NetFabricProvider#SECRET_ENVIRONMENT}) give one,
+     * the {@linkplain ClusterSecret#derive derived} one, so workers on different hosts authenticate each other's fabric
+     * connections without a second secret to distribute (and it never crosses the wire). Other providers: unchanged.
+     */
+    static FabricConfig withNetSecret(FabricConfig config, ClusterSecret secret, String environmentSecret) {
+        if (!config.provider().equals(NetFabricProvider.NAME)
+                || config.options().containsKey(NetFabricProvider.SECRET_OPTION)
+                || environmentSecret != null && !environmentSecret.isEmpty()) {
+            return config;
+        }
+        return config.withOption(NetFabricProvider.SECRET_OPTION, secret.derive(NetFabricProvider.SECRET_OPTION));
     }
 
     private static String value(String flag, Iterator<String> it) {
