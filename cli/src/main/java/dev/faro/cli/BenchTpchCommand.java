@@ -3,14 +3,17 @@ package dev.faro.cli;
 import dev.faro.bench.tpch.TpchBenchmark;
 import dev.faro.bench.tpch.TpchBenchmarkConfig;
 import dev.faro.bench.tpch.TpchBenchmarkReport;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,8 +39,11 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "Worker processes (default: 2).")
+    @Option(names = "--nodes", paramLabel = "N", description = "Worker JVMs started on this host (default: 2).")
     private Integer nodes;
+
+    @Mixin
+    private ClusterOptions cluster;
 
     @Option(names = "--sf", paramLabel = "S", description = "TPC-H scale factor (default: 1; --quick: 0.01).")
     private Double scaleFactor;
@@ -61,14 +67,22 @@ final class BenchTpchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        TpchBenchmarkConfig config = config();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Consumer<String> progress = line -> {
+            err.println(line);
+            err.flush();
+        };
+        TpchBenchmarkConfig config = config();
+        ClusterStart start;
         try {
-            TpchBenchmarkReport report = new TpchBenchmark(config, line -> {
-                err.println(line);
-                err.flush();
-            }).run();
+            start = cluster.listening() ? cluster.joining(progress)
+                    : TpchBenchmark.localCluster(config, cluster.localProvider());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        try {
+            TpchBenchmarkReport report = new TpchBenchmark(config, start, progress).run();
             out.print(report.table());
             out.println("wrote " + String.join(", ", report.write().stream().map(Path::toString).toList()));
             out.flush();
@@ -83,6 +97,10 @@ final class BenchTpchCommand implements Callable<Integer> {
         TpchBenchmarkConfig config = quick ? TpchBenchmarkConfig.quick() : TpchBenchmarkConfig.defaults();
         try {
             config = config.withOutputDirectory(outputDirectory);
+            if (cluster.listening()) {
+                TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
+                config = config.withNodes(cluster.workers());
+            }
             if (nodes != null) {
                 config = config.withNodes(nodes);
             }
@@ -98,8 +116,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             if (runs != null) {
                 config = config.withRuns(runs);
             }
-            TpchOptions.checkFits(config.nodes(), config.scaleFactor(), dev.faro.cluster.tpch.TpchSession
-                    .workerHeapMiB(config.nodes(), config.scaleFactor()));
+            if (!cluster.listening()) { // workers started elsewhere bring their own memory
+                TpchOptions.checkFits(config.nodes(), config.scaleFactor(), dev.faro.cluster.tpch.TpchSession
+                        .workerHeapMiB(config.nodes(), config.scaleFactor()));
+            }
             // this JVM generates the whole database once for DuckDB (about 1.2 GB of heap per unit of scale factor)
             long neededMiB = (long) Math.ceil(1536 * config.scaleFactor());
             long maxMiB = Runtime.getRuntime().maxMemory() >> 20;

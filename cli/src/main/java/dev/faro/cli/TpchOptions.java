@@ -142,6 +142,17 @@ final class TpchOptions {
         }
     }
 
+    /**
+     * Refuses {@code option} (given when {@code value} is not null) with {@code --listen}, where it has no meaning;
+     * the message names what to use instead.
+     */
+    static void refuseWithListen(String option, Object value, String instead) {
+        if (value != null) {
+            throw new IllegalArgumentException(option + " is for workers started on this host; with --listen use "
+                    + instead);
+        }
+    }
+
     private static String size(long mib) {
         return mib >= 1 << 20 ? String.format("%.1f TiB", mib / (double) (1 << 20))
                 : String.format("%.1f GiB", mib / 1024.0);

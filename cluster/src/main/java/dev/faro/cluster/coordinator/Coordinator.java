@@ -424,8 +424,9 @@ public final class Coordinator implements AutoCloseable {
             Slot slot = slots[node];
             if (slot.connection == null) {
                 problems.add("node " + node + " has no worker" + (launcher == null
-                        ? (slot.lost != null ? " since " + slot.lost + "; a worker on another host is not replaced"
-                                + " by the coordinator:" : "") + " (start one with --join " + joinHint() + ")"
+                        ? (slot.lost != null ? " since " + slot.lost + " (the coordinator cannot start one on"
+                                + " another host: start one with --join " + joinHint() + ")"
+                                : " (start one with --join " + joinHint() + ")")
                         : slot.launched != null ? " (pid " + slot.launched.pid() + " has not joined yet)" : ""));
             } else if (!slot.ready) {
                 problems.add(slot.connection.describe() + " is still getting ready");
