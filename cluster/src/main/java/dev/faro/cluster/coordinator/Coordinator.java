@@ -156,22 +156,14 @@ public final class Coordinator implements AutoCloseable {
         boolean first = true;
         while (true) {
             List<String> joined;
+            boolean allReady;
             synchronized (this) {
-                if (readyMembers() != null) {
-                    joined = null;
-                } else {
-                    joined = joinedWorkers();
-                    if (!first && reported.containsAll(joined) && System.nanoTime() - deadlineNanos < 0) {
-                        waitBriefly(deadlineNanos);
-                        continue;
-                    }
+                allReady = readyMembers() != null;
+                joined = joinedWorkers();
+                if (!allReady && !first && reported.containsAll(joined) && System.nanoTime() - deadlineNanos < 0) {
+                    waitBriefly(deadlineNanos);
+                    continue;
                 }
-            }
-            if (joined == null) {
-                if (reported.size() < slots.length) {
-                    progress.accept("waiting for workers: " + slots.length + " of " + slots.length + " joined");
-                }
-                return;
             }
             List<String> fresh = joined.stream().filter(worker -> !reported.contains(worker)).toList();
             if (first || !fresh.isEmpty()) {
@@ -179,6 +171,9 @@ public final class Coordinator implements AutoCloseable {
                         + (fresh.isEmpty() ? "" : " (" + String.join("; ", fresh) + ")"));
                 reported.addAll(fresh);
                 first = false;
+            }
+            if (allReady) {
+                return;
             }
             if (System.nanoTime() - deadlineNanos >= 0) {
                 if (joined.size() < slots.length) {

@@ -182,7 +182,8 @@ public final class WorkerMain {
                 try (fabric) {
                     channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
                     channel.send(Frame.of(MessageType.READY));
-                    System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
+                    System.out.println("faro worker: joined " + coordinator.getHostString() + ":"
+                            + coordinator.getPort() + " as node " + node + " of " + nodes
                             + " (pid " + ProcessHandle.current().pid() + ", fabric "
                             + fabric.getClass().getSimpleName() + ")");
                     WorkerSession session = new WorkerSession(channel, node, nodes, fabric, secret.sharedSecret(),
