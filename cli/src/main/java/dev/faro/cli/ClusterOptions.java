@@ -190,7 +190,9 @@ final class ClusterOptions {
             try {
                 return ClusterSecret.readFile(secretFile);
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read the secret file " + secretFile + ": " + e);
+                throw new IllegalArgumentException("cannot read the secret file " + secretFile + ": "
+                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString()));
             }
         }
         ClusterSecret fromEnvironment = ClusterSecret.fromEnvironment();
