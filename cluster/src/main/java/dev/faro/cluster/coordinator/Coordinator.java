@@ -474,7 +474,8 @@ public final class Coordinator implements AutoCloseable {
         }
         if (!isClosed() && !ChildProcesses.shuttingDown()) {
             log.println("faro coordinator: " + connection.describe() + " " + connection.lostWhat()
-                    + (launcher != null ? "; starting a replacement" : "; waiting for a worker to join"));
+                    + (launcher != null ? "; starting a replacement"
+                    : "; waiting for a worker to join (the coordinator cannot start one on another host)"));
         }
     }
 
