@@ -5,6 +5,7 @@ import dev.faro.bench.tpch.TpchBenchmarkConfig;
 import dev.faro.bench.tpch.TpchBenchmarkReport;
 import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.ucx.UcxFabricProvider;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -97,6 +98,10 @@ final class BenchTpchCommand implements Callable<Integer> {
         TpchBenchmarkConfig config = quick ? TpchBenchmarkConfig.quick() : TpchBenchmarkConfig.defaults();
         try {
             config = config.withOutputDirectory(outputDirectory);
+            if (cluster.provider().equals(UcxFabricProvider.NAME)) {
+                throw new IllegalArgumentException("the benchmark's reference system is MESQ/SR, which needs UD queue"
+                        + " pairs, and the ucx fabric has none: use --provider net, or faro tpch --provider ucx");
+            }
             if (cluster.listening()) {
                 TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
                 config = config.withNodes(cluster.workers());

@@ -79,6 +79,11 @@ final class ClusterOptions {
         return workers;
     }
 
+    /** The workers' provider: {@code --provider}, or the default ({@code net} with {@code --listen}, else shm). */
+    String provider() {
+        return provider(listening() ? NetFabricProvider.NAME : ShmFabricProvider.NAME);
+    }
+
     /** The provider of a local cluster ({@code shm} unless {@code --provider} says otherwise); refuses join options. */
     String localProvider() {
         refuseSecretOnCommandLine();

@@ -63,8 +63,8 @@ final class TpchCommand implements Callable<Integer> {
 
     @Option(names = "--design", paramLabel = "DESIGN", description = "Shuffle design of the exchanges by paper name"
             + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
-            + " on shm), or 'tcp' for the plain TCP socket baseline.")
-    private String design = EndpointDesign.MESQ_SR.paperName();
+            + " on shm; MEMQ/SR on ucx, which has RC queue pairs only), or 'tcp' for the plain TCP socket baseline.")
+    private String design;
 
     @Option(names = "--placement", paramLabel = "P", description = "random (TODS19) or first-key (every table"
             + " partitioned on its first column, VLDB16) (default: random).")
@@ -109,7 +109,7 @@ final class TpchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--rows must not be negative, got " + rows);
             }
             settings = TpchOptions.exchange(new TpchSettings(sf, Placement.parse(placement), threads,
-                    EndpointDesign.MESQ_SR), design);
+                    EndpointDesign.MESQ_SR), design, cluster.provider());
             start = cluster.listening() ? joining(err) : local(sf);
         } catch (IllegalArgumentException e) {
             err.println("faro tpch: " + e.getMessage());
