@@ -1,7 +1,11 @@
 /**
  * The coordinator: {@link dev.faro.cluster.coordinator.LocalCluster#start} for workers on this host,
- * {@link dev.faro.cluster.coordinator.Coordinator#listen} for workers started by hand on other hosts. It admits
- * workers, runs task rounds ({@code runOnAll}), relays all-gathers, and replaces lost workers.
+ * {@link dev.faro.cluster.coordinator.Coordinator#listen} for workers started by hand on other hosts, and
+ * {@link dev.faro.cluster.coordinator.ClusterStart} to choose between the two (what the {@code faro} commands' {@code
+ * --listen} does: listen, report the workers as they join, fail after the join timeout saying how many did). It admits
+ * workers, runs task rounds ({@code runOnAll}), relays all-gathers, and replaces lost workers: a local cluster starts
+ * a new JVM; a listening coordinator cannot start one on another host, so it waits (up to the join timeout of the next
+ * round) for one to join in its place and otherwise names the lost worker in the round's error.
  *
  * <h2>Failure handling</h2>
  * <pre>
