@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code faro bench tpch}: TPC-H response times with the exchanges over MESQ/SR, every RC design and the TCP socket
- * baseline on one local cluster, next to a single-process DuckDB on the same rows. Wiring only.
+ * baseline on one cluster (local, or workers joining from other hosts: {@link ClusterOptions}), next to a single-process DuckDB on the same rows. Wiring only.
  */
 @Command(
         name = "tpch",
@@ -33,7 +33,9 @@ import picocli.CommandLine.Spec;
                     + " the exchanges over MESQ/SR, each of the six RC designs and plain TCP sockets, next to a"
                     + " single-process DuckDB loaded with the same rows, all in one invocation.",
             "Every (query, system) pair gets a warm-up run, then --runs timed runs interleaved across systems; the"
-                    + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out."
+                    + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out.",
+            "With --listen ADDR:PORT --workers N the cluster is N workers started on other hosts (faro worker --join"
+                    + " ADDR:PORT) over the net fabric; DuckDB still runs in this process."
         })
 final class BenchTpchCommand implements Callable<Integer> {
 

@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code faro tpch}: starts a local cluster (worker JVMs over the {@code shm} fabric), generates TPC-H on every node
+ * {@code faro tpch}: starts a local cluster (worker JVMs over the {@code shm} fabric), or with {@code --listen} waits
+ * for workers started on other hosts ({@link ClusterOptions}), generates TPC-H on every node
  * and runs the chosen queries, printing each answer and its figures. Bad values are one-line errors (exit 2) without
  * the usage; a failed query prints one line and exits 1. Wiring only: the work is in {@link TpchSession}.
  */
