@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code faro bench tpch}: TPC-H response times with the exchanges over MESQ/SR, every RC design and the TCP socket
- * baseline on one cluster (local, or workers joining from other hosts: {@link ClusterOptions}), next to a single-process DuckDB on the same rows. Wiring only.
+ * baseline on one cluster (local, or workers joining from other hosts: {@link ClusterOptions}), next to a
+ * single-process DuckDB on the same rows. Wiring only.
  */
 @Command(
         name = "tpch",

@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Runs TPC-H queries on a local cluster: one coordinator (this process) and N worker JVMs over the shm"
                     + " fabric; or, with --listen ADDR:PORT --workers N, on workers started on other hosts (faro worker"
-                    + " --join ADDR:PORT) over the net or ucx fabric. Every node generates its share of the database (TODS19 placement: every tuple on a"
-                    + " pseudo-random node, NATION and REGION replicated); the queries' exchanges are the shuffle"
+                    + " --join ADDR:PORT) over the net or ucx fabric. Every node generates its share of the database"
+                    + " (TODS19 placement: every tuple on a pseudo-random node, NATION and REGION replicated); the"
+                    + " queries' exchanges are the shuffle"
                     + " designs' SHUFFLE/RECEIVE operators.",
             "Prints each query's first rows, time, bytes shuffled and shuffle throughput per node (bytes received per"
                     + " node / response time). With no options: 2 nodes, SF 1, Q3, Q4 and Q10 with MESQ/SR.",

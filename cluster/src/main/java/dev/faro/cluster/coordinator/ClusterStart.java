@@ -24,7 +24,10 @@ public record ClusterStart(ClusterConfig config, ClusterSecret secret) {
         return new ClusterStart(config, null);
     }
 
-    /** A coordinator listening at {@code config}'s bind address for {@code config.nodes()} workers that know {@code secret}. */
+    /**
+     * A coordinator listening at {@code config}'s bind address for {@code config.nodes()} workers that know
+     * {@code secret}.
+     */
     public static ClusterStart joining(ClusterConfig config, ClusterSecret secret) {
         return new ClusterStart(config, Objects.requireNonNull(secret, "secret is null"));
     }
@@ -42,7 +45,8 @@ public record ClusterStart(ClusterConfig config, ClusterSecret secret) {
     /**
      * Starts the cluster and waits until every worker is ready: a local cluster launches its workers; otherwise the
      * coordinator listens, tells {@code progress} where, and reports the workers as they join ({@link
-     * Coordinator#awaitWorkers(java.time.Duration, Consumer)}). Either way the coordinator is closed when the JVM exits.
+     * Coordinator#awaitWorkers(java.time.Duration, Consumer)}). Either way the coordinator is closed when the JVM
+     * exits.
      *
      * @throws dev.faro.cluster.ClusterException when the workers are not all ready within the join timeout (what
      *     started is stopped again); {@link dev.faro.fabric.FaroException} when the address cannot be bound
@@ -57,8 +61,8 @@ public record ClusterStart(ClusterConfig config, ClusterSecret secret) {
             String address = (bound instanceof java.net.Inet6Address ? "[" + bound.getHostAddress() + "]"
                     : bound.getHostAddress()) + ":" + coordinator.address().getPort();
             progress.accept("listening on " + address + " for " + config.nodes() + " worker"
-                    + (config.nodes() == 1 ? "" : "s") + " (" + config.provider() + " fabric); on each worker host run:"
-                    + " faro worker --join " + address + " with the same secret (--secret-file or $"
+                    + (config.nodes() == 1 ? "" : "s") + " (" + config.provider() + " fabric); on each worker host"
+                    + " run: faro worker --join " + address + " with the same secret (--secret-file or $"
                     + ClusterSecret.ENVIRONMENT_VARIABLE + ")");
             coordinator.awaitWorkers(config.joinTimeout(), progress);
             return coordinator;
