@@ -88,6 +88,12 @@ class FaroProcessIT {
                     + " tmpfs (needs root): " + new String(mounting.getInputStream().readAllBytes()).strip());
             Assumptions.abort("cannot mount a tmpfs");
         }
+        // the nodes' own files take about 20 KiB, a query's buffers up to about 1.2 MiB at their peak (their files go
+        // as soon as each exchange closes): leave 512 KiB, so the nodes start and the first exchanges run out
+        try (var filler = java.nio.channels.FileChannel.open(mount.resolve("filler"),
+                java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+            filler.write(java.nio.ByteBuffer.allocate(1536 * 1024));
+        }
         try (FaroProcess faro = FaroProcess.start(new File("/dev/null"), "tpch", "--nodes", "2", "--sf", "0.01",
                 "--queries", "3,4,10,3,4,10", "--worker-heap", "400m", "--shm-directory", mount.toString())) {
             assertThat(faro.exit(300)).isEqualTo(TpchCommand.FAILED);
@@ -96,6 +102,7 @@ class FaroProcessIT {
                     .containsAnyOf("ran out of shared memory", "No space left on device");
             assertThat(stderr).noneMatch(line -> line.contains("\tat ") || line.contains("InternalError"));
         } finally {
+            Files.deleteIfExists(mount.resolve("filler"));
             new ProcessBuilder("umount", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
             Files.deleteIfExists(mount);
         }

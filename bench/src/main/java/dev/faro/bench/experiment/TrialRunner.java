@@ -3,7 +3,7 @@ package dev.faro.bench.experiment;
 import dev.faro.bench.baseline.MpiBaseline;
 import dev.faro.bench.shuffle.CaseOutcome;
 import dev.faro.bench.shuffle.NodeResult;
-import dev.faro.bench.shuffle.ShuffleCluster;
+import dev.faro.bench.shuffle.ShuffleRunner;
 import dev.faro.bench.shuffle.ShuffleTuples;
 import dev.faro.fabric.FaroException;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ final class TrialRunner {
         Map<String, Trial> current = new LinkedHashMap<>();
         trials.forEach(trial -> current.put(trial.key(), trial));
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
-        ShuffleCluster cluster = workers == 0 ? null : ShuffleCluster.start(workers, progress);
+        ShuffleRunner cluster = workers == 0 ? null : ShuffleRunner.start(workers, progress);
         try {
             int rounds = settings.warmupRuns() + settings.runs();
             for (int round = 0; round < rounds; round++) {
@@ -145,7 +145,7 @@ final class TrialRunner {
      * calibration extrapolates from a run long enough to time (a 50 ms run misjudged the rate by 2x). Returns the
      * last outcome, or null after recording a failure.
      */
-    private CaseOutcome measure(ShuffleCluster cluster, MpiBaseline mpi, Map<String, Trial> current, String key,
+    private CaseOutcome measure(ShuffleRunner cluster, MpiBaseline mpi, Map<String, Trial> current, String key,
             boolean calibrating, String label, Map<String, String> failures) throws InterruptedException {
         boolean probing = calibrating && settings.minimumSeconds() > 0;
         int maximumRuns = probing ? 2 + MAX_PROBES : 1;
@@ -183,13 +183,13 @@ final class TrialRunner {
         return outcome;
     }
 
-    private CaseOutcome runOnce(ShuffleCluster cluster, MpiBaseline mpi, Trial trial) throws InterruptedException {
+    private CaseOutcome runOnce(ShuffleRunner cluster, MpiBaseline mpi, Trial trial) throws InterruptedException {
         if (trial.local()) {
             return dev.faro.bench.shuffle.LocalCompute.run(trial.shuffleCase());
         }
         if (trial.mpi()) {
             return mpi.run(trial.shuffleCase(), ShuffleTuples.expected(trial.shuffleCase()),
-                    ShuffleCluster.defaultDeadline(trial.shuffleCase()));
+                    ShuffleRunner.defaultDeadline(trial.shuffleCase()));
         }
         return cluster.run(trial.shuffleCase());
     }

@@ -10,31 +10,32 @@ import dev.faro.shuffle.operator.ReceiveSource;
 import dev.faro.shuffle.operator.ShuffleSink;
 import dev.faro.shuffle.setup.EndpointFactory;
 import dev.faro.shuffle.setup.NodeEndpoints;
+import dev.faro.shuffle.setup.PeerExchange;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
- * One node's part of one {@link ShuffleCase}, inside a worker: a conductor thread fills each sending thread's table,
- * opens the endpoints through the {@link RelayedPeerExchange}, runs {@code threads} SHUFFLE threads (tables through
- * {@link ShuffleSink}, one vector of {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads
- * ({@link ReceiveSource} into a vector; count, checksum, order), closes the endpoints and reports.
+ * One node's part of one {@link ShuffleCase}, inside a cluster worker ({@link ShuffleCaseHandler}): a conductor thread
+ * fills each sending thread's table, opens the endpoints through the task's {@link PeerExchange} (relayed by the
+ * coordinator), runs {@code threads} SHUFFLE threads (tables through {@link ShuffleSink}, one vector of
+ * {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads ({@link ReceiveSource} into a vector; count,
+ * checksum, order), closes the endpoints and reports.
  *
- * <p>Events for the coordinator, in order: {@code GATHER} (one per exchange of the open), {@code STARTED} (the
- * endpoints are open at every node; the clock starts), then exactly one of {@code DONE <NodeResult>} or
- * {@code FAILED <category> <message>}. The first failure of any thread is reported at once, so a peer's death
+ * <p>After the open, one more all-gather, {@link #startedKey}, tells the coordinator that the endpoints are open at
+ * every node (each node contributes its fabric node id); the clock starts after it. The {@link #outcome()} completes
+ * with the node's {@link NodeResult}, or fails with the first failure of any thread at once, so a peer's death
  * reaches the coordinator as soon as any thread sees it; the conductor then waits for the other threads (their own
  * waits end at the stall timeout at the latest), closes the endpoints and only then counts as {@link #ended()}.
  *
@@ -54,8 +55,8 @@ final class NodeShuffle {
     private final ShuffleCase shuffleCase;
     private final int caseId;
     private final int node;
-    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-    private final RelayedPeerExchange exchange;
+    private final CompletableFuture<NodeResult> outcome = new CompletableFuture<>();
+    private final PeerExchange exchange;
     private final Thread conductor;
     private final AtomicBoolean failed = new AtomicBoolean();
     private volatile long failedAtNanos;
@@ -71,14 +72,14 @@ final class NodeShuffle {
     private final long[] receiveEndNanos;
 
     NodeShuffle(Fabric fabric, SharedSecret secret, Path nodeDirectory, ShuffleCase shuffleCase, int caseId, int node,
-            Duration exchangeTimeout) {
+            PeerExchange exchange) {
         this.fabric = fabric;
         this.secret = secret;
         this.nodeDirectory = nodeDirectory;
         this.shuffleCase = shuffleCase;
         this.caseId = caseId;
         this.node = node;
-        this.exchange = new RelayedPeerExchange(node, shuffleCase.nodes(), exchangeTimeout, events::add);
+        this.exchange = exchange;
         int threads = shuffleCase.threads();
         this.counts = new long[threads];
         this.checksums = new long[threads];
@@ -91,13 +92,14 @@ final class NodeShuffle {
         conductor.start();
     }
 
-    RelayedPeerExchange exchange() {
-        return exchange;
+    /** The all-gather key that marks case {@code caseId} as started at every node (values: fabric node ids). */
+    static String startedKey(int caseId) {
+        return "case-" + caseId + "/started";
     }
 
-    /** The next event, waiting at most {@code wait}; null if none came. */
-    String nextEvent(Duration wait) throws InterruptedException {
-        return events.poll(wait.toNanos(), TimeUnit.NANOSECONDS);
+    /** Completes with this node's result once the endpoints are closed; fails at once with the first failure. */
+    CompletableFuture<NodeResult> outcome() {
+        return outcome;
     }
 
     /** Waits up to {@code wait} for the conductor to finish (endpoints closed); returns whether it has. */
@@ -135,7 +137,8 @@ final class NodeShuffle {
             long closeNanos = 0;
             long[] counters = new long[4];
             try {
-                events.add("STARTED");
+                exchange.allGather(startedKey(caseId), String.format("%016x", fabric.node())
+                        .getBytes(StandardCharsets.US_ASCII));
                 long startNanos = System.nanoTime();
                 ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()),
                         ShuffleTuples.TUPLE_BYTES, threads);
@@ -164,7 +167,7 @@ final class NodeShuffle {
                         Arrays.stream(outOfOrders).sum(), count * ShuffleTuples.TUPLE_BYTES, elapsedNanos,
                         leftoverFiles(), openNanos + closeNanos, counters[0], counters[1], counters[2], counters[3],
                         openNanos - timedExchange.exchangeNanos());
-                events.add("DONE " + result.encode());
+                outcome.complete(result);
             }
         } catch (Throwable e) {
             fail(e);
@@ -226,19 +229,11 @@ final class NodeShuffle {
     private void fail(Throwable failure) {
         if (failed.compareAndSet(false, true)) {
             failedAtNanos = System.nanoTime();
-            events.add("FAILED " + describe(failure));
+            outcome.completeExceptionally(failure);
         }
         if (!(failure instanceof FaroException || failure instanceof CaseAbortedException)) {
             failure.printStackTrace(System.err);
         }
-    }
-
-    /** {@code category message} on one line: the FaroException category, or INTERNAL for anything else. */
-    static String describe(Throwable failure) {
-        String category = failure instanceof FaroException faro ? faro.category().name() : "INTERNAL";
-        String message = failure instanceof FaroException ? String.valueOf(failure.getMessage())
-                : failure.getClass().getSimpleName() + ": " + failure.getMessage();
-        return category + " " + message.replaceAll("\\s+", " ").strip();
     }
 
     private void send(ShuffleSink.Writer writer, MemorySegment table, int rows) {

@@ -1,169 +1,112 @@
 package dev.faro.bench.shuffle;
 
-import dev.faro.bench.process.WorkerFailedException;
-import dev.faro.bench.process.WorkerProcess;
+import dev.faro.cluster.ClusterException;
+import dev.faro.cluster.coordinator.NodeAnswer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntConsumer;
 
 /**
- * A case the cluster has launched: one driver thread per node sends {@code CASE}, then polls the worker with
- * {@code NEXT}, relays exchanges between the nodes ({@link GatherRound}) and collects the node's outcome. The first
- * failure abandons the case: nodes waiting in an exchange are told to give up ({@code ABANDON}), nodes already moving
- * data end by themselves (their endpoints see the failure or stall). Every driver stops at the case's deadline, so
- * {@link #await()} always returns.
+ * A case the {@link ShuffleRunner} has launched: one cluster round ({@code Coordinator.runOnEach}) of
+ * {@link ShuffleCaseHandler} tasks on the first {@code nodes} workers, run on a thread of its own so that the caller
+ * can watch it. {@link #awaitStarted} learns from the coordinator's exchange listener that the endpoints are open at
+ * every node; {@link #await()} turns the nodes' answers into a {@link CaseOutcome}. The round's timeout is the case's
+ * deadline, so {@link #await()} always returns.
  *
- * <p>Coordination code. Each driver is the only thread talking to its worker while the case runs.
+ * <p>Coordination code. The listener thread calls {@link #onStarted}; the caller the rest.
  */
 public final class RunningCase {
-
-    /** How long one NEXT waits in the worker for an event. */
-    static final Duration POLL = Duration.ofMillis(200);
-
-    /** How long a control command (CASE, GATHERED, ABANDON) or a NEXT beyond its poll may take to be answered. */
-    static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(30);
 
     private final ShuffleCase shuffleCase;
     private final ShuffleTuples.Expected expected;
     private final int caseId;
-    private final Duration deadline;
-    private final long deadlineNanos;
-    private final IntConsumer brokenWorker;
-    private final Map<String, GatherRound> rounds = new ConcurrentHashMap<>();
-    private final CountDownLatch started;
-    private final AtomicReference<String> abandonReason = new AtomicReference<>();
-    private final List<Future<NodeOutcome>> drivers = new ArrayList<>();
+    private final CountDownLatch started = new CountDownLatch(1);
+    private final CompletableFuture<List<NodeAnswer>> answers = new CompletableFuture<>();
+    /** Each node's fabric node id, set once by the listener before {@link #started} opens. */
+    private volatile List<String> fabricNodes = List.of();
 
-    RunningCase(ShuffleCase shuffleCase, ShuffleTuples.Expected expected, int caseId, Duration deadline,
-            IntConsumer brokenWorker) {
+    RunningCase(ShuffleCase shuffleCase, ShuffleTuples.Expected expected, int caseId) {
         this.shuffleCase = shuffleCase;
         this.expected = expected;
         this.caseId = caseId;
-        this.deadline = deadline;
-        this.deadlineNanos = System.nanoTime() + deadline.toNanos();
-        this.brokenWorker = brokenWorker;
-        this.started = new CountDownLatch(shuffleCase.nodes());
-    }
-
-    /** Starts one driver per node; worker {@code i} plays node {@code i}. */
-    void start(List<WorkerProcess> workers, ExecutorService executor) {
-        for (int node = 0; node < shuffleCase.nodes(); node++) {
-            int self = node;
-            WorkerProcess worker = workers.get(node);
-            drivers.add(executor.submit(() -> drive(self, worker)));
-        }
     }
 
     public ShuffleCase shuffleCase() {
         return shuffleCase;
     }
 
-    /** Waits until every node has opened its endpoints and started moving data; false if that did not happen in time. */
+    int caseId() {
+        return caseId;
+    }
+
+    /** The round's answers, completed by the runner's round thread. */
+    CompletableFuture<List<NodeAnswer>> answers() {
+        return answers;
+    }
+
+    /** Every node contributed to the case's started exchange (values: fabric node ids, 16 hex digits). */
+    void onStarted(byte[][] values) {
+        List<String> ids = new ArrayList<>();
+        for (byte[] value : values) {
+            ids.add(new String(value, StandardCharsets.US_ASCII));
+        }
+        fabricNodes = List.copyOf(ids);
+        started.countDown();
+    }
+
+    /** Waits until every node has opened its endpoints and starts moving data; false if not within {@code timeout}. */
     public boolean awaitStarted(Duration timeout) throws InterruptedException {
         return started.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Whether every node's outcome is in. */
-    public boolean isDone() {
-        return drivers.stream().allMatch(Future::isDone);
+    /** Node {@code node}'s fabric node id (its files live in {@code faro-<id>}); known once the case started. */
+    public String fabricNode(int node) {
+        List<String> ids = fabricNodes;
+        if (ids.isEmpty()) {
+            throw new IllegalStateException(shuffleCase.label() + " has not started yet");
+        }
+        return ids.get(node);
     }
 
-    /** Waits for every node's outcome (at most until shortly after the deadline). */
+    /** Whether every node's outcome is in. */
+    public boolean isDone() {
+        return answers.isDone();
+    }
+
+    /** Waits for every node's outcome (at most until shortly after the deadline, or a replacement's cancel grace). */
     public CaseOutcome await() throws InterruptedException {
         List<NodeOutcome> outcomes = new ArrayList<>();
-        for (Future<NodeOutcome> driver : drivers) {
-            try {
-                outcomes.add(driver.get());
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("driver of " + shuffleCase.label() + " failed", e.getCause());
+        try {
+            for (NodeAnswer answer : answers.get()) {
+                outcomes.add(outcome(answer));
+            }
+        } catch (ExecutionException e) {
+            // the round could not start (no healthy worker for some node): every node failed with that
+            String message = e.getCause().getMessage();
+            long now = System.nanoTime();
+            for (int node = 0; node < shuffleCase.nodes(); node++) {
+                outcomes.add(new NodeOutcome.Failed(NodeOutcome.WORKER, message, now));
             }
         }
         return new CaseOutcome(shuffleCase, expected, outcomes);
     }
 
-    private NodeOutcome drive(int node, WorkerProcess worker) {
-        try {
-            worker.request(ShuffleWorker.CASE + " " + caseId + " " + node + " " + shuffleCase.encode(),
-                    CONTROL_TIMEOUT);
-            while (true) {
-                if (System.nanoTime() - deadlineNanos > 0) {
-                    brokenWorker.accept(node);
-                    String message = "node " + node + " (" + worker.name() + ") did not finish " + shuffleCase.label()
-                            + " within " + deadline.toSeconds() + " s";
-                    abandon(message);
-                    return new NodeOutcome.Failed(NodeOutcome.DEADLINE, message, System.nanoTime());
-                }
-                String reply = worker.request(ShuffleWorker.NEXT + " " + POLL.toMillis(), POLL.plus(CONTROL_TIMEOUT));
-                long now = System.nanoTime();
-                int space = reply.indexOf(' ');
-                String event = space < 0 ? reply : reply.substring(0, space);
-                String rest = space < 0 ? "" : reply.substring(space + 1);
-                switch (event) {
-                    case ShuffleWorker.RUNNING -> {
-                        // nothing new yet
-                    }
-                    case ShuffleWorker.STARTED -> started.countDown();
-                    case ShuffleWorker.GATHER -> relay(node, worker, rest);
-                    case ShuffleWorker.DONE -> {
-                        return new NodeOutcome.Finished(NodeResult.decode(List.of(rest.split(" "))), now);
-                    }
-                    case ShuffleWorker.FAILED -> {
-                        int split = rest.indexOf(' ');
-                        String category = split < 0 ? rest : rest.substring(0, split);
-                        String message = split < 0 ? "" : rest.substring(split + 1);
-                        abandon("node " + node + " failed: " + message);
-                        return new NodeOutcome.Failed(category, message, now);
-                    }
-                    default -> throw new IllegalStateException("worker " + worker.name() + " sent an unknown event: '"
-                            + reply + "'");
-                }
-            }
-        } catch (WorkerFailedException | IllegalStateException | IllegalArgumentException e) {
-            long now = System.nanoTime();
-            brokenWorker.accept(node);
-            abandon("node " + node + " (" + worker.name() + ") failed: " + e.getMessage());
-            return new NodeOutcome.Failed(NodeOutcome.WORKER, e.getMessage(), now);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            brokenWorker.accept(node);
-            abandon("interrupted");
-            return new NodeOutcome.Failed(NodeOutcome.WORKER, "interrupted", System.nanoTime());
+    private static NodeOutcome outcome(NodeAnswer answer) {
+        if (answer.succeeded()) {
+            String words = answer.reply().result().path("result").asText();
+            return new NodeOutcome.Finished(NodeResult.decode(List.of(words.split(" "))), answer.atNanos());
         }
-    }
-
-    private void relay(int node, WorkerProcess worker, String event) throws InterruptedException {
-        String[] parts = event.split(" ");
-        if (parts.length != 2) {
-            throw new IllegalStateException("malformed GATHER from " + worker.name() + ": '" + event + "'");
-        }
-        String key = parts[0];
-        GatherRound round = rounds.computeIfAbsent(key, k -> new GatherRound(k, shuffleCase.nodes()));
-        round.contribute(node, parts[1]);
-        String[] all = round.await(deadlineNanos, () -> abandonReason.get() != null);
-        if (all != null) {
-            worker.request(ShuffleWorker.GATHERED + " " + key + " " + String.join(" ", all), CONTROL_TIMEOUT);
-        } else {
-            String reason = abandonReason.get();
-            worker.request(ShuffleWorker.ABANDON + " "
-                    + (reason != null ? reason : "the case's deadline passed during exchange " + key)
-                            .replaceAll("\\s+", " "),
-                    CONTROL_TIMEOUT);
-        }
-    }
-
-    /** Gives up on the case (first reason wins) and wakes every driver waiting in an exchange. */
-    private void abandon(String reason) {
-        if (abandonReason.compareAndSet(null, reason)) {
-            rounds.values().forEach(GatherRound::wake);
-        }
+        ClusterException failure = answer.failure();
+        String category = switch (failure.kind()) {
+            case TASK_FAILED -> failure.category().name();
+            case TIMEOUT -> NodeOutcome.DEADLINE;
+            case WORKER_DIED, WORKER_UNRESPONSIVE, NODE_UNAVAILABLE, CLOSED -> NodeOutcome.WORKER;
+        };
+        return new NodeOutcome.Failed(category, failure.getMessage(), answer.atNanos());
     }
 }

@@ -40,7 +40,7 @@ public final class ShuffleThroughput {
     /**
      * Runs every design at every node count and writes the CSV, JSON and PNG files.
      *
-     * @throws dev.faro.bench.process.WorkerFailedException if the workers cannot be started
+     * @throws dev.faro.cluster.ClusterException if the workers cannot be started
      */
     public ShuffleThroughputReport run() throws InterruptedException {
         Instant startedAt = Instant.now();
@@ -57,7 +57,7 @@ public final class ShuffleThroughput {
         }
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
-        ShuffleCluster cluster = ShuffleCluster.start(config.workers(), progress);
+        ShuffleRunner cluster = ShuffleRunner.start(config.workers(), progress);
         try {
             runRounds(cluster, timed, failures);
         } finally {
@@ -82,7 +82,7 @@ public final class ShuffleThroughput {
         return ThroughputReportWriter.write(config, results, metadata, notes);
     }
 
-    private void runRounds(ShuffleCluster cluster, Map<String, List<CaseOutcome>> timed, Map<String, String> failures)
+    private void runRounds(ShuffleRunner cluster, Map<String, List<CaseOutcome>> timed, Map<String, String> failures)
             throws InterruptedException {
         int rounds = config.warmupRuns() + config.runs();
         int total = rounds * config.nodeCounts().size() * config.designs().size();
@@ -142,8 +142,8 @@ public final class ShuffleThroughput {
         parameters.put("udBufferBytes", EndpointConfig.DEFAULT_UD_BUFFER_BYTES);
         parameters.put("buffersPerPeer", EndpointConfig.DEFAULT_BUFFERS_PER_PEER);
         parameters.put("creditWriteBackFrequency", EndpointConfig.DEFAULT_CREDIT_WRITE_BACK_FREQUENCY);
-        parameters.put("workers", config.workers() + " JVMs, -Xmx" + ShuffleCluster.WORKER_MAX_HEAP + " "
-                + String.join(" ", ShuffleCluster.WORKER_JVM_OPTIONS));
+        parameters.put("workers", config.workers() + " JVMs, -Xmx" + ShuffleRunner.WORKER_MAX_HEAP + " "
+                + String.join(" ", ShuffleRunner.WORKER_JVM_OPTIONS));
         parameters.put("metric", "receive throughput per node = bytes received per node / response time (the"
                 + " longest node's time from the end of the open to its end of stream); median of runs");
         parameters.put("notes", notes);

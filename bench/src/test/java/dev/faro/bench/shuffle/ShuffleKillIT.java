@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * assertion allows 10 s for a loaded machine, and lies well below the 20 s stall timeout, so a survivor that only
  * noticed by stalling fails it). Afterwards the survivors' endpoints must have released every file and the dead
  * node's directory must be gone (the survivors' fabric removes it), and the cluster carries on with a new worker.
- * A case that hangs past its deadline fails instead of hanging the caller, and its workers are replaced.
+ * A case that hangs past its deadline fails instead of hanging the caller; the cluster cancels it, and replaces its
+ * workers when the case does not end within the cancel grace (an endless stream never does).
  */
 class ShuffleKillIT {
 
@@ -39,7 +40,7 @@ class ShuffleKillIT {
     private static final Duration DETECTION_BOUND = Duration.ofSeconds(10);
     private static final Duration RUN_BEFORE_KILL = Duration.ofMillis(500);
 
-    private static ShuffleCluster cluster;
+    private static ShuffleRunner cluster;
     private static final List<String> timings = new ArrayList<>();
 
     enum Victim {
@@ -49,7 +50,7 @@ class ShuffleKillIT {
 
     @BeforeAll
     static void startWorkers() {
-        cluster = ShuffleCluster.start(NODES, line -> System.err.println("[shuffle kill] " + line));
+        cluster = ShuffleRunner.start(NODES, line -> System.err.println("[shuffle kill] " + line));
     }
 
     @AfterAll
@@ -91,8 +92,8 @@ class ShuffleKillIT {
     void survivorsFailWithANetworkErrorAndLeakNothing(EndpointDesign design, Victim victim) throws Exception {
         ShuffleCase shuffleCase = endlessCase(design, victim);
         RunningCase running = cluster.launch(shuffleCase, Duration.ofSeconds(90));
-        String victimNode = cluster.fabricNode(VICTIM);
         assertThat(running.awaitStarted(Duration.ofSeconds(30))).as("every node started moving data").isTrue();
+        String victimNode = running.fabricNode(VICTIM);
         Thread.sleep(RUN_BEFORE_KILL.toMillis());
         assertThat(running.isDone()).as("the shuffle is still running when the victim is killed").isFalse();
 

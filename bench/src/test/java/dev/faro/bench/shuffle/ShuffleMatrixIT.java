@@ -28,7 +28,7 @@ class ShuffleMatrixIT {
     private static final int TUPLES_PER_THREAD = 20_000;
     private static final int WORKERS = 4;
 
-    private static ShuffleCluster cluster;
+    private static ShuffleRunner cluster;
     private static long startNanos;
 
     @BeforeAll
@@ -38,7 +38,7 @@ class ShuffleMatrixIT {
         System.err.println("[shuffle matrix] designs not implemented yet, skipped: "
                 + (skipped.isEmpty() ? "none" : String.join(", ", skipped)));
         startNanos = System.nanoTime();
-        cluster = ShuffleCluster.start(WORKERS, line -> System.err.println("[shuffle matrix] " + line));
+        cluster = ShuffleRunner.start(WORKERS, line -> System.err.println("[shuffle matrix] " + line));
     }
 
     @AfterAll

@@ -216,6 +216,29 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
+     * Runs task {@code type} on the first {@code nodes} nodes only (the others stay idle; the tasks' contexts and
+     * all-gathers count {@code nodes}) and returns every node's answer, replies and failures alike, by node. A failure
+     * does not end the round: it cancels the task on the nodes still running, and the round waits for their answers
+     * too; nodes still running at {@code timeout} are cancelled and answered with a {@code TIMEOUT} failure. For
+     * callers that report each node's outcome (benchmarks, failure tests). Waits first, like {@link #runOnAll}, until
+     * every node of the cluster has a ready, idle worker.
+     */
+    public List<NodeAnswer> runOnEach(int nodes, String type, IntFunction<JsonNode> payloadForNode,
+            Duration timeout) {
+        rounds.lock();
+        try {
+            return new EveryNodeRound(this, nodes, type, payloadForNode, timeout).run();
+        } finally {
+            rounds.unlock();
+        }
+    }
+
+    /** Tells {@code listener} about every all-gather this coordinator completes from now on. */
+    public void addExchangeListener(ExchangeListener listener) {
+        gathers.addListener(java.util.Objects.requireNonNull(listener, "listener is null"));
+    }
+
+    /**
      * Runs a session setup task on every node now (like {@link #runOnAll}) and, if it succeeds, records it to be
      * replayed in order on every replacement worker before that worker takes part in a round. Setup tasks must work
      * on one node alone (no all-gather): a replay runs on the replacement only. Payloads are captured now.

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The coordinator's half of the relayed {@code PeerExchange}: collects each round's GATHER contributions per key and
@@ -23,6 +24,12 @@ final class GatherRelay {
 
     // Guarded by this.
     private final Map<Long, Round> rounds = new HashMap<>();
+    private final List<ExchangeListener> listeners = new CopyOnWriteArrayList<>();
+
+    /** Tells {@code listener} about every completed all-gather from now on. */
+    void addListener(ExchangeListener listener) {
+        listeners.add(listener);
+    }
 
     /** Starts relaying for task {@code taskId}, run by {@code members} (indexed by node). */
     synchronized void open(long taskId, List<WorkerConnection> members) {
@@ -78,6 +85,13 @@ final class GatherRelay {
         Frame answer = Frame.of(MessageType.GATHERED).put("taskId", taskId).put("key", key).put("values", array);
         for (WorkerConnection member : members) {
             member.send(answer);
+        }
+        for (ExchangeListener listener : listeners) {
+            try {
+                listener.onExchanged(taskId, key, complete);
+            } catch (RuntimeException e) {
+                System.err.println("faro coordinator: an exchange listener failed on '" + key + "': " + e);
+            }
         }
     }
 }

@@ -154,6 +154,14 @@ final class WorkerConnection {
 
     /** Sends a task; the future completes with the reply or fails with a {@link NodeFailure}. */
     CompletableFuture<TaskReply> submit(long taskId, String type, JsonNode payload) {
+        return submit(taskId, type, payload, 0);
+    }
+
+    /**
+     * Sends a task of a round over the first {@code roundNodes} nodes (0: every node of the cluster); the worker's
+     * context and all-gathers then count that many nodes.
+     */
+    CompletableFuture<TaskReply> submit(long taskId, String type, JsonNode payload, int roundNodes) {
         CompletableFuture<TaskReply> future = new CompletableFuture<>();
         tasks.put(taskId, new PendingTask(type, future, new long[1]));
         synchronized (this) {
@@ -163,8 +171,9 @@ final class WorkerConnection {
             }
         }
         try {
-            channel.send(Frame.of(MessageType.TASK).put("taskId", taskId).put("taskType", type)
-                    .put("payload", payload));
+            Frame task = Frame.of(MessageType.TASK).put("taskId", taskId).put("taskType", type)
+                    .put("payload", payload);
+            channel.send(roundNodes > 0 ? task.put("nodes", roundNodes) : task);
         } catch (IOException e) {
             lose(ClusterException.Kind.WORKER_DIED, "could not be sent task '" + type + "' (" + e.getMessage() + ")");
         }

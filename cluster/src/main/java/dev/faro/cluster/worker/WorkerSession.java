@@ -106,10 +106,11 @@ final class WorkerSession {
         long taskId = frame.number("taskId");
         String type = frame.text("taskType");
         JsonNode payload = frame.header().path("payload");
-        RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, nodes, exchangeTimeout,
+        int roundNodes = frame.header().path("nodes").asInt(nodes); // a round over the first k nodes names k
+        RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, roundNodes, exchangeTimeout,
                 (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
                         .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
-        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, nodes, fabric, secret, exchange,
+        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, roundNodes, fabric, secret, exchange,
                 attributes, progress, stallTimeout);
         Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
                 .unstarted(() -> runTask(context, payload));

@@ -35,14 +35,23 @@ public final class ShmFabricProvider implements FabricProvider {
         return ShmFabric.open(config);
     }
 
-    /** Removes the node directories under {@code shm.directory} whose process died (the sweep a new node does). */
+    /**
+     * Removes the node directories under {@code shm.directory} whose process died (the sweep a new node does). A
+     * given directory that does not exist (any more) has nothing left in it and is not created: this runs after
+     * worker processes end, possibly after their owner removed the directory.
+     */
     @Override
     public int removeLeftovers(Map<String, String> options) {
+        String option = options.get(DIRECTORY_OPTION);
         Path base;
-        try {
-            base = ShmDirectory.base(options.get(DIRECTORY_OPTION));
-        } catch (FaroException refused) {
-            return 0; // no node could open there either; opening said why
+        if (option != null) {
+            base = Path.of(option); // never created here (ShmDirectory.base would), not even in a race with its removal
+        } else {
+            try {
+                base = ShmDirectory.base(null);
+            } catch (FaroException refused) {
+                return 0; // no node could open there either; opening said why
+            }
         }
         return Files.isDirectory(base) ? StaleNodeSweeper.sweep(base, ShmFabric.STALE_UNREADABLE_AGE_MS) : 0;
     }

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -32,6 +33,8 @@ final class StaleNodeSweeper {
                     removed++;
                 }
             }
+        } catch (NoSuchFileException gone) {
+            // the base directory was removed meanwhile: nothing is left to sweep
         } catch (IOException e) {
             LOG.log(Level.WARNING, "cannot sweep stale shm directories in {0}: {1}", base, e);
         }
