@@ -57,9 +57,7 @@ public record ClusterStart(ClusterConfig config, ClusterSecret secret) {
         }
         Coordinator coordinator = LocalCluster.closedAtExit(Coordinator.listen(config, secret));
         try {
-            java.net.InetAddress bound = coordinator.address().getAddress();
-            String address = (bound instanceof java.net.Inet6Address ? "[" + bound.getHostAddress() + "]"
-                    : bound.getHostAddress()) + ":" + coordinator.address().getPort();
+            String address = coordinator.joinHint();
             progress.accept("listening on " + address + " for " + config.nodes() + " worker"
                     + (config.nodes() == 1 ? "" : "s") + " (" + config.provider() + " fabric); on each worker host"
                     + " run: faro worker --join " + address + " with the same secret (--secret-file or $"

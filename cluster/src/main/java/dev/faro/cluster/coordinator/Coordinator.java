@@ -418,9 +418,23 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** Where workers from other hosts join: the bound address (the wildcard one as such). */
-    private String joinHint() {
-        return address().getAddress().getHostAddress() + ":" + address().getPort();
+    /**
+     * Where workers from other hosts join, as {@code HOST:PORT}: the bound address ({@code [v6]} in brackets), or this
+     * host's name when bound to the wildcard address.
+     */
+    String joinHint() {
+        InetAddress bound = address().getAddress();
+        String host;
+        if (bound.isAnyLocalAddress()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                host = "THIS-HOST";
+            }
+        } else {
+            host = bound instanceof java.net.Inet6Address ? "[" + bound.getHostAddress() + "]" : bound.getHostAddress();
+        }
+        return host + ":" + address().getPort();
     }
 
     private static String seconds(Duration duration) {
