@@ -3,14 +3,18 @@ package dev.faro.cli;
 import dev.faro.bench.tpch.TpchBenchmark;
 import dev.faro.bench.tpch.TpchBenchmarkConfig;
 import dev.faro.bench.tpch.TpchBenchmarkReport;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.ucx.UcxFabricProvider;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -18,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code faro bench tpch}: TPC-H response times with the exchanges over MESQ/SR, every RC design and the TCP socket
- * baseline on one local cluster, next to a single-process DuckDB on the same rows. Wiring only.
+ * baseline on one cluster (local, or workers joining from other hosts: {@link ClusterOptions}), next to a
+ * single-process DuckDB on the same rows. Wiring only.
  */
 @Command(
         name = "tpch",
@@ -29,15 +34,20 @@ import picocli.CommandLine.Spec;
                     + " the exchanges over MESQ/SR, each of the six RC designs and plain TCP sockets, next to a"
                     + " single-process DuckDB loaded with the same rows, all in one invocation.",
             "Every (query, system) pair gets a warm-up run, then --runs timed runs interleaved across systems; the"
-                    + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out."
+                    + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out.",
+            "With --listen ADDR:PORT --workers N the cluster is N workers started on other hosts (faro worker --join"
+                    + " ADDR:PORT) over the net fabric; DuckDB still runs in this process."
         })
 final class BenchTpchCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "Worker processes (default: 2).")
+    @Option(names = "--nodes", paramLabel = "N", description = "Worker JVMs started on this host (default: 2).")
     private Integer nodes;
+
+    @Mixin
+    private ClusterOptions cluster;
 
     @Option(names = "--sf", paramLabel = "S", description = "TPC-H scale factor (default: 1; --quick: 0.01).")
     private Double scaleFactor;
@@ -61,14 +71,22 @@ final class BenchTpchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        TpchBenchmarkConfig config = config();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Consumer<String> progress = line -> {
+            err.println(line);
+            err.flush();
+        };
+        TpchBenchmarkConfig config = config();
+        ClusterStart start;
         try {
-            TpchBenchmarkReport report = new TpchBenchmark(config, line -> {
-                err.println(line);
-                err.flush();
-            }).run();
+            start = cluster.listening() ? cluster.joining(progress)
+                    : TpchBenchmark.localCluster(config, cluster.localProvider());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        try {
+            TpchBenchmarkReport report = new TpchBenchmark(config, start, progress).run();
             out.print(report.table());
             out.println("wrote " + String.join(", ", report.write().stream().map(Path::toString).toList()));
             out.flush();
@@ -83,6 +101,14 @@ final class BenchTpchCommand implements Callable<Integer> {
         TpchBenchmarkConfig config = quick ? TpchBenchmarkConfig.quick() : TpchBenchmarkConfig.defaults();
         try {
             config = config.withOutputDirectory(outputDirectory);
+            if (cluster.provider().equals(UcxFabricProvider.NAME)) {
+                throw new IllegalArgumentException("the benchmark's reference system is MESQ/SR, which needs UD queue"
+                        + " pairs, and the ucx fabric has none: use --provider net, or faro tpch --provider ucx");
+            }
+            if (cluster.listening()) {
+                TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
+                config = config.withNodes(cluster.workers());
+            }
             if (nodes != null) {
                 config = config.withNodes(nodes);
             }
@@ -98,8 +124,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             if (runs != null) {
                 config = config.withRuns(runs);
             }
-            TpchOptions.checkFits(config.nodes(), config.scaleFactor(), dev.faro.cluster.tpch.TpchSession
-                    .workerHeapMiB(config.nodes(), config.scaleFactor()));
+            if (!cluster.listening()) { // workers started elsewhere bring their own memory
+                TpchOptions.checkFits(config.nodes(), config.scaleFactor(), dev.faro.cluster.tpch.TpchSession
+                        .workerHeapMiB(config.nodes(), config.scaleFactor()));
+            }
             // this JVM generates the whole database once for DuckDB (about 1.2 GB of heap per unit of scale factor)
             long neededMiB = (long) Math.ceil(1536 * config.scaleFactor());
             long maxMiB = Runtime.getRuntime().maxMemory() >> 20;

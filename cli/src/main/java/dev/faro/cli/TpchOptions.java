@@ -3,7 +3,9 @@ package dev.faro.cli;
 import dev.faro.cluster.tpch.TpchSession;
 import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.TpchQueries;
+import dev.faro.fabric.ucx.UcxFabricProvider;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.endpoint.EndpointImplementation;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,16 +60,29 @@ final class TpchOptions {
         return new ArrayList<>(new java.util.TreeSet<>(queries));
     }
 
-    /** {@code settings} with the exchanges of {@code design}: a design's paper name, or {@code tcp}. */
-    static TpchSettings exchange(TpchSettings settings, String design) {
+    /**
+     * {@code settings} with the exchanges of {@code design}: a design's paper name, or {@code tcp}; null for the
+     * default, MESQ/SR, or MEMQ/SR on {@code ucx}, whose fabric has no UD queue pairs (a UD design is refused there).
+     */
+    static TpchSettings exchange(TpchSettings settings, String design, String provider) {
+        boolean rcOnly = provider.equals(UcxFabricProvider.NAME);
+        if (design == null) {
+            return settings.withDesign(rcOnly ? EndpointDesign.MEMQ_SR : EndpointDesign.MESQ_SR);
+        }
         if (design.strip().equalsIgnoreCase("tcp")) {
             return settings.withTcpSockets();
         }
+        EndpointDesign parsed;
         try {
-            return settings.withDesign(EndpointDesign.parse(design));
+            parsed = EndpointDesign.parse(design);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " or tcp");
         }
+        if (rcOnly && parsed.implementation() == EndpointImplementation.UD_TWO_SIDED) {
+            throw new IllegalArgumentException(parsed.paperName() + " needs UD queue pairs, which the ucx fabric does"
+                    + " not offer; choose an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR) or tcp");
+        }
+        return settings.withDesign(parsed);
     }
 
     /** A JVM heap size like {@code 4g}, {@code 512m} or {@code 1048576k}, in MiB. */
@@ -139,6 +154,17 @@ final class TpchOptions {
             throw new IllegalArgumentException(String.format("%d nodes with %d MiB of heap each need about %s;"
                     + " this machine has %s (use fewer nodes, a smaller --worker-heap or a smaller --sf)", nodes,
                     heapMiB, size(reservedMiB), size(memory.totalMiB())));
+        }
+    }
+
+    /**
+     * Refuses {@code option} (given when {@code value} is not null) with {@code --listen}, where it has no meaning;
+     * the message names what to use instead.
+     */
+    static void refuseWithListen(String option, Object value, String instead) {
+        if (value != null) {
+            throw new IllegalArgumentException(option + " is for workers started on this host; with --listen use "
+                    + instead);
         }
     }
 

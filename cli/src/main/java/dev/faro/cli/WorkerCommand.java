@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Join a Faro cluster as a worker node and serve it until the coordinator shuts it down or goes away.",
-            "Start one per host (ssh, srun, mpirun, a container orchestrator); the coordinator assigns node ids."
+            "Start one per host (ssh, srun, mpirun, a container orchestrator); the coordinator (faro tpch --listen"
+                    + " ADDR:PORT --workers N, or faro bench tpch with the same options) assigns node ids in join"
+                    + " order."
         })
 final class WorkerCommand implements Callable<Integer> {
 
@@ -35,6 +37,11 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--secret-file", paramLabel = "FILE",
             description = "File whose first line is the cluster secret (keep it 0600); default: $FARO_CLUSTER_SECRET.")
     private Path secretFile;
+
+    @Option(names = "--node", paramLabel = "N", description = "Ask for node N (0 .. workers - 1); by default the"
+            + " coordinator hands out the lowest free node, in the order workers join. Launcher ranks"
+            + " ($OMPI_COMM_WORLD_RANK, $SLURM_PROCID) are not used: the coordinator may be a rank itself.")
+    private Integer node;
 
     @Option(names = "--verbose", description = "Show informational log lines too, not only warnings and errors.")
     private boolean verbose;
@@ -56,6 +63,9 @@ final class WorkerCommand implements Callable<Integer> {
         List<String> arguments = new ArrayList<>(List.of("--join", join));
         if (secretFile != null) {
             arguments.addAll(List.of("--secret-file", secretFile.toString()));
+        }
+        if (node != null) {
+            arguments.addAll(List.of("--node", node.toString()));
         }
         if (verbose) {
             arguments.add("--verbose");

@@ -28,11 +28,22 @@ final class FaroProcess implements AutoCloseable {
 
     /** Starts {@code faro args}, its standard output going to {@code stdout}. */
     static FaroProcess start(File stdout, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        return start(stdout, List.of(), "256m", args);
+    }
+
+    /**
+     * Starts {@code faro args} with a heap of {@code heap} behind the command {@code prefix} (e.g. {@code ip netns
+     * exec NS}), its standard output going to {@code stdout}. The child never inherits {@code $FARO_CLUSTER_SECRET}.
+     */
+    static FaroProcess start(File stdout, List<String> prefix, String heap, String... args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(ProcessHandle.current().info().command().orElseThrow(), "-Xmx" + heap,
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 FaroCommand.class.getName()));
         command.addAll(List.of(args));
-        return new FaroProcess(new ProcessBuilder(command).redirectOutput(stdout).start());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout);
+        builder.environment().remove(dev.faro.cluster.protocol.ClusterSecret.ENVIRONMENT_VARIABLE);
+        return new FaroProcess(builder.start());
     }
 
     Process process() {

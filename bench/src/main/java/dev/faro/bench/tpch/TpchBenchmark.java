@@ -1,6 +1,7 @@
 package dev.faro.bench.tpch;
 
 import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.cluster.tpch.QueryOutcome;
 import dev.faro.cluster.tpch.TpchSession;
 import dev.faro.cluster.tpch.TpchSettings;
@@ -31,10 +32,31 @@ public final class TpchBenchmark {
     static final String TCP = "TCP sockets";
 
     private final TpchBenchmarkConfig config;
+    private final ClusterStart cluster;
     private final Consumer<String> progress;
 
+    /** The benchmark on a local cluster of {@code config.nodes()} worker JVMs. */
     public TpchBenchmark(TpchBenchmarkConfig config, Consumer<String> progress) {
+        this(config, localCluster(config, ClusterConfig.DEFAULT_PROVIDER), progress);
+    }
+
+    /** A local cluster for {@code config}: its nodes as worker JVMs on {@code provider}, heaps sized for its data. */
+    public static ClusterStart localCluster(TpchBenchmarkConfig config, String provider) {
+        return ClusterStart.local(ClusterConfig.local(config.nodes()).withProvider(provider)
+                .withWorkerHeap(TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()) + "m"));
+    }
+
+    /**
+     * The benchmark on the cluster {@code cluster} describes, e.g. workers joining from other hosts; its node count
+     * must be {@code config.nodes()}.
+     */
+    public TpchBenchmark(TpchBenchmarkConfig config, ClusterStart cluster, Consumer<String> progress) {
+        if (cluster.config().nodes() != config.nodes()) {
+            throw new IllegalArgumentException("the cluster has " + cluster.config().nodes() + " nodes, the benchmark"
+                    + " expects " + config.nodes());
+        }
         this.config = config;
+        this.cluster = cluster;
         this.progress = progress;
     }
 
@@ -57,8 +79,6 @@ public final class TpchBenchmark {
                 EndpointDesign.MESQ_SR);
         Map<String, TpchSettings> systems = clusterSystems(base);
         List<TpchBenchmarkReport.Measurement> measurements = new ArrayList<>();
-        ClusterConfig cluster = ClusterConfig.local(config.nodes())
-                .withWorkerHeap(TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()) + "m");
         try (TpchSession session = TpchSession.start(cluster, base, progress)) {
             progress.accept("loading the same rows into DuckDB (single process, "
                     + Runtime.getRuntime().availableProcessors() + " threads)");

@@ -19,9 +19,12 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
@@ -53,6 +56,8 @@ public final class Coordinator implements AutoCloseable {
         long lastPingNanos;
         /** Why the last attempt to fill this slot failed; reported (and cleared) by the next round. */
         String unavailable;
+        /** The last worker this slot lost and how ("node 1 (pid 7 on b) closed its connection"), or null. */
+        String lost;
     }
 
     private final ClusterConfig config;
@@ -137,6 +142,55 @@ public final class Coordinator implements AutoCloseable {
     /** Waits until every node has a ready, idle worker; throws {@link ClusterException} when that takes too long. */
     public void awaitWorkers(Duration timeout) {
         awaitReady(System.nanoTime() + timeout.toNanos());
+    }
+
+    /**
+     * Like {@link #awaitWorkers(Duration)}, telling {@code progress} at once and then each time workers got ready:
+     * {@code waiting for workers: 1 of 3 joined (node 0: host a, pid 1234)}, naming the ones that joined since the last
+     * line. After {@code timeout} without all of them it throws a {@link ClusterException} whose one-line message
+     * says how many joined and where the others join.
+     */
+    public void awaitWorkers(Duration timeout, Consumer<String> progress) {
+        long deadlineNanos = System.nanoTime() + timeout.toNanos();
+        Set<String> reported = new HashSet<>();
+        boolean first = true;
+        while (true) {
+            List<String> joined;
+            boolean allReady;
+            synchronized (this) {
+                allReady = readyMembers() != null;
+                joined = joinedWorkers();
+                if (!allReady && !first && reported.containsAll(joined) && System.nanoTime() - deadlineNanos < 0) {
+                    waitBriefly(deadlineNanos);
+                    continue;
+                }
+            }
+            List<String> fresh = joined.stream().filter(worker -> !reported.contains(worker)).toList();
+            if (first || !fresh.isEmpty()) {
+                progress.accept("waiting for workers: " + joined.size() + " of " + slots.length + " joined"
+                        + (fresh.isEmpty() ? "" : " (" + String.join("; ", fresh) + ")"));
+                reported.addAll(fresh);
+                first = false;
+            }
+            if (allReady) {
+                return;
+            }
+            if (System.nanoTime() - deadlineNanos >= 0) {
+                if (joined.size() < slots.length) {
+                    throw new ClusterException(Kind.NODE_UNAVAILABLE, Category.TIMEOUT, firstUnready(), "only "
+                            + joined.size() + " of " + slots.length + " workers joined within "
+                            + seconds(timeout) + "; start the others with --join " + joinHint()
+                            + " and the cluster's secret");
+                }
+                awaitReady(deadlineNanos); // every node has a worker, one still busy: its own message
+                return;
+            }
+        }
+    }
+
+    /** Whether this coordinator starts (and replaces) its workers itself, as a local cluster does. */
+    public boolean launchesWorkers() {
+        return launcher != null;
     }
 
     /** Runs task {@code type} with the same {@code payload} on every node; see {@link #runOnAll(String, IntFunction, Duration)}. */
@@ -307,36 +361,84 @@ public final class Coordinator implements AutoCloseable {
      */
     synchronized List<WorkerConnection> awaitReady(long deadlineNanos) {
         while (true) {
-            if (closed) {
-                throw new ClusterException(Kind.CLOSED, Category.CLOSED, -1, "the cluster is closed");
-            }
-            List<WorkerConnection> members = new ArrayList<>();
-            for (int node = 0; node < slots.length; node++) {
-                Slot slot = slots[node];
-                if (slot.unavailable != null) {
-                    String reason = slot.unavailable;
-                    slot.unavailable = null;
-                    throw new ClusterException(Kind.NODE_UNAVAILABLE, Category.NETWORK, node, reason);
-                }
-                WorkerConnection connection = slot.connection;
-                if (connection != null && slot.ready && !connection.busy() && !connection.isLost()) {
-                    members.add(connection);
-                }
-            }
-            if (members.size() == slots.length) {
+            List<WorkerConnection> members = readyMembers();
+            if (members != null) {
                 return members;
             }
-            long leftNanos = deadlineNanos - System.nanoTime();
-            if (leftNanos <= 0) {
+            if (deadlineNanos - System.nanoTime() <= 0) {
                 throw new ClusterException(Kind.NODE_UNAVAILABLE, Category.TIMEOUT, firstUnready(), unreadyMessage());
             }
-            try {
-                wait(Math.max(1, Math.min(50, leftNanos / 1_000_000)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ClusterException(Kind.CLOSED, Category.CLOSED, -1, "interrupted while waiting for workers");
+            waitBriefly(deadlineNanos);
+        }
+    }
+
+    /**
+     * Every node's ready, idle worker, or null while some node has none; throws when the cluster is closed or a node
+     * could not be filled (reporting, and clearing, why). Under the monitor.
+     */
+    private List<WorkerConnection> readyMembers() {
+        if (closed) {
+            throw new ClusterException(Kind.CLOSED, Category.CLOSED, -1, "the cluster is closed");
+        }
+        List<WorkerConnection> members = new ArrayList<>();
+        for (int node = 0; node < slots.length; node++) {
+            Slot slot = slots[node];
+            if (slot.unavailable != null) {
+                String reason = slot.unavailable;
+                slot.unavailable = null;
+                throw new ClusterException(Kind.NODE_UNAVAILABLE, Category.NETWORK, node, reason);
+            }
+            WorkerConnection connection = slot.connection;
+            if (connection != null && slot.ready && !connection.busy() && !connection.isLost()) {
+                members.add(connection);
             }
         }
+        return members.size() == slots.length ? members : null;
+    }
+
+    /** The ready workers as "node 0: host a, pid 1234". Under the monitor. */
+    private List<String> joinedWorkers() {
+        List<String> joined = new ArrayList<>();
+        for (int node = 0; node < slots.length; node++) {
+            WorkerConnection connection = slots[node].connection;
+            if (connection != null && slots[node].ready && !connection.isLost()) {
+                joined.add("node " + node + ": " + connection.host() + ", pid " + connection.pid());
+            }
+        }
+        return joined;
+    }
+
+    /** Waits on the monitor for a change, at most 50 ms and not past {@code deadlineNanos}. Under the monitor. */
+    private void waitBriefly(long deadlineNanos) {
+        try {
+            wait(Math.max(1, Math.min(50, (deadlineNanos - System.nanoTime()) / 1_000_000)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException(Kind.CLOSED, Category.CLOSED, -1, "interrupted while waiting for workers");
+        }
+    }
+
+    /**
+     * Where workers from other hosts join, as {@code HOST:PORT}: the bound address ({@code [v6]} in brackets), or this
+     * host's name when bound to the wildcard address.
+     */
+    String joinHint() {
+        InetAddress bound = address().getAddress();
+        String host;
+        if (bound.isAnyLocalAddress()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                host = "THIS-HOST";
+            }
+        } else {
+            host = bound instanceof java.net.Inet6Address ? "[" + bound.getHostAddress() + "]" : bound.getHostAddress();
+        }
+        return host + ":" + address().getPort();
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
     private int firstUnready() {
@@ -354,7 +456,9 @@ public final class Coordinator implements AutoCloseable {
             Slot slot = slots[node];
             if (slot.connection == null) {
                 problems.add("node " + node + " has no worker" + (launcher == null
-                        ? " (start one with --join " + joinAddress().getHostString() + ":" + address().getPort() + ")"
+                        ? (slot.lost != null ? " since " + slot.lost + " (the coordinator cannot start one on"
+                                + " another host: start one with --join " + joinHint() + ")"
+                                : " (start one with --join " + joinHint() + ")")
                         : slot.launched != null ? " (pid " + slot.launched.pid() + " has not joined yet)" : ""));
             } else if (!slot.ready) {
                 problems.add(slot.connection.describe() + " is still getting ready");
@@ -390,6 +494,7 @@ public final class Coordinator implements AutoCloseable {
         synchronized (this) {
             Slot slot = slots[connection.node()];
             if (slot.connection == connection) {
+                slot.lost = connection.describe() + " " + connection.lostWhat();
                 if (!slot.ready && slot.unavailable == null && !closed) {
                     slot.unavailable = connection.describe() + " " + connection.lostWhat() + " before it was ready";
                 }
@@ -406,7 +511,8 @@ public final class Coordinator implements AutoCloseable {
         }
         if (!isClosed() && !ChildProcesses.shuttingDown()) {
             log.println("faro coordinator: " + connection.describe() + " " + connection.lostWhat()
-                    + (launcher != null ? "; starting a replacement" : "; waiting for a worker to join"));
+                    + (launcher != null ? "; starting a replacement"
+                    : "; waiting for a worker to join (the coordinator cannot start one on another host)"));
         }
     }
 

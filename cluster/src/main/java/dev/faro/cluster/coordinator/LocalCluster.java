@@ -25,7 +25,21 @@ public final class LocalCluster {
      *     started is stopped again)
      */
     public static Coordinator start(ClusterConfig config) {
-        Coordinator coordinator = Coordinator.open(config, ClusterSecret.generate(), true);
+        Coordinator coordinator = closedAtExit(Coordinator.open(config, ClusterSecret.generate(), true));
+        try {
+            coordinator.awaitWorkers(config.joinTimeout());
+            return coordinator;
+        } catch (RuntimeException e) {
+            coordinator.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Closes {@code coordinator} when the JVM exits (Ctrl-C, SIGTERM: the workers are told to stop rather than left to
+     * notice the lost connection); the hook goes when the coordinator closes first. Returns {@code coordinator}.
+     */
+    static Coordinator closedAtExit(Coordinator coordinator) {
         Thread hook = new Thread(coordinator::close, "faro-cluster-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         coordinator.onClose(() -> {
@@ -35,12 +49,6 @@ public final class LocalCluster {
                 // the hook is running or about to
             }
         });
-        try {
-            coordinator.awaitWorkers(config.joinTimeout());
-            return coordinator;
-        } catch (RuntimeException e) {
-            coordinator.close();
-            throw e;
-        }
+        return coordinator;
     }
 }

@@ -67,6 +67,11 @@ final class WorkerConnection {
         return node;
     }
 
+    /** The host name the worker gave when it joined (sanitised). */
+    String host() {
+        return host;
+    }
+
     long pid() {
         return pid;
     }

@@ -1,9 +1,13 @@
 /**
  * The coordinator: {@link dev.faro.cluster.coordinator.LocalCluster#start} for workers on this host,
- * {@link dev.faro.cluster.coordinator.Coordinator#listen} for workers started by hand on other hosts. It admits
+ * {@link dev.faro.cluster.coordinator.Coordinator#listen} for workers started by hand on other hosts, and
+ * {@link dev.faro.cluster.coordinator.ClusterStart} to choose between the two (what the {@code faro} commands' {@code
+ * --listen} does: listen, report the workers as they join, fail after the join timeout saying how many did). It admits
  * workers, runs task rounds, relays all-gathers (and tells {@link dev.faro.cluster.coordinator.ExchangeListener}s
- * about each one it completes), and replaces lost workers. Two kinds of round: {@code runOnAll} on every node, which
- * throws at the first failure, and {@code runOnEach} on the first k nodes, which returns every node's answer
+ * about each one it completes), and replaces lost workers: a local cluster starts a new JVM; a listening coordinator
+ * cannot start one on another host, so it waits (up to the join timeout of the next round) for one to join in its
+ * place and otherwise names the lost worker in the round's error. Two kinds of round: {@code runOnAll} on every node,
+ * which throws at the first failure, and {@code runOnEach} on the first k nodes, which returns every node's answer
  * ({@link dev.faro.cluster.coordinator.NodeAnswer}: reply or failure, and when it came) for callers that report each
  * node's outcome, such as {@code faro bench shuffle}.
  *

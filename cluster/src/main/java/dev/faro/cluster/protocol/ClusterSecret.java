@@ -87,6 +87,15 @@ public final class ClusterSecret {
         return shared;
     }
 
+    /**
+     * A secret for {@code purpose} derived from this one (HMAC-SHA256 of the purpose, hex), so that a worker can key
+     * another protocol, such as the {@code net} fabric's connections, with a secret every node of the cluster knows
+     * without it ever crossing the wire; a different purpose gives an unrelated value. Never log it.
+     */
+    public String derive(String purpose) {
+        return HexFormat.of().formatHex(shared.proof("faro derived secret: " + purpose));
+    }
+
     @Override
     public String toString() {
         return "ClusterSecret[hidden]";

@@ -1,10 +1,11 @@
 package dev.faro.cluster.tpch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.faro.cluster.ClusterException;
 import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.cluster.coordinator.Coordinator;
-import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.engine.tpch.TpchQueries;
 import java.time.Duration;
 import java.util.List;
@@ -41,11 +42,13 @@ public final class TpchSession implements AutoCloseable {
     private final Coordinator cluster;
     private final TpchSettings settings;
     private final Duration queryTimeout;
+    private final Consumer<String> progress;
 
-    private TpchSession(Coordinator cluster, TpchSettings settings, Duration queryTimeout) {
+    private TpchSession(Coordinator cluster, TpchSettings settings, Duration queryTimeout, Consumer<String> progress) {
         this.cluster = cluster;
         this.settings = settings;
         this.queryTimeout = queryTimeout;
+        this.progress = progress;
     }
 
     /**
@@ -53,15 +56,26 @@ public final class TpchSession implements AutoCloseable {
      * line every few seconds while the data is generated).
      */
     public static TpchSession start(ClusterConfig config, TpchSettings settings, Consumer<String> progress) {
+        return start(ClusterStart.local(config), settings, progress);
+    }
+
+    /**
+     * Starts the cluster {@code start} describes (a local one, or a coordinator waiting for workers started on other
+     * hosts, reporting them to {@code progress} as they join) and loads the database.
+     */
+    public static TpchSession start(ClusterStart start, TpchSettings settings, Consumer<String> progress) {
         Objects.requireNonNull(progress, "progress is null");
-        progress.accept("starting " + config.nodes() + " worker JVM" + (config.nodes() == 1 ? "" : "s") + " ("
-                + config.provider() + " fabric, heap " + config.workerHeap() + " each)");
-        Duration loadTimeout = loadTimeout(settings);
-        if (config.joinTimeout().compareTo(loadTimeout) < 0) {
-            // a replacement worker must join AND reload its share before the next query may run
-            config = config.withJoinTimeout(loadTimeout);
+        ClusterConfig config = start.config();
+        if (!start.isJoining()) {
+            progress.accept("starting " + config.nodes() + " worker JVM" + (config.nodes() == 1 ? "" : "s") + " ("
+                    + config.provider() + " fabric, heap " + config.workerHeap() + " each)");
+            Duration loadTimeout = loadTimeout(settings);
+            if (config.joinTimeout().compareTo(loadTimeout) < 0) {
+                // a replacement worker must join AND reload its share before the next query may run
+                start = start.withConfig(config.withJoinTimeout(loadTimeout));
+            }
         }
-        return load(LocalCluster.start(config), settings, progress);
+        return load(start.start(progress), settings, progress);
     }
 
     /** How long generating a node's share may take. */
@@ -103,7 +117,7 @@ public final class TpchSession implements AutoCloseable {
                     (System.nanoTime() - start) / 1e9));
             Duration queryTimeout = Duration.ofMinutes(2).plus(Duration.ofMinutes(
                     (long) Math.ceil(5 * settings.scaleFactor())));
-            return new TpchSession(cluster, settings, queryTimeout);
+            return new TpchSession(cluster, settings, queryTimeout, progress);
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -142,8 +156,29 @@ public final class TpchSession implements AutoCloseable {
         return run(number, settings);
     }
 
-    /** Runs TPC-H query {@code number} with {@code overrides}' design, transport and threads (same database). */
+    /**
+     * Runs TPC-H query {@code number} with {@code overrides}' design, transport and threads (same database). When a
+     * worker that joined from another host is lost during the query, says so to the progress consumer and runs the
+     * query once more: that waits up to the join timeout for a new worker to join in its place (and load its share),
+     * and otherwise fails with a {@link ClusterException} naming the lost worker.
+     */
     public QueryOutcome run(int number, TpchSettings overrides) {
+        try {
+            return runOnce(number, overrides);
+        } catch (ClusterException e) {
+            if (cluster.launchesWorkers() || e.kind() != ClusterException.Kind.WORKER_DIED
+                    && e.kind() != ClusterException.Kind.WORKER_UNRESPONSIVE) {
+                throw e; // a local cluster has already started a replacement; the caller decides
+            }
+            // a worker on another host: only a worker started there can take its place
+            progress.accept("Q" + number + " failed: " + e.getMessage() + "; the coordinator cannot start a worker"
+                    + " on another host: waiting up to " + cluster.config().joinTimeout().toSeconds() + " s for one"
+                    + " to join in its place, then running Q" + number + " again");
+            return runOnce(number, overrides);
+        }
+    }
+
+    private QueryOutcome runOnce(int number, TpchSettings overrides) {
         String queryId = "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet();
         JsonNode payload = new QueryTask(queryId, TpchQueries.plan(number), overrides.design(), overrides.transport(),
                 overrides.threads()).toJson();

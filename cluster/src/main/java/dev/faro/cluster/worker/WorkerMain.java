@@ -28,7 +28,8 @@ import java.util.Set;
  * command line. Without {@code --verbose} only warnings and errors of {@code java.util.logging} are shown. The worker
  * joins, opens one {@link Fabric} with the configuration the coordinator sends, serves tasks, and exits when the
  * coordinator says so or its connection drops. Exit codes: 0 after SHUTDOWN, 1 for a bad command line, 2 when
- * refused or the fabric does not open, 3 when the coordinator was lost; SIGTERM or SIGINT close the fabric (its
+ * refused or the fabric does not open, 3 when the coordinator was lost (or nothing listened at its address for
+ * 60 s: a worker may start before its coordinator); SIGTERM or SIGINT close the fabric (its
  * files go) and exit with 143 or 130.
  *
  * <p>Per-host addresses: the coordinator hands every worker the same provider options, but a worker's fabric address
@@ -60,6 +61,11 @@ public final class WorkerMain {
      * deadline, after which strangers' connections are closed and places come free.
      */
     private static final Duration GREETING_RETRY_WINDOW = Duration.ofSeconds(30);
+    /**
+     * How long a worker keeps trying while nothing listens at the coordinator's address yet: launchers (srun, mpirun,
+     * a batch script) often start the workers and the coordinator together, in no particular order.
+     */
+    private static final Duration LISTEN_RETRY_WINDOW = Duration.ofSeconds(60);
     /** How long exiting may take before the process halts (a task thread stuck in the fabric, say). */
     private static final Duration EXIT_GRACE = Duration.ofSeconds(5);
 
@@ -140,6 +146,8 @@ public final class WorkerMain {
             TaskHandlers handlers) {
         Handshake.warmUp();
         long greetingDeadline = System.nanoTime() + GREETING_RETRY_WINDOW.toNanos();
+        long listenDeadline = System.nanoTime() + LISTEN_RETRY_WINDOW.toNanos();
+        boolean toldNotListening = false;
         long backoffMillis = 50;
         while (true) {
             Socket socket = new Socket();
@@ -164,7 +172,8 @@ public final class WorkerMain {
                 int node = (int) welcome.number("node");
                 int nodes = (int) welcome.number("nodes");
                 Fabric fabric;
-                FabricConfig fabricConfig = fabricConfig(welcome, node, socket.getLocalAddress());
+                FabricConfig fabricConfig = withNetSecret(fabricConfig(welcome, node, socket.getLocalAddress()),
+                        secret, System.getenv(NetFabricProvider.SECRET_ENVIRONMENT));
                 try {
                     fabric = Fabrics.open(fabricConfig);
                 } catch (RuntimeException e) {
@@ -181,8 +190,8 @@ public final class WorkerMain {
                 try (fabric) {
                     channel.receiveTimeout(Duration.ofMillis(welcome.number("silenceTimeoutMs")));
                     channel.send(Frame.of(MessageType.READY));
-                    System.out.println("faro worker: joined " + coordinator + " as node " + node + " of " + nodes
-                            + " (pid " + ProcessHandle.current().pid() + ", fabric "
+                    System.out.println("faro worker: joined " + address(coordinator) + " as node " + node + " of "
+                            + nodes + " (pid " + ProcessHandle.current().pid() + ", fabric "
                             + fabric.getClass().getSimpleName() + ")");
                     WorkerSession session = new WorkerSession(channel, node, nodes, fabric, secret.sharedSecret(),
                             Duration.ofMillis(welcome.number("exchangeTimeoutMs")),
@@ -196,6 +205,21 @@ public final class WorkerMain {
                         // the hook is running
                     }
                 }
+            } catch (java.net.ConnectException e) {
+                if (System.nanoTime() - listenDeadline >= 0) {
+                    System.err.println("faro worker: cannot join " + address(coordinator) + ": nothing listens there"
+                            + " (" + e.getMessage() + ") after " + LISTEN_RETRY_WINDOW.toSeconds() + " s of trying");
+                    return EXIT_LOST;
+                }
+                if (!toldNotListening) {
+                    System.err.println("faro worker: nothing listens at " + address(coordinator) + " yet; trying"
+                            + " again for up to " + LISTEN_RETRY_WINDOW.toSeconds() + " s");
+                    toldNotListening = true;
+                }
+                if (!pause(500)) {
+                    System.err.println("faro worker: interrupted while joining " + address(coordinator));
+                    return EXIT_LOST;
+                }
             } catch (IOException | RuntimeException e) {
                 System.err.println("faro worker: cannot join " + coordinator + ": " + e);
                 return EXIT_LOST;
@@ -205,6 +229,21 @@ public final class WorkerMain {
                 return EXIT_LOST;
             }
         }
+    }
+
+    /** Sleeps {@code millis}; false when interrupted (the flag is set again). */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String address(InetSocketAddress address) {
+        return address.getHostString() + ":" + address.getPort();
     }
 
     private static void closeQuietly(Fabric fabric) {
@@ -254,6 +293,21 @@ public final class WorkerMain {
             config = config.withOption(option.getKey(), value);
         }
         return config;
+    }
+
+    /**
+     * {@code config} with a {@code net} fabric secret every worker of this cluster shares: when neither the
+     * coordinator's options nor {@code environmentSecret} ({@value NetFabricProvider#SECRET_ENVIRONMENT}) give one,
+     * the {@linkplain ClusterSecret#derive derived} one, so workers on different hosts authenticate each other's fabric
+     * connections without a second secret to distribute (and it never crosses the wire). Other providers: unchanged.
+     */
+    static FabricConfig withNetSecret(FabricConfig config, ClusterSecret secret, String environmentSecret) {
+        if (!config.provider().equals(NetFabricProvider.NAME)
+                || config.options().containsKey(NetFabricProvider.SECRET_OPTION)
+                || environmentSecret != null && !environmentSecret.isEmpty()) {
+            return config;
+        }
+        return config.withOption(NetFabricProvider.SECRET_OPTION, secret.derive(NetFabricProvider.SECRET_OPTION));
     }
 
     private static String value(String flag, Iterator<String> it) {

@@ -2,6 +2,7 @@ package dev.faro.cluster.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.faro.cluster.protocol.ClusterSecret;
 import dev.faro.cluster.protocol.Frame;
 import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.MessageType;
@@ -29,6 +30,25 @@ class WorkerMainFabricConfigTest {
         assertThat(config.options()).containsEntry("net.bind", "10.123.4.2")
                 .containsEntry("net.advertise", "10.123.4.2")
                 .as("only address options are resolved").containsEntry("net.secret", "auto");
+    }
+
+    @Test
+    void aNetFabricWithoutASecretGetsOneDerivedFromTheClusterSecret() {
+        ClusterSecret secret = ClusterSecret.of("cluster secret");
+        FabricConfig net = FabricConfig.of("net", "node-0");
+        FabricConfig derived = WorkerMain.withNetSecret(net, secret, null);
+        assertThat(derived.options().get("net.secret")).as("derived, the same on every worker")
+                .isEqualTo(WorkerMain.withNetSecret(net, ClusterSecret.of("cluster secret"), "").options()
+                        .get("net.secret"))
+                .isNotEqualTo(WorkerMain.withNetSecret(net, ClusterSecret.of("another"), null).options()
+                        .get("net.secret"))
+                .doesNotContain("cluster secret").hasSize(64);
+        assertThat(WorkerMain.withNetSecret(net.withOption("net.secret", "given"), secret, null).options())
+                .containsEntry("net.secret", "given");
+        assertThat(WorkerMain.withNetSecret(net, secret, "from-environment").options())
+                .as("FARO_NET_SECRET wins").doesNotContainKey("net.secret");
+        assertThat(WorkerMain.withNetSecret(FabricConfig.of("shm", "node-0"), secret, null).options())
+                .doesNotContainKey("net.secret");
     }
 
     @Test
