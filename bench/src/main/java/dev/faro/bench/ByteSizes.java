@@ -40,8 +40,8 @@ public final class ByteSizes {
     }
 
     private static IllegalArgumentException invalid(String text) {
-        return new IllegalArgumentException(
-                "'" + text + "' is not a byte size: use a positive number with an optional K, M or G suffix (64, 4K, 1M)");
+        return new IllegalArgumentException("'" + text
+                + "' is not a byte size: use a positive number with an optional K, M or G suffix (64, 4K, 1M)");
     }
 
     /** A short label: {@code 64 B}, {@code 4 KiB}, {@code 1 MiB}; sizes that are no whole unit print in bytes. */

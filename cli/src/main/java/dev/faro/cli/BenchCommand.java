@@ -12,5 +12,4 @@ import picocli.CommandLine.Command;
                     + " are noisy."
         },
         subcommands = {BenchFabricCommand.class, BenchShuffleCommand.class, BenchTpchCommand.class})
-final class BenchCommand {
-}
+final class BenchCommand {}

@@ -25,30 +25,44 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--nodes", paramLabel = "N", split = ",",
+    @Option(
+            names = "--nodes",
+            paramLabel = "N",
+            split = ",",
             description = "Node counts (worker processes); experiments at one size use the smallest.")
     private List<Integer> nodeCounts;
 
     @Option(names = "--threads", paramLabel = "N", description = "SHUFFLE and RECEIVE threads per node (default: 2).")
     private Integer threads;
 
-    @Option(names = "--tuples", paramLabel = "ROWS", converter = BenchShuffleCommand.RowsConverter.class,
+    @Option(
+            names = "--tuples",
+            paramLabel = "ROWS",
+            converter = BenchShuffleCommand.RowsConverter.class,
             description = "Rows of each sending thread's table, K/M suffixes (default: 256K; --quick: 16K).")
     private Integer tuples;
 
-    @Option(names = "--scans", paramLabel = "N",
+    @Option(
+            names = "--scans",
+            paramLabel = "N",
             description = "Scans of each table per run before calibration (default: 1).")
     private Integer scans;
 
-    @Option(names = "--runs", paramLabel = "N",
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
             description = "Timed runs per trial; tables show the median (default: 3; --quick: 1).")
     private Integer runs;
 
-    @Option(names = "--warmup-runs", paramLabel = "N",
+    @Option(
+            names = "--warmup-runs",
+            paramLabel = "N",
             description = "Untimed runs per trial first; the first calibrates the volume (default: 1; --quick: 0).")
     private Integer warmupRuns;
 
-    @Option(names = "--min-seconds", paramLabel = "S",
+    @Option(
+            names = "--min-seconds",
+            paramLabel = "S",
             description = "Calibrate scans so that each trial's timed runs take at least this long (default: 2;"
                     + " --quick: 0 = no calibration).")
     private Double minimumSeconds;
@@ -80,7 +94,8 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
         }
         out.print(report.table());
         out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and "
-                + String.join(", ", report.plotFiles().stream().map(Path::toString).toList()));
+                + String.join(
+                        ", ", report.plotFiles().stream().map(Path::toString).toList()));
         out.flush();
         return CommandLine.ExitCode.OK;
     }

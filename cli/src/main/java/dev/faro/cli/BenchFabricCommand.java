@@ -45,36 +45,58 @@ final class BenchFabricCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--provider", paramLabel = "NAME", split = ",", converter = ProviderConverter.class,
+    @Option(
+            names = "--provider",
+            paramLabel = "NAME",
+            split = ",",
+            converter = ProviderConverter.class,
             description = "Fabric provider of both workers (default: shm). Several, comma-separated (shm,net,ucx),"
                     + " are measured one after the other in this run and compared; with ucx and an installed"
                     + " ucx_perftest, UCX's own put bandwidth is measured beside RC WRITE. UCX settings come from the"
                     + " environment (UCX_TLS=sm,self, ...).")
     private List<String> providers = List.of(FabricBenchmarkConfig.DEFAULT_PROVIDER);
 
-    @Option(names = "--sizes", paramLabel = "SIZE", split = ",", converter = SizeConverter.class,
-            description = "Message sizes, with K/M suffixes (default: 64,256,1K,4K,16K,64K,256K,1M; --quick: 64,4K,64K)."
-                    + " UD SEND is measured only up to the UD MTU.")
+    @Option(
+            names = "--sizes",
+            paramLabel = "SIZE",
+            split = ",",
+            converter = SizeConverter.class,
+            description =
+                    "Message sizes, with K/M suffixes (default: 64,256,1K,4K,16K,64K,256K,1M; --quick: 64,4K,64K)."
+                            + " UD SEND is measured only up to the UD MTU.")
     private List<Integer> sizes;
 
-    @Option(names = "--ops", paramLabel = "OP", split = ",", converter = OperationConverter.class,
+    @Option(
+            names = "--ops",
+            paramLabel = "OP",
+            split = ",",
+            converter = OperationConverter.class,
             description = "Operations: write, read, rc-send, ud-send (default: all).")
     private List<FabricOperation> operations;
 
-    @Option(names = "--runs", paramLabel = "N",
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
             description = "Timed runs per point; the table shows the median (default: 5; --quick: 3).")
     private Integer runs;
 
-    @Option(names = "--seconds-per-point", paramLabel = "SECONDS",
+    @Option(
+            names = "--seconds-per-point",
+            paramLabel = "SECONDS",
             description = "Duration of one timed run of one point; memcpy runs as long, interleaved (default: 0.3;"
                     + " --quick: 0.05).")
     private Double secondsPerPoint;
 
-    @Option(names = "--window", paramLabel = "N",
+    @Option(
+            names = "--window",
+            paramLabel = "N",
             description = "Requests the initiator keeps outstanding; every quarter is signaled (default: 32).")
     private Integer window;
 
-    @Option(names = "--working-set", paramLabel = "SIZE", converter = WorkingSetConverter.class,
+    @Option(
+            names = "--working-set",
+            paramLabel = "SIZE",
+            converter = WorkingSetConverter.class,
             description = "Bytes each buffer cycles through, so copies reach memory (default: 64M).")
     private Long workingSetBytes;
 
@@ -94,9 +116,10 @@ final class BenchFabricCommand implements Callable<Integer> {
             FabricBenchmarkReport report;
             try {
                 report = new FabricBenchmark(config, line -> {
-                    err.println(line);
-                    err.flush();
-                }).run();
+                            err.println(line);
+                            err.flush();
+                        })
+                        .run();
             } catch (IllegalArgumentException e) {
                 // known only once the workers report the provider's limits, e.g. every size above the UD MTU
                 throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -121,8 +144,8 @@ final class BenchFabricCommand implements Callable<Integer> {
     FabricBenchmarkConfig config() {
         FabricBenchmarkConfig base = quick ? FabricBenchmarkConfig.quick() : FabricBenchmarkConfig.defaults();
         try {
-            FabricBenchmarkConfig config = base.withProvider(providers.getFirst())
-                    .withOutputDirectory(outputDirectory);
+            FabricBenchmarkConfig config =
+                    base.withProvider(providers.getFirst()).withOutputDirectory(outputDirectory);
             if (sizes != null) {
                 config = config.withSizes(sizes);
             }
@@ -134,8 +157,7 @@ final class BenchFabricCommand implements Callable<Integer> {
             }
             if (secondsPerPoint != null) {
                 if (!(secondsPerPoint > 0 && secondsPerPoint <= 3600)) {
-                    throw new IllegalArgumentException(
-                            "--seconds-per-point must be in (0, 3600]: " + secondsPerPoint);
+                    throw new IllegalArgumentException("--seconds-per-point must be in (0, 3600]: " + secondsPerPoint);
                 }
                 config = config.withRunDuration(Duration.ofNanos(Math.round(secondsPerPoint * 1e9)));
             }
@@ -195,7 +217,10 @@ final class BenchFabricCommand implements Callable<Integer> {
     static final class ProviderConverter implements CommandLine.ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            List<String> known = Fabrics.providers().stream().map(FabricProvider::name).sorted().toList();
+            List<String> known = Fabrics.providers().stream()
+                    .map(FabricProvider::name)
+                    .sorted()
+                    .toList();
             if (!known.contains(value)) {
                 throw new CommandLine.TypeConversionException(
                         "unknown provider '" + value + "'; known: " + String.join(", ", known));

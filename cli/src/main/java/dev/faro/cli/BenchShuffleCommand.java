@@ -27,11 +27,17 @@ import picocli.CommandLine.Spec;
         name = "shuffle",
         mixinStandardHelpOptions = true,
         description = "Shuffle experiments of TODS19 with worker processes over the shm fabric.",
-        subcommands = {BenchShuffleCommand.Throughput.class, BenchShuffleExperimentCommands.E1.class,
-            BenchShuffleExperimentCommands.E2.class, BenchShuffleExperimentCommands.E3.class,
-            BenchShuffleExperimentCommands.E4.class, BenchShuffleExperimentCommands.E5.class,
-            BenchShuffleExperimentCommands.E6.class, BenchShuffleExperimentCommands.E7.class,
-            BenchShuffleExperimentCommands.E8.class})
+        subcommands = {
+            BenchShuffleCommand.Throughput.class,
+            BenchShuffleExperimentCommands.E1.class,
+            BenchShuffleExperimentCommands.E2.class,
+            BenchShuffleExperimentCommands.E3.class,
+            BenchShuffleExperimentCommands.E4.class,
+            BenchShuffleExperimentCommands.E5.class,
+            BenchShuffleExperimentCommands.E6.class,
+            BenchShuffleExperimentCommands.E7.class,
+            BenchShuffleExperimentCommands.E8.class
+        })
 final class BenchShuffleCommand {
 
     /** Exit code when the experiment fails at run time (a worker could not start). */
@@ -57,32 +63,49 @@ final class BenchShuffleCommand {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--nodes", paramLabel = "N", split = ",",
+        @Option(
+                names = "--nodes",
+                paramLabel = "N",
+                split = ",",
                 description = "Node counts (worker processes) to measure (default: 2,4).")
         private List<Integer> nodeCounts;
 
-        @Option(names = "--designs", paramLabel = "DESIGN", split = ",",
+        @Option(
+                names = "--designs",
+                paramLabel = "DESIGN",
+                split = ",",
                 description = "Designs by paper name (MESQ/SR, memq-wr, ...) or 'all' (default: all implemented).")
         private List<String> designs;
 
-        @Option(names = "--threads", paramLabel = "N",
+        @Option(
+                names = "--threads",
+                paramLabel = "N",
                 description = "SHUFFLE and RECEIVE threads per node (default: 2).")
         private Integer threads;
 
-        @Option(names = "--tuples", paramLabel = "ROWS", converter = RowsConverter.class,
+        @Option(
+                names = "--tuples",
+                paramLabel = "ROWS",
+                converter = RowsConverter.class,
                 description = "Rows of each sending thread's table, with K/M suffixes (default: 1M; --quick: 32K).")
         private Integer tuples;
 
-        @Option(names = "--scans", paramLabel = "N",
+        @Option(
+                names = "--scans",
+                paramLabel = "N",
                 description = "Times each thread sends its table per run (default: 4; --quick: 1).")
         private Integer scans;
 
-        @Option(names = "--runs", paramLabel = "N",
+        @Option(
+                names = "--runs",
+                paramLabel = "N",
                 description = "Timed runs per design and node count; the table shows the median (default: 3;"
                         + " --quick: 1).")
         private Integer runs;
 
-        @Option(names = "--warmup-runs", paramLabel = "N",
+        @Option(
+                names = "--warmup-runs",
+                paramLabel = "N",
                 description = "Untimed runs per design and node count first (default: 1; --quick: 0).")
         private Integer warmupRuns;
 
@@ -100,9 +123,10 @@ final class BenchShuffleCommand {
             ShuffleThroughputReport report;
             try {
                 report = new ShuffleThroughput(config, line -> {
-                    err.println(line);
-                    err.flush();
-                }).run();
+                            err.println(line);
+                            err.flush();
+                        })
+                        .run();
             } catch (FaroException | UncheckedIOException | IllegalStateException e) {
                 UserStop.printFailure(err, "faro bench shuffle throughput: " + e.getMessage());
                 return FAILED;
@@ -115,8 +139,7 @@ final class BenchShuffleCommand {
 
         /** The options over the defaults ({@code --quick} defaults when given); invalid values are usage errors. */
         ShuffleThroughputConfig config() {
-            ShuffleThroughputConfig base =
-                    quick ? ShuffleThroughputConfig.quick() : ShuffleThroughputConfig.defaults();
+            ShuffleThroughputConfig base = quick ? ShuffleThroughputConfig.quick() : ShuffleThroughputConfig.defaults();
             try {
                 ShuffleThroughputConfig config = base.withOutputDirectory(outputDirectory);
                 if (nodeCounts != null) {

@@ -52,15 +52,20 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--sf", paramLabel = "S", description = "TPC-H scale factor (default: 1; --quick: 0.01).")
     private Double scaleFactor;
 
-    @Option(names = "--queries", paramLabel = "Q", split = ",", description = "Query numbers or 'all' (default:"
-            + " 3,4,10, the paper's).")
+    @Option(
+            names = "--queries",
+            paramLabel = "Q",
+            split = ",",
+            description = "Query numbers or 'all' (default:" + " 3,4,10, the paper's).")
     private List<String> queries;
 
     @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node, at most 32 (default: 2).")
     private Integer threads;
 
-    @Option(names = "--runs", paramLabel = "N", description = "Timed runs per query and system (default: 3;"
-            + " --quick: 1).")
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            description = "Timed runs per query and system (default: 3;" + " --quick: 1).")
     private Integer runs;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results).")
@@ -80,7 +85,8 @@ final class BenchTpchCommand implements Callable<Integer> {
         TpchBenchmarkConfig config = config();
         ClusterStart start;
         try {
-            start = cluster.listening() ? cluster.joining(progress)
+            start = cluster.listening()
+                    ? cluster.joining(progress)
                     : TpchBenchmark.localCluster(config, cluster.localProvider());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -88,7 +94,9 @@ final class BenchTpchCommand implements Callable<Integer> {
         try {
             TpchBenchmarkReport report = new TpchBenchmark(config, start, progress).run();
             out.print(report.table());
-            out.println("wrote " + String.join(", ", report.write().stream().map(Path::toString).toList()));
+            out.println("wrote "
+                    + String.join(
+                            ", ", report.write().stream().map(Path::toString).toList()));
             out.flush();
             return CommandLine.ExitCode.OK;
         } catch (FaroException | IllegalStateException | UncheckedIOException e) {
@@ -125,15 +133,18 @@ final class BenchTpchCommand implements Callable<Integer> {
                 config = config.withRuns(runs);
             }
             if (!cluster.listening()) { // workers started elsewhere bring their own memory
-                TpchOptions.checkFits(config.nodes(), config.scaleFactor(), dev.faro.cluster.tpch.TpchSession
-                        .workerHeapMiB(config.nodes(), config.scaleFactor()));
+                TpchOptions.checkFits(
+                        config.nodes(),
+                        config.scaleFactor(),
+                        dev.faro.cluster.tpch.TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()));
             }
             // this JVM generates the whole database once for DuckDB (about 1.2 GB of heap per unit of scale factor)
             long neededMiB = (long) Math.ceil(1536 * config.scaleFactor());
             long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
             if (neededMiB > maxMiB) {
-                throw new IllegalArgumentException(String.format("SF %s needs about %d MiB of heap in this process"
-                        + " for DuckDB's copy of the data, it has %d MiB: set FARO_JAVA_OPTS=-Xmx%dg",
+                throw new IllegalArgumentException(String.format(
+                        "SF %s needs about %d MiB of heap in this process"
+                                + " for DuckDB's copy of the data, it has %d MiB: set FARO_JAVA_OPTS=-Xmx%dg",
                         config.scaleFactor(), neededMiB, maxMiB, (neededMiB >> 10) + 2));
             }
             return config;

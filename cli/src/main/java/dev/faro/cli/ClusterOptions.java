@@ -32,31 +32,44 @@ import picocli.CommandLine.Option;
 final class ClusterOptions {
 
     static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(120);
-    private static final List<String> PROVIDERS = List.of(ShmFabricProvider.NAME, NetFabricProvider.NAME,
-            UcxFabricProvider.NAME);
+    private static final List<String> PROVIDERS =
+            List.of(ShmFabricProvider.NAME, NetFabricProvider.NAME, UcxFabricProvider.NAME);
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
 
-    @Option(names = "--listen", paramLabel = "ADDR:PORT", description = "Be the coordinator of workers started"
-            + " elsewhere (faro worker --join ADDR:PORT on each host): listen at this address (PORT alone: loopback;"
-            + " 0.0.0.0 for every interface) and wait for --workers of them. Without it the workers are JVMs"
-            + " started on this host.")
+    @Option(
+            names = "--listen",
+            paramLabel = "ADDR:PORT",
+            description = "Be the coordinator of workers started"
+                    + " elsewhere (faro worker --join ADDR:PORT on each host): listen at this address (PORT alone: loopback;"
+                    + " 0.0.0.0 for every interface) and wait for --workers of them. Without it the workers are JVMs"
+                    + " started on this host.")
     private String listen;
 
     @Option(names = "--workers", paramLabel = "N", description = "With --listen: how many workers to wait for.")
     private Integer workers;
 
-    @Option(names = "--provider", paramLabel = "P", description = "The workers' fabric: shm (one host; the default"
-            + " without --listen), net (TCP/UDP; the default with --listen) or ucx (RDMA NICs through UCX).")
+    @Option(
+            names = "--provider",
+            paramLabel = "P",
+            description = "The workers' fabric: shm (one host; the default"
+                    + " without --listen), net (TCP/UDP; the default with --listen) or ucx (RDMA NICs through UCX).")
     private String provider;
 
-    @Option(names = "--join-timeout", paramLabel = "TIME", description = "With --listen: how long to wait for the"
-            + " workers to join, e.g. 120s, 5m (default: 120s); also how long a lost worker's place waits for a new"
-            + " one.")
+    @Option(
+            names = "--join-timeout",
+            paramLabel = "TIME",
+            description = "With --listen: how long to wait for the"
+                    + " workers to join, e.g. 120s, 5m (default: 120s); also how long a lost worker's place waits for a new"
+                    + " one.")
     private String joinTimeout;
 
-    @Option(names = "--secret-file", paramLabel = "FILE", description = "With --listen: file whose first line is the"
-            + " cluster secret the workers must know (keep it 0600); default: $" + ClusterSecret.ENVIRONMENT_VARIABLE
-            + ", and on loopback one generated into a file of yours.")
+    @Option(
+            names = "--secret-file",
+            paramLabel = "FILE",
+            description = "With --listen: file whose first line is the"
+                    + " cluster secret the workers must know (keep it 0600); default: $"
+                    + ClusterSecret.ENVIRONMENT_VARIABLE
+                    + ", and on loopback one generated into a file of yours.")
     private Path secretFile;
 
     /** Caught so that its value is never echoed in an error ("Unknown options: '--secret', 'VALUE'"). */
@@ -87,8 +100,9 @@ final class ClusterOptions {
     /** The provider of a local cluster ({@code shm} unless {@code --provider} says otherwise); refuses join options. */
     String localProvider() {
         refuseSecretOnCommandLine();
-        for (Object[] option : new Object[][] {{"--workers", workers}, {"--join-timeout", joinTimeout},
-                {"--secret-file", secretFile}}) {
+        for (Object[] option :
+                new Object[][] {{"--workers", workers}, {"--join-timeout", joinTimeout}, {"--secret-file", secretFile}
+                }) {
             if (option[1] != null) {
                 throw new IllegalArgumentException(option[0] + " goes with --listen ADDR:PORT (workers started"
                         + " elsewhere); a local cluster's size is --nodes");
@@ -106,15 +120,17 @@ final class ClusterOptions {
         int count = workers();
         String fabric = provider(NetFabricProvider.NAME);
         if (fabric.equals(ShmFabricProvider.NAME)) {
-            throw new IllegalArgumentException("--provider shm works on one host only; workers joining from other"
-                    + " hosts use net or ucx");
+            throw new IllegalArgumentException(
+                    "--provider shm works on one host only; workers joining from other" + " hosts use net or ucx");
         }
         InetAddress address = address();
         int port = port();
         Duration timeout = joinTimeout == null ? DEFAULT_JOIN_TIMEOUT : duration(joinTimeout);
         ClusterSecret secret = secret(address, notes);
-        ClusterConfig config = ClusterConfig.local(count).withBind(address.getHostAddress(), port)
-                .withProvider(fabric).withJoinTimeout(timeout);
+        ClusterConfig config = ClusterConfig.local(count)
+                .withBind(address.getHostAddress(), port)
+                .withProvider(fabric)
+                .withJoinTimeout(timeout);
         if (fabric.equals(NetFabricProvider.NAME)) {
             // each worker binds its fabric to the interface it reaches the coordinator through
             config = config.withProviderOption(NetFabricProvider.BIND_OPTION, WorkerMain.AUTO_ADDRESS);
@@ -132,8 +148,8 @@ final class ClusterOptions {
     private String provider(String defaultName) {
         String name = provider == null ? defaultName : provider.strip().toLowerCase(Locale.ROOT);
         if (!PROVIDERS.contains(name)) {
-            throw new IllegalArgumentException("--provider must be one of " + String.join(", ", PROVIDERS)
-                    + ", not '" + provider + "'");
+            throw new IllegalArgumentException(
+                    "--provider must be one of " + String.join(", ", PROVIDERS) + ", not '" + provider + "'");
         }
         return name;
     }
@@ -165,16 +181,16 @@ final class ClusterOptions {
         } catch (NumberFormatException e) {
             // the message below
         }
-        throw new IllegalArgumentException("--listen wants ADDR:PORT with a port from 0 to 65535, got '" + listen
-                + "'");
+        throw new IllegalArgumentException(
+                "--listen wants ADDR:PORT with a port from 0 to 65535, got '" + listen + "'");
     }
 
     /** {@code 120s}, {@code 5m}, {@code 500ms}, {@code 1h}, or a number of seconds; positive. */
     static Duration duration(String text) {
         Matcher matcher = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
-            throw new IllegalArgumentException("--join-timeout takes a positive time like 120s, 5m or 500ms, not '"
-                    + text + "'");
+            throw new IllegalArgumentException(
+                    "--join-timeout takes a positive time like 120s, 5m or 500ms, not '" + text + "'");
         }
         long value = Long.parseLong(matcher.group(1));
         String unit = matcher.group(2) == null ? "s" : matcher.group(2);
@@ -196,8 +212,11 @@ final class ClusterOptions {
                 return ClusterSecret.readFile(secretFile);
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read the secret file " + secretFile + ": "
-                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString()));
+                        + (e instanceof java.nio.file.NoSuchFileException
+                                ? "no such file"
+                                : e instanceof java.nio.file.AccessDeniedException
+                                        ? "permission denied"
+                                        : e.toString()));
             }
         }
         ClusterSecret fromEnvironment = ClusterSecret.fromEnvironment();

@@ -42,7 +42,10 @@ public final class FaroCommand {
         int code = commandLine.execute(args);
         commandLine.getOut().flush();
         if (stdout.failure() != null) {
-            commandLine.getErr().println(running[0] + ": cannot write the output: " + stdout.failure().getMessage());
+            commandLine
+                    .getErr()
+                    .println(running[0] + ": cannot write the output: "
+                            + stdout.failure().getMessage());
             commandLine.getErr().flush();
             code = code == CommandLine.ExitCode.OK ? OUTPUT_FAILED : code;
         }

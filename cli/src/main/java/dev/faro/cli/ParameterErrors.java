@@ -41,7 +41,8 @@ final class ParameterErrors implements CommandLine.IParameterExceptionHandler {
         CommandLine command = exception.getCommandLine();
         if (!command.getSubcommands().isEmpty()) {
             boolean redacted = !message.equals(exception.getMessage());
-            return redacted ? usage.handleParseException(new ParameterException(command, message), new String[0])
+            return redacted
+                    ? usage.handleParseException(new ParameterException(command, message), new String[0])
                     : usage.handleParseException(exception, args);
         }
         String name = command.getCommandSpec().qualifiedName();
@@ -84,7 +85,9 @@ final class ParameterErrors implements CommandLine.IParameterExceptionHandler {
         if (name.endsWith("-file")) {
             return false; // --secret-file names a file, not a secret
         }
-        return name.contains("secret") || name.contains("password") || name.contains("token")
+        return name.contains("secret")
+                || name.contains("password")
+                || name.contains("token")
                 || name.contains("passwd");
     }
 

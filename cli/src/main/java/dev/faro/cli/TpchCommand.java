@@ -7,8 +7,8 @@ import dev.faro.cluster.tpch.TpchSession;
 import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.fabric.FaroException;
-import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.fabric.shm.ShmFabricProvider;
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,45 +55,72 @@ final class TpchCommand implements Callable<Integer> {
     @Mixin
     private ClusterOptions cluster;
 
-    @Option(names = "--sf", paramLabel = "S", description = "TPC-H scale factor, e.g. 0.1, 1, 3 (default:"
-            + " ${DEFAULT-VALUE}; SF 1 is about 1.2 GB in memory).")
+    @Option(
+            names = "--sf",
+            paramLabel = "S",
+            description = "TPC-H scale factor, e.g. 0.1, 1, 3 (default:"
+                    + " ${DEFAULT-VALUE}; SF 1 is about 1.2 GB in memory).")
     private double scaleFactor = 1;
 
-    @Option(names = "--queries", paramLabel = "Q", split = ",",
+    @Option(
+            names = "--queries",
+            paramLabel = "Q",
+            split = ",",
             description = "Query numbers, or 'all' for every implemented one (default: 3,4,10).")
     private List<String> queries = List.of("3", "4", "10");
 
-    @Option(names = "--design", paramLabel = "DESIGN", description = "Shuffle design of the exchanges by paper name"
-            + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
-            + " on shm; MEMQ/SR on ucx, which has RC queue pairs only), or 'tcp' for the plain TCP socket baseline.")
+    @Option(
+            names = "--design",
+            paramLabel = "DESIGN",
+            description =
+                    "Shuffle design of the exchanges by paper name"
+                            + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
+                            + " on shm; MEMQ/SR on ucx, which has RC queue pairs only), or 'tcp' for the plain TCP socket baseline.")
     private String design;
 
-    @Option(names = "--placement", paramLabel = "P", description = "random (TODS19) or first-key (every table"
-            + " partitioned on its first column, VLDB16) (default: random).")
+    @Option(
+            names = "--placement",
+            paramLabel = "P",
+            description = "random (TODS19) or first-key (every table"
+                    + " partitioned on its first column, VLDB16) (default: random).")
     private String placement = Placement.RANDOM.optionName();
 
     @Option(names = "--threads", paramLabel = "N", description = "Engine threads per node, at most 32 (default: 2).")
     private int threads = 2;
 
-    @Option(names = "--format", paramLabel = "F", description = "table (first rows and figures), csv or json (the"
-            + " full results on standard output, progress on standard error) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--format",
+            paramLabel = "F",
+            description = "table (first rows and figures), csv or json (the"
+                    + " full results on standard output, progress on standard error) (default: ${DEFAULT-VALUE}).")
     private TpchOutput.Format format = TpchOutput.Format.table;
 
-    @Option(names = "--rows", paramLabel = "N", description = "Rows of each answer shown in table format (default:"
-            + " ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--rows",
+            paramLabel = "N",
+            description = "Rows of each answer shown in table format (default:" + " ${DEFAULT-VALUE}).")
     private int rows = 10;
 
-    @Option(names = "--worker-heap", paramLabel = "SIZE", description = "Heap of each worker JVM, e.g. 4g (default:"
-            + " 512 MiB + 2.5 GiB x SF / nodes; at least 320 MiB + 1.25 GiB x SF / nodes).")
+    @Option(
+            names = "--worker-heap",
+            paramLabel = "SIZE",
+            description = "Heap of each worker JVM, e.g. 4g (default:"
+                    + " 512 MiB + 2.5 GiB x SF / nodes; at least 320 MiB + 1.25 GiB x SF / nodes).")
     private String workerHeap;
 
-    @Option(names = "--shm-directory", paramLabel = "DIR", description = "Where the shm fabric keeps its shared"
-            + " memory files (default: /dev/shm); a larger tmpfs when /dev/shm is small, as in containers.")
+    @Option(
+            names = "--shm-directory",
+            paramLabel = "DIR",
+            description = "Where the shm fabric keeps its shared"
+                    + " memory files (default: /dev/shm); a larger tmpfs when /dev/shm is small, as in containers.")
     private Path shmDirectory;
 
-    @Option(names = "--verbose", description = "Show the workers' standard output and stack traces (by default a"
-            + " worker's stack trace goes to a file under " + "${sys:java.io.tmpdir}/faro-logs, and one line says"
-            + " which).")
+    @Option(
+            names = "--verbose",
+            description = "Show the workers' standard output and stack traces (by default a"
+                    + " worker's stack trace goes to a file under "
+                    + "${sys:java.io.tmpdir}/faro-logs, and one line says"
+                    + " which).")
     private boolean verbose;
 
     @Override
@@ -110,8 +137,10 @@ final class TpchCommand implements Callable<Integer> {
             if (rows < 0) {
                 throw new IllegalArgumentException("--rows must not be negative, got " + rows);
             }
-            settings = TpchOptions.exchange(new TpchSettings(sf, Placement.parse(placement), threads,
-                    EndpointDesign.MESQ_SR), design, cluster.provider());
+            settings = TpchOptions.exchange(
+                    new TpchSettings(sf, Placement.parse(placement), threads, EndpointDesign.MESQ_SR),
+                    design,
+                    cluster.provider());
             start = cluster.listening() ? joining(err) : local(sf);
         } catch (IllegalArgumentException e) {
             err.println("faro tpch: " + e.getMessage());
@@ -143,10 +172,13 @@ final class TpchCommand implements Callable<Integer> {
         String provider = cluster.localProvider();
         long heapMiB = workerHeap != null ? TpchOptions.heapMiB(workerHeap) : TpchSession.workerHeapMiB(count, sf);
         TpchOptions.checkFits(count, sf, heapMiB);
-        ClusterConfig config = ClusterConfig.local(count).withProvider(provider).withWorkerHeap(heapMiB + "m")
+        ClusterConfig config = ClusterConfig.local(count)
+                .withProvider(provider)
+                .withWorkerHeap(heapMiB + "m")
                 .withForwardWorkerOutput(verbose);
         if (shmDirectory != null) {
-            config = config.withProviderOption(ShmFabricProvider.DIRECTORY_OPTION,
+            config = config.withProviderOption(
+                    ShmFabricProvider.DIRECTORY_OPTION,
                     shmDirectory.toAbsolutePath().toString());
         }
         return ClusterStart.local(config);

@@ -42,15 +42,15 @@ final class TpchOptions {
             try {
                 number = Integer.parseInt(text.startsWith("q") ? text.substring(1) : text);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + value + "' is not a query number; give numbers like 3,4,10"
-                        + " or 'all'");
+                throw new IllegalArgumentException(
+                        "'" + value + "' is not a query number; give numbers like 3,4,10" + " or 'all'");
             }
             if (number < 1 || number > 22) {
                 throw new IllegalArgumentException("TPC-H has queries 1 to 22, not " + number);
             }
             if (!TpchQueries.implemented().contains(number)) {
-                throw new IllegalArgumentException("query " + number + " has no plan yet; implemented: "
-                        + join(TpchQueries.implemented()));
+                throw new IllegalArgumentException(
+                        "query " + number + " has no plan yet; implemented: " + join(TpchQueries.implemented()));
             }
             queries.add(number);
         }
@@ -87,7 +87,8 @@ final class TpchOptions {
 
     /** A JVM heap size like {@code 4g}, {@code 512m} or {@code 1048576k}, in MiB. */
     static long heapMiB(String text) {
-        java.util.regex.Matcher size = java.util.regex.Pattern.compile("(\\d{1,9})([kKmMgG])").matcher(text.strip());
+        java.util.regex.Matcher size =
+                java.util.regex.Pattern.compile("(\\d{1,9})([kKmMgG])").matcher(text.strip());
         if (!size.matches()) {
             throw new IllegalArgumentException("--worker-heap takes a size like 512m or 4g, not '" + text + "'");
         }
@@ -114,8 +115,8 @@ final class TpchOptions {
     /** Engine threads per node: between 1 and {@link TpchSettings#MAX_THREADS}. */
     static int threads(int value) {
         if (value < 1 || value > TpchSettings.MAX_THREADS) {
-            throw new IllegalArgumentException("--threads must be between 1 and " + TpchSettings.MAX_THREADS
-                    + " per node, got " + value);
+            throw new IllegalArgumentException(
+                    "--threads must be between 1 and " + TpchSettings.MAX_THREADS + " per node, got " + value);
         }
         return value;
     }
@@ -134,26 +135,33 @@ final class TpchOptions {
             throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
         }
         if (nodes > MAX_LOCAL_NODES) {
-            throw new IllegalArgumentException(nodes + " nodes is more than a local cluster runs (at most "
-                    + MAX_LOCAL_NODES + ")");
+            throw new IllegalArgumentException(
+                    nodes + " nodes is more than a local cluster runs (at most " + MAX_LOCAL_NODES + ")");
         }
         long minimumMiB = TpchSession.minimumWorkerHeapMiB(nodes, scaleFactor);
         long neededMiB = nodes * (minimumMiB + JVM_OVERHEAD_MIB);
         if (neededMiB > memory.availableMiB()) {
-            throw new IllegalArgumentException(String.format("SF %s on %d node%s needs about %s of memory; this"
-                    + " machine has %s available (of %s; use a smaller --sf)", number(scaleFactor), nodes,
-                    nodes == 1 ? "" : "s", size(neededMiB), size(memory.availableMiB()), size(memory.totalMiB())));
+            throw new IllegalArgumentException(String.format(
+                    "SF %s on %d node%s needs about %s of memory; this"
+                            + " machine has %s available (of %s; use a smaller --sf)",
+                    number(scaleFactor),
+                    nodes,
+                    nodes == 1 ? "" : "s",
+                    size(neededMiB),
+                    size(memory.availableMiB()),
+                    size(memory.totalMiB())));
         }
         if (heapMiB < minimumMiB) {
-            throw new IllegalArgumentException(String.format("--worker-heap %dm is too small for SF %s on %d node%s:"
-                    + " each worker needs at least %dm", heapMiB, number(scaleFactor), nodes, nodes == 1 ? "" : "s",
-                    minimumMiB));
+            throw new IllegalArgumentException(String.format(
+                    "--worker-heap %dm is too small for SF %s on %d node%s:" + " each worker needs at least %dm",
+                    heapMiB, number(scaleFactor), nodes, nodes == 1 ? "" : "s", minimumMiB));
         }
         long reservedMiB = nodes * (heapMiB + JVM_OVERHEAD_MIB);
         if (reservedMiB > memory.totalMiB() * 8 / 10) {
-            throw new IllegalArgumentException(String.format("%d nodes with %d MiB of heap each need about %s;"
-                    + " this machine has %s (use fewer nodes, a smaller --worker-heap or a smaller --sf)", nodes,
-                    heapMiB, size(reservedMiB), size(memory.totalMiB())));
+            throw new IllegalArgumentException(String.format(
+                    "%d nodes with %d MiB of heap each need about %s;"
+                            + " this machine has %s (use fewer nodes, a smaller --worker-heap or a smaller --sf)",
+                    nodes, heapMiB, size(reservedMiB), size(memory.totalMiB())));
         }
     }
 
@@ -163,18 +171,20 @@ final class TpchOptions {
      */
     static void refuseWithListen(String option, Object value, String instead) {
         if (value != null) {
-            throw new IllegalArgumentException(option + " is for workers started on this host; with --listen use "
-                    + instead);
+            throw new IllegalArgumentException(
+                    option + " is for workers started on this host; with --listen use " + instead);
         }
     }
 
     private static String size(long mib) {
-        return mib >= 1 << 20 ? String.format("%.1f TiB", mib / (double) (1 << 20))
+        return mib >= 1 << 20
+                ? String.format("%.1f TiB", mib / (double) (1 << 20))
                 : String.format("%.1f GiB", mib / 1024.0);
     }
 
     static String number(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
+        return value == Math.rint(value) && Math.abs(value) < 1e15
+                ? String.valueOf((long) value)
                 : String.valueOf(value);
     }
 

@@ -1,9 +1,9 @@
 package dev.faro.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.cluster.tpch.QueryOutcome;
@@ -20,7 +20,11 @@ import java.util.List;
  */
 final class TpchOutput {
 
-    enum Format { table, csv, json }
+    enum Format {
+        table,
+        csv,
+        json
+    }
 
     private final Format format;
     private final int shownRows;
@@ -38,7 +42,7 @@ final class TpchOutput {
         switch (format) {
             case table -> printAnswer(outcome);
             case csv -> printCsv(outcome);
-            case json -> { } // one document at the end
+            case json -> {} // one document at the end
         }
         out.flush();
     }
@@ -53,28 +57,47 @@ final class TpchOutput {
     }
 
     private void printAnswer(QueryOutcome outcome) {
-        out.printf("%nQ%d: %d row%s in %.3f s%n", outcome.query(), outcome.rows().size(),
-                outcome.rows().size() == 1 ? "" : "s", outcome.elapsedNanos() / 1e9);
-        List<ResultTable.Column> columns = outcome.columns().stream().map(ResultTable.Column::text).toList();
-        List<List<String>> cells = outcome.rows().stream().limit(shownRows)
-                .map(row -> row.stream().map(TpchOutput::text).toList()).toList();
+        out.printf(
+                "%nQ%d: %d row%s in %.3f s%n",
+                outcome.query(),
+                outcome.rows().size(),
+                outcome.rows().size() == 1 ? "" : "s",
+                outcome.elapsedNanos() / 1e9);
+        List<ResultTable.Column> columns =
+                outcome.columns().stream().map(ResultTable.Column::text).toList();
+        List<List<String>> cells = outcome.rows().stream()
+                .limit(shownRows)
+                .map(row -> row.stream().map(TpchOutput::text).toList())
+                .toList();
         out.print(new ResultTable(columns, cells).format());
         if (outcome.rows().size() > shownRows) {
-            out.printf("... %d more row%s (--rows N shows more, --format csv all)%n",
+            out.printf(
+                    "... %d more row%s (--rows N shows more, --format csv all)%n",
                     outcome.rows().size() - shownRows, outcome.rows().size() - shownRows == 1 ? "" : "s");
         }
     }
 
     private void printSummary(TpchSettings settings, int nodes) {
-        out.printf("%nTPC-H SF %s on %d node%s, %s, %s placement, %d thread%s per node%n",
-                number(settings.scaleFactor()), nodes, nodes == 1 ? "" : "s", settings.exchangeName(),
-                settings.placement().optionName(), settings.threads(), settings.threads() == 1 ? "" : "s");
-        List<ResultTable.Column> columns = List.of(ResultTable.Column.text("query"), ResultTable.Column.number("rows"),
-                ResultTable.Column.number("time s"), ResultTable.Column.number("shuffled MB"),
+        out.printf(
+                "%nTPC-H SF %s on %d node%s, %s, %s placement, %d thread%s per node%n",
+                number(settings.scaleFactor()),
+                nodes,
+                nodes == 1 ? "" : "s",
+                settings.exchangeName(),
+                settings.placement().optionName(),
+                settings.threads(),
+                settings.threads() == 1 ? "" : "s");
+        List<ResultTable.Column> columns = List.of(
+                ResultTable.Column.text("query"),
+                ResultTable.Column.number("rows"),
+                ResultTable.Column.number("time s"),
+                ResultTable.Column.number("shuffled MB"),
                 ResultTable.Column.number("shuffle MB/s per node"));
         List<List<String>> rows = new ArrayList<>();
         for (QueryOutcome outcome : outcomes) {
-            rows.add(List.of("Q" + outcome.query(), String.valueOf(outcome.rows().size()),
+            rows.add(List.of(
+                    "Q" + outcome.query(),
+                    String.valueOf(outcome.rows().size()),
                     String.format("%.3f", outcome.elapsedNanos() / 1e9),
                     String.format("%.1f", outcome.bytesShuffled() / 1e6),
                     String.format("%.1f", outcome.shuffleThroughputPerNode() / 1e6)));
@@ -86,24 +109,30 @@ final class TpchOutput {
         if (outcomes.size() > 1) {
             out.println();
         }
-        out.println(String.join(",", outcome.columns().stream().map(TpchOutput::csvCell).toList()));
+        out.println(String.join(
+                ",", outcome.columns().stream().map(TpchOutput::csvCell).toList()));
         for (List<Object> row : outcome.rows()) {
-            out.println(String.join(",", row.stream().map(value -> csvCell(text(value))).toList()));
+            out.println(String.join(
+                    ",", row.stream().map(value -> csvCell(text(value))).toList()));
         }
     }
 
     private void printJson(TpchSettings settings, int nodes) {
         // exact decimals, written in plain notation (1200.00, never 1.2E+3)
-        ObjectMapper mapper = new ObjectMapper().setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+        ObjectMapper mapper = new ObjectMapper()
+                .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
                 .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
         ObjectNode document = mapper.createObjectNode();
-        document.put("scaleFactor", settings.scaleFactor()).put("nodes", nodes)
-                .put("design", settings.exchangeName()).put("placement", settings.placement().optionName())
+        document.put("scaleFactor", settings.scaleFactor())
+                .put("nodes", nodes)
+                .put("design", settings.exchangeName())
+                .put("placement", settings.placement().optionName())
                 .put("threadsPerNode", settings.threads());
         ArrayNode queries = document.putArray("queries");
         for (QueryOutcome outcome : outcomes) {
             ObjectNode query = queries.addObject();
-            query.put("query", outcome.query()).put("seconds", outcome.elapsedNanos() / 1e9)
+            query.put("query", outcome.query())
+                    .put("seconds", outcome.elapsedNanos() / 1e9)
                     .put("bytesShuffled", outcome.bytesShuffled())
                     .put("shuffleBytesPerSecondPerNode", outcome.shuffleThroughputPerNode());
             ArrayNode columns = query.putArray("columns");

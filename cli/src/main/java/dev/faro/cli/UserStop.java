@@ -19,15 +19,18 @@ final class UserStop {
 
     /** Installs the hook for the command named {@code commandName} (e.g. {@code faro tpch}); once per JVM. */
     static void install(String commandName, PrintWriter err) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            synchronized (LOCK) {
-                if (finished) {
-                    return;
-                }
-            }
-            err.println(commandName + ": stopped by user");
-            err.flush();
-        }, "faro-user-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            synchronized (LOCK) {
+                                if (finished) {
+                                    return;
+                                }
+                            }
+                            err.println(commandName + ": stopped by user");
+                            err.flush();
+                        },
+                        "faro-user-stop"));
     }
 
     /**

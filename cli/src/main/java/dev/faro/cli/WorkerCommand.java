@@ -30,17 +30,21 @@ import picocli.CommandLine.Spec;
         })
 final class WorkerCommand implements Callable<Integer> {
 
-    @Option(names = "--join", required = true, paramLabel = "HOST:PORT",
-            description = "The coordinator's address.")
+    @Option(names = "--join", required = true, paramLabel = "HOST:PORT", description = "The coordinator's address.")
     private String join;
 
-    @Option(names = "--secret-file", paramLabel = "FILE",
+    @Option(
+            names = "--secret-file",
+            paramLabel = "FILE",
             description = "File whose first line is the cluster secret (keep it 0600); default: $FARO_CLUSTER_SECRET.")
     private Path secretFile;
 
-    @Option(names = "--node", paramLabel = "N", description = "Ask for node N (0 .. workers - 1); by default the"
-            + " coordinator hands out the lowest free node, in the order workers join. Launcher ranks"
-            + " ($OMPI_COMM_WORLD_RANK, $SLURM_PROCID) are not used: the coordinator may be a rank itself.")
+    @Option(
+            names = "--node",
+            paramLabel = "N",
+            description = "Ask for node N (0 .. workers - 1); by default the"
+                    + " coordinator hands out the lowest free node, in the order workers join. Launcher ranks"
+                    + " ($OMPI_COMM_WORLD_RANK, $SLURM_PROCID) are not used: the coordinator may be a rank itself.")
     private Integer node;
 
     @Option(names = "--verbose", description = "Show informational log lines too, not only warnings and errors.")
@@ -56,9 +60,11 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (secretOnCommandLine != null) {
-            throw new ParameterException(spec.commandLine(), "the secret never goes on the command line (other"
-                    + " users see it in the process list): use --secret-file FILE or $"
-                    + ClusterSecret.ENVIRONMENT_VARIABLE);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "the secret never goes on the command line (other"
+                            + " users see it in the process list): use --secret-file FILE or $"
+                            + ClusterSecret.ENVIRONMENT_VARIABLE);
         }
         List<String> arguments = new ArrayList<>(List.of("--join", join));
         if (secretFile != null) {

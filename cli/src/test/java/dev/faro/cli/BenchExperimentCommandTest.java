@@ -26,8 +26,12 @@ class BenchExperimentCommandTest {
 
     private static ExperimentSettings parse(String... args) {
         CommandLine.ParseResult parsed = FaroCommand.newCommandLine().parseArgs(args);
-        BenchExperimentCommand command =
-                parsed.subcommand().subcommand().subcommand().commandSpec().commandLine().getCommand();
+        BenchExperimentCommand command = parsed.subcommand()
+                .subcommand()
+                .subcommand()
+                .commandSpec()
+                .commandLine()
+                .getCommand();
         return command.settings(command.driver());
     }
 
@@ -35,7 +39,9 @@ class BenchExperimentCommandTest {
     @ValueSource(strings = {"e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8"})
     void everyExperimentHasHelp(String experiment) {
         assertThat(run("bench", "shuffle", experiment, "--help")).isEqualTo(CommandLine.ExitCode.OK);
-        assertThat(out.toString()).contains("Usage: faro bench shuffle " + experiment).contains("--quick")
+        assertThat(out.toString())
+                .contains("Usage: faro bench shuffle " + experiment)
+                .contains("--quick")
                 .contains("--min-seconds");
     }
 
@@ -51,8 +57,8 @@ class BenchExperimentCommandTest {
 
     @Test
     void quickSetsItsDefaultsAndExplicitOptionsWin() {
-        ExperimentSettings settings = parse("bench", "shuffle", "e4", "--quick", "--nodes", "3,2", "--tuples", "4K",
-                "--runs", "2", "--out", "x");
+        ExperimentSettings settings = parse(
+                "bench", "shuffle", "e4", "--quick", "--nodes", "3,2", "--tuples", "4K", "--runs", "2", "--out", "x");
         assertThat(settings.quick()).isTrue();
         assertThat(settings.nodeCounts()).containsExactly(2, 3);
         assertThat(settings.tuplesPerThread()).isEqualTo(4096);
@@ -64,7 +70,8 @@ class BenchExperimentCommandTest {
     @Test
     void badValuesAreOneLineUsageErrors() {
         assertThat(run("bench", "shuffle", "e4", "--nodes", "2,0")).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString().lines().toList()).containsExactly("faro bench shuffle e4: node counts must be in"
-                + " [1, 16]: 0 (see faro bench shuffle e4 --help)");
+        assertThat(err.toString().lines().toList())
+                .containsExactly("faro bench shuffle e4: node counts must be in"
+                        + " [1, 16]: 0 (see faro bench shuffle e4 --help)");
     }
 }

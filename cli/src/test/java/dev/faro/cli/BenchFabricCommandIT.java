@@ -28,8 +28,22 @@ class BenchFabricCommandIT {
 
     @Test
     void aTinyRunPrintsTheTableAndWritesTheFiles(@TempDir Path directory) {
-        assertThat(run("bench", "fabric", "--quick", "--sizes", "64,1K", "--ops", "write,ud-send", "--runs", "1",
-                "--seconds-per-point", "0.01", "--working-set", "1M", "--out", directory.toString()))
+        assertThat(run(
+                        "bench",
+                        "fabric",
+                        "--quick",
+                        "--sizes",
+                        "64,1K",
+                        "--ops",
+                        "write,ud-send",
+                        "--runs",
+                        "1",
+                        "--seconds-per-point",
+                        "0.01",
+                        "--working-set",
+                        "1M",
+                        "--out",
+                        directory.toString()))
                 .as("stderr: %s", err)
                 .isZero();
         assertThat(out.toString())
@@ -45,8 +59,24 @@ class BenchFabricCommandIT {
     @Requires(Requirement.UCX)
     void onUcxATinyRunHasTheUcxPerftestReferenceOrSaysWhyNot(@TempDir Path directory) {
         boolean perftest = Requirements.available(Requirement.UCX_PERFTEST, "BenchFabricCommandIT's ucx_perftest row");
-        assertThat(run("bench", "fabric", "--provider", "ucx", "--quick", "--sizes", "64", "--ops", "write",
-                "--runs", "1", "--seconds-per-point", "0.01", "--working-set", "1M", "--out", directory.toString()))
+        assertThat(run(
+                        "bench",
+                        "fabric",
+                        "--provider",
+                        "ucx",
+                        "--quick",
+                        "--sizes",
+                        "64",
+                        "--ops",
+                        "write",
+                        "--runs",
+                        "1",
+                        "--seconds-per-point",
+                        "0.01",
+                        "--working-set",
+                        "1M",
+                        "--out",
+                        directory.toString()))
                 .as("stderr: %s", err)
                 .isZero();
         assertThat(out.toString()).contains("provider ucx:", "RC WRITE", "64 B").contains("fabric-ucx.csv");
@@ -60,8 +90,22 @@ class BenchFabricCommandIT {
     @Test
     void withoutLibucxTheUcxProviderFailsInOneLineNamingThePackage(@TempDir Path directory) {
         assumeTrue(Requirement.UCX.missing() != null, "libucx is installed here: its absence cannot be seen");
-        assertThat(run("bench", "fabric", "--provider", "ucx", "--quick", "--sizes", "64", "--ops", "write",
-                "--runs", "1", "--seconds-per-point", "0.01", "--out", directory.toString()))
+        assertThat(run(
+                        "bench",
+                        "fabric",
+                        "--provider",
+                        "ucx",
+                        "--quick",
+                        "--sizes",
+                        "64",
+                        "--ops",
+                        "write",
+                        "--runs",
+                        "1",
+                        "--seconds-per-point",
+                        "0.01",
+                        "--out",
+                        directory.toString()))
                 .isNotZero();
         assertThat(err.toString())
                 .contains("faro bench fabric: ucx: ", "libucp.so.0 not found", "apt-get install libucx0")
@@ -71,8 +115,19 @@ class BenchFabricCommandIT {
 
     @Test
     void nothingLeftToMeasureIsAUsageError(@TempDir Path directory) {
-        assertThat(run("bench", "fabric", "--ops", "ud-send", "--sizes", "16K", "--runs", "1",
-                "--seconds-per-point", "0.01", "--out", directory.toString()))
+        assertThat(run(
+                        "bench",
+                        "fabric",
+                        "--ops",
+                        "ud-send",
+                        "--sizes",
+                        "16K",
+                        "--runs",
+                        "1",
+                        "--seconds-per-point",
+                        "0.01",
+                        "--out",
+                        directory.toString()))
                 .isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(err.toString())
                 .contains("UD SEND: skipping 16K (above the UD MTU of 4 KiB on shm)")

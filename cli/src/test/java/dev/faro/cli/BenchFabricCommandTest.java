@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,29 +31,32 @@ class BenchFabricCommandTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource(delimiter = '|', value = {
-        "--sizes | 64,abc   | Invalid value for option '--sizes' (SIZE): 'abc' is not a byte size: use a positive"
-                + " number with an optional K, M or G suffix (64, 4K, 1M)",
-        "--sizes | 0        | Invalid value for option '--sizes' (SIZE): '0' is not a byte size: use a positive"
-                + " number with an optional K, M or G suffix (64, 4K, 1M)",
-        "--sizes | 4G       | Invalid value for option '--sizes' (SIZE): '4G' is larger than a message can be",
-        "--ops   | write,cas | Invalid value for option '--ops' (OP): unknown operation 'cas'; known: write, read,"
-                + " rc-send, ud-send",
-        "--provider | verbs | Invalid value for option '--provider' (NAME): unknown provider 'verbs'; known: ",
-        "--runs  | 0        | runs must be at least 1: 0",
-        "--seconds-per-point | -1 | --seconds-per-point must be in (0, 3600]: -1.0",
-        "--window | 0       | window must be in [1, 1024]: 0",
-        "--sizes | 128M     | size 128M exceeds the working set of 64M",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--sizes | 64,abc   | Invalid value for option '--sizes' (SIZE): 'abc' is not a byte size: use a positive"
+                        + " number with an optional K, M or G suffix (64, 4K, 1M)",
+                "--sizes | 0        | Invalid value for option '--sizes' (SIZE): '0' is not a byte size: use a positive"
+                        + " number with an optional K, M or G suffix (64, 4K, 1M)",
+                "--sizes | 4G       | Invalid value for option '--sizes' (SIZE): '4G' is larger than a message can be",
+                "--ops   | write,cas | Invalid value for option '--ops' (OP): unknown operation 'cas'; known: write, read,"
+                        + " rc-send, ud-send",
+                "--provider | verbs | Invalid value for option '--provider' (NAME): unknown provider 'verbs'; known: ",
+                "--runs  | 0        | runs must be at least 1: 0",
+                "--seconds-per-point | -1 | --seconds-per-point must be in (0, 3600]: -1.0",
+                "--window | 0       | window must be in [1, 1024]: 0",
+                "--sizes | 128M     | size 128M exceeds the working set of 64M",
+            })
     void badValuesAreOneLineUsageErrorsWithoutAStackTrace(String option, String value, String message) {
-        assertThat(run("bench", "fabric", option, value)).isEqualTo(CommandLine.ExitCode.USAGE).isEqualTo(2);
+        assertThat(run("bench", "fabric", option, value))
+                .isEqualTo(CommandLine.ExitCode.USAGE)
+                .isEqualTo(2);
         // the provider list grows with the providers
-        assertThat(firstErrorLine()).startsWith("faro bench fabric: " + message).endsWith(" (see faro bench fabric"
-                + " --help)");
+        assertThat(firstErrorLine())
+                .startsWith("faro bench fabric: " + message)
+                .endsWith(" (see faro bench fabric" + " --help)");
         assertThat(err.toString().lines()).hasSize(1);
-        assertThat(err.toString())
-                .doesNotContain("Exception")
-                .doesNotContain("\tat ");
+        assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -63,7 +65,8 @@ class BenchFabricCommandTest {
         CommandLine commandLine = FaroCommand.newCommandLine();
         CommandLine.ParseResult parsed = commandLine.parseArgs(
                 "bench", "fabric", "--quick", "--sizes", "1K,64", "--ops", "ud-send", "--out", "x");
-        BenchFabricCommand command = parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
+        BenchFabricCommand command =
+                parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
         FabricBenchmarkConfig config = command.config();
         assertThat(config.sizesBytes()).containsExactly(64, 1024);
         assertThat(config.operations()).containsExactly(FabricOperation.UD_SEND);
@@ -76,7 +79,8 @@ class BenchFabricCommandTest {
     void withoutOptionsTheDefaultsApply() {
         CommandLine commandLine = FaroCommand.newCommandLine();
         CommandLine.ParseResult parsed = commandLine.parseArgs("bench", "fabric", "--seconds-per-point", "0.25");
-        BenchFabricCommand command = parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
+        BenchFabricCommand command =
+                parsed.subcommand().subcommand().commandSpec().commandLine().getCommand();
         FabricBenchmarkConfig config = command.config();
         assertThat(config.sizesBytes()).isEqualTo(FabricBenchmarkConfig.DEFAULT_SIZES);
         assertThat(config.operations()).containsExactly(FabricOperation.values());

@@ -27,28 +27,33 @@ class BenchShuffleCommandTest {
 
     private static ShuffleThroughputConfig parse(String... args) {
         CommandLine.ParseResult parsed = FaroCommand.newCommandLine().parseArgs(args);
-        BenchShuffleCommand.Throughput command =
-                parsed.subcommand().subcommand().subcommand().commandSpec().commandLine().getCommand();
+        BenchShuffleCommand.Throughput command = parsed.subcommand()
+                .subcommand()
+                .subcommand()
+                .commandSpec()
+                .commandLine()
+                .getCommand();
         return command.config();
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource(delimiter = '|', value = {
-        "--designs | MESQ/SR,XYZ | unknown endpoint design 'XYZ'; known: [SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR]",
-        "--tuples  | lots        | Invalid value for option '--tuples': 'lots' is not a row count: use a"
-                + " positive number with an optional K or M suffix",
-        "--nodes   | 2,0         | node counts must be in [1, 16]: 0",
-        "--runs    | 0           | runs must be at least 1: 0",
-        "--threads | 0           | threads must be in [1, 255]: 0",
-        "--scans   | 0           | scans must be at least 1: 0",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--designs | MESQ/SR,XYZ | unknown endpoint design 'XYZ'; known: [SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR]",
+                "--tuples  | lots        | Invalid value for option '--tuples': 'lots' is not a row count: use a"
+                        + " positive number with an optional K or M suffix",
+                "--nodes   | 2,0         | node counts must be in [1, 16]: 0",
+                "--runs    | 0           | runs must be at least 1: 0",
+                "--threads | 0           | threads must be in [1, 255]: 0",
+                "--scans   | 0           | scans must be at least 1: 0",
+            })
     void badValuesAreOneLineUsageErrorsWithoutAStackTrace(String option, String value, String message) {
         assertThat(run("bench", "shuffle", "throughput", option, value)).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString().lines().toList()).containsExactly("faro bench shuffle throughput: " + message
-                + " (see faro bench shuffle throughput --help)");
-        assertThat(err.toString())
-                .doesNotContain("Exception")
-                .doesNotContain("\tat ");
+        assertThat(err.toString().lines().toList())
+                .containsExactly(
+                        "faro bench shuffle throughput: " + message + " (see faro bench shuffle throughput --help)");
+        assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -65,8 +70,19 @@ class BenchShuffleCommandTest {
 
     @Test
     void quickSetsItsDefaultsAndExplicitOptionsWin() {
-        ShuffleThroughputConfig config = parse("bench", "shuffle", "throughput", "--quick", "--nodes", "3,2",
-                "--designs", "memq-sr,MESQ/SR", "--tuples", "4K", "--out", "x");
+        ShuffleThroughputConfig config = parse(
+                "bench",
+                "shuffle",
+                "throughput",
+                "--quick",
+                "--nodes",
+                "3,2",
+                "--designs",
+                "memq-sr,MESQ/SR",
+                "--tuples",
+                "4K",
+                "--out",
+                "x");
         assertThat(config.nodeCounts()).containsExactly(2, 3);
         assertThat(config.designs()).containsExactly(EndpointDesign.MESQ_SR, EndpointDesign.MEMQ_SR);
         assertThat(config.tuplesPerThread()).isEqualTo(4096);

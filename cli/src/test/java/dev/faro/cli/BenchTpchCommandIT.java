@@ -26,8 +26,18 @@ class BenchTpchCommandIT {
         assertThat(out.toString()).contains("MESQ/SR÷DuckDB", "Q4");
         List<String> csv = Files.readAllLines(directory.resolve("tpch.csv"));
         assertThat(csv.getFirst()).isEqualTo("query,system,median_s,min_s,max_s,runs,rows,bytes_shuffled");
-        assertThat(csv.subList(1, csv.size())).extracting(line -> line.split(",")[1]).containsExactly(
-                "MESQ/SR", "SEMQ/SR", "MEMQ/SR", "SEMQ/RD", "MEMQ/RD", "SEMQ/WR", "MEMQ/WR", "TCP sockets", "DuckDB");
+        assertThat(csv.subList(1, csv.size()))
+                .extracting(line -> line.split(",")[1])
+                .containsExactly(
+                        "MESQ/SR",
+                        "SEMQ/SR",
+                        "MEMQ/SR",
+                        "SEMQ/RD",
+                        "MEMQ/RD",
+                        "SEMQ/WR",
+                        "MEMQ/WR",
+                        "TCP sockets",
+                        "DuckDB");
         assertThat(directory.resolve("tpch.png")).isNotEmptyFile();
         assertThat(Files.readString(directory.resolve("tpch.json"))).contains("\"scaleFactor\"", "\"machine\"");
     }

@@ -30,40 +30,42 @@ class ClusterOptionsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "tpch --workers 2 | faro tpch: --workers goes with --listen ADDR:PORT (workers started elsewhere); a local"
-                + " cluster's size is --nodes",
-        "tpch --join-timeout 5s | faro tpch: --join-timeout goes with --listen ADDR:PORT (workers started"
-                + " elsewhere); a local cluster's size is --nodes",
-        "tpch --provider rdma | faro tpch: --provider must be one of shm, net, ucx, not 'rdma'",
-        "tpch --listen 7000 | faro tpch: --listen needs --workers N: how many workers to wait for",
-        "tpch --listen 7000 --workers 0 | faro tpch: --workers must be at least 1, got 0",
-        "tpch --listen 7000 --workers 2 --provider shm | faro tpch: --provider shm works on one host only; workers"
-                + " joining from other hosts use net or ucx",
-        "tpch --listen 127.0.0.1:70000 --workers 2 | faro tpch: --listen wants ADDR:PORT with a port from 0 to"
-                + " 65535, got '127.0.0.1:70000'",
-        "tpch --listen 127.0.0.1:x --workers 2 | faro tpch: --listen wants ADDR:PORT with a port from 0 to 65535,"
-                + " got '127.0.0.1:x'",
-        "tpch --listen 7000 --workers 2 --join-timeout soon | faro tpch: --join-timeout takes a positive time like"
-                + " 120s, 5m or 500ms, not 'soon'",
-        "tpch --listen 7000 --workers 2 --join-timeout 0s | faro tpch: --join-timeout takes a positive time like"
-                + " 120s, 5m or 500ms, not '0s'",
-        "tpch --listen 7000 --workers 2 --nodes 3 | faro tpch: --nodes is for workers started on this host; with"
-                + " --listen use --workers",
-        "tpch --listen 7000 --workers 2 --worker-heap 4g | faro tpch: --worker-heap is for workers started on this"
-                + " host; with --listen use FARO_JAVA_OPTS=-Xmx... on each worker host",
-        "tpch --listen 7000 --workers 2 --secret-file /nonexistent/secret | faro tpch: cannot read the secret file"
-                + " /nonexistent/secret: no such file",
-        "bench tpch --listen 7000 --workers 2 --nodes 2 | faro bench tpch: --nodes is for workers started on this"
-                + " host; with --listen use --workers (see faro bench tpch --help)",
-        "tpch --provider ucx --design MESQ/SR | faro tpch: MESQ/SR needs UD queue pairs, which the ucx fabric does"
-                + " not offer; choose an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR) or tcp",
-        "bench tpch --listen 7000 --workers 2 --provider ucx | faro bench tpch: the benchmark's reference system is"
-                + " MESQ/SR, which needs UD queue pairs, and the ucx fabric has none: use --provider net, or faro tpch"
-                + " --provider ucx (see faro bench tpch --help)",
-        "bench tpch --workers 2 | faro bench tpch: --workers goes with --listen ADDR:PORT (workers started"
-                + " elsewhere); a local cluster's size is --nodes (see faro bench tpch --help)",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tpch --workers 2 | faro tpch: --workers goes with --listen ADDR:PORT (workers started elsewhere); a local"
+                        + " cluster's size is --nodes",
+                "tpch --join-timeout 5s | faro tpch: --join-timeout goes with --listen ADDR:PORT (workers started"
+                        + " elsewhere); a local cluster's size is --nodes",
+                "tpch --provider rdma | faro tpch: --provider must be one of shm, net, ucx, not 'rdma'",
+                "tpch --listen 7000 | faro tpch: --listen needs --workers N: how many workers to wait for",
+                "tpch --listen 7000 --workers 0 | faro tpch: --workers must be at least 1, got 0",
+                "tpch --listen 7000 --workers 2 --provider shm | faro tpch: --provider shm works on one host only; workers"
+                        + " joining from other hosts use net or ucx",
+                "tpch --listen 127.0.0.1:70000 --workers 2 | faro tpch: --listen wants ADDR:PORT with a port from 0 to"
+                        + " 65535, got '127.0.0.1:70000'",
+                "tpch --listen 127.0.0.1:x --workers 2 | faro tpch: --listen wants ADDR:PORT with a port from 0 to 65535,"
+                        + " got '127.0.0.1:x'",
+                "tpch --listen 7000 --workers 2 --join-timeout soon | faro tpch: --join-timeout takes a positive time like"
+                        + " 120s, 5m or 500ms, not 'soon'",
+                "tpch --listen 7000 --workers 2 --join-timeout 0s | faro tpch: --join-timeout takes a positive time like"
+                        + " 120s, 5m or 500ms, not '0s'",
+                "tpch --listen 7000 --workers 2 --nodes 3 | faro tpch: --nodes is for workers started on this host; with"
+                        + " --listen use --workers",
+                "tpch --listen 7000 --workers 2 --worker-heap 4g | faro tpch: --worker-heap is for workers started on this"
+                        + " host; with --listen use FARO_JAVA_OPTS=-Xmx... on each worker host",
+                "tpch --listen 7000 --workers 2 --secret-file /nonexistent/secret | faro tpch: cannot read the secret file"
+                        + " /nonexistent/secret: no such file",
+                "bench tpch --listen 7000 --workers 2 --nodes 2 | faro bench tpch: --nodes is for workers started on this"
+                        + " host; with --listen use --workers (see faro bench tpch --help)",
+                "tpch --provider ucx --design MESQ/SR | faro tpch: MESQ/SR needs UD queue pairs, which the ucx fabric does"
+                        + " not offer; choose an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR) or tcp",
+                "bench tpch --listen 7000 --workers 2 --provider ucx | faro bench tpch: the benchmark's reference system is"
+                        + " MESQ/SR, which needs UD queue pairs, and the ucx fabric has none: use --provider net, or faro tpch"
+                        + " --provider ucx (see faro bench tpch --help)",
+                "bench tpch --workers 2 | faro bench tpch: --workers goes with --listen ADDR:PORT (workers started"
+                        + " elsewhere); a local cluster's size is --nodes (see faro bench tpch --help)",
+            })
     void badCombinationsAreOneLineErrors(String commandLine, String message) {
         assertThat(run(commandLine.split(" "))).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(err.toString().lines().toList()).containsExactly(message);
@@ -74,8 +76,11 @@ class ClusterOptionsTest {
     void theSecretIsNeverTakenFromTheCommandLineNorEchoed() {
         assertThat(run("tpch", "--listen", "7000", "--workers", "2", "--secret", "hunter2"))
                 .isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .startsWith("faro tpch: the secret never goes on the command line").doesNotContain("hunter2");
+        assertThat(err.toString().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("faro tpch: the secret never goes on the command line")
+                .doesNotContain("hunter2");
     }
 
     @Test

@@ -33,7 +33,9 @@ class FaroCommandTest {
 
     @Test
     void unknownOptionIsUsageErrorWithoutStackTrace() {
-        assertThat(run("--no-such-option")).isEqualTo(CommandLine.ExitCode.USAGE).isEqualTo(2);
+        assertThat(run("--no-such-option"))
+                .isEqualTo(CommandLine.ExitCode.USAGE)
+                .isEqualTo(2);
         assertThat(err.toString())
                 .startsWith("Unknown option: '--no-such-option'")
                 .contains("Usage: faro")
@@ -50,7 +52,10 @@ class FaroCommandTest {
     @Test
     void benchFabricHelpListsItsOptions() {
         assertThat(run("bench", "fabric", "--help")).isZero();
-        assertThat(out.toString()).contains("Usage: faro bench fabric").contains("--sizes").contains("--quick");
+        assertThat(out.toString())
+                .contains("Usage: faro bench fabric")
+                .contains("--sizes")
+                .contains("--quick");
     }
 
     @Test

@@ -37,8 +37,12 @@ final class FaroProcess implements AutoCloseable {
      */
     static FaroProcess start(File stdout, List<String> prefix, String heap, String... args) throws IOException {
         List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(ProcessHandle.current().info().command().orElseThrow(), "-Xmx" + heap,
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        command.addAll(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx" + heap,
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
                 FaroCommand.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout);
@@ -84,8 +88,8 @@ final class FaroProcess implements AutoCloseable {
     }
 
     private void readErrors() {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 synchronized (stderr) {

@@ -29,7 +29,8 @@ class FaroProcessIT {
         // under /dev/shm where there is one, but not named faro-*: other fabrics' stale-node sweeps leave it alone
         Path devShm = Path.of("/dev/shm");
         shmDirectory = Files.isDirectory(devShm) && Files.isWritable(devShm)
-                ? Files.createTempDirectory(devShm, "stops-it-") : Files.createTempDirectory("stops-it-");
+                ? Files.createTempDirectory(devShm, "stops-it-")
+                : Files.createTempDirectory("stops-it-");
     }
 
     @AfterEach
@@ -43,8 +44,19 @@ class FaroProcessIT {
 
     @Test
     void sigtermStopsTheWorkersRemovesTheirFilesAndSaysStoppedByUser() throws Exception {
-        try (FaroProcess faro = FaroProcess.start(new File("/dev/null"), "tpch", "--nodes", "2", "--sf", "0.05",
-                "--queries", "all", "--worker-heap", "400m", "--shm-directory", shmDirectory.toString())) {
+        try (FaroProcess faro = FaroProcess.start(
+                new File("/dev/null"),
+                "tpch",
+                "--nodes",
+                "2",
+                "--sf",
+                "0.05",
+                "--queries",
+                "all",
+                "--worker-heap",
+                "400m",
+                "--shm-directory",
+                shmDirectory.toString())) {
             faro.awaitLine(line -> line.startsWith("running Q"), 300);
             List<ProcessHandle> workers = faro.process().toHandle().children().toList();
             assertThat(workers).hasSize(2);
@@ -55,8 +67,8 @@ class FaroProcessIT {
             assertThat(faro.exit(120)).isEqualTo(128 + 15);
             List<String> stderr = faro.stderr();
             assertThat(stderr).contains("faro tpch: stopped by user");
-            assertThat(stderr).noneMatch(line -> line.contains("died") || line.contains("\tat ")
-                    || line.startsWith("[node"));
+            assertThat(stderr)
+                    .noneMatch(line -> line.contains("died") || line.contains("\tat ") || line.startsWith("[node"));
             assertThat(entries()).as("files left in " + shmDirectory).isEmpty();
             for (ProcessHandle worker : workers) {
                 worker.onExit().get(30, TimeUnit.SECONDS); // ended by the stop, not orphaned
@@ -68,11 +80,22 @@ class FaroProcessIT {
     void outputThatCannotBeWrittenExitsOneWithOneLine() throws Exception {
         File devFull = new File("/dev/full");
         Assumptions.assumeTrue(devFull.exists(), "SKIPPED: this host has no /dev/full");
-        try (FaroProcess faro = FaroProcess.start(devFull, "tpch", "--nodes", "1", "--sf", "0.01", "--queries",
-                "4", "--worker-heap", "400m", "--shm-directory", shmDirectory.toString())) {
+        try (FaroProcess faro = FaroProcess.start(
+                devFull,
+                "tpch",
+                "--nodes",
+                "1",
+                "--sf",
+                "0.01",
+                "--queries",
+                "4",
+                "--worker-heap",
+                "400m",
+                "--shm-directory",
+                shmDirectory.toString())) {
             assertThat(faro.exit(300)).isEqualTo(FaroCommand.OUTPUT_FAILED);
-            assertThat(faro.stderr().getLast()).isEqualTo("faro tpch: cannot write the output: No space left on"
-                    + " device");
+            assertThat(faro.stderr().getLast())
+                    .isEqualTo("faro tpch: cannot write the output: No space left on" + " device");
         }
     }
 
@@ -80,25 +103,41 @@ class FaroProcessIT {
     void aFullSharedMemoryFileSystemIsOneLine() throws Exception {
         Path mount = Files.createTempDirectory("stops-tiny-shm-");
         Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         boolean mounted = mounting.waitFor(30, TimeUnit.SECONDS) && mounting.exitValue() == 0;
         if (!mounted) {
             Files.deleteIfExists(mount);
             System.err.println("SKIPPED FaroProcessIT.aFullSharedMemoryFileSystemIsOneLine: cannot mount a 2 MiB"
-                    + " tmpfs (needs root): " + new String(mounting.getInputStream().readAllBytes()).strip());
+                    + " tmpfs (needs root): "
+                    + new String(mounting.getInputStream().readAllBytes()).strip());
             Assumptions.abort("cannot mount a tmpfs");
         }
         // the nodes' own files take about 20 KiB, a query's buffers up to about 1.2 MiB at their peak (their files go
         // as soon as each exchange closes): leave 512 KiB, so the nodes start and the first exchanges run out
-        try (var filler = java.nio.channels.FileChannel.open(mount.resolve("filler"),
-                java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+        try (var filler = java.nio.channels.FileChannel.open(
+                mount.resolve("filler"),
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
             filler.write(java.nio.ByteBuffer.allocate(1536 * 1024));
         }
-        try (FaroProcess faro = FaroProcess.start(new File("/dev/null"), "tpch", "--nodes", "2", "--sf", "0.01",
-                "--queries", "3,4,10,3,4,10", "--worker-heap", "400m", "--shm-directory", mount.toString())) {
+        try (FaroProcess faro = FaroProcess.start(
+                new File("/dev/null"),
+                "tpch",
+                "--nodes",
+                "2",
+                "--sf",
+                "0.01",
+                "--queries",
+                "3,4,10,3,4,10",
+                "--worker-heap",
+                "400m",
+                "--shm-directory",
+                mount.toString())) {
             assertThat(faro.exit(300)).isEqualTo(TpchCommand.FAILED);
             List<String> stderr = faro.stderr();
-            assertThat(stderr.getLast()).startsWith("faro tpch: ")
+            assertThat(stderr.getLast())
+                    .startsWith("faro tpch: ")
                     .containsAnyOf("ran out of shared memory", "No space left on device");
             assertThat(stderr).noneMatch(line -> line.contains("\tat ") || line.contains("InternalError"));
         } finally {

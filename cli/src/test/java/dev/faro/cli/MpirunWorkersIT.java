@@ -46,28 +46,56 @@ class MpirunWorkersIT {
         if (ProcessHandle.current().info().user().orElse("").equals("root")) {
             command.add("--allow-run-as-root");
         }
-        command.addAll(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx" + TpchSession.workerHeapMiB(2, 0.01) + "m", "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), FaroCommand.class.getName(), "worker", "--join", join,
-                "--secret-file", secretFile.toString()));
+        command.addAll(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx" + TpchSession.workerHeapMiB(2, 0.01) + "m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FaroCommand.class.getName(),
+                "worker",
+                "--join",
+                join,
+                "--secret-file",
+                secretFile.toString()));
         Path ranksOutput = directory.resolve("mpirun.out");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ranksOutput.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ranksOutput.toFile());
         builder.environment().remove(ClusterSecret.ENVIRONMENT_VARIABLE);
         Process mpirun = builder.start();
         try {
             awaitText(ranksOutput, "faro worker: nothing listens at " + join + " yet", mpirun);
-            try (FaroProcess coordinator = FaroProcess.start(answers, List.of(), "256m", "tpch", "--listen", join,
-                    "--workers", "2", "--provider", "net", "--sf", "0.01", "--queries", "3,4", "--secret-file",
+            try (FaroProcess coordinator = FaroProcess.start(
+                    answers,
+                    List.of(),
+                    "256m",
+                    "tpch",
+                    "--listen",
+                    join,
+                    "--workers",
+                    "2",
+                    "--provider",
+                    "net",
+                    "--sf",
+                    "0.01",
+                    "--queries",
+                    "3,4",
+                    "--secret-file",
                     secretFile.toString())) {
                 int exit = coordinator.exit(180);
-                assertThat(exit).as("faro tpch's exit code; it printed %s", coordinator.stderr()).isZero();
+                assertThat(exit)
+                        .as("faro tpch's exit code; it printed %s", coordinator.stderr())
+                        .isZero();
                 assertThat(coordinator.stderr()).anyMatch(line -> line.startsWith("waiting for workers: 2 of 2"));
             }
-            assertThat(mpirun.waitFor(60, TimeUnit.SECONDS)).as("mpirun ends with the run").isTrue();
+            assertThat(mpirun.waitFor(60, TimeUnit.SECONDS))
+                    .as("mpirun ends with the run")
+                    .isTrue();
             String ranks = Files.readString(ranksOutput);
             System.out.println("[mpirun] " + ranks.strip().replace("\n", "\n[mpirun] "));
-            assertThat(mpirun.exitValue()).as("mpirun's exit code; the ranks printed %s", ranks).isZero();
+            assertThat(mpirun.exitValue())
+                    .as("mpirun's exit code; the ranks printed %s", ranks)
+                    .isZero();
             assertThat(ranks).contains("as node 0 of 2", "as node 1 of 2");
             assertThat(Files.readString(answers.toPath())).contains("Q3: 10 rows", "Q4: 5 rows");
         } finally {
@@ -80,9 +108,12 @@ class MpirunWorkersIT {
     private static void awaitText(Path file, String text, Process process) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (!(Files.exists(file) && Files.readString(file).contains(text))) {
-            assertThat(process.isAlive()).as("mpirun still runs; its ranks printed %s",
-                    Files.exists(file) ? Files.readString(file) : "").isTrue();
-            assertThat(System.nanoTime() - deadline).as("'%s' within 2 minutes", text).isNegative();
+            assertThat(process.isAlive())
+                    .as("mpirun still runs; its ranks printed %s", Files.exists(file) ? Files.readString(file) : "")
+                    .isTrue();
+            assertThat(System.nanoTime() - deadline)
+                    .as("'%s' within 2 minutes", text)
+                    .isNegative();
             Thread.sleep(50);
         }
     }

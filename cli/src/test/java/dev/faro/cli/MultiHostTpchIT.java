@@ -55,38 +55,71 @@ class MultiHostTpchIT {
         File answers = directory.resolve("answers.json").toFile();
         List<FaroProcess> workers = new ArrayList<>();
         NetworkNamespaces network = NetworkNamespaces.bridged(HOSTS);
-        try (FaroProcess coordinator = FaroProcess.start(answers, List.of(), "512m", "tpch", "--listen",
-                network.rootAddress() + ":0", "--workers", Integer.toString(HOSTS), "--provider", "net", "--sf",
-                Double.toString(SF), "--queries", "all", "--format", "json", "--secret-file", secretFile.toString())) {
+        try (FaroProcess coordinator = FaroProcess.start(
+                answers,
+                List.of(),
+                "512m",
+                "tpch",
+                "--listen",
+                network.rootAddress() + ":0",
+                "--workers",
+                Integer.toString(HOSTS),
+                "--provider",
+                "net",
+                "--sf",
+                Double.toString(SF),
+                "--queries",
+                "all",
+                "--format",
+                "json",
+                "--secret-file",
+                secretFile.toString())) {
             coordinator.awaitLine(line -> line.startsWith("listening on "), 120);
-            String join = coordinator.stderr().stream().filter(line -> line.startsWith("listening on ")).findFirst()
-                    .orElseThrow().split(" ")[2];
+            String join = coordinator.stderr().stream()
+                    .filter(line -> line.startsWith("listening on "))
+                    .findFirst()
+                    .orElseThrow()
+                    .split(" ")[2];
             assertThat(join).startsWith(network.rootAddress() + ":");
             String heap = TpchSession.workerHeapMiB(HOSTS, SF) + "m";
             for (int host = 0; host < HOSTS; host++) {
-                workers.add(FaroProcess.start(directory.resolve("worker-" + host + ".out").toFile(),
-                        NetworkNamespaces.inside(network.host(host)), heap, "worker", "--join", join,
-                        "--secret-file", secretFile.toString()));
+                workers.add(FaroProcess.start(
+                        directory.resolve("worker-" + host + ".out").toFile(),
+                        NetworkNamespaces.inside(network.host(host)),
+                        heap,
+                        "worker",
+                        "--join",
+                        join,
+                        "--secret-file",
+                        secretFile.toString()));
             }
 
             int exit = coordinator.exit(240);
             List<String> progress = coordinator.stderr();
             progress.forEach(line -> System.out.println("[multi-host] " + line));
-            assertThat(exit).as("faro tpch's exit code; it printed %s", progress).isZero();
-            assertThat(progress).contains("waiting for workers: 0 of 2 joined")
+            assertThat(exit)
+                    .as("faro tpch's exit code; it printed %s", progress)
+                    .isZero();
+            assertThat(progress)
+                    .contains("waiting for workers: 0 of 2 joined")
                     .anyMatch(line -> line.startsWith("waiting for workers: 2 of 2 joined (node "));
             for (FaroProcess worker : workers) {
-                assertThat(progress).as("a progress line names worker pid %d", worker.process().pid())
+                assertThat(progress)
+                        .as(
+                                "a progress line names worker pid %d",
+                                worker.process().pid())
                         .anyMatch(line -> line.startsWith("waiting for workers:")
                                 && line.contains(", pid " + worker.process().pid()));
-                assertThat(worker.exit(60)).as("a worker's exit code after the run; it printed %s",
-                        worker.stderr()).isZero();
+                assertThat(worker.exit(60))
+                        .as("a worker's exit code after the run; it printed %s", worker.stderr())
+                        .isZero();
             }
             for (int host = 0; host < HOSTS; host++) {
                 assertThat(Files.readString(directory.resolve("worker-" + host + ".out")))
                         .contains("faro worker: joined " + join + " as node ");
             }
-            assertMatchesDuckDb(new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            assertMatchesDuckDb(new ObjectMapper()
+                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                     .readTree(answers));
         } finally {
             for (FaroProcess worker : workers) {
@@ -101,8 +134,8 @@ class MultiHostTpchIT {
         assertThat(document.get("queries")).hasSize(TpchQueries.implemented().size());
         Path scratch = Files.createTempDirectory("faro-multi-host-duckdb");
         try (Connection duckDb = DriverManager.getConnection("jdbc:duckdb:")) {
-            DuckDbLoader.load(duckDb, new TpchGenerator(SF, 0, 1, Placement.RANDOM, 2).generateAll(table -> {}),
-                    scratch);
+            DuckDbLoader.load(
+                    duckDb, new TpchGenerator(SF, 0, 1, Placement.RANDOM, 2).generateAll(table -> {}), scratch);
             for (JsonNode query : document.get("queries")) {
                 int number = query.get("query").asInt();
                 List<List<Object>> expected = rows(duckDb, DuckDbLoader.queryText(number));
@@ -110,10 +143,13 @@ class MultiHostTpchIT {
                 assertThat(expected).as("DuckDB's answer to Q%d", number).isNotEmpty();
                 assertThat(actual).as("Q%d's rows", number).hasSize(expected.size());
                 for (int row = 0; row < expected.size(); row++) {
-                    assertThat(actual.get(row)).as("Q%d row %d's columns", number, row)
+                    assertThat(actual.get(row))
+                            .as("Q%d row %d's columns", number, row)
                             .hasSize(expected.get(row).size());
                     for (int column = 0; column < expected.get(row).size(); column++) {
-                        assertSameValue(actual.get(row).get(column), expected.get(row).get(column),
+                        assertSameValue(
+                                actual.get(row).get(column),
+                                expected.get(row).get(column),
                                 "Q" + number + " row " + row + " column " + column + ": " + actual.get(row)
                                         + " vs DuckDB " + expected.get(row));
                     }
@@ -128,13 +164,17 @@ class MultiHostTpchIT {
     /** Every row of {@code sql} as JDBC objects (dates as ISO text, as faro's JSON writes them). */
     private static List<List<Object>> rows(Connection duckDb, String sql) throws Exception {
         List<List<Object>> rows = new ArrayList<>();
-        try (Statement statement = duckDb.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+        try (Statement statement = duckDb.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
             int columns = result.getMetaData().getColumnCount();
             while (result.next()) {
                 List<Object> row = new ArrayList<>(columns);
                 for (int c = 1; c <= columns; c++) {
                     Object value = result.getObject(c);
-                    row.add(value instanceof java.sql.Date date ? date.toLocalDate().toString() : value);
+                    row.add(
+                            value instanceof java.sql.Date date
+                                    ? date.toLocalDate().toString()
+                                    : value);
                 }
                 rows.add(row);
             }

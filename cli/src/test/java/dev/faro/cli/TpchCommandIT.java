@@ -25,8 +25,18 @@ class TpchCommandIT {
 
     @Test
     void jsonHasEveryQueryWithRowsAndFigures() throws Exception {
-        int exit = run("tpch", "--nodes", "2", "--sf", "0.01", "--queries", "all", "--format", "json",
-                "--worker-heap", "512m");
+        int exit = run(
+                "tpch",
+                "--nodes",
+                "2",
+                "--sf",
+                "0.01",
+                "--queries",
+                "all",
+                "--format",
+                "json",
+                "--worker-heap",
+                "512m");
         assertThat(exit).as(err.toString()).isZero();
         JsonNode document = new ObjectMapper().readTree(out.toString());
         assertThat(document.get("nodes").asInt()).isEqualTo(2);
@@ -35,17 +45,35 @@ class TpchCommandIT {
         for (JsonNode query : document.get("queries")) {
             assertThat(query.get("rows").size()).as("Q" + query.get("query")).isPositive();
             assertThat(query.get("bytesShuffled").asLong()).isPositive();
-            assertThat(query.get("columns").size()).isEqualTo(query.get("rows").get(0).size());
+            assertThat(query.get("columns").size())
+                    .isEqualTo(query.get("rows").get(0).size());
         }
         assertThat(err.toString()).contains("loaded").contains("running Q3");
     }
 
     @Test
     void tableShowsTheFirstRowsAndTheSummaryOnOneNode() {
-        int exit = run("tpch", "--nodes", "1", "--sf", "0.01", "--queries", "4", "--rows", "2",
-                "--design", "memq/wr", "--worker-heap", "512m");
+        int exit = run(
+                "tpch",
+                "--nodes",
+                "1",
+                "--sf",
+                "0.01",
+                "--queries",
+                "4",
+                "--rows",
+                "2",
+                "--design",
+                "memq/wr",
+                "--worker-heap",
+                "512m");
         assertThat(exit).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("Q4: 5 rows", "o_orderpriority", "1-URGENT", "... 3 more rows",
-                "TPC-H SF 0.01 on 1 node, MEMQ/WR");
+        assertThat(out.toString())
+                .contains(
+                        "Q4: 5 rows",
+                        "o_orderpriority",
+                        "1-URGENT",
+                        "... 3 more rows",
+                        "TPC-H SF 0.01 on 1 node, MEMQ/WR");
     }
 }

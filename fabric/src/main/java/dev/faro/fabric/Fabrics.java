@@ -25,7 +25,10 @@ public final class Fabrics {
                 .orElseThrow(() -> new FaroException(
                         FaroException.Category.INVALID_ARGUMENT,
                         "unknown fabric provider '" + name + "'; known: "
-                                + providers.stream().map(FabricProvider::name).sorted().toList()));
+                                + providers.stream()
+                                        .map(FabricProvider::name)
+                                        .sorted()
+                                        .toList()));
     }
 
     /**

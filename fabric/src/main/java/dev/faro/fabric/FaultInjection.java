@@ -26,8 +26,7 @@ public record FaultInjection(long seed, double lossRate, double reorderRate, dou
 
     private static void checkRate(String name, double rate) {
         if (!(rate >= 0 && rate <= 1)) {
-            throw new FaroException(
-                    FaroException.Category.INVALID_ARGUMENT, name + " must be within [0, 1]: " + rate);
+            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, name + " must be within [0, 1]: " + rate);
         }
     }
 }

@@ -207,7 +207,7 @@ public final class WorkRequest {
 
     @Override
     public String toString() {
-        return "WorkRequest[requestId=" + requestId + ", opcode=" + opcode + ", length=" + length
-                + ", signaled=" + signaled + (isInline() ? ", inline" : "") + "]";
+        return "WorkRequest[requestId=" + requestId + ", opcode=" + opcode + ", length=" + length + ", signaled="
+                + signaled + (isInline() ? ", inline" : "") + "]";
     }
 }

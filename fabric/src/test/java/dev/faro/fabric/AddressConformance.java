@@ -30,7 +30,9 @@ public interface AddressConformance extends FabricNodes {
         assertThat(a.provider()).isEqualTo(nodeConfig("a").provider());
         FabricCapabilities capabilities = a.capabilities();
         assertThat(capabilities.maxQueueDepth()).as("maxQueueDepth").isGreaterThanOrEqualTo(64);
-        assertThat(capabilities.maxCompletionQueueCapacity()).as("maxCompletionQueueCapacity").isGreaterThanOrEqualTo(128);
+        assertThat(capabilities.maxCompletionQueueCapacity())
+                .as("maxCompletionQueueCapacity")
+                .isGreaterThanOrEqualTo(128);
         assertThat(capabilities.maxMessageBytes()).as("maxMessageBytes").isGreaterThanOrEqualTo(64 * KIB);
         assertThat(capabilities.maxInlineBytes()).as("maxInlineBytes").isNotNegative();
         if (capabilities.supportsUd()) {
@@ -48,7 +50,9 @@ public interface AddressConformance extends FabricNodes {
         RcEnd second = rcEnd(a, 4, 4);
 
         QueuePairAddress imported = addressAt(b, first.queuePair());
-        assertThat(imported.node()).isEqualTo(a.node()).isEqualTo(first.queuePair().address().node());
+        assertThat(imported.node())
+                .isEqualTo(a.node())
+                .isEqualTo(first.queuePair().address().node());
         assertThat(imported.queuePairNumber()).isEqualTo(first.queuePair().queuePairNumber());
         assertThat(imported.type()).isEqualTo(QueuePairType.RC);
         assertThat(imported.toBytes()).isEqualTo(first.queuePair().address().toBytes());
@@ -65,7 +69,9 @@ public interface AddressConformance extends FabricNodes {
             assertThat(udAddress.type()).isEqualTo(QueuePairType.UD);
             assertThat(udAddress.node()).isEqualTo(a.node());
             assertThat(udAddress.queuePairNumber()).isEqualTo(ud.queuePair().queuePairNumber());
-            assertThat(ud.queuePair().state()).as("a UD queue pair is ready at once").isEqualTo(QueuePairState.READY);
+            assertThat(ud.queuePair().state())
+                    .as("a UD queue pair is ready at once")
+                    .isEqualTo(QueuePairState.READY);
         }
 
         MemoryRegion region = a.register(12_345, ALL_RIGHTS);
@@ -83,17 +89,25 @@ public interface AddressConformance extends FabricNodes {
         byte[] random = new byte[37];
         fill(MemorySegment.ofArray(random), 0, random.length, SEED);
 
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "importAddress(empty)",
-                () -> b.importAddress(new byte[0]));
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "importAddress(random bytes)",
-                () -> b.importAddress(random));
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "importAddress(a key's bytes)",
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT, "importAddress(empty)", () -> b.importAddress(new byte[0]));
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT, "importAddress(random bytes)", () -> b.importAddress(random));
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "importAddress(a key's bytes)",
                 () -> b.importAddress(region.remoteKey().toBytes()));
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "importRemoteKey(empty)",
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "importRemoteKey(empty)",
                 () -> b.importRemoteKey(new byte[0]));
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "importRemoteKey(random bytes)",
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "importRemoteKey(random bytes)",
                 () -> b.importRemoteKey(random));
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "importRemoteKey(an address's bytes)",
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "importRemoteKey(an address's bytes)",
                 () -> b.importRemoteKey(end.queuePair().address().toBytes()));
     }
 
@@ -106,17 +120,23 @@ public interface AddressConformance extends FabricNodes {
         RcEnd other = rcEnd(b, 4, 4);
         if (b.capabilities().supportsUd()) {
             UdEnd ud = udEnd(b, 4, 4);
-            assertFaroException(FaroException.Category.INVALID_ARGUMENT, "RC connect to a UD address",
+            assertFaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "RC connect to a UD address",
                     () -> endA.queuePair().connect(addressAt(a, ud.queuePair())));
             assertThat(endA.queuePair().state()).isEqualTo(QueuePairState.INIT);
         }
         connect(endA, endB);
         assertThat(endA.queuePair().state()).isEqualTo(QueuePairState.READY);
-        assertThat(endA.queuePair().peer().queuePairNumber()).isEqualTo(endB.queuePair().queuePairNumber());
+        assertThat(endA.queuePair().peer().queuePairNumber())
+                .isEqualTo(endB.queuePair().queuePairNumber());
         assertThat(endA.queuePair().peer().node()).isEqualTo(b.node());
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "second connect",
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "second connect",
                 () -> endA.queuePair().connect(addressAt(a, other.queuePair())));
-        assertThat(endA.queuePair().peer().queuePairNumber()).isEqualTo(endB.queuePair().queuePairNumber());
+        assertThat(endA.queuePair().peer().queuePairNumber())
+                .isEqualTo(endB.queuePair().queuePairNumber());
     }
 
     @Test
@@ -128,7 +148,9 @@ public interface AddressConformance extends FabricNodes {
 
         end.queuePair().postReceive(1, receiveBuffer, 0, 64); // allowed in INIT
         assertThat(end.queuePair().postedReceives()).isEqualTo(1);
-        assertFaroException(EnumSet.allOf(FaroException.Category.class), "postSend in INIT",
+        assertFaroException(
+                EnumSet.allOf(FaroException.Category.class),
+                "postSend in INIT",
                 () -> end.queuePair().postSend(new WorkRequest().requestId(2).local(source, 0, 64)));
         assertNoCompletion(end.completionQueue(), "nothing was posted");
     }

@@ -100,7 +100,10 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
     /** Connects a parent RC end and a child RC queue pair ({@code RC <id> <address>} reply) to each other. */
     private static void connectToChild(RcEnd end, PeerProcess child, String[] childQueuePair) {
         end.queuePair().connect(end.fabric().importAddress(unhex(childQueuePair[2])));
-        child.call("CONNECT " + childQueuePair[1] + " " + hex(end.queuePair().address().toBytes()), "OK");
+        child.call(
+                "CONNECT " + childQueuePair[1] + " "
+                        + hex(end.queuePair().address().toBytes()),
+                "OK");
     }
 
     private static int bits(Set<Access> rights) {
@@ -129,56 +132,85 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
             int length = (int) writes[i][0];
             long remoteOffset = writes[i][1];
             TestPayloads.fill(local.segment(), 0, length, 1000 + i);
-            end.queuePair().postSend(request.clear().requestId(i).opcode(Opcode.WRITE).local(local, 0, length)
-                    .remote(key, remoteOffset));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(i)
+                            .opcode(Opcode.WRITE)
+                            .local(local, 0, length)
+                            .remote(key, remoteOffset));
             assertSuccess(awaitCompletion(end.completionQueue(), "WRITE " + i + " into the child"), i, Opcode.WRITE);
             String[] checksum = child.call("CHECKSUM " + region[1] + " " + remoteOffset + " " + length, "CHECKSUM");
-            assertThat(Long.parseLong(checksum[1])).as("child's checksum of WRITE %d (%d bytes)", i, length)
+            assertThat(Long.parseLong(checksum[1]))
+                    .as("child's checksum of WRITE %d (%d bytes)", i, length)
                     .isEqualTo(TestPayloads.crc32c(local.segment(), 0, length));
         }
 
         // READ: the child fills, the parent reads
         child.call("FILL " + region[1] + " 768000 200000 77", "OK");
-        end.queuePair().postSend(request.clear().requestId(10).opcode(Opcode.READ).local(local, 5, 200_000)
-                .remote(key, 768_000));
+        end.queuePair()
+                .postSend(request.clear()
+                        .requestId(10)
+                        .opcode(Opcode.READ)
+                        .local(local, 5, 200_000)
+                        .remote(key, 768_000));
         Completion read = awaitCompletion(end.completionQueue(), "READ from the child");
         assertSuccess(read, 10, Opcode.READ);
         assertThat(read.byteLength()).isEqualTo(200_000);
-        assertThat(TestPayloads.mismatch(local.segment(), 5, 200_000, 77)).as("bytes read").isEqualTo(-1);
+        assertThat(TestPayloads.mismatch(local.segment(), 5, 200_000, 77))
+                .as("bytes read")
+                .isEqualTo(-1);
 
         // atomics on the child's last word
         long word = regionBytes - 8;
         child.call("FILL " + region[1] + " " + word + " 8 0", "OK");
         long initial = Long.parseLong(child.call("WORD " + region[1] + " " + word, "WORD")[1]);
         for (int i = 0; i < 100; i++) {
-            end.queuePair().postSend(request.clear().requestId(100 + i).opcode(Opcode.FETCH_ADD)
-                    .local(local, 0, 8).remote(key, word).add(3));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(100 + i)
+                            .opcode(Opcode.FETCH_ADD)
+                            .local(local, 0, 8)
+                            .remote(key, word)
+                            .add(3));
             assertSuccess(awaitCompletion(end.completionQueue(), "FETCH_ADD " + i), 100 + i, Opcode.FETCH_ADD);
-            assertThat(local.segment().get(ValueLayout.JAVA_LONG, 0)).as("old value of FETCH_ADD %d", i)
+            assertThat(local.segment().get(ValueLayout.JAVA_LONG, 0))
+                    .as("old value of FETCH_ADD %d", i)
                     .isEqualTo(initial + 3L * i);
         }
         assertThat(Long.parseLong(child.call("WORD " + region[1] + " " + word, "WORD")[1]))
                 .isEqualTo(initial + 300);
-        end.queuePair().postSend(request.clear().requestId(300).opcode(Opcode.COMPARE_SWAP).local(local, 8, 8)
-                .remote(key, word).compareSwap(initial + 300, 7));
+        end.queuePair()
+                .postSend(request.clear()
+                        .requestId(300)
+                        .opcode(Opcode.COMPARE_SWAP)
+                        .local(local, 8, 8)
+                        .remote(key, word)
+                        .compareSwap(initial + 300, 7));
         assertSuccess(awaitCompletion(end.completionQueue(), "COMPARE_SWAP"), 300, Opcode.COMPARE_SWAP);
         assertThat(local.segment().get(ValueLayout.JAVA_LONG, 8)).isEqualTo(initial + 300);
-        assertThat(Long.parseLong(child.call("WORD " + region[1] + " " + word, "WORD")[1])).isEqualTo(7);
+        assertThat(Long.parseLong(child.call("WORD " + region[1] + " " + word, "WORD")[1]))
+                .isEqualTo(7);
 
         // a WRITE into a child region without REMOTE_WRITE fails and changes nothing there
         String[] readOnly = child.call("REGION 4096 " + bits(EnumSet.of(Access.REMOTE_READ)), "REGION");
         long before = Long.parseLong(child.call("CHECKSUM " + readOnly[1] + " 0 4096", "CHECKSUM")[1]);
-        end.queuePair().postSend(request.clear().requestId(400).opcode(Opcode.WRITE).local(local, 0, 4096)
-                .remote(parent.importRemoteKey(unhex(readOnly[2])), 0));
+        end.queuePair()
+                .postSend(request.clear()
+                        .requestId(400)
+                        .opcode(Opcode.WRITE)
+                        .local(local, 0, 4096)
+                        .remote(parent.importRemoteKey(unhex(readOnly[2])), 0));
         Completion refused = awaitCompletion(end.completionQueue(), "WRITE without the right");
         assertThat(refused.status()).as("%s", refused).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
         assertThat(Long.parseLong(child.call("CHECKSUM " + readOnly[1] + " 0 4096", "CHECKSUM")[1]))
-                .as("child's read-only region unchanged").isEqualTo(before);
+                .as("child's read-only region unchanged")
+                .isEqualTo(before);
     }
 
     @Test
     void oneSidedOperationsCompleteWhileTheTargetProcessIsStopped() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/kill")) || Files.isExecutable(Path.of("/bin/kill")),
+        assumeTrue(
+                Files.isExecutable(Path.of("/usr/bin/kill")) || Files.isExecutable(Path.of("/bin/kill")),
                 "a kill command to send SIGSTOP");
         String cannotHold = whyOneSidedOperationsOnAStoppedProcessCannotHold();
         assumeTrue(cannotHold == null, cannotHold);
@@ -199,18 +231,37 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         child.signal("STOP"); // no thread of the child can run from here on
         List<Completion> completions = null;
         try {
-            end.queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(local, 0, 16 * KIB)
-                    .remote(key, 0));
-            end.queuePair().postSend(request.clear().requestId(2).opcode(Opcode.READ).local(local, 32 * KIB, 32 * KIB)
-                    .remote(key, 32 * KIB));
-            end.queuePair().postSend(request.clear().requestId(3).opcode(Opcode.FETCH_ADD).local(local, 16 * KIB, 8)
-                    .remote(key, 16 * KIB).add(41));
-            end.queuePair().postSend(request.clear().requestId(4).opcode(Opcode.COMPARE_SWAP)
-                    .local(local, 16 * KIB + 8, 8).remote(key, 16 * KIB).compareSwap(41, 42));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(1)
+                            .opcode(Opcode.WRITE)
+                            .local(local, 0, 16 * KIB)
+                            .remote(key, 0));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(2)
+                            .opcode(Opcode.READ)
+                            .local(local, 32 * KIB, 32 * KIB)
+                            .remote(key, 32 * KIB));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(3)
+                            .opcode(Opcode.FETCH_ADD)
+                            .local(local, 16 * KIB, 8)
+                            .remote(key, 16 * KIB)
+                            .add(41));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(4)
+                            .opcode(Opcode.COMPARE_SWAP)
+                            .local(local, 16 * KIB + 8, 8)
+                            .remote(key, 16 * KIB)
+                            .compareSwap(41, 42));
             if (targetThreadServes) {
                 // the child's progress thread is stopped with it: nothing can complete, and nothing may fail
                 assertThat(end.completionQueue().await(WorkCompletion.array(4), 200, TimeUnit.MILLISECONDS))
-                        .as("completions while the target process is stopped").isZero();
+                        .as("completions while the target process is stopped")
+                        .isZero();
             } else {
                 completions = awaitCompletions(end.completionQueue(), 4, "one-sided operations on a stopped process");
             }
@@ -218,19 +269,27 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
             child.signal("CONT");
         }
         if (targetThreadServes) {
-            completions = awaitCompletions(end.completionQueue(), 4, "one-sided operations posted to a stopped"
-                    + " process, once it continued");
+            completions = awaitCompletions(
+                    end.completionQueue(),
+                    4,
+                    "one-sided operations posted to a stopped" + " process, once it continued");
         }
         assertThat(completions).extracting(Completion::requestId).containsExactly(1L, 2L, 3L, 4L);
         assertThat(completions).as("%s", completions).allMatch(Completion::isSuccess);
-        assertThat(TestPayloads.mismatch(local.segment(), 32 * KIB, 32 * KIB, 5)).as("READ").isEqualTo(-1);
-        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 16 * KIB)).as("FETCH_ADD old value").isZero();
-        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 16 * KIB + 8)).as("COMPARE_SWAP old value")
+        assertThat(TestPayloads.mismatch(local.segment(), 32 * KIB, 32 * KIB, 5))
+                .as("READ")
+                .isEqualTo(-1);
+        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 16 * KIB))
+                .as("FETCH_ADD old value")
+                .isZero();
+        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 16 * KIB + 8))
+                .as("COMPARE_SWAP old value")
                 .isEqualTo(41);
         assertThat(Long.parseLong(child.call("CHECKSUM " + region[1] + " 0 " + 16 * KIB, "CHECKSUM")[1]))
                 .as("the child sees the WRITE after it resumes")
                 .isEqualTo(TestPayloads.crc32c(local.segment(), 0, 16 * KIB));
-        assertThat(Long.parseLong(child.call("WORD " + region[1] + " " + 16 * KIB, "WORD")[1])).isEqualTo(42);
+        assertThat(Long.parseLong(child.call("WORD " + region[1] + " " + 16 * KIB, "WORD")[1]))
+                .isEqualTo(42);
     }
 
     // =================================================================================================== streams
@@ -249,7 +308,9 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         long checksumSum = sendStream(end, messages, 64, 64 * KIB, null);
         String[] received = child.expect("RECEIVED");
         assertThat(Long.parseLong(received[1])).isEqualTo(messages);
-        assertThat(Long.parseLong(received[2])).as("sum of checksums (seed=%d)", SEED).isEqualTo(checksumSum);
+        assertThat(Long.parseLong(received[2]))
+                .as("sum of checksums (seed=%d)", SEED)
+                .isEqualTo(checksumSum);
     }
 
     @Test
@@ -276,7 +337,9 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         }
         String[] sent = child.expect("SENT");
         assertThat(Long.parseLong(sent[1])).isEqualTo(messages);
-        assertThat(Long.parseLong(sent[2])).as("sum of checksums (seed=%d)", SEED).isEqualTo(checksumSum);
+        assertThat(Long.parseLong(sent[2]))
+                .as("sum of checksums (seed=%d)", SEED)
+                .isEqualTo(checksumSum);
     }
 
     @Test
@@ -288,15 +351,19 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         String[] childQueuePair = child.call("UD 1 " + messages, "UD");
         UdEnd end = udEnd(parent, 32, 1);
         int mtu = end.queuePair().mtuBytes();
-        child.call("RECV_STREAM " + childQueuePair[1] + " " + messages + " " + mtu + " "
-                + hex(end.queuePair().address().toBytes()), "POSTED");
+        child.call(
+                "RECV_STREAM " + childQueuePair[1] + " " + messages + " " + mtu + " "
+                        + hex(end.queuePair().address().toBytes()),
+                "POSTED");
         QueuePairAddress destination = parent.importAddress(unhex(childQueuePair[2]));
         assertThat(destination.type()).isEqualTo(QueuePairType.UD);
 
         long checksumSum = sendStream(parent, end.completionQueue(), end.queuePair(), messages, 64, mtu, destination);
         String[] received = child.expect("RECEIVED");
         assertThat(Long.parseLong(received[1])).isEqualTo(messages);
-        assertThat(Long.parseLong(received[2])).as("sum of checksums (seed=%d)", SEED).isEqualTo(checksumSum);
+        assertThat(Long.parseLong(received[2]))
+                .as("sum of checksums (seed=%d)", SEED)
+                .isEqualTo(checksumSum);
     }
 
     // ============================================================================================ crash and stale
@@ -328,8 +395,8 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
             Completion completion = awaitCompletion(end.completionQueue(), "an error completion after SIGKILL");
             if (completion.isSuccess()) { // delivered before the kill: must still be intact and in order
                 checkChildMessage(completion, buffers, slotBytes, sequence++);
-                end.queuePair().postReceive(completion.requestId(), buffers, completion.requestId() * slotBytes,
-                        slotBytes);
+                end.queuePair()
+                        .postReceive(completion.requestId(), buffers, completion.requestId() * slotBytes, slotBytes);
             } else {
                 failure = completion;
             }
@@ -369,8 +436,11 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
                 long offset = (posted % depth) * maxBytes;
                 int length = TestPayloads.messageLength(SEED, FabricPeerMain.PARENT_STREAM, posted, 64, maxBytes);
                 TestPayloads.writeMessage(buffers.segment(), offset, FabricPeerMain.PARENT_STREAM, posted, length);
-                end.queuePair().postSend(request.clear().requestId(posted).opcode(Opcode.SEND)
-                        .local(buffers, offset, length));
+                end.queuePair()
+                        .postSend(request.clear()
+                                .requestId(posted)
+                                .opcode(Opcode.SEND)
+                                .local(buffers, offset, length));
                 posted++;
             }
             int polled = end.completionQueue().await(completions, 100, TimeUnit.MILLISECONDS);
@@ -387,11 +457,16 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
                 deadlineNs = killedNs + WAIT.toNanos();
             }
             if (failure == null && System.nanoTime() - deadlineNs > 0) {
-                fail(killedNs == 0 ? "stream to the child stalled after %d completions"
-                        : "no error completion within " + WAIT + " of SIGKILL (%d completions)", completed);
+                fail(
+                        killedNs == 0
+                                ? "stream to the child stalled after %d completions"
+                                : "no error completion within " + WAIT + " of SIGKILL (%d completions)",
+                        completed);
             }
         }
-        assertThat(killedNs).as("the error came after the kill, not before: %s", failure).isPositive();
+        assertThat(killedNs)
+                .as("the error came after the kill, not before: %s", failure)
+                .isPositive();
         reportDetection("sender to a killed receiver", killedNs, failure);
         assertThat(failure.status()).as("%s", failure).isIn(PEER_GONE);
 
@@ -411,10 +486,13 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         assertThat(left).as("the child's node created shared resources").isNotEmpty();
 
         child.kill();
-        assertThat(sharedResources()).as("a SIGKILLed process cannot clean up after itself").isNotEmpty();
+        assertThat(sharedResources())
+                .as("a SIGKILLed process cannot clean up after itself")
+                .isNotEmpty();
 
         Fabric next = open("next");
-        assertThat(sharedResources()).as("resources of the killed process once the next node opened")
+        assertThat(sharedResources())
+                .as("resources of the killed process once the next node opened")
                 .doesNotContainAnyElementsOf(left);
         next.close();
         assertNoSharedResourcesLeft("after the next node closed");
@@ -431,7 +509,8 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
 
     private static void reportDetection(String who, long killedNs, Completion failure) {
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedNs);
-        System.out.printf("[fabric conformance] %s: %s %d ms after SIGKILL (promise: within %d ms)%n",
+        System.out.printf(
+                "[fabric conformance] %s: %s %d ms after SIGKILL (promise: within %d ms)%n",
                 who, failure, elapsedMs, PROMISED_FAILURE_DETECTION.toMillis());
     }
 
@@ -446,14 +525,14 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
         }
         assertThat(TestPayloads.stream(segment, offset)).isEqualTo(FabricPeerMain.CHILD_STREAM);
         assertThat(TestPayloads.sequence(segment, offset)).as("RC order").isEqualTo(sequence);
-        assertThat(completion.byteLength()).isEqualTo(
-                TestPayloads.messageLength(SEED, FabricPeerMain.CHILD_STREAM, sequence, 64, slotBytes));
+        assertThat(completion.byteLength())
+                .isEqualTo(TestPayloads.messageLength(SEED, FabricPeerMain.CHILD_STREAM, sequence, 64, slotBytes));
         return TestPayloads.statedChecksum(segment, offset);
     }
 
     private static long sendStream(RcEnd end, int messages, int minBytes, int maxBytes, QueuePairAddress destination) {
-        return sendStream(end.fabric(), end.completionQueue(), end.queuePair(), messages, minBytes, maxBytes,
-                destination);
+        return sendStream(
+                end.fabric(), end.completionQueue(), end.queuePair(), messages, minBytes, maxBytes, destination);
     }
 
     /**
@@ -461,8 +540,13 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
      * {@code completionQueue}); returns the sum of their checksums.
      */
     private static long sendStream(
-            Fabric fabric, CompletionQueue completionQueue, QueuePair queuePair, int messages, int minBytes,
-            int maxBytes, QueuePairAddress destination) {
+            Fabric fabric,
+            CompletionQueue completionQueue,
+            QueuePair queuePair,
+            int messages,
+            int minBytes,
+            int maxBytes,
+            QueuePairAddress destination) {
         int depth = queuePair.sendQueueDepth();
         MemoryRegion buffers = fabric.register((long) depth * maxBytes, NO_RIGHTS);
         WorkRequest request = new WorkRequest();
@@ -476,13 +560,15 @@ public abstract class CrossProcessConformanceSuite extends FabricTestHarness {
             }
             long offset = (sequence % depth) * maxBytes;
             int length = TestPayloads.messageLength(SEED, FabricPeerMain.PARENT_STREAM, sequence, minBytes, maxBytes);
-            checksumSum += TestPayloads.writeMessage(buffers.segment(), offset, FabricPeerMain.PARENT_STREAM, sequence,
-                    length);
-            queuePair.postSend(request.clear().requestId(sequence).opcode(Opcode.SEND).local(buffers, offset, length)
+            checksumSum += TestPayloads.writeMessage(
+                    buffers.segment(), offset, FabricPeerMain.PARENT_STREAM, sequence, length);
+            queuePair.postSend(request.clear()
+                    .requestId(sequence)
+                    .opcode(Opcode.SEND)
+                    .local(buffers, offset, length)
                     .destination(destination));
         }
-        for (Completion completion : awaitCompletions(completionQueue, (int) (messages - completed),
-                "last sends")) {
+        for (Completion completion : awaitCompletions(completionQueue, (int) (messages - completed), "last sends")) {
             assertSuccess(completion, completed++, Opcode.SEND);
         }
         return checksumSum;

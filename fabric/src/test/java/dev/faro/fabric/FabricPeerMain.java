@@ -55,6 +55,7 @@ public final class FabricPeerMain {
     public static final int CHILD_STREAM = 1;
     /** How long a stream may go without any completion before the child gives up and reports an error. */
     private static final Duration IDLE_LIMIT = Duration.ofSeconds(60);
+
     private static final HexFormat HEX = HexFormat.of();
 
     private static final String END_OF_INPUT = new String("<end of input>");
@@ -79,7 +80,8 @@ public final class FabricPeerMain {
             BlockingQueue<String> commands = readCommandsInTheBackground();
             try (Fabric fabric = Fabrics.open(config)) {
                 FabricPeerMain peer = new FabricPeerMain(fabric);
-                reply("READY " + Long.toHexString(fabric.node()) + " " + ProcessHandle.current().pid());
+                reply("READY " + Long.toHexString(fabric.node()) + " "
+                        + ProcessHandle.current().pid());
                 String line;
                 while ((line = commands.take()) != END_OF_INPUT && !line.equals("EXIT")) {
                     try {
@@ -129,7 +131,8 @@ public final class FabricPeerMain {
         arguments.add("--provider=" + config.provider());
         arguments.add("--node=" + config.nodeName());
         arguments.add("--peer-timeout-ms=" + config.peerTimeout().toMillis());
-        arguments.add("--receiver-not-ready-timeout-ms=" + config.receiverNotReadyTimeout().toMillis());
+        arguments.add("--receiver-not-ready-timeout-ms="
+                + config.receiverNotReadyTimeout().toMillis());
         FaultInjection faults = config.faults();
         arguments.add("--faults=" + faults.seed() + "," + faults.lossRate() + "," + faults.reorderRate() + ","
                 + faults.duplicateRate());
@@ -160,8 +163,11 @@ public final class FabricPeerMain {
                 values.get("node"),
                 Duration.ofMillis(Long.parseLong(values.get("peer-timeout-ms"))),
                 Duration.ofMillis(Long.parseLong(values.get("receiver-not-ready-timeout-ms"))),
-                new FaultInjection(Long.parseLong(faults[0]), Double.parseDouble(faults[1]),
-                        Double.parseDouble(faults[2]), Double.parseDouble(faults[3])),
+                new FaultInjection(
+                        Long.parseLong(faults[0]),
+                        Double.parseDouble(faults[1]),
+                        Double.parseDouble(faults[2]),
+                        Double.parseDouble(faults[3])),
                 options);
     }
 
@@ -170,47 +176,66 @@ public final class FabricPeerMain {
             case "REGION" -> {
                 MemoryRegion region = fabric.register(Long.parseLong(words[1]), rights(Integer.parseInt(words[2])));
                 regions.add(region);
-                reply("REGION " + (regions.size() - 1) + " " + HEX.formatHex(region.remoteKey().toBytes()));
+                reply("REGION " + (regions.size() - 1) + " "
+                        + HEX.formatHex(region.remoteKey().toBytes()));
             }
             case "FILL" -> {
-                TestPayloads.fill(region(words[1]).segment(), Long.parseLong(words[2]), Long.parseLong(words[3]),
+                TestPayloads.fill(
+                        region(words[1]).segment(),
+                        Long.parseLong(words[2]),
+                        Long.parseLong(words[3]),
                         Long.parseLong(words[4]));
                 reply("OK");
             }
-            case "CHECKSUM" -> reply("CHECKSUM " + TestPayloads.crc32c(region(words[1]).segment(),
-                    Long.parseLong(words[2]), Long.parseLong(words[3])));
-            case "WORD" -> reply("WORD " + region(words[1]).segment().get(ValueLayout.JAVA_LONG,
-                    Long.parseLong(words[2])));
+            case "CHECKSUM" ->
+                reply("CHECKSUM "
+                        + TestPayloads.crc32c(
+                                region(words[1]).segment(), Long.parseLong(words[2]), Long.parseLong(words[3])));
+            case "WORD" ->
+                reply("WORD " + region(words[1]).segment().get(ValueLayout.JAVA_LONG, Long.parseLong(words[2])));
             case "RC", "UD" -> {
                 int sendDepth = Integer.parseInt(words[1]);
                 int receiveDepth = Integer.parseInt(words[2]);
                 CompletionQueue completionQueue = fabric.createCompletionQueue(sendDepth + receiveDepth);
                 QueuePairConfig config = QueuePairConfig.of(completionQueue, sendDepth, receiveDepth);
-                QueuePair queuePair = words[0].equals("RC")
-                        ? fabric.createRcQueuePair(config)
-                        : fabric.createUdQueuePair(config);
+                QueuePair queuePair =
+                        words[0].equals("RC") ? fabric.createRcQueuePair(config) : fabric.createUdQueuePair(config);
                 queuePairs.add(queuePair);
                 completionQueues.add(completionQueue);
-                reply(words[0] + " " + (queuePairs.size() - 1) + " " + HEX.formatHex(queuePair.address().toBytes()));
+                reply(words[0] + " " + (queuePairs.size() - 1) + " "
+                        + HEX.formatHex(queuePair.address().toBytes()));
             }
             case "CONNECT" -> {
                 ((RcQueuePair) queuePairs.get(Integer.parseInt(words[1])))
                         .connect(fabric.importAddress(HEX.parseHex(words[2])));
                 reply("OK");
             }
-            case "RECV_STREAM" -> receiveStream(Integer.parseInt(words[1]), Long.parseLong(words[2]),
-                    Integer.parseInt(words[3]), words.length > 4 ? fabric.importAddress(HEX.parseHex(words[4])) : null);
-            case "SEND_STREAM" -> sendStream(Integer.parseInt(words[1]), Long.parseLong(words[2]),
-                    Long.parseLong(words[3]), Integer.parseInt(words[4]), Integer.parseInt(words[5]),
-                    words.length > 6 ? fabric.importAddress(HEX.parseHex(words[6])) : null);
+            case "RECV_STREAM" ->
+                receiveStream(
+                        Integer.parseInt(words[1]),
+                        Long.parseLong(words[2]),
+                        Integer.parseInt(words[3]),
+                        words.length > 4 ? fabric.importAddress(HEX.parseHex(words[4])) : null);
+            case "SEND_STREAM" ->
+                sendStream(
+                        Integer.parseInt(words[1]),
+                        Long.parseLong(words[2]),
+                        Long.parseLong(words[3]),
+                        Integer.parseInt(words[4]),
+                        Integer.parseInt(words[5]),
+                        words.length > 6 ? fabric.importAddress(HEX.parseHex(words[6])) : null);
             case "STREAMS" -> {
                 sendStream = Integer.parseInt(words[1]);
                 expectedStream = Integer.parseInt(words[2]);
                 reply("OK");
             }
             case "POST" -> post(words);
-            case "UD_COUNT" -> countUdStream(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
-                    Integer.parseInt(words[3]), Long.parseLong(words[4]));
+            case "UD_COUNT" ->
+                countUdStream(
+                        Integer.parseInt(words[1]),
+                        Integer.parseInt(words[2]),
+                        Integer.parseInt(words[3]),
+                        Long.parseLong(words[4]));
             default -> reply("ERROR unknown command " + words[0]);
         }
     }
@@ -261,7 +286,8 @@ public final class FabricPeerMain {
                     problem = "expected message " + received + ", got " + sequence;
                 } else if (problem == null && !ordered && (sequence < 0 || sequence >= count || seen[(int) sequence])) {
                     problem = "message " + sequence + " unexpected or duplicated";
-                } else if (problem == null && expectedSource != null
+                } else if (problem == null
+                        && expectedSource != null
                         && (completion.sourceNode() != expectedSource.node()
                                 || completion.sourceQueuePairNumber() != expectedSource.queuePairNumber())) {
                     problem = "source " + completion + " is not " + Long.toHexString(expectedSource.node()) + "/"
@@ -307,7 +333,10 @@ public final class FabricPeerMain {
                 long offset = (posted % depth) * maxBytes;
                 int length = TestPayloads.messageLength(seed, sendStream, posted, minBytes, maxBytes);
                 checksumSum += TestPayloads.writeMessage(buffers.segment(), offset, sendStream, posted, length);
-                queuePair.postSend(request.clear().requestId(posted).opcode(Opcode.SEND).local(buffers, offset, length)
+                queuePair.postSend(request.clear()
+                        .requestId(posted)
+                        .opcode(Opcode.SEND)
+                        .local(buffers, offset, length)
                         .destination(destination));
                 posted++;
             }
@@ -334,7 +363,9 @@ public final class FabricPeerMain {
         QueuePair queuePair = queuePairs.get(queuePairId);
         CompletionQueue completionQueue = completionQueues.get(queuePairId);
         Opcode opcode = Opcode.valueOf(words[2]);
-        WorkRequest request = new WorkRequest().requestId(1).opcode(opcode)
+        WorkRequest request = new WorkRequest()
+                .requestId(1)
+                .opcode(opcode)
                 .local(region(words[3]), Long.parseLong(words[4]), Integer.parseInt(words[5]));
         if (!words[6].equals("-")) {
             request.remote(fabric.importRemoteKey(HEX.parseHex(words[6])), Long.parseLong(words[7]));
@@ -373,7 +404,8 @@ public final class FabricPeerMain {
         long checksumSum = 0;
         WorkCompletion[] completions = WorkCompletion.array(32);
         long lastArrivalNs = System.nanoTime();
-        while (distinct < expected && !exitRequested
+        while (distinct < expected
+                && !exitRequested
                 && System.nanoTime() - lastArrivalNs < TimeUnit.MILLISECONDS.toNanos(quietMillis)) {
             int polled = completionQueue.await(completions, 50, TimeUnit.MILLISECONDS);
             for (int i = 0; i < polled; i++) {
@@ -386,8 +418,10 @@ public final class FabricPeerMain {
                 long offset = completion.requestId() * slotBytes;
                 String problem = TestPayloads.verifyMessage(buffers.segment(), offset, completion.byteLength());
                 long sequence = problem == null ? TestPayloads.sequence(buffers.segment(), offset) : -1;
-                if (problem != null || TestPayloads.stream(buffers.segment(), offset) != expectedStream
-                        || sequence < 0 || sequence >= expected) {
+                if (problem != null
+                        || TestPayloads.stream(buffers.segment(), offset) != expectedStream
+                        || sequence < 0
+                        || sequence >= expected) {
                     corrupt++;
                 } else if (seen[(int) sequence]) {
                     duplicates++;

@@ -105,14 +105,16 @@ public final class FabricTesting {
         while (received.size() < count) {
             long leftNs = deadlineNs - System.nanoTime();
             if (leftNs <= 0) {
-                fail("no completion within %s: expected %d completion(s) of %s, got %d: %s",
+                fail(
+                        "no completion within %s: expected %d completion(s) of %s, got %d: %s",
                         WAIT, count, what, received.size(), received);
             }
             WorkCompletion[] completions = WorkCompletion.array(count - received.size());
-            int polled = completionQueue.await(completions, Math.min(leftNs, TimeUnit.MILLISECONDS.toNanos(200)),
-                    TimeUnit.NANOSECONDS);
-            assertThat(polled).as("await returned more completions than the array holds").isLessThanOrEqualTo(
-                    completions.length);
+            int polled = completionQueue.await(
+                    completions, Math.min(leftNs, TimeUnit.MILLISECONDS.toNanos(200)), TimeUnit.NANOSECONDS);
+            assertThat(polled)
+                    .as("await returned more completions than the array holds")
+                    .isLessThanOrEqualTo(completions.length);
             for (int i = 0; i < polled; i++) {
                 received.add(Completion.of(completions[i]));
             }
@@ -205,7 +207,8 @@ public final class FabricTesting {
             long leftMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime()));
             thread.join(leftMs);
         }
-        List<String> stuck = threads.stream().filter(Thread::isAlive).map(Thread::getName).toList();
+        List<String> stuck =
+                threads.stream().filter(Thread::isAlive).map(Thread::getName).toList();
         for (Thread thread : threads) {
             thread.interrupt();
         }

@@ -63,9 +63,11 @@ public interface MemoryProtectionConformance extends FabricNodes {
             MemoryRegion region = a.register(length, rights);
             assertThat(region.lengthBytes()).isEqualTo(length);
             assertThat(region.segment().byteSize()).isEqualTo(length);
-            assertThat(region.segment().address() % 64).as("alignment of the segment").isZero();
-            assertThat(MemorySegment.mismatch(region.segment(), 0, length,
-                            MemorySegment.ofArray(new byte[(int) length]), 0, length))
+            assertThat(region.segment().address() % 64)
+                    .as("alignment of the segment")
+                    .isZero();
+            assertThat(MemorySegment.mismatch(
+                            region.segment(), 0, length, MemorySegment.ofArray(new byte[(int) length]), 0, length))
                     .as("fresh memory is zeroed")
                     .isEqualTo(-1);
             assertThat(region.access()).isEqualTo(rights);
@@ -80,8 +82,7 @@ public interface MemoryProtectionConformance extends FabricNodes {
     @Test
     default void registeringANegativeLengthIsInvalidArgument() {
         Fabric a = open("a");
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "register(-1)",
-                () -> a.register(-1, ALL_RIGHTS));
+        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "register(-1)", () -> a.register(-1, ALL_RIGHTS));
     }
 
     @Test
@@ -95,8 +96,13 @@ public interface MemoryProtectionConformance extends FabricNodes {
         RemoteKey key = keyAt(a, target);
         WorkRequest request = new WorkRequest();
 
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE)
-                .local(source, 24, 1000).remote(key, 4099));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 24, 1000)
+                        .remote(key, 4099));
         Completion completion = awaitCompletion(link.a().completionQueue(), "WRITE");
         assertSuccess(completion, 1, Opcode.WRITE);
         assertThat(completion.queuePairNumber()).isEqualTo(link.a().queuePair().queuePairNumber());
@@ -107,19 +113,29 @@ public interface MemoryProtectionConformance extends FabricNodes {
         assertThat(MemorySegment.mismatch(target.segment(), 0, 4099, MemorySegment.ofArray(zeros), 0, 4099))
                 .as("bytes before the write")
                 .isEqualTo(-1);
-        assertThat(MemorySegment.mismatch(target.segment(), 5099, 64 * KIB, MemorySegment.ofArray(zeros), 5099,
-                        64 * KIB))
+        assertThat(MemorySegment.mismatch(
+                        target.segment(), 5099, 64 * KIB, MemorySegment.ofArray(zeros), 5099, 64 * KIB))
                 .as("bytes after the write")
                 .isEqualTo(-1);
 
         // the whole region, and the last 64 bytes exactly at the bound
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE)
-                .local(source, 0, 64 * KIB).remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 64 * KIB)
+                        .remote(key, 0));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "WRITE of 64 KiB"), 2, Opcode.WRITE);
         assertThat(mismatch(target.segment(), 0, 64 * KIB, 1)).isEqualTo(-1);
         fill(source.segment(), 0, 64, 2);
-        link.a().queuePair().postSend(request.clear().requestId(3).opcode(Opcode.WRITE)
-                .local(source, 0, 64).remote(key, 64 * KIB - 64));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(3)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 64)
+                        .remote(key, 64 * KIB - 64));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "WRITE ending at the bound"), 3, Opcode.WRITE);
         assertThat(mismatch(target.segment(), 64 * KIB - 64, 64, 2)).isEqualTo(-1);
         assertNoCompletion(link.b().completionQueue(), "the target of a WRITE learns nothing");
@@ -134,15 +150,23 @@ public interface MemoryProtectionConformance extends FabricNodes {
         fill(remote.segment(), 0, 8 * KIB, 3);
         MemoryRegion local = a.register(8 * KIB, LOCAL_WRITE);
 
-        link.a().queuePair().postSend(new WorkRequest().requestId(5).opcode(Opcode.READ)
-                .local(local, 17, 3000).remote(keyAt(a, remote), 1001));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest()
+                        .requestId(5)
+                        .opcode(Opcode.READ)
+                        .local(local, 17, 3000)
+                        .remote(keyAt(a, remote), 1001));
         Completion completion = awaitCompletion(link.a().completionQueue(), "READ");
         assertSuccess(completion, 5, Opcode.READ);
         assertThat(completion.byteLength()).as("byteLength of a READ").isEqualTo(3000);
-        assertThat(MemorySegment.mismatch(local.segment(), 17, 3017, remote.segment(), 1001, 4001)).isEqualTo(-1);
+        assertThat(MemorySegment.mismatch(local.segment(), 17, 3017, remote.segment(), 1001, 4001))
+                .isEqualTo(-1);
         assertThat(local.segment().get(ValueLayout.JAVA_BYTE, 16)).isZero();
         assertThat(local.segment().get(ValueLayout.JAVA_BYTE, 3017)).isZero();
-        assertThat(mismatch(remote.segment(), 0, 8 * KIB, 3)).as("READ leaves the remote bytes").isEqualTo(-1);
+        assertThat(mismatch(remote.segment(), 0, 8 * KIB, 3))
+                .as("READ leaves the remote bytes")
+                .isEqualTo(-1);
         assertNoCompletion(link.b().completionQueue(), "the target of a READ learns nothing");
     }
 
@@ -157,23 +181,44 @@ public interface MemoryProtectionConformance extends FabricNodes {
         RemoteKey key = keyAt(a, remote);
         WorkRequest request = new WorkRequest();
 
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.FETCH_ADD)
-                .local(result, 8, 8).remote(key, 64).add(5));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.FETCH_ADD)
+                        .local(result, 8, 8)
+                        .remote(key, 64)
+                        .add(5));
         Completion completion = awaitCompletion(link.a().completionQueue(), "FETCH_ADD");
         assertSuccess(completion, 1, Opcode.FETCH_ADD);
         assertThat(completion.byteLength()).as("byteLength of an atomic").isEqualTo(8);
-        assertThat(result.segment().get(ValueLayout.JAVA_LONG, 8)).as("old value").isEqualTo(1000);
-        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 64)).as("new value").isEqualTo(1005);
+        assertThat(result.segment().get(ValueLayout.JAVA_LONG, 8))
+                .as("old value")
+                .isEqualTo(1000);
+        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 64))
+                .as("new value")
+                .isEqualTo(1005);
 
         remote.segment().set(ValueLayout.JAVA_LONG, 64, Long.MAX_VALUE);
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.FETCH_ADD)
-                .local(result, 16, 8).remote(key, 64).add(1));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.FETCH_ADD)
+                        .local(result, 16, 8)
+                        .remote(key, 64)
+                        .add(1));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "FETCH_ADD wrapping"), 2, Opcode.FETCH_ADD);
         assertThat(result.segment().get(ValueLayout.JAVA_LONG, 16)).isEqualTo(Long.MAX_VALUE);
-        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 64)).as("wraps like a 64-bit add").isEqualTo(
-                Long.MIN_VALUE);
-        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 56)).as("neighbour word").isZero();
-        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 72)).as("neighbour word").isZero();
+        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 64))
+                .as("wraps like a 64-bit add")
+                .isEqualTo(Long.MIN_VALUE);
+        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 56))
+                .as("neighbour word")
+                .isZero();
+        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 72))
+                .as("neighbour word")
+                .isZero();
     }
 
     @Test
@@ -187,20 +232,42 @@ public interface MemoryProtectionConformance extends FabricNodes {
         RemoteKey key = keyAt(a, remote);
         WorkRequest request = new WorkRequest();
 
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.COMPARE_SWAP)
-                .local(result, 0, 8).remote(key, 4088).compareSwap(7, 42));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.COMPARE_SWAP)
+                        .local(result, 0, 8)
+                        .remote(key, 4088)
+                        .compareSwap(7, 42));
         Completion swapped = awaitCompletion(link.a().completionQueue(), "COMPARE_SWAP that matches");
         assertSuccess(swapped, 1, Opcode.COMPARE_SWAP);
         assertThat(swapped.byteLength()).isEqualTo(8);
-        assertThat(result.segment().get(ValueLayout.JAVA_LONG, 0)).as("old value").isEqualTo(7);
-        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 4088)).as("swapped").isEqualTo(42);
+        assertThat(result.segment().get(ValueLayout.JAVA_LONG, 0))
+                .as("old value")
+                .isEqualTo(7);
+        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 4088))
+                .as("swapped")
+                .isEqualTo(42);
 
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.COMPARE_SWAP)
-                .local(result, 8, 8).remote(key, 4088).compareSwap(7, 99));
-        assertSuccess(awaitCompletion(link.a().completionQueue(), "COMPARE_SWAP that does not match"), 2,
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.COMPARE_SWAP)
+                        .local(result, 8, 8)
+                        .remote(key, 4088)
+                        .compareSwap(7, 99));
+        assertSuccess(
+                awaitCompletion(link.a().completionQueue(), "COMPARE_SWAP that does not match"),
+                2,
                 Opcode.COMPARE_SWAP);
-        assertThat(result.segment().get(ValueLayout.JAVA_LONG, 8)).as("old value").isEqualTo(42);
-        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 4088)).as("not swapped").isEqualTo(42);
+        assertThat(result.segment().get(ValueLayout.JAVA_LONG, 8))
+                .as("old value")
+                .isEqualTo(42);
+        assertThat(remote.segment().get(ValueLayout.JAVA_LONG, 4088))
+                .as("not swapped")
+                .isEqualTo(42);
     }
 
     @Test
@@ -216,7 +283,9 @@ public interface MemoryProtectionConformance extends FabricNodes {
         long[] fromA = new long[perInitiator];
         long[] fromC = new long[perInitiator];
 
-        runConcurrently(WAIT.multipliedBy(3), "fetch-add",
+        runConcurrently(
+                WAIT.multipliedBy(3),
+                "fetch-add",
                 () -> fetchAddMany(ab.a(), keyAt(a, counter), fromA, batch),
                 () -> fetchAddMany(cb.a(), keyAt(c, counter), fromC, batch));
 
@@ -227,7 +296,8 @@ public interface MemoryProtectionConformance extends FabricNodes {
         Arrays.sort(all);
         for (int i = 0; i < all.length; i++) {
             if (all[i] != i) {
-                fail("old values are not exactly 0..%d: position %d holds %d (a lost or doubled add)",
+                fail(
+                        "old values are not exactly 0..%d: position %d holds %d (a lost or doubled add)",
                         all.length - 1, i, all[i]);
             }
         }
@@ -239,8 +309,14 @@ public interface MemoryProtectionConformance extends FabricNodes {
         for (int done = 0; done < oldValues.length; done += batch) {
             int count = Math.min(batch, oldValues.length - done);
             for (int i = 0; i < count; i++) {
-                initiator.queuePair().postSend(request.clear().requestId(i).opcode(Opcode.FETCH_ADD)
-                        .local(results, 8L * i, 8).remote(key, 0).add(1));
+                initiator
+                        .queuePair()
+                        .postSend(request.clear()
+                                .requestId(i)
+                                .opcode(Opcode.FETCH_ADD)
+                                .local(results, 8L * i, 8)
+                                .remote(key, 0)
+                                .add(1));
             }
             for (Completion completion : awaitCompletions(initiator.completionQueue(), count, "FETCH_ADD batch")) {
                 assertSuccess(completion, completion.requestId(), Opcode.FETCH_ADD);
@@ -303,13 +379,23 @@ public interface MemoryProtectionConformance extends FabricNodes {
         Completion completion = awaitCompletion(link.a().completionQueue(), op + " with " + violation);
 
         assertThat(completion.requestId()).isEqualTo(7);
-        assertThat(completion.status()).as("status of %s with %s: %s", op, violation, completion)
+        assertThat(completion.status())
+                .as("status of %s with %s: %s", op, violation, completion)
                 .isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
-        assertThat(unchanged(target.segment(), 0, targetBefore)).as("target region unchanged").isTrue();
-        assertThat(unchanged(elsewhere.segment(), 0, elsewhereBefore)).as("third node's region unchanged").isTrue();
-        assertThat(unchanged(local.segment(), 0, localBefore)).as("local buffer unchanged").isTrue();
-        assertThat(unchanged(receiveBuffer.segment(), 0, receiveBefore)).as("receive buffer unchanged").isTrue();
-        assertThat(link.a().queuePair().state()).as("initiator after an error completion")
+        assertThat(unchanged(target.segment(), 0, targetBefore))
+                .as("target region unchanged")
+                .isTrue();
+        assertThat(unchanged(elsewhere.segment(), 0, elsewhereBefore))
+                .as("third node's region unchanged")
+                .isTrue();
+        assertThat(unchanged(local.segment(), 0, localBefore))
+                .as("local buffer unchanged")
+                .isTrue();
+        assertThat(unchanged(receiveBuffer.segment(), 0, receiveBefore))
+                .as("receive buffer unchanged")
+                .isTrue();
+        assertThat(link.a().queuePair().state())
+                .as("initiator after an error completion")
                 .isEqualTo(QueuePairState.ERROR);
     }
 
@@ -335,18 +421,25 @@ public interface MemoryProtectionConformance extends FabricNodes {
             String what = op + " at remote offset " + offset;
             if (postOrInvalidArgument(link.a().queuePair(), request, what)) {
                 Completion completion = awaitCompletion(link.a().completionQueue(), what);
-                assertThat(completion.status()).as("%s: %s", what, completion)
+                assertThat(completion.status())
+                        .as("%s: %s", what, completion)
                         .isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
             } else {
                 assertNoCompletion(link.a().completionQueue(), what + " was refused at post");
             }
-            assertThat(unchanged(target.segment(), 0, targetBefore)).as("%s: target unchanged", what).isTrue();
-            assertThat(unchanged(local.segment(), 0, localBefore)).as("%s: local unchanged", what).isTrue();
+            assertThat(unchanged(target.segment(), 0, targetBefore))
+                    .as("%s: target unchanged", what)
+                    .isTrue();
+            assertThat(unchanged(local.segment(), 0, localBefore))
+                    .as("%s: local unchanged", what)
+                    .isTrue();
         }
     }
 
     @ParameterizedTest
-    @EnumSource(value = RemoteOp.class, names = {"FETCH_ADD", "COMPARE_SWAP"})
+    @EnumSource(
+            value = RemoteOp.class,
+            names = {"FETCH_ADD", "COMPARE_SWAP"})
     default void misalignedAtomicIsRefusedAndChangesNothing(RemoteOp op) {
         Fabric a = open("a");
         Fabric b = open("b");
@@ -360,11 +453,16 @@ public interface MemoryProtectionConformance extends FabricNodes {
         WorkRequest request = op.request(3, local, 0, keyAt(a, target), 68, compare);
         if (postOrInvalidArgument(link.a().queuePair(), request, "misaligned " + op)) {
             Completion completion = awaitCompletion(link.a().completionQueue(), "misaligned " + op);
-            assertThat(completion.status()).as("misaligned %s: %s", op, completion)
+            assertThat(completion.status())
+                    .as("misaligned %s: %s", op, completion)
                     .isIn(CompletionStatus.REMOTE_ACCESS_ERROR, CompletionStatus.REMOTE_INVALID_REQUEST);
         }
-        assertThat(unchanged(target.segment(), 0, targetBefore)).as("target unchanged").isTrue();
-        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 0)).as("local result untouched").isZero();
+        assertThat(unchanged(target.segment(), 0, targetBefore))
+                .as("target unchanged")
+                .isTrue();
+        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 0))
+                .as("local result untouched")
+                .isZero();
     }
 
     /** Posts; returns false if the post threw INVALID_ARGUMENT (allowed where the error is knowable locally). */
@@ -373,7 +471,8 @@ public interface MemoryProtectionConformance extends FabricNodes {
             queuePair.postSend(request);
             return true;
         } catch (FaroException e) {
-            assertThat(e.category()).as("%s refused at post: %s", what, e)
+            assertThat(e.category())
+                    .as("%s refused at post: %s", what, e)
                     .isEqualTo(FaroException.Category.INVALID_ARGUMENT);
             assertThat(e.getMessage()).isNotBlank();
             return false;
@@ -381,7 +480,9 @@ public interface MemoryProtectionConformance extends FabricNodes {
     }
 
     @ParameterizedTest
-    @EnumSource(value = RemoteOp.class, names = {"WRITE", "READ", "FETCH_ADD"})
+    @EnumSource(
+            value = RemoteOp.class,
+            names = {"WRITE", "READ", "FETCH_ADD"})
     default void deregistrationMakesLaterRemoteAccessFailEvenWhenMemoryIsRegisteredAgain(RemoteOp op) {
         Fabric a = open("a");
         Fabric b = open("b");
@@ -404,11 +505,15 @@ public interface MemoryProtectionConformance extends FabricNodes {
         RcLink second = connectRc(a, b, 4, 4);
         second.a().queuePair().postSend(op.request(2, local, 0, key, 64, 0));
         Completion completion = awaitCompletion(second.a().completionQueue(), op + " after deregistration");
-        assertThat(completion.status()).as("%s with the key of a deregistered region: %s", op, completion)
+        assertThat(completion.status())
+                .as("%s with the key of a deregistered region: %s", op, completion)
                 .isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
         assertThat(unchanged(replacement.segment(), 0, replacementBefore))
-                .as("an old key must not reach a region registered later").isTrue();
-        assertThat(unchanged(local.segment(), 0, localBefore)).as("local buffer unchanged").isTrue();
+                .as("an old key must not reach a region registered later")
+                .isTrue();
+        assertThat(unchanged(local.segment(), 0, localBefore))
+                .as("local buffer unchanged")
+                .isTrue();
     }
 
     @Test
@@ -422,40 +527,81 @@ public interface MemoryProtectionConformance extends FabricNodes {
         byte[] targetBefore = snapshot(target.segment(), 0, 4096);
         RemoteKey key = keyAt(a, target);
         MemoryRegion local = a.register(4096, ALL_RIGHTS);
-        MemoryRegion readOnlyLocal = a.register(4096, EnumSet.of(Access.REMOTE_READ, Access.REMOTE_WRITE,
-                Access.REMOTE_ATOMIC));
+        MemoryRegion readOnlyLocal =
+                a.register(4096, EnumSet.of(Access.REMOTE_READ, Access.REMOTE_WRITE, Access.REMOTE_ATOMIC));
         MemoryRegion foreign = c.register(4096, ALL_RIGHTS);
         WorkRequest request = new WorkRequest();
         FaroException.Category invalid = FaroException.Category.INVALID_ARGUMENT;
 
-        assertFaroException(invalid, "WRITE beyond the local region", () -> queuePair.postSend(
-                request.clear().requestId(1).opcode(Opcode.WRITE).local(local, 4000, 200).remote(key, 0)));
-        assertFaroException(invalid, "WRITE at a negative local offset", () -> queuePair.postSend(
-                request.clear().requestId(2).opcode(Opcode.WRITE).local(local, -1, 16).remote(key, 0)));
-        assertFaroException(invalid, "READ into a region without LOCAL_WRITE", () -> queuePair.postSend(
-                request.clear().requestId(3).opcode(Opcode.READ).local(readOnlyLocal, 0, 64).remote(key, 0)));
-        assertFaroException(invalid, "FETCH_ADD into a region without LOCAL_WRITE", () -> queuePair.postSend(
-                request.clear().requestId(4).opcode(Opcode.FETCH_ADD).local(readOnlyLocal, 0, 8).remote(key, 0)
+        assertFaroException(
+                invalid,
+                "WRITE beyond the local region",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(local, 4000, 200)
+                        .remote(key, 0)));
+        assertFaroException(
+                invalid,
+                "WRITE at a negative local offset",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .local(local, -1, 16)
+                        .remote(key, 0)));
+        assertFaroException(
+                invalid,
+                "READ into a region without LOCAL_WRITE",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(3)
+                        .opcode(Opcode.READ)
+                        .local(readOnlyLocal, 0, 64)
+                        .remote(key, 0)));
+        assertFaroException(
+                invalid,
+                "FETCH_ADD into a region without LOCAL_WRITE",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(4)
+                        .opcode(Opcode.FETCH_ADD)
+                        .local(readOnlyLocal, 0, 8)
+                        .remote(key, 0)
                         .add(1)));
-        assertFaroException(invalid, "WRITE from a region of another node", () -> queuePair.postSend(
-                request.clear().requestId(5).opcode(Opcode.WRITE).local(foreign, 0, 64).remote(key, 0)));
-        assertFaroException(invalid, "WRITE without a remote key", () -> queuePair.postSend(
-                request.clear().requestId(6).opcode(Opcode.WRITE).local(local, 0, 64)));
-        assertFaroException(invalid, "postReceive into a region without LOCAL_WRITE",
+        assertFaroException(
+                invalid,
+                "WRITE from a region of another node",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(5)
+                        .opcode(Opcode.WRITE)
+                        .local(foreign, 0, 64)
+                        .remote(key, 0)));
+        assertFaroException(
+                invalid,
+                "WRITE without a remote key",
+                () -> queuePair.postSend(
+                        request.clear().requestId(6).opcode(Opcode.WRITE).local(local, 0, 64)));
+        assertFaroException(
+                invalid,
+                "postReceive into a region without LOCAL_WRITE",
                 () -> queuePair.postReceive(7, readOnlyLocal, 0, 64));
-        assertFaroException(invalid, "postReceive beyond the region",
-                () -> queuePair.postReceive(8, local, 4090, 64));
-        assertFaroException(invalid, "postReceive into a region of another node",
-                () -> queuePair.postReceive(9, foreign, 0, 64));
+        assertFaroException(invalid, "postReceive beyond the region", () -> queuePair.postReceive(8, local, 4090, 64));
+        assertFaroException(
+                invalid, "postReceive into a region of another node", () -> queuePair.postReceive(9, foreign, 0, 64));
 
         assertThat(queuePair.postedReceives()).as("no receive was posted").isZero();
-        assertThat(queuePair.state()).as("local argument errors do not break the queue pair")
+        assertThat(queuePair.state())
+                .as("local argument errors do not break the queue pair")
                 .isEqualTo(QueuePairState.READY);
         assertNoCompletion(link.a().completionQueue(), "nothing was posted");
-        assertThat(unchanged(target.segment(), 0, targetBefore)).as("target unchanged").isTrue();
+        assertThat(unchanged(target.segment(), 0, targetBefore))
+                .as("target unchanged")
+                .isTrue();
 
         fill(local.segment(), 0, 64, 44);
-        queuePair.postSend(request.clear().requestId(10).opcode(Opcode.WRITE).local(local, 0, 64).remote(key, 0));
+        queuePair.postSend(request.clear()
+                .requestId(10)
+                .opcode(Opcode.WRITE)
+                .local(local, 0, 64)
+                .remote(key, 0));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "valid WRITE afterwards"), 10, Opcode.WRITE);
         assertThat(mismatch(target.segment(), 0, 64, 44)).isEqualTo(-1);
     }
@@ -475,14 +621,29 @@ public interface MemoryProtectionConformance extends FabricNodes {
                 EnumSet.of(FaroException.Category.INVALID_ARGUMENT, FaroException.Category.CLOSED);
         WorkRequest request = new WorkRequest();
 
-        assertFaroException(categories, "WRITE from a closed region", () -> queuePair.postSend(
-                request.clear().requestId(1).opcode(Opcode.WRITE).local(closed, 0, 64).remote(key, 0)));
-        assertFaroException(categories, "READ into a closed region", () -> queuePair.postSend(
-                request.clear().requestId(2).opcode(Opcode.READ).local(closed, 0, 64).remote(key, 0)));
-        assertFaroException(categories, "SEND from a closed region", () -> queuePair.postSend(
-                request.clear().requestId(3).opcode(Opcode.SEND).local(closed, 0, 64)));
-        assertFaroException(categories, "postReceive into a closed region",
-                () -> queuePair.postReceive(4, closed, 0, 64));
+        assertFaroException(
+                categories,
+                "WRITE from a closed region",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(closed, 0, 64)
+                        .remote(key, 0)));
+        assertFaroException(
+                categories,
+                "READ into a closed region",
+                () -> queuePair.postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.READ)
+                        .local(closed, 0, 64)
+                        .remote(key, 0)));
+        assertFaroException(
+                categories,
+                "SEND from a closed region",
+                () -> queuePair.postSend(
+                        request.clear().requestId(3).opcode(Opcode.SEND).local(closed, 0, 64)));
+        assertFaroException(
+                categories, "postReceive into a closed region", () -> queuePair.postReceive(4, closed, 0, 64));
 
         assertThat(queuePair.postedReceives()).isZero();
         assertThat(queuePair.state()).isEqualTo(QueuePairState.READY);

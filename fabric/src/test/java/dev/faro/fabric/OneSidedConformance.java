@@ -35,7 +35,8 @@ public interface OneSidedConformance extends FabricNodes {
         RemoteKey key = keyAt(a, target);
         int[] lengths = new int[rounds];
         for (int round = 0; round < rounds; round++) {
-            lengths[round] = round % 2 == 0 ? bytes
+            lengths[round] = round % 2 == 0
+                    ? bytes
                     : 8 * (1 + (int) Long.remainderUnsigned(TestPayloads.mix(SEED, round), bytes / 8));
         }
         AtomicLong published = new AtomicLong(-1);
@@ -61,8 +62,10 @@ public interface OneSidedConformance extends FabricNodes {
                 for (long w = 0; w < lastOffset / 8; w++) {
                     long value = seen.get(ValueLayout.JAVA_LONG, w * 8);
                     if (value != TestPayloads.mix(roundSeed, w)) {
-                        problem.compareAndSet(null, "round " + round + " (length " + lengths[round]
-                                + "): last word visible but word " + w + " still old");
+                        problem.compareAndSet(
+                                null,
+                                "round " + round + " (length " + lengths[round] + "): last word visible but word " + w
+                                        + " still old");
                         return;
                     }
                 }
@@ -79,10 +82,15 @@ public interface OneSidedConformance extends FabricNodes {
                 }
                 source.segment().set(ValueLayout.JAVA_LONG, length - 8L, marker(round));
                 published.set(round);
-                link.a().queuePair().postSend(request.clear().requestId(round).opcode(Opcode.WRITE)
-                        .local(source, 0, length).remote(key, 0));
-                assertSuccess(awaitCompletion(link.a().completionQueue(), "WRITE of round " + round), round,
-                        Opcode.WRITE);
+                link.a()
+                        .queuePair()
+                        .postSend(request.clear()
+                                .requestId(round)
+                                .opcode(Opcode.WRITE)
+                                .local(source, 0, length)
+                                .remote(key, 0));
+                assertSuccess(
+                        awaitCompletion(link.a().completionQueue(), "WRITE of round " + round), round, Opcode.WRITE);
                 final int r = round;
                 awaitCondition(() -> checked.get() >= r || problem.get() != null, "reader checks round " + r);
             }
@@ -103,8 +111,8 @@ public interface OneSidedConformance extends FabricNodes {
         Fabric a = open("a");
         Fabric b = open("b");
         RcLink link = connectRc(a, b, 8, 8);
-        MemoryRegion target = b.register(8192, EnumSet.of(Access.REMOTE_WRITE, Access.REMOTE_READ,
-                Access.REMOTE_ATOMIC));
+        MemoryRegion target =
+                b.register(8192, EnumSet.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         MemoryRegion receiveBuffer = b.register(4096, LOCAL_WRITE);
         link.b().queuePair().postReceive(1, receiveBuffer, 0, 4096);
         FabricCounters targetBefore = b.counters();
@@ -114,24 +122,54 @@ public interface OneSidedConformance extends FabricNodes {
         WorkRequest request = new WorkRequest();
 
         // From here on, b's threads do nothing: this thread only posts on a and polls a's queue.
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(local, 0, 4096)
-                .remote(key, 0));
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.READ).local(local, 4096, 4096)
-                .remote(key, 0));
-        link.a().queuePair().postSend(request.clear().requestId(3).opcode(Opcode.FETCH_ADD).local(local, 0, 8)
-                .remote(key, 4096).add(10));
-        link.a().queuePair().postSend(request.clear().requestId(4).opcode(Opcode.COMPARE_SWAP).local(local, 8, 8)
-                .remote(key, 4096).compareSwap(10, 20));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(local, 0, 4096)
+                        .remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.READ)
+                        .local(local, 4096, 4096)
+                        .remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(3)
+                        .opcode(Opcode.FETCH_ADD)
+                        .local(local, 0, 8)
+                        .remote(key, 4096)
+                        .add(10));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(4)
+                        .opcode(Opcode.COMPARE_SWAP)
+                        .local(local, 8, 8)
+                        .remote(key, 4096)
+                        .compareSwap(10, 20));
         List<Completion> completions = awaitCompletions(link.a().completionQueue(), 4, "one-sided operations");
         assertThat(completions).extracting(Completion::requestId).containsExactly(1L, 2L, 3L, 4L);
         assertThat(completions).allMatch(Completion::isSuccess, "all succeed: " + completions);
 
-        assertThat(mismatch(local.segment(), 4096, 4096, 151)).as("READ returned what WRITE put").isEqualTo(-1);
-        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 0)).as("FETCH_ADD old value").isZero();
-        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 8)).as("COMPARE_SWAP old value").isEqualTo(10);
+        assertThat(mismatch(local.segment(), 4096, 4096, 151))
+                .as("READ returned what WRITE put")
+                .isEqualTo(-1);
+        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 0))
+                .as("FETCH_ADD old value")
+                .isZero();
+        assertThat(local.segment().get(ValueLayout.JAVA_LONG, 8))
+                .as("COMPARE_SWAP old value")
+                .isEqualTo(10);
         assertThat(target.segment().get(ValueLayout.JAVA_LONG, 4096)).isEqualTo(20);
         assertNoCompletion(link.b().completionQueue(), "the target learns nothing of one-sided operations");
-        assertThat(link.b().queuePair().postedReceives()).as("no receive consumed").isEqualTo(1);
+        assertThat(link.b().queuePair().postedReceives())
+                .as("no receive consumed")
+                .isEqualTo(1);
         assertThat(b.counters()).as("the target's counters").isEqualTo(targetBefore);
     }
 }

@@ -31,19 +31,39 @@ public interface PeerFailureConformance extends FabricNodes {
         MemoryRegion source = a.register(4096, NO_RIGHTS);
         RemoteKey key = keyAt(a, target);
         WorkRequest request = new WorkRequest();
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(source, 0, 64)
-                .remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 64)
+                        .remote(key, 0));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "WRITE while the peer lives"), 1, Opcode.WRITE);
 
         b.close();
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE).local(source, 0, 64)
-                .remote(key, 0));
-        link.a().queuePair().postSend(request.clear().requestId(3).opcode(Opcode.SEND).local(source, 0, 64));
-        link.a().queuePair().postSend(request.clear().requestId(4).opcode(Opcode.READ).local(
-                a.register(64, LOCAL_WRITE), 0, 64).remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 64)
+                        .remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear().requestId(3).opcode(Opcode.SEND).local(source, 0, 64));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(4)
+                        .opcode(Opcode.READ)
+                        .local(a.register(64, LOCAL_WRITE), 0, 64)
+                        .remote(key, 0));
         List<Completion> completions = awaitCompletions(link.a().completionQueue(), 3, "requests to a closed peer");
         assertThat(completions).extracting(Completion::requestId).containsExactlyInAnyOrder(2L, 3L, 4L);
-        assertThat(completions).extracting(Completion::status).as("%s", completions).allMatch(PEER_GONE::contains);
+        assertThat(completions)
+                .extracting(Completion::status)
+                .as("%s", completions)
+                .allMatch(PEER_GONE::contains);
         assertThat(link.a().queuePair().state()).isEqualTo(QueuePairState.ERROR);
         awaitCondition(() -> a.counters().peerFailures() > 0, "the survivor counts the closed peer in peerFailures");
     }
@@ -60,8 +80,8 @@ public interface PeerFailureConformance extends FabricNodes {
         }
 
         b.close();
-        List<Completion> completions = awaitCompletions(link.a().completionQueue(), 3,
-                "posted receives on a queue pair whose peer closed (a only waits)");
+        List<Completion> completions = awaitCompletions(
+                link.a().completionQueue(), 3, "posted receives on a queue pair whose peer closed (a only waits)");
         assertThat(completions).extracting(Completion::requestId).containsExactlyInAnyOrder(0L, 1L, 2L);
         assertThat(completions).as("%s", completions).noneMatch(Completion::isSuccess);
         assertThat(link.a().queuePair().state()).isEqualTo(QueuePairState.ERROR);
@@ -77,10 +97,11 @@ public interface PeerFailureConformance extends FabricNodes {
         MemoryRegion source = a.register(64, NO_RIGHTS);
         AtomicReference<Completion> outcome = new AtomicReference<>();
 
-        runConcurrently(WAIT.multipliedBy(2), "close-during-rnr",
+        runConcurrently(
+                WAIT.multipliedBy(2),
+                "close-during-rnr",
                 () -> {
-                    awaitCondition(() -> a.counters().receiverNotReadyRetries() > 0,
-                            "the sender waits for a receive");
+                    awaitCondition(() -> a.counters().receiverNotReadyRetries() > 0, "the sender waits for a receive");
                     b.close();
                 },
                 () -> {
@@ -109,14 +130,24 @@ public interface PeerFailureConformance extends FabricNodes {
             MemoryRegion source = a.register(4096, NO_RIGHTS);
             RemoteKey key = keyAt(a, target);
             WorkRequest request = new WorkRequest();
-            link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.SEND).local(source, 0, 64));
-            link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE_WITH_IMMEDIATE)
-                    .immediate(7).local(source, 64, 64).remote(key, 0));
+            link.a()
+                    .queuePair()
+                    .postSend(request.clear().requestId(1).opcode(Opcode.SEND).local(source, 0, 64));
+            link.a()
+                    .queuePair()
+                    .postSend(request.clear()
+                            .requestId(2)
+                            .opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                            .immediate(7)
+                            .local(source, 64, 64)
+                            .remote(key, 0));
             List<Completion> placed = awaitCompletions(link.b().completionQueue(), 2, "receives at the target");
             assertThat(placed).as("%s", placed).allMatch(Completion::isSuccess);
 
             b.close();
-            List<Completion> sent = awaitCompletions(link.a().completionQueue(), 2,
+            List<Completion> sent = awaitCompletions(
+                    link.a().completionQueue(),
+                    2,
                     "round " + round + ": the initiator's completions of what the target received");
             assertThat(sent).as("round %d: %s", round, sent).allMatch(Completion::isSuccess);
             a.close();
@@ -136,14 +167,20 @@ public interface PeerFailureConformance extends FabricNodes {
         a.close();
         assertThat(region.isRegistered()).isFalse();
         assertThat(link.a().queuePair().state()).isEqualTo(QueuePairState.CLOSED);
-        assertFaroException(FaroException.Category.CLOSED, "postSend after the fabric closed",
-                () -> link.a().queuePair().postSend(new WorkRequest().requestId(1).local(region, 0, 64)));
+        assertFaroException(
+                FaroException.Category.CLOSED,
+                "postSend after the fabric closed",
+                () -> link.a()
+                        .queuePair()
+                        .postSend(new WorkRequest().requestId(1).local(region, 0, 64)));
         if (ud != null) {
             assertThat(ud.queuePair().state()).isEqualTo(QueuePairState.CLOSED);
         }
-        assertFaroException(FaroException.Category.CLOSED, "register after the fabric closed",
-                () -> a.register(64, ALL_RIGHTS));
-        assertFaroException(FaroException.Category.CLOSED, "createCompletionQueue after the fabric closed",
+        assertFaroException(
+                FaroException.Category.CLOSED, "register after the fabric closed", () -> a.register(64, ALL_RIGHTS));
+        assertFaroException(
+                FaroException.Category.CLOSED,
+                "createCompletionQueue after the fabric closed",
                 () -> a.createCompletionQueue(4));
         a.close(); // idempotent
     }

@@ -27,6 +27,7 @@ public final class PeerProcess implements AutoCloseable {
 
     /** How long to wait for a reply: a child JVM starting on a loaded 2-core machine can be slow. */
     static final Duration REPLY_WAIT = Duration.ofSeconds(60);
+
     private static final Duration EXIT_WAIT = Duration.ofSeconds(15);
     private static final String END_OF_OUTPUT = new String("<end of child output>");
     private static final HexFormat HEX = HexFormat.of();
@@ -71,7 +72,9 @@ public final class PeerProcess implements AutoCloseable {
      */
     public static PeerProcess start(FabricConfig config, List<String> commandPrefix) throws IOException {
         List<String> command = new ArrayList<>(commandPrefix);
-        command.add(ProcessHandle.current().info().command()
+        command.add(ProcessHandle.current()
+                .info()
+                .command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-XX:+UseSerialGC");
@@ -81,9 +84,8 @@ public final class PeerProcess implements AutoCloseable {
         command.add(FabricPeerMain.class.getName());
         command.addAll(FabricPeerMain.arguments(config));
         Path log = Files.createTempFile("faro-peer-" + config.nodeName() + "-", ".log");
-        Process process = new ProcessBuilder(command)
-                .redirectError(log.toFile())
-                .start();
+        Process process =
+                new ProcessBuilder(command).redirectError(log.toFile()).start();
         try {
             return new PeerProcess(config.nodeName(), process, log);
         } catch (RuntimeException | Error e) {
@@ -116,8 +118,8 @@ public final class PeerProcess implements AutoCloseable {
             stdin.write('\n');
             stdin.flush();
         } catch (IOException e) {
-            throw new AssertionError("cannot talk to child " + name + " (alive=" + process.isAlive() + "): " + e
-                    + log(), e);
+            throw new AssertionError(
+                    "cannot talk to child " + name + " (alive=" + process.isAlive() + "): " + e + log(), e);
         }
     }
 
@@ -174,8 +176,9 @@ public final class PeerProcess implements AutoCloseable {
                 .start();
         if (!kill.waitFor(EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
             kill.destroyForcibly();
-            fail("kill -%s %d failed: %s", signal, process.pid(),
-                    new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            fail(
+                    "kill -%s %d failed: %s",
+                    signal, process.pid(), new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
         if (signal.equals("STOP")) {
             awaitStopped();

@@ -66,7 +66,8 @@ public interface RcConformance extends FabricNodes {
 
         while (received < total) {
             if (System.nanoTime() - deadlineNs > 0) {
-                fail("stream stalled: posted %d, send completions %d, received %d of %d (seed=%d)",
+                fail(
+                        "stream stalled: posted %d, send completions %d, received %d of %d (seed=%d)",
                         posted, sendsCompleted, received, total, SEED);
             }
             boolean progress = false;
@@ -74,8 +75,12 @@ public interface RcConformance extends FabricNodes {
                 int length = TestPayloads.messageLength(SEED, 0, posted, TestPayloads.HEADER_BYTES, slotBytes);
                 long offset = (posted % depth) * slotBytes;
                 TestPayloads.writeMessage(sendBuffers.segment(), offset, 0, posted, length);
-                link.a().queuePair().postSend(request.clear().requestId(posted).opcode(Opcode.SEND)
-                        .local(sendBuffers, offset, length));
+                link.a()
+                        .queuePair()
+                        .postSend(request.clear()
+                                .requestId(posted)
+                                .opcode(Opcode.SEND)
+                                .local(sendBuffers, offset, length));
                 posted++;
                 credits--;
                 progress = true;
@@ -98,7 +103,8 @@ public interface RcConformance extends FabricNodes {
                 }
                 long sequence = TestPayloads.sequence(receiveBuffers.segment(), offset);
                 if (sequence != received) {
-                    fail("expected message %d, got %d: lost, duplicated or reordered (seed=%d)",
+                    fail(
+                            "expected message %d, got %d: lost, duplicated or reordered (seed=%d)",
                             received, sequence, SEED);
                 }
                 link.b().queuePair().postReceive(slot, receiveBuffers, offset, slotBytes);
@@ -125,7 +131,9 @@ public interface RcConformance extends FabricNodes {
         link.b().queuePair().postReceive(33, receiveBuffer, 100, 3000);
         assertThat(link.b().queuePair().postedReceives()).isEqualTo(1);
 
-        link.a().queuePair().postSend(new WorkRequest().requestId(3).opcode(Opcode.SEND).local(source, 10, 2000));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest().requestId(3).opcode(Opcode.SEND).local(source, 10, 2000));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "SEND"), 3, Opcode.SEND);
         Completion received = awaitCompletion(link.b().completionQueue(), "RECEIVE");
         assertSuccess(received, 33, Opcode.RECEIVE);
@@ -133,10 +141,13 @@ public interface RcConformance extends FabricNodes {
         assertThat(received.hasImmediate()).isFalse();
         assertThat(received.queuePairNumber()).isEqualTo(link.b().queuePair().queuePairNumber());
         assertThat(received.sourceNode()).as("source node").isEqualTo(a.node());
-        assertThat(received.sourceQueuePairNumber()).isEqualTo(link.a().queuePair().queuePairNumber());
+        assertThat(received.sourceQueuePairNumber())
+                .isEqualTo(link.a().queuePair().queuePairNumber());
         assertThat(MemorySegment.mismatch(receiveBuffer.segment(), 100, 2100, source.segment(), 10, 2010))
                 .isEqualTo(-1);
-        assertThat(receiveBuffer.segment().get(ValueLayout.JAVA_BYTE, 2100)).as("byte after the payload").isZero();
+        assertThat(receiveBuffer.segment().get(ValueLayout.JAVA_BYTE, 2100))
+                .as("byte after the payload")
+                .isZero();
         assertThat(link.b().queuePair().postedReceives()).isZero();
     }
 
@@ -156,10 +167,16 @@ public interface RcConformance extends FabricNodes {
         RemoteKey key = keyAt(a, target);
         WorkRequest request = new WorkRequest();
 
-        link.a().queuePair().postSend(request.clear().requestId(5).opcode(Opcode.WRITE_WITH_IMMEDIATE)
-                .local(source, 0, 1000).remote(key, 64).immediate(0xCAFE_BABE));
-        assertSuccess(awaitCompletion(link.a().completionQueue(), "WRITE_WITH_IMMEDIATE"), 5,
-                Opcode.WRITE_WITH_IMMEDIATE);
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(5)
+                        .opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                        .local(source, 0, 1000)
+                        .remote(key, 64)
+                        .immediate(0xCAFE_BABE));
+        assertSuccess(
+                awaitCompletion(link.a().completionQueue(), "WRITE_WITH_IMMEDIATE"), 5, Opcode.WRITE_WITH_IMMEDIATE);
         Completion received = awaitCompletion(link.b().completionQueue(), "RECEIVE_WRITE_WITH_IMMEDIATE");
         assertSuccess(received, 77, Opcode.RECEIVE_WRITE_WITH_IMMEDIATE);
         assertThat(received.hasImmediate()).isTrue();
@@ -167,17 +184,30 @@ public interface RcConformance extends FabricNodes {
         assertThat(received.byteLength()).isEqualTo(1000);
         assertThat(received.queuePairNumber()).isEqualTo(link.b().queuePair().queuePairNumber());
         assertThat(received.sourceNode()).isEqualTo(a.node());
-        assertThat(received.sourceQueuePairNumber()).isEqualTo(link.a().queuePair().queuePairNumber());
+        assertThat(received.sourceQueuePairNumber())
+                .isEqualTo(link.a().queuePair().queuePairNumber());
         assertThat(MemorySegment.mismatch(target.segment(), 64, 1064, source.segment(), 0, 1000))
-                .as("data lands at the WRITE's address").isEqualTo(-1);
+                .as("data lands at the WRITE's address")
+                .isEqualTo(-1);
         assertThat(unchanged(receiveBuffer.segment(), 0, receiveBefore))
-                .as("the receive buffer is not written").isTrue();
-        assertThat(link.b().queuePair().postedReceives()).as("exactly one receive consumed").isEqualTo(1);
+                .as("the receive buffer is not written")
+                .isTrue();
+        assertThat(link.b().queuePair().postedReceives())
+                .as("exactly one receive consumed")
+                .isEqualTo(1);
 
         // zero-length: a pure notification
-        link.a().queuePair().postSend(request.clear().requestId(6).opcode(Opcode.WRITE_WITH_IMMEDIATE)
-                .local(source, 0, 0).remote(key, 0).immediate(7));
-        assertSuccess(awaitCompletion(link.a().completionQueue(), "zero-length WRITE_WITH_IMMEDIATE"), 6,
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(6)
+                        .opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                        .local(source, 0, 0)
+                        .remote(key, 0)
+                        .immediate(7));
+        assertSuccess(
+                awaitCompletion(link.a().completionQueue(), "zero-length WRITE_WITH_IMMEDIATE"),
+                6,
                 Opcode.WRITE_WITH_IMMEDIATE);
         Completion notification = awaitCompletion(link.b().completionQueue(), "zero-length notification");
         assertSuccess(notification, 78, Opcode.RECEIVE_WRITE_WITH_IMMEDIATE);
@@ -197,13 +227,21 @@ public interface RcConformance extends FabricNodes {
         WorkRequest request = new WorkRequest();
         for (int i = 0; i < 11; i++) {
             fill(source.segment(), 64L * i, 64, 100 + i);
-            link.a().queuePair().postSend(request.clear().requestId(i).opcode(Opcode.WRITE).signaled(i == 10)
-                    .local(source, 64L * i, 64).remote(key, 64L * i));
+            link.a()
+                    .queuePair()
+                    .postSend(request.clear()
+                            .requestId(i)
+                            .opcode(Opcode.WRITE)
+                            .signaled(i == 10)
+                            .local(source, 64L * i, 64)
+                            .remote(key, 64L * i));
         }
         assertSuccess(awaitCompletion(link.a().completionQueue(), "the one signaled WRITE"), 10, Opcode.WRITE);
         assertNoCompletion(link.a().completionQueue(), "unsignaled successes complete silently");
         for (int i = 0; i < 11; i++) {
-            assertThat(mismatch(target.segment(), 64L * i, 64, 100 + i)).as("WRITE %d landed", i).isEqualTo(-1);
+            assertThat(mismatch(target.segment(), 64L * i, 64, 100 + i))
+                    .as("WRITE %d landed", i)
+                    .isEqualTo(-1);
         }
     }
 
@@ -217,8 +255,14 @@ public interface RcConformance extends FabricNodes {
         gone.close();
         MemoryRegion source = a.register(64, NO_RIGHTS);
 
-        link.a().queuePair().postSend(new WorkRequest().requestId(12).opcode(Opcode.WRITE).signaled(false)
-                .local(source, 0, 64).remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest()
+                        .requestId(12)
+                        .opcode(Opcode.WRITE)
+                        .signaled(false)
+                        .local(source, 0, 64)
+                        .remote(key, 0));
         Completion completion = awaitCompletion(link.a().completionQueue(), "failed unsignaled WRITE");
         assertThat(completion.requestId()).isEqualTo(12);
         assertThat(completion.status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
@@ -236,14 +280,21 @@ public interface RcConformance extends FabricNodes {
 
         MemorySegment heap = MemorySegment.ofArray(new byte[60]); // not registered, not even off-heap
         fill(heap, 0, 60, 71);
-        link.a().queuePair().postSend(new WorkRequest().requestId(1).opcode(Opcode.SEND).inline(heap));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest().requestId(1).opcode(Opcode.SEND).inline(heap));
         fill(heap, 0, 60, 72); // reuse at once
 
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment offHeap = arena.allocate(64);
             fill(offHeap, 0, 64, 73);
-            link.a().queuePair().postSend(new WorkRequest().requestId(2).opcode(Opcode.WRITE).inline(offHeap)
-                    .remote(keyAt(a, target), 128));
+            link.a()
+                    .queuePair()
+                    .postSend(new WorkRequest()
+                            .requestId(2)
+                            .opcode(Opcode.WRITE)
+                            .inline(offHeap)
+                            .remote(keyAt(a, target), 128));
             fill(offHeap, 0, 64, 74);
         } // and even free it
 
@@ -253,9 +304,11 @@ public interface RcConformance extends FabricNodes {
         Completion received = awaitCompletion(link.b().completionQueue(), "inline SEND");
         assertSuccess(received, 1, Opcode.RECEIVE);
         assertThat(received.byteLength()).isEqualTo(60);
-        assertThat(mismatch(receiveBuffer.segment(), 0, 60, 71)).as("SEND carried the bytes at post time")
+        assertThat(mismatch(receiveBuffer.segment(), 0, 60, 71))
+                .as("SEND carried the bytes at post time")
                 .isEqualTo(-1);
-        assertThat(mismatch(target.segment(), 128, 64, 73)).as("WRITE carried the bytes at post time")
+        assertThat(mismatch(target.segment(), 128, 64, 73))
+                .as("WRITE carried the bytes at post time")
                 .isEqualTo(-1);
     }
 
@@ -265,27 +318,41 @@ public interface RcConformance extends FabricNodes {
         Fabric b = open("b");
         assumeTrue(a.capabilities().maxInlineBytes() >= 32, "provider supports 32-byte inline payloads");
         CompletionQueue completionQueueA = a.createCompletionQueue(8);
-        RcEnd endA = new RcEnd(a, completionQueueA,
+        RcEnd endA = new RcEnd(
+                a,
+                completionQueueA,
                 a.createRcQueuePair(new QueuePairConfig(completionQueueA, completionQueueA, 4, 4, 32)));
         RcEnd endB = rcEnd(b, 4, 4);
         connect(endA, endB);
         MemoryRegion target = b.register(4096, EnumSet.of(Access.REMOTE_WRITE));
         RemoteKey key = keyAt(a, target);
 
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "inline of 33 bytes with a 32-byte limit",
-                () -> endA.queuePair().postSend(new WorkRequest().requestId(1).opcode(Opcode.WRITE)
-                        .inline(MemorySegment.ofArray(new byte[33])).remote(key, 0)));
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "inline of 33 bytes with a 32-byte limit",
+                () -> endA.queuePair()
+                        .postSend(new WorkRequest()
+                                .requestId(1)
+                                .opcode(Opcode.WRITE)
+                                .inline(MemorySegment.ofArray(new byte[33]))
+                                .remote(key, 0)));
         assertNoCompletion(endA.completionQueue(), "nothing was posted");
         MemorySegment payload = MemorySegment.ofArray(new byte[32]);
         fill(payload, 0, 32, 75);
-        endA.queuePair().postSend(new WorkRequest().requestId(2).opcode(Opcode.WRITE).inline(payload)
-                .remote(key, 0));
+        endA.queuePair()
+                .postSend(new WorkRequest()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .inline(payload)
+                        .remote(key, 0));
         assertSuccess(awaitCompletion(endA.completionQueue(), "inline at the limit"), 2, Opcode.WRITE);
         assertThat(mismatch(target.segment(), 0, 32, 75)).isEqualTo(-1);
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"SEND", "WRITE_WITH_IMMEDIATE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"SEND", "WRITE_WITH_IMMEDIATE"})
     default void receiverNotReadyIsRetriedUntilAReceiveIsPosted(Opcode opcode) throws Exception {
         Duration retryWindow = Duration.ofSeconds(30);
         Fabric a = open(nodeConfig("a").withReceiverNotReadyTimeout(retryWindow));
@@ -301,21 +368,23 @@ public interface RcConformance extends FabricNodes {
         }
 
         // The receive is posted only once the sender has found none; whether postSend waits or returns, this works.
-        runConcurrently(WAIT.multipliedBy(2), "receiver-not-ready",
+        runConcurrently(
+                WAIT.multipliedBy(2),
+                "receiver-not-ready",
                 () -> {
-                    awaitCondition(() -> a.counters().receiverNotReadyRetries() > 0,
+                    awaitCondition(
+                            () -> a.counters().receiverNotReadyRetries() > 0,
                             "the sender counts a receiver-not-ready retry");
                     link.b().queuePair().postReceive(1, receiveBuffer, 0, 4096);
                 },
                 () -> {
                     link.a().queuePair().postSend(request);
-                    assertSuccess(awaitCompletion(link.a().completionQueue(), opcode + " after a late receive"), 9,
-                            opcode);
+                    assertSuccess(
+                            awaitCompletion(link.a().completionQueue(), opcode + " after a late receive"), 9, opcode);
                 });
 
         Completion received = awaitCompletion(link.b().completionQueue(), "the late receive");
-        assertSuccess(received, 1,
-                opcode == Opcode.SEND ? Opcode.RECEIVE : Opcode.RECEIVE_WRITE_WITH_IMMEDIATE);
+        assertSuccess(received, 1, opcode == Opcode.SEND ? Opcode.RECEIVE : Opcode.RECEIVE_WRITE_WITH_IMMEDIATE);
         assertThat(received.byteLength()).isEqualTo(200);
         MemoryRegion landing = opcode == Opcode.SEND ? receiveBuffer : target;
         assertThat(mismatch(landing.segment(), 0, 200, 81)).isEqualTo(-1);
@@ -323,7 +392,9 @@ public interface RcConformance extends FabricNodes {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"SEND", "WRITE_WITH_IMMEDIATE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"SEND", "WRITE_WITH_IMMEDIATE"})
     default void receiverNotReadyRetryExceededMovesTheQueuePairToError(Opcode opcode) {
         Duration retryWindow = Duration.ofMillis(300);
         Fabric a = open(nodeConfig("a").withReceiverNotReadyTimeout(retryWindow));
@@ -340,22 +411,35 @@ public interface RcConformance extends FabricNodes {
         }
 
         link.a().queuePair().postSend(request); // the peer never posts a receive
-        List<Completion> completions = awaitCompletions(link.a().completionQueue(), 3,
-                opcode + " without a receive, and the two flushed receives");
-        assertThat(completions).as("completions: %s", completions).filteredOn(c -> c.requestId() == 9)
-                .singleElement().extracting(Completion::status)
+        List<Completion> completions = awaitCompletions(
+                link.a().completionQueue(), 3, opcode + " without a receive, and the two flushed receives");
+        assertThat(completions)
+                .as("completions: %s", completions)
+                .filteredOn(c -> c.requestId() == 9)
+                .singleElement()
+                .extracting(Completion::status)
                 .isEqualTo(CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED);
-        assertThat(completions).as("completions: %s", completions).filteredOn(c -> c.requestId() >= 100)
-                .hasSize(2).allMatch(c -> c.status() == CompletionStatus.FLUSHED, "posted receives flushed");
+        assertThat(completions)
+                .as("completions: %s", completions)
+                .filteredOn(c -> c.requestId() >= 100)
+                .hasSize(2)
+                .allMatch(c -> c.status() == CompletionStatus.FLUSHED, "posted receives flushed");
         assertThat(link.a().queuePair().state()).isEqualTo(QueuePairState.ERROR);
         assertThat(a.counters().receiverNotReadyRetries()).isPositive();
 
-        link.a().queuePair().postSend(new WorkRequest().requestId(10).opcode(Opcode.WRITE).local(source, 0, 64)
-                .remote(keyAt(a, target), 1024));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest()
+                        .requestId(10)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 64)
+                        .remote(keyAt(a, target), 1024));
         Completion flushed = awaitCompletion(link.a().completionQueue(), "a request posted in ERROR");
         assertThat(flushed.requestId()).isEqualTo(10);
         assertThat(flushed.status()).isEqualTo(CompletionStatus.FLUSHED);
-        assertThat(target.segment().get(ValueLayout.JAVA_LONG, 1024)).as("a flushed WRITE writes nothing").isZero();
+        assertThat(target.segment().get(ValueLayout.JAVA_LONG, 1024))
+                .as("a flushed WRITE writes nothing")
+                .isZero();
         assertNoCompletion(link.b().completionQueue(), "the target posted nothing");
     }
 
@@ -368,21 +452,28 @@ public interface RcConformance extends FabricNodes {
         MemoryRegion receiveBuffer = b.register(4096, LOCAL_WRITE);
         link.b().queuePair().postReceive(5, receiveBuffer, 0, 64);
 
-        link.a().queuePair().postSend(new WorkRequest().requestId(6).opcode(Opcode.SEND).local(source, 0, 128));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest().requestId(6).opcode(Opcode.SEND).local(source, 0, 128));
         Completion atSender = awaitCompletion(link.a().completionQueue(), "oversized SEND at the sender");
         assertThat(atSender.requestId()).isEqualTo(6);
         assertThat(atSender.status()).isEqualTo(CompletionStatus.REMOTE_INVALID_REQUEST);
         Completion atReceiver = awaitCompletion(link.b().completionQueue(), "oversized SEND at the receiver");
         assertThat(atReceiver.requestId()).isEqualTo(5);
         assertThat(atReceiver.status()).isEqualTo(CompletionStatus.LOCAL_LENGTH_ERROR);
-        assertThat(link.a().queuePair().state()).as("sender after REMOTE_INVALID_REQUEST")
+        assertThat(link.a().queuePair().state())
+                .as("sender after REMOTE_INVALID_REQUEST")
                 .isEqualTo(QueuePairState.ERROR);
-        assertThat(link.b().queuePair().state()).as("receiver after LOCAL_LENGTH_ERROR (any non-SUCCESS status"
-                + " moves an RC queue pair to ERROR, CompletionStatus Javadoc)").isEqualTo(QueuePairState.ERROR);
+        assertThat(link.b().queuePair().state())
+                .as("receiver after LOCAL_LENGTH_ERROR (any non-SUCCESS status"
+                        + " moves an RC queue pair to ERROR, CompletionStatus Javadoc)")
+                .isEqualTo(QueuePairState.ERROR);
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"SEND", "WRITE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"SEND", "WRITE"})
     default void requestToAPeerNotConnectedBackFailsWithRemoteOperationError(Opcode opcode) {
         Fabric a = open("a");
         Fabric b = open("b");
@@ -412,15 +503,20 @@ public interface RcConformance extends FabricNodes {
         Completion second = awaitCompletion(intruder.completionQueue(), opcode + " to a queue pair connected to c");
         assertThat(second.status()).as("%s", second).isEqualTo(CompletionStatus.REMOTE_OPERATION_ERROR);
 
-        assertThat(lonely.queuePair().postedReceives()).as("receive not consumed").isEqualTo(1);
-        assertThat(taken.queuePair().postedReceives()).as("receive not consumed").isEqualTo(1);
+        assertThat(lonely.queuePair().postedReceives())
+                .as("receive not consumed")
+                .isEqualTo(1);
+        assertThat(taken.queuePair().postedReceives())
+                .as("receive not consumed")
+                .isEqualTo(1);
         assertNoCompletion(lonely.completionQueue(), "b learns nothing");
         assertNoCompletion(taken.completionQueue(), "b learns nothing");
         assertThat(unchanged(target.segment(), 0, targetBefore)).isTrue();
     }
 
     private static WorkRequest request(Opcode opcode, long requestId, MemoryRegion source, RemoteKey key) {
-        WorkRequest request = new WorkRequest().requestId(requestId).opcode(opcode).local(source, 0, 64);
+        WorkRequest request =
+                new WorkRequest().requestId(requestId).opcode(opcode).local(source, 0, 64);
         return opcode == Opcode.SEND ? request : request.remote(key, 0);
     }
 
@@ -438,26 +534,50 @@ public interface RcConformance extends FabricNodes {
         link.a().queuePair().postReceive(100, local, 0, 512);
         link.a().queuePair().postReceive(101, local, 512, 512);
 
-        link.a().queuePair().postSend(new WorkRequest().requestId(1).opcode(Opcode.WRITE).local(local, 0, 64)
-                .remote(goneKey, 0));
+        link.a()
+                .queuePair()
+                .postSend(new WorkRequest()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(local, 0, 64)
+                        .remote(goneKey, 0));
         List<Completion> completions = awaitCompletions(link.a().completionQueue(), 3, "error and flushed receives");
-        assertThat(completions).as("completions: %s", completions).filteredOn(c -> c.requestId() == 1)
-                .singleElement().extracting(Completion::status).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
-        assertThat(completions).as("completions: %s", completions).filteredOn(c -> c.requestId() >= 100)
-                .extracting(Completion::status).containsExactly(CompletionStatus.FLUSHED, CompletionStatus.FLUSHED);
+        assertThat(completions)
+                .as("completions: %s", completions)
+                .filteredOn(c -> c.requestId() == 1)
+                .singleElement()
+                .extracting(Completion::status)
+                .isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        assertThat(completions)
+                .as("completions: %s", completions)
+                .filteredOn(c -> c.requestId() >= 100)
+                .extracting(Completion::status)
+                .containsExactly(CompletionStatus.FLUSHED, CompletionStatus.FLUSHED);
         assertThat(link.a().queuePair().state()).isEqualTo(QueuePairState.ERROR);
         assertThat(link.a().queuePair().postedReceives()).isZero();
 
         WorkRequest request = new WorkRequest();
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE).local(local, 0, 64)
-                .remote(keyAt(a, target), 0));
-        link.a().queuePair().postSend(request.clear().requestId(3).opcode(Opcode.SEND).signaled(false)
-                .local(local, 0, 64));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .local(local, 0, 64)
+                        .remote(keyAt(a, target), 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(3)
+                        .opcode(Opcode.SEND)
+                        .signaled(false)
+                        .local(local, 0, 64));
         link.a().queuePair().postReceive(102, local, 1024, 512);
         List<Completion> later = awaitCompletions(link.a().completionQueue(), 3, "requests posted in ERROR");
         assertThat(later).extracting(Completion::requestId).containsExactlyInAnyOrder(2L, 3L, 102L);
         assertThat(later).allMatch(c -> c.status() == CompletionStatus.FLUSHED, "all FLUSHED: " + later);
-        assertThat(target.segment().get(ValueLayout.JAVA_LONG, 0)).as("flushed WRITE wrote nothing").isZero();
+        assertThat(target.segment().get(ValueLayout.JAVA_LONG, 0))
+                .as("flushed WRITE wrote nothing")
+                .isZero();
         assertNoCompletion(link.b().completionQueue(), "flushed requests never reach the peer");
     }
 }

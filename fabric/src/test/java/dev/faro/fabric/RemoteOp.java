@@ -27,13 +27,16 @@ public enum RemoteOp {
      */
     WorkRequest request(
             long requestId, MemoryRegion local, long localOffset, RemoteKey key, long remoteOffset, long compare) {
-        WorkRequest request = new WorkRequest().requestId(requestId).opcode(opcode)
-                .local(local, localOffset, length()).remote(key, remoteOffset);
+        WorkRequest request = new WorkRequest()
+                .requestId(requestId)
+                .opcode(opcode)
+                .local(local, localOffset, length())
+                .remote(key, remoteOffset);
         switch (this) {
             case WRITE_WITH_IMMEDIATE -> request.immediate(0x1234_5678);
             case FETCH_ADD -> request.add(1);
             case COMPARE_SWAP -> request.compareSwap(compare, compare ^ 0xFFFF_FFFFL);
-            default -> { }
+            default -> {}
         }
         return request;
     }

@@ -100,7 +100,9 @@ public interface StressConformance extends FabricNodes {
                         stressCheck(problem, deadlineNs, "poster " + thread + " waiting for a receive credit");
                         idle(idle);
                     }
-                    senders[q].postSend(request.clear().requestId(((long) thread << 32) | slot).opcode(Opcode.SEND)
+                    senders[q].postSend(request.clear()
+                            .requestId(((long) thread << 32) | slot)
+                            .opcode(Opcode.SEND)
                             .local(sendBuffers[thread], offset, length));
                 }
                 int idle = 0;
@@ -121,9 +123,11 @@ public interface StressConformance extends FabricNodes {
                 int polled = receiveQueue.await(completions, 100, TimeUnit.MILLISECONDS);
                 for (int i = 0; i < polled; i++) {
                     WorkCompletion completion = completions[i];
-                    int q = completion.queuePairNumber() == receivers[0].queuePairNumber() ? 0
+                    int q = completion.queuePairNumber() == receivers[0].queuePairNumber()
+                            ? 0
                             : completion.queuePairNumber() == receivers[1].queuePairNumber() ? 1 : -1;
-                    if (completion.status() != CompletionStatus.SUCCESS || completion.opcode() != Opcode.RECEIVE
+                    if (completion.status() != CompletionStatus.SUCCESS
+                            || completion.opcode() != Opcode.RECEIVE
                             || q < 0) {
                         problem.compareAndSet(null, "bad receive completion: " + completion);
                         return;
@@ -142,8 +146,10 @@ public interface StressConformance extends FabricNodes {
                         return;
                     }
                     if (sequence != nextSequence[stream]) {
-                        problem.compareAndSet(null, "poster " + stream + ": expected message " + nextSequence[stream]
-                                + ", got " + sequence + " (lost, duplicated or reordered)");
+                        problem.compareAndSet(
+                                null,
+                                "poster " + stream + ": expected message " + nextSequence[stream] + ", got " + sequence
+                                        + " (lost, duplicated or reordered)");
                         return;
                     }
                     nextSequence[stream]++;
@@ -155,7 +161,8 @@ public interface StressConformance extends FabricNodes {
         };
         runConcurrently(WAIT.multipliedBy(4), "stress", tasks);
         assertThat(problem.get()).as("seed=%d", SEED).isNull();
-        assertThat(nextSequence).as("every message of every poster arrived (seed=%d)", SEED)
+        assertThat(nextSequence)
+                .as("every message of every poster arrived (seed=%d)", SEED)
                 .containsOnly(messagesPerThread);
         assertNoCompletion(receiveQueue, "no message arrived twice");
         assertNoCompletion(sendQueue, "every send completion was polled once");

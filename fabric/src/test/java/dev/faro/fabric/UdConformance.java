@@ -2,7 +2,6 @@ package dev.faro.fabric;
 
 import static dev.faro.fabric.FabricTesting.*;
 import static dev.faro.fabric.TestPayloads.fill;
-import static dev.faro.fabric.TestPayloads.mismatch;
 import static dev.faro.fabric.TestPayloads.snapshot;
 import static dev.faro.fabric.TestPayloads.unchanged;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +34,9 @@ public interface UdConformance extends FabricNodes {
         Fabric a = open("a");
         assumeFalse(a.capabilities().supportsUd(), "provider supports UD");
         CompletionQueue completionQueue = a.createCompletionQueue(8);
-        assertFaroException(FaroException.Category.NOT_SUPPORTED, "createUdQueuePair without UD",
+        assertFaroException(
+                FaroException.Category.NOT_SUPPORTED,
+                "createUdQueuePair without UD",
                 () -> a.createUdQueuePair(QueuePairConfig.of(completionQueue, 4, 4)));
     }
 
@@ -61,9 +62,13 @@ public interface UdConformance extends FabricNodes {
         QueuePairAddress toC = addressAt(a, atC.queuePair());
         WorkRequest request = new WorkRequest();
 
-        sender.queuePair().postSend(request.clear().requestId(1).local(source, 0, 100).destination(toB));
-        sender.queuePair().postSend(request.clear().requestId(2).local(source, mtu, mtu).destination(toC));
-        sender.queuePair().postSend(request.clear().requestId(3).local(source, 2L * mtu, 1).destination(toB));
+        sender.queuePair()
+                .postSend(request.clear().requestId(1).local(source, 0, 100).destination(toB));
+        sender.queuePair()
+                .postSend(request.clear().requestId(2).local(source, mtu, mtu).destination(toC));
+        sender.queuePair()
+                .postSend(
+                        request.clear().requestId(3).local(source, 2L * mtu, 1).destination(toB));
 
         assertThat(awaitCompletions(sender.completionQueue(), 3, "UD sends"))
                 .extracting(Completion::requestId, Completion::status, Completion::opcode)
@@ -77,20 +82,35 @@ public interface UdConformance extends FabricNodes {
         for (Completion completion : List.of(gotB.get(0), gotB.get(1), gotC)) {
             assertThat(completion.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(completion.opcode()).isEqualTo(Opcode.RECEIVE);
-            assertThat(completion.sourceNode()).as("source node of %s", completion)
-                    .isEqualTo(senderAddress.node()).isEqualTo(a.node());
-            assertThat(completion.sourceQueuePairNumber()).as("source QP of %s", completion)
+            assertThat(completion.sourceNode())
+                    .as("source node of %s", completion)
+                    .isEqualTo(senderAddress.node())
+                    .isEqualTo(a.node());
+            assertThat(completion.sourceQueuePairNumber())
+                    .as("source QP of %s", completion)
                     .isEqualTo(senderAddress.queuePairNumber());
         }
-        assertThat(gotB).extracting(Completion::queuePairNumber).containsOnly(atB.queuePair().queuePairNumber());
+        assertThat(gotB)
+                .extracting(Completion::queuePairNumber)
+                .containsOnly(atB.queuePair().queuePairNumber());
         assertThat(gotC.queuePairNumber()).isEqualTo(atC.queuePair().queuePairNumber());
-        Completion first = gotB.stream().filter(x -> x.byteLength() == 100).findFirst().orElseThrow(
-                () -> new AssertionError("no 100-byte receive at b: " + gotB));
-        Completion third = gotB.stream().filter(x -> x.byteLength() == 1).findFirst().orElseThrow(
-                () -> new AssertionError("no 1-byte receive at b: " + gotB));
-        assertThat(MemorySegment.mismatch(receivesB.segment(), first.requestId() * mtu,
-                first.requestId() * mtu + 100, source.segment(), 0, 100))
-                .as("payload at offset 0 of the receive buffer (no header)").isEqualTo(-1);
+        Completion first = gotB.stream()
+                .filter(x -> x.byteLength() == 100)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no 100-byte receive at b: " + gotB));
+        Completion third = gotB.stream()
+                .filter(x -> x.byteLength() == 1)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no 1-byte receive at b: " + gotB));
+        assertThat(MemorySegment.mismatch(
+                        receivesB.segment(),
+                        first.requestId() * mtu,
+                        first.requestId() * mtu + 100,
+                        source.segment(),
+                        0,
+                        100))
+                .as("payload at offset 0 of the receive buffer (no header)")
+                .isEqualTo(-1);
         assertThat(receivesB.segment().get(ValueLayout.JAVA_BYTE, third.requestId() * mtu))
                 .isEqualTo(source.segment().get(ValueLayout.JAVA_BYTE, 2L * mtu));
         assertThat(gotC.byteLength()).isEqualTo(mtu);
@@ -111,26 +131,34 @@ public interface UdConformance extends FabricNodes {
         WorkRequest request = new WorkRequest();
         for (int i = 0; i < 3; i++) {
             TestPayloads.writeMessage(source.segment(), 256L * i, 0, i, 256);
-            sender.queuePair().postSend(request.clear().requestId(i).local(source, 256L * i, 256)
-                    .destination(destination));
+            sender.queuePair()
+                    .postSend(request.clear()
+                            .requestId(i)
+                            .local(source, 256L * i, 256)
+                            .destination(destination));
         }
         assertThat(awaitCompletions(sender.completionQueue(), 3, "UD sends into nothing"))
                 .as("the sender of a dropped UD SEND still sees success")
                 .allMatch(Completion::isSuccess);
-        awaitCondition(() -> receiver.queuePair().receivesMissed() == 3, "receivesMissed reaches 3 (is "
-                + receiver.queuePair().receivesMissed() + ")");
+        awaitCondition(
+                () -> receiver.queuePair().receivesMissed() == 3,
+                "receivesMissed reaches 3 (is " + receiver.queuePair().receivesMissed() + ")");
         assertThat(b.counters().udReceivesMissed()).isEqualTo(3);
         assertThat(a.counters().udReceivesMissed()).isZero();
 
         receiver.queuePair().postReceive(7, receiveBuffer, 0, 4096);
         TestPayloads.writeMessage(source.segment(), 768, 0, 3, 256);
-        sender.queuePair().postSend(request.clear().requestId(3).local(source, 768, 256).destination(destination));
-        assertThat(awaitCompletion(sender.completionQueue(), "fourth UD send").isSuccess()).isTrue();
+        sender.queuePair()
+                .postSend(request.clear().requestId(3).local(source, 768, 256).destination(destination));
+        assertThat(awaitCompletion(sender.completionQueue(), "fourth UD send").isSuccess())
+                .isTrue();
         Completion received = awaitCompletion(receiver.completionQueue(), "the fourth message");
         assertSuccess(received, 7, Opcode.RECEIVE);
-        assertThat(TestPayloads.verifyMessage(receiveBuffer.segment(), 0, received.byteLength())).isNull();
+        assertThat(TestPayloads.verifyMessage(receiveBuffer.segment(), 0, received.byteLength()))
+                .isNull();
         assertThat(TestPayloads.sequence(receiveBuffer.segment(), 0))
-                .as("dropped messages are gone, not delivered late").isEqualTo(3);
+                .as("dropped messages are gone, not delivered late")
+                .isEqualTo(3);
         assertNoCompletion(receiver.completionQueue(), "nothing else arrives");
         assertThat(receiver.queuePair().receivesMissed()).isEqualTo(3);
     }
@@ -150,17 +178,25 @@ public interface UdConformance extends FabricNodes {
         receiver.queuePair().postReceive(2, receiveBuffer, 2L * mtu, 2 * mtu);
         QueuePairAddress destination = addressAt(a, receiver.queuePair());
 
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "UD SEND of MTU + 1 bytes",
-                () -> sender.queuePair().postSend(new WorkRequest().requestId(6).local(source, 0, mtu + 1)
-                        .destination(destination)));
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "UD SEND of MTU + 1 bytes",
+                () -> sender.queuePair()
+                        .postSend(new WorkRequest()
+                                .requestId(6)
+                                .local(source, 0, mtu + 1)
+                                .destination(destination)));
         assertNoCompletion(sender.completionQueue(), "nothing was posted");
 
-        sender.queuePair().postSend(new WorkRequest().requestId(7).local(source, 0, mtu).destination(destination));
+        sender.queuePair()
+                .postSend(new WorkRequest().requestId(7).local(source, 0, mtu).destination(destination));
         assertSuccess(awaitCompletion(sender.completionQueue(), "UD SEND of exactly the MTU"), 7, Opcode.SEND);
         Completion received = awaitCompletion(receiver.completionQueue(), "the MTU-sized message");
         assertSuccess(received, 1, Opcode.RECEIVE);
         assertThat(received.byteLength()).isEqualTo(mtu);
-        assertThat(receiver.queuePair().postedReceives()).as("the refused send consumed no receive").isEqualTo(1);
+        assertThat(receiver.queuePair().postedReceives())
+                .as("the refused send consumed no receive")
+                .isEqualTo(1);
         assertNoCompletion(receiver.completionQueue(), "the refused send never arrives");
     }
 
@@ -181,7 +217,9 @@ public interface UdConformance extends FabricNodes {
 
         for (RemoteOp op : RemoteOp.values()) {
             WorkRequest request = op.request(op.ordinal(), local, 0, key, 0, 0).destination(destination);
-            assertFaroException(FaroException.Category.INVALID_ARGUMENT, op + " on UD",
+            assertFaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    op + " on UD",
                     () -> sender.queuePair().postSend(request));
         }
         assertNoCompletion(sender.completionQueue(), "nothing was posted");
@@ -220,7 +258,8 @@ public interface UdConformance extends FabricNodes {
         for (int sequence = 0; sequence < total; sequence++) {
             if (sequence - completed == sendDepth) {
                 for (Completion completion : awaitCompletions(sender.completionQueue(), 1, "UD send")) {
-                    assertThat(completion.status()).as("UD sender sees success (seed=%d)", faults.seed())
+                    assertThat(completion.status())
+                            .as("UD sender sees success (seed=%d)", faults.seed())
                             .isEqualTo(CompletionStatus.SUCCESS);
                     completed++;
                 }
@@ -228,8 +267,11 @@ public interface UdConformance extends FabricNodes {
             long offset = (long) (sequence % sendDepth) * slotBytes;
             int length = TestPayloads.messageLength(faults.seed(), 0, sequence, 64, slotBytes);
             TestPayloads.writeMessage(sendBuffers.segment(), offset, 0, sequence, length);
-            sender.queuePair().postSend(request.clear().requestId(sequence).local(sendBuffers, offset, length)
-                    .destination(destination));
+            sender.queuePair()
+                    .postSend(request.clear()
+                            .requestId(sequence)
+                            .local(sendBuffers, offset, length)
+                            .destination(destination));
         }
         assertThat(awaitCompletions(sender.completionQueue(), total - completed, "last UD sends"))
                 .allMatch(Completion::isSuccess);
@@ -247,7 +289,8 @@ public interface UdConformance extends FabricNodes {
             }
             for (int i = 0; i < polled; i++) {
                 Completion completion = Completion.of(completions[i]);
-                assertThat(completion.status()).as("UD receive %s (seed=%d)", completion, faults.seed())
+                assertThat(completion.status())
+                        .as("UD receive %s (seed=%d)", completion, faults.seed())
                         .isEqualTo(CompletionStatus.SUCCESS);
                 long offset = completion.requestId() * slotBytes;
                 String problem = TestPayloads.verifyMessage(receiveBuffers.segment(), offset, completion.byteLength());
@@ -257,16 +300,22 @@ public interface UdConformance extends FabricNodes {
                 sequences.add(TestPayloads.sequence(receiveBuffers.segment(), offset));
             }
         }
-        assertThat(receiver.queuePair().receivesMissed()).as("receives were posted for everything").isZero();
+        assertThat(receiver.queuePair().receivesMissed())
+                .as("receives were posted for everything")
+                .isZero();
         return new UdRun(sequences, a.counters(), b.counters());
     }
 
     @Test
     default void udWithoutFaultsLosesNothing() {
         UdRun run = udRun("none", FaultInjection.NONE, 400, 0);
-        assertThat(run.sequences()).as("every message exactly once").hasSize(400).doesNotHaveDuplicates();
-        assertThat(run.sequences()).containsExactlyInAnyOrderElementsOf(
-                java.util.stream.LongStream.range(0, 400).boxed().toList());
+        assertThat(run.sequences())
+                .as("every message exactly once")
+                .hasSize(400)
+                .doesNotHaveDuplicates();
+        assertThat(run.sequences())
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.LongStream.range(0, 400).boxed().toList());
         assertThat(run.senderCounters().udSendsLostByFaults()).isZero();
         assertThat(run.senderCounters().udSendsDuplicatedByFaults()).isZero();
         assertThat(run.senderCounters().udSendsReorderedByFaults()).isZero();
@@ -280,7 +329,8 @@ public interface UdConformance extends FabricNodes {
         assertThat(seen).as("loss only: no duplicates (seed=%d)", SEED).doesNotHaveDuplicates();
         assertThat(seen).as("loss only: order kept (seed=%d)", SEED).isSorted();
         assertThat(seen.size()).as("some lost (seed=%d)", SEED).isLessThan(300).isPositive();
-        assertThat(run.senderCounters().udSendsLostByFaults()).as("lost counter (seed=%d)", SEED)
+        assertThat(run.senderCounters().udSendsLostByFaults())
+                .as("lost counter (seed=%d)", SEED)
                 .isEqualTo(300L - seen.size());
     }
 
@@ -290,12 +340,17 @@ public interface UdConformance extends FabricNodes {
         UdRun run = udRun("duplicate", faults, 300, 0);
         List<Long> seen = run.sequences();
         long distinct = seen.stream().distinct().count();
-        assertThat(distinct).as("duplication only: nothing lost (seed=%d)", SEED).isEqualTo(300);
+        assertThat(distinct)
+                .as("duplication only: nothing lost (seed=%d)", SEED)
+                .isEqualTo(300);
         assertThat(seen.size()).as("some delivered twice (seed=%d)", SEED).isGreaterThan(300);
-        assertThat(seen.stream().collect(java.util.stream.Collectors.groupingBy(s -> s,
-                        java.util.stream.Collectors.counting())).values())
-                .as("at most twice (seed=%d)", SEED).allMatch(count -> count <= 2);
-        assertThat(run.senderCounters().udSendsDuplicatedByFaults()).as("duplicated counter (seed=%d)", SEED)
+        assertThat(seen.stream()
+                        .collect(java.util.stream.Collectors.groupingBy(s -> s, java.util.stream.Collectors.counting()))
+                        .values())
+                .as("at most twice (seed=%d)", SEED)
+                .allMatch(count -> count <= 2);
+        assertThat(run.senderCounters().udSendsDuplicatedByFaults())
+                .as("duplicated counter (seed=%d)", SEED)
                 .isEqualTo(seen.size() - 300L);
     }
 
@@ -305,16 +360,21 @@ public interface UdConformance extends FabricNodes {
         int messages = 300;
         UdRun run = udRun("reorder", faults, messages, 20); // the tail releases a held-back last message
         List<Long> data = run.sequences().stream().filter(s -> s < messages).toList();
-        assertThat(data).as("reordering only: each message exactly once (seed=%d)", SEED)
-                .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(0, messages).boxed().toList());
+        assertThat(data)
+                .as("reordering only: each message exactly once (seed=%d)", SEED)
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.LongStream.range(0, messages).boxed().toList());
         int inversions = 0;
         for (int i = 1; i < data.size(); i++) {
             if (data.get(i) < data.get(i - 1)) {
                 inversions++;
             }
         }
-        assertThat(inversions).as("some message overtaken (seed=%d): %s", SEED, data).isPositive();
-        assertThat(run.senderCounters().udSendsReorderedByFaults()).as("reordered counter (seed=%d)", SEED)
+        assertThat(inversions)
+                .as("some message overtaken (seed=%d): %s", SEED, data)
+                .isPositive();
+        assertThat(run.senderCounters().udSendsReorderedByFaults())
+                .as("reordered counter (seed=%d)", SEED)
                 .isPositive();
     }
 
@@ -323,7 +383,8 @@ public interface UdConformance extends FabricNodes {
         FaultInjection faults = new FaultInjection(SEED, 0.1, 0.1, 0.1);
         UdRun first = udRun("first", faults, 200, 20);
         UdRun second = udRun("second", faults, 200, 20);
-        assertThat(second.sequences()).as("same seed, same sends, same outcome (seed=%d)", SEED)
+        assertThat(second.sequences())
+                .as("same seed, same sends, same outcome (seed=%d)", SEED)
                 .isEqualTo(first.sequences());
         assertThat(second.senderCounters().udSendsLostByFaults())
                 .isEqualTo(first.senderCounters().udSendsLostByFaults());
@@ -334,6 +395,7 @@ public interface UdConformance extends FabricNodes {
         assertThat(first.senderCounters().udSendsLostByFaults()
                         + first.senderCounters().udSendsDuplicatedByFaults()
                         + first.senderCounters().udSendsReorderedByFaults())
-                .as("faults happened at all (seed=%d)", SEED).isPositive();
+                .as("faults happened at all (seed=%d)", SEED)
+                .isPositive();
     }
 }

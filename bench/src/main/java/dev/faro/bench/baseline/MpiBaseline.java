@@ -61,7 +61,8 @@ public final class MpiBaseline {
         try {
             return Optional.of(new MpiBaseline(compile(mpicc.get()), mpirun.get()));
         } catch (IOException | IllegalStateException e) {
-            note.accept("MPI baseline skipped: " + e.getMessage().replaceAll("\\s+", " ").strip());
+            note.accept("MPI baseline skipped: "
+                    + e.getMessage().replaceAll("\\s+", " ").strip());
             return Optional.empty();
         }
     }
@@ -97,13 +98,17 @@ public final class MpiBaseline {
         Files.createDirectories(cache);
         Path file = cache.resolve(SOURCE);
         Files.write(file, source);
-        Path temporary = cache.resolve("mpi_shuffle.tmp" + ProcessHandle.current().pid());
-        Result result = execute(List.of(mpicc.toString(), "-O2", "-o", temporary.toString(), file.toString()),
-                Duration.ofMinutes(2));
+        Path temporary =
+                cache.resolve("mpi_shuffle.tmp" + ProcessHandle.current().pid());
+        Result result = execute(
+                List.of(mpicc.toString(), "-O2", "-o", temporary.toString(), file.toString()), Duration.ofMinutes(2));
         if (result.exitCode() != 0) {
             throw new IllegalStateException("mpicc failed (exit " + result.exitCode() + "): " + result.output());
         }
-        Files.move(temporary, executable, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+                temporary,
+                executable,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return executable;
     }
@@ -119,7 +124,9 @@ public final class MpiBaseline {
 
     private static String hash(byte[] bytes) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)).substring(0, 12);
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))
+                    .substring(0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -135,11 +142,22 @@ public final class MpiBaseline {
         if ("root".equals(System.getProperty("user.name"))) {
             command.add("--allow-run-as-root");
         }
-        command.addAll(List.of("--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader",
-                "-np", Integer.toString(shuffleCase.nodes() * shuffleCase.threads()), executable.toString(),
-                pattern(shuffleCase), Integer.toString(shuffleCase.threads()),
-                Integer.toString(shuffleCase.tuplesPerThread()), Integer.toString(shuffleCase.scans()),
-                Integer.toString(MESSAGE_BYTES), Integer.toString(shuffleCase.tuning().receiveWork()),
+        command.addAll(List.of(
+                "--oversubscribe",
+                "--bind-to",
+                "none",
+                "--mca",
+                "btl",
+                "self,vader",
+                "-np",
+                Integer.toString(shuffleCase.nodes() * shuffleCase.threads()),
+                executable.toString(),
+                pattern(shuffleCase),
+                Integer.toString(shuffleCase.threads()),
+                Integer.toString(shuffleCase.tuplesPerThread()),
+                Integer.toString(shuffleCase.scans()),
+                Integer.toString(MESSAGE_BYTES),
+                Integer.toString(shuffleCase.tuning().receiveWork()),
                 Integer.toString(shuffleCase.threads())));
         return command;
     }
@@ -147,8 +165,9 @@ public final class MpiBaseline {
     private static String pattern(ShuffleCase shuffleCase) {
         return switch (shuffleCase.pattern()) {
             case "repartition", "broadcast" -> shuffleCase.pattern();
-            default -> throw new IllegalArgumentException("the MPI baseline does repartition and broadcast, not "
-                    + shuffleCase.pattern());
+            default ->
+                throw new IllegalArgumentException(
+                        "the MPI baseline does repartition and broadcast, not " + shuffleCase.pattern());
         };
     }
 
@@ -171,8 +190,13 @@ public final class MpiBaseline {
             if (words.length == 6 && words[0].equals("NODE")) {
                 int node = Integer.parseInt(words[1]);
                 if (node >= 0 && node < parsed.length) {
-                    parsed[node] = new NodeResult(Long.parseUnsignedLong(words[2]), Long.parseLong(words[3]), 0,
-                            Long.parseUnsignedLong(words[4]), Long.parseUnsignedLong(words[5]), 0);
+                    parsed[node] = new NodeResult(
+                            Long.parseUnsignedLong(words[2]),
+                            Long.parseLong(words[3]),
+                            0,
+                            Long.parseUnsignedLong(words[4]),
+                            Long.parseUnsignedLong(words[5]),
+                            0);
                 }
             }
         }
@@ -181,8 +205,10 @@ public final class MpiBaseline {
                 nodes.add(new NodeOutcome.Finished(parsed[node], now));
             } else {
                 String output = result.output().replaceAll("\\s+", " ").strip();
-                nodes.add(new NodeOutcome.Failed("MPI", "mpirun exit " + result.exitCode() + ": "
-                        + output.substring(0, Math.min(300, output.length())), now));
+                nodes.add(new NodeOutcome.Failed(
+                        "MPI",
+                        "mpirun exit " + result.exitCode() + ": " + output.substring(0, Math.min(300, output.length())),
+                        now));
             }
         }
         return new CaseOutcome(shuffleCase, expected, nodes);

@@ -49,7 +49,8 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
     }
 
     static List<String> policies(ExperimentSettings settings) {
-        return settings.quick() ? List.of("fixed:2", BANDWIDTH_DELAY, ADAPTIVE)
+        return settings.quick()
+                ? List.of("fixed:2", BANDWIDTH_DELAY, ADAPTIVE)
                 : List.of("fixed:1", "fixed:4", "fixed:16", "fixed:64", "fixed:357", BANDWIDTH_DELAY, ADAPTIVE);
     }
 
@@ -63,14 +64,19 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
         String[] scenarios = {"light", "heavy", "skewed"};
         for (int scenario = 0; scenario < scenarios.length; scenario++) {
             for (String policy : policies(settings)) {
-                ShuffleCase shuffleCase = shuffleCase(EndpointDesign.MESQ_SR, ShufflePattern.REPARTITION, 2,
-                        settings);
-                var tuning = shuffleCase.tuning().withBufferPolicy(policy)
+                ShuffleCase shuffleCase = shuffleCase(EndpointDesign.MESQ_SR, ShufflePattern.REPARTITION, 2, settings);
+                var tuning = shuffleCase
+                        .tuning()
+                        .withBufferPolicy(policy)
                         .withReceiveWork(scenario == 0 ? LIGHT_WORK : HEAVY_WORK);
                 if (scenario == 2) {
                     tuning = tuning.withReceiveWork(LIGHT_WORK).withSlowNode(1, HEAVY_WORK);
                 }
-                trials.add(Trial.of(series(policy), scenario + 1, scenarios[scenario], scenarios[scenario],
+                trials.add(Trial.of(
+                        series(policy),
+                        scenario + 1,
+                        scenarios[scenario],
+                        scenarios[scenario],
                         shuffleCase.withTuning(tuning)));
             }
         }
@@ -79,8 +85,12 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(Plot.throughput("", "E8: MESQ/SR buffer policies, 2 nodes: 1 = light, 2 = heavy, 3 = skewed"
-                + " receivers", "scenario", false, r -> true));
+        return List.of(Plot.throughput(
+                "",
+                "E8: MESQ/SR buffer policies, 2 nodes: 1 = light, 2 = heavy, 3 = skewed" + " receivers",
+                "scenario",
+                false,
+                r -> true));
     }
 
     @Override
@@ -94,7 +104,9 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
     }
 
     private static java.util.Optional<TrialResult> bestFixed(List<TrialResult> all, String group) {
-        return all.stream().filter(r -> r.succeeded() && r.trial().group().equals(group)
+        return all.stream()
+                .filter(r -> r.succeeded()
+                        && r.trial().group().equals(group)
                         && r.trial().series().startsWith("fixed"))
                 .max((a, b) -> Double.compare(a.gigabytesPerSecond(), b.gigabytesPerSecond()));
     }
@@ -104,13 +116,22 @@ public final class BufferPolicyExperiment extends ExperimentDriver {
         List<String> findings = new ArrayList<>();
         for (String group : List.of("light", "heavy", "skewed")) {
             var best = bestFixed(results, group);
-            var adaptive = find(results, r -> r.trial().group().equals(group) && r.trial().series().equals("adaptive"));
-            var bdp = find(results, r -> r.trial().group().equals(group) && r.trial().series().equals("BDP"));
+            var adaptive = find(
+                    results,
+                    r -> r.trial().group().equals(group) && r.trial().series().equals("adaptive"));
+            var bdp = find(
+                    results,
+                    r -> r.trial().group().equals(group) && r.trial().series().equals("BDP"));
             if (best.isPresent() && adaptive.isPresent()) {
-                findings.add(format("%s: adaptive at %.2f of the best fixed depth (%s)%s", group,
+                findings.add(format(
+                        "%s: adaptive at %.2f of the best fixed depth (%s)%s",
+                        group,
                         adaptive.get().gigabytesPerSecond() / best.get().gigabytesPerSecond(),
-                        best.get().trial().series(), bdp.map(b -> format(", BDP at %.2f",
-                                b.gigabytesPerSecond() / best.get().gigabytesPerSecond())).orElse("")));
+                        best.get().trial().series(),
+                        bdp.map(b -> format(
+                                        ", BDP at %.2f",
+                                        b.gigabytesPerSecond() / best.get().gigabytesPerSecond()))
+                                .orElse("")));
             }
         }
         return findings;

@@ -59,9 +59,13 @@ public final class CreditFrequencyExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(Plot.throughput("", "E1: repartition throughput per node vs credit write-back frequency, "
-                + settings.smallestNodeCount() + " nodes, 16 buffers per peer", "receives posted per credit write",
-                true, r -> true));
+        return List.of(Plot.throughput(
+                "",
+                "E1: repartition throughput per node vs credit write-back frequency, " + settings.smallestNodeCount()
+                        + " nodes, 16 buffers per peer",
+                "receives posted per credit write",
+                true,
+                r -> true));
     }
 
     @Override
@@ -80,8 +84,13 @@ public final class CreditFrequencyExperiment extends ExperimentDriver {
         long pinned = (long) result.trial().x() >= 1
                 ? (long) result.trial().x() * shuffleCase.threads() * shuffleCase.nodes() * shuffleCase.bufferBytes()
                 : 0;
-        return List.of(ratio(result, find(all, r -> r.trial().series().equals(result.trial().series())
-                        && r.trial().x() == EndpointConfig.DEFAULT_CREDIT_WRITE_BACK_FREQUENCY)),
+        return List.of(
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().series().equals(result.trial().series())
+                                        && r.trial().x() == EndpointConfig.DEFAULT_CREDIT_WRITE_BACK_FREQUENCY)),
                 Long.toString(pinned / 1024));
     }
 

@@ -32,9 +32,27 @@ import java.util.function.Predicate;
  */
 public abstract class ExperimentDriver {
 
-    static final List<String> CSV_HEADER = List.of("experiment", "group", "series", "contender", "x", "pattern",
-            "nodes", "threads", "buffer_bytes", "buffers_per_peer", "scans", "runs", "gbps_per_node", "gbps_min",
-            "gbps_max", "response_seconds", "setup_ms", "bytes_per_node", "credit_writes_per_mib", "send_blocked",
+    static final List<String> CSV_HEADER = List.of(
+            "experiment",
+            "group",
+            "series",
+            "contender",
+            "x",
+            "pattern",
+            "nodes",
+            "threads",
+            "buffer_bytes",
+            "buffers_per_peer",
+            "scans",
+            "runs",
+            "gbps_per_node",
+            "gbps_min",
+            "gbps_max",
+            "response_seconds",
+            "setup_ms",
+            "bytes_per_node",
+            "credit_writes_per_mib",
+            "send_blocked",
             "receive_blocked");
 
     /** The short name, also the command and the file name: {@code e4}. */
@@ -97,31 +115,48 @@ public abstract class ExperimentDriver {
         List<String> header = new ArrayList<>(CSV_HEADER);
         header.addAll(extraColumns());
         header.add("failure");
-        CsvWriter.write(csv, header, results.stream().map(r -> csvRow(r, results)).toList());
-        RunMetadata metadata = new RunMetadata(name(), startedAt, Duration.ofNanos(System.nanoTime() - startNanos),
-                machine, parameters(settings, notes, findings));
+        CsvWriter.write(
+                csv, header, results.stream().map(r -> csvRow(r, results)).toList());
+        RunMetadata metadata = new RunMetadata(
+                name(),
+                startedAt,
+                Duration.ofNanos(System.nanoTime() - startNanos),
+                machine,
+                parameters(settings, notes, findings));
         metadata.write(json);
         List<Path> plots = new ArrayList<>();
         for (Plot plot : plots(settings)) {
             Path file = directory.resolve(name() + (plot.suffix().isEmpty() ? "" : "-" + plot.suffix()) + ".png");
-            PlotWriter.writeLines(file, plot.title(), plot.xAxisTitle(), plot.log2X(), plot.yAxisTitle(),
-                    lines(plot, results));
+            PlotWriter.writeLines(
+                    file, plot.title(), plot.xAxisTitle(), plot.log2X(), plot.yAxisTitle(), lines(plot, results));
             plots.add(file);
         }
-        String table = table(results, notes, findings) + String.format(Locale.ROOT,
-                "%d cores (%s), load average %.1f at start; %.0f s%n", machine.cores(), machine.cpuModel(),
-                machine.loadAverage(), metadata.elapsed().toMillis() / 1000.0);
+        String table = table(results, notes, findings)
+                + String.format(
+                        Locale.ROOT,
+                        "%d cores (%s), load average %.1f at start; %.0f s%n",
+                        machine.cores(),
+                        machine.cpuModel(),
+                        machine.loadAverage(),
+                        metadata.elapsed().toMillis() / 1000.0);
         return new ExperimentReport(name(), results, table, metadata, csv, json, plots);
     }
 
     private List<String> csvRow(TrialResult result, List<TrialResult> all) {
         ShuffleCase shuffleCase = result.trial().shuffleCase();
         boolean ok = result.succeeded();
-        List<String> row = new ArrayList<>(List.of(name(), result.trial().group(), result.trial().series(),
-                result.trial().contender(), format("%s", result.trial().x()), shuffleCase.pattern(),
-                Integer.toString(shuffleCase.nodes()), Integer.toString(shuffleCase.threads()),
+        List<String> row = new ArrayList<>(List.of(
+                name(),
+                result.trial().group(),
+                result.trial().series(),
+                result.trial().contender(),
+                format("%s", result.trial().x()),
+                shuffleCase.pattern(),
+                Integer.toString(shuffleCase.nodes()),
+                Integer.toString(shuffleCase.threads()),
                 Integer.toString(result.trial().mpi() ? 65536 : shuffleCase.bufferBytes()),
-                Integer.toString(shuffleCase.buffersPerPeer()), Integer.toString(shuffleCase.scans()),
+                Integer.toString(shuffleCase.buffersPerPeer()),
+                Integer.toString(shuffleCase.scans()),
                 Integer.toString(result.runs()),
                 ok ? format("%.4f", result.gigabytesPerSecond()) : "",
                 ok ? format("%.4f", result.minGigabytesPerSecond()) : "",
@@ -130,35 +165,46 @@ public abstract class ExperimentDriver {
                 ok && Double.isFinite(result.setupMillis()) ? format("%.2f", result.setupMillis()) : "",
                 ok ? format("%.0f", result.bytesPerNode()) : "",
                 ok && Double.isFinite(result.creditWritesPerMebibyte())
-                        ? format("%.2f", result.creditWritesPerMebibyte()) : "",
+                        ? format("%.2f", result.creditWritesPerMebibyte())
+                        : "",
                 ok && Double.isFinite(result.sendBlockedFraction()) ? format("%.3f", result.sendBlockedFraction()) : "",
                 ok && Double.isFinite(result.receiveBlockedFraction())
-                        ? format("%.3f", result.receiveBlockedFraction()) : ""));
+                        ? format("%.3f", result.receiveBlockedFraction())
+                        : ""));
         row.addAll(extraCells(result, all));
         row.add(result.failure());
         return row;
     }
 
     private String table(List<TrialResult> results, List<String> notes, List<String> findings) {
-        List<Column> columns = new ArrayList<>(List.of(Column.text("group"), Column.text("series"),
-                Column.number("x"), Column.number("GB/s per node"), Column.number("runs GB/s"),
-                Column.number("setup ms"), Column.number("scans")));
+        List<Column> columns = new ArrayList<>(List.of(
+                Column.text("group"),
+                Column.text("series"),
+                Column.number("x"),
+                Column.number("GB/s per node"),
+                Column.number("runs GB/s"),
+                Column.number("setup ms"),
+                Column.number("scans")));
         extraColumns().forEach(c -> columns.add(Column.number(c)));
-        List<String> counterColumns = showCounters() ? List.of("credit wr/MiB", "send blocked", "recv blocked")
-                : List.of();
+        List<String> counterColumns =
+                showCounters() ? List.of("credit wr/MiB", "send blocked", "recv blocked") : List.of();
         counterColumns.forEach(c -> columns.add(Column.number(c)));
         List<List<String>> rows = new ArrayList<>();
         for (TrialResult result : results) {
-            List<String> row = new ArrayList<>(List.of(result.trial().group(), result.trial().series(),
+            List<String> row = new ArrayList<>(List.of(
+                    result.trial().group(),
+                    result.trial().series(),
                     result.trial().xLabel()));
             if (result.succeeded()) {
-                row.addAll(List.of(format("%.3f", result.gigabytesPerSecond()),
+                row.addAll(List.of(
+                        format("%.3f", result.gigabytesPerSecond()),
                         format("%.3f-%.3f", result.minGigabytesPerSecond(), result.maxGigabytesPerSecond()),
                         Double.isFinite(result.setupMillis()) ? format("%.1f", result.setupMillis()) : "",
                         Integer.toString(result.trial().shuffleCase().scans())));
                 row.addAll(extraCells(result, results));
                 if (showCounters()) {
-                    row.addAll(List.of(format("%.1f", result.creditWritesPerMebibyte()),
+                    row.addAll(List.of(
+                            format("%.1f", result.creditWritesPerMebibyte()),
                             format("%.0f%%", 100 * result.sendBlockedFraction()),
                             format("%.0f%%", 100 * result.receiveBlockedFraction())));
                 }
@@ -173,8 +219,13 @@ public abstract class ExperimentDriver {
         text.append(new ResultTable(columns, rows).format());
         for (TrialResult result : results) {
             if (!result.succeeded() && !result.skipped()) {
-                text.append(String.format(Locale.ROOT, "%s %s %s failed: %s%n", result.trial().group(),
-                        result.trial().series(), result.trial().xLabel(), result.failure()));
+                text.append(String.format(
+                        Locale.ROOT,
+                        "%s %s %s failed: %s%n",
+                        result.trial().group(),
+                        result.trial().series(),
+                        result.trial().xLabel(),
+                        result.failure()));
             }
         }
         notes.forEach(note -> text.append("note: ").append(note).append('\n'));
@@ -188,15 +239,21 @@ public abstract class ExperimentDriver {
         Map<String, List<TrialResult>> bySeries = new LinkedHashMap<>();
         for (TrialResult result : results) {
             if (plot.include().test(result)) {
-                bySeries.computeIfAbsent(result.trial().series(), s -> new ArrayList<>()).add(result);
+                bySeries.computeIfAbsent(result.trial().series(), s -> new ArrayList<>())
+                        .add(result);
             }
         }
         List<PlotWriter.Line> lines = new ArrayList<>();
         bySeries.forEach((series, points) -> {
             List<TrialResult> sorted = points.stream()
-                    .sorted(java.util.Comparator.comparingDouble(r -> r.trial().x())).toList();
-            lines.add(new PlotWriter.Line(series, sorted.stream().map(r -> r.trial().x()).toList(),
-                    sorted.stream().map(r -> r.succeeded() ? plot.metric().applyAsDouble(r) : Double.NaN).toList(),
+                    .sorted(java.util.Comparator.comparingDouble(r -> r.trial().x()))
+                    .toList();
+            lines.add(new PlotWriter.Line(
+                    series,
+                    sorted.stream().map(r -> r.trial().x()).toList(),
+                    sorted.stream()
+                            .map(r -> r.succeeded() ? plot.metric().applyAsDouble(r) : Double.NaN)
+                            .toList(),
                     series.equals("MPI") || series.equals("TCP") || series.equals("local")));
         });
         return lines;
@@ -215,19 +272,25 @@ public abstract class ExperimentDriver {
         parameters.put("runs", settings.runs());
         parameters.put("warmupRuns", settings.warmupRuns());
         parameters.put("quick", settings.quick());
-        parameters.put("metric", "receive throughput per node = bytes received per node / response time (the"
-                + " longest node's time from the end of the open to its end of stream); median of the timed runs,"
-                + " interleaved across trials");
-        parameters.put("baselines", "TCP: plain loopback sockets, 128 KB messages, blocking send, select/recv loop;"
-                + " MPI: Open MPI, as many single-threaded ranks per node as the designs' threads (-np nodes x"
-                + " threads; lane t of every node shuffles thread t's table over its own communicator), 64 KB"
-                + " MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast (broadcast); local (E7): the receive side's work on"
-                + " the tuples each node would receive, without a shuffle, 2 x threads threads per node, all nodes at"
-                + " once, in the harness's JVM");
-        parameters.put("counters", "credit_writes_per_mib: credit write-backs posted by the receive endpoints per MiB"
-                + " received; send_blocked / receive_blocked: share of the SHUFFLE / RECEIVE threads' time (threads x"
-                + " nodes x response time) spent blocked waiting for a buffer or credit / for data (0 for TCP and MPI:"
-                + " not counted)");
+        parameters.put(
+                "metric",
+                "receive throughput per node = bytes received per node / response time (the"
+                        + " longest node's time from the end of the open to its end of stream); median of the timed runs,"
+                        + " interleaved across trials");
+        parameters.put(
+                "baselines",
+                "TCP: plain loopback sockets, 128 KB messages, blocking send, select/recv loop;"
+                        + " MPI: Open MPI, as many single-threaded ranks per node as the designs' threads (-np nodes x"
+                        + " threads; lane t of every node shuffles thread t's table over its own communicator), 64 KB"
+                        + " MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast (broadcast); local (E7): the receive side's work on"
+                        + " the tuples each node would receive, without a shuffle, 2 x threads threads per node, all nodes at"
+                        + " once, in the harness's JVM");
+        parameters.put(
+                "counters",
+                "credit_writes_per_mib: credit write-backs posted by the receive endpoints per MiB"
+                        + " received; send_blocked / receive_blocked: share of the SHUFFLE / RECEIVE threads' time (threads x"
+                        + " nodes x response time) spent blocked waiting for a buffer or credit / for data (0 for TCP and MPI:"
+                        + " not counted)");
         parameters.put("paperFinding", paperFinding());
         parameters.put("findings", findings);
         parameters.put("notes", notes);
@@ -235,10 +298,11 @@ public abstract class ExperimentDriver {
     }
 
     /** A case with the paper's buffers for {@code design} and the settings' threads, rows and scans. */
-    protected static ShuffleCase shuffleCase(EndpointDesign design, ShufflePattern pattern, int nodes,
-            ExperimentSettings settings) {
+    protected static ShuffleCase shuffleCase(
+            EndpointDesign design, ShufflePattern pattern, int nodes, ExperimentSettings settings) {
         return ShuffleCase.of(design, pattern, nodes, settings.threads(), settings.tuplesPerThread())
-                .withScans(settings.scans()).withDefaultBuffers();
+                .withScans(settings.scans())
+                .withDefaultBuffers();
     }
 
     /** The first successful result among {@code all} that {@code reference} accepts. */
@@ -256,8 +320,10 @@ public abstract class ExperimentDriver {
 
     /** Among successful results {@code include} accepts: the largest throughput over the smallest, or NaN. */
     protected static double spread(List<TrialResult> all, Predicate<TrialResult> include) {
-        double[] values = all.stream().filter(r -> r.succeeded() && include.test(r))
-                .mapToDouble(TrialResult::gigabytesPerSecond).toArray();
+        double[] values = all.stream()
+                .filter(r -> r.succeeded() && include.test(r))
+                .mapToDouble(TrialResult::gigabytesPerSecond)
+                .toArray();
         if (values.length == 0) {
             return Double.NaN;
         }

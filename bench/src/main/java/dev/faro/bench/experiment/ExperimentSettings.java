@@ -40,7 +40,8 @@ public record ExperimentSettings(
         for (int nodes : nodeCounts) {
             check(nodes >= 1 && nodes <= MAX_NODES, "node counts must be in [1, " + MAX_NODES + "]: " + nodes);
         }
-        check(threads >= 1 && threads <= ShuffleTuples.MAX_THREADS,
+        check(
+                threads >= 1 && threads <= ShuffleTuples.MAX_THREADS,
                 "threads must be in [1, " + ShuffleTuples.MAX_THREADS + "]: " + threads);
         check(tuplesPerThread >= 1, "tuples per thread must be at least 1: " + tuplesPerThread);
         check(scans >= 1, "scans must be at least 1: " + scans);
@@ -66,43 +67,75 @@ public record ExperimentSettings(
     }
 
     public ExperimentSettings withNodeCounts(List<Integer> counts) {
-        return new ExperimentSettings(counts, threads, tuplesPerThread, scans, runs, warmupRuns, minimumSeconds, quick,
-                outputDirectory);
+        return new ExperimentSettings(
+                counts, threads, tuplesPerThread, scans, runs, warmupRuns, minimumSeconds, quick, outputDirectory);
     }
 
     public ExperimentSettings withThreads(int newThreads) {
-        return new ExperimentSettings(nodeCounts, newThreads, tuplesPerThread, scans, runs, warmupRuns,
-                minimumSeconds, quick, outputDirectory);
+        return new ExperimentSettings(
+                nodeCounts,
+                newThreads,
+                tuplesPerThread,
+                scans,
+                runs,
+                warmupRuns,
+                minimumSeconds,
+                quick,
+                outputDirectory);
     }
 
     public ExperimentSettings withTuplesPerThread(int tuples) {
-        return new ExperimentSettings(nodeCounts, threads, tuples, scans, runs, warmupRuns, minimumSeconds, quick,
-                outputDirectory);
+        return new ExperimentSettings(
+                nodeCounts, threads, tuples, scans, runs, warmupRuns, minimumSeconds, quick, outputDirectory);
     }
 
     public ExperimentSettings withScans(int newScans) {
-        return new ExperimentSettings(nodeCounts, threads, tuplesPerThread, newScans, runs, warmupRuns,
-                minimumSeconds, quick, outputDirectory);
-    }
-
-    public ExperimentSettings withRuns(int newRuns) {
-        return new ExperimentSettings(nodeCounts, threads, tuplesPerThread, scans, newRuns, warmupRuns,
-                minimumSeconds, quick, outputDirectory);
-    }
-
-    public ExperimentSettings withWarmupRuns(int newWarmupRuns) {
-        return new ExperimentSettings(nodeCounts, threads, tuplesPerThread, scans, runs, newWarmupRuns,
-                minimumSeconds, quick, outputDirectory);
-    }
-
-    public ExperimentSettings withMinimumSeconds(double seconds) {
-        return new ExperimentSettings(nodeCounts, threads, tuplesPerThread, scans, runs, warmupRuns, seconds, quick,
+        return new ExperimentSettings(
+                nodeCounts,
+                threads,
+                tuplesPerThread,
+                newScans,
+                runs,
+                warmupRuns,
+                minimumSeconds,
+                quick,
                 outputDirectory);
     }
 
+    public ExperimentSettings withRuns(int newRuns) {
+        return new ExperimentSettings(
+                nodeCounts,
+                threads,
+                tuplesPerThread,
+                scans,
+                newRuns,
+                warmupRuns,
+                minimumSeconds,
+                quick,
+                outputDirectory);
+    }
+
+    public ExperimentSettings withWarmupRuns(int newWarmupRuns) {
+        return new ExperimentSettings(
+                nodeCounts,
+                threads,
+                tuplesPerThread,
+                scans,
+                runs,
+                newWarmupRuns,
+                minimumSeconds,
+                quick,
+                outputDirectory);
+    }
+
+    public ExperimentSettings withMinimumSeconds(double seconds) {
+        return new ExperimentSettings(
+                nodeCounts, threads, tuplesPerThread, scans, runs, warmupRuns, seconds, quick, outputDirectory);
+    }
+
     public ExperimentSettings withOutputDirectory(Path directory) {
-        return new ExperimentSettings(nodeCounts, threads, tuplesPerThread, scans, runs, warmupRuns, minimumSeconds,
-                quick, directory);
+        return new ExperimentSettings(
+                nodeCounts, threads, tuplesPerThread, scans, runs, warmupRuns, minimumSeconds, quick, directory);
     }
 
     /** The smallest node count (experiments at one cluster size). */

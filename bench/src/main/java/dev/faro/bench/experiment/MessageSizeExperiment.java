@@ -13,8 +13,13 @@ import java.util.List;
  */
 public final class MessageSizeExperiment extends ExperimentDriver {
 
-    static final List<EndpointDesign> RC_DESIGNS = List.of(EndpointDesign.SEMQ_SR, EndpointDesign.MEMQ_SR,
-            EndpointDesign.SEMQ_RD, EndpointDesign.MEMQ_RD, EndpointDesign.SEMQ_WR, EndpointDesign.MEMQ_WR);
+    static final List<EndpointDesign> RC_DESIGNS = List.of(
+            EndpointDesign.SEMQ_SR,
+            EndpointDesign.MEMQ_SR,
+            EndpointDesign.SEMQ_RD,
+            EndpointDesign.MEMQ_RD,
+            EndpointDesign.SEMQ_WR,
+            EndpointDesign.MEMQ_WR);
 
     static final int DOUBLE_BUFFERING = 2;
 
@@ -41,8 +46,7 @@ public final class MessageSizeExperiment extends ExperimentDriver {
     }
 
     static List<Integer> sizes(ExperimentSettings settings) {
-        return settings.quick() ? List.of(4 << 10, 64 << 10)
-                : List.of(4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20);
+        return settings.quick() ? List.of(4 << 10, 64 << 10) : List.of(4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20);
     }
 
     @Override
@@ -64,8 +68,12 @@ public final class MessageSizeExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(Plot.throughput("", "E3: repartition throughput per node vs message size, "
-                + settings.smallestNodeCount() + " nodes, 2 buffers per peer", "message size (bytes)", true,
+        return List.of(Plot.throughput(
+                "",
+                "E3: repartition throughput per node vs message size, " + settings.smallestNodeCount()
+                        + " nodes, 2 buffers per peer",
+                "message size (bytes)",
+                true,
                 r -> true));
     }
 
@@ -77,10 +85,18 @@ public final class MessageSizeExperiment extends ExperimentDriver {
     @Override
     protected List<String> extraCells(TrialResult result, List<TrialResult> all) {
         ShuffleCase shuffleCase = result.trial().shuffleCase();
-        long pinned = (long) shuffleCase.endpointConfig().endpointsPerNode() * shuffleCase.nodes()
-                * shuffleCase.buffersPerPeer() * shuffleCase.bufferBytes();
-        return List.of(Long.toString(pinned >> 10), ratio(result, find(all,
-                r -> r.trial().series().equals(result.trial().series()) && r.trial().x() == 64 << 10)));
+        long pinned = (long) shuffleCase.endpointConfig().endpointsPerNode()
+                * shuffleCase.nodes()
+                * shuffleCase.buffersPerPeer()
+                * shuffleCase.bufferBytes();
+        return List.of(
+                Long.toString(pinned >> 10),
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().series().equals(result.trial().series())
+                                        && r.trial().x() == 64 << 10)));
     }
 
     @Override
@@ -88,11 +104,15 @@ public final class MessageSizeExperiment extends ExperimentDriver {
         List<String> findings = new ArrayList<>();
         for (EndpointDesign design : RC_DESIGNS) {
             String name = design.paperName();
-            var small = find(results, r -> r.trial().series().equals(name) && r.trial().x() == 4 << 10);
-            var best = results.stream().filter(r -> r.succeeded() && r.trial().series().equals(name))
+            var small = find(
+                    results, r -> r.trial().series().equals(name) && r.trial().x() == 4 << 10);
+            var best = results.stream()
+                    .filter(r -> r.succeeded() && r.trial().series().equals(name))
                     .max((a, b) -> Double.compare(a.gigabytesPerSecond(), b.gigabytesPerSecond()));
             if (small.isPresent() && best.isPresent()) {
-                findings.add(format("%s: 4 KiB reaches %.2f of its best size (%s)", name,
+                findings.add(format(
+                        "%s: 4 KiB reaches %.2f of its best size (%s)",
+                        name,
                         small.get().gigabytesPerSecond() / best.get().gigabytesPerSecond(),
                         best.get().trial().xLabel()));
             }

@@ -15,8 +15,14 @@ import java.util.function.ToDoubleFunction;
  * @param include which results to draw
  * @param metric the y value of a result
  */
-public record Plot(String suffix, String title, String xAxisTitle, boolean log2X, String yAxisTitle,
-        Predicate<TrialResult> include, ToDoubleFunction<TrialResult> metric) {
+public record Plot(
+        String suffix,
+        String title,
+        String xAxisTitle,
+        boolean log2X,
+        String yAxisTitle,
+        Predicate<TrialResult> include,
+        ToDoubleFunction<TrialResult> metric) {
 
     public Plot {
         Objects.requireNonNull(suffix, "suffix is null");
@@ -28,9 +34,15 @@ public record Plot(String suffix, String title, String xAxisTitle, boolean log2X
     }
 
     /** Receive throughput per node (GB/s) of every result, over {@code xAxisTitle}. */
-    public static Plot throughput(String suffix, String title, String xAxisTitle, boolean log2X,
-            Predicate<TrialResult> include) {
-        return new Plot(suffix, title, xAxisTitle, log2X, "GB/s per node (1e9 bytes/s)", include,
+    public static Plot throughput(
+            String suffix, String title, String xAxisTitle, boolean log2X, Predicate<TrialResult> include) {
+        return new Plot(
+                suffix,
+                title,
+                xAxisTitle,
+                log2X,
+                "GB/s per node (1e9 bytes/s)",
+                include,
                 TrialResult::gigabytesPerSecond);
     }
 }

@@ -51,11 +51,15 @@ public final class QueuePairExperiment extends ExperimentDriver {
         List<Trial> trials = new ArrayList<>();
         for (int threads : threadCounts(settings)) {
             for (EndpointDesign design : EndpointDesign.values()) {
-                ShuffleCase shuffleCase = shuffleCase(design, ShufflePattern.REPARTITION, nodes,
-                        settings.withThreads(threads));
+                ShuffleCase shuffleCase =
+                        shuffleCase(design, ShufflePattern.REPARTITION, nodes, settings.withThreads(threads));
                 int queuePairs = queuePairs(design, threads, nodes);
-                trials.add(Trial.of(design.paperName(), queuePairs, queuePairs + " (" + threads + " thr)",
-                        "threads=" + threads, shuffleCase));
+                trials.add(Trial.of(
+                        design.paperName(),
+                        queuePairs,
+                        queuePairs + " (" + threads + " thr)",
+                        "threads=" + threads,
+                        shuffleCase));
             }
         }
         return trials;
@@ -63,8 +67,13 @@ public final class QueuePairExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(Plot.throughput("", "E5: repartition throughput per node vs queue pairs per node, "
-                + settings.smallestNodeCount() + " nodes", "queue pairs per node and side", true, r -> true));
+        return List.of(Plot.throughput(
+                "",
+                "E5: repartition throughput per node vs queue pairs per node, " + settings.smallestNodeCount()
+                        + " nodes",
+                "queue pairs per node and side",
+                true,
+                r -> true));
     }
 
     @Override
@@ -74,18 +83,27 @@ public final class QueuePairExperiment extends ExperimentDriver {
 
     @Override
     protected List<String> extraCells(TrialResult result, List<TrialResult> all) {
-        return List.of(Integer.toString(result.trial().shuffleCase().threads()), ratio(result, find(all,
-                r -> r.trial().group().equals(result.trial().group()) && r.trial().series().equals("MESQ/SR"))));
+        return List.of(
+                Integer.toString(result.trial().shuffleCase().threads()),
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().group().equals(result.trial().group())
+                                        && r.trial().series().equals("MESQ/SR"))));
     }
 
     @Override
     protected List<String> findings(List<TrialResult> results) {
         List<String> findings = new ArrayList<>();
-        for (String group : results.stream().map(r -> r.trial().group()).distinct().toList()) {
-            results.stream().filter(r -> r.succeeded() && r.trial().group().equals(group))
+        for (String group :
+                results.stream().map(r -> r.trial().group()).distinct().toList()) {
+            results.stream()
+                    .filter(r -> r.succeeded() && r.trial().group().equals(group))
                     .max((a, b) -> Double.compare(a.gigabytesPerSecond(), b.gigabytesPerSecond()))
-                    .ifPresent(best -> findings.add(format("%s: best %s with %s queue pairs", group,
-                            best.trial().series(), best.trial().xLabel())));
+                    .ifPresent(best -> findings.add(format(
+                            "%s: best %s with %s queue pairs",
+                            group, best.trial().series(), best.trial().xLabel())));
         }
         return findings;
     }

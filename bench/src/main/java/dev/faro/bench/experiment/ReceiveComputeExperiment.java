@@ -32,7 +32,9 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
 
     @Override
     public ExperimentSettings defaults(boolean quick) {
-        return quick ? ExperimentSettings.quick(List.of(2)) : ExperimentSettings.defaults(List.of(2)).withRuns(3);
+        return quick
+                ? ExperimentSettings.quick(List.of(2))
+                : ExperimentSettings.defaults(List.of(2)).withRuns(3);
     }
 
     static List<Integer> intensities(ExperimentSettings settings) {
@@ -45,8 +47,8 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
         for (int work : intensities(settings)) {
             Trial last = null;
             for (EndpointDesign design : EndpointDesign.values()) {
-                ShuffleCase shuffleCase = shuffleCase(design, ShufflePattern.REPARTITION,
-                        settings.smallestNodeCount(), settings);
+                ShuffleCase shuffleCase =
+                        shuffleCase(design, ShufflePattern.REPARTITION, settings.smallestNodeCount(), settings);
                 shuffleCase = shuffleCase.withTuning(shuffleCase.tuning().withReceiveWork(work));
                 last = Trial.of(design.paperName(), work, Integer.toString(work), "work=" + work, shuffleCase);
                 trials.add(last);
@@ -60,8 +62,12 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(Plot.throughput("", "E7: repartition throughput per node vs receive work, "
-                + settings.smallestNodeCount() + " nodes", "hashing passes per received tuple", false, r -> true));
+        return List.of(Plot.throughput(
+                "",
+                "E7: repartition throughput per node vs receive work, " + settings.smallestNodeCount() + " nodes",
+                "hashing passes per received tuple",
+                false,
+                r -> true));
     }
 
     @Override
@@ -72,35 +78,75 @@ public final class ReceiveComputeExperiment extends ExperimentDriver {
     @Override
     protected List<String> extraCells(TrialResult result, List<TrialResult> all) {
         return List.of(
-                ratio(result, find(all, r -> r.trial().group().equals(result.trial().group())
-                        && r.trial().series().equals("MPI"))),
-                ratio(result, find(all, r -> r.trial().group().equals(result.trial().group())
-                        && r.trial().series().equals("TCP"))),
-                ratio(result, find(all, r -> r.trial().series().equals(result.trial().series())
-                        && r.trial().x() == 0)),
-                ratio(result, find(all, r -> r.trial().group().equals(result.trial().group()) && r.trial().local())));
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().group().equals(result.trial().group())
+                                        && r.trial().series().equals("MPI"))),
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().group().equals(result.trial().group())
+                                        && r.trial().series().equals("TCP"))),
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().series().equals(result.trial().series())
+                                        && r.trial().x() == 0)),
+                ratio(
+                        result,
+                        find(
+                                all,
+                                r -> r.trial().group().equals(result.trial().group())
+                                        && r.trial().local())));
     }
 
     @Override
     protected List<String> findings(List<TrialResult> results) {
         List<String> findings = new ArrayList<>();
-        for (String group : results.stream().map(r -> r.trial().group()).distinct().toList()) {
-            var mpi = find(results, r -> r.trial().group().equals(group) && r.trial().series().equals("MPI"));
-            var tcp = find(results, r -> r.trial().group().equals(group) && r.trial().series().equals("TCP"));
-            long beatBoth = results.stream().filter(r -> r.succeeded() && r.trial().group().equals(group)
-                            && !r.trial().mpi() && !r.trial().local() && !r.trial().shuffleCase().isTcp())
-                    .filter(r -> mpi.map(m -> r.gigabytesPerSecond() > m.gigabytesPerSecond()).orElse(true)
-                            && tcp.map(t -> r.gigabytesPerSecond() > t.gigabytesPerSecond()).orElse(true))
+        for (String group :
+                results.stream().map(r -> r.trial().group()).distinct().toList()) {
+            var mpi = find(
+                    results,
+                    r -> r.trial().group().equals(group) && r.trial().series().equals("MPI"));
+            var tcp = find(
+                    results,
+                    r -> r.trial().group().equals(group) && r.trial().series().equals("TCP"));
+            long beatBoth = results.stream()
+                    .filter(r -> r.succeeded()
+                            && r.trial().group().equals(group)
+                            && !r.trial().mpi()
+                            && !r.trial().local()
+                            && !r.trial().shuffleCase().isTcp())
+                    .filter(r -> mpi.map(m -> r.gigabytesPerSecond() > m.gigabytesPerSecond())
+                                    .orElse(true)
+                            && tcp.map(t -> r.gigabytesPerSecond() > t.gigabytesPerSecond())
+                                    .orElse(true))
                     .count();
-            var local = find(results, r -> r.trial().group().equals(group) && r.trial().local());
-            var best = results.stream().filter(r -> r.succeeded() && r.trial().group().equals(group)
-                            && !r.trial().mpi() && !r.trial().local() && !r.trial().shuffleCase().isTcp())
+            var local = find(
+                    results, r -> r.trial().group().equals(group) && r.trial().local());
+            var best = results.stream()
+                    .filter(r -> r.succeeded()
+                            && r.trial().group().equals(group)
+                            && !r.trial().mpi()
+                            && !r.trial().local()
+                            && !r.trial().shuffleCase().isTcp())
                     .max((a, b) -> Double.compare(a.gigabytesPerSecond(), b.gigabytesPerSecond()));
-            findings.add(format("%s: %d of 8 designs beat %s%s", group, beatBoth,
+            findings.add(format(
+                    "%s: %d of 8 designs beat %s%s",
+                    group,
+                    beatBoth,
                     mpi.isPresent() ? "MPI and TCP" : "TCP (MPI not measured)",
-                    local.isPresent() && best.isPresent() ? format("; best design (%s) at %.2f of local processing",
-                            best.get().trial().series(),
-                            best.get().gigabytesPerSecond() / local.get().gigabytesPerSecond()) : ""));
+                    local.isPresent() && best.isPresent()
+                            ? format(
+                                    "; best design (%s) at %.2f of local processing",
+                                    best.get().trial().series(),
+                                    best.get().gigabytesPerSecond()
+                                            / local.get().gigabytesPerSecond())
+                            : ""));
         }
         return findings;
     }

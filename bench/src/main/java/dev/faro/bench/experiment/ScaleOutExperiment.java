@@ -62,9 +62,16 @@ public final class ScaleOutExperiment extends ExperimentDriver {
     protected List<Plot> plots(ExperimentSettings settings) {
         List<Plot> plots = new ArrayList<>();
         for (ShufflePattern pattern : PATTERNS) {
-            plots.add(Plot.throughput(pattern.label(), String.format(Locale.ROOT,
-                    "E4 %s: receive throughput per node, shm, 16-byte tuples, %d threads per node (median of %d)",
-                    pattern.label(), settings.threads(), settings.runs()), "nodes", false,
+            plots.add(Plot.throughput(
+                    pattern.label(),
+                    String.format(
+                            Locale.ROOT,
+                            "E4 %s: receive throughput per node, shm, 16-byte tuples, %d threads per node (median of %d)",
+                            pattern.label(),
+                            settings.threads(),
+                            settings.runs()),
+                    "nodes",
+                    false,
                     r -> r.trial().shuffleCase().pattern().equals(pattern.label())));
         }
         return plots;
@@ -86,8 +93,11 @@ public final class ScaleOutExperiment extends ExperimentDriver {
 
     /** The successful {@code baseline} result measured in the same group as {@code result}. */
     static Optional<TrialResult> baseline(TrialResult result, List<TrialResult> all, String baseline) {
-        return all.stream().filter(r -> r.succeeded() && r.trial().series().equals(baseline)
-                && r.trial().group().equals(result.trial().group())).findFirst();
+        return all.stream()
+                .filter(r -> r.succeeded()
+                        && r.trial().series().equals(baseline)
+                        && r.trial().group().equals(result.trial().group()))
+                .findFirst();
     }
 
     /**
@@ -97,11 +107,16 @@ public final class ScaleOutExperiment extends ExperimentDriver {
     @Override
     protected List<String> findings(List<TrialResult> results) {
         List<String> findings = new ArrayList<>();
-        int nodes = results.stream().mapToInt(r -> r.trial().shuffleCase().nodes()).min().orElse(2);
+        int nodes = results.stream()
+                .mapToInt(r -> r.trial().shuffleCase().nodes())
+                .min()
+                .orElse(2);
         String group = "repartition@" + nodes;
         Optional<TrialResult> mesq = find(results, group, "MESQ/SR");
         Optional<TrialResult> bestRc = results.stream()
-                .filter(r -> r.succeeded() && r.trial().group().equals(group) && !r.trial().mpi()
+                .filter(r -> r.succeeded()
+                        && r.trial().group().equals(group)
+                        && !r.trial().mpi()
                         && !r.trial().shuffleCase().isTcp()
                         && !r.trial().shuffleCase().design().implementation().needsDatagrams())
                 .max((a, b) -> Double.compare(a.gigabytesPerSecond(), b.gigabytesPerSecond()));
@@ -115,26 +130,43 @@ public final class ScaleOutExperiment extends ExperimentDriver {
             if (mpi.isPresent()) {
                 double mesqMpi = mesq.get().gigabytesPerSecond() / mpi.get().gigabytesPerSecond();
                 double rcMpi = bestRc.get().gigabytesPerSecond() / mpi.get().gigabytesPerSecond();
-                mpiPart = format("MESQ/SR %.2fx MPI, %s %.2fx MPI", mesqMpi, bestRc.get().trial().series(), rcMpi);
+                mpiPart = format(
+                        "MESQ/SR %.2fx MPI, %s %.2fx MPI",
+                        mesqMpi, bestRc.get().trial().series(), rcMpi);
                 met = met && mesqMpi >= 1.5 && rcMpi >= 1.5;
             }
-            findings.add(format("goal at %d nodes (MESQ/SR and best RC design >= 1.5x MPI and >= 2x TCP,"
-                    + " repartition): %s — %s; MESQ/SR %.2fx TCP, %s %.2fx TCP", nodes,
-                    mpi.isPresent() ? (met ? "MET" : "NOT MET") : "undecided without MPI", mpiPart, mesqTcp,
-                    bestRc.get().trial().series(), rcTcp));
+            findings.add(format(
+                    "goal at %d nodes (MESQ/SR and best RC design >= 1.5x MPI and >= 2x TCP,"
+                            + " repartition): %s — %s; MESQ/SR %.2fx TCP, %s %.2fx TCP",
+                    nodes,
+                    mpi.isPresent() ? (met ? "MET" : "NOT MET") : "undecided without MPI",
+                    mpiPart,
+                    mesqTcp,
+                    bestRc.get().trial().series(),
+                    rcTcp));
         }
         for (ShufflePattern pattern : PATTERNS) {
             for (String baseline : List.of("MPI", "TCP")) {
-                results.stream().filter(r -> r.succeeded() && !r.trial().series().equals("MPI")
+                results.stream()
+                        .filter(r -> r.succeeded()
+                                && !r.trial().series().equals("MPI")
                                 && !r.trial().series().equals("TCP")
                                 && r.trial().shuffleCase().pattern().equals(pattern.label()))
-                        .flatMap(r -> baseline(r, results, baseline).map(b -> new double[] {
-                                r.gigabytesPerSecond() / b.gigabytesPerSecond(), r.trial().x(),
-                                Arrays.asList(EndpointDesign.values()).indexOf(r.trial().shuffleCase().design())})
+                        .flatMap(r -> baseline(r, results, baseline)
+                                .map(b -> new double[] {
+                                    r.gigabytesPerSecond() / b.gigabytesPerSecond(),
+                                    r.trial().x(),
+                                    Arrays.asList(EndpointDesign.values())
+                                            .indexOf(r.trial().shuffleCase().design())
+                                })
                                 .stream())
                         .max((a, b) -> Double.compare(a[0], b[0]))
-                        .ifPresent(best -> findings.add(format("%s: best design vs %s: %.2fx (%s at %.0f nodes)",
-                                pattern.label(), baseline, best[0], EndpointDesign.values()[(int) best[2]].paperName(),
+                        .ifPresent(best -> findings.add(format(
+                                "%s: best design vs %s: %.2fx (%s at %.0f nodes)",
+                                pattern.label(),
+                                baseline,
+                                best[0],
+                                EndpointDesign.values()[(int) best[2]].paperName(),
                                 best[1])));
             }
         }
@@ -142,6 +174,8 @@ public final class ScaleOutExperiment extends ExperimentDriver {
     }
 
     private static Optional<TrialResult> find(List<TrialResult> results, String group, String series) {
-        return find(results, r -> r.trial().group().equals(group) && r.trial().series().equals(series));
+        return find(
+                results,
+                r -> r.trial().group().equals(group) && r.trial().series().equals(series));
     }
 }

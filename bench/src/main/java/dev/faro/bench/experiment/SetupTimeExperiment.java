@@ -35,7 +35,8 @@ public final class SetupTimeExperiment extends ExperimentDriver {
 
     @Override
     public ExperimentSettings defaults(boolean quick) {
-        ExperimentSettings base = quick ? ExperimentSettings.quick(List.of(2, 3))
+        ExperimentSettings base = quick
+                ? ExperimentSettings.quick(List.of(2, 3))
                 : ExperimentSettings.defaults(List.of(2, 3, 4)).withRuns(5);
         return base.withTuplesPerThread(1024).withMinimumSeconds(0);
     }
@@ -57,10 +58,22 @@ public final class SetupTimeExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(new Plot("", "E6: setup + teardown time of a shuffle (slowest node, median of "
-                        + settings.runs() + ")", "nodes", false, "milliseconds", r -> true, TrialResult::setupMillis),
-                new Plot("own", "E6: open without the address exchange (slowest node, median of "
-                        + settings.runs() + ")", "nodes", false, "milliseconds", r -> true,
+        return List.of(
+                new Plot(
+                        "",
+                        "E6: setup + teardown time of a shuffle (slowest node, median of " + settings.runs() + ")",
+                        "nodes",
+                        false,
+                        "milliseconds",
+                        r -> true,
+                        TrialResult::setupMillis),
+                new Plot(
+                        "own",
+                        "E6: open without the address exchange (slowest node, median of " + settings.runs() + ")",
+                        "nodes",
+                        false,
+                        "milliseconds",
+                        r -> true,
                         TrialResult::ownOpenMillis));
     }
 
@@ -76,28 +89,44 @@ public final class SetupTimeExperiment extends ExperimentDriver {
         if (shuffleCase.isTcp()) {
             return List.of(own, shuffleCase.threads() * shuffleCase.nodes() + " conn");
         }
-        return List.of(own, Integer.toString(2 * QueuePairExperiment.queuePairs(shuffleCase.design(),
-                shuffleCase.threads(), shuffleCase.nodes())));
+        return List.of(
+                own,
+                Integer.toString(2
+                        * QueuePairExperiment.queuePairs(
+                                shuffleCase.design(), shuffleCase.threads(), shuffleCase.nodes())));
     }
 
     @Override
     protected List<String> findings(List<TrialResult> results) {
         List<String> findings = new ArrayList<>();
-        List<Integer> nodes = results.stream().map(r -> r.trial().shuffleCase().nodes()).distinct().sorted().toList();
+        List<Integer> nodes = results.stream()
+                .map(r -> r.trial().shuffleCase().nodes())
+                .distinct()
+                .sorted()
+                .toList();
         if (nodes.size() < 2) {
             return findings;
         }
         int smallest = nodes.get(0);
         int largest = nodes.get(nodes.size() - 1);
-        for (String series : results.stream().map(r -> r.trial().series()).distinct().toList()) {
-            var small = find(results, r -> r.trial().series().equals(series) && r.trial().x() == smallest);
-            var large = find(results, r -> r.trial().series().equals(series) && r.trial().x() == largest);
+        for (String series :
+                results.stream().map(r -> r.trial().series()).distinct().toList()) {
+            var small = find(
+                    results, r -> r.trial().series().equals(series) && r.trial().x() == smallest);
+            var large = find(
+                    results, r -> r.trial().series().equals(series) && r.trial().x() == largest);
             if (small.isPresent() && large.isPresent()) {
-                findings.add(format("%s: %.1f ms at %d nodes -> %.1f ms at %d nodes (x%.2f); own open %.1f ->"
-                        + " %.1f ms (x%.2f)", series,
-                        small.get().setupMillis(), smallest, large.get().setupMillis(), largest,
-                        large.get().setupMillis() / small.get().setupMillis(), small.get().ownOpenMillis(),
-                        large.get().ownOpenMillis(), large.get().ownOpenMillis() / small.get().ownOpenMillis()));
+                findings.add(format(
+                        "%s: %.1f ms at %d nodes -> %.1f ms at %d nodes (x%.2f); own open %.1f ->" + " %.1f ms (x%.2f)",
+                        series,
+                        small.get().setupMillis(),
+                        smallest,
+                        large.get().setupMillis(),
+                        largest,
+                        large.get().setupMillis() / small.get().setupMillis(),
+                        small.get().ownOpenMillis(),
+                        large.get().ownOpenMillis(),
+                        large.get().ownOpenMillis() / small.get().ownOpenMillis()));
             }
         }
         return findings;

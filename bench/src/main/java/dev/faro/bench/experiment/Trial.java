@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param local whether it is the no-shuffle baseline: the receive side's compute on local data ({@link
  *     dev.faro.bench.shuffle.LocalCompute}), run in the harness's JVM
  */
-public record Trial(String series, double x, String xLabel, String group, ShuffleCase shuffleCase, boolean mpi,
-        boolean local) {
+public record Trial(
+        String series, double x, String xLabel, String group, ShuffleCase shuffleCase, boolean mpi, boolean local) {
 
     public Trial {
         Objects.requireNonNull(series, "series is null");

@@ -37,11 +37,30 @@ public record TrialResult(
         double ownOpenMillis) {
 
     /** A result without resource counters. */
-    public TrialResult(Trial trial, int runs, double gigabytesPerSecond, double minGigabytesPerSecond,
-            double maxGigabytesPerSecond, double responseSeconds, double setupMillis, double bytesPerNode,
+    public TrialResult(
+            Trial trial,
+            int runs,
+            double gigabytesPerSecond,
+            double minGigabytesPerSecond,
+            double maxGigabytesPerSecond,
+            double responseSeconds,
+            double setupMillis,
+            double bytesPerNode,
             String failure) {
-        this(trial, runs, gigabytesPerSecond, minGigabytesPerSecond, maxGigabytesPerSecond, responseSeconds,
-                setupMillis, bytesPerNode, failure, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        this(
+                trial,
+                runs,
+                gigabytesPerSecond,
+                minGigabytesPerSecond,
+                maxGigabytesPerSecond,
+                responseSeconds,
+                setupMillis,
+                bytesPerNode,
+                failure,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN);
     }
 
     public TrialResult {
@@ -51,7 +70,15 @@ public record TrialResult(
 
     /** A trial without numbers. */
     static TrialResult without(Trial trial, String reason) {
-        return new TrialResult(trial, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+        return new TrialResult(
+                trial,
+                0,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
                 reason.isEmpty() ? "failed" : reason);
     }
 

@@ -39,6 +39,7 @@ final class TrialRunner {
 
     /** Calibration times a warm run at least this fraction of the minimum (growing the volume up to {@link #MAX_PROBES} times). */
     static final double PROBE_FRACTION = 0.4;
+
     static final int MAX_PROBES = 3;
 
     private final ExperimentSettings settings;
@@ -69,7 +70,11 @@ final class TrialRunner {
                 }
             }
         }
-        int workers = trials.stream().filter(t -> !t.mpi() && !t.local()).mapToInt(t -> t.shuffleCase().nodes()).max().orElse(0);
+        int workers = trials.stream()
+                .filter(t -> !t.mpi() && !t.local())
+                .mapToInt(t -> t.shuffleCase().nodes())
+                .max()
+                .orElse(0);
         Map<String, Trial> current = new LinkedHashMap<>();
         trials.forEach(trial -> current.put(trial.key(), trial));
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
@@ -87,23 +92,38 @@ final class TrialRunner {
                     String key = order.get(i);
                     for (int attempt = 0; !failures.containsKey(key); attempt++) {
                         Trial trial = current.get(key);
-                        String label = String.format(Locale.ROOT, "[round %d/%d, %d/%d] %s %s %s %s", round + 1,
-                                rounds, i + 1, order.size(), trial.group(), trial.series(), trial.xLabel(),
+                        String label = String.format(
+                                Locale.ROOT,
+                                "[round %d/%d, %d/%d] %s %s %s %s",
+                                round + 1,
+                                rounds,
+                                i + 1,
+                                order.size(),
+                                trial.group(),
+                                trial.series(),
+                                trial.xLabel(),
                                 warmup ? "warm-up" : "run");
-                        CaseOutcome outcome = measure(cluster, mpi.orElse(null), current, key,
-                                round == 0 && warmup, label, failures);
+                        CaseOutcome outcome =
+                                measure(cluster, mpi.orElse(null), current, key, round == 0 && warmup, label, failures);
                         trial = current.get(key);
                         if (outcome == null) {
                             break;
                         }
                         double seconds = outcome.responseNanos() / 1e9;
-                        progress.accept(String.format(Locale.ROOT, "%s: %6.3f GB/s per node  %.2f s  (%d scans)",
-                                label, outcome.receiveBytesPerNodePerSecond() / 1e9, seconds,
+                        progress.accept(String.format(
+                                Locale.ROOT,
+                                "%s: %6.3f GB/s per node  %.2f s  (%d scans)",
+                                label,
+                                outcome.receiveBytesPerNodePerSecond() / 1e9,
+                                seconds,
                                 trial.shuffleCase().scans()));
                         if (!warmup && seconds < settings.minimumSeconds() && attempt < MAX_RESCALES) {
                             // the machine got faster since the calibration: grow this trial's volume, measure again
-                            progress.accept(String.format(Locale.ROOT, "%s: shorter than %.1f s; rescaling it",
-                                    label, settings.minimumSeconds()));
+                            progress.accept(String.format(
+                                    Locale.ROOT,
+                                    "%s: shorter than %.1f s; rescaling it",
+                                    label,
+                                    settings.minimumSeconds()));
                             rescale(current, key, seconds);
                             continue;
                         }
@@ -133,8 +153,8 @@ final class TrialRunner {
         for (Trial original : trials) {
             Trial trial = current.get(original.key());
             String failure = failures.get(trial.key());
-            results.add(failure != null ? TrialResult.without(trial, failure)
-                    : aggregate(trial, timed.get(trial.key())));
+            results.add(
+                    failure != null ? TrialResult.without(trial, failure) : aggregate(trial, timed.get(trial.key())));
         }
         return results;
     }
@@ -145,8 +165,15 @@ final class TrialRunner {
      * calibration extrapolates from a run long enough to time (a 50 ms run misjudged the rate by 2x). Returns the
      * last outcome, or null after recording a failure.
      */
-    private CaseOutcome measure(ShuffleRunner cluster, MpiBaseline mpi, Map<String, Trial> current, String key,
-            boolean calibrating, String label, Map<String, String> failures) throws InterruptedException {
+    private CaseOutcome measure(
+            ShuffleRunner cluster,
+            MpiBaseline mpi,
+            Map<String, Trial> current,
+            String key,
+            boolean calibrating,
+            String label,
+            Map<String, String> failures)
+            throws InterruptedException {
         boolean probing = calibrating && settings.minimumSeconds() > 0;
         int maximumRuns = probing ? 2 + MAX_PROBES : 1;
         CaseOutcome outcome = null;
@@ -176,8 +203,10 @@ final class TrialRunner {
             if (repeat >= 1 && repeat < maximumRuns - 1) {
                 // too short to time: grow towards the probe length (at most 16x a step) and run again
                 double factor = Math.min(16, probeSeconds * CALIBRATION_MARGIN / Math.max(seconds, 1e-3));
-                current.computeIfPresent(key, (k, t) -> t.withScans(
-                        (int) Math.min(100_000, Math.ceil(t.shuffleCase().scans() * factor))));
+                current.computeIfPresent(
+                        key,
+                        (k, t) -> t.withScans((int)
+                                Math.min(100_000, Math.ceil(t.shuffleCase().scans() * factor))));
             }
         }
         return outcome;
@@ -188,7 +217,9 @@ final class TrialRunner {
             return dev.faro.bench.shuffle.LocalCompute.run(trial.shuffleCase());
         }
         if (trial.mpi()) {
-            return mpi.run(trial.shuffleCase(), ShuffleTuples.expected(trial.shuffleCase()),
+            return mpi.run(
+                    trial.shuffleCase(),
+                    ShuffleTuples.expected(trial.shuffleCase()),
                     ShuffleRunner.defaultDeadline(trial.shuffleCase()));
         }
         return cluster.run(trial.shuffleCase());
@@ -198,8 +229,8 @@ final class TrialRunner {
     private void calibrate(Map<String, Trial> current, Map<String, Double> warmupSeconds) {
         warmupSeconds.forEach((key, seconds) -> rescale(current, key, seconds));
         Map<String, Integer> scansByTrial = new LinkedHashMap<>();
-        current.forEach((key, t) -> scansByTrial.put(t.group() + " " + t.series() + " " + t.xLabel(),
-                t.shuffleCase().scans()));
+        current.forEach((key, t) -> scansByTrial.put(
+                t.group() + " " + t.series() + " " + t.xLabel(), t.shuffleCase().scans()));
         progress.accept("calibrated scans per trial (each >= " + settings.minimumSeconds() + " s): " + scansByTrial);
     }
 
@@ -209,26 +240,46 @@ final class TrialRunner {
             return;
         }
         double factor = settings.minimumSeconds() * CALIBRATION_MARGIN / seconds;
-        current.computeIfPresent(key, (k, trial) ->
-                trial.withScans((int) Math.min(100_000, Math.ceil(trial.shuffleCase().scans() * factor))));
+        current.computeIfPresent(
+                key,
+                (k, trial) -> trial.withScans(
+                        (int) Math.min(100_000, Math.ceil(trial.shuffleCase().scans() * factor))));
     }
 
     private static TrialResult aggregate(Trial trial, List<CaseOutcome> outcomes) {
         if (outcomes == null || outcomes.isEmpty()) {
             return TrialResult.without(trial, "no timed run");
         }
-        double[] gigabytes = outcomes.stream().mapToDouble(o -> o.receiveBytesPerNodePerSecond() / 1e9).toArray();
-        double[] seconds = outcomes.stream().mapToDouble(o -> o.responseNanos() / 1e9).toArray();
+        double[] gigabytes = outcomes.stream()
+                .mapToDouble(o -> o.receiveBytesPerNodePerSecond() / 1e9)
+                .toArray();
+        double[] seconds =
+                outcomes.stream().mapToDouble(o -> o.responseNanos() / 1e9).toArray();
         double[] setup = outcomes.stream().mapToDouble(TrialRunner::setupMillis).toArray();
-        return new TrialResult(trial, outcomes.size(), TrialResult.median(gigabytes),
+        return new TrialResult(
+                trial,
+                outcomes.size(),
+                TrialResult.median(gigabytes),
                 java.util.Arrays.stream(gigabytes).min().orElseThrow(),
-                java.util.Arrays.stream(gigabytes).max().orElseThrow(), TrialResult.median(seconds),
-                trial.mpi() || trial.local() ? Double.NaN : TrialResult.median(setup), outcomes.get(0).bytesPerNode(), "",
-                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::creditWritesPerMebibyte).toArray()),
-                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::sendBlockedFraction).toArray()),
-                TrialResult.median(outcomes.stream().mapToDouble(CaseOutcome::receiveBlockedFraction).toArray()),
-                trial.mpi() || trial.local() ? Double.NaN
-                        : TrialResult.median(outcomes.stream().mapToDouble(TrialRunner::ownOpenMillis).toArray()));
+                java.util.Arrays.stream(gigabytes).max().orElseThrow(),
+                TrialResult.median(seconds),
+                trial.mpi() || trial.local() ? Double.NaN : TrialResult.median(setup),
+                outcomes.get(0).bytesPerNode(),
+                "",
+                TrialResult.median(outcomes.stream()
+                        .mapToDouble(CaseOutcome::creditWritesPerMebibyte)
+                        .toArray()),
+                TrialResult.median(outcomes.stream()
+                        .mapToDouble(CaseOutcome::sendBlockedFraction)
+                        .toArray()),
+                TrialResult.median(outcomes.stream()
+                        .mapToDouble(CaseOutcome::receiveBlockedFraction)
+                        .toArray()),
+                trial.mpi() || trial.local()
+                        ? Double.NaN
+                        : TrialResult.median(outcomes.stream()
+                                .mapToDouble(TrialRunner::ownOpenMillis)
+                                .toArray()));
     }
 
     /** The slowest node's open plus close time. */

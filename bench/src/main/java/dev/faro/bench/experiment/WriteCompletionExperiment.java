@@ -43,12 +43,16 @@ public final class WriteCompletionExperiment extends ExperimentDriver {
         List<Trial> trials = new ArrayList<>();
         for (int work : intensities(settings)) {
             for (WriteCompletionMode mode : WriteCompletionMode.values()) {
-                ShuffleCase shuffleCase = shuffleCase(EndpointDesign.MEMQ_WR, ShufflePattern.REPARTITION,
-                        settings.smallestNodeCount(), settings);
+                ShuffleCase shuffleCase = shuffleCase(
+                        EndpointDesign.MEMQ_WR, ShufflePattern.REPARTITION, settings.smallestNodeCount(), settings);
                 shuffleCase = shuffleCase.withTuning(
                         shuffleCase.tuning().withWriteCompletionMode(mode).withReceiveWork(work));
-                trials.add(Trial.of(mode.name().toLowerCase(java.util.Locale.ROOT), work, Integer.toString(work),
-                        "work=" + work, shuffleCase));
+                trials.add(Trial.of(
+                        mode.name().toLowerCase(java.util.Locale.ROOT),
+                        work,
+                        Integer.toString(work),
+                        "work=" + work,
+                        shuffleCase));
             }
         }
         return trials;
@@ -56,8 +60,12 @@ public final class WriteCompletionExperiment extends ExperimentDriver {
 
     @Override
     protected List<Plot> plots(ExperimentSettings settings) {
-        return List.of(Plot.throughput("", "E2: MEMQ/WR completion modes, " + settings.smallestNodeCount()
-                + " nodes: throughput per node vs receive work", "hashing passes per received vector", false,
+        return List.of(Plot.throughput(
+                "",
+                "E2: MEMQ/WR completion modes, " + settings.smallestNodeCount()
+                        + " nodes: throughput per node vs receive work",
+                "hashing passes per received vector",
+                false,
                 r -> true));
     }
 
@@ -73,9 +81,13 @@ public final class WriteCompletionExperiment extends ExperimentDriver {
 
     @Override
     protected List<String> extraCells(TrialResult result, List<TrialResult> all) {
-        return List.of(ratio(result, find(all, r -> r.trial().group().equals(result.trial().group())
-                && r.trial().shuffleCase().tuning().writeCompletionMode()
-                        == WriteCompletionMode.POLL_COMPLETION_QUEUE)));
+        return List.of(ratio(
+                result,
+                find(
+                        all,
+                        r -> r.trial().group().equals(result.trial().group())
+                                && r.trial().shuffleCase().tuning().writeCompletionMode()
+                                        == WriteCompletionMode.POLL_COMPLETION_QUEUE)));
     }
 
     @Override
@@ -84,11 +96,15 @@ public final class WriteCompletionExperiment extends ExperimentDriver {
         for (TrialResult result : results) {
             if (result.trial().shuffleCase().tuning().writeCompletionMode() == WriteCompletionMode.POLL_COMPLETION_QUEUE
                     && result.succeeded()) {
-                double best = results.stream().filter(r -> r.succeeded()
+                double best = results.stream()
+                        .filter(r -> r.succeeded()
                                 && r.trial().group().equals(result.trial().group()))
-                        .mapToDouble(TrialResult::gigabytesPerSecond).max().orElse(Double.NaN);
-                findings.add(format("work %s: poll-CQ at %.2f of the best mode", result.trial().xLabel(),
-                        result.gigabytesPerSecond() / best));
+                        .mapToDouble(TrialResult::gigabytesPerSecond)
+                        .max()
+                        .orElse(Double.NaN);
+                findings.add(format(
+                        "work %s: poll-CQ at %.2f of the best mode",
+                        result.trial().xLabel(), result.gigabytesPerSecond() / best));
             }
         }
         return findings;

@@ -39,8 +39,13 @@ public record BandwidthResult(
      * @param udDrops UD SENDs that found no posted receive at the target (should be 0: credit prevents them)
      * @param receiverNotReadyRetries RC SENDs that found no posted receive and were retried by the provider
      */
-    public record Counters(long initiatorPolls, long creditWaits, long creditWrites, long receivesCompleted,
-            long udDrops, long receiverNotReadyRetries) {
+    public record Counters(
+            long initiatorPolls,
+            long creditWaits,
+            long creditWrites,
+            long receivesCompleted,
+            long udDrops,
+            long receiverNotReadyRetries) {
 
         public static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0);
     }
@@ -59,18 +64,37 @@ public record BandwidthResult(
     }
 
     /** Aggregates the runs of one point: medians, extremes and summed initiator counters. */
-    static BandwidthResult of(FabricOperation operation, int sizeBytes, List<RunSample> samples,
-            long creditWrites, long receivesCompleted, long udDrops, long receiverNotReadyRetries) {
+    static BandwidthResult of(
+            FabricOperation operation,
+            int sizeBytes,
+            List<RunSample> samples,
+            long creditWrites,
+            long receivesCompleted,
+            long udDrops,
+            long receiverNotReadyRetries) {
         if (samples.isEmpty()) {
             throw new IllegalArgumentException("no runs for " + operation.label() + " at " + sizeBytes + " B");
         }
-        double[] bandwidth = samples.stream().mapToDouble(s -> s.operation().gigabytesPerSecond()).toArray();
-        double[] rate = samples.stream().mapToDouble(s -> s.operation().megaMessagesPerSecond()).toArray();
-        double[] memcpy = samples.stream().mapToDouble(s -> s.memcpy().gigabytesPerSecond()).toArray();
+        double[] bandwidth = samples.stream()
+                .mapToDouble(s -> s.operation().gigabytesPerSecond())
+                .toArray();
+        double[] rate = samples.stream()
+                .mapToDouble(s -> s.operation().megaMessagesPerSecond())
+                .toArray();
+        double[] memcpy = samples.stream()
+                .mapToDouble(s -> s.memcpy().gigabytesPerSecond())
+                .toArray();
         long polls = samples.stream().mapToLong(s -> s.operation().polls()).sum();
-        long creditWaits = samples.stream().mapToLong(s -> s.operation().creditWaits()).sum();
-        return new BandwidthResult(operation, sizeBytes, samples.size(), median(bandwidth), median(rate),
-                median(memcpy), Arrays.stream(bandwidth).min().orElseThrow(),
+        long creditWaits =
+                samples.stream().mapToLong(s -> s.operation().creditWaits()).sum();
+        return new BandwidthResult(
+                operation,
+                sizeBytes,
+                samples.size(),
+                median(bandwidth),
+                median(rate),
+                median(memcpy),
+                Arrays.stream(bandwidth).min().orElseThrow(),
                 Arrays.stream(bandwidth).max().orElseThrow(),
                 new Counters(polls, creditWaits, creditWrites, receivesCompleted, udDrops, receiverNotReadyRetries));
     }

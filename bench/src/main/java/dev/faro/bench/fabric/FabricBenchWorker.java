@@ -101,22 +101,34 @@ public final class FabricBenchWorker implements AutoCloseable {
 
     String onCommand(String verb, List<String> arguments) throws Exception {
         return switch (verb) {
-            case OPEN -> open(arguments.size() == 4 ? arguments.get(0) : argument(arguments, 0, 3, verb),
-                    Long.parseLong(arguments.get(1)), Integer.parseInt(arguments.get(2)),
-                    arguments.size() == 4 ? arguments.get(3) : "");
+            case OPEN ->
+                open(
+                        arguments.size() == 4 ? arguments.get(0) : argument(arguments, 0, 3, verb),
+                        Long.parseLong(arguments.get(1)),
+                        Integer.parseInt(arguments.get(2)),
+                        arguments.size() == 4 ? arguments.get(3) : "");
             case PEER -> peer(argument(arguments, 0, 2, verb), arguments.get(1));
-            case PREPARE -> prepare(FabricOperation.fromCliName(argument(arguments, 0, 2, verb)),
-                    Integer.parseInt(arguments.get(1)));
+            case PREPARE ->
+                prepare(
+                        FabricOperation.fromCliName(argument(arguments, 0, 2, verb)),
+                        Integer.parseInt(arguments.get(1)));
             case CONNECT -> connect(argument(arguments, 0, 2, verb), arguments.get(1));
             case SERVE -> serve();
-            case MEASURE -> measure(Integer.parseInt(argument(arguments, 0, 3, verb)),
-                    Long.parseLong(arguments.get(1)), Long.parseLong(arguments.get(2)));
+            case MEASURE ->
+                measure(
+                        Integer.parseInt(argument(arguments, 0, 3, verb)),
+                        Long.parseLong(arguments.get(1)),
+                        Long.parseLong(arguments.get(2)));
             case STOP -> stop();
             case FINISH -> finish();
             case SOCKET_SERVE -> socketServe(Integer.parseInt(argument(arguments, 0, 1, verb)));
-            case SOCKET_MEASURE -> socketMeasure(Integer.parseInt(argument(arguments, 0, 5, verb)),
-                    Integer.parseInt(arguments.get(1)), Integer.parseInt(arguments.get(2)),
-                    Long.parseLong(arguments.get(3)), Long.parseLong(arguments.get(4)));
+            case SOCKET_MEASURE ->
+                socketMeasure(
+                        Integer.parseInt(argument(arguments, 0, 5, verb)),
+                        Integer.parseInt(arguments.get(1)),
+                        Integer.parseInt(arguments.get(2)),
+                        Long.parseLong(arguments.get(3)),
+                        Long.parseLong(arguments.get(4)));
             case SOCKET_STOP -> socketStop();
             default -> throw new IllegalArgumentException("unknown command " + verb);
         };
@@ -152,10 +164,12 @@ public final class FabricBenchWorker implements AutoCloseable {
         receiveQueueDepth = Math.min(capabilities.maxQueueDepth(), receiveDepth(newWindow));
         // RC and UD queue pair of one point at a time, each with send and receive depths.
         completionQueue = fabric.createCompletionQueue(2 * (sendQueueDepth + receiveQueueDepth));
-        data = fabric.register(workingSetBytes, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
+        data = fabric.register(
+                workingSetBytes, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
         data.segment().fill((byte) 0x3c);
         credit = fabric.register(CreditDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-        return HEX.formatHex(data.remoteKey().toBytes()) + " " + HEX.formatHex(credit.remoteKey().toBytes()) + " "
+        return HEX.formatHex(data.remoteKey().toBytes()) + " "
+                + HEX.formatHex(credit.remoteKey().toBytes()) + " "
                 + (capabilities.supportsUd() ? capabilities.udMtuBytes() : 0) + " " + capabilities.maxMessageBytes();
     }
 
@@ -185,7 +199,8 @@ public final class FabricBenchWorker implements AutoCloseable {
         QueuePairConfig config = QueuePairConfig.of(completionQueue, sendQueueDepth, receiveQueueDepth);
         rc = fabric.createRcQueuePair(config);
         ud = newOperation.isUd() ? fabric.createUdQueuePair(config) : null;
-        return HEX.formatHex(rc.address().toBytes()) + " " + (ud == null ? NONE : HEX.formatHex(ud.address().toBytes()));
+        return HEX.formatHex(rc.address().toBytes()) + " "
+                + (ud == null ? NONE : HEX.formatHex(ud.address().toBytes()));
     }
 
     /** {@code CONNECT rcAddress udAddress|-}: connects the RC queue pair to the peer's and notes its UD address. */
@@ -200,8 +215,16 @@ public final class FabricBenchWorker implements AutoCloseable {
     private String serve() throws InterruptedException {
         requireState(rc != null && operation.isTwoSided(), "SERVE needs a prepared two-sided point");
         requireState(receiver == null, "already serving");
-        receiver = new Receiver(completionQueue, operation.isUd() ? ud : rc, rc, data, peerCredit, sizeBytes,
-                receiveQueueDepth, Math.max(1, receiveQueueDepth / 4), sendQueueDepth,
+        receiver = new Receiver(
+                completionQueue,
+                operation.isUd() ? ud : rc,
+                rc,
+                data,
+                peerCredit,
+                sizeBytes,
+                receiveQueueDepth,
+                Math.max(1, receiveQueueDepth / 4),
+                sendQueueDepth,
                 SpinThenYield.awaitsCompletions(fabric.provider()));
         receiver.start();
         return "";
@@ -216,12 +239,18 @@ public final class FabricBenchWorker implements AutoCloseable {
     private String measure(int runs, long runNanos, long warmupNanos) {
         requireState(rc != null && (udDestination != null) == operation.isUd(), "MEASURE needs a connected point");
         if (initiator == null) {
-            initiator = new Initiator(completionQueue, data, credit, peerData, window,
+            initiator = new Initiator(
+                    completionQueue,
+                    data,
+                    credit,
+                    peerData,
+                    window,
                     SpinThenYield.awaitsCompletions(fabric.provider()));
             memcpy = new MemcpyBaseline(data.lengthBytes(), Initiator.signalInterval(window));
         }
         if (!remoteRegionTouched) {
-            initiator.touchRemoteRegion(rc, (int) Math.min(TOUCH_CHUNK_BYTES, fabric.capabilities().maxMessageBytes()));
+            initiator.touchRemoteRegion(
+                    rc, (int) Math.min(TOUCH_CHUNK_BYTES, fabric.capabilities().maxMessageBytes()));
             remoteRegionTouched = true;
         }
         initiator.prepare(operation, sizeBytes, rc, ud, udDestination);

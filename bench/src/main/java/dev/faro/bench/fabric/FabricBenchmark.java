@@ -78,11 +78,15 @@ public final class FabricBenchmark {
                 .withJvmOptions(WORKER_JVM_OPTIONS);
     }
 
-    private List<BandwidthResult> measureAll(WorkerProcess initiator, WorkerProcess target,
-            List<SocketStreamResult> socketBaseline) {
+    private List<BandwidthResult> measureAll(
+            WorkerProcess initiator, WorkerProcess target, List<SocketStreamResult> socketBaseline) {
         // A fresh shared secret per run for providers that authenticate peers (net); others ignore the option.
-        String open = String.join(" ", FabricBenchWorker.OPEN, config.provider(),
-                Long.toString(config.workingSetBytes()), Integer.toString(config.window()),
+        String open = String.join(
+                " ",
+                FabricBenchWorker.OPEN,
+                config.provider(),
+                Long.toString(config.workingSetBytes()),
+                Integer.toString(config.window()),
                 "net.secret=" + HexFormat.of().formatHex(randomBytes(16)));
         String[] initiatorNode = words(initiator.request(open), 4, initiator);
         String[] targetNode = words(target.request(open), 4, target);
@@ -97,9 +101,15 @@ public final class FabricBenchmark {
             Point point = points.get(i);
             BandwidthResult result = measurePoint(initiator, target, point);
             results.add(result);
-            progress.accept(String.format("[%d/%d] %-8s %8s  %7.2f GB/s  %7.3f M msg/s  memcpy %6.2f GB/s  %5.2f",
-                    i + 1, points.size(), point.operation().label(), ByteSizes.format(point.sizeBytes()),
-                    result.gigabytesPerSecond(), result.megaMessagesPerSecond(), result.memcpyGigabytesPerSecond(),
+            progress.accept(String.format(
+                    "[%d/%d] %-8s %8s  %7.2f GB/s  %7.3f M msg/s  memcpy %6.2f GB/s  %5.2f",
+                    i + 1,
+                    points.size(),
+                    point.operation().label(),
+                    ByteSizes.format(point.sizeBytes()),
+                    result.gigabytesPerSecond(),
+                    result.megaMessagesPerSecond(),
+                    result.memcpyGigabytesPerSecond(),
                     result.ratioToMemcpy()));
             if (SocketStreamResult.measuredBeside(point.operation(), point.sizeBytes())) {
                 socketBaseline.add(measureSocket(initiator, target, point));
@@ -150,9 +160,15 @@ public final class FabricBenchmark {
 
         Duration run = config.runDuration();
         Duration warmup = run.compareTo(MAX_WARMUP) < 0 ? run : MAX_WARMUP;
-        Duration measureTimeout = run.plus(warmup).multipliedBy(2L * (config.runs() + 1)).plus(MEASURE_SLACK);
-        String measured = initiator.request(String.join(" ", FabricBenchWorker.MEASURE,
-                Integer.toString(config.runs()), Long.toString(run.toNanos()), Long.toString(warmup.toNanos())),
+        Duration measureTimeout =
+                run.plus(warmup).multipliedBy(2L * (config.runs() + 1)).plus(MEASURE_SLACK);
+        String measured = initiator.request(
+                String.join(
+                        " ",
+                        FabricBenchWorker.MEASURE,
+                        Integer.toString(config.runs()),
+                        Long.toString(run.toNanos()),
+                        Long.toString(warmup.toNanos())),
                 measureTimeout);
         String[] fields = words(measured, config.runs() + 1, initiator);
         long receiverNotReadyRetries = Long.parseLong(fields[0]);
@@ -172,7 +188,13 @@ public final class FabricBenchmark {
         }
         initiator.request(FabricBenchWorker.FINISH);
         target.request(FabricBenchWorker.FINISH);
-        return BandwidthResult.of(point.operation(), point.sizeBytes(), samples, creditWrites, received, udDrops,
+        return BandwidthResult.of(
+                point.operation(),
+                point.sizeBytes(),
+                samples,
+                creditWrites,
+                received,
+                udDrops,
                 receiverNotReadyRetries);
     }
 
@@ -184,19 +206,29 @@ public final class FabricBenchmark {
         int size = point.sizeBytes();
         Duration run = config.runDuration();
         Duration warmup = run.compareTo(MAX_WARMUP) < 0 ? run : MAX_WARMUP;
-        Duration measureTimeout = run.plus(warmup).multipliedBy(2L * (config.runs() + 1)).plus(MEASURE_SLACK);
+        Duration measureTimeout =
+                run.plus(warmup).multipliedBy(2L * (config.runs() + 1)).plus(MEASURE_SLACK);
         String port = target.request(FabricBenchWorker.SOCKET_SERVE + " " + size);
-        String measured = initiator.request(String.join(" ", FabricBenchWorker.SOCKET_MEASURE, port,
-                Integer.toString(size), Integer.toString(config.runs()), Long.toString(run.toNanos()),
-                Long.toString(warmup.toNanos())), measureTimeout);
+        String measured = initiator.request(
+                String.join(
+                        " ",
+                        FabricBenchWorker.SOCKET_MEASURE,
+                        port,
+                        Integer.toString(size),
+                        Integer.toString(config.runs()),
+                        Long.toString(run.toNanos()),
+                        Long.toString(warmup.toNanos())),
+                measureTimeout);
         target.request(FabricBenchWorker.SOCKET_STOP);
         List<Measurement> runs = new ArrayList<>();
         for (String sample : words(measured, config.runs(), initiator)) {
             runs.add(Measurement.decode(sample));
         }
         SocketStreamResult result = SocketStreamResult.of(point.operation(), size, runs);
-        progress.accept(String.format("      %-8s %8s  %7.2f GB/s  socket stream beside it (blocking"
-                + " SocketChannel, loopback, same working set)", "", ByteSizes.format(size), result.gigabytesPerSecond()));
+        progress.accept(String.format(
+                "      %-8s %8s  %7.2f GB/s  socket stream beside it (blocking"
+                        + " SocketChannel, loopback, same working set)",
+                "", ByteSizes.format(size), result.gigabytesPerSecond()));
         return result;
     }
 
@@ -218,7 +250,9 @@ public final class FabricBenchmark {
     private Map<String, Object> parameters() {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("provider", config.provider());
-        parameters.put("operations", config.operations().stream().map(FabricOperation::cliName).toList());
+        parameters.put(
+                "operations",
+                config.operations().stream().map(FabricOperation::cliName).toList());
         parameters.put("sizesBytes", config.sizesBytes());
         parameters.put("runs", config.runs());
         parameters.put("secondsPerRun", config.runDuration().toNanos() / 1e9);
@@ -226,17 +260,26 @@ public final class FabricBenchmark {
         parameters.put("signalInterval", Initiator.signalInterval(config.window()));
         parameters.put("receiveDepth", FabricBenchWorker.receiveDepth(config.window()));
         parameters.put("workingSetBytes", config.workingSetBytes());
-        parameters.put("workers", "2 JVMs (" + INITIATOR + ", " + TARGET + "), -Xmx" + WORKER_MAX_HEAP + " "
-                + String.join(" ", WORKER_JVM_OPTIONS));
+        parameters.put(
+                "workers",
+                "2 JVMs (" + INITIATOR + ", " + TARGET + "), -Xmx" + WORKER_MAX_HEAP + " "
+                        + String.join(" ", WORKER_JVM_OPTIONS));
         parameters.put("statistic", "median of runs; memcpy runs interleaved with the operation's runs");
-        parameters.put("completionWait", SpinThenYield.awaitsCompletions(config.provider())
-                ? "spin " + SpinThenYield.SPINS + " polls, then CompletionQueue.await (event mode), "
-                        + SpinThenYield.AWAIT_MILLIS + " ms at a time"
-                : "busy poll: spin " + SpinThenYield.SPINS + " polls, then yield on every empty poll");
-        parameters.put("socketBaseline", "blocking SocketChannel stream over loopback between the two workers,"
-                + " from and into the same working-set memory as the fabric (native, one kernel copy each way),"
-                + " writes of " + SocketStreamResult.SIZES.stream().map(ByteSizes::format).toList()
-                + ", measured right after each RC point of that size");
+        parameters.put(
+                "completionWait",
+                SpinThenYield.awaitsCompletions(config.provider())
+                        ? "spin " + SpinThenYield.SPINS + " polls, then CompletionQueue.await (event mode), "
+                                + SpinThenYield.AWAIT_MILLIS + " ms at a time"
+                        : "busy poll: spin " + SpinThenYield.SPINS + " polls, then yield on every empty poll");
+        parameters.put(
+                "socketBaseline",
+                "blocking SocketChannel stream over loopback between the two workers,"
+                        + " from and into the same working-set memory as the fabric (native, one kernel copy each way),"
+                        + " writes of "
+                        + SocketStreamResult.SIZES.stream()
+                                .map(ByteSizes::format)
+                                .toList()
+                        + ", measured right after each RC point of that size");
         return parameters;
     }
 }

@@ -54,16 +54,20 @@ public record FabricBenchmarkConfig(
         check(!sizesBytes.isEmpty(), "at least one size is needed");
         check(!operations.isEmpty(), "at least one operation is needed");
         check(runs >= 1, "runs must be at least 1: " + runs);
-        check(!runDuration.isNegative() && runDuration.toNanos() >= 1_000_000,
+        check(
+                !runDuration.isNegative() && runDuration.toNanos() >= 1_000_000,
                 "the time per point must be at least 1 ms: " + runDuration);
         check(window >= 1 && window <= MAX_WINDOW, "window must be in [1, " + MAX_WINDOW + "]: " + window);
-        check(workingSetBytes >= 4096 && workingSetBytes <= MAX_WORKING_SET_BYTES,
+        check(
+                workingSetBytes >= 4096 && workingSetBytes <= MAX_WORKING_SET_BYTES,
                 "working set must be between 4K and " + ByteSizes.formatCompact(MAX_WORKING_SET_BYTES) + ": "
                         + workingSetBytes);
         for (int size : sizesBytes) {
             check(size >= 1, "sizes must be positive: " + size);
-            check(size <= workingSetBytes, "size " + ByteSizes.formatCompact(size)
-                    + " exceeds the working set of " + ByteSizes.formatCompact(workingSetBytes));
+            check(
+                    size <= workingSetBytes,
+                    "size " + ByteSizes.formatCompact(size) + " exceeds the working set of "
+                            + ByteSizes.formatCompact(workingSetBytes));
         }
     }
 
@@ -75,8 +79,14 @@ public record FabricBenchmarkConfig(
 
     /** The defaults of {@code faro bench fabric}: every operation, 64 B to 1 MiB, 5 runs of 0.3 s per point. */
     public static FabricBenchmarkConfig defaults() {
-        return new FabricBenchmarkConfig(DEFAULT_PROVIDER, DEFAULT_SIZES, List.of(FabricOperation.values()),
-                DEFAULT_RUNS, DEFAULT_RUN_DURATION, DEFAULT_WINDOW, DEFAULT_WORKING_SET_BYTES,
+        return new FabricBenchmarkConfig(
+                DEFAULT_PROVIDER,
+                DEFAULT_SIZES,
+                List.of(FabricOperation.values()),
+                DEFAULT_RUNS,
+                DEFAULT_RUN_DURATION,
+                DEFAULT_WINDOW,
+                DEFAULT_WORKING_SET_BYTES,
                 DEFAULT_OUTPUT_DIRECTORY);
     }
 
@@ -86,42 +96,42 @@ public record FabricBenchmarkConfig(
     }
 
     public FabricBenchmarkConfig withProvider(String newProvider) {
-        return new FabricBenchmarkConfig(newProvider, sizesBytes, operations, runs, runDuration, window,
-                workingSetBytes, outputDirectory);
+        return new FabricBenchmarkConfig(
+                newProvider, sizesBytes, operations, runs, runDuration, window, workingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withSizes(List<Integer> newSizes) {
-        return new FabricBenchmarkConfig(provider, newSizes, operations, runs, runDuration, window, workingSetBytes,
-                outputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, newSizes, operations, runs, runDuration, window, workingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withOperations(List<FabricOperation> newOperations) {
-        return new FabricBenchmarkConfig(provider, sizesBytes, newOperations, runs, runDuration, window,
-                workingSetBytes, outputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, sizesBytes, newOperations, runs, runDuration, window, workingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withRuns(int newRuns) {
-        return new FabricBenchmarkConfig(provider, sizesBytes, operations, newRuns, runDuration, window,
-                workingSetBytes, outputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, sizesBytes, operations, newRuns, runDuration, window, workingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withRunDuration(Duration newRunDuration) {
-        return new FabricBenchmarkConfig(provider, sizesBytes, operations, runs, newRunDuration, window,
-                workingSetBytes, outputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, sizesBytes, operations, runs, newRunDuration, window, workingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withWindow(int newWindow) {
-        return new FabricBenchmarkConfig(provider, sizesBytes, operations, runs, runDuration, newWindow,
-                workingSetBytes, outputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, sizesBytes, operations, runs, runDuration, newWindow, workingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withWorkingSetBytes(long newWorkingSetBytes) {
-        return new FabricBenchmarkConfig(provider, sizesBytes, operations, runs, runDuration, window,
-                newWorkingSetBytes, outputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, sizesBytes, operations, runs, runDuration, window, newWorkingSetBytes, outputDirectory);
     }
 
     public FabricBenchmarkConfig withOutputDirectory(Path newOutputDirectory) {
-        return new FabricBenchmarkConfig(provider, sizesBytes, operations, runs, runDuration, window,
-                workingSetBytes, newOutputDirectory);
+        return new FabricBenchmarkConfig(
+                provider, sizesBytes, operations, runs, runDuration, window, workingSetBytes, newOutputDirectory);
     }
 }

@@ -17,7 +17,11 @@ import java.util.Objects;
  *     (64 KiB and 1 MiB when requested), or empty
  */
 public record FabricBenchmarkReport(
-        List<BandwidthResult> results, RunMetadata metadata, Path csvFile, Path metadataFile, Path plotFile,
+        List<BandwidthResult> results,
+        RunMetadata metadata,
+        Path csvFile,
+        Path metadataFile,
+        Path plotFile,
         List<SocketStreamResult> socketBaseline) {
 
     public FabricBenchmarkReport {

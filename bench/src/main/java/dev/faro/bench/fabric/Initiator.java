@@ -37,6 +37,7 @@ final class Initiator {
     private final int signalInterval;
     /** Wait in event mode once spinning found nothing (see {@link SpinThenYield#awaitsCompletions}). */
     private final boolean awaitWhenIdle;
+
     private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions;
 
@@ -60,8 +61,13 @@ final class Initiator {
      * @param credit the initiator's credit region, which the target writes
      * @param peerData the key of the target's data region
      */
-    Initiator(CompletionQueue completionQueue, MemoryRegion local, MemoryRegion credit, RemoteKey peerData,
-            int window, boolean awaitWhenIdle) {
+    Initiator(
+            CompletionQueue completionQueue,
+            MemoryRegion local,
+            MemoryRegion credit,
+            RemoteKey peerData,
+            int window,
+            boolean awaitWhenIdle) {
         this.awaitWhenIdle = awaitWhenIdle;
         this.completionQueue = completionQueue;
         this.local = local;
@@ -91,7 +97,11 @@ final class Initiator {
      * @param ud the point's UD queue pair, or null
      * @param udDestination the target's UD address, or null
      */
-    void prepare(FabricOperation newOperation, int newSizeBytes, RcQueuePair rc, QueuePair ud,
+    void prepare(
+            FabricOperation newOperation,
+            int newSizeBytes,
+            RcQueuePair rc,
+            QueuePair ud,
             QueuePairAddress udDestination) {
         this.operation = newOperation;
         this.opcode = newOperation.opcode();
@@ -208,7 +218,12 @@ final class Initiator {
         return new IllegalStateException(String.format(
                 "%s of %d B made no progress for %d s: %d requests posted, %d completed, %d SENDs posted this"
                         + " point, credit limit %d",
-                operation.label(), sizeBytes, STALL_TIMEOUT_NS / 1_000_000_000L, posted, retired, sendsPosted,
+                operation.label(),
+                sizeBytes,
+                STALL_TIMEOUT_NS / 1_000_000_000L,
+                posted,
+                retired,
+                sendsPosted,
                 CreditDescriptor.receivesPosted(credit)));
     }
 
@@ -221,7 +236,10 @@ final class Initiator {
         long requestId = 0;
         for (long offset = 0; offset < length; offset += chunkBytes) {
             int bytes = (int) Math.min(chunkBytes, length - offset);
-            request.clear().requestId(requestId++).opcode(Opcode.WRITE).local(local, offset, bytes)
+            request.clear()
+                    .requestId(requestId++)
+                    .opcode(Opcode.WRITE)
+                    .local(local, offset, bytes)
                     .remote(peerData, offset);
             rc.postSend(request);
             int count;

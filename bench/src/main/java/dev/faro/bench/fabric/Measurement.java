@@ -38,7 +38,11 @@ record Measurement(long bytes, long messages, long nanos, long polls, long credi
         if (fields.length != 5) {
             throw new IllegalArgumentException("not a measurement: '" + text + "'");
         }
-        return new Measurement(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]),
-                Long.parseLong(fields[3]), Long.parseLong(fields[4]));
+        return new Measurement(
+                Long.parseLong(fields[0]),
+                Long.parseLong(fields[1]),
+                Long.parseLong(fields[2]),
+                Long.parseLong(fields[3]),
+                Long.parseLong(fields[4]));
     }
 }

@@ -24,12 +24,15 @@ public final class ProviderComparison {
     private ProviderComparison() {}
 
     /** The comparison as text; progress and perftest failures go to {@code progress}. */
-    public static String table(List<String> providers, List<FabricBenchmarkReport> reports,
-            FabricBenchmarkConfig config, PrintWriter progress) {
+    public static String table(
+            List<String> providers,
+            List<FabricBenchmarkReport> reports,
+            FabricBenchmarkConfig config,
+            PrintWriter progress) {
         StringBuilder text = new StringBuilder();
         String first = providers.getFirst();
-        text.append(String.format(Locale.ROOT, "%nproviders side by side (GB/s, median of runs; ratio to %s):%n",
-                first));
+        text.append(
+                String.format(Locale.ROOT, "%nproviders side by side (GB/s, median of runs; ratio to %s):%n", first));
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-10s %8s", "operation", "size"));
         for (String provider : providers) {
             header.append(String.format(Locale.ROOT, " %10s", provider));
@@ -49,16 +52,20 @@ public final class ProviderComparison {
                 if (!any) {
                     continue;
                 }
-                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-10s %8s", operation.label(),
-                        ByteSizes.format(size)));
+                StringBuilder row = new StringBuilder(
+                        String.format(Locale.ROOT, "%-10s %8s", operation.label(), ByteSizes.format(size)));
                 for (double value : values) {
-                    row.append(Double.isNaN(value) ? String.format(Locale.ROOT, " %10s", "-")
-                            : String.format(Locale.ROOT, " %10.2f", value));
+                    row.append(
+                            Double.isNaN(value)
+                                    ? String.format(Locale.ROOT, " %10s", "-")
+                                    : String.format(Locale.ROOT, " %10.2f", value));
                 }
                 for (int i = 1; i < values.length; i++) {
                     double ratio = values[i] / values[0];
-                    row.append(Double.isNaN(ratio) ? String.format(Locale.ROOT, " %12s", "-")
-                            : String.format(Locale.ROOT, " %12.2f", ratio));
+                    row.append(
+                            Double.isNaN(ratio)
+                                    ? String.format(Locale.ROOT, " %12s", "-")
+                                    : String.format(Locale.ROOT, " %12.2f", ratio));
                 }
                 text.append(row).append('\n');
             }
@@ -69,17 +76,25 @@ public final class ProviderComparison {
             if (tool.isEmpty()) {
                 text.append("ucx_perftest not installed (Debian ucx-utils): no UCX reference row\n");
             } else {
-                text.append(String.format(Locale.ROOT, "reference: ucx_perftest -t ucp_put_bw (%d puts, server and"
-                        + " client process, one buffer that stays in cache, unlike the working set above;"
-                        + " UCX_TLS=%s):%n", PERFTEST_ITERATIONS,
+                text.append(String.format(
+                        Locale.ROOT,
+                        "reference: ucx_perftest -t ucp_put_bw (%d puts, server and"
+                                + " client process, one buffer that stays in cache, unlike the working set above;"
+                                + " UCX_TLS=%s):%n",
+                        PERFTEST_ITERATIONS,
                         System.getenv().getOrDefault("UCX_TLS", "UCX default")));
                 for (int size : config.sizesBytes()) {
                     double faro = find(reports.get(ucx), FabricOperation.WRITE, size);
                     try {
-                        double reference = UcxPerftestBaseline.putGigabytesPerSecond(tool.get(), size,
-                                PERFTEST_ITERATIONS);
-                        text.append(String.format(Locale.ROOT, "%-10s %8s %10.2f   ucx RC WRITE %.2f GB/s = %.2f of"
-                                        + " it%n", "ucp_put_bw", ByteSizes.format(size), reference, faro,
+                        double reference =
+                                UcxPerftestBaseline.putGigabytesPerSecond(tool.get(), size, PERFTEST_ITERATIONS);
+                        text.append(String.format(
+                                Locale.ROOT,
+                                "%-10s %8s %10.2f   ucx RC WRITE %.2f GB/s = %.2f of" + " it%n",
+                                "ucp_put_bw",
+                                ByteSizes.format(size),
+                                reference,
+                                faro,
                                 faro / reference));
                     } catch (IOException e) {
                         progress.println("ucx_perftest at " + ByteSizes.format(size) + " failed: " + e.getMessage());

@@ -46,6 +46,7 @@ final class Receiver implements Runnable {
     private final int slots;
     /** Wait in event mode once spinning found nothing (see {@link SpinThenYield#awaitsCompletions}). */
     private final boolean awaitWhenIdle;
+
     private final WorkCompletion[] completions;
     private final WorkRequest creditWrite = new WorkRequest();
     private final MemorySegment creditPayload = Arena.ofAuto().allocate(CreditDescriptor.RECEIVES_POSTED_LENGTH);
@@ -71,9 +72,17 @@ final class Receiver implements Runnable {
      * @param creditQueuePair the RC queue pair connected to the initiator, for the credit WRITEs
      * @param creditWriteDepth credit WRITEs that may be outstanding (at most the credit queue pair's send depth)
      */
-    Receiver(CompletionQueue completionQueue, QueuePair receiveQueuePair, RcQueuePair creditQueuePair,
-            MemoryRegion data, RemoteKey peerCredit, int sizeBytes, int depth, int creditInterval,
-            int creditWriteDepth, boolean awaitWhenIdle) {
+    Receiver(
+            CompletionQueue completionQueue,
+            QueuePair receiveQueuePair,
+            RcQueuePair creditQueuePair,
+            MemoryRegion data,
+            RemoteKey peerCredit,
+            int sizeBytes,
+            int depth,
+            int creditInterval,
+            int creditWriteDepth,
+            boolean awaitWhenIdle) {
         this.awaitWhenIdle = awaitWhenIdle;
         if (creditInterval < 1 || creditInterval > depth) {
             throw new IllegalArgumentException(
@@ -177,7 +186,8 @@ final class Receiver implements Runnable {
     /** Tells the initiator how many receives are posted in all: one 8-byte inline WRITE, signaled. */
     private void writeCredit() {
         CreditDescriptor.encode(creditPayload, receivesPosted);
-        creditWrite.clear()
+        creditWrite
+                .clear()
                 .requestId(creditWrites)
                 .opcode(Opcode.WRITE)
                 .inline(creditPayload)

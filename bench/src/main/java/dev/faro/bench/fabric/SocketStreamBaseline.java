@@ -36,7 +36,8 @@ import java.nio.channels.SocketChannel;
 final class SocketStreamBaseline implements AutoCloseable {
 
     private static final long END_OF_RUN = -1;
-    private static final ValueLayout.OfLong SEQUENCE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong SEQUENCE =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final SocketChannel channel;
     private final ChunkRing chunks;
@@ -70,8 +71,8 @@ final class SocketStreamBaseline implements AutoCloseable {
         long acknowledged = ack.getLong(0);
         long nanos = System.nanoTime() - startNs;
         if (acknowledged != sequence) {
-            throw new IllegalStateException("the socket sink read " + acknowledged + " chunks, " + sequence
-                    + " were written");
+            throw new IllegalStateException(
+                    "the socket sink read " + acknowledged + " chunks, " + sequence + " were written");
         }
         long messages = sequence + 1;
         return new Measurement(messages * chunks.sizeBytes, messages, nanos, 0, 0);
@@ -106,7 +107,9 @@ final class SocketStreamBaseline implements AutoCloseable {
             int count = (int) Math.min(Integer.MAX_VALUE, workingSet.byteSize() / this.sizeBytes);
             this.views = new ByteBuffer[count];
             for (int i = 0; i < count; i++) {
-                views[i] = workingSet.asSlice((long) i * this.sizeBytes, this.sizeBytes).asByteBuffer()
+                views[i] = workingSet
+                        .asSlice((long) i * this.sizeBytes, this.sizeBytes)
+                        .asByteBuffer()
                         .order(ByteOrder.LITTLE_ENDIAN);
             }
         }
@@ -133,8 +136,10 @@ final class SocketStreamBaseline implements AutoCloseable {
 
         Sink(int sizeBytes, MemorySegment workingSet) throws IOException {
             this.chunks = new ChunkRing(workingSet, sizeBytes);
-            this.server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
-            this.thread = Thread.ofPlatform().daemon().name("faro-bench-socket-sink").unstarted(this);
+            this.server =
+                    ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+            this.thread =
+                    Thread.ofPlatform().daemon().name("faro-bench-socket-sink").unstarted(this);
             thread.start();
         }
 

@@ -15,8 +15,13 @@ import java.util.List;
  * @param minGigabytesPerSecond the slowest run
  * @param maxGigabytesPerSecond the fastest run
  */
-public record SocketStreamResult(FabricOperation beside, int sizeBytes, int runs, double gigabytesPerSecond,
-        double minGigabytesPerSecond, double maxGigabytesPerSecond) {
+public record SocketStreamResult(
+        FabricOperation beside,
+        int sizeBytes,
+        int runs,
+        double gigabytesPerSecond,
+        double minGigabytesPerSecond,
+        double maxGigabytesPerSecond) {
 
     /** The write sizes the baseline runs at, when the benchmark measures them: 64 KiB and 1 MiB. */
     static final List<Integer> SIZES = List.of(64 << 10, 1 << 20);
@@ -30,8 +35,14 @@ public record SocketStreamResult(FabricOperation beside, int sizeBytes, int runs
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("no socket runs at " + sizeBytes + " B");
         }
-        double[] bandwidth = runs.stream().mapToDouble(Measurement::gigabytesPerSecond).toArray();
-        return new SocketStreamResult(beside, sizeBytes, runs.size(), BandwidthResult.median(bandwidth),
-                Arrays.stream(bandwidth).min().orElseThrow(), Arrays.stream(bandwidth).max().orElseThrow());
+        double[] bandwidth =
+                runs.stream().mapToDouble(Measurement::gigabytesPerSecond).toArray();
+        return new SocketStreamResult(
+                beside,
+                sizeBytes,
+                runs.size(),
+                BandwidthResult.median(bandwidth),
+                Arrays.stream(bandwidth).min().orElseThrow(),
+                Arrays.stream(bandwidth).max().orElseThrow());
     }
 }

@@ -44,18 +44,37 @@ public final class UcxPerftestBaseline {
      * @throws IOException if the tool fails or prints no result
      */
     public static double putGigabytesPerSecond(Path tool, int sizeBytes, int iterations) throws IOException {
-        ProcessBuilder server = new ProcessBuilder(tool.toString(), "-t", "ucp_put_bw", "-s",
-                Integer.toString(sizeBytes), "-n", Integer.toString(iterations), "-p", Integer.toString(PORT))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder server = new ProcessBuilder(
+                        tool.toString(),
+                        "-t",
+                        "ucp_put_bw",
+                        "-s",
+                        Integer.toString(sizeBytes),
+                        "-n",
+                        Integer.toString(iterations),
+                        "-p",
+                        Integer.toString(PORT))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Process serverProcess = server.start();
         try {
             for (int attempt = 0; attempt < 50; attempt++) {
-                Process client = new ProcessBuilder(tool.toString(), "127.0.0.1", "-t", "ucp_put_bw", "-s",
-                        Integer.toString(sizeBytes), "-n", Integer.toString(iterations), "-p",
-                        Integer.toString(PORT)).redirectErrorStream(true).start();
+                Process client = new ProcessBuilder(
+                                tool.toString(),
+                                "127.0.0.1",
+                                "-t",
+                                "ucp_put_bw",
+                                "-s",
+                                Integer.toString(sizeBytes),
+                                "-n",
+                                Integer.toString(iterations),
+                                "-p",
+                                Integer.toString(PORT))
+                        .redirectErrorStream(true)
+                        .start();
                 String finalLine = null;
-                try (BufferedReader reader = new BufferedReader(
-                        new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = reader.readLine()) != null) {
                         if (line.startsWith("Final:")) {

@@ -21,6 +21,7 @@ public final class WorkerChannel {
 
     /** Marks protocol lines on the worker's standard output. */
     static final String REPLY_PREFIX = "@faro ";
+
     static final String OK = "OK";
     static final String ERROR = "ERROR";
 

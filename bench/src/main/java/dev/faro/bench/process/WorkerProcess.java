@@ -39,7 +39,6 @@ public final class WorkerProcess implements AutoCloseable {
     /** Standard-error lines kept for error messages. */
     private static final int STDERR_TAIL_LINES = 15;
 
-
     private final WorkerSpec spec;
     private final Process process;
     private final BufferedWriter commands;
@@ -74,8 +73,9 @@ public final class WorkerProcess implements AutoCloseable {
             ChildProcesses.register(process, WorkerProcess::removeFabricLeftovers);
             return new WorkerProcess(spec, process, log);
         } catch (IOException e) {
-            throw new WorkerFailedException(spec.name(), "cannot start worker '" + spec.name() + "' (" + command.get(0)
-                    + "): " + e.getMessage());
+            throw new WorkerFailedException(
+                    spec.name(),
+                    "cannot start worker '" + spec.name() + "' (" + command.get(0) + "): " + e.getMessage());
         }
     }
 
@@ -99,8 +99,11 @@ public final class WorkerProcess implements AutoCloseable {
     }
 
     private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElseGet(() ->
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     public String name() {
@@ -144,12 +147,14 @@ public final class WorkerProcess implements AutoCloseable {
             reply = replies.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new WorkerFailedException(name(), "interrupted while waiting for worker '" + name() + "' to answer "
-                    + verb);
+            throw new WorkerFailedException(
+                    name(), "interrupted while waiting for worker '" + name() + "' to answer " + verb);
         }
         if (reply == null) {
-            throw new WorkerFailedException(name(), "worker '" + name() + "' (pid " + pid() + ") did not answer " + verb
-                    + " within " + timeout.toMillis() / 1000.0 + " s");
+            throw new WorkerFailedException(
+                    name(),
+                    "worker '" + name() + "' (pid " + pid() + ") did not answer " + verb + " within "
+                            + timeout.toMillis() / 1000.0 + " s");
         }
         if (reply.isEmpty()) {
             outputEnded = true;
@@ -167,8 +172,12 @@ public final class WorkerProcess implements AutoCloseable {
     }
 
     private WorkerFailedException died(String verb) {
-        StringBuilder message = new StringBuilder("worker '").append(name()).append("' (pid ").append(pid())
-                .append(") died while running ").append(verb);
+        StringBuilder message = new StringBuilder("worker '")
+                .append(name())
+                .append("' (pid ")
+                .append(pid())
+                .append(") died while running ")
+                .append(verb);
         if (!process.isAlive()) {
             int code = process.exitValue();
             message.append(": exit code ").append(code);

@@ -24,7 +24,8 @@ final class Json {
     }
 
     private static boolean isFinite(Number number) {
-        return !(number instanceof Double d && !Double.isFinite(d)) && !(number instanceof Float f && !Float.isFinite(f));
+        return !(number instanceof Double d && !Double.isFinite(d))
+                && !(number instanceof Float f && !Float.isFinite(f));
     }
 
     private static void appendObject(StringBuilder json, Map<?, ?> map, String indent) {

@@ -22,12 +22,21 @@ import java.util.stream.Stream;
  *     explains noisy numbers
  */
 public record MachineInfo(
-        String hostName, int cores, long memoryBytes, String cpuModel, String operatingSystem, String jdk,
+        String hostName,
+        int cores,
+        long memoryBytes,
+        String cpuModel,
+        String operatingSystem,
+        String jdk,
         double loadAverage) {
 
     /** Describes this machine and JVM. */
     public static MachineInfo collect() {
-        return new MachineInfo(readHostName(), Runtime.getRuntime().availableProcessors(), readMemoryBytes(), readCpuModel(),
+        return new MachineInfo(
+                readHostName(),
+                Runtime.getRuntime().availableProcessors(),
+                readMemoryBytes(),
+                readCpuModel(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
                 Runtime.version() + " (" + System.getProperty("java.vendor") + ", " + System.getProperty("java.vm.name")

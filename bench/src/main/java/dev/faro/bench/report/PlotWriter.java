@@ -59,8 +59,13 @@ public final class PlotWriter {
      * @throws UncheckedIOException if the file cannot be written
      */
     public static void writeSizeSweep(Path file, String title, String yAxisTitle, List<Series> series) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("message size (log scale)").yAxisTitle(yAxisTitle).build();
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle("message size (log scale)")
+                .yAxisTitle(yAxisTitle)
+                .build();
         Styler styler = chart.getStyler();
         styler.setLegendPosition(Styler.LegendPosition.InsideNW);
         styler.setChartBackgroundColor(Color.WHITE);
@@ -118,18 +123,24 @@ public final class PlotWriter {
      *
      * @throws UncheckedIOException if the file cannot be written
      */
-    public static void writeLines(Path file, String title, String xAxisTitle, boolean log2X, String yAxisTitle,
-            List<Line> lines) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle(log2X ? xAxisTitle + " (log scale)" : xAxisTitle).yAxisTitle(yAxisTitle).build();
+    public static void writeLines(
+            Path file, String title, String xAxisTitle, boolean log2X, String yAxisTitle, List<Line> lines) {
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle(log2X ? xAxisTitle + " (log scale)" : xAxisTitle)
+                .yAxisTitle(yAxisTitle)
+                .build();
         Styler styler = chart.getStyler();
         styler.setLegendPosition(Styler.LegendPosition.OutsideE);
         styler.setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setYAxisMin(0.0);
         if (log2X) {
-            chart.getStyler().setXAxisTickLabelsFormattingFunction(
-                    v -> Math.abs(v - Math.rint(v)) < 1e-6 ? String.format(java.util.Locale.ROOT, "%.0f",
-                            Math.pow(2, v)) : "");
+            chart.getStyler()
+                    .setXAxisTickLabelsFormattingFunction(v -> Math.abs(v - Math.rint(v)) < 1e-6
+                            ? String.format(java.util.Locale.ROOT, "%.0f", Math.pow(2, v))
+                            : "");
         }
         int added = 0;
         for (Line line : lines) {
@@ -137,7 +148,10 @@ public final class PlotWriter {
             List<Double> y = new java.util.ArrayList<>();
             for (int i = 0; i < line.x().size(); i++) {
                 if (Double.isFinite(line.y().get(i))) {
-                    x.add(log2X ? Math.log(line.x().get(i)) / Math.log(2) : line.x().get(i));
+                    x.add(
+                            log2X
+                                    ? Math.log(line.x().get(i)) / Math.log(2)
+                                    : line.x().get(i));
                     y.add(line.y().get(i));
                 }
             }

@@ -60,33 +60,39 @@ public record CaseTuning(
     }
 
     public CaseTuning withTransport(Transport newTransport) {
-        return new CaseTuning(newTransport, creditWriteBackFrequency, writeCompletionMode, bufferPolicy, receiveWork,
-                slowNode, slowNodeWork);
+        return new CaseTuning(
+                newTransport,
+                creditWriteBackFrequency,
+                writeCompletionMode,
+                bufferPolicy,
+                receiveWork,
+                slowNode,
+                slowNodeWork);
     }
 
     public CaseTuning withCreditWriteBackFrequency(int frequency) {
-        return new CaseTuning(transport, frequency, writeCompletionMode, bufferPolicy, receiveWork, slowNode,
-                slowNodeWork);
+        return new CaseTuning(
+                transport, frequency, writeCompletionMode, bufferPolicy, receiveWork, slowNode, slowNodeWork);
     }
 
     public CaseTuning withWriteCompletionMode(WriteCompletionMode mode) {
-        return new CaseTuning(transport, creditWriteBackFrequency, mode, bufferPolicy, receiveWork, slowNode,
-                slowNodeWork);
+        return new CaseTuning(
+                transport, creditWriteBackFrequency, mode, bufferPolicy, receiveWork, slowNode, slowNodeWork);
     }
 
     public CaseTuning withBufferPolicy(String policy) {
-        return new CaseTuning(transport, creditWriteBackFrequency, writeCompletionMode, policy, receiveWork, slowNode,
-                slowNodeWork);
+        return new CaseTuning(
+                transport, creditWriteBackFrequency, writeCompletionMode, policy, receiveWork, slowNode, slowNodeWork);
     }
 
     public CaseTuning withReceiveWork(int passes) {
-        return new CaseTuning(transport, creditWriteBackFrequency, writeCompletionMode, bufferPolicy, passes, slowNode,
-                slowNodeWork);
+        return new CaseTuning(
+                transport, creditWriteBackFrequency, writeCompletionMode, bufferPolicy, passes, slowNode, slowNodeWork);
     }
 
     public CaseTuning withSlowNode(int node, int passes) {
-        return new CaseTuning(transport, creditWriteBackFrequency, writeCompletionMode, bufferPolicy, receiveWork, node,
-                passes);
+        return new CaseTuning(
+                transport, creditWriteBackFrequency, writeCompletionMode, bufferPolicy, receiveWork, node, passes);
     }
 
     /** The receive passes of node {@code node}. */
@@ -107,11 +113,14 @@ public record CaseTuning(
         try {
             return switch (parts[0]) {
                 case "fixed" -> new BufferPolicy.Fixed(parts.length > 1 ? Integer.parseInt(parts[1]) : buffersPerPeer);
-                case "bdp" -> new BufferPolicy.BandwidthDelay(Double.parseDouble(parts[1]), Long.parseLong(parts[2]),
-                        bufferBytes);
+                case "bdp" ->
+                    new BufferPolicy.BandwidthDelay(
+                            Double.parseDouble(parts[1]), Long.parseLong(parts[2]), bufferBytes);
                 case "adaptive" -> new BufferPolicy.Adaptive(Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
-                default -> throw new IllegalArgumentException("unknown buffer policy '" + word
-                        + "': use fixed, fixed:<n>, bdp:<bytesPerSecond>:<roundTripNanos> or adaptive:<initial>:<max>");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown buffer policy '" + word
+                                    + "': use fixed, fixed:<n>, bdp:<bytesPerSecond>:<roundTripNanos> or adaptive:<initial>:<max>");
             };
         } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
             throw new IllegalArgumentException("malformed buffer policy '" + word + "'", e);

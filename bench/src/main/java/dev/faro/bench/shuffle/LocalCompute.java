@@ -45,37 +45,42 @@ public final class LocalCompute {
                     int slot = node * threads + thread;
                     MemorySegment shared = slices[node][thread];
                     int work = shuffleCase.tuning().receiveWork(node);
-                    running.add(Thread.ofPlatform().daemon().name("local-compute-" + slot).start(() -> {
-                        try (Arena own = Arena.ofConfined()) {
-                            MemorySegment slice = own.allocate(Math.max(8, shared.byteSize()), 8)
-                                    .copyFrom(shared);
-                            ready.countDown();
-                            go.await();
-                            long count = 0;
-                            long checksum = 0;
-                            long burn = 0;
-                            int tuples = (int) (shared.byteSize() / ShuffleTuples.TUPLE_BYTES);
-                            for (int scan = 0; scan < shuffleCase.scans(); scan++) {
-                                for (int first = 0; first < tuples; first += NodeShuffle.VECTOR_TUPLES) {
-                                    int n = Math.min(NodeShuffle.VECTOR_TUPLES, tuples - first);
-                                    MemorySegment vector = slice.asSlice((long) first * ShuffleTuples.TUPLE_BYTES,
-                                            (long) n * ShuffleTuples.TUPLE_BYTES);
-                                    for (int i = 0; i < n; i++) {
-                                        checksum += Partitioner.mix(vector.get(ValueLayout.JAVA_LONG,
-                                                (long) i * ShuffleTuples.TUPLE_BYTES + 8));
+                    running.add(Thread.ofPlatform()
+                            .daemon()
+                            .name("local-compute-" + slot)
+                            .start(() -> {
+                                try (Arena own = Arena.ofConfined()) {
+                                    MemorySegment slice = own.allocate(Math.max(8, shared.byteSize()), 8)
+                                            .copyFrom(shared);
+                                    ready.countDown();
+                                    go.await();
+                                    long count = 0;
+                                    long checksum = 0;
+                                    long burn = 0;
+                                    int tuples = (int) (shared.byteSize() / ShuffleTuples.TUPLE_BYTES);
+                                    for (int scan = 0; scan < shuffleCase.scans(); scan++) {
+                                        for (int first = 0; first < tuples; first += NodeShuffle.VECTOR_TUPLES) {
+                                            int n = Math.min(NodeShuffle.VECTOR_TUPLES, tuples - first);
+                                            MemorySegment vector = slice.asSlice(
+                                                    (long) first * ShuffleTuples.TUPLE_BYTES,
+                                                    (long) n * ShuffleTuples.TUPLE_BYTES);
+                                            for (int i = 0; i < n; i++) {
+                                                checksum += Partitioner.mix(vector.get(
+                                                        ValueLayout.JAVA_LONG,
+                                                        (long) i * ShuffleTuples.TUPLE_BYTES + 8));
+                                            }
+                                            burn += NodeShuffle.burn(vector, n, work);
+                                            count += n;
+                                        }
                                     }
-                                    burn += NodeShuffle.burn(vector, n, work);
-                                    count += n;
+                                    counts[slot] = count;
+                                    checksums[slot] = checksum;
+                                    burned[slot] = burn;
+                                    endNanos[slot] = System.nanoTime();
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
                                 }
-                            }
-                            counts[slot] = count;
-                            checksums[slot] = checksum;
-                            burned[slot] = burn;
-                            endNanos[slot] = System.nanoTime();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }));
+                            }));
                 }
             }
             ready.await();
@@ -96,8 +101,9 @@ public final class LocalCompute {
                     checksum += checksums[slot];
                     end = Math.max(end, endNanos[slot]);
                 }
-                outcomes.add(new NodeOutcome.Finished(new NodeResult(count, checksum, 0,
-                        count * ShuffleTuples.TUPLE_BYTES, end - startNanos, 0), now));
+                outcomes.add(new NodeOutcome.Finished(
+                        new NodeResult(count, checksum, 0, count * ShuffleTuples.TUPLE_BYTES, end - startNanos, 0),
+                        now));
             }
             return new CaseOutcome(shuffleCase, ShuffleTuples.expected(shuffleCase), outcomes);
         }
@@ -124,16 +130,16 @@ public final class LocalCompute {
                 for (int thread = 0; thread < shuffleCase.threads(); thread++) {
                     for (int row = 0; row < shuffleCase.tuplesPerThread(); row++) {
                         long key = ShuffleTuples.key(node, thread, row);
-                        int group = groupCount == 1 ? 0
-                                : (int) Long.remainderUnsigned(Partitioner.mix(key), groupCount);
+                        int group =
+                                groupCount == 1 ? 0 : (int) Long.remainderUnsigned(Partitioner.mix(key), groupCount);
                         for (int member : groups.members(group)) {
                             if (pass == 0) {
                                 perNode[member]++;
                             } else {
                                 long offset = filled[member]++ * ShuffleTuples.TUPLE_BYTES;
                                 all[member].set(ValueLayout.JAVA_LONG, offset, key);
-                                all[member].set(ValueLayout.JAVA_LONG, offset + 8,
-                                        ShuffleTuples.value(node, thread, row));
+                                all[member].set(
+                                        ValueLayout.JAVA_LONG, offset + 8, ShuffleTuples.value(node, thread, row));
                             }
                         }
                     }
@@ -146,8 +152,8 @@ public final class LocalCompute {
                     for (int thread = 0; thread < threads; thread++) {
                         long from = tuples * thread / threads;
                         long to = tuples * (thread + 1) / threads;
-                        slices[node][thread] = all[node].asSlice(from * ShuffleTuples.TUPLE_BYTES,
-                                (to - from) * ShuffleTuples.TUPLE_BYTES);
+                        slices[node][thread] = all[node].asSlice(
+                                from * ShuffleTuples.TUPLE_BYTES, (to - from) * ShuffleTuples.TUPLE_BYTES);
                     }
                 }
                 return slices;

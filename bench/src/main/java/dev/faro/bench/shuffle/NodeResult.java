@@ -28,19 +28,34 @@ import java.util.Map;
  *     without the address exchange (and its waits for the other nodes); 0 where not measured
  */
 public record NodeResult(
-        long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos, int leftoverFiles,
-        long setupNanos, long creditWrites, long bufferWaitNanos, long creditWaitNanos, long dataWaitNanos,
+        long count,
+        long checksum,
+        long outOfOrder,
+        long bytesReceived,
+        long elapsedNanos,
+        int leftoverFiles,
+        long setupNanos,
+        long creditWrites,
+        long bufferWaitNanos,
+        long creditWaitNanos,
+        long dataWaitNanos,
         long ownOpenNanos) {
 
     /** A result without resource counters. */
-    public NodeResult(long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos,
-            int leftoverFiles, long setupNanos) {
+    public NodeResult(
+            long count,
+            long checksum,
+            long outOfOrder,
+            long bytesReceived,
+            long elapsedNanos,
+            int leftoverFiles,
+            long setupNanos) {
         this(count, checksum, outOfOrder, bytesReceived, elapsedNanos, leftoverFiles, setupNanos, 0, 0, 0, 0, 0);
     }
 
     /** A result without a setup time. */
-    public NodeResult(long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos,
-            int leftoverFiles) {
+    public NodeResult(
+            long count, long checksum, long outOfOrder, long bytesReceived, long elapsedNanos, int leftoverFiles) {
         this(count, checksum, outOfOrder, bytesReceived, elapsedNanos, leftoverFiles, 0);
     }
 
@@ -62,11 +77,19 @@ public record NodeResult(
             }
             fields.put(word.substring(0, equals), Long.parseLong(word.substring(equals + 1)));
         }
-        return new NodeResult(get(fields, "count"), get(fields, "checksum"), get(fields, "outOfOrder"),
-                get(fields, "bytes"), get(fields, "elapsedNanos"), (int) get(fields, "leftoverFiles"),
-                fields.getOrDefault("setupNanos", 0L), fields.getOrDefault("creditWrites", 0L),
-                fields.getOrDefault("bufferWaitNanos", 0L), fields.getOrDefault("creditWaitNanos", 0L),
-                fields.getOrDefault("dataWaitNanos", 0L), fields.getOrDefault("ownOpenNanos", 0L));
+        return new NodeResult(
+                get(fields, "count"),
+                get(fields, "checksum"),
+                get(fields, "outOfOrder"),
+                get(fields, "bytes"),
+                get(fields, "elapsedNanos"),
+                (int) get(fields, "leftoverFiles"),
+                fields.getOrDefault("setupNanos", 0L),
+                fields.getOrDefault("creditWrites", 0L),
+                fields.getOrDefault("bufferWaitNanos", 0L),
+                fields.getOrDefault("creditWaitNanos", 0L),
+                fields.getOrDefault("dataWaitNanos", 0L),
+                fields.getOrDefault("ownOpenNanos", 0L));
     }
 
     private static long get(Map<String, Long> fields, String key) {

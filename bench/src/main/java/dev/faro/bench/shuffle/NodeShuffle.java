@@ -71,7 +71,13 @@ final class NodeShuffle {
     private final long[] outOfOrders;
     private final long[] receiveEndNanos;
 
-    NodeShuffle(Fabric fabric, SharedSecret secret, Path nodeDirectory, ShuffleCase shuffleCase, int caseId, int node,
+    NodeShuffle(
+            Fabric fabric,
+            SharedSecret secret,
+            Path nodeDirectory,
+            ShuffleCase shuffleCase,
+            int caseId,
+            int node,
             PeerExchange exchange) {
         this.fabric = fabric;
         this.secret = secret;
@@ -85,7 +91,10 @@ final class NodeShuffle {
         this.checksums = new long[threads];
         this.outOfOrders = new long[threads];
         this.receiveEndNanos = new long[threads];
-        this.conductor = Thread.ofPlatform().daemon().name("case-" + caseId + "-conductor").unstarted(this::conduct);
+        this.conductor = Thread.ofPlatform()
+                .daemon()
+                .name("case-" + caseId + "-conductor")
+                .unstarted(this::conduct);
     }
 
     void start() {
@@ -131,24 +140,33 @@ final class NodeShuffle {
             TimedPeerExchange timedExchange = new TimedPeerExchange(exchange);
             NodeEndpoints endpoints = shuffleCase.isTcp()
                     ? TcpShuffleOpener.open(timedExchange, "case-" + caseId, shuffleCase.tcpConfig(), groups, secret)
-                    : EndpointFactory.open(fabric, timedExchange, "case-" + caseId, shuffleCase.endpointConfig(),
-                            groups);
+                    : EndpointFactory.open(
+                            fabric, timedExchange, "case-" + caseId, shuffleCase.endpointConfig(), groups);
             long openNanos = System.nanoTime() - openStartNanos;
             long closeNanos = 0;
             long[] counters = new long[4];
             try {
-                exchange.allGather(startedKey(caseId), String.format("%016x", fabric.node())
-                        .getBytes(StandardCharsets.US_ASCII));
+                exchange.allGather(
+                        startedKey(caseId),
+                        String.format("%016x", fabric.node()).getBytes(StandardCharsets.US_ASCII));
                 long startNanos = System.nanoTime();
-                ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()),
-                        ShuffleTuples.TUPLE_BYTES, threads);
+                ShuffleSink sink = new ShuffleSink(
+                        endpoints,
+                        groups,
+                        Partitioner.hashLongKey(groups.groupCount()),
+                        ShuffleTuples.TUPLE_BYTES,
+                        threads);
                 List<Thread> running = new ArrayList<>();
                 for (int thread = 0; thread < threads; thread++) {
                     int t = thread;
                     MemorySegment table = tables[t];
-                    running.add(Thread.ofPlatform().daemon().name("case-" + caseId + "-shuffle-" + t)
+                    running.add(Thread.ofPlatform()
+                            .daemon()
+                            .name("case-" + caseId + "-shuffle-" + t)
                             .start(() -> guarded(() -> send(sink.writer(t), table, rows))));
-                    running.add(Thread.ofPlatform().daemon().name("case-" + caseId + "-receive-" + t)
+                    running.add(Thread.ofPlatform()
+                            .daemon()
+                            .name("case-" + caseId + "-receive-" + t)
                             .start(() -> guarded(() -> receive(endpoints, t))));
                 }
                 joinAll(running);
@@ -163,9 +181,18 @@ final class NodeShuffle {
             }
             if (!failed.get()) {
                 long count = Arrays.stream(counts).sum();
-                NodeResult result = new NodeResult(count, Arrays.stream(checksums).sum(),
-                        Arrays.stream(outOfOrders).sum(), count * ShuffleTuples.TUPLE_BYTES, elapsedNanos,
-                        leftoverFiles(), openNanos + closeNanos, counters[0], counters[1], counters[2], counters[3],
+                NodeResult result = new NodeResult(
+                        count,
+                        Arrays.stream(checksums).sum(),
+                        Arrays.stream(outOfOrders).sum(),
+                        count * ShuffleTuples.TUPLE_BYTES,
+                        elapsedNanos,
+                        leftoverFiles(),
+                        openNanos + closeNanos,
+                        counters[0],
+                        counters[1],
+                        counters[2],
+                        counters[3],
                         openNanos - timedExchange.exchangeNanos());
                 outcome.complete(result);
             }
@@ -306,7 +333,8 @@ final class NodeShuffle {
     /** Files in this node's shared-memory directory besides its node file: what the endpoints did not release. */
     private int leftoverFiles() {
         try (Stream<Path> files = Files.list(nodeDirectory)) {
-            return (int) files.filter(file -> !file.getFileName().toString().equals("node")).count();
+            return (int) files.filter(file -> !file.getFileName().toString().equals("node"))
+                    .count();
         } catch (IOException e) {
             throw new FaroException(FaroException.Category.IO, "cannot list " + nodeDirectory + ": " + e, e);
         }

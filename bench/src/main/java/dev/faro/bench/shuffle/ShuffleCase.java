@@ -49,6 +49,7 @@ public record ShuffleCase(
 
     /** The correctness matrix's buffers: small, so that every case cycles through many of them. */
     public static final int SMALL_BUFFER_BYTES = 1024;
+
     public static final int SMALL_BUFFERS_PER_PEER = 4;
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(20);
 
@@ -59,10 +60,12 @@ public record ShuffleCase(
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         Objects.requireNonNull(tuning, "tuning is null");
         silentNodes = Set.copyOf(new TreeSet<>(silentNodes));
-        check(!pattern.isEmpty() && pattern.chars().noneMatch(c -> Character.isWhitespace(c) || c == '='),
+        check(
+                !pattern.isEmpty() && pattern.chars().noneMatch(c -> Character.isWhitespace(c) || c == '='),
                 "pattern must be one word without '=': '" + pattern + "'");
         check(groups.nodes() <= ShuffleTuples.MAX_NODES, "too many nodes: " + groups.nodes());
-        check(threads >= 1 && threads <= ShuffleTuples.MAX_THREADS,
+        check(
+                threads >= 1 && threads <= ShuffleTuples.MAX_THREADS,
                 "threads must be in [1, " + ShuffleTuples.MAX_THREADS + "]: " + threads);
         check(tuplesPerThread >= 0, "tuplesPerThread must not be negative: " + tuplesPerThread);
         check(scans >= 1, "scans must be at least 1: " + scans);
@@ -87,35 +90,95 @@ public record ShuffleCase(
      * A case of the correctness matrix: {@code pattern} over {@code nodes} nodes, every node sending {@code tuples}
      * per thread once, through {@link #SMALL_BUFFER_BYTES} buffers, {@link #SMALL_BUFFERS_PER_PEER} per peer.
      */
-    public static ShuffleCase of(EndpointDesign design, ShufflePattern pattern, int nodes, int threads,
-            int tuplesPerThread) {
-        return new ShuffleCase(design, pattern.label(), pattern.groups(nodes), threads, tuplesPerThread, 1, Set.of(),
-                SMALL_BUFFER_BYTES, SMALL_BUFFERS_PER_PEER, DEFAULT_STALL_TIMEOUT, CaseTuning.DEFAULT);
+    public static ShuffleCase of(
+            EndpointDesign design, ShufflePattern pattern, int nodes, int threads, int tuplesPerThread) {
+        return new ShuffleCase(
+                design,
+                pattern.label(),
+                pattern.groups(nodes),
+                threads,
+                tuplesPerThread,
+                1,
+                Set.of(),
+                SMALL_BUFFER_BYTES,
+                SMALL_BUFFERS_PER_PEER,
+                DEFAULT_STALL_TIMEOUT,
+                CaseTuning.DEFAULT);
     }
 
     public ShuffleCase withGroups(String newPattern, TransmissionGroups newGroups) {
-        return new ShuffleCase(design, newPattern, newGroups, threads, tuplesPerThread, scans, silentNodes,
-                bufferBytes, buffersPerPeer, stallTimeout, tuning);
+        return new ShuffleCase(
+                design,
+                newPattern,
+                newGroups,
+                threads,
+                tuplesPerThread,
+                scans,
+                silentNodes,
+                bufferBytes,
+                buffersPerPeer,
+                stallTimeout,
+                tuning);
     }
 
     public ShuffleCase withScans(int newScans) {
-        return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, newScans, silentNodes, bufferBytes,
-                buffersPerPeer, stallTimeout, tuning);
+        return new ShuffleCase(
+                design,
+                pattern,
+                groups,
+                threads,
+                tuplesPerThread,
+                newScans,
+                silentNodes,
+                bufferBytes,
+                buffersPerPeer,
+                stallTimeout,
+                tuning);
     }
 
     public ShuffleCase withSilentNodes(Set<Integer> nodes) {
-        return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, nodes, bufferBytes,
-                buffersPerPeer, stallTimeout, tuning);
+        return new ShuffleCase(
+                design,
+                pattern,
+                groups,
+                threads,
+                tuplesPerThread,
+                scans,
+                nodes,
+                bufferBytes,
+                buffersPerPeer,
+                stallTimeout,
+                tuning);
     }
 
     public ShuffleCase withBuffers(int newBufferBytes, int newBuffersPerPeer) {
-        return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, silentNodes, newBufferBytes,
-                newBuffersPerPeer, stallTimeout, tuning);
+        return new ShuffleCase(
+                design,
+                pattern,
+                groups,
+                threads,
+                tuplesPerThread,
+                scans,
+                silentNodes,
+                newBufferBytes,
+                newBuffersPerPeer,
+                stallTimeout,
+                tuning);
     }
 
     public ShuffleCase withTuning(CaseTuning newTuning) {
-        return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, silentNodes, bufferBytes,
-                buffersPerPeer, stallTimeout, newTuning);
+        return new ShuffleCase(
+                design,
+                pattern,
+                groups,
+                threads,
+                tuplesPerThread,
+                scans,
+                silentNodes,
+                bufferBytes,
+                buffersPerPeer,
+                stallTimeout,
+                newTuning);
     }
 
     /** The TCP socket baseline in place of the design, with its 128 KB messages. */
@@ -141,8 +204,18 @@ public record ShuffleCase(
     }
 
     public ShuffleCase withStallTimeout(Duration timeout) {
-        return new ShuffleCase(design, pattern, groups, threads, tuplesPerThread, scans, silentNodes, bufferBytes,
-                buffersPerPeer, timeout, tuning);
+        return new ShuffleCase(
+                design,
+                pattern,
+                groups,
+                threads,
+                tuplesPerThread,
+                scans,
+                silentNodes,
+                bufferBytes,
+                buffersPerPeer,
+                timeout,
+                tuning);
     }
 
     /** Nodes (workers) that take part: the first {@code nodes()} workers of the cluster. */
@@ -165,8 +238,13 @@ public record ShuffleCase(
         return endpointConfig(design, threads, bufferBytes, buffersPerPeer, stallTimeout, tuning);
     }
 
-    private static EndpointConfig endpointConfig(EndpointDesign design, int threads, int bufferBytes,
-            int buffersPerPeer, Duration stallTimeout, CaseTuning tuning) {
+    private static EndpointConfig endpointConfig(
+            EndpointDesign design,
+            int threads,
+            int bufferBytes,
+            int buffersPerPeer,
+            Duration stallTimeout,
+            CaseTuning tuning) {
         EndpointConfig config = EndpointConfig.defaults(design, threads)
                 .withBufferBytes(bufferBytes)
                 .withBuffersPerPeer(buffersPerPeer)
@@ -182,9 +260,13 @@ public record ShuffleCase(
      * talks only to endpoint {@code i}).
      */
     public boolean ordered() {
-        boolean disjoint = IntStream.range(0, groups.groupCount()).map(g -> groups.members(g).length).sum()
-                == IntStream.range(0, groups.groupCount()).flatMap(g -> IntStream.of(groups.members(g)))
-                        .distinct().count();
+        boolean disjoint = IntStream.range(0, groups.groupCount())
+                        .map(g -> groups.members(g).length)
+                        .sum()
+                == IntStream.range(0, groups.groupCount())
+                        .flatMap(g -> IntStream.of(groups.members(g)))
+                        .distinct()
+                        .count();
         return (isTcp() || !design.implementation().needsDatagrams())
                 && disjoint
                 && scans == 1
@@ -215,10 +297,11 @@ public record ShuffleCase(
     public String encode() {
         List<String> groupTexts = new ArrayList<>();
         for (int g = 0; g < groups.groupCount(); g++) {
-            groupTexts.add(Arrays.stream(groups.members(g)).mapToObj(Integer::toString)
-                    .collect(Collectors.joining(",")));
+            groupTexts.add(
+                    Arrays.stream(groups.members(g)).mapToObj(Integer::toString).collect(Collectors.joining(",")));
         }
-        return String.join(" ",
+        return String.join(
+                " ",
                 "design=" + design.name(),
                 "pattern=" + pattern,
                 "nodes=" + nodes(),
@@ -226,8 +309,11 @@ public record ShuffleCase(
                 "threads=" + threads,
                 "tuples=" + tuplesPerThread,
                 "scans=" + scans,
-                "silent=" + (silentNodes.isEmpty() ? "-" : new TreeSet<>(silentNodes).stream()
-                        .map(Object::toString).collect(Collectors.joining(","))),
+                "silent="
+                        + (silentNodes.isEmpty()
+                                ? "-"
+                                : new TreeSet<>(silentNodes)
+                                        .stream().map(Object::toString).collect(Collectors.joining(","))),
                 "bufferBytes=" + bufferBytes,
                 "buffersPerPeer=" + buffersPerPeer,
                 "stallMillis=" + stallTimeout.toMillis(),
@@ -249,15 +335,24 @@ public record ShuffleCase(
         int nodes = integer(fields, "nodes");
         List<int[]> groupList = new ArrayList<>();
         for (String group : field(fields, "groups").split(";")) {
-            groupList.add(Arrays.stream(group.split(",")).mapToInt(Integer::parseInt).toArray());
+            groupList.add(
+                    Arrays.stream(group.split(",")).mapToInt(Integer::parseInt).toArray());
         }
         String silent = field(fields, "silent");
-        Set<Integer> silentNodes = silent.equals("-") ? Set.of()
+        Set<Integer> silentNodes = silent.equals("-")
+                ? Set.of()
                 : Arrays.stream(silent.split(",")).map(Integer::valueOf).collect(Collectors.toSet());
-        return new ShuffleCase(EndpointDesign.parse(field(fields, "design")), field(fields, "pattern"),
-                TransmissionGroups.of(nodes, groupList), integer(fields, "threads"), integer(fields, "tuples"),
-                integer(fields, "scans"), silentNodes, integer(fields, "bufferBytes"),
-                integer(fields, "buffersPerPeer"), Duration.ofMillis(Long.parseLong(field(fields, "stallMillis"))),
+        return new ShuffleCase(
+                EndpointDesign.parse(field(fields, "design")),
+                field(fields, "pattern"),
+                TransmissionGroups.of(nodes, groupList),
+                integer(fields, "threads"),
+                integer(fields, "tuples"),
+                integer(fields, "scans"),
+                silentNodes,
+                integer(fields, "bufferBytes"),
+                integer(fields, "buffersPerPeer"),
+                Duration.ofMillis(Long.parseLong(field(fields, "stallMillis"))),
                 CaseTuning.decode(fields));
     }
 

@@ -64,15 +64,22 @@ public final class ShuffleCaseHandler implements TaskHandler {
         if (payload.path("idle").asBoolean()) {
             return TaskReply.empty();
         }
-        ShuffleCase shuffleCase = ShuffleCase.decode(List.of(payload.path("case").asText().split(" ")));
+        ShuffleCase shuffleCase =
+                ShuffleCase.decode(List.of(payload.path("case").asText().split(" ")));
         if (shuffleCase.nodes() != context.nodes()) {
-            throw new IllegalArgumentException("a case of " + shuffleCase.nodes() + " nodes in a round of "
-                    + context.nodes());
+            throw new IllegalArgumentException(
+                    "a case of " + shuffleCase.nodes() + " nodes in a round of " + context.nodes());
         }
         Path nodeDirectory = Path.of(payload.path("shmDirectory").asText())
                 .resolve(String.format("faro-%016x", context.fabric().node()));
-        NodeShuffle shuffle = new NodeShuffle(context.fabric(), context.secret(), nodeDirectory, shuffleCase,
-                payload.path("caseId").asInt(), context.nodeIndex(), context.exchange());
+        NodeShuffle shuffle = new NodeShuffle(
+                context.fabric(),
+                context.secret(),
+                nodeDirectory,
+                shuffleCase,
+                payload.path("caseId").asInt(),
+                context.nodeIndex(),
+                context.exchange());
         context.attributes().put(CURRENT_CASE, shuffle);
         shuffle.start();
         NodeResult result = awaitOutcome(shuffle);

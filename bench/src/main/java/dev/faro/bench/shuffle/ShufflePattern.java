@@ -20,8 +20,10 @@ public enum ShufflePattern {
         return switch (this) {
             case REPARTITION -> TransmissionGroups.repartition(nodes);
             case BROADCAST -> TransmissionGroups.broadcast(nodes);
-            case MULTICAST -> TransmissionGroups.of(nodes, List.of(
-                    new int[] {0, 1}, IntStream.range(1, nodes).toArray(), new int[] {0}));
+            case MULTICAST ->
+                TransmissionGroups.of(
+                        nodes,
+                        List.of(new int[] {0, 1}, IntStream.range(1, nodes).toArray(), new int[] {0}));
         };
     }
 

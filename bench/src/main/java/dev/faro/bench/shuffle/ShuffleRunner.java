@@ -54,6 +54,7 @@ public final class ShuffleRunner implements AutoCloseable {
 
     /** Heartbeats: generous, because the shuffle threads keep every core busy. */
     private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
     private static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
     /** How long waiting for every worker's previous case may take. */
@@ -70,6 +71,7 @@ public final class ShuffleRunner implements AutoCloseable {
             return size() > 8;
         }
     };
+
     private final List<Long> knownPids;
     private int nextCaseId;
     private int restarts;
@@ -157,7 +159,8 @@ public final class ShuffleRunner implements AutoCloseable {
         for (int node = 0; node < shuffleCase.nodes(); node++) {
             tuples += shuffleCase.tuplesSentBy(node);
         }
-        return Duration.ofSeconds(60).plus(shuffleCase.stallTimeout().multipliedBy(2))
+        return Duration.ofSeconds(60)
+                .plus(shuffleCase.stallTimeout().multipliedBy(2))
                 .plusSeconds(tuples / 5_000_000);
     }
 
@@ -171,20 +174,20 @@ public final class ShuffleRunner implements AutoCloseable {
         }
         int nodes = shuffleCase.nodes();
         if (nodes > size()) {
-            throw new IllegalArgumentException(shuffleCase.label() + " needs " + nodes + " workers; the cluster has "
-                    + size());
+            throw new IllegalArgumentException(
+                    shuffleCase.label() + " needs " + nodes + " workers; the cluster has " + size());
         }
         noteReplacements();
-        ShuffleTuples.Expected expected = expectedCache.computeIfAbsent(shuffleCase.dataKey(),
-                key -> ShuffleTuples.expected(shuffleCase));
+        ShuffleTuples.Expected expected =
+                expectedCache.computeIfAbsent(shuffleCase.dataKey(), key -> ShuffleTuples.expected(shuffleCase));
         RunningCase running = new RunningCase(shuffleCase, expected, nextCaseId++);
         String startedKey = NodeShuffle.startedKey(running.caseId());
         startedKeys.put(startedKey, running);
         var payload = ShuffleCaseHandler.payload(running.caseId(), shuffleCase, directory);
         Thread.ofPlatform().daemon().name("shuffle-case-" + running.caseId()).start(() -> {
             try {
-                running.answers().complete(cluster.runOnEach(nodes, ShuffleCaseHandler.TYPE, node -> payload,
-                        deadline));
+                running.answers()
+                        .complete(cluster.runOnEach(nodes, ShuffleCaseHandler.TYPE, node -> payload, deadline));
             } catch (RuntimeException e) {
                 running.answers().completeExceptionally(e);
             } finally {
@@ -211,12 +214,13 @@ public final class ShuffleRunner implements AutoCloseable {
      */
     public List<Integer> awaitIdle() {
         List<Integer> idle = new ArrayList<>();
-        for (NodeAnswer answer : cluster.runOnEach(size(), ShuffleCaseHandler.TYPE,
-                node -> ShuffleCaseHandler.idlePayload(), IDLE_TIMEOUT)) {
+        for (NodeAnswer answer : cluster.runOnEach(
+                size(), ShuffleCaseHandler.TYPE, node -> ShuffleCaseHandler.idlePayload(), IDLE_TIMEOUT)) {
             if (answer.succeeded()) {
                 idle.add(answer.node());
             } else {
-                log.accept("node " + answer.node() + " is not idle: " + answer.failure().getMessage());
+                log.accept("node " + answer.node() + " is not idle: "
+                        + answer.failure().getMessage());
             }
         }
         return idle;
@@ -232,7 +236,9 @@ public final class ShuffleRunner implements AutoCloseable {
             return List.of();
         }
         try (Stream<Path> files = Files.walk(directory)) {
-            return files.filter(file -> !file.equals(directory)).sorted(Comparator.reverseOrder()).toList();
+            return files.filter(file -> !file.equals(directory))
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + directory + ": " + e, e);
         }
@@ -275,9 +281,14 @@ public final class ShuffleRunner implements AutoCloseable {
         List<Path> left = sharedFiles();
         deleteQuietly(directory, log);
         if (!left.isEmpty()) {
-            throw new FaroException(FaroException.Category.IO, "the workers left " + left.size()
-                    + " shared-memory files behind in " + directory + " (deleted now): "
-                    + left.stream().map(file -> directory.relativize(file).toString()).sorted().toList());
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "the workers left " + left.size()
+                            + " shared-memory files behind in " + directory + " (deleted now): "
+                            + left.stream()
+                                    .map(file -> directory.relativize(file).toString())
+                                    .sorted()
+                                    .toList());
         }
     }
 

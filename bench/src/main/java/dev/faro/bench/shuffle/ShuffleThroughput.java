@@ -49,9 +49,14 @@ public final class ShuffleThroughput {
         List<String> notes = new ArrayList<>();
         int cores = Runtime.getRuntime().availableProcessors();
         if (config.busyThreads() > cores) {
-            notes.add(String.format(Locale.ROOT, "%d nodes x %d threads x (SHUFFLE + RECEIVE) = %d busy threads on %d"
-                    + " cores: the machine is oversubscribed, as expected here; the numbers show how the designs"
-                    + " share CPUs, not network peak", config.workers(), config.threads(), config.busyThreads(),
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "%d nodes x %d threads x (SHUFFLE + RECEIVE) = %d busy threads on %d"
+                            + " cores: the machine is oversubscribed, as expected here; the numbers show how the designs"
+                            + " share CPUs, not network peak",
+                    config.workers(),
+                    config.threads(),
+                    config.busyThreads(),
                     cores));
             progress.accept("note: " + notes.get(notes.size() - 1));
         }
@@ -72,13 +77,14 @@ public final class ShuffleThroughput {
         for (int nodes : config.nodeCounts()) {
             for (EndpointDesign design : config.designs()) {
                 String key = key(design, nodes);
-                results.add(failures.containsKey(key) ? ThroughputResult.failed(design, nodes, failures.get(key))
-                        : ThroughputResult.of(design, nodes, timed.get(key)));
+                results.add(
+                        failures.containsKey(key)
+                                ? ThroughputResult.failed(design, nodes, failures.get(key))
+                                : ThroughputResult.of(design, nodes, timed.get(key)));
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-        RunMetadata metadata = new RunMetadata("shuffle-throughput", startedAt, elapsed, machine,
-                parameters(notes));
+        RunMetadata metadata = new RunMetadata("shuffle-throughput", startedAt, elapsed, machine, parameters(notes));
         return ThroughputReportWriter.write(config, results, metadata, notes);
     }
 
@@ -97,8 +103,14 @@ public final class ShuffleThroughput {
                 for (EndpointDesign design : order) {
                     done++;
                     String key = key(design, nodes);
-                    String label = String.format(Locale.ROOT, "[%d/%d] %-7s %d nodes %s", done, total,
-                            design.paperName(), nodes, warmup ? "warm-up" : "run " + (round - config.warmupRuns() + 1));
+                    String label = String.format(
+                            Locale.ROOT,
+                            "[%d/%d] %-7s %d nodes %s",
+                            done,
+                            total,
+                            design.paperName(),
+                            nodes,
+                            warmup ? "warm-up" : "run " + (round - config.warmupRuns() + 1));
                     if (failures.containsKey(key)) {
                         progress.accept(label + ": skipped (failed before)");
                         continue;
@@ -114,8 +126,12 @@ public final class ShuffleThroughput {
                         timed.computeIfAbsent(key, k -> new ArrayList<>()).add(outcome);
                     }
                     double gigabytes = outcome.receiveBytesPerNodePerSecond() / 1e9;
-                    progress.accept(String.format(Locale.ROOT, "%s: %6.3f GB/s per node  %7.2f M tuples/s  %.2f s",
-                            label, gigabytes, gigabytes * 1e3 / ShuffleTuples.TUPLE_BYTES,
+                    progress.accept(String.format(
+                            Locale.ROOT,
+                            "%s: %6.3f GB/s per node  %7.2f M tuples/s  %.2f s",
+                            label,
+                            gigabytes,
+                            gigabytes * 1e3 / ShuffleTuples.TUPLE_BYTES,
                             outcome.responseNanos() / 1e9));
                 }
             }
@@ -131,7 +147,9 @@ public final class ShuffleThroughput {
         parameters.put("provider", "shm");
         parameters.put("pattern", "repartition (hash of the key mod nodes)");
         parameters.put("nodeCounts", config.nodeCounts());
-        parameters.put("designs", config.designs().stream().map(EndpointDesign::paperName).toList());
+        parameters.put(
+                "designs",
+                config.designs().stream().map(EndpointDesign::paperName).toList());
         parameters.put("threadsPerNode", config.threads());
         parameters.put("tupleBytes", ShuffleTuples.TUPLE_BYTES);
         parameters.put("tuplesPerThread", config.tuplesPerThread());
@@ -142,10 +160,14 @@ public final class ShuffleThroughput {
         parameters.put("udBufferBytes", EndpointConfig.DEFAULT_UD_BUFFER_BYTES);
         parameters.put("buffersPerPeer", EndpointConfig.DEFAULT_BUFFERS_PER_PEER);
         parameters.put("creditWriteBackFrequency", EndpointConfig.DEFAULT_CREDIT_WRITE_BACK_FREQUENCY);
-        parameters.put("workers", config.workers() + " JVMs, -Xmx" + ShuffleRunner.WORKER_MAX_HEAP + " "
-                + String.join(" ", ShuffleRunner.WORKER_JVM_OPTIONS));
-        parameters.put("metric", "receive throughput per node = bytes received per node / response time (the"
-                + " longest node's time from the end of the open to its end of stream); median of runs");
+        parameters.put(
+                "workers",
+                config.workers() + " JVMs, -Xmx" + ShuffleRunner.WORKER_MAX_HEAP + " "
+                        + String.join(" ", ShuffleRunner.WORKER_JVM_OPTIONS));
+        parameters.put(
+                "metric",
+                "receive throughput per node = bytes received per node / response time (the"
+                        + " longest node's time from the end of the open to its end of stream); median of runs");
         parameters.put("notes", notes);
         return parameters;
     }

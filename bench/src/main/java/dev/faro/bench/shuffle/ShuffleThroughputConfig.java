@@ -34,6 +34,7 @@ public record ShuffleThroughputConfig(
     public static final int DEFAULT_THREADS = 2;
     /** 1 Mi rows: a 16 MiB table per thread. */
     public static final int DEFAULT_TUPLES_PER_THREAD = 1 << 20;
+
     public static final int DEFAULT_SCANS = 4;
     public static final int DEFAULT_RUNS = 3;
     public static final int DEFAULT_WARMUP_RUNS = 1;
@@ -56,7 +57,8 @@ public record ShuffleThroughputConfig(
         for (EndpointDesign design : designs) {
             check(EndpointFactory.isImplemented(design), "design " + design.paperName() + " is not implemented yet");
         }
-        check(threads >= 1 && threads <= ShuffleTuples.MAX_THREADS,
+        check(
+                threads >= 1 && threads <= ShuffleTuples.MAX_THREADS,
                 "threads must be in [1, " + ShuffleTuples.MAX_THREADS + "]: " + threads);
         check(tuplesPerThread >= 1, "tuples per thread must be at least 1: " + tuplesPerThread);
         check(scans >= 1, "scans must be at least 1: " + scans);
@@ -72,59 +74,75 @@ public record ShuffleThroughputConfig(
 
     /** Every design the shuffle module implements, in enum order. */
     public static List<EndpointDesign> implementedDesigns() {
-        return Arrays.stream(EndpointDesign.values()).filter(EndpointFactory::isImplemented).toList();
+        return Arrays.stream(EndpointDesign.values())
+                .filter(EndpointFactory::isImplemented)
+                .toList();
     }
 
     /** The defaults: every implemented design at 2 and 4 nodes, 2 threads, 1 Mi rows scanned 4 times, 3 runs. */
     public static ShuffleThroughputConfig defaults() {
-        return new ShuffleThroughputConfig(DEFAULT_NODE_COUNTS, implementedDesigns(), DEFAULT_THREADS,
-                DEFAULT_TUPLES_PER_THREAD, DEFAULT_SCANS, DEFAULT_RUNS, DEFAULT_WARMUP_RUNS, DEFAULT_OUTPUT_DIRECTORY);
+        return new ShuffleThroughputConfig(
+                DEFAULT_NODE_COUNTS,
+                implementedDesigns(),
+                DEFAULT_THREADS,
+                DEFAULT_TUPLES_PER_THREAD,
+                DEFAULT_SCANS,
+                DEFAULT_RUNS,
+                DEFAULT_WARMUP_RUNS,
+                DEFAULT_OUTPUT_DIRECTORY);
     }
 
     /** A smoke test: the same designs and node counts, 32 Ki rows once, one run, no warm-up. */
     public static ShuffleThroughputConfig quick() {
-        return new ShuffleThroughputConfig(DEFAULT_NODE_COUNTS, implementedDesigns(), DEFAULT_THREADS,
-                QUICK_TUPLES_PER_THREAD, QUICK_SCANS, QUICK_RUNS, QUICK_WARMUP_RUNS, DEFAULT_OUTPUT_DIRECTORY);
+        return new ShuffleThroughputConfig(
+                DEFAULT_NODE_COUNTS,
+                implementedDesigns(),
+                DEFAULT_THREADS,
+                QUICK_TUPLES_PER_THREAD,
+                QUICK_SCANS,
+                QUICK_RUNS,
+                QUICK_WARMUP_RUNS,
+                DEFAULT_OUTPUT_DIRECTORY);
     }
 
     public ShuffleThroughputConfig withNodeCounts(List<Integer> counts) {
-        return new ShuffleThroughputConfig(counts, designs, threads, tuplesPerThread, scans, runs, warmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                counts, designs, threads, tuplesPerThread, scans, runs, warmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withDesigns(List<EndpointDesign> newDesigns) {
-        return new ShuffleThroughputConfig(nodeCounts, newDesigns, threads, tuplesPerThread, scans, runs, warmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, newDesigns, threads, tuplesPerThread, scans, runs, warmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withThreads(int newThreads) {
-        return new ShuffleThroughputConfig(nodeCounts, designs, newThreads, tuplesPerThread, scans, runs, warmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, designs, newThreads, tuplesPerThread, scans, runs, warmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withTuplesPerThread(int tuples) {
-        return new ShuffleThroughputConfig(nodeCounts, designs, threads, tuples, scans, runs, warmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, designs, threads, tuples, scans, runs, warmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withScans(int newScans) {
-        return new ShuffleThroughputConfig(nodeCounts, designs, threads, tuplesPerThread, newScans, runs, warmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, designs, threads, tuplesPerThread, newScans, runs, warmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withRuns(int newRuns) {
-        return new ShuffleThroughputConfig(nodeCounts, designs, threads, tuplesPerThread, scans, newRuns, warmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, designs, threads, tuplesPerThread, scans, newRuns, warmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withWarmupRuns(int newWarmupRuns) {
-        return new ShuffleThroughputConfig(nodeCounts, designs, threads, tuplesPerThread, scans, runs, newWarmupRuns,
-                outputDirectory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, designs, threads, tuplesPerThread, scans, runs, newWarmupRuns, outputDirectory);
     }
 
     public ShuffleThroughputConfig withOutputDirectory(Path directory) {
-        return new ShuffleThroughputConfig(nodeCounts, designs, threads, tuplesPerThread, scans, runs, warmupRuns,
-                directory);
+        return new ShuffleThroughputConfig(
+                nodeCounts, designs, threads, tuplesPerThread, scans, runs, warmupRuns, directory);
     }
 
     /** The largest node count: the number of worker processes to start. */

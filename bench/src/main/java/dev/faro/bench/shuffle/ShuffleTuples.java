@@ -79,7 +79,8 @@ public final class ShuffleTuples {
             for (int thread = 0; thread < shuffleCase.threads(); thread++) {
                 for (int row = 0; row < shuffleCase.tuplesPerThread(); row++) {
                     // the partitioner of Partitioner.hashLongKey, without a segment
-                    int group = groupCount == 1 ? 0
+                    int group = groupCount == 1
+                            ? 0
                             : (int) Long.remainderUnsigned(Partitioner.mix(key(node, thread, row)), groupCount);
                     long hash = Partitioner.mix(value(node, thread, row));
                     for (int member : groups.members(group)) {

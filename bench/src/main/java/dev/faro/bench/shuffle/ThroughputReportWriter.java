@@ -27,9 +27,22 @@ final class ThroughputReportWriter {
 
     static final String BASE_NAME = "shuffle-throughput";
 
-    static final List<String> CSV_HEADER = List.of("provider", "pattern", "nodes", "design", "threads", "tuple_bytes",
-            "runs", "gbps_per_node", "mtuples_per_node", "gbps_min", "gbps_max", "ratio_to_best", "bytes_per_node",
-            "response_seconds", "failure");
+    static final List<String> CSV_HEADER = List.of(
+            "provider",
+            "pattern",
+            "nodes",
+            "design",
+            "threads",
+            "tuple_bytes",
+            "runs",
+            "gbps_per_node",
+            "mtuples_per_node",
+            "gbps_min",
+            "gbps_max",
+            "ratio_to_best",
+            "bytes_per_node",
+            "response_seconds",
+            "failure");
 
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 620;
@@ -42,8 +55,8 @@ final class ThroughputReportWriter {
 
     private ThroughputReportWriter() {}
 
-    static ShuffleThroughputReport write(ShuffleThroughputConfig config, List<ThroughputResult> results,
-            RunMetadata metadata, List<String> notes) {
+    static ShuffleThroughputReport write(
+            ShuffleThroughputConfig config, List<ThroughputResult> results, RunMetadata metadata, List<String> notes) {
         Path directory = config.outputDirectory();
         Path csv = directory.resolve(BASE_NAME + ".csv");
         Path json = directory.resolve(BASE_NAME + ".json");
@@ -56,8 +69,11 @@ final class ThroughputReportWriter {
 
     /** The best median among the designs measured at {@code nodes} nodes (NaN if none succeeded). */
     static double best(List<ThroughputResult> results, int nodes) {
-        return results.stream().filter(r -> r.nodes() == nodes && r.succeeded())
-                .mapToDouble(ThroughputResult::gigabytesPerSecond).max().orElse(Double.NaN);
+        return results.stream()
+                .filter(r -> r.nodes() == nodes && r.succeeded())
+                .mapToDouble(ThroughputResult::gigabytesPerSecond)
+                .max()
+                .orElse(Double.NaN);
     }
 
     /** One row per node count and design: medians, the spread of the runs and the ratio to the best design. */
@@ -65,24 +81,40 @@ final class ThroughputReportWriter {
         List<List<String>> rows = new ArrayList<>();
         for (ThroughputResult result : results) {
             if (!result.succeeded()) {
-                rows.add(List.of(Integer.toString(result.nodes()), result.design().paperName(), "failed", "", "", "",
-                        "", ""));
+                rows.add(List.of(
+                        Integer.toString(result.nodes()), result.design().paperName(), "failed", "", "", "", "", ""));
                 continue;
             }
-            rows.add(List.of(Integer.toString(result.nodes()), result.design().paperName(),
-                    format("%.3f", result.gigabytesPerSecond()), format("%.2f", result.megaTuplesPerSecond()),
+            rows.add(List.of(
+                    Integer.toString(result.nodes()),
+                    result.design().paperName(),
+                    format("%.3f", result.gigabytesPerSecond()),
+                    format("%.2f", result.megaTuplesPerSecond()),
                     format("%.3f-%.3f", result.minGigabytesPerSecond(), result.maxGigabytesPerSecond()),
-                    format("%.3f", result.responseSeconds()), Integer.toString(result.runs()),
+                    format("%.3f", result.responseSeconds()),
+                    Integer.toString(result.runs()),
                     format("%.2f", result.gigabytesPerSecond() / best(results, result.nodes()))));
         }
-        ResultTable table = new ResultTable(List.of(Column.number("nodes"), Column.text("design"),
-                Column.number("GB/s per node"), Column.number("M tuples/s per node"), Column.number("runs GB/s"),
-                Column.number("response s"), Column.number("runs"), Column.number("vs best")), rows);
+        ResultTable table = new ResultTable(
+                List.of(
+                        Column.number("nodes"),
+                        Column.text("design"),
+                        Column.number("GB/s per node"),
+                        Column.number("M tuples/s per node"),
+                        Column.number("runs GB/s"),
+                        Column.number("response s"),
+                        Column.number("runs"),
+                        Column.number("vs best")),
+                rows);
         StringBuilder text = new StringBuilder(table.format());
         for (ThroughputResult result : results) {
             if (!result.succeeded()) {
-                text.append(String.format(Locale.ROOT, "%s at %d nodes failed: %s%n", result.design().paperName(),
-                        result.nodes(), result.failure()));
+                text.append(String.format(
+                        Locale.ROOT,
+                        "%s at %d nodes failed: %s%n",
+                        result.design().paperName(),
+                        result.nodes(),
+                        result.failure()));
             }
         }
         for (String note : notes) {
@@ -93,8 +125,12 @@ final class ThroughputReportWriter {
 
     /** Where and how long it ran: cores, load at the start (shared machines are noisy), elapsed time. */
     static String machineLine(RunMetadata metadata) {
-        return String.format(Locale.ROOT, "%d cores (%s), load average %.1f at start; %.0f s%n",
-                metadata.machine().cores(), metadata.machine().cpuModel(), metadata.machine().loadAverage(),
+        return String.format(
+                Locale.ROOT,
+                "%d cores (%s), load average %.1f at start; %.0f s%n",
+                metadata.machine().cores(),
+                metadata.machine().cpuModel(),
+                metadata.machine().loadAverage(),
                 metadata.elapsed().toMillis() / 1000.0);
     }
 
@@ -102,8 +138,13 @@ final class ThroughputReportWriter {
         List<List<String>> rows = new ArrayList<>();
         for (ThroughputResult result : results) {
             boolean ok = result.succeeded();
-            rows.add(List.of("shm", "repartition", Integer.toString(result.nodes()), result.design().paperName(),
-                    Integer.toString(config.threads()), Integer.toString(ShuffleTuples.TUPLE_BYTES),
+            rows.add(List.of(
+                    "shm",
+                    "repartition",
+                    Integer.toString(result.nodes()),
+                    result.design().paperName(),
+                    Integer.toString(config.threads()),
+                    Integer.toString(ShuffleTuples.TUPLE_BYTES),
                     Integer.toString(result.runs()),
                     ok ? format("%.4f", result.gigabytesPerSecond()) : "",
                     ok ? format("%.4f", result.megaTuplesPerSecond()) : "",
@@ -119,11 +160,19 @@ final class ThroughputReportWriter {
 
     /** Grouped bars: designs on the x axis, one series per node count; a failed design gets no bar. */
     static void writePlot(Path file, ShuffleThroughputConfig config, List<ThroughputResult> results) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(String.format(Locale.ROOT, "Repartition receive throughput per node, shm, 16-byte tuples,"
-                        + " %d thread%s per node (median of %d)", config.threads(), config.threads() == 1 ? "" : "s",
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(String.format(
+                        Locale.ROOT,
+                        "Repartition receive throughput per node, shm, 16-byte tuples,"
+                                + " %d thread%s per node (median of %d)",
+                        config.threads(),
+                        config.threads() == 1 ? "" : "s",
                         config.runs()))
-                .xAxisTitle("design").yAxisTitle("GB/s per node (1e9 bytes/s)").build();
+                .xAxisTitle("design")
+                .yAxisTitle("GB/s per node (1e9 bytes/s)")
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setYAxisMin(0.0);
@@ -134,9 +183,12 @@ final class ThroughputReportWriter {
         for (int nodes : config.nodeCounts()) {
             List<Double> values = new ArrayList<>();
             for (var design : config.designs()) {
-                double value = results.stream().filter(r -> r.nodes() == nodes && r.design() == design)
-                        .filter(ThroughputResult::succeeded).mapToDouble(ThroughputResult::gigabytesPerSecond)
-                        .findFirst().orElse(0.0);
+                double value = results.stream()
+                        .filter(r -> r.nodes() == nodes && r.design() == design)
+                        .filter(ThroughputResult::succeeded)
+                        .mapToDouble(ThroughputResult::gigabytesPerSecond)
+                        .findFirst()
+                        .orElse(0.0);
                 values.add(value);
             }
             chart.addSeries(nodes + " nodes", designs, values);

@@ -43,18 +43,38 @@ public record ThroughputResult(
         if (outcomes.isEmpty()) {
             throw new IllegalArgumentException("no runs for " + design.paperName() + " at " + nodes + " nodes");
         }
-        double[] gigabytes = outcomes.stream().mapToDouble(o -> o.receiveBytesPerNodePerSecond() / 1e9).toArray();
-        double[] seconds = outcomes.stream().mapToDouble(o -> o.responseNanos() / 1e9).toArray();
+        double[] gigabytes = outcomes.stream()
+                .mapToDouble(o -> o.receiveBytesPerNodePerSecond() / 1e9)
+                .toArray();
+        double[] seconds =
+                outcomes.stream().mapToDouble(o -> o.responseNanos() / 1e9).toArray();
         double median = median(gigabytes);
-        return new ThroughputResult(design, nodes, outcomes.size(), median,
-                median * 1e9 / ShuffleTuples.TUPLE_BYTES / 1e6, Arrays.stream(gigabytes).min().orElseThrow(),
-                Arrays.stream(gigabytes).max().orElseThrow(), outcomes.get(0).bytesPerNode(), median(seconds), "");
+        return new ThroughputResult(
+                design,
+                nodes,
+                outcomes.size(),
+                median,
+                median * 1e9 / ShuffleTuples.TUPLE_BYTES / 1e6,
+                Arrays.stream(gigabytes).min().orElseThrow(),
+                Arrays.stream(gigabytes).max().orElseThrow(),
+                outcomes.get(0).bytesPerNode(),
+                median(seconds),
+                "");
     }
 
     /** A design that could not be measured at this node count. */
     static ThroughputResult failed(EndpointDesign design, int nodes, String reason) {
-        return new ThroughputResult(design, nodes, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, reason.isEmpty() ? "failed" : reason);
+        return new ThroughputResult(
+                design,
+                nodes,
+                0,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                reason.isEmpty() ? "failed" : reason);
     }
 
     public boolean succeeded() {

@@ -34,8 +34,10 @@ final class DuckDbBaseline implements AutoCloseable {
             try {
                 Path scratch = Files.createTempDirectory(Files.createDirectories(scratchParent), "duckdb-load");
                 try {
-                    DuckDbLoader.load(connection, new TpchGenerator(scaleFactor, 0, 1, Placement.RANDOM, threads)
-                            .generateAll(table -> {}), scratch);
+                    DuckDbLoader.load(
+                            connection,
+                            new TpchGenerator(scaleFactor, 0, 1, Placement.RANDOM, threads).generateAll(table -> {}),
+                            scratch);
                 } finally {
                     Files.deleteIfExists(scratch);
                 }

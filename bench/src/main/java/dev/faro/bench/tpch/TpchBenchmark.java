@@ -28,6 +28,7 @@ public final class TpchBenchmark {
 
     /** The name of the single-process reference in the report. */
     static final String DUCKDB = "DuckDB";
+
     static final String MESQ_SR = EndpointDesign.MESQ_SR.paperName();
     static final String TCP = "TCP sockets";
 
@@ -42,7 +43,8 @@ public final class TpchBenchmark {
 
     /** A local cluster for {@code config}: its nodes as worker JVMs on {@code provider}, heaps sized for its data. */
     public static ClusterStart localCluster(TpchBenchmarkConfig config, String provider) {
-        return ClusterStart.local(ClusterConfig.local(config.nodes()).withProvider(provider)
+        return ClusterStart.local(ClusterConfig.local(config.nodes())
+                .withProvider(provider)
                 .withWorkerHeap(TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()) + "m"));
     }
 
@@ -52,8 +54,8 @@ public final class TpchBenchmark {
      */
     public TpchBenchmark(TpchBenchmarkConfig config, ClusterStart cluster, Consumer<String> progress) {
         if (cluster.config().nodes() != config.nodes()) {
-            throw new IllegalArgumentException("the cluster has " + cluster.config().nodes() + " nodes, the benchmark"
-                    + " expects " + config.nodes());
+            throw new IllegalArgumentException("the cluster has "
+                    + cluster.config().nodes() + " nodes, the benchmark" + " expects " + config.nodes());
         }
         this.config = config;
         this.cluster = cluster;
@@ -75,14 +77,16 @@ public final class TpchBenchmark {
 
     public TpchBenchmarkReport run() {
         Instant started = Instant.now();
-        TpchSettings base = new TpchSettings(config.scaleFactor(), Placement.RANDOM, config.threads(),
-                EndpointDesign.MESQ_SR);
+        TpchSettings base =
+                new TpchSettings(config.scaleFactor(), Placement.RANDOM, config.threads(), EndpointDesign.MESQ_SR);
         Map<String, TpchSettings> systems = clusterSystems(base);
         List<TpchBenchmarkReport.Measurement> measurements = new ArrayList<>();
         try (TpchSession session = TpchSession.start(cluster, base, progress)) {
             progress.accept("loading the same rows into DuckDB (single process, "
                     + Runtime.getRuntime().availableProcessors() + " threads)");
-            try (DuckDbBaseline duckDb = DuckDbBaseline.load(config.scaleFactor(), config.threads(),
+            try (DuckDbBaseline duckDb = DuckDbBaseline.load(
+                    config.scaleFactor(),
+                    config.threads(),
                     config.outputDirectory().resolve("tmp"))) {
                 for (int run = 0; run <= config.runs(); run++) {
                     boolean warmUp = run == 0;
@@ -92,24 +96,28 @@ public final class TpchBenchmark {
                         for (Map.Entry<String, TpchSettings> system : systems.entrySet()) {
                             QueryOutcome outcome = session.run(query, system.getValue());
                             if (outcome.rows().size() != reference.rows()) {
-                                throw new IllegalStateException(String.format("Q%d over %s returned %d rows,"
-                                        + " DuckDB %d: the answers differ", query, system.getKey(),
-                                        outcome.rows().size(), reference.rows()));
+                                throw new IllegalStateException(String.format(
+                                        "Q%d over %s returned %d rows," + " DuckDB %d: the answers differ",
+                                        query, system.getKey(), outcome.rows().size(), reference.rows()));
                             }
                             if (!warmUp) {
-                                measurements.add(new TpchBenchmarkReport.Measurement(query, system.getKey(),
-                                        outcome.elapsedNanos(), outcome.rows().size(), outcome.bytesShuffled()));
+                                measurements.add(new TpchBenchmarkReport.Measurement(
+                                        query,
+                                        system.getKey(),
+                                        outcome.elapsedNanos(),
+                                        outcome.rows().size(),
+                                        outcome.bytesShuffled()));
                             }
                         }
                         if (!warmUp) {
-                            measurements.add(new TpchBenchmarkReport.Measurement(query, DUCKDB, reference.nanos(),
-                                    reference.rows(), 0));
+                            measurements.add(new TpchBenchmarkReport.Measurement(
+                                    query, DUCKDB, reference.nanos(), reference.rows(), 0));
                         }
                     }
                 }
             }
         }
-        return new TpchBenchmarkReport(config, List.copyOf(systems.keySet()), measurements, started,
-                Duration.between(started, Instant.now()));
+        return new TpchBenchmarkReport(
+                config, List.copyOf(systems.keySet()), measurements, started, Duration.between(started, Instant.now()));
     }
 }

@@ -8,8 +8,8 @@ import java.util.Objects;
  * Parameters of {@code faro bench tpch}: the cluster (nodes, engine threads per node), the database (scale factor),
  * the queries, and how many timed runs each (system, query) pair gets after one warm-up run.
  */
-public record TpchBenchmarkConfig(int nodes, double scaleFactor, List<Integer> queries, int threads, int runs,
-        Path outputDirectory) {
+public record TpchBenchmarkConfig(
+        int nodes, double scaleFactor, List<Integer> queries, int threads, int runs, Path outputDirectory) {
 
     public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
 
@@ -17,8 +17,8 @@ public record TpchBenchmarkConfig(int nodes, double scaleFactor, List<Integer> q
         queries = List.copyOf(queries);
         Objects.requireNonNull(outputDirectory, "outputDirectory is null");
         if (nodes < 2) {
-            throw new IllegalArgumentException("the benchmark compares exchanges: --nodes must be at least 2, got "
-                    + nodes);
+            throw new IllegalArgumentException(
+                    "the benchmark compares exchanges: --nodes must be at least 2, got " + nodes);
         }
         if (!(scaleFactor > 0) || Double.isInfinite(scaleFactor)) {
             throw new IllegalArgumentException("the scale factor must be positive, got " + scaleFactor);

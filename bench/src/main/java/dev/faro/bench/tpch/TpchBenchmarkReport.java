@@ -31,8 +31,15 @@ public final class TpchBenchmarkReport {
     record Measurement(int query, String system, long nanos, int rows, long bytesShuffled) {}
 
     /** Medians of one (query, system) pair. */
-    record Summary(int query, String system, double medianSeconds, double minSeconds, double maxSeconds, int runs,
-            int rows, long bytesShuffled) {}
+    record Summary(
+            int query,
+            String system,
+            double medianSeconds,
+            double minSeconds,
+            double maxSeconds,
+            int runs,
+            int rows,
+            long bytesShuffled) {}
 
     private final TpchBenchmarkConfig config;
     private final List<String> clusterSystems;
@@ -41,8 +48,12 @@ public final class TpchBenchmarkReport {
     private final Duration elapsed;
     private final Map<Integer, Map<String, Summary>> summaries = new LinkedHashMap<>();
 
-    TpchBenchmarkReport(TpchBenchmarkConfig config, List<String> clusterSystems, List<Measurement> measurements,
-            Instant started, Duration elapsed) {
+    TpchBenchmarkReport(
+            TpchBenchmarkConfig config,
+            List<String> clusterSystems,
+            List<Measurement> measurements,
+            Instant started,
+            Duration elapsed) {
         this.config = config;
         this.clusterSystems = List.copyOf(clusterSystems);
         this.measurements = List.copyOf(measurements);
@@ -52,7 +63,8 @@ public final class TpchBenchmarkReport {
             Map<String, Summary> bySystem = new LinkedHashMap<>();
             for (String system : systems()) {
                 List<Measurement> runs = measurements.stream()
-                        .filter(m -> m.query() == query && m.system().equals(system)).toList();
+                        .filter(m -> m.query() == query && m.system().equals(system))
+                        .toList();
                 if (!runs.isEmpty()) {
                     bySystem.put(system, summarize(query, system, runs));
                 }
@@ -68,19 +80,31 @@ public final class TpchBenchmarkReport {
     }
 
     private static Summary summarize(int query, String system, List<Measurement> runs) {
-        double[] seconds = runs.stream().mapToDouble(m -> m.nanos() / 1e9).sorted().toArray();
-        double median = seconds.length % 2 == 1 ? seconds[seconds.length / 2]
+        double[] seconds =
+                runs.stream().mapToDouble(m -> m.nanos() / 1e9).sorted().toArray();
+        double median = seconds.length % 2 == 1
+                ? seconds[seconds.length / 2]
                 : (seconds[seconds.length / 2 - 1] + seconds[seconds.length / 2]) / 2;
-        return new Summary(query, system, median, seconds[0], seconds[seconds.length - 1], seconds.length,
-                runs.getFirst().rows(), runs.getFirst().bytesShuffled());
+        return new Summary(
+                query,
+                system,
+                median,
+                seconds[0],
+                seconds[seconds.length - 1],
+                seconds.length,
+                runs.getFirst().rows(),
+                runs.getFirst().bytesShuffled());
     }
 
     /** The RC design with the lowest median for {@code query}. */
     String bestRcDesign(int query) {
         return summaries.get(query).values().stream()
-                .filter(s -> !s.system().equals(TpchBenchmark.MESQ_SR) && !s.system().equals(TpchBenchmark.TCP)
+                .filter(s -> !s.system().equals(TpchBenchmark.MESQ_SR)
+                        && !s.system().equals(TpchBenchmark.TCP)
                         && !s.system().equals(TpchBenchmark.DUCKDB))
-                .min(java.util.Comparator.comparingDouble(Summary::medianSeconds)).orElseThrow().system();
+                .min(java.util.Comparator.comparingDouble(Summary::medianSeconds))
+                .orElseThrow()
+                .system();
     }
 
     double median(int query, String system) {
@@ -89,11 +113,16 @@ public final class TpchBenchmarkReport {
 
     /** The headline table: one row per query. */
     public String table() {
-        List<ResultTable.Column> columns = List.of(ResultTable.Column.text("query"),
-                ResultTable.Column.number("MESQ/SR s"), ResultTable.Column.text("best RC"),
-                ResultTable.Column.number("best RC s"), ResultTable.Column.number("TCP s"),
-                ResultTable.Column.number("DuckDB s"), ResultTable.Column.number("MESQ/SR÷DuckDB"),
-                ResultTable.Column.number("best RC÷DuckDB"), ResultTable.Column.number("TCP÷MESQ/SR"),
+        List<ResultTable.Column> columns = List.of(
+                ResultTable.Column.text("query"),
+                ResultTable.Column.number("MESQ/SR s"),
+                ResultTable.Column.text("best RC"),
+                ResultTable.Column.number("best RC s"),
+                ResultTable.Column.number("TCP s"),
+                ResultTable.Column.number("DuckDB s"),
+                ResultTable.Column.number("MESQ/SR÷DuckDB"),
+                ResultTable.Column.number("best RC÷DuckDB"),
+                ResultTable.Column.number("TCP÷MESQ/SR"),
                 ResultTable.Column.number("shuffled MB"));
         List<List<String>> rows = new ArrayList<>();
         for (int query : config.queries()) {
@@ -102,13 +131,29 @@ public final class TpchBenchmarkReport {
             double rc = median(query, best);
             double tcp = median(query, TpchBenchmark.TCP);
             double duck = median(query, TpchBenchmark.DUCKDB);
-            rows.add(List.of("Q" + query, seconds(mesq), best, seconds(rc), seconds(tcp), seconds(duck),
-                    ratio(mesq / duck), ratio(rc / duck), ratio(tcp / mesq),
-                    String.format(Locale.ROOT, "%.1f",
+            rows.add(List.of(
+                    "Q" + query,
+                    seconds(mesq),
+                    best,
+                    seconds(rc),
+                    seconds(tcp),
+                    seconds(duck),
+                    ratio(mesq / duck),
+                    ratio(rc / duck),
+                    ratio(tcp / mesq),
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f",
                             summaries.get(query).get(TpchBenchmark.MESQ_SR).bytesShuffled() / 1e6)));
         }
-        return String.format(Locale.ROOT, "TPC-H SF %s on %d nodes x %d threads, median of %d run%s%n",
-                config.scaleFactor(), config.nodes(), config.threads(), config.runs(), config.runs() == 1 ? "" : "s")
+        return String.format(
+                        Locale.ROOT,
+                        "TPC-H SF %s on %d nodes x %d threads, median of %d run%s%n",
+                        config.scaleFactor(),
+                        config.nodes(),
+                        config.threads(),
+                        config.runs(),
+                        config.runs() == 1 ? "" : "s")
                 + new ResultTable(columns, rows).format();
     }
 
@@ -121,13 +166,19 @@ public final class TpchBenchmarkReport {
         List<List<String>> rows = new ArrayList<>();
         for (Map<String, Summary> bySystem : summaries.values()) {
             for (Summary s : bySystem.values()) {
-                rows.add(List.of("Q" + s.query(), s.system(), seconds(s.medianSeconds()), seconds(s.minSeconds()),
-                        seconds(s.maxSeconds()), String.valueOf(s.runs()), String.valueOf(s.rows()),
+                rows.add(List.of(
+                        "Q" + s.query(),
+                        s.system(),
+                        seconds(s.medianSeconds()),
+                        seconds(s.minSeconds()),
+                        seconds(s.maxSeconds()),
+                        String.valueOf(s.runs()),
+                        String.valueOf(s.rows()),
                         String.valueOf(s.bytesShuffled())));
             }
         }
-        CsvWriter.write(csv, List.of("query", "system", "median_s", "min_s", "max_s", "runs", "rows",
-                "bytes_shuffled"), rows);
+        CsvWriter.write(
+                csv, List.of("query", "system", "median_s", "min_s", "max_s", "runs", "rows", "bytes_shuffled"), rows);
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("nodes", config.nodes());
         parameters.put("scaleFactor", config.scaleFactor());
@@ -142,10 +193,14 @@ public final class TpchBenchmarkReport {
     }
 
     private void writePlot(Path file) {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
-                .title(String.format(Locale.ROOT, "TPC-H SF %s, %d nodes: response time", config.scaleFactor(),
-                        config.nodes()))
-                .xAxisTitle("query").yAxisTitle("seconds (median)").build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(900)
+                .height(500)
+                .title(String.format(
+                        Locale.ROOT, "TPC-H SF %s, %d nodes: response time", config.scaleFactor(), config.nodes()))
+                .xAxisTitle("query")
+                .yAxisTitle("seconds (median)")
+                .build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         List<String> queries = config.queries().stream().map(q -> "Q" + q).toList();
         for (String system : List.of(TpchBenchmark.MESQ_SR, "best RC", TpchBenchmark.TCP, TpchBenchmark.DUCKDB)) {

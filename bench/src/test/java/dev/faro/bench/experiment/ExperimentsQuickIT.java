@@ -23,8 +23,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ExperimentsQuickIT {
 
     static Stream<ExperimentDriver> drivers() {
-        return Stream.of(new CreditFrequencyExperiment(), new WriteCompletionExperiment(), new MessageSizeExperiment(),
-                new QueuePairExperiment(), new SetupTimeExperiment(), new ReceiveComputeExperiment(),
+        return Stream.of(
+                new CreditFrequencyExperiment(),
+                new WriteCompletionExperiment(),
+                new MessageSizeExperiment(),
+                new QueuePairExperiment(),
+                new SetupTimeExperiment(),
+                new ReceiveComputeExperiment(),
                 new BufferPolicyExperiment());
     }
 
@@ -36,7 +41,8 @@ class ExperimentsQuickIT {
         ExperimentReport report = driver.run(driver.defaults(true).withOutputDirectory(out), progress::add);
 
         assertThat(report.results()).isNotEmpty();
-        boolean mpiAvailable = report.results().stream().noneMatch(r -> r.trial().mpi())
+        boolean mpiAvailable = report.results().stream()
+                        .noneMatch(r -> r.trial().mpi())
                 || Requirements.available(Requirement.MPI, "ExperimentsQuickIT[" + driver.name() + "]'s MPI trials");
         for (TrialResult result : report.results()) {
             if (result.trial().mpi() && !mpiAvailable) {
@@ -50,7 +56,9 @@ class ExperimentsQuickIT {
             }
             if (driver instanceof SetupTimeExperiment) {
                 // the node's own part of the open is a part of the whole setup
-                assertThat(result.ownOpenMillis()).as("%s", result).isPositive()
+                assertThat(result.ownOpenMillis())
+                        .as("%s", result)
+                        .isPositive()
                         .isLessThanOrEqualTo(result.setupMillis());
             }
             if (driver instanceof CreditFrequencyExperiment) {
@@ -61,14 +69,17 @@ class ExperimentsQuickIT {
             }
         }
         if (driver instanceof ReceiveComputeExperiment) {
-            assertThat(report.results()).as("the local-processing reference of every intensity")
-                    .filteredOn(r -> r.trial().local()).hasSize(ReceiveComputeExperiment.intensities(
-                            driver.defaults(true)).size());
+            assertThat(report.results())
+                    .as("the local-processing reference of every intensity")
+                    .filteredOn(r -> r.trial().local())
+                    .hasSize(ReceiveComputeExperiment.intensities(driver.defaults(true))
+                            .size());
         }
         List<String> csv = Files.readAllLines(report.csvFile());
         assertThat(csv).hasSize(1 + report.results().size());
         assertThat(csv.subList(1, csv.size())).allMatch(line -> line.startsWith(driver.name() + ","));
-        assertThat(Files.readString(report.metadataFile())).contains("\"experiment\": \"" + driver.name() + "\"")
+        assertThat(Files.readString(report.metadataFile()))
+                .contains("\"experiment\": \"" + driver.name() + "\"")
                 .contains("\"paperFinding\"");
         assertThat(report.table()).contains("paper: ");
         for (Path png : report.plotFiles()) {

@@ -41,22 +41,30 @@ class ScaleOutExperimentIT {
             assertThat(result.gigabytesPerSecond()).as("%s", result).isPositive();
         }
         if (!mpiAvailable) {
-            assertThat(report.table()).contains("MPI baseline skipped: Open MPI is not installed")
+            assertThat(report.table())
+                    .contains("MPI baseline skipped: Open MPI is not installed")
                     .contains("apt-get install openmpi-bin");
         } else {
             assertThat(report.table()).contains("vs MPI").contains("goal at 2 nodes");
         }
         List<String> csv = Files.readAllLines(report.csvFile());
         assertThat(csv).hasSize(1 + report.results().size());
-        assertThat(csv.get(0)).startsWith("experiment,group,series,contender,x,pattern,nodes").contains("vs MPI");
-        for (String series : List.of("SESQ/SR", "MESQ/SR", "SEMQ/SR", "MEMQ/SR", "SEMQ/RD", "MEMQ/RD", "SEMQ/WR",
-                "MEMQ/WR", "TCP", "MPI")) {
+        assertThat(csv.get(0))
+                .startsWith("experiment,group,series,contender,x,pattern,nodes")
+                .contains("vs MPI");
+        for (String series : List.of(
+                "SESQ/SR", "MESQ/SR", "SEMQ/SR", "MEMQ/SR", "SEMQ/RD", "MEMQ/RD", "SEMQ/WR", "MEMQ/WR", "TCP", "MPI")) {
             for (String group : List.of("repartition@2", "repartition@4", "broadcast@2", "broadcast@4")) {
-                assertThat(csv).as("%s %s", series, group).anyMatch(line -> line.startsWith("e4," + group + "," + series + ","));
+                assertThat(csv)
+                        .as("%s %s", series, group)
+                        .anyMatch(line -> line.startsWith("e4," + group + "," + series + ","));
             }
         }
-        assertThat(Files.readString(report.metadataFile())).contains("\"experiment\": \"e4\"").contains("\"cores\"")
-                .contains("\"jdk\"").contains("\"tuplesPerThread\"");
+        assertThat(Files.readString(report.metadataFile()))
+                .contains("\"experiment\": \"e4\"")
+                .contains("\"cores\"")
+                .contains("\"jdk\"")
+                .contains("\"tuplesPerThread\"");
         assertThat(report.plotFiles()).hasSize(2);
         for (Path png : report.plotFiles()) {
             byte[] bytes = Files.readAllBytes(png);

@@ -36,29 +36,40 @@ class FabricBenchWorkerTest {
                     List<String> prepare = List.of(operation.cliName(), Integer.toString(size));
                     String[] initiatorQueuePairs = words(initiator.onCommand(FabricBenchWorker.PREPARE, prepare));
                     String[] targetQueuePairs = words(target.onCommand(FabricBenchWorker.PREPARE, prepare));
-                    assertThat(targetQueuePairs[1].equals(FabricBenchWorker.NONE)).isEqualTo(!operation.isUd());
+                    assertThat(targetQueuePairs[1].equals(FabricBenchWorker.NONE))
+                            .isEqualTo(!operation.isUd());
                     initiator.onCommand(FabricBenchWorker.CONNECT, List.of(targetQueuePairs));
                     target.onCommand(FabricBenchWorker.CONNECT, List.of(initiatorQueuePairs));
                     if (operation.isTwoSided()) {
                         target.onCommand(FabricBenchWorker.SERVE, List.of());
                     }
-                    String[] measured = words(initiator.onCommand(FabricBenchWorker.MEASURE,
+                    String[] measured = words(initiator.onCommand(
+                            FabricBenchWorker.MEASURE,
                             List.of("2", Long.toString(RUN_NANOS), Long.toString(RUN_NANOS / 5))));
                     assertThat(measured).hasSize(3);
-                    assertThat(measured[0]).as("receiver-not-ready retries of %s", operation).isEqualTo("0");
+                    assertThat(measured[0])
+                            .as("receiver-not-ready retries of %s", operation)
+                            .isEqualTo("0");
                     List<RunSample> samples = new ArrayList<>();
                     for (int i = 1; i < measured.length; i++) {
                         samples.add(RunSample.decode(measured[i]));
                     }
                     for (RunSample sample : samples) {
-                        assertThat(sample.operation().messages()).as("%s %d B", operation, size).isPositive();
-                        assertThat(sample.operation().bytes()).isEqualTo(sample.operation().messages() * size);
+                        assertThat(sample.operation().messages())
+                                .as("%s %d B", operation, size)
+                                .isPositive();
+                        assertThat(sample.operation().bytes())
+                                .isEqualTo(sample.operation().messages() * size);
                         assertThat(sample.memcpy().bytes()).isPositive();
                     }
                     if (operation.isTwoSided()) {
                         String[] statistics = words(target.onCommand(FabricBenchWorker.STOP, List.of()));
-                        assertThat(Long.parseLong(statistics[0])).as("receives completed").isPositive();
-                        assertThat(Long.parseLong(statistics[1])).as("credit writes").isPositive();
+                        assertThat(Long.parseLong(statistics[0]))
+                                .as("receives completed")
+                                .isPositive();
+                        assertThat(Long.parseLong(statistics[1]))
+                                .as("credit writes")
+                                .isPositive();
                         assertThat(statistics[2]).as("UD drops").isEqualTo("0");
                     }
                     initiator.onCommand(FabricBenchWorker.FINISH, List.of());
@@ -72,7 +83,8 @@ class FabricBenchWorkerTest {
     void commandsOutOfOrderAreClearErrors() {
         try (FabricBenchWorker worker = new FabricBenchWorker("lonely")) {
             assertThatThrownBy(() -> worker.onCommand(FabricBenchWorker.PREPARE, List.of("write", "64")))
-                    .hasMessageContaining("lonely").hasMessageContaining("no PEER");
+                    .hasMessageContaining("lonely")
+                    .hasMessageContaining("no PEER");
             assertThatThrownBy(() -> worker.onCommand("JUMP", List.of())).hasMessageContaining("unknown command JUMP");
             assertThatThrownBy(() -> worker.onCommand(FabricBenchWorker.OPEN, List.of("shm")))
                     .hasMessageContaining("OPEN takes 3 arguments");

@@ -45,9 +45,13 @@ class FabricBenchmarkIT {
             assertThat(result.runs()).isEqualTo(2);
             // credit keeps every SEND matched with a posted receive
             assertThat(result.counters().udDrops()).as("%s", result).isZero();
-            assertThat(result.counters().receiverNotReadyRetries()).as("%s", result).isZero();
+            assertThat(result.counters().receiverNotReadyRetries())
+                    .as("%s", result)
+                    .isZero();
             if (result.operation().isTwoSided()) {
-                assertThat(result.counters().receivesCompleted()).as("%s", result).isPositive();
+                assertThat(result.counters().receivesCompleted())
+                        .as("%s", result)
+                        .isPositive();
             }
         }
 
@@ -56,7 +60,9 @@ class FabricBenchmarkIT {
         assertThat(csv).hasSize(1 + report.results().size());
         assertThat(csv.get(0)).startsWith("provider,operation,size_bytes,gbps,mmsgps,memcpy_gbps,ratio_to_memcpy");
         assertThat(csv.get(1)).startsWith("shm,write,64,");
-        assertThat(Files.readString(report.metadataFile())).contains("\"provider\": \"shm\"").contains("\"cores\"");
+        assertThat(Files.readString(report.metadataFile()))
+                .contains("\"provider\": \"shm\"")
+                .contains("\"cores\"");
         byte[] png = Files.readAllBytes(report.plotFile());
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
 
@@ -83,8 +89,11 @@ class FabricBenchmarkIT {
     }
 
     private static void killWorker(String name) {
-        ProcessHandle.current().children()
-                .filter(child -> child.info().arguments().map(arguments -> List.of(arguments).contains(name))
+        ProcessHandle.current()
+                .children()
+                .filter(child -> child.info()
+                        .arguments()
+                        .map(arguments -> List.of(arguments).contains(name))
                         .orElse(false))
                 .forEach(child -> {
                     child.destroyForcibly();
@@ -93,10 +102,11 @@ class FabricBenchmarkIT {
     }
 
     private static void assertNoWorkerLeft() {
-        assertThat(ProcessHandle.current().children()
+        assertThat(ProcessHandle.current()
+                        .children()
                         .filter(ProcessHandle::isAlive)
-                        .filter(child -> child.info().commandLine().orElse("").contains(
-                                FabricBenchWorker.class.getName())))
+                        .filter(child ->
+                                child.info().commandLine().orElse("").contains(FabricBenchWorker.class.getName())))
                 .isEmpty();
     }
 }

@@ -39,10 +39,13 @@ class NetFabricBenchTest {
                 if (operation.isTwoSided()) {
                     target.onCommand(FabricBenchWorker.SERVE, List.of());
                 }
-                String[] measured = words(initiator.onCommand(FabricBenchWorker.MEASURE,
+                String[] measured = words(initiator.onCommand(
+                        FabricBenchWorker.MEASURE,
                         List.of("2", Long.toString(RUN_NANOS), Long.toString(RUN_NANOS / 5))));
                 assertThat(measured).hasSize(3);
-                assertThat(measured[0]).as("receiver-not-ready retries of %s", operation).isEqualTo("0");
+                assertThat(measured[0])
+                        .as("receiver-not-ready retries of %s", operation)
+                        .isEqualTo("0");
                 for (int i = 1; i < measured.length; i++) {
                     Measurement run = RunSample.decode(measured[i]).operation();
                     assertThat(run.messages()).as("%s", operation).isPositive();
@@ -50,36 +53,46 @@ class NetFabricBenchTest {
                 }
                 if (operation.isTwoSided()) {
                     assertThat(Long.parseLong(words(target.onCommand(FabricBenchWorker.STOP, List.of()))[0]))
-                            .as("receives completed").isPositive();
+                            .as("receives completed")
+                            .isPositive();
                 }
                 initiator.onCommand(FabricBenchWorker.FINISH, List.of());
                 target.onCommand(FabricBenchWorker.FINISH, List.of());
             }
 
             String port = target.onCommand(FabricBenchWorker.SOCKET_SERVE, List.of(Integer.toString(SIZE)));
-            String[] samples = words(initiator.onCommand(FabricBenchWorker.SOCKET_MEASURE, List.of(port,
-                    Integer.toString(SIZE), "2", Long.toString(RUN_NANOS), Long.toString(RUN_NANOS / 5))));
+            String[] samples = words(initiator.onCommand(
+                    FabricBenchWorker.SOCKET_MEASURE,
+                    List.of(
+                            port,
+                            Integer.toString(SIZE),
+                            "2",
+                            Long.toString(RUN_NANOS),
+                            Long.toString(RUN_NANOS / 5))));
             target.onCommand(FabricBenchWorker.SOCKET_STOP, List.of());
             assertThat(samples).hasSize(2);
             List<Measurement> runs = new ArrayList<>();
             for (String sample : samples) {
                 Measurement run = Measurement.decode(sample);
                 assertThat(run.messages()).isPositive();
-                assertThat(run.bytes()).as("whole chunks, the end marker included").isEqualTo(run.messages() * SIZE);
+                assertThat(run.bytes())
+                        .as("whole chunks, the end marker included")
+                        .isEqualTo(run.messages() * SIZE);
                 runs.add(run);
             }
-            assertThat(SocketStreamResult.of(FabricOperation.WRITE, SIZE, runs).gigabytesPerSecond()).isPositive();
+            assertThat(SocketStreamResult.of(FabricOperation.WRITE, SIZE, runs).gigabytesPerSecond())
+                    .isPositive();
         }
     }
 
     @Test
     void theTableAndTheCsvPutTheSocketStreamBesideTheRcPointsOfItsSize() {
-        RunSample sample = new RunSample(new Measurement(2_000_000, 10, 1_000_000, 1, 0),
-                new Measurement(4_000_000, 10, 1_000_000, 0, 0));
+        RunSample sample = new RunSample(
+                new Measurement(2_000_000, 10, 1_000_000, 1, 0), new Measurement(4_000_000, 10, 1_000_000, 0, 0));
         BandwidthResult write = BandwidthResult.of(FabricOperation.WRITE, SIZE, List.of(sample), 0, 0, 0, 0);
         BandwidthResult small = BandwidthResult.of(FabricOperation.WRITE, 4096, List.of(sample), 0, 0, 0, 0);
-        SocketStreamResult socket = SocketStreamResult.of(FabricOperation.WRITE, SIZE,
-                List.of(new Measurement(2_500_000, 10, 1_000_000, 0, 0)));
+        SocketStreamResult socket = SocketStreamResult.of(
+                FabricOperation.WRITE, SIZE, List.of(new Measurement(2_500_000, 10, 1_000_000, 0, 0)));
 
         String table = FabricReport.table(List.of(small, write), List.of(socket));
         assertThat(table).contains("socket GB/s", "vs socket", "2.50", "0.80");

@@ -9,7 +9,8 @@ class RunSampleTest {
 
     @Test
     void survivesTheProtocolUnchanged() {
-        RunSample sample = new RunSample(new Measurement(6400, 100, 2_000, 7, 3), new Measurement(12800, 200, 1_000, 0, 0));
+        RunSample sample =
+                new RunSample(new Measurement(6400, 100, 2_000, 7, 3), new Measurement(12800, 200, 1_000, 0, 0));
         assertThat(sample.encode()).doesNotContain(" ");
         assertThat(RunSample.decode(sample.encode())).isEqualTo(sample);
     }

@@ -21,8 +21,10 @@ public final class EchoWorker {
                 yield "printed";
             }
             case "FAIL" -> throw new IllegalStateException("asked to fail\nsecond line");
-            case "UNSUPPORTED" -> throw new FaroException(FaroException.Category.NOT_SUPPORTED,
-                    "this needs libsomething (apt-get install libsomething0)");
+            case "UNSUPPORTED" ->
+                throw new FaroException(
+                        FaroException.Category.NOT_SUPPORTED,
+                        "this needs libsomething (apt-get install libsomething0)");
             case "SLEEP" -> {
                 Thread.sleep(Long.parseLong(arguments.get(0)));
                 yield "slept";

@@ -56,9 +56,11 @@ class WorkerProcessIT {
         try (WorkerProcess worker = start("doomed")) {
             assertThatThrownBy(() -> worker.request("DIE 3"))
                     .isInstanceOf(WorkerFailedException.class)
-                    .hasMessageStartingWith("worker 'doomed' (pid " + worker.pid() + ") died while running DIE: exit code 3")
+                    .hasMessageStartingWith(
+                            "worker 'doomed' (pid " + worker.pid() + ") died while running DIE: exit code 3")
                     .hasMessageContaining("dying with 3")
-                    .satisfies(e -> assertThat(((WorkerFailedException) e).workerName()).isEqualTo("doomed"));
+                    .satisfies(e ->
+                            assertThat(((WorkerFailedException) e).workerName()).isEqualTo("doomed"));
             assertThatThrownBy(() -> worker.request("ECHO x"))
                     .isInstanceOf(WorkerFailedException.class)
                     .hasMessageContaining("died");
@@ -82,8 +84,9 @@ class WorkerProcessIT {
     void theChildRunsThisJvmsJavaWithNativeAccessAndASmallHeap() {
         List<String> command = WorkerProcess.command(WorkerSpec.of("w", EchoWorker.class, "x"));
         assertThat(command.get(0)).endsWith("java");
-        assertThat(command).contains("-Xmx64m", "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"));
+        assertThat(command)
+                .contains(
+                        "-Xmx64m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"));
         assertThat(command.subList(command.size() - 2, command.size()))
                 .containsExactly(EchoWorker.class.getName(), "x");
     }

@@ -14,9 +14,8 @@ class CsvWriterTest {
     @Test
     void writesHeaderAndRowsQuotingWhereNeeded(@TempDir Path directory) throws IOException {
         Path file = directory.resolve("nested/out.csv");
-        CsvWriter.write(file, List.of("name", "value"),
-                List.of(List.of("plain", "1"), List.of("with,comma", "say \"hi\"")));
-        assertThat(Files.readString(file))
-                .isEqualTo("name,value\r\nplain,1\r\n\"with,comma\",\"say \"\"hi\"\"\"\r\n");
+        CsvWriter.write(
+                file, List.of("name", "value"), List.of(List.of("plain", "1"), List.of("with,comma", "say \"hi\"")));
+        assertThat(Files.readString(file)).isEqualTo("name,value\r\nplain,1\r\n\"with,comma\",\"say \"\"hi\"\"\"\r\n");
     }
 }

@@ -11,7 +11,8 @@ class ResultTableTest {
 
     @Test
     void alignsTextLeftAndNumbersRight() {
-        ResultTable table = new ResultTable(List.of(Column.text("op"), Column.number("GB/s")),
+        ResultTable table = new ResultTable(
+                List.of(Column.text("op"), Column.number("GB/s")),
                 List.of(List.of("RC WRITE", "1.5"), List.of("UD SEND", "12.25")));
         assertThat(table.format()).isEqualTo("""
                 op         GB/s

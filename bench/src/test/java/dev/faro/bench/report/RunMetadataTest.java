@@ -21,8 +21,12 @@ class RunMetadataTest {
         parameters.put("provider", "shm");
         parameters.put("sizesBytes", List.of(64, 4096));
         parameters.put("note", "quote \" and\nnewline");
-        RunMetadata metadata = new RunMetadata("fabric", Instant.parse("2026-01-02T03:04:05Z"),
-                Duration.ofMillis(1500), MachineInfo.collect(), parameters);
+        RunMetadata metadata = new RunMetadata(
+                "fabric",
+                Instant.parse("2026-01-02T03:04:05Z"),
+                Duration.ofMillis(1500),
+                MachineInfo.collect(),
+                parameters);
         Path file = directory.resolve("fabric.json");
         metadata.write(file);
 
@@ -42,6 +46,7 @@ class RunMetadataTest {
         MachineInfo machine = MachineInfo.collect();
         assertThat(machine.cores()).isPositive();
         assertThat(machine.jdk()).contains(Integer.toString(Runtime.version().feature()));
-        assertThat(machine.toMap()).containsKeys("hostName", "cores", "memoryBytes", "cpuModel", "operatingSystem", "loadAverage");
+        assertThat(machine.toMap())
+                .containsKeys("hostName", "cores", "memoryBytes", "cpuModel", "operatingSystem", "loadAverage");
     }
 }

@@ -16,9 +16,12 @@ class CaseTuningTest {
 
     @Test
     void aTunedCaseSurvivesEncodeAndDecode() {
-        ShuffleCase tuned = base.withTuning(CaseTuning.DEFAULT.withCreditWriteBackFrequency(4)
-                .withWriteCompletionMode(WriteCompletionMode.POLL_BUFFERS).withBufferPolicy("fixed:8")
-                .withReceiveWork(3).withSlowNode(2, 9));
+        ShuffleCase tuned = base.withTuning(CaseTuning.DEFAULT
+                .withCreditWriteBackFrequency(4)
+                .withWriteCompletionMode(WriteCompletionMode.POLL_BUFFERS)
+                .withBufferPolicy("fixed:8")
+                .withReceiveWork(3)
+                .withSlowNode(2, 9));
 
         ShuffleCase decoded = ShuffleCase.decode(Arrays.asList(tuned.encode().split(" ")));
 
@@ -38,8 +41,10 @@ class CaseTuningTest {
 
     @Test
     void theTuningReachesTheEndpointConfiguration() {
-        ShuffleCase tuned = base.withBuffers(4096, 8).withTuning(CaseTuning.DEFAULT.withCreditWriteBackFrequency(4)
-                .withWriteCompletionMode(WriteCompletionMode.POLL_MESSAGE_QUEUE));
+        ShuffleCase tuned = base.withBuffers(4096, 8)
+                .withTuning(CaseTuning.DEFAULT
+                        .withCreditWriteBackFrequency(4)
+                        .withWriteCompletionMode(WriteCompletionMode.POLL_MESSAGE_QUEUE));
         assertThat(tuned.endpointConfig().creditWriteBackFrequency()).isEqualTo(4);
         assertThat(tuned.endpointConfig().writeCompletionMode()).isEqualTo(WriteCompletionMode.POLL_MESSAGE_QUEUE);
         assertThat(tuned.endpointConfig().bufferPolicy()).isEqualTo(new BufferPolicy.Fixed(8));
@@ -47,7 +52,8 @@ class CaseTuningTest {
         ShuffleCase adaptive = ShuffleCase.of(EndpointDesign.MESQ_SR, ShufflePattern.REPARTITION, 2, 1, 10)
                 .withTuning(CaseTuning.DEFAULT.withBufferPolicy("adaptive:2:64"));
         assertThat(adaptive.endpointConfig().bufferPolicy()).isEqualTo(new BufferPolicy.Adaptive(2, 64));
-        assertThat(CaseTuning.policy("bdp:1e9:10000", 16, 4096).initialPerPeer()).isEqualTo(3);
+        assertThat(CaseTuning.policy("bdp:1e9:10000", 16, 4096).initialPerPeer())
+                .isEqualTo(3);
     }
 
     @Test
@@ -65,7 +71,8 @@ class CaseTuningTest {
     @Test
     void malformedTuningIsRejected() {
         assertThatThrownBy(() -> CaseTuning.DEFAULT.withBufferPolicy("lots")).hasMessageContaining("unknown buffer");
-        assertThatThrownBy(() -> CaseTuning.DEFAULT.withBufferPolicy("adaptive:2")).hasMessageContaining("malformed");
+        assertThatThrownBy(() -> CaseTuning.DEFAULT.withBufferPolicy("adaptive:2"))
+                .hasMessageContaining("malformed");
         assertThatThrownBy(() -> base.withTuning(CaseTuning.DEFAULT.withSlowNode(3, 1)))
                 .hasMessageContaining("slow node out of range");
     }

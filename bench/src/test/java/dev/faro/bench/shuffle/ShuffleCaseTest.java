@@ -28,50 +28,71 @@ class ShuffleCaseTest {
         String line = original.encode();
         ShuffleCase decoded = ShuffleCase.decode(List.of(line.split(" ")));
 
-        assertThat(line).isEqualTo("design=MESQ_SR pattern=multicast nodes=4 groups=0,1;1,2,3;0 threads=2 tuples=1234"
-                + " scans=3 silent=1,3 bufferBytes=4096 buffersPerPeer=8 stallMillis=1500 transport=fabric credit=0"
-                + " writeMode=POLL_COMPLETION_QUEUE bufferPolicy=fixed work=0 slowNode=-1 slowWork=0");
+        assertThat(line)
+                .isEqualTo("design=MESQ_SR pattern=multicast nodes=4 groups=0,1;1,2,3;0 threads=2 tuples=1234"
+                        + " scans=3 silent=1,3 bufferBytes=4096 buffersPerPeer=8 stallMillis=1500 transport=fabric credit=0"
+                        + " writeMode=POLL_COMPLETION_QUEUE bufferPolicy=fixed work=0 slowNode=-1 slowWork=0");
         assertThat(decoded.encode()).isEqualTo(line);
         assertThat(decoded.label()).isEqualTo("MESQ/SR multicast 4 nodes x 2 threads");
         assertThat(decoded.sends(1)).isFalse();
         assertThat(decoded.sends(2)).isTrue();
         assertThat(decoded.tuplesSentBy(2)).isEqualTo(2L * 1234 * 3);
         assertThat(decoded.dataKey()).isEqualTo("nodes=4 groups=0,1;1,2,3;0 threads=2 tuples=1234 scans=3 silent=1,3");
-        assertThat(decoded.withDefaultBuffers().withStallTimeout(Duration.ofSeconds(9)).dataKey())
+        assertThat(decoded.withDefaultBuffers()
+                        .withStallTimeout(Duration.ofSeconds(9))
+                        .dataKey())
                 .isEqualTo(decoded.dataKey());
     }
 
     @Test
     void decodingNamesWhatIsMissingOrWrong() {
         assertThatThrownBy(() -> ShuffleCase.decode(List.of("design=MESQ_SR")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("missing nodes=");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("missing nodes=");
         assertThatThrownBy(() -> ShuffleCase.decode(List.of("nonsense")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("expected key=value, got 'nonsense'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("expected key=value, got 'nonsense'");
         assertThatThrownBy(() -> ShuffleCase.of(EndpointDesign.MESQ_SR, ShufflePattern.REPARTITION, 2, 0, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threads must be in [1, 255]: 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("threads must be in [1, 255]: 0");
     }
 
     @Test
     void orderIsCheckedOnlyWhereRcPromisesIt() {
-        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.REPARTITION, 3, 1, 10).ordered()).isTrue();
-        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.BROADCAST, 3, 1, 10).ordered()).isTrue();
+        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.REPARTITION, 3, 1, 10)
+                        .ordered())
+                .isTrue();
+        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.BROADCAST, 3, 1, 10)
+                        .ordered())
+                .isTrue();
         // ME: receiving thread i is fed by sending thread i of each node only
-        assertThat(ShuffleCase.of(EndpointDesign.MEMQ_WR, ShufflePattern.REPARTITION, 3, 2, 10).ordered()).isTrue();
+        assertThat(ShuffleCase.of(EndpointDesign.MEMQ_WR, ShufflePattern.REPARTITION, 3, 2, 10)
+                        .ordered())
+                .isTrue();
         // SE with two receiving threads sharing one endpoint: no per-thread order to observe
-        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.REPARTITION, 3, 2, 10).ordered()).isFalse();
+        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.REPARTITION, 3, 2, 10)
+                        .ordered())
+                .isFalse();
         // overlapping groups: one thread feeds a node through several output buffers
-        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.MULTICAST, 3, 1, 10).ordered()).isFalse();
+        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.MULTICAST, 3, 1, 10)
+                        .ordered())
+                .isFalse();
         // UD may reorder
-        assertThat(ShuffleCase.of(EndpointDesign.SESQ_SR, ShufflePattern.REPARTITION, 3, 1, 10).ordered()).isFalse();
+        assertThat(ShuffleCase.of(EndpointDesign.SESQ_SR, ShufflePattern.REPARTITION, 3, 1, 10)
+                        .ordered())
+                .isFalse();
         // a second scan repeats the rows
-        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.REPARTITION, 3, 1, 10).withScans(2)
-                .ordered()).isFalse();
+        assertThat(ShuffleCase.of(EndpointDesign.SEMQ_SR, ShufflePattern.REPARTITION, 3, 1, 10)
+                        .withScans(2)
+                        .ordered())
+                .isFalse();
     }
 
     @ParameterizedTest
     @EnumSource(ShufflePattern.class)
     void expectedMatchesTheShuffleOperatorsPartitionerTupleByTuple(ShufflePattern pattern) {
-        ShuffleCase shuffleCase = ShuffleCase.of(EndpointDesign.MEMQ_SR, pattern, 3, 2, 500).withScans(2)
+        ShuffleCase shuffleCase = ShuffleCase.of(EndpointDesign.MEMQ_SR, pattern, 3, 2, 500)
+                .withScans(2)
                 .withSilentNodes(Set.of(1));
         TransmissionGroups groups = shuffleCase.groups();
         Partitioner partitioner = Partitioner.hashLongKey(groups.groupCount());

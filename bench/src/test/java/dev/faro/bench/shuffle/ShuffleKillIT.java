@@ -80,10 +80,12 @@ class ShuffleKillIT {
                 .withDefaultBuffers()
                 .withStallTimeout(Duration.ofSeconds(20));
         return switch (victim) {
-            case SENDER -> base.withGroups("from-2-to-0-1", TransmissionGroups.of(NODES, List.of(new int[] {0},
-                    new int[] {1}))).withSilentNodes(Set.of(0, 1));
-            case RECEIVER -> base.withGroups("from-0-1-to-2", TransmissionGroups.of(NODES, List.of(new int[] {2})))
-                    .withSilentNodes(Set.of(2));
+            case SENDER ->
+                base.withGroups("from-2-to-0-1", TransmissionGroups.of(NODES, List.of(new int[] {0}, new int[] {1})))
+                        .withSilentNodes(Set.of(0, 1));
+            case RECEIVER ->
+                base.withGroups("from-0-1-to-2", TransmissionGroups.of(NODES, List.of(new int[] {2})))
+                        .withSilentNodes(Set.of(2));
         };
     }
 
@@ -92,10 +94,14 @@ class ShuffleKillIT {
     void survivorsFailWithANetworkErrorAndLeakNothing(EndpointDesign design, Victim victim) throws Exception {
         ShuffleCase shuffleCase = endlessCase(design, victim);
         RunningCase running = cluster.launch(shuffleCase, Duration.ofSeconds(90));
-        assertThat(running.awaitStarted(Duration.ofSeconds(30))).as("every node started moving data").isTrue();
+        assertThat(running.awaitStarted(Duration.ofSeconds(30)))
+                .as("every node started moving data")
+                .isTrue();
         String victimNode = running.fabricNode(VICTIM);
         Thread.sleep(RUN_BEFORE_KILL.toMillis());
-        assertThat(running.isDone()).as("the shuffle is still running when the victim is killed").isFalse();
+        assertThat(running.isDone())
+                .as("the shuffle is still running when the victim is killed")
+                .isFalse();
 
         long killNanos = System.nanoTime();
         cluster.kill(VICTIM);
@@ -113,7 +119,8 @@ class ShuffleKillIT {
             Duration detection = Duration.ofNanos(failed.atNanos() - killNanos);
             timing.append(String.format(" node %d after %d ms (%s)", node, detection.toMillis(), failed));
             assertThat(failed.category()).as("survivor %d: %s", node, failed).isEqualTo("NETWORK");
-            assertThat(detection).as("survivor %d reported within the bound: %s", node, failed)
+            assertThat(detection)
+                    .as("survivor %d reported within the bound: %s", node, failed)
                     .isLessThan(DETECTION_BOUND);
         }
         timings.add(timing.toString()); // printed together at the end
@@ -121,10 +128,14 @@ class ShuffleKillIT {
         // once the survivors have closed their endpoints, only their node files are left
         assertThat(cluster.awaitIdle()).as("survivors became idle").contains(0, 1);
         List<String> files = cluster.sharedFiles().stream()
-                .map(file -> cluster.directory().relativize(file).toString()).sorted().toList();
-        assertThat(files).as("the dead node's directory is removed by the survivors")
+                .map(file -> cluster.directory().relativize(file).toString())
+                .sorted()
+                .toList();
+        assertThat(files)
+                .as("the dead node's directory is removed by the survivors")
                 .noneMatch(file -> file.startsWith("faro-" + victimNode));
-        assertThat(files).as("survivors' endpoints released their files")
+        assertThat(files)
+                .as("survivors' endpoints released their files")
                 .allMatch(file -> !file.contains("/") || file.endsWith("/node"));
 
         // the cluster replaces the dead worker and carries on
@@ -140,10 +151,13 @@ class ShuffleKillIT {
         CaseOutcome outcome = cluster.launch(endless, Duration.ofSeconds(3)).await();
 
         for (int node = 0; node < NODES; node++) {
-            assertThat(outcome.nodes().get(node)).isInstanceOfSatisfying(NodeOutcome.Failed.class,
-                    failed -> assertThat(failed.category()).isEqualTo(NodeOutcome.DEADLINE));
+            assertThat(outcome.nodes().get(node))
+                    .isInstanceOfSatisfying(
+                            NodeOutcome.Failed.class,
+                            failed -> assertThat(failed.category()).isEqualTo(NodeOutcome.DEADLINE));
         }
-        CaseOutcome next = cluster.run(ShuffleCase.of(EndpointDesign.MEMQ_SR, ShufflePattern.BROADCAST, NODES, 2, 1000));
+        CaseOutcome next =
+                cluster.run(ShuffleCase.of(EndpointDesign.MEMQ_SR, ShufflePattern.BROADCAST, NODES, 2, 1000));
         assertThat(next.problems()).isEmpty();
         assertThat(cluster.restarts() - restartsBefore).as("workers replaced").isEqualTo(NODES);
     }

@@ -34,7 +34,9 @@ class ShuffleMatrixIT {
     @BeforeAll
     static void startWorkers() {
         List<String> skipped = Arrays.stream(EndpointDesign.values())
-                .filter(design -> !EndpointFactory.isImplemented(design)).map(EndpointDesign::paperName).toList();
+                .filter(design -> !EndpointFactory.isImplemented(design))
+                .map(EndpointDesign::paperName)
+                .toList();
         System.err.println("[shuffle matrix] designs not implemented yet, skipped: "
                 + (skipped.isEmpty() ? "none" : String.join(", ", skipped)));
         startNanos = System.nanoTime();
@@ -48,9 +50,12 @@ class ShuffleMatrixIT {
         }
         int restarts = cluster.restarts();
         cluster.close(); // throws if any shared-memory file was left behind
-        System.err.printf("[shuffle matrix] %d cases in %.1f s with %d worker JVMs, %d replaced%n", cases().count(),
-                (System.nanoTime() - startNanos) / 1e9, WORKERS, restarts);
-        assertThat(restarts).as("workers replaced during the matrix (a case failed or hung)").isZero();
+        System.err.printf(
+                "[shuffle matrix] %d cases in %.1f s with %d worker JVMs, %d replaced%n",
+                cases().count(), (System.nanoTime() - startNanos) / 1e9, WORKERS, restarts);
+        assertThat(restarts)
+                .as("workers replaced during the matrix (a case failed or hung)")
+                .isZero();
     }
 
     static Stream<Arguments> cases() {
@@ -78,12 +83,15 @@ class ShuffleMatrixIT {
 
         assertThat(outcome.problems()).as(label).isEmpty();
         for (int node = 0; node < shuffleCase.nodes(); node++) {
-            assertThat(outcome.result(node).count()).as("%s: tuples at node %d", label, node)
+            assertThat(outcome.result(node).count())
+                    .as("%s: tuples at node %d", label, node)
                     .isEqualTo(outcome.expected().count(node));
         }
         if (shuffleCase.ordered()) {
             for (int node = 0; node < shuffleCase.nodes(); node++) {
-                assertThat(outcome.result(node).outOfOrder()).as("%s: out of order at node %d", label, node).isZero();
+                assertThat(outcome.result(node).outOfOrder())
+                        .as("%s: out of order at node %d", label, node)
+                        .isZero();
             }
         }
     }

@@ -26,22 +26,24 @@ class ShuffleThroughputIT {
 
         ShuffleThroughputReport report = new ShuffleThroughput(config, progress::add).run();
 
-        assertThat(report.results()).hasSize(config.designs().size() * config.nodeCounts().size());
+        assertThat(report.results())
+                .hasSize(config.designs().size() * config.nodeCounts().size());
         for (ThroughputResult result : report.results()) {
             assertThat(result.failure()).as("%s", result).isEmpty();
             assertThat(result.gigabytesPerSecond()).as("%s", result).isPositive();
             assertThat(result.megaTuplesPerSecond()).as("%s", result).isPositive();
             assertThat(result.runs()).isEqualTo(1);
             // repartition: each node gets its share of every node's tuples, 16 bytes each
-            double expectedBytesPerNode = (double) config.threads() * config.tuplesPerThread() * config.scans()
-                    * ShuffleTuples.TUPLE_BYTES;
+            double expectedBytesPerNode =
+                    (double) config.threads() * config.tuplesPerThread() * config.scans() * ShuffleTuples.TUPLE_BYTES;
             assertThat(result.bytesPerNode()).as("%s", result).isEqualTo(expectedBytesPerNode);
         }
         List<String> csv = Files.readAllLines(report.csvFile());
         assertThat(csv).hasSize(1 + report.results().size());
         assertThat(csv.get(0)).startsWith("provider,pattern,nodes,design,threads,tuple_bytes,runs,gbps_per_node");
         assertThat(csv.get(1)).startsWith("shm,repartition,2,SESQ/SR,2,16,1,");
-        assertThat(Files.readString(report.metadataFile())).contains("\"experiment\": \"shuffle-throughput\"")
+        assertThat(Files.readString(report.metadataFile()))
+                .contains("\"experiment\": \"shuffle-throughput\"")
                 .contains("\"cores\"");
         assertPng(report.plotFile());
         assertThat(report.table()).contains("GB/s per node", "M tuples/s per node", "MESQ/SR");

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ThroughputReportWriterTest {
 
     private static ThroughputResult result(EndpointDesign design, int nodes, double gigabytes) {
-        return new ThroughputResult(design, nodes, 3, gigabytes, gigabytes * 1e3 / 16, gigabytes * 0.9,
-                gigabytes * 1.1, 1e8, 0.5, "");
+        return new ThroughputResult(
+                design, nodes, 3, gigabytes, gigabytes * 1e3 / 16, gigabytes * 0.9, gigabytes * 1.1, 1e8, 0.5, "");
     }
 
     private final List<ThroughputResult> results = List.of(
@@ -27,20 +27,22 @@ class ThroughputReportWriterTest {
     void theTableGivesMediansRatiosToTheBestFailuresAndNotes() {
         String table = ThroughputReportWriter.table(results, List.of("oversubscribed"));
 
-        assertThat(table.lines().toList().get(0)).contains("nodes", "design", "GB/s per node", "M tuples/s per node",
-                "vs best");
+        assertThat(table.lines().toList().get(0))
+                .contains("nodes", "design", "GB/s per node", "M tuples/s per node", "vs best");
         List<String> lines = table.lines().toList();
         assertThat(lines.get(2)).matches(" +2 +MESQ/SR +1\\.000 +62\\.50 +0\\.900-1\\.100 +0\\.500 +3 +1\\.00");
         assertThat(lines.get(3)).matches(" +2 +MEMQ/SR +0\\.500 +31\\.25 .* +0\\.50");
         assertThat(lines.get(4)).matches(" +4 +MESQ/SR +failed");
         assertThat(lines.get(5)).endsWith("1.00"); // the best at 4 nodes among those that ran
-        assertThat(table).contains("MESQ/SR at 4 nodes failed: node 1 failed: NETWORK: boom")
+        assertThat(table)
+                .contains("MESQ/SR at 4 nodes failed: node 1 failed: NETWORK: boom")
                 .contains("note: oversubscribed");
     }
 
     @Test
     void csvAndPlotAreWritten(@TempDir Path out) throws Exception {
-        ShuffleThroughputConfig config = ShuffleThroughputConfig.quick().withOutputDirectory(out)
+        ShuffleThroughputConfig config = ShuffleThroughputConfig.quick()
+                .withOutputDirectory(out)
                 .withDesigns(List.of(EndpointDesign.MESQ_SR, EndpointDesign.MEMQ_SR));
         List<List<String>> rows = ThroughputReportWriter.csvRows(config, results);
         assertThat(rows.get(0)).startsWith("shm", "repartition", "2", "MESQ/SR", "2", "16", "3", "1.0000", "62.5000");

@@ -107,9 +107,23 @@ public record ClusterConfig(
 
     /** A local cluster of {@code nodes} workers on {@code shm}, listening on loopback, with the default timeouts. */
     public static ClusterConfig local(int nodes) {
-        return new ClusterConfig(nodes, DEFAULT_PROVIDER, Map.of(), null, defaultWorkerHeap(nodes), List.of(), null,
-                LOOPBACK, 0, Duration.ofSeconds(60), Duration.ofSeconds(1), DEFAULT_HEARTBEAT_TIMEOUT,
-                Duration.ofSeconds(5), Duration.ofSeconds(120), DEFAULT_EXCHANGE_STALL_TIMEOUT, false);
+        return new ClusterConfig(
+                nodes,
+                DEFAULT_PROVIDER,
+                Map.of(),
+                null,
+                defaultWorkerHeap(nodes),
+                List.of(),
+                null,
+                LOOPBACK,
+                0,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(1),
+                DEFAULT_HEARTBEAT_TIMEOUT,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(120),
+                DEFAULT_EXCHANGE_STALL_TIMEOUT,
+                false);
     }
 
     /**
@@ -126,89 +140,285 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withNodes(int value) {
-        return new ClusterConfig(value, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                value,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withProvider(String value) {
-        return new ClusterConfig(nodes, value, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                value,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withProviderOption(String key, String value) {
         Map<String, String> options = new HashMap<>(providerOptions);
         options.put(key, value);
-        return new ClusterConfig(nodes, provider, options, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                options,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withFabricPeerTimeout(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, value, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                value,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withWorkerHeap(String value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, value, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                value,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withJvmOptions(List<String> value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, value, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                value,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withClassPath(String value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, value,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                value,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withBind(String address, int value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                address, value, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                address,
+                value,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withJoinTimeout(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, value, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                value,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withHeartbeat(Duration interval, Duration timeout) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, interval, timeout, cancelGrace, exchangeTimeout, exchangeStallTimeout,
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                interval,
+                timeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
                 forwardWorkerOutput);
     }
 
     public ClusterConfig withCancelGrace(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, value, exchangeTimeout,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                value,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withExchangeTimeout(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, value,
-                exchangeStallTimeout, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                value,
+                exchangeStallTimeout,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withExchangeStallTimeout(Duration value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                value, forwardWorkerOutput);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                value,
+                forwardWorkerOutput);
     }
 
     public ClusterConfig withForwardWorkerOutput(boolean value) {
-        return new ClusterConfig(nodes, provider, providerOptions, fabricPeerTimeout, workerHeap, jvmOptions, classPath,
-                bindAddress, port, joinTimeout, heartbeatInterval, heartbeatTimeout, cancelGrace, exchangeTimeout,
-                exchangeStallTimeout, value);
+        return new ClusterConfig(
+                nodes,
+                provider,
+                providerOptions,
+                fabricPeerTimeout,
+                workerHeap,
+                jvmOptions,
+                classPath,
+                bindAddress,
+                port,
+                joinTimeout,
+                heartbeatInterval,
+                heartbeatTimeout,
+                cancelGrace,
+                exchangeTimeout,
+                exchangeStallTimeout,
+                value);
     }
 
     /** How long a worker waits for any frame from the coordinator before it gives up and exits. */

@@ -85,14 +85,20 @@ public final class Coordinator implements AutoCloseable {
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getByName(config.bindAddress()), config.port()), 64);
         this.launcher = launchLocal
-                ? new WorkerLauncher(joinAddress(), secret,
+                ? new WorkerLauncher(
+                        joinAddress(),
+                        secret,
                         config.classPath() != null ? config.classPath() : WorkerLauncher.currentClassPath(),
-                        config.workerHeap(), config.jvmOptions(), log, config.forwardWorkerOutput(),
+                        config.workerHeap(),
+                        config.jvmOptions(),
+                        log,
+                        config.forwardWorkerOutput(),
                         this::removeLeftovers)
                 : null;
         this.admission = new WorkerAdmission(this, config, secret, log);
         Thread.ofVirtual().name("faro-coordinator-acceptor").start(this::accept);
-        this.supervisor = Thread.ofPlatform().daemon().name("faro-coordinator-supervisor").start(this::supervise);
+        this.supervisor =
+                Thread.ofPlatform().daemon().name("faro-coordinator-supervisor").start(this::supervise);
     }
 
     /**
@@ -113,8 +119,11 @@ public final class Coordinator implements AutoCloseable {
         try {
             return new Coordinator(config, secret, launchLocal, System.err);
         } catch (IOException e) {
-            throw new FaroException(Category.IO, "the coordinator cannot listen on " + config.bindAddress() + ":"
-                    + config.port() + ": " + e.getMessage(), e);
+            throw new FaroException(
+                    Category.IO,
+                    "the coordinator cannot listen on " + config.bindAddress() + ":" + config.port() + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -165,7 +174,8 @@ public final class Coordinator implements AutoCloseable {
                     continue;
                 }
             }
-            List<String> fresh = joined.stream().filter(worker -> !reported.contains(worker)).toList();
+            List<String> fresh =
+                    joined.stream().filter(worker -> !reported.contains(worker)).toList();
             if (first || !fresh.isEmpty()) {
                 progress.accept("waiting for workers: " + joined.size() + " of " + slots.length + " joined"
                         + (fresh.isEmpty() ? "" : " (" + String.join("; ", fresh) + ")"));
@@ -177,10 +187,14 @@ public final class Coordinator implements AutoCloseable {
             }
             if (System.nanoTime() - deadlineNanos >= 0) {
                 if (joined.size() < slots.length) {
-                    throw new ClusterException(Kind.NODE_UNAVAILABLE, Category.TIMEOUT, firstUnready(), "only "
-                            + joined.size() + " of " + slots.length + " workers joined within "
-                            + seconds(timeout) + "; start the others with --join " + joinHint()
-                            + " and the cluster's secret");
+                    throw new ClusterException(
+                            Kind.NODE_UNAVAILABLE,
+                            Category.TIMEOUT,
+                            firstUnready(),
+                            "only "
+                                    + joined.size() + " of " + slots.length + " workers joined within "
+                                    + seconds(timeout) + "; start the others with --join " + joinHint()
+                                    + " and the cluster's secret");
                 }
                 awaitReady(deadlineNanos); // every node has a worker, one still busy: its own message
                 return;
@@ -223,8 +237,7 @@ public final class Coordinator implements AutoCloseable {
      * callers that report each node's outcome (benchmarks, failure tests). Waits first, like {@link #runOnAll}, until
      * every node of the cluster has a ready, idle worker.
      */
-    public List<NodeAnswer> runOnEach(int nodes, String type, IntFunction<JsonNode> payloadForNode,
-            Duration timeout) {
+    public List<NodeAnswer> runOnEach(int nodes, String type, IntFunction<JsonNode> payloadForNode, Duration timeout) {
         rounds.lock();
         try {
             return new EveryNodeRound(this, nodes, type, payloadForNode, timeout).run();
@@ -455,11 +468,15 @@ public final class Coordinator implements AutoCloseable {
         for (int node = 0; node < slots.length; node++) {
             Slot slot = slots[node];
             if (slot.connection == null) {
-                problems.add("node " + node + " has no worker" + (launcher == null
-                        ? (slot.lost != null ? " since " + slot.lost + " (the coordinator cannot start one on"
-                                + " another host: start one with --join " + joinHint() + ")"
-                                : " (start one with --join " + joinHint() + ")")
-                        : slot.launched != null ? " (pid " + slot.launched.pid() + " has not joined yet)" : ""));
+                problems.add("node " + node + " has no worker"
+                        + (launcher == null
+                                ? (slot.lost != null
+                                        ? " since " + slot.lost + " (the coordinator cannot start one on"
+                                                + " another host: start one with --join " + joinHint() + ")"
+                                        : " (start one with --join " + joinHint() + ")")
+                                : slot.launched != null
+                                        ? " (pid " + slot.launched.pid() + " has not joined yet)"
+                                        : ""));
             } else if (!slot.ready) {
                 problems.add(slot.connection.describe() + " is still getting ready");
             } else if (slot.connection.busy()) {
@@ -511,8 +528,9 @@ public final class Coordinator implements AutoCloseable {
         }
         if (!isClosed() && !ChildProcesses.shuttingDown()) {
             log.println("faro coordinator: " + connection.describe() + " " + connection.lostWhat()
-                    + (launcher != null ? "; starting a replacement"
-                    : "; waiting for a worker to join (the coordinator cannot start one on another host)"));
+                    + (launcher != null
+                            ? "; starting a replacement"
+                            : "; waiting for a worker to join (the coordinator cannot start one on another host)"));
         }
     }
 

@@ -31,8 +31,8 @@ final class EveryNodeRound {
     private final IntFunction<JsonNode> payloadForNode;
     private final Duration timeout;
 
-    EveryNodeRound(Coordinator coordinator, int nodes, String type, IntFunction<JsonNode> payloadForNode,
-            Duration timeout) {
+    EveryNodeRound(
+            Coordinator coordinator, int nodes, String type, IntFunction<JsonNode> payloadForNode, Duration timeout) {
         if (nodes < 1 || nodes > coordinator.nodes()) {
             throw new IllegalArgumentException("a round needs 1 to " + coordinator.nodes() + " nodes: nodes=" + nodes);
         }
@@ -45,8 +45,10 @@ final class EveryNodeRound {
 
     List<NodeAnswer> run() {
         ClusterConfig config = coordinator.config();
-        List<WorkerConnection> members = coordinator.awaitReady(
-                System.nanoTime() + config.joinTimeout().plus(config.cancelGrace()).toNanos()).subList(0, nodes);
+        List<WorkerConnection> members = coordinator
+                .awaitReady(System.nanoTime()
+                        + config.joinTimeout().plus(config.cancelGrace()).toNanos())
+                .subList(0, nodes);
         List<JsonNode> payloads = new ArrayList<>(nodes);
         for (int node = 0; node < nodes; node++) {
             payloads.add(payloadForNode.apply(node));
@@ -59,8 +61,7 @@ final class EveryNodeRound {
             AtomicReferenceArray<NodeAnswer> answers = new AtomicReferenceArray<>(nodes);
             for (int node = 0; node < nodes; node++) {
                 int finished = node;
-                CompletableFuture<TaskReply> future = members.get(node).submit(taskId, type, payloads.get(node),
-                        nodes);
+                CompletableFuture<TaskReply> future = members.get(node).submit(taskId, type, payloads.get(node), nodes);
                 futures.add(future);
                 future.whenComplete((reply, failure) -> {
                     answers.set(finished, answer(finished, future));
@@ -78,8 +79,12 @@ final class EveryNodeRound {
         }
     }
 
-    private void collect(List<WorkerConnection> members, List<CompletableFuture<TaskReply>> futures,
-            AtomicReferenceArray<NodeAnswer> answers, LinkedBlockingQueue<Integer> done, long taskId) {
+    private void collect(
+            List<WorkerConnection> members,
+            List<CompletableFuture<TaskReply>> futures,
+            AtomicReferenceArray<NodeAnswer> answers,
+            LinkedBlockingQueue<Integer> done,
+            long taskId) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         boolean cancelled = false;
         int remaining = nodes;
@@ -107,16 +112,25 @@ final class EveryNodeRound {
         long now = System.nanoTime();
         for (int node = 0; node < nodes; node++) {
             if (!futures.get(node).isDone()) {
-                answers.set(node, new NodeAnswer(node, null, new ClusterException(Kind.TIMEOUT, Category.TIMEOUT,
-                        node, members.get(node).describe() + ": " + message), now));
+                answers.set(
+                        node,
+                        new NodeAnswer(
+                                node,
+                                null,
+                                new ClusterException(
+                                        Kind.TIMEOUT,
+                                        Category.TIMEOUT,
+                                        node,
+                                        members.get(node).describe() + ": " + message),
+                                now));
             } else if (answers.get(node) == null) {
                 answers.set(node, answer(node, futures.get(node)));
             }
         }
     }
 
-    private void cancelRunning(List<WorkerConnection> members, List<CompletableFuture<TaskReply>> futures,
-            long taskId, String reason) {
+    private void cancelRunning(
+            List<WorkerConnection> members, List<CompletableFuture<TaskReply>> futures, long taskId, String reason) {
         for (int node = 0; node < nodes; node++) {
             if (!futures.get(node).isDone()) {
                 members.get(node).cancel(taskId, reason, coordinator.config().cancelGrace());
@@ -131,13 +145,13 @@ final class EveryNodeRound {
         } catch (ExecutionException e) {
             ClusterException failure = e.getCause() instanceof NodeFailure nodeFailure
                     ? nodeFailure.toClusterException()
-                    : new ClusterException(Kind.TASK_FAILED, Category.INVALID_ARGUMENT, node,
-                            String.valueOf(e.getCause()));
+                    : new ClusterException(
+                            Kind.TASK_FAILED, Category.INVALID_ARGUMENT, node, String.valueOf(e.getCause()));
             return new NodeAnswer(node, null, failure, now);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new NodeAnswer(node, null, new ClusterException(Kind.CLOSED, Category.CLOSED, node,
-                    "interrupted"), now);
+            return new NodeAnswer(
+                    node, null, new ClusterException(Kind.CLOSED, Category.CLOSED, node, "interrupted"), now);
         }
     }
 }

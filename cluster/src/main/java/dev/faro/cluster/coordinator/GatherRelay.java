@@ -1,9 +1,9 @@
 package dev.faro.cluster.coordinator;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.faro.cluster.protocol.Frame;
 import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.MessageType;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -49,8 +49,7 @@ final class GatherRelay {
         try {
             value = frame.required("value").binaryValue();
         } catch (IOException e) {
-            from.lose(dev.faro.cluster.ClusterException.Kind.WORKER_DIED, "sent a malformed GATHER for '" + key
-                    + "'");
+            from.lose(dev.faro.cluster.ClusterException.Kind.WORKER_DIED, "sent a malformed GATHER for '" + key + "'");
             return;
         }
         byte[][] complete;
@@ -82,7 +81,10 @@ final class GatherRelay {
         for (byte[] contribution : complete) {
             array.add(contribution);
         }
-        Frame answer = Frame.of(MessageType.GATHERED).put("taskId", taskId).put("key", key).put("values", array);
+        Frame answer = Frame.of(MessageType.GATHERED)
+                .put("taskId", taskId)
+                .put("key", key)
+                .put("values", array);
         for (WorkerConnection member : members) {
             member.send(answer);
         }

@@ -31,11 +31,13 @@ final class Supervision {
     private final PrintStream log;
     /** A gap between passes longer than this is a pause of this process, not silence of the workers. */
     private final long pauseThresholdNanos;
+
     private final long heartbeatTimeoutNanos;
     /** When the last pass ran; 0 before the first. */
     private long lastTickNanos;
     /** Silence is counted from here at the earliest: the end of the last pause of this process. */
     private long silenceCountsFromNanos;
+
     private boolean paused;
     /**
      * The cluster's progress epoch: one more whenever a worker's PONG showed progress since the last pass; relayed to
@@ -50,7 +52,8 @@ final class Supervision {
         this.launcher = launcher;
         this.log = log;
         this.heartbeatTimeoutNanos = config.heartbeatTimeout().toNanos();
-        this.pauseThresholdNanos = Math.max(PAUSE_FLOOR_NANOS, config.heartbeatInterval().toNanos());
+        this.pauseThresholdNanos =
+                Math.max(PAUSE_FLOOR_NANOS, config.heartbeatInterval().toNanos());
     }
 
     void tick(long nowNanos) {
@@ -122,14 +125,16 @@ final class Supervision {
         }
         long silentNanos = silentNanos(connection, nowNanos);
         if (silentNanos > heartbeatTimeoutNanos) {
-            actions.add(() -> connection.lose(Kind.WORKER_UNRESPONSIVE, "stopped answering heartbeats for "
-                    + silentNanos / 1_000_000 + " ms"));
+            actions.add(() -> connection.lose(
+                    Kind.WORKER_UNRESPONSIVE, "stopped answering heartbeats for " + silentNanos / 1_000_000 + " ms"));
             return;
         }
         String overdue = connection.overdueCancelledTask(nowNanos);
         if (overdue != null) {
-            actions.add(() -> connection.lose(Kind.WORKER_UNRESPONSIVE, "did not stop task '" + overdue + "' within "
-                    + config.cancelGrace().toMillis() + " ms of its cancel and was stopped"));
+            actions.add(() -> connection.lose(
+                    Kind.WORKER_UNRESPONSIVE,
+                    "did not stop task '" + overdue + "' within "
+                            + config.cancelGrace().toMillis() + " ms of its cancel and was stopped"));
             return;
         }
         if (nowNanos - slot.lastPingNanos >= config.heartbeatInterval().toNanos()) {
@@ -139,8 +144,8 @@ final class Supervision {
         }
     }
 
-    private void watchLaunch(int node, Coordinator.Slot slot, long nowNanos, List<Integer> toLaunch,
-            List<Runnable> actions) {
+    private void watchLaunch(
+            int node, Coordinator.Slot slot, long nowNanos, List<Integer> toLaunch, List<Runnable> actions) {
         LaunchedWorker launched = slot.launched;
         if (launched == null) {
             toLaunch.add(node);

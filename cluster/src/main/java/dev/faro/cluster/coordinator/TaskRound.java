@@ -38,8 +38,8 @@ final class TaskRound {
 
     List<TaskReply> run() {
         ClusterConfig config = coordinator.config();
-        List<WorkerConnection> members = coordinator.awaitReady(
-                System.nanoTime() + config.joinTimeout().plus(config.cancelGrace()).toNanos());
+        List<WorkerConnection> members = coordinator.awaitReady(System.nanoTime()
+                + config.joinTimeout().plus(config.cancelGrace()).toNanos());
         int nodes = members.size();
         List<JsonNode> payloads = new ArrayList<>(nodes);
         for (int node = 0; node < nodes; node++) {
@@ -72,7 +72,9 @@ final class TaskRound {
     }
 
     /** Waits for every reply; returns the failure that ends the round, or null when every node answered. */
-    private NodeFailure await(List<WorkerConnection> members, List<CompletableFuture<TaskReply>> futures,
+    private NodeFailure await(
+            List<WorkerConnection> members,
+            List<CompletableFuture<TaskReply>> futures,
             LinkedBlockingQueue<Integer> done) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         int remaining = futures.size();
@@ -93,13 +95,17 @@ final class TaskRound {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new NodeFailure(Kind.CLOSED, Category.CLOSED, -1, "interrupted while waiting for task '" + type
-                    + "'");
+            return new NodeFailure(
+                    Kind.CLOSED, Category.CLOSED, -1, "interrupted while waiting for task '" + type + "'");
         }
     }
 
-    private NodeFailure preferLostWorker(NodeFailure first, List<CompletableFuture<TaskReply>> futures,
-            LinkedBlockingQueue<Integer> done, int remaining) throws InterruptedException {
+    private NodeFailure preferLostWorker(
+            NodeFailure first,
+            List<CompletableFuture<TaskReply>> futures,
+            LinkedBlockingQueue<Integer> done,
+            int remaining)
+            throws InterruptedException {
         long deadlineNanos = System.nanoTime() + DEATH_PREFERENCE_WINDOW.toNanos();
         while (remaining > 0) {
             Integer node = done.poll(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -124,8 +130,12 @@ final class TaskRound {
                 first = first < 0 ? node : first;
             }
         }
-        return new NodeFailure(Kind.TIMEOUT, Category.TIMEOUT, first, "task '" + type + "' did not finish within "
-                + timeout.toMillis() + " ms on " + String.join(", ", running));
+        return new NodeFailure(
+                Kind.TIMEOUT,
+                Category.TIMEOUT,
+                first,
+                "task '" + type + "' did not finish within " + timeout.toMillis() + " ms on "
+                        + String.join(", ", running));
     }
 
     private static NodeFailure failureOf(CompletableFuture<TaskReply> future) {

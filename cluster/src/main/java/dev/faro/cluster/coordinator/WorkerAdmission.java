@@ -1,5 +1,6 @@
 package dev.faro.cluster.coordinator;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.launch.LaunchedWorker;
 import dev.faro.cluster.protocol.AuthenticationException;
@@ -8,7 +9,6 @@ import dev.faro.cluster.protocol.FrameChannel;
 import dev.faro.cluster.protocol.Handshake;
 import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.PeerText;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -61,8 +61,11 @@ final class WorkerAdmission {
         if (unauthenticated.incrementAndGet() > MAX_UNAUTHENTICATED) {
             unauthenticated.decrementAndGet();
             close(socket);
-            strangers.log("cap", "closed a connection from " + socket.getRemoteSocketAddress() + " at once: "
-                    + MAX_UNAUTHENTICATED + " connections are still unauthenticated", null);
+            strangers.log(
+                    "cap",
+                    "closed a connection from " + socket.getRemoteSocketAddress() + " at once: " + MAX_UNAUTHENTICATED
+                            + " connections are still unauthenticated",
+                    null);
             return;
         }
         Thread.ofVirtual().name("faro-coordinator-join").start(() -> admit(socket));
@@ -70,16 +73,18 @@ final class WorkerAdmission {
 
     private void admit(Socket socket) {
         AtomicBoolean handshakeOver = new AtomicBoolean();
-        Thread deadline = Thread.ofVirtual().name("faro-coordinator-handshake-deadline").start(() -> {
-            try {
-                Thread.sleep(HANDSHAKE_DEADLINE);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (handshakeOver.compareAndSet(false, true)) {
-                close(socket); // its handshake thread fails at once and logs why
-            }
-        });
+        Thread deadline = Thread.ofVirtual()
+                .name("faro-coordinator-handshake-deadline")
+                .start(() -> {
+                    try {
+                        Thread.sleep(HANDSHAKE_DEADLINE);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (handshakeOver.compareAndSet(false, true)) {
+                        close(socket); // its handshake thread fails at once and logs why
+                    }
+                });
         Handshake.JoiningWorker joining;
         FrameChannel channel = null;
         try {
@@ -87,21 +92,25 @@ final class WorkerAdmission {
             channel.receiveTimeout(HANDSHAKE_DEADLINE);
             joining = Handshake.authenticateWorker(channel, secret);
             if (!handshakeOver.compareAndSet(false, true)) {
-                throw new IOException("closed: no proof of the secret within " + HANDSHAKE_DEADLINE.toMillis()
-                        + " ms");
+                throw new IOException("closed: no proof of the secret within " + HANDSHAKE_DEADLINE.toMillis() + " ms");
             }
         } catch (AuthenticationException e) {
-            strangers.log("refused", "refused a connection from " + socket.getRemoteSocketAddress() + ": ",
-                    e.getMessage());
+            strangers.log(
+                    "refused", "refused a connection from " + socket.getRemoteSocketAddress() + ": ", e.getMessage());
             closeStranger(socket, channel);
             return;
         } catch (IOException | RuntimeException e) {
             if (handshakeOver.get() && socket.isClosed() || e instanceof SocketTimeoutException) {
-                strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress() + " sent no valid"
-                        + " proof of the secret within " + HANDSHAKE_DEADLINE.toMillis() + " ms; closed", null);
+                strangers.log(
+                        "failed",
+                        "a connection from " + socket.getRemoteSocketAddress() + " sent no valid"
+                                + " proof of the secret within " + HANDSHAKE_DEADLINE.toMillis() + " ms; closed",
+                        null);
             } else {
-                strangers.log("failed", "a connection from " + socket.getRemoteSocketAddress()
-                        + " failed before joining: ", String.valueOf(e));
+                strangers.log(
+                        "failed",
+                        "a connection from " + socket.getRemoteSocketAddress() + " failed before joining: ",
+                        String.valueOf(e));
             }
             closeStranger(socket, channel);
             return;
@@ -114,8 +123,10 @@ final class WorkerAdmission {
         try {
             connection = admit(joining, channel);
             if (connection == null) {
-                Handshake.refuse(channel, "the cluster has no free node for this worker (nodes="
-                        + coordinator.nodes() + ", requested node " + joining.requestedNode() + ")");
+                Handshake.refuse(
+                        channel,
+                        "the cluster has no free node for this worker (nodes=" + coordinator.nodes()
+                                + ", requested node " + joining.requestedNode() + ")");
             }
         } catch (AuthenticationException e) {
             log.println("faro coordinator: refused a worker from " + channel.peer() + ": " + e.getMessage());
@@ -148,7 +159,11 @@ final class WorkerAdmission {
             connection.ready().get(config.joinTimeout().toNanos(), TimeUnit.NANOSECONDS);
             List<SetupTask> setup = coordinator.setupTasks();
             for (SetupTask task : setup) {
-                TaskReply ignored = connection.submit(coordinator.nextTaskId(), task.type(), task.payloads().get(node))
+                TaskReply ignored = connection
+                        .submit(
+                                coordinator.nextTaskId(),
+                                task.type(),
+                                task.payloads().get(node))
                         .get(task.timeout().toNanos(), TimeUnit.NANOSECONDS);
             }
             if (coordinator.onReady(connection) && !setup.isEmpty()) {
@@ -156,9 +171,12 @@ final class WorkerAdmission {
                         + " setup task(s)");
             }
         } catch (ExecutionException | TimeoutException | InterruptedException e) {
-            String reason = connection.describe() + " could not get ready: " + (e instanceof ExecutionException
-                    ? e.getCause().getMessage() : e instanceof TimeoutException
-                    ? "no answer within " + config.joinTimeout().toMillis() + " ms" : "interrupted");
+            String reason = connection.describe() + " could not get ready: "
+                    + (e instanceof ExecutionException
+                            ? e.getCause().getMessage()
+                            : e instanceof TimeoutException
+                                    ? "no answer within " + config.joinTimeout().toMillis() + " ms"
+                                    : "interrupted");
             coordinator.onJoinFailed(connection, reason);
             connection.lose(dev.faro.cluster.ClusterException.Kind.NODE_UNAVAILABLE, "could not get ready");
         }
@@ -195,8 +213,8 @@ final class WorkerAdmission {
             Coordinator.Slot slot = slots[node];
             LaunchedWorker process =
                     slot.launched != null && slot.launched.pid() == joining.pid() ? slot.launched : null;
-            WorkerConnection connection = new WorkerConnection(node, joining.pid(),
-                    PeerText.sanitize(joining.host(), 100), channel, process);
+            WorkerConnection connection =
+                    new WorkerConnection(node, joining.pid(), PeerText.sanitize(joining.host(), 100), channel, process);
             slot.connection = connection;
             slot.ready = false;
             slot.lastPingNanos = System.nanoTime();

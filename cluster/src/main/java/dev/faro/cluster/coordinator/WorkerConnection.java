@@ -118,15 +118,21 @@ final class WorkerConnection {
                     Frame frame = channel.receive();
                     lastHeardNanos = System.nanoTime();
                     switch (frame.type()) {
-                        case PONG -> reportedProgress = frame.header().path("progress").asLong(0);
+                        case PONG ->
+                            reportedProgress = frame.header().path("progress").asLong(0);
                         case READY -> ready.complete(null);
-                        case JOIN_FAILED -> lose(ClusterException.Kind.NODE_UNAVAILABLE,
-                                "could not get ready: " + frame.header().path("message").asText());
+                        case JOIN_FAILED ->
+                            lose(
+                                    ClusterException.Kind.NODE_UNAVAILABLE,
+                                    "could not get ready: "
+                                            + frame.header().path("message").asText());
                         case REPLY -> onReply(frame);
                         case FAILED -> onFailed(frame);
                         case GATHER -> onGather.accept(this, frame);
-                        default -> throw new FaroException(FaroException.Category.NETWORK, "unexpected "
-                                + frame.type() + " from " + describe());
+                        default ->
+                            throw new FaroException(
+                                    FaroException.Category.NETWORK,
+                                    "unexpected " + frame.type() + " from " + describe());
                     }
                 }
             } catch (EOFException e) {
@@ -145,8 +151,10 @@ final class WorkerConnection {
             int code = process.exitCode();
             java.util.List<String> tail = process.stderrTail();
             boolean signal = code > 128 && code < 160;
-            lose(ClusterException.Kind.WORKER_DIED, process.describeExit()
-                    + (signal || tail.isEmpty() ? "" : " (its last error line: " + tail.getLast() + ")"));
+            lose(
+                    ClusterException.Kind.WORKER_DIED,
+                    process.describeExit()
+                            + (signal || tail.isEmpty() ? "" : " (its last error line: " + tail.getLast() + ")"));
         } else {
             lose(ClusterException.Kind.WORKER_DIED, what);
         }
@@ -171,7 +179,9 @@ final class WorkerConnection {
             }
         }
         try {
-            Frame task = Frame.of(MessageType.TASK).put("taskId", taskId).put("taskType", type)
+            Frame task = Frame.of(MessageType.TASK)
+                    .put("taskId", taskId)
+                    .put("taskType", type)
                     .put("payload", payload);
             channel.send(roundNodes > 0 ? task.put("nodes", roundNodes) : task);
         } catch (IOException e) {
@@ -273,8 +283,8 @@ final class WorkerConnection {
             }
         }
         channel.close();
-        ready.completeExceptionally(new NodeFailure(lostKind(), FaroException.Category.NETWORK, node,
-                describe() + " " + lostWhat() + " while joining"));
+        ready.completeExceptionally(new NodeFailure(
+                lostKind(), FaroException.Category.NETWORK, node, describe() + " " + lostWhat() + " while joining"));
         failAll();
     }
 
@@ -291,8 +301,12 @@ final class WorkerConnection {
         for (Long taskId : tasks.keySet()) {
             PendingTask task = tasks.remove(taskId);
             if (task != null) {
-                task.future().completeExceptionally(new NodeFailure(lostKind(), FaroException.Category.NETWORK, node,
-                        describe() + " " + lostWhat() + " while running task '" + task.type() + "'"));
+                task.future()
+                        .completeExceptionally(new NodeFailure(
+                                lostKind(),
+                                FaroException.Category.NETWORK,
+                                node,
+                                describe() + " " + lostWhat() + " while running task '" + task.type() + "'"));
             }
         }
     }
@@ -318,8 +332,9 @@ final class WorkerConnection {
         }
         String message = describe() + " failed task '" + task.type() + "'"
                 + (frame.header().path("cancelled").asBoolean() ? " after its cancel" : "") + ": "
-                + (remote.equals("INTERNAL") ? "" : remote + " ") + frame.header().path("message").asText();
-        task.future().completeExceptionally(new NodeFailure(ClusterException.Kind.TASK_FAILED, category, node,
-                message));
+                + (remote.equals("INTERNAL") ? "" : remote + " ")
+                + frame.header().path("message").asText();
+        task.future()
+                .completeExceptionally(new NodeFailure(ClusterException.Kind.TASK_FAILED, category, node, message));
     }
 }

@@ -46,7 +46,7 @@ public final class ChildProcesses {
      * are running or about to.
      */
     public static boolean shuttingDown() {
-        Thread probe = new Thread(() -> { }, "faro-shutdown-probe");
+        Thread probe = new Thread(() -> {}, "faro-shutdown-probe");
         try {
             Runtime.getRuntime().addShutdownHook(probe);
         } catch (IllegalStateException e) {

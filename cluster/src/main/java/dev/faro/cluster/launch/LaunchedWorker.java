@@ -36,10 +36,12 @@ public final class LaunchedWorker {
         ChildProcesses.register(process, onExit);
         String prefix = "[node " + node + "] ";
         StackTraceDiversion traces = forwardStandardOutput ? null : new StackTraceDiversion(node, process.pid());
-        Thread.ofVirtual().name("faro-node-" + node + "-stdout")
-                .start(() -> forward(process.getInputStream(), forwardStandardOutput ? log : null, prefix, null,
-                        false));
-        Thread.ofVirtual().name("faro-node-" + node + "-stderr")
+        Thread.ofVirtual()
+                .name("faro-node-" + node + "-stdout")
+                .start(() ->
+                        forward(process.getInputStream(), forwardStandardOutput ? log : null, prefix, null, false));
+        Thread.ofVirtual()
+                .name("faro-node-" + node + "-stderr")
                 .start(() -> forward(process.getErrorStream(), log, prefix, traces, true));
     }
 
@@ -102,8 +104,8 @@ public final class LaunchedWorker {
         process.destroyForcibly();
     }
 
-    private void forward(InputStream stream, PrintStream log, String prefix, StackTraceDiversion traces,
-            boolean keepTail) {
+    private void forward(
+            InputStream stream, PrintStream log, String prefix, StackTraceDiversion traces, boolean keepTail) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {

@@ -55,8 +55,10 @@ final class StackTraceDiversion {
             Path path = LOG_DIRECTORY.resolve("node-" + node + "-pid-" + pid + ".log");
             try {
                 Files.createDirectories(LOG_DIRECTORY);
-                file = new PrintStream(Files.newOutputStream(path, StandardOpenOption.CREATE,
-                        StandardOpenOption.APPEND), true, StandardCharsets.UTF_8);
+                file = new PrintStream(
+                        Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND),
+                        true,
+                        StandardCharsets.UTF_8);
                 if (previous != null) {
                     file.println(previous);
                 }

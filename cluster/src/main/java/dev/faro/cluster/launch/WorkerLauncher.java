@@ -62,8 +62,8 @@ public record WorkerLauncher(
      */
     public LaunchedWorker launch(int node) {
         if (ChildProcesses.shuttingDown()) {
-            throw new FaroException(FaroException.Category.CLOSED, "not starting the worker for node " + node
-                    + ": shutting down");
+            throw new FaroException(
+                    FaroException.Category.CLOSED, "not starting the worker for node " + node + ": shutting down");
         }
         List<String> command = command(node);
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -71,8 +71,10 @@ public record WorkerLauncher(
         try {
             return new LaunchedWorker(node, builder.start(), log, forwardStandardOutput, onWorkerExit);
         } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO, "cannot start the worker for node " + node + " ("
-                    + command.getFirst() + "): " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "cannot start the worker for node " + node + " (" + command.getFirst() + "): " + e.getMessage(),
+                    e);
         }
     }
 
@@ -97,8 +99,11 @@ public record WorkerLauncher(
     }
 
     private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElseGet(() ->
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     /** The class path entries, for messages. */

@@ -40,17 +40,22 @@ public final class FrameChannel implements AutoCloseable {
 
     /** Null for a channel over plain streams ({@link #FrameChannel(InputStream, OutputStream, String)}). */
     private final Socket socket;
+
     private final Object sendLock = new Object();
     /** Replaced once by {@link #authenticated()} (a larger buffer); read by the receiving thread. */
     private DataInputStream input;
     /** Replaced once by {@link #authenticated()}; guarded by {@link #sendLock}. */
     private DataOutputStream output;
+
     private final String peer;
     private volatile int maxFrameBytes = HANDSHAKE_MAX_FRAME_BYTES;
     private volatile long lastReceiveProgressNanos = System.nanoTime();
 
     public FrameChannel(Socket socket) throws IOException {
-        this(socket, socket.getInputStream(), socket.getOutputStream(),
+        this(
+                socket,
+                socket.getInputStream(),
+                socket.getOutputStream(),
                 String.valueOf(socket.getRemoteSocketAddress()));
         socket.setTcpNoDelay(true);
     }
@@ -120,8 +125,8 @@ public final class FrameChannel implements AutoCloseable {
     public Frame receive() throws IOException {
         int magic = input.readInt();
         if (magic != MAGIC) {
-            throw new ProtocolException("not a Faro cluster frame from " + peer + " (magic 0x"
-                    + Integer.toHexString(magic) + ")");
+            throw new ProtocolException(
+                    "not a Faro cluster frame from " + peer + " (magic 0x" + Integer.toHexString(magic) + ")");
         }
         int headerLength = input.readInt();
         int payloadLength = input.readInt();

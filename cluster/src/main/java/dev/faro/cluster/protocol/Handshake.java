@@ -45,7 +45,8 @@ public final class Handshake {
     }
 
     /** What an authenticated worker told the coordinator about itself. */
-    public record JoiningWorker(long pid, String host, int requestedNode, String workerNonce, String coordinatorNonce) {}
+    public record JoiningWorker(
+            long pid, String host, int requestedNode, String workerNonce, String coordinatorNonce) {}
 
     /**
      * The coordinator's side, up to and including the check of the worker's proof.
@@ -55,7 +56,8 @@ public final class Handshake {
     public static JoiningWorker authenticateWorker(FrameChannel channel, ClusterSecret secret) throws IOException {
         byte[] challenge = ChallengeResponse.nonce();
         String coordinatorNonce = encode(challenge);
-        channel.send(Frame.of(MessageType.HELLO).put("protocol", PROTOCOL_VERSION).put("nonce", coordinatorNonce));
+        channel.send(
+                Frame.of(MessageType.HELLO).put("protocol", PROTOCOL_VERSION).put("nonce", coordinatorNonce));
         Frame auth = channel.receive();
         if (auth.type() != MessageType.AUTH) {
             refuse(channel, "expected AUTH, got " + auth.type());
@@ -65,12 +67,21 @@ public final class Handshake {
         }
         String workerNonce = auth.text("nonce");
         byte[] workerNonceBytes = decode(workerNonce);
-        if (workerNonceBytes == null || !proofs(secret).verifyResponder(challenge, workerNonceBytes, null,
-                decode(auth.header().path("proof").asText("")))) {
+        if (workerNonceBytes == null
+                || !proofs(secret)
+                        .verifyResponder(
+                                challenge,
+                                workerNonceBytes,
+                                null,
+                                decode(auth.header().path("proof").asText("")))) {
             refuse(channel, "authentication failed: the worker does not know the cluster secret");
         }
-        return new JoiningWorker(auth.number("pid"), auth.text("host"), (int) auth.number("requestedNode"),
-                workerNonce, coordinatorNonce);
+        return new JoiningWorker(
+                auth.number("pid"),
+                auth.text("host"),
+                (int) auth.number("requestedNode"),
+                workerNonce,
+                coordinatorNonce);
     }
 
     /** Sends REFUSED with {@code reason} and throws it as an {@link AuthenticationException}. */
@@ -106,8 +117,8 @@ public final class Handshake {
             throw new ProtocolException("expected HELLO from " + channel.peer() + ", got " + hello.type());
         }
         if (hello.number("protocol") != PROTOCOL_VERSION) {
-            throw new ProtocolException("coordinator speaks protocol " + hello.number("protocol") + ", this worker "
-                    + PROTOCOL_VERSION);
+            throw new ProtocolException(
+                    "coordinator speaks protocol " + hello.number("protocol") + ", this worker " + PROTOCOL_VERSION);
         }
         byte[] coordinatorNonce = decode(hello.text("nonce"));
         if (coordinatorNonce == null) {
@@ -130,10 +141,13 @@ public final class Handshake {
         if (answer.type() != MessageType.WELCOME) {
             throw new ProtocolException("expected WELCOME from " + channel.peer() + ", got " + answer.type());
         }
-        if (!proofs.verifyChallenger(coordinatorNonce, workerNonce, null,
+        if (!proofs.verifyChallenger(
+                coordinatorNonce,
+                workerNonce,
+                null,
                 decode(answer.header().path("proof").asText("")))) {
-            throw new AuthenticationException("the coordinator at " + channel.peer()
-                    + " does not know the cluster secret; not joining");
+            throw new AuthenticationException(
+                    "the coordinator at " + channel.peer() + " does not know the cluster secret; not joining");
         }
         return answer;
     }

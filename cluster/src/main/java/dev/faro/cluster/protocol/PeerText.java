@@ -57,7 +57,9 @@ public final class PeerText {
      */
     private static boolean isControl(int code) {
         int type = Character.getType(code);
-        return Character.isISOControl(code) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+        return Character.isISOControl(code)
+                || type == Character.FORMAT
+                || type == Character.LINE_SEPARATOR
                 || type == Character.PARAGRAPH_SEPARATOR;
     }
 }

@@ -33,13 +33,19 @@ public final class QueryHandler implements TaskHandler {
     public TaskReply handle(WorkerContext context, JsonNode payload) {
         Object catalog = context.attributes().get(TpchLoadHandler.CATALOG);
         if (!(catalog instanceof Catalog tables)) {
-            throw new IllegalStateException("node " + context.nodeIndex() + " has no data loaded; run "
-                    + TpchLoadHandler.TYPE + " first");
+            throw new IllegalStateException(
+                    "node " + context.nodeIndex() + " has no data loaded; run " + TpchLoadHandler.TYPE + " first");
         }
         QueryTask task = QueryTask.fromJson(payload);
-        ExecutionContext execution = context.nodes() == 1 ? ExecutionContext.local(tables, task.threads())
-                : ExecutionContext.distributed(tables, task.threads(), context.fabric(), context.exchange(),
-                        task.design(), task.queryId())
+        ExecutionContext execution = context.nodes() == 1
+                ? ExecutionContext.local(tables, task.threads())
+                : ExecutionContext.distributed(
+                                tables,
+                                task.threads(),
+                                context.fabric(),
+                                context.exchange(),
+                                task.design(),
+                                task.queryId())
                         .withTransport(task.transport())
                         .withSecret(context.secret())
                         .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
@@ -48,8 +54,11 @@ public final class QueryHandler implements TaskHandler {
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());
         reply.put("bytesSent", result.statistics().bytesSent());
-        reply.put("bytesReceived", result.statistics().exchanges().stream()
-                .mapToLong(dev.faro.engine.exec.ExchangeStatistics::bytesReceived).sum());
+        reply.put(
+                "bytesReceived",
+                result.statistics().exchanges().stream()
+                        .mapToLong(dev.faro.engine.exec.ExchangeStatistics::bytesReceived)
+                        .sum());
         reply.set("columns", ResultCodec.encodeColumns(result.schema()));
         reply.set("rows", ResultCodec.encodeRows(result.schema(), result.batches()));
         return TaskReply.of(reply);

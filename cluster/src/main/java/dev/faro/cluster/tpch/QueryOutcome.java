@@ -12,8 +12,13 @@ import java.util.List;
  * @param bytesShuffled bytes every node sent through exchanges, summed over the nodes
  * @param bytesReceivedPerNode the largest number of bytes one node received through exchanges
  */
-public record QueryOutcome(int query, List<String> columns, List<List<Object>> rows, long elapsedNanos,
-        long bytesShuffled, long bytesReceivedPerNode) {
+public record QueryOutcome(
+        int query,
+        List<String> columns,
+        List<List<Object>> rows,
+        long elapsedNanos,
+        long bytesShuffled,
+        long bytesReceivedPerNode) {
 
     public QueryOutcome {
         columns = List.copyOf(columns);

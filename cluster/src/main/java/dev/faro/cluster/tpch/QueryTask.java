@@ -22,8 +22,7 @@ import java.util.Objects;
  * @param transport what carries the exchanges
  * @param threads engine threads on each node, 1 to {@value #MAX_THREADS}
  */
-public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, ShuffleTransport transport,
-        int threads) {
+public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, ShuffleTransport transport, int threads) {
 
     /** The most threads a task may ask of a node: more is a corrupt payload, not a plan for this hardware. */
     public static final int MAX_THREADS = 4096;
@@ -71,7 +70,8 @@ public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, Sh
         }
         EndpointDesign design = Json.enumValue(payload, "design", EndpointDesign.class, WHAT);
         ShuffleTransport transport = payload.hasNonNull("transport")
-                ? Json.enumValue(payload, "transport", ShuffleTransport.class, WHAT) : ShuffleTransport.FABRIC;
+                ? Json.enumValue(payload, "transport", ShuffleTransport.class, WHAT)
+                : ShuffleTransport.FABRIC;
         int threads = Json.intNumber(payload, "threads", WHAT);
         try {
             return new QueryTask(queryId, plan, design, transport, threads);

@@ -30,7 +30,9 @@ public final class ResultCodec {
     public static ArrayNode encodeColumns(Schema schema) {
         ArrayNode columns = JSON.arrayNode();
         for (Column column : schema.columns()) {
-            columns.addObject().put("name", column.name()).put("kind", column.type().kind().name())
+            columns.addObject()
+                    .put("name", column.name())
+                    .put("kind", column.type().kind().name())
                     .put("scale", column.type().scale());
         }
         return columns;
@@ -57,7 +59,8 @@ public final class ResultCodec {
             return;
         }
         switch (type.kind()) {
-            case DECIMAL -> row.add(BigDecimal.valueOf((Long) value, type.scale()).toPlainString());
+            case DECIMAL ->
+                row.add(BigDecimal.valueOf((Long) value, type.scale()).toPlainString());
             case DATE -> row.add(LocalDate.ofEpochDay((Integer) value).toString());
             case BIGINT -> row.add((Long) value);
             case INTEGER -> row.add((Integer) value);

@@ -32,8 +32,8 @@ public final class TpchLoadHandler implements TaskHandler {
         TpchLoadTask task = TpchLoadTask.fromJson(payload);
         long start = System.nanoTime();
         context.attributes().remove(CATALOG); // let a previous database go before building the next
-        List<Table> tables = new TpchGenerator(task.scaleFactor(), context.nodeIndex(), context.nodes(),
-                task.placement(), task.threads())
+        List<Table> tables = new TpchGenerator(
+                        task.scaleFactor(), context.nodeIndex(), context.nodes(), task.placement(), task.threads())
                 .generateAll(table -> context.throwIfCancelled());
         context.attributes().put(CATALOG, Catalog.of(tables));
         ObjectNode reply = ResultCodec.object();

@@ -30,6 +30,7 @@ public final class TpchSession implements AutoCloseable {
 
     /** Worker heap: a base plus this much per unit of scale factor and node (SF 1 is about 1.2 GB in memory). */
     private static final long BASE_HEAP_MIB = 512;
+
     private static final long HEAP_MIB_PER_SCALE_FACTOR = 2560;
     /**
      * The least heap: the generator's text pool (300 MB) and the engine's buffers, plus the node's share of the data
@@ -37,6 +38,7 @@ public final class TpchSession implements AutoCloseable {
      * with 256 MiB.
      */
     private static final long MINIMUM_BASE_HEAP_MIB = 320;
+
     private static final long MINIMUM_HEAP_MIB_PER_SCALE_FACTOR = 1280;
 
     private final Coordinator cluster;
@@ -80,8 +82,8 @@ public final class TpchSession implements AutoCloseable {
 
     /** How long generating a node's share may take. */
     static Duration loadTimeout(TpchSettings settings) {
-        return Duration.ofMinutes(1).plus(Duration.ofMillis(
-                (long) (LOAD_TIME_PER_SCALE_FACTOR.toMillis() * settings.scaleFactor())));
+        return Duration.ofMinutes(1)
+                .plus(Duration.ofMillis((long) (LOAD_TIME_PER_SCALE_FACTOR.toMillis() * settings.scaleFactor())));
     }
 
     /**
@@ -93,17 +95,23 @@ public final class TpchSession implements AutoCloseable {
         Objects.requireNonNull(progress, "progress is null");
         try {
             cluster.awaitWorkers(cluster.config().joinTimeout());
-            progress.accept(String.format("generating TPC-H SF %s, %s placement, on every node", 
+            progress.accept(String.format(
+                    "generating TPC-H SF %s, %s placement, on every node",
                     scaleText(settings.scaleFactor()), settings.placement().optionName()));
             long start = System.nanoTime();
             ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().daemon().name("tpch-load-progress").factory());
-            ticker.scheduleAtFixedRate(() -> progress.accept(String.format("  ... still generating (%d s)",
-                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))), 5, 5, TimeUnit.SECONDS);
+            ticker.scheduleAtFixedRate(
+                    () -> progress.accept(String.format(
+                            "  ... still generating (%d s)",
+                            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))),
+                    5,
+                    5,
+                    TimeUnit.SECONDS);
             List<TaskReply> replies;
             try {
-                replies = cluster.addSetupTask(TpchLoadHandler.TYPE, node -> TpchLoadTask.of(settings).toJson(),
-                        loadTimeout(settings));
+                replies = cluster.addSetupTask(
+                        TpchLoadHandler.TYPE, node -> TpchLoadTask.of(settings).toJson(), loadTimeout(settings));
             } finally {
                 ticker.shutdownNow();
             }
@@ -113,10 +121,11 @@ public final class TpchSession implements AutoCloseable {
                     rows += count.asLong();
                 }
             }
-            progress.accept(String.format("loaded %,d rows over %d nodes in %.1f s", rows, cluster.nodes(),
-                    (System.nanoTime() - start) / 1e9));
-            Duration queryTimeout = Duration.ofMinutes(2).plus(Duration.ofMinutes(
-                    (long) Math.ceil(5 * settings.scaleFactor())));
+            progress.accept(String.format(
+                    "loaded %,d rows over %d nodes in %.1f s",
+                    rows, cluster.nodes(), (System.nanoTime() - start) / 1e9));
+            Duration queryTimeout =
+                    Duration.ofMinutes(2).plus(Duration.ofMinutes((long) Math.ceil(5 * settings.scaleFactor())));
             return new TpchSession(cluster, settings, queryTimeout, progress);
         } catch (RuntimeException e) {
             cluster.close();
@@ -166,13 +175,15 @@ public final class TpchSession implements AutoCloseable {
         try {
             return runOnce(number, overrides);
         } catch (ClusterException e) {
-            if (cluster.launchesWorkers() || e.kind() != ClusterException.Kind.WORKER_DIED
-                    && e.kind() != ClusterException.Kind.WORKER_UNRESPONSIVE) {
+            if (cluster.launchesWorkers()
+                    || e.kind() != ClusterException.Kind.WORKER_DIED
+                            && e.kind() != ClusterException.Kind.WORKER_UNRESPONSIVE) {
                 throw e; // a local cluster has already started a replacement; the caller decides
             }
             // a worker on another host: only a worker started there can take its place
             progress.accept("Q" + number + " failed: " + e.getMessage() + "; the coordinator cannot start a worker"
-                    + " on another host: waiting up to " + cluster.config().joinTimeout().toSeconds() + " s for one"
+                    + " on another host: waiting up to "
+                    + cluster.config().joinTimeout().toSeconds() + " s for one"
                     + " to join in its place, then running Q" + number + " again");
             return runOnce(number, overrides);
         }
@@ -180,8 +191,13 @@ public final class TpchSession implements AutoCloseable {
 
     private QueryOutcome runOnce(int number, TpchSettings overrides) {
         String queryId = "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet();
-        JsonNode payload = new QueryTask(queryId, TpchQueries.plan(number), overrides.design(), overrides.transport(),
-                overrides.threads()).toJson();
+        JsonNode payload = new QueryTask(
+                        queryId,
+                        TpchQueries.plan(number),
+                        overrides.design(),
+                        overrides.transport(),
+                        overrides.threads())
+                .toJson();
         long start = System.nanoTime();
         List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);
         long elapsed = System.nanoTime() - start;
@@ -190,16 +206,20 @@ public final class TpchSession implements AutoCloseable {
         long receivedPerNode = 0;
         for (TaskReply reply : replies) {
             shuffled += reply.result().path("bytesSent").asLong();
-            receivedPerNode = Math.max(receivedPerNode, reply.result().path("bytesReceived").asLong());
+            receivedPerNode = Math.max(
+                    receivedPerNode, reply.result().path("bytesReceived").asLong());
         }
-        return new QueryOutcome(number, ResultCodec.columnNames(answer.get("columns")),
-                ResultCodec.decodeRows(answer.get("columns"), answer.get("rows")), elapsed, shuffled,
+        return new QueryOutcome(
+                number,
+                ResultCodec.columnNames(answer.get("columns")),
+                ResultCodec.decodeRows(answer.get("columns"), answer.get("rows")),
+                elapsed,
+                shuffled,
                 receivedPerNode);
     }
 
     static String scaleText(double scaleFactor) {
-        return scaleFactor == Math.rint(scaleFactor) ? String.valueOf((long) scaleFactor)
-                : String.valueOf(scaleFactor);
+        return scaleFactor == Math.rint(scaleFactor) ? String.valueOf((long) scaleFactor) : String.valueOf(scaleFactor);
     }
 
     @Override

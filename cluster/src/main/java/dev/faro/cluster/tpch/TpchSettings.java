@@ -9,8 +9,8 @@ import java.util.Objects;
  * What a {@link TpchSession} runs: the database (scale factor, placement), the engine threads per node, and what
  * carries the exchanges: the fabric with a shuffle design, or the TCP socket baseline (the design is then ignored).
  */
-public record TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design,
-        ShuffleTransport transport) {
+public record TpchSettings(
+        double scaleFactor, Placement placement, int threads, EndpointDesign design, ShuffleTransport transport) {
 
     /**
      * At most this many engine threads per node: each thread has its own send buffers per exchange and destination;
@@ -31,8 +31,8 @@ public record TpchSettings(double scaleFactor, Placement placement, int threads,
         Objects.requireNonNull(design, "design is null");
         Objects.requireNonNull(transport, "transport is null");
         if (threads < 1 || threads > MAX_THREADS) {
-            throw new IllegalArgumentException("threads per node must be between 1 and " + MAX_THREADS + ", got "
-                    + threads);
+            throw new IllegalArgumentException(
+                    "threads per node must be between 1 and " + MAX_THREADS + ", got " + threads);
         }
     }
 

@@ -76,18 +76,24 @@ final class RelayedPeerExchange implements PeerExchange {
             sender.sendGather(key, local);
             return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (java.io.IOException e) {
-            throw new FaroException(FaroException.Category.NETWORK, "node " + nodeIndex + ": exchange '" + key
-                    + "' could not reach the coordinator: " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "node " + nodeIndex + ": exchange '" + key + "' could not reach the coordinator: " + e.getMessage(),
+                    e);
         } catch (TimeoutException e) {
-            throw new FaroException(FaroException.Category.TIMEOUT, "node " + nodeIndex + ": exchange '" + key
-                    + "' got no answer from the coordinator within " + timeout.toMillis() + " ms");
+            throw new FaroException(
+                    FaroException.Category.TIMEOUT,
+                    "node " + nodeIndex + ": exchange '" + key + "' got no answer from the coordinator within "
+                            + timeout.toMillis() + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             synchronized (this) {
                 throwIfAborted(key); // a cancel interrupts the waiter too: report the cancel's reason
             }
-            throw new FaroException(FaroException.Category.NETWORK, "node " + nodeIndex + ": interrupted during"
-                    + " exchange '" + key + "'", e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "node " + nodeIndex + ": interrupted during" + " exchange '" + key + "'",
+                    e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof FaroException faro) {
                 throw new FaroException(faro.category(), faro.getMessage(), faro);
@@ -107,8 +113,9 @@ final class RelayedPeerExchange implements PeerExchange {
     }
 
     private FaroException aborted(String key) {
-        return new FaroException(FaroException.Category.NETWORK, "node " + nodeIndex + ": exchange '" + key
-                + "' abandoned: " + abortReason);
+        return new FaroException(
+                FaroException.Category.NETWORK,
+                "node " + nodeIndex + ": exchange '" + key + "' abandoned: " + abortReason);
     }
 
     /** The coordinator's {@code GATHERED}: every node's contribution, by node. Reader thread. */
@@ -121,8 +128,9 @@ final class RelayedPeerExchange implements PeerExchange {
             return; // the waiter timed out already
         }
         if (values.length != nodes) {
-            answer.completeExceptionally(new FaroException(FaroException.Category.NETWORK, "exchange '" + key
-                    + "' carries " + values.length + " values for " + nodes + " nodes"));
+            answer.completeExceptionally(new FaroException(
+                    FaroException.Category.NETWORK,
+                    "exchange '" + key + "' carries " + values.length + " values for " + nodes + " nodes"));
         } else {
             answer.complete(values);
         }

@@ -23,7 +23,8 @@ public final class TaskHandlers {
             TaskHandler previous = byType.putIfAbsent(handler.type(), handler);
             if (previous != null) {
                 throw new IllegalStateException("two task handlers for type '" + handler.type() + "': "
-                        + previous.getClass().getName() + " and " + handler.getClass().getName());
+                        + previous.getClass().getName() + " and "
+                        + handler.getClass().getName());
             }
         }
         return new TaskHandlers(byType);

@@ -39,8 +39,16 @@ public final class WorkerContext {
     /** Written once by the reader thread (first cancel wins), read by the task thread. */
     private volatile String cancelReason;
 
-    WorkerContext(long taskId, String taskType, int nodeIndex, int nodes, Fabric fabric, SharedSecret secret,
-            RelayedPeerExchange exchange, ConcurrentMap<String, Object> attributes, ProgressSignal progress,
+    WorkerContext(
+            long taskId,
+            String taskType,
+            int nodeIndex,
+            int nodes,
+            Fabric fabric,
+            SharedSecret secret,
+            RelayedPeerExchange exchange,
+            ConcurrentMap<String, Object> attributes,
+            ProgressSignal progress,
             Duration stallTimeout) {
         this.taskId = taskId;
         this.taskType = taskType;
@@ -121,8 +129,9 @@ public final class WorkerContext {
     public void throwIfCancelled() {
         String reason = cancelReason;
         if (reason != null) {
-            throw new FaroException(FaroException.Category.NETWORK, "task '" + taskType + "' cancelled on node "
-                    + nodeIndex + ": " + reason);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "task '" + taskType + "' cancelled on node " + nodeIndex + ": " + reason);
         }
     }
 

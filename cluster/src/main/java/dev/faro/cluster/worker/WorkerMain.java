@@ -50,8 +50,8 @@ public final class WorkerMain {
     /** The provider option value that stands for the address this worker reaches the coordinator from. */
     public static final String AUTO_ADDRESS = "auto";
     /** The provider options that take an IP address and so accept {@value #AUTO_ADDRESS}. */
-    private static final Set<String> ADDRESS_OPTIONS = Set.of(NetFabricProvider.BIND_OPTION,
-            NetFabricProvider.ADVERTISE_OPTION);
+    private static final Set<String> ADDRESS_OPTIONS =
+            Set.of(NetFabricProvider.BIND_OPTION, NetFabricProvider.ADVERTISE_OPTION);
 
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -106,8 +106,9 @@ public final class WorkerMain {
                 case "--secret-file" -> secretFile = Path.of(value(arg, it));
                 case "--node" -> requestedNode = number("--node", value(arg, it));
                 case "--verbose" -> verbose = true;
-                case "--secret" -> throw new IllegalArgumentException("the secret never goes on the command line:"
-                        + " use --secret-file or $" + ClusterSecret.ENVIRONMENT_VARIABLE);
+                case "--secret" ->
+                    throw new IllegalArgumentException("the secret never goes on the command line:"
+                            + " use --secret-file or $" + ClusterSecret.ENVIRONMENT_VARIABLE);
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
@@ -126,8 +127,8 @@ public final class WorkerMain {
             return EXIT_USAGE;
         }
         if (secret == null) {
-            throw new IllegalArgumentException("no secret: give --secret-file or set $"
-                    + ClusterSecret.ENVIRONMENT_VARIABLE);
+            throw new IllegalArgumentException(
+                    "no secret: give --secret-file or set $" + ClusterSecret.ENVIRONMENT_VARIABLE);
         }
         if (!verbose) {
             quietLogging();
@@ -142,8 +143,8 @@ public final class WorkerMain {
      *
      * @param requestedNode the node index to ask for (a launcher's choice), or -1 for any free one
      */
-    public static int serve(InetSocketAddress coordinator, ClusterSecret secret, int requestedNode,
-            TaskHandlers handlers) {
+    public static int serve(
+            InetSocketAddress coordinator, ClusterSecret secret, int requestedNode, TaskHandlers handlers) {
         Handshake.warmUp();
         long greetingDeadline = System.nanoTime() + GREETING_RETRY_WINDOW.toNanos();
         long listenDeadline = System.nanoTime() + LISTEN_RETRY_WINDOW.toNanos();
@@ -155,8 +156,8 @@ public final class WorkerMain {
                 Frame welcome;
                 try {
                     channel.receiveTimeout(HANDSHAKE_TIMEOUT);
-                    welcome = Handshake.join(channel, secret, ProcessHandle.current().pid(), hostName(),
-                            requestedNode);
+                    welcome = Handshake.join(
+                            channel, secret, ProcessHandle.current().pid(), hostName(), requestedNode);
                 } catch (AuthenticationException e) {
                     System.err.println("faro worker: " + e.getMessage());
                     return EXIT_NOT_JOINED;
@@ -172,15 +173,15 @@ public final class WorkerMain {
                 int node = (int) welcome.number("node");
                 int nodes = (int) welcome.number("nodes");
                 Fabric fabric;
-                FabricConfig fabricConfig = withNetSecret(fabricConfig(welcome, node, socket.getLocalAddress()),
-                        secret, System.getenv(NetFabricProvider.SECRET_ENVIRONMENT));
+                FabricConfig fabricConfig = withNetSecret(
+                        fabricConfig(welcome, node, socket.getLocalAddress()),
+                        secret,
+                        System.getenv(NetFabricProvider.SECRET_ENVIRONMENT));
                 try {
                     fabric = Fabrics.open(fabricConfig);
                 } catch (RuntimeException e) {
-                    System.err.println("faro worker: node " + node + ": cannot open the fabric: "
-                            + e.getMessage());
-                    channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: "
-                            + e));
+                    System.err.println("faro worker: node " + node + ": cannot open the fabric: " + e.getMessage());
+                    channel.send(Frame.of(MessageType.JOIN_FAILED).put("message", "cannot open the fabric: " + e));
                     return EXIT_NOT_JOINED;
                 }
                 // SIGTERM or SIGINT (Ctrl-C, a coordinator stopping its workers): close the fabric, which removes
@@ -193,9 +194,15 @@ public final class WorkerMain {
                     System.out.println("faro worker: joined " + address(coordinator) + " as node " + node + " of "
                             + nodes + " (pid " + ProcessHandle.current().pid() + ", fabric "
                             + fabric.getClass().getSimpleName() + ")");
-                    WorkerSession session = new WorkerSession(channel, node, nodes, fabric, secret.sharedSecret(),
+                    WorkerSession session = new WorkerSession(
+                            channel,
+                            node,
+                            nodes,
+                            fabric,
+                            secret.sharedSecret(),
                             Duration.ofMillis(welcome.number("exchangeTimeoutMs")),
-                            Duration.ofMillis(welcome.number("stallTimeoutMs")), handlers,
+                            Duration.ofMillis(welcome.number("stallTimeoutMs")),
+                            handlers,
                             fabricConfig.option(ShmFabricProvider.DIRECTORY_OPTION, "/dev/shm"));
                     return session.run() ? EXIT_SHUTDOWN : EXIT_LOST;
                 } finally {
@@ -281,9 +288,11 @@ public final class WorkerMain {
         JsonNode fabric = welcome.required("fabric");
         FabricConfig config = FabricConfig.of(fabric.path("provider").asText("shm"), "node-" + node);
         if (fabric.has("peerTimeoutMs")) {
-            config = config.withPeerTimeout(Duration.ofMillis(fabric.get("peerTimeoutMs").asLong()));
+            config = config.withPeerTimeout(
+                    Duration.ofMillis(fabric.get("peerTimeoutMs").asLong()));
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = fabric.path("options").properties().iterator();
+        for (Iterator<Map.Entry<String, JsonNode>> it =
+                        fabric.path("options").properties().iterator();
                 it.hasNext(); ) {
             Map.Entry<String, JsonNode> option = it.next();
             String value = option.getValue().asText();

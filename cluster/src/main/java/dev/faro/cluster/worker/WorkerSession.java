@@ -42,13 +42,22 @@ final class WorkerSession {
     private final String sharedMemoryDirectory;
     /** This node's progress, reported with every PONG; the cluster's, relayed with every PING. */
     private final ProgressSignal progress = new ProgressSignal();
+
     private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
     private final Map<Long, RunningTask> tasks = new ConcurrentHashMap<>();
 
     private record RunningTask(WorkerContext context, RelayedPeerExchange exchange, Thread thread) {}
 
-    WorkerSession(FrameChannel channel, int nodeIndex, int nodes, Fabric fabric, SharedSecret secret,
-            Duration exchangeTimeout, Duration stallTimeout, TaskHandlers handlers, String sharedMemoryDirectory) {
+    WorkerSession(
+            FrameChannel channel,
+            int nodeIndex,
+            int nodes,
+            Fabric fabric,
+            SharedSecret secret,
+            Duration exchangeTimeout,
+            Duration stallTimeout,
+            TaskHandlers handlers,
+            String sharedMemoryDirectory) {
         this.channel = channel;
         this.nodeIndex = nodeIndex;
         this.nodes = nodes;
@@ -77,15 +86,16 @@ final class WorkerSession {
                         cancelAll("the coordinator shut the cluster down");
                         return true;
                     }
-                    default -> throw new FaroException(FaroException.Category.NETWORK, "unexpected "
-                            + frame.type() + " from the coordinator");
+                    default ->
+                        throw new FaroException(
+                                FaroException.Category.NETWORK, "unexpected " + frame.type() + " from the coordinator");
                 }
             }
         } catch (EOFException e) {
             System.err.println("faro worker: node " + nodeIndex + ": the coordinator closed the connection; exiting");
         } catch (SocketTimeoutException e) {
-            System.err.println("faro worker: node " + nodeIndex + ": the coordinator has been silent too long;"
-                    + " exiting");
+            System.err.println(
+                    "faro worker: node " + nodeIndex + ": the coordinator has been silent too long;" + " exiting");
         } catch (IOException | RuntimeException e) {
             System.err.println("faro worker: node " + nodeIndex + ": lost the coordinator (" + e + "); exiting");
         }
@@ -107,12 +117,19 @@ final class WorkerSession {
         String type = frame.text("taskType");
         JsonNode payload = frame.header().path("payload");
         int roundNodes = frame.header().path("nodes").asInt(nodes); // a round over the first k nodes names k
-        RelayedPeerExchange exchange = new RelayedPeerExchange(nodeIndex, roundNodes, exchangeTimeout,
-                (key, value) -> channel.send(Frame.of(MessageType.GATHER).put("taskId", taskId).put("key", key)
+        RelayedPeerExchange exchange = new RelayedPeerExchange(
+                nodeIndex,
+                roundNodes,
+                exchangeTimeout,
+                (key, value) -> channel.send(Frame.of(MessageType.GATHER)
+                        .put("taskId", taskId)
+                        .put("key", key)
                         .put("value", Json.MAPPER.getNodeFactory().binaryNode(value))));
-        WorkerContext context = new WorkerContext(taskId, type, nodeIndex, roundNodes, fabric, secret, exchange,
-                attributes, progress, stallTimeout);
-        Thread thread = Thread.ofPlatform().daemon().name("faro-task-" + taskId + "-" + type)
+        WorkerContext context = new WorkerContext(
+                taskId, type, nodeIndex, roundNodes, fabric, secret, exchange, attributes, progress, stallTimeout);
+        Thread thread = Thread.ofPlatform()
+                .daemon()
+                .name("faro-task-" + taskId + "-" + type)
                 .unstarted(() -> runTask(context, payload));
         tasks.put(taskId, new RunningTask(context, exchange, thread));
         thread.start();
@@ -125,14 +142,18 @@ final class WorkerSession {
         try {
             TaskHandler handler = handlers.find(context.taskType());
             if (handler == null) {
-                throw new FaroException(FaroException.Category.NOT_SUPPORTED, "no handler for task type '"
-                        + context.taskType() + "' on node " + nodeIndex + "; known: " + handlers.types());
+                throw new FaroException(
+                        FaroException.Category.NOT_SUPPORTED,
+                        "no handler for task type '" + context.taskType() + "' on node " + nodeIndex + "; known: "
+                                + handlers.types());
             }
             TaskReply reply = handler.handle(context, payload);
             if (reply == null) {
                 reply = TaskReply.empty();
             }
-            answer = Frame.of(MessageType.REPLY).put("taskId", context.taskId()).put("result", reply.result())
+            answer = Frame.of(MessageType.REPLY)
+                    .put("taskId", context.taskId())
+                    .put("result", reply.result())
                     .withPayload(reply.payload());
         } catch (Throwable e) {
             Throwable failure = isMappedFileFault(e) ? sharedMemoryFull(e) : e;
@@ -152,14 +173,20 @@ final class WorkerSession {
      * sound; only this access failed.
      */
     static boolean isMappedFileFault(Throwable e) {
-        return e instanceof InternalError && e.getMessage() != null
-                && e.getMessage().contains("fault occurred in") && e.getMessage().contains("unsafe memory access");
+        return e instanceof InternalError
+                && e.getMessage() != null
+                && e.getMessage().contains("fault occurred in")
+                && e.getMessage().contains("unsafe memory access");
     }
 
     private FaroException sharedMemoryFull(Throwable fault) {
-        return new FaroException(FaroException.Category.IO, "node " + nodeIndex + " ran out of shared memory: the"
-                + " file system of " + sharedMemoryDirectory + " is full (see df " + sharedMemoryDirectory + "; free"
-                + " space there or give a larger tmpfs with --shm-directory)", fault);
+        return new FaroException(
+                FaroException.Category.IO,
+                "node " + nodeIndex + " ran out of shared memory: the"
+                        + " file system of " + sharedMemoryDirectory + " is full (see df " + sharedMemoryDirectory
+                        + "; free"
+                        + " space there or give a larger tmpfs with --shm-directory)",
+                fault);
     }
 
     private Frame failure(WorkerContext context, Throwable e) {
@@ -180,8 +207,8 @@ final class WorkerSession {
         try {
             channel.send(frame);
         } catch (IOException e) {
-            System.err.println("faro worker: node " + nodeIndex + ": cannot answer task '" + context.taskType()
-                    + "': " + e.getMessage());
+            System.err.println("faro worker: node " + nodeIndex + ": cannot answer task '" + context.taskType() + "': "
+                    + e.getMessage());
         }
     }
 
@@ -202,7 +229,8 @@ final class WorkerSession {
         byte[][] all = new byte[values.size()][];
         for (int node = 0; node < all.length; node++) {
             JsonNode value = values.get(node);
-            all[node] = value.isBinary() ? value.binaryValue() : Base64.getDecoder().decode(value.asText());
+            all[node] =
+                    value.isBinary() ? value.binaryValue() : Base64.getDecoder().decode(value.asText());
         }
         task.exchange().deliver(frame.text("key"), all);
     }

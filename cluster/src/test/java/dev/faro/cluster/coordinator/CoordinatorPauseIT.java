@@ -32,10 +32,16 @@ class CoordinatorPauseIT {
     void aCoordinatorStoppedLongerThanTheHeartbeatTimeoutKeepsItsWorkers() throws Exception {
         Path shm = Files.createDirectory(directory.resolve("shm"));
         Path stderr = directory.resolve("coordinator.err");
-        List<String> command = List.of(ProcessHandle.current().info().command().orElseThrow(), "-Xmx128m",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                PausedCoordinatorMain.class.getName(), shm.toString());
-        Process coordinator = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        List<String> command = List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx128m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                PausedCoordinatorMain.class.getName(),
+                shm.toString());
+        Process coordinator =
+                new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         try (BufferedReader output = new BufferedReader(
                         new InputStreamReader(coordinator.getInputStream(), StandardCharsets.UTF_8));
                 Writer input = new OutputStreamWriter(coordinator.getOutputStream(), StandardCharsets.UTF_8)) {
@@ -55,7 +61,9 @@ class CoordinatorPauseIT {
             coordinator.destroyForcibly();
         }
         String log = Files.readString(stderr);
-        assertThat(log).doesNotContain("stopped answering heartbeats").doesNotContain("starting a replacement")
+        assertThat(log)
+                .doesNotContain("stopped answering heartbeats")
+                .doesNotContain("starting a replacement")
                 .contains("the workers are not blamed for the silence");
     }
 
@@ -72,7 +80,9 @@ class CoordinatorPauseIT {
     }
 
     private static void signal(String name, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid))
+                .inheritIO()
+                .start();
         assertThat(kill.waitFor()).isZero();
     }
 }

@@ -40,8 +40,8 @@ class CoordinatorTest {
 
     @BeforeEach
     void start() {
-        coordinator = Coordinator.listen(ClusterConfig.local(NODES)
-                .withProviderOption("shm.directory", shmDirectory.toString()), secret);
+        coordinator = Coordinator.listen(
+                ClusterConfig.local(NODES).withProviderOption("shm.directory", shmDirectory.toString()), secret);
         for (int i = 0; i < NODES; i++) {
             workers.add(serveWorker(secret));
         }
@@ -50,8 +50,11 @@ class CoordinatorTest {
 
     private CompletableFuture<Integer> serveWorker(ClusterSecret workerSecret) {
         CompletableFuture<Integer> exit = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("in-jvm-worker").start(() -> exit.complete(
-                WorkerMain.serve(coordinator.joinAddress(), workerSecret, -1, TaskHandlers.load())));
+        Thread.ofPlatform()
+                .daemon()
+                .name("in-jvm-worker")
+                .start(() -> exit.complete(
+                        WorkerMain.serve(coordinator.joinAddress(), workerSecret, -1, TaskHandlers.load())));
         return exit;
     }
 
@@ -72,7 +75,8 @@ class CoordinatorTest {
             assertThat(replies.get(node).result().get("node").asInt()).isEqualTo(node);
             assertThat(replies.get(node).result().get("nodes").asInt()).isEqualTo(NODES);
             assertThat(replies.get(node).result().get("payload").asText()).isEqualTo("hello " + node);
-            assertThat(new String(replies.get(node).payload(), StandardCharsets.UTF_8)).isEqualTo("node " + node);
+            assertThat(new String(replies.get(node).payload(), StandardCharsets.UTF_8))
+                    .isEqualTo("node " + node);
         }
     }
 
@@ -104,7 +108,8 @@ class CoordinatorTest {
 
     @Test
     void aFailureCancelsTheOtherNodesAndFailsTheirPendingAllGatherWithNetwork() {
-        assertThatThrownBy(() -> coordinator.runOnAll("fail", Json.object().put("node", 1).put("gather", true), ROUND))
+        assertThatThrownBy(() -> coordinator.runOnAll(
+                        "fail", Json.object().put("node", 1).put("gather", true), ROUND))
                 .isInstanceOf(ClusterException.class)
                 .hasMessageContaining("deliberate failure on node 1");
 
@@ -127,8 +132,8 @@ class CoordinatorTest {
     void aWorkerWithTheWrongSecretIsRefusedAndChangesNothing() throws Exception {
         List<Long> pidsBefore = coordinator.workerPids();
 
-        int exit = WorkerMain.serve(coordinator.joinAddress(), ClusterSecret.of("not the secret"), -1,
-                TaskHandlers.load());
+        int exit = WorkerMain.serve(
+                coordinator.joinAddress(), ClusterSecret.of("not the secret"), -1, TaskHandlers.load());
 
         assertThat(exit).as("exit code of a refused worker").isEqualTo(2);
         assertThat(coordinator.workerPids()).isEqualTo(pidsBefore);

@@ -26,13 +26,15 @@ class ExchangeStallIT {
 
     @Test
     void aStalledExchangeFailsNamingItAndTheWorkersStay() {
-        try (Coordinator cluster = LocalCluster.start(ClusterConfig.local(2).withWorkerHeap("256m")
+        try (Coordinator cluster = LocalCluster.start(ClusterConfig.local(2)
+                .withWorkerHeap("256m")
                 .withExchangeStallTimeout(STALL_TIMEOUT)
                 .withProviderOption("shm.directory", shmDirectory.toString()))) {
             var pids = cluster.workerPids();
 
             assertThatThrownBy(() -> cluster.runOnAll("stall", Json.object().put("busyMillis", 0), ROUND))
-                    .isInstanceOfSatisfying(ClusterException.class,
+                    .isInstanceOfSatisfying(
+                            ClusterException.class,
                             e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.TASK_FAILED))
                     .hasMessageContaining("node 0 (pid ")
                     .hasMessageContaining("exchange 3 (REPARTITION, shuffle stall-")
@@ -47,12 +49,14 @@ class ExchangeStallIT {
 
     @Test
     void aPeerBusyForSeveralStallTimeoutsIsNoStall() {
-        try (Coordinator cluster = LocalCluster.start(ClusterConfig.local(2).withWorkerHeap("256m")
+        try (Coordinator cluster = LocalCluster.start(ClusterConfig.local(2)
+                .withWorkerHeap("256m")
                 .withExchangeStallTimeout(STALL_TIMEOUT)
                 .withProviderOption("shm.directory", shmDirectory.toString()))) {
             long busyMillis = STALL_TIMEOUT.multipliedBy(3).toMillis();
 
-            assertThat(cluster.runOnAll("stall", Json.object().put("busyMillis", busyMillis), ROUND)).hasSize(2);
+            assertThat(cluster.runOnAll("stall", Json.object().put("busyMillis", busyMillis), ROUND))
+                    .hasSize(2);
         }
     }
 }

@@ -39,8 +39,12 @@ class LocalClusterIT {
         int rows = 50_000;
         try (Coordinator cluster = LocalCluster.start(config(nodes))) {
             List<TaskReply> echoes = cluster.runOnAll("echo", TextNode.valueOf("hi"), ROUND);
-            List<Long> pids = echoes.stream().map(reply -> reply.result().get("pid").asLong()).toList();
-            assertThat(pids).doesNotHaveDuplicates().doesNotContain(ProcessHandle.current().pid());
+            List<Long> pids = echoes.stream()
+                    .map(reply -> reply.result().get("pid").asLong())
+                    .toList();
+            assertThat(pids)
+                    .doesNotHaveDuplicates()
+                    .doesNotContain(ProcessHandle.current().pid());
             assertThat(pids).isEqualTo(cluster.workerPids());
 
             for (int shuffle = 0; shuffle < 2; shuffle++) {
@@ -79,10 +83,10 @@ class LocalClusterIT {
             List<Long> pidsBefore = cluster.workerPids();
 
             assertThatThrownBy(() -> cluster.runOnAll("hang", Json.object().put("node", 0), Duration.ofSeconds(2)))
-                    .isInstanceOfSatisfying(ClusterException.class,
-                            e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.TIMEOUT))
-                    .hasMessageContaining("task 'hang' did not finish within 2000 ms on node 0 (pid "
-                            + pidsBefore.get(0) + ")");
+                    .isInstanceOfSatisfying(
+                            ClusterException.class, e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.TIMEOUT))
+                    .hasMessageContaining(
+                            "task 'hang' did not finish within 2000 ms on node 0 (pid " + pidsBefore.get(0) + ")");
 
             List<TaskReply> echoes = cluster.runOnAll("echo", Json.object(), ROUND);
             assertThat(echoes.get(0).result().get("pid").asLong()).isNotEqualTo(pidsBefore.get(0));
@@ -92,8 +96,10 @@ class LocalClusterIT {
 
     @Test
     void aWorkerThatCannotStartFailsTheStartWithItsErrorLine() {
-        assertThatThrownBy(() -> LocalCluster.start(config(1).withClassPath(shmDirectory.resolve("nothing").toString())))
-                .isInstanceOfSatisfying(ClusterException.class,
+        assertThatThrownBy(() -> LocalCluster.start(
+                        config(1).withClassPath(shmDirectory.resolve("nothing").toString())))
+                .isInstanceOfSatisfying(
+                        ClusterException.class,
                         e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.NODE_UNAVAILABLE))
                 .hasMessageStartingWith("the worker for node 0 (pid ")
                 .hasMessageContaining("before it joined; its last error line: ")
@@ -109,20 +115,27 @@ class LocalClusterIT {
         }
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-                    .as("worker pid %d alive after close", pid).isFalse();
+                    .as("worker pid %d alive after close", pid)
+                    .isFalse();
         }
     }
 
     private static void assertShuffleDeliversEverything(Coordinator cluster, int rows) {
         int nodes = cluster.nodes();
         List<TaskReply> replies = cluster.runOnAll("shuffle", Json.object().put("rows", rows), ROUND);
-        long received = replies.stream().mapToLong(reply -> reply.result().get("received").asLong()).sum();
-        long sum = replies.stream().mapToLong(reply -> reply.result().get("sum").asLong()).sum();
+        long received = replies.stream()
+                .mapToLong(reply -> reply.result().get("received").asLong())
+                .sum();
+        long sum = replies.stream()
+                .mapToLong(reply -> reply.result().get("sum").asLong())
+                .sum();
         long expectedSum = IntStream.range(0, nodes)
                 .mapToLong(node -> node * 1_000_000_000L * rows + (long) rows * (rows - 1) / 2)
                 .sum();
         assertThat(received).isEqualTo((long) nodes * rows);
         assertThat(sum).isEqualTo(expectedSum);
-        assertThat(replies).allSatisfy(reply -> assertThat(reply.result().get("received").asLong()).isPositive());
+        assertThat(replies)
+                .allSatisfy(reply ->
+                        assertThat(reply.result().get("received").asLong()).isPositive());
     }
 }

@@ -42,43 +42,58 @@ class ManualWorkersIT {
         ClusterSecret secret = ClusterSecret.generate();
         Path secretFile = directory.resolve("secret");
         secret.writeFile(secretFile);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile)))
+                .isEqualTo("rw-------");
         Path shm = Files.createDirectory(directory.resolve("shm"));
 
-        try (Coordinator coordinator = Coordinator.listen(ClusterConfig.local(2).withBind("127.0.0.1", 0)
-                .withProviderOption("shm.directory", shm.toString()), secret)) {
+        try (Coordinator coordinator = Coordinator.listen(
+                ClusterConfig.local(2).withBind("127.0.0.1", 0).withProviderOption("shm.directory", shm.toString()),
+                secret)) {
             String join = "127.0.0.1:" + coordinator.address().getPort();
             Process first = startWorker("--join", join, "--secret-file", secretFile.toString());
             startWorker("--join", join, "--secret-file", secretFile.toString());
             coordinator.awaitWorkers(ROUND);
 
             List<TaskReply> echoes = coordinator.runOnAll("echo", Json.object(), ROUND);
-            assertThat(echoes).extracting(reply -> reply.result().get("node").asInt()).containsExactly(0, 1);
+            assertThat(echoes)
+                    .extracting(reply -> reply.result().get("node").asInt())
+                    .containsExactly(0, 1);
 
             Path wrongSecret = directory.resolve("wrong");
             ClusterSecret.of("wrong").writeFile(wrongSecret);
             Process refused = startWorker("--join", join, "--secret-file", wrongSecret.toString());
             assertThat(refused.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(refused.exitValue()).as("exit code of a worker with the wrong secret").isEqualTo(2);
+            assertThat(refused.exitValue())
+                    .as("exit code of a worker with the wrong secret")
+                    .isEqualTo(2);
 
             Process noSecret = startWorker("--join", join);
             assertThat(noSecret.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(noSecret.exitValue()).as("exit code of a worker without a secret").isEqualTo(1);
+            assertThat(noSecret.exitValue())
+                    .as("exit code of a worker without a secret")
+                    .isEqualTo(1);
 
             int lostNode = (int) coordinator.workerPids().indexOf(first.pid());
             first.destroyForcibly().waitFor();
             startWorker("--join", join, "--secret-file", secretFile.toString());
             List<TaskReply> afterReplacement = coordinator.runOnAll("echo", Json.object(), ROUND);
-            assertThat(afterReplacement.get(lostNode).result().get("pid").asLong()).isNotEqualTo(first.pid());
+            assertThat(afterReplacement.get(lostNode).result().get("pid").asLong())
+                    .isNotEqualTo(first.pid());
         }
         for (Process process : started) {
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("worker %d exits", process.pid()).isTrue();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                    .as("worker %d exits", process.pid())
+                    .isTrue();
         }
     }
 
     private Process startWorker(String... arguments) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx256m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
                 WorkerMain.class.getName()));
         command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();

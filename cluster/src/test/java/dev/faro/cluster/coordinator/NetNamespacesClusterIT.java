@@ -111,22 +111,33 @@ class NetNamespacesClusterIT {
             workers.add(startWorker(host, join, secretFile, fabricSecret));
         }
         coordinator.awaitWorkers(Duration.ofSeconds(60));
-        System.out.printf("[namespaces] coordinator on %s; workers in %s at %s, %s, %s%n", join,
-                NetworkNamespaces.namespace("h*"), network.address(0), network.address(1), network.address(2));
+        System.out.printf(
+                "[namespaces] coordinator on %s; workers in %s at %s, %s, %s%n",
+                join, NetworkNamespaces.namespace("h*"), network.address(0), network.address(1), network.address(2));
     }
 
     /** A worker JVM inside host {@code host}'s namespace; the net secret in its environment, not in the options. */
     private Process startWorker(int host, String join, Path secretFile, String fabricSecret) throws IOException {
         List<String> command = new ArrayList<>(NetworkNamespaces.inside(network.host(host)));
-        command.addAll(List.of(ProcessHandle.current().info().command().orElseThrow(),
+        command.addAll(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
                 "-Xmx" + TpchSession.workerHeapMiB(HOSTS, SF) + "m",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED",
-                "-cp", WorkerLauncher.currentClassPath(), WorkerMain.class.getName(),
-                "--join", join, "--secret-file", secretFile.toString(), "--node", Integer.toString(host)));
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                WorkerLauncher.currentClassPath(),
+                WorkerMain.class.getName(),
+                "--join",
+                join,
+                "--secret-file",
+                secretFile.toString(),
+                "--node",
+                Integer.toString(host)));
         Path log = directory.resolve("worker-" + host + ".log");
         workerLogs.add(log);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().remove(ClusterSecret.ENVIRONMENT_VARIABLE);
         builder.environment().put(NetFabricProvider.SECRET_ENVIRONMENT, fabricSecret);
         return builder.start();
@@ -166,11 +177,15 @@ class NetNamespacesClusterIT {
             List<String> command = new ArrayList<>(NetworkNamespaces.inside(network.host(host)));
             command.addAll(List.of("ss", "-H", "-n", "-l", "-t", "-u"));
             String address = network.address(host);
-            List<String> listeners = NetworkNamespaces.run(command).strip().lines()
+            List<String> listeners = NetworkNamespaces.run(command)
+                    .strip()
+                    .lines()
                     .map(line -> line.split("\\s+"))
-                    .map(fields -> fields[0] + " " + fields[4].replace("[::ffff:", "").replace("]", ""))
+                    .map(fields ->
+                            fields[0] + " " + fields[4].replace("[::ffff:", "").replace("]", ""))
                     .toList();
-            assertThat(listeners).as("TCP and UDP listeners in %s (net.bind=auto)", network.host(host))
+            assertThat(listeners)
+                    .as("TCP and UDP listeners in %s (net.bind=auto)", network.host(host))
                     .isNotEmpty()
                     .allMatch(listener -> listener.contains(" " + address + ":"))
                     .anyMatch(listener -> listener.startsWith("tcp "))
@@ -186,8 +201,14 @@ class NetNamespacesClusterIT {
         boolean datagrams = design.implementation() == EndpointImplementation.UD_TWO_SIDED;
         List<TaskReply> replies;
         try {
-            replies = coordinator.runOnAll("shuffle", Json.object().put("rows", ROWS).put("design", design.name())
-                    .put("threads", THREADS).put("name", "ns-" + design), ROUND);
+            replies = coordinator.runOnAll(
+                    "shuffle",
+                    Json.object()
+                            .put("rows", ROWS)
+                            .put("design", design.name())
+                            .put("threads", THREADS)
+                            .put("name", "ns-" + design),
+                    ROUND);
         } catch (ClusterException e) {
             if (datagrams) {
                 printDatagramCounters(); // did a kernel drop datagrams? (UDP in and out summed over the hosts)
@@ -197,15 +218,22 @@ class NetNamespacesClusterIT {
         long[][] expected = expectedPerNode();
         for (int node = 0; node < HOSTS; node++) {
             JsonNode result = replies.get(node).result();
-            assertThat(result.get("received").asLong()).as("%s: rows node %d received", design, node)
+            assertThat(result.get("received").asLong())
+                    .as("%s: rows node %d received", design, node)
                     .isEqualTo(expected[node][0]);
-            assertThat(result.get("sum").asLong()).as("%s: sum at node %d", design, node)
+            assertThat(result.get("sum").asLong())
+                    .as("%s: sum at node %d", design, node)
                     .isEqualTo(expected[node][1]);
-            assertThat(result.get("checksum").asLong()).as("%s: checksum at node %d", design, node)
+            assertThat(result.get("checksum").asLong())
+                    .as("%s: checksum at node %d", design, node)
                     .isEqualTo(expected[node][2]);
         }
-        System.out.printf("[namespaces] %s: %d rows over %d hosts, exactly once (%d ms)%n", design.paperName(),
-                (long) ROWS * HOSTS, HOSTS, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        System.out.printf(
+                "[namespaces] %s: %d rows over %d hosts, exactly once (%d ms)%n",
+                design.paperName(),
+                (long) ROWS * HOSTS,
+                HOSTS,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         if (datagrams) {
             printDatagramCounters();
         }
@@ -214,8 +242,9 @@ class NetNamespacesClusterIT {
     /** Where datagrams go missing: the kernel's UDP and IP-reassembly counters in every host (cumulative). */
     private void printDatagramCounters() {
         for (int host = 0; host < HOSTS; host++) {
-            System.out.printf("[namespaces]   %s kernel: %s%n", network.host(host),
-                    NetworkNamespaces.datagramCounters(network.host(host)));
+            System.out.printf(
+                    "[namespaces]   %s kernel: %s%n",
+                    network.host(host), NetworkNamespaces.datagramCounters(network.host(host)));
         }
     }
 
@@ -247,15 +276,21 @@ class NetNamespacesClusterIT {
         Catalog wholeDatabase = Catalog.of(new TpchGenerator(SF, 0, 1, Placement.RANDOM, 2).generateAll(t -> {}));
         for (int query : new int[] {3, 4, 10}) {
             QueryOutcome outcome = session.run(query);
-            QueryResult local = QueryExecutor.execute(TpchQueries.plan(query),
-                    ExecutionContext.local(wholeDatabase, 2));
-            List<List<Object>> expected = ResultCodec.decodeRows(ResultCodec.encodeColumns(local.schema()),
-                    ResultCodec.encodeRows(local.schema(), local.batches()));
-            assertThat(outcome.rows()).as("Q%d over MESQ/SR between namespaces", query).isEqualTo(expected)
+            QueryResult local =
+                    QueryExecutor.execute(TpchQueries.plan(query), ExecutionContext.local(wholeDatabase, 2));
+            List<List<Object>> expected = ResultCodec.decodeRows(
+                    ResultCodec.encodeColumns(local.schema()), ResultCodec.encodeRows(local.schema(), local.batches()));
+            assertThat(outcome.rows())
+                    .as("Q%d over MESQ/SR between namespaces", query)
+                    .isEqualTo(expected)
                     .isNotEmpty();
             assertThat(outcome.bytesShuffled()).as("Q%d shuffles", query).isPositive();
-            System.out.printf("[namespaces] TPC-H Q%d SF %s: %d rows as one node gives, %,d bytes shuffled (%d ms)%n",
-                    query, SF, outcome.rows().size(), outcome.bytesShuffled(),
+            System.out.printf(
+                    "[namespaces] TPC-H Q%d SF %s: %d rows as one node gives, %,d bytes shuffled (%d ms)%n",
+                    query,
+                    SF,
+                    outcome.rows().size(),
+                    outcome.bytesShuffled(),
                     TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNanos()));
         }
     }

@@ -15,8 +15,8 @@ class RateLimitedLogTest {
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final AtomicLong nowNanos = new AtomicLong(1_000);
-    private final RateLimitedLog log = new RateLimitedLog(new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            Duration.ofSeconds(10), nowNanos::get);
+    private final RateLimitedLog log = new RateLimitedLog(
+            new PrintStream(bytes, true, StandardCharsets.UTF_8), Duration.ofSeconds(10), nowNanos::get);
 
     private List<String> lines() {
         return bytes.toString(StandardCharsets.UTF_8).lines().toList();
@@ -32,9 +32,11 @@ class RateLimitedLogTest {
         nowNanos.addAndGet(Duration.ofSeconds(10).toNanos());
         log.log("refused", "refused a connection: ", "bad again");
 
-        assertThat(lines()).containsExactly("faro coordinator: refused a connection: bad 0",
-                "faro coordinator: refused a connection: bad again (99 more like it since the last such line, not"
-                        + " shown)");
+        assertThat(lines())
+                .containsExactly(
+                        "faro coordinator: refused a connection: bad 0",
+                        "faro coordinator: refused a connection: bad again (99 more like it since the last such line, not"
+                                + " shown)");
     }
 
     @Test

@@ -46,8 +46,8 @@ class UnauthenticatedClientsIT {
     void start() {
         originalErr = System.err;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        coordinator = Coordinator.listen(ClusterConfig.local(1)
-                .withProviderOption("shm.directory", shmDirectory.toString()), secret);
+        coordinator = Coordinator.listen(
+                ClusterConfig.local(1).withProviderOption("shm.directory", shmDirectory.toString()), secret);
     }
 
     @AfterEach
@@ -67,8 +67,9 @@ class UnauthenticatedClientsIT {
         for (int i = 0; i < 10; i++) {
             try (Socket socket = connect()) {
                 // a well-formed frame whose "type" is the forged text, then raw junk
-                byte[] header = ("{\"type\":\"" + Json.MAPPER.writeValueAsString(forged).replace("\"", "")
-                        + "\"}").getBytes(StandardCharsets.UTF_8);
+                byte[] header = ("{\"type\":\""
+                                + Json.MAPPER.writeValueAsString(forged).replace("\"", "") + "\"}")
+                        .getBytes(StandardCharsets.UTF_8);
                 DataOutputStream out = new DataOutputStream(socket.getOutputStream());
                 out.write(MAGIC);
                 out.writeInt(header.length);
@@ -85,7 +86,8 @@ class UnauthenticatedClientsIT {
         }
 
         String log = log();
-        List<String> lines = Arrays.stream(log.split("\n")).filter(line -> !line.isBlank()).toList();
+        List<String> lines =
+                Arrays.stream(log.split("\n")).filter(line -> !line.isBlank()).toList();
         assertThat(lines).as(log).hasSizeLessThanOrEqualTo(1);
         assertThat(lines).allSatisfy(line -> assertThat(line).startsWith("faro coordinator: "));
         assertThat(log).doesNotContain("\u001b").doesNotContain("\u0007").doesNotContain("\r");
@@ -95,9 +97,11 @@ class UnauthenticatedClientsIT {
     @Test
     void aSilentConnectionIsClosedAfterTheHandshakeDeadline() throws Exception {
         try (Socket socket = connect()) {
-            socket.setSoTimeout((int) WorkerAdmission.HANDSHAKE_DEADLINE.multipliedBy(6).toMillis());
+            socket.setSoTimeout(
+                    (int) WorkerAdmission.HANDSHAKE_DEADLINE.multipliedBy(6).toMillis());
             byte[] hello = drainUntilClosed(socket);
-            assertThat(new String(hello, 0, 4, StandardCharsets.US_ASCII)).as("the HELLO before the close")
+            assertThat(new String(hello, 0, 4, StandardCharsets.US_ASCII))
+                    .as("the HELLO before the close")
                     .isEqualTo("FRC1");
         }
     }
@@ -121,16 +125,22 @@ class UnauthenticatedClientsIT {
                     greeted++;
                 }
             }
-            assertThat(greeted).as("strangers greeted with HELLO").isLessThanOrEqualTo(
-                    WorkerAdmission.MAX_UNAUTHENTICATED);
-            assertThat(turnedAway).as("strangers closed at once").isGreaterThanOrEqualTo(
-                    crowd - WorkerAdmission.MAX_UNAUTHENTICATED);
+            assertThat(greeted)
+                    .as("strangers greeted with HELLO")
+                    .isLessThanOrEqualTo(WorkerAdmission.MAX_UNAUTHENTICATED);
+            assertThat(turnedAway)
+                    .as("strangers closed at once")
+                    .isGreaterThanOrEqualTo(crowd - WorkerAdmission.MAX_UNAUTHENTICATED);
 
             CompletableFuture<Integer> worker = new CompletableFuture<>();
-            Thread.ofPlatform().daemon().name("in-jvm-worker").start(() -> worker.complete(
-                    WorkerMain.serve(coordinator.joinAddress(), secret, -1, TaskHandlers.load())));
+            Thread.ofPlatform()
+                    .daemon()
+                    .name("in-jvm-worker")
+                    .start(() -> worker.complete(
+                            WorkerMain.serve(coordinator.joinAddress(), secret, -1, TaskHandlers.load())));
             coordinator.awaitWorkers(Duration.ofSeconds(60));
-            assertThat(coordinator.runOnAll("echo", Json.object(), Duration.ofSeconds(30))).hasSize(1);
+            assertThat(coordinator.runOnAll("echo", Json.object(), Duration.ofSeconds(30)))
+                    .hasSize(1);
         } finally {
             for (Socket stranger : strangers) {
                 stranger.close();

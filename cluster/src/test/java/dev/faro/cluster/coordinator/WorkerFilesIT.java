@@ -90,7 +90,8 @@ class WorkerFilesIT {
 
     private List<Path> nodeDirectories() throws IOException {
         try (Stream<Path> paths = Files.list(shmDirectory)) {
-            return paths.filter(path -> path.getFileName().toString().startsWith("faro-")).toList();
+            return paths.filter(path -> path.getFileName().toString().startsWith("faro-"))
+                    .toList();
         }
     }
 }

@@ -55,33 +55,44 @@ class WorkerLossIT {
 
     @Test
     void aStoppedWorkerIsGivenUpAfterTheHeartbeatTimeoutAndReplaced() throws Exception {
-        try (Coordinator cluster = LocalCluster.start(config(2)
-                .withHeartbeat(Duration.ofMillis(250), Duration.ofSeconds(2)))) {
+        try (Coordinator cluster =
+                LocalCluster.start(config(2).withHeartbeat(Duration.ofMillis(250), Duration.ofSeconds(2)))) {
             long stopped = cluster.workerPids().get(1);
-            Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(stopped)).inheritIO().start();
+            Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(stopped))
+                    .inheritIO()
+                    .start();
             assertThat(stop.waitFor()).isZero();
 
             assertThatThrownBy(() -> cluster.runOnAll("echo", Json.object(), ROUND))
-                    .isInstanceOfSatisfying(ClusterException.class,
+                    .isInstanceOfSatisfying(
+                            ClusterException.class,
                             e -> assertThat(e.kind()).isEqualTo(ClusterException.Kind.WORKER_UNRESPONSIVE))
                     .hasMessageStartingWith("node 1 (pid " + stopped + ") stopped answering heartbeats for ")
                     .hasMessageEndingWith(" while running task 'echo'");
 
             List<TaskReply> echoes = cluster.runOnAll("echo", Json.object(), ROUND);
             assertThat(echoes.get(1).result().get("pid").asLong()).isNotEqualTo(stopped);
-            assertThat(ProcessHandle.of(stopped).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            assertThat(ProcessHandle.of(stopped).map(ProcessHandle::isAlive).orElse(false))
+                    .isFalse();
         }
     }
 
     @Test
     void workersExitWhenTheirCoordinatorCrashes() throws Exception {
-        List<String> command = List.of(ProcessHandle.current().info().command().orElseThrow(), "-Xmx128m",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                CrashingCoordinatorMain.class.getName(), shmDirectory.toString());
-        Process coordinator = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> command = List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xmx128m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrashingCoordinatorMain.class.getName(),
+                shmDirectory.toString());
+        Process coordinator = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         List<Long> pids = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(
-                new InputStreamReader(coordinator.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader output =
+                new BufferedReader(new InputStreamReader(coordinator.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = output.readLine()) != null) {
                 if (line.startsWith("PIDS ")) {

@@ -33,18 +33,20 @@ class StackTraceDiversionTest {
         diversion.close();
         Path log = StackTraceDiversion.LOG_DIRECTORY.resolve("node-7-pid-" + pid + ".log");
         try {
-            assertThat(shown).containsExactly(
-                    "faro worker: node 7: task 'query' failed:",
-                    "java.lang.IllegalStateException: boom",
-                    "(stack trace written to " + log + ")",
-                    "faro worker: node 7: next line");
-            assertThat(Files.readAllLines(log)).containsExactly(
-                    "java.lang.IllegalStateException: boom",
-                    "\tat dev.faro.Foo.bar(Foo.java:12)",
-                    "\tat java.base/java.lang.Thread.run(Thread.java:1474)",
-                    "Caused by: java.io.IOException: deeper",
-                    "\t... 2 more",
-                    "faro worker: node 7: next line");
+            assertThat(shown)
+                    .containsExactly(
+                            "faro worker: node 7: task 'query' failed:",
+                            "java.lang.IllegalStateException: boom",
+                            "(stack trace written to " + log + ")",
+                            "faro worker: node 7: next line");
+            assertThat(Files.readAllLines(log))
+                    .containsExactly(
+                            "java.lang.IllegalStateException: boom",
+                            "\tat dev.faro.Foo.bar(Foo.java:12)",
+                            "\tat java.base/java.lang.Thread.run(Thread.java:1474)",
+                            "Caused by: java.io.IOException: deeper",
+                            "\t... 2 more",
+                            "faro worker: node 7: next line");
         } finally {
             Files.deleteIfExists(log);
         }
@@ -52,9 +54,11 @@ class StackTraceDiversionTest {
 
     @Test
     void ordinaryLinesAreNotTraceLines() {
-        assertThat(StackTraceDiversion.isTraceLine("loaded 86,835 rows over 2 nodes in 7.7 s")).isFalse();
+        assertThat(StackTraceDiversion.isTraceLine("loaded 86,835 rows over 2 nodes in 7.7 s"))
+                .isFalse();
         assertThat(StackTraceDiversion.isTraceLine("at most 64 nodes")).isFalse();
         assertThat(StackTraceDiversion.isTraceLine("\tat a.B.c(B.java:1)")).isTrue();
-        assertThat(StackTraceDiversion.isTraceLine("        at a.B.c(Unknown Source)")).isTrue();
+        assertThat(StackTraceDiversion.isTraceLine("        at a.B.c(Unknown Source)"))
+                .isTrue();
     }
 }

@@ -25,6 +25,7 @@ class FrameChannelFuzzTest {
 
     /** Fixed costs of one input (stream buffers, Jackson's buffers, HMAC), and Jackson's per-byte tree cost. */
     private static final long ALLOCATION_ALLOWANCE_BYTES = 4L << 20;
+
     private static final long ALLOCATION_PER_INPUT_BYTE = 256;
 
     private static final ClusterSecret SECRET = ClusterSecret.of("fuzz");
@@ -52,8 +53,8 @@ class FrameChannelFuzzTest {
     }
 
     private static void run(int mode, byte[] stream) {
-        try (FrameChannel channel = new FrameChannel(new ByteArrayInputStream(stream), OutputStream.nullOutputStream(),
-                "fuzz")) {
+        try (FrameChannel channel =
+                new FrameChannel(new ByteArrayInputStream(stream), OutputStream.nullOutputStream(), "fuzz")) {
             if ((mode & 4) != 0) {
                 channel.authenticated();
             }

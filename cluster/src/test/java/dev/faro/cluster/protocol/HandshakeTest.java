@@ -52,11 +52,13 @@ class HandshakeTest {
             CompletableFuture<Outcome> impostor = CompletableFuture.supplyAsync(() -> {
                 try (FrameChannel channel = new FrameChannel(server.accept())) {
                     ClusterSecret other = ClusterSecret.of("other");
-                    channel.send(Frame.of(MessageType.HELLO).put("protocol", Handshake.PROTOCOL_VERSION)
+                    channel.send(Frame.of(MessageType.HELLO)
+                            .put("protocol", Handshake.PROTOCOL_VERSION)
                             .put("nonce", "bm9uY2U="));
                     Frame auth = channel.receive();
-                    channel.send(Handshake.welcome(other, new Handshake.JoiningWorker(1, "h", -1,
-                            auth.text("nonce"), "bm9uY2U=")).put("node", 0));
+                    channel.send(Handshake.welcome(
+                                    other, new Handshake.JoiningWorker(1, "h", -1, auth.text("nonce"), "bm9uY2U="))
+                            .put("node", 0));
                     return new Outcome(null, null);
                 } catch (Exception e) {
                     return new Outcome(null, e);
@@ -77,12 +79,17 @@ class HandshakeTest {
             CompletableFuture<Outcome> coordinator = coordinatorSide(server, ClusterSecret.of("right"), true);
             try (FrameChannel worker = new FrameChannel(new Socket(server.getInetAddress(), server.getLocalPort()))) {
                 worker.receive();
-                worker.send(Frame.of(MessageType.AUTH).put("protocol", Handshake.PROTOCOL_VERSION)
-                        .put("nonce", "*not base64*").put("proof", "%%").put("pid", 1).put("host", "h")
+                worker.send(Frame.of(MessageType.AUTH)
+                        .put("protocol", Handshake.PROTOCOL_VERSION)
+                        .put("nonce", "*not base64*")
+                        .put("proof", "%%")
+                        .put("pid", 1)
+                        .put("host", "h")
                         .put("requestedNode", -1));
                 assertThat(worker.receive().type()).isEqualTo(MessageType.REFUSED);
             }
-            assertThat(coordinator.get(30, TimeUnit.SECONDS).failure()).isInstanceOf(AuthenticationException.class)
+            assertThat(coordinator.get(30, TimeUnit.SECONDS).failure())
+                    .isInstanceOf(AuthenticationException.class)
                     .hasMessageContaining("does not know the cluster secret");
         }
     }
@@ -92,8 +99,8 @@ class HandshakeTest {
         assertThat(ClusterSecret.of("s3cret").toString()).doesNotContain("s3cret");
     }
 
-    private static CompletableFuture<Outcome> coordinatorSide(ServerSocket server, ClusterSecret secret,
-            boolean welcome) {
+    private static CompletableFuture<Outcome> coordinatorSide(
+            ServerSocket server, ClusterSecret secret, boolean welcome) {
         return CompletableFuture.supplyAsync(() -> {
             try (FrameChannel channel = new FrameChannel(server.accept())) {
                 Handshake.JoiningWorker worker = Handshake.authenticateWorker(channel, secret);

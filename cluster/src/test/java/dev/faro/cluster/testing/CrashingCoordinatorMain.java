@@ -16,10 +16,11 @@ public final class CrashingCoordinatorMain {
     private CrashingCoordinatorMain() {}
 
     public static void main(String[] args) {
-        Coordinator cluster = LocalCluster.start(ClusterConfig.local(2).withWorkerHeap("256m")
-                .withProviderOption("shm.directory", args[0]));
+        Coordinator cluster = LocalCluster.start(
+                ClusterConfig.local(2).withWorkerHeap("256m").withProviderOption("shm.directory", args[0]));
         cluster.runOnAll("echo", Json.object(), Duration.ofSeconds(60));
-        System.out.println("PIDS " + cluster.workerPids().get(0) + " " + cluster.workerPids().get(1));
+        System.out.println("PIDS " + cluster.workerPids().get(0) + " "
+                + cluster.workerPids().get(1));
         System.out.flush();
         Runtime.getRuntime().halt(1);
     }

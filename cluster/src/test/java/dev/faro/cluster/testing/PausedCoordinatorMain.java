@@ -32,14 +32,16 @@ public final class PausedCoordinatorMain {
             }
             stop.set(true);
         });
-        try (Coordinator cluster = LocalCluster.start(ClusterConfig.local(2).withWorkerHeap("256m")
+        try (Coordinator cluster = LocalCluster.start(ClusterConfig.local(2)
+                .withWorkerHeap("256m")
                 .withHeartbeat(Duration.ofMillis(250), Duration.ofSeconds(2))
                 .withProviderOption("shm.directory", args[0]))) {
             while (!stop.get()) {
                 try {
                     List<TaskReply> replies = cluster.runOnAll("echo", Json.object(), Duration.ofSeconds(60));
-                    System.out.println("ROUND " + replies.get(0).result().get("pid").asLong() + " "
-                            + replies.get(1).result().get("pid").asLong());
+                    System.out.println(
+                            "ROUND " + replies.get(0).result().get("pid").asLong() + " "
+                                    + replies.get(1).result().get("pid").asLong());
                 } catch (RuntimeException e) {
                     System.out.println("FAILED " + e.getMessage());
                 }

@@ -20,8 +20,8 @@ public final class RememberHandler implements TaskHandler {
     @Override
     @SuppressWarnings("unchecked")
     public TaskReply handle(WorkerContext context, JsonNode payload) {
-        List<String> seen = (List<String>) context.attributes()
-                .computeIfAbsent(ATTRIBUTE, key -> new CopyOnWriteArrayList<String>());
+        List<String> seen = (List<String>)
+                context.attributes().computeIfAbsent(ATTRIBUTE, key -> new CopyOnWriteArrayList<String>());
         seen.add(payload.asText());
         return TaskReply.empty();
     }

@@ -33,7 +33,8 @@ public final class ShuffleHandler implements TaskHandler {
 
     private static final int VECTOR = 1024;
     /** Senders and receivers block in the fabric: platform threads, not the common pool. */
-    private static final Executor PLATFORM_THREADS = runnable -> Thread.ofPlatform().daemon().start(runnable);
+    private static final Executor PLATFORM_THREADS =
+            runnable -> Thread.ofPlatform().daemon().start(runnable);
 
     @Override
     public String type() {
@@ -48,8 +49,8 @@ public final class ShuffleHandler implements TaskHandler {
         int threads = payload.path("threads").asInt(1);
         int nodes = context.nodes();
         TransmissionGroups groups = TransmissionGroups.repartition(nodes);
-        try (NodeEndpoints endpoints = EndpointFactory.open(context.fabric(), context.exchange(), name,
-                        EndpointConfig.defaults(design, threads), groups);
+        try (NodeEndpoints endpoints = EndpointFactory.open(
+                        context.fabric(), context.exchange(), name, EndpointConfig.defaults(design, threads), groups);
                 Arena arena = Arena.ofShared()) {
             MemorySegment table = arena.allocate(Math.max(8, (long) rows * 8), 8);
             for (int i = 0; i < rows; i++) {
@@ -60,8 +61,8 @@ public final class ShuffleHandler implements TaskHandler {
                 int receiver = thread;
                 received.add(CompletableFuture.supplyAsync(() -> receive(endpoints, receiver), PLATFORM_THREADS));
             }
-            ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()), 8,
-                    threads);
+            ShuffleSink sink =
+                    new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()), 8, threads);
             List<CompletableFuture<Void>> sent = new ArrayList<>();
             for (int thread = 0; thread < threads; thread++) {
                 ShuffleSink.Writer writer = sink.writer(thread);

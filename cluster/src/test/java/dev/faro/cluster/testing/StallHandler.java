@@ -35,13 +35,18 @@ public final class StallHandler implements TaskHandler {
     @Override
     public TaskReply handle(WorkerContext context, JsonNode payload) throws Exception {
         long busyMillis = payload.path("busyMillis").asLong();
-        ExecutionContext execution = ExecutionContext.distributed(Catalog.of(List.of()), 1, context.fabric(),
-                        context.exchange(), EndpointDesign.MEMQ_SR, "stall-" + context.taskId())
-                .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
-                        .withProgress(context.progress()));
+        ExecutionContext execution = ExecutionContext.distributed(
+                        Catalog.of(List.of()),
+                        1,
+                        context.fabric(),
+                        context.exchange(),
+                        EndpointDesign.MEMQ_SR,
+                        "stall-" + context.taskId())
+                .withEndpointTweaks(config ->
+                        config.withStallTimeout(context.exchangeStallTimeout()).withProgress(context.progress()));
         QueryFailure failure = new QueryFailure();
-        ShuffleExchange exchange = new ShuffleExchange(3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"), execution,
-                failure);
+        ShuffleExchange exchange =
+                new ShuffleExchange(3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"), execution, failure);
         exchange.open();
         try {
             if (context.nodeIndex() == 1) {

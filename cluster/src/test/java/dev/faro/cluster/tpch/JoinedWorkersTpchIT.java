@@ -54,45 +54,51 @@ class JoinedWorkersTpchIT {
         ClusterSecret secret = ClusterSecret.generate();
         Path secretFile = directory.resolve("secret");
         secret.writeFile(secretFile);
-        ClusterConfig config = ClusterConfig.local(2).withBind(ClusterConfig.LOOPBACK, 0)
+        ClusterConfig config = ClusterConfig.local(2)
+                .withBind(ClusterConfig.LOOPBACK, 0)
                 .withProvider(NetFabricProvider.NAME)
-                .withProviderOption(NetFabricProvider.BIND_OPTION, WorkerMain.AUTO_ADDRESS).withJoinTimeout(JOIN);
+                .withProviderOption(NetFabricProvider.BIND_OPTION, WorkerMain.AUTO_ADDRESS)
+                .withJoinTimeout(JOIN);
         List<String> progress = new CopyOnWriteArrayList<>();
         CompletableFuture<String> listening = new CompletableFuture<>();
-        CompletableFuture<Coordinator> started = CompletableFuture.supplyAsync(() ->
-                ClusterStart.joining(config, secret).start(line -> {
-                    progress.add(line);
-                    if (line.startsWith("listening on ")) {
-                        listening.complete(line.split(" ")[2]);
-                    }
-                }));
+        CompletableFuture<Coordinator> started =
+                CompletableFuture.supplyAsync(() -> ClusterStart.joining(config, secret)
+                        .start(line -> {
+                            progress.add(line);
+                            if (line.startsWith("listening on ")) {
+                                listening.complete(line.split(" ")[2]);
+                            }
+                        }));
         String join = listening.get(60, TimeUnit.SECONDS);
         startWorker(join, secretFile);
         startWorker(join, secretFile);
         Coordinator coordinator = started.get(JOIN.toSeconds() + 30, TimeUnit.SECONDS);
-        try (TpchSession session = TpchSession.load(coordinator,
-                new TpchSettings(SF, Placement.RANDOM, 2, EndpointDesign.MESQ_SR), line -> {})) {
+        try (TpchSession session = TpchSession.load(
+                coordinator, new TpchSettings(SF, Placement.RANDOM, 2, EndpointDesign.MESQ_SR), line -> {})) {
             assertThat(progress).contains("waiting for workers: 0 of 2 joined");
             for (Process worker : workers) {
-                assertThat(progress).as("a line names worker %d", worker.pid())
-                        .anyMatch(line -> line.startsWith("waiting for workers: ")
-                                && line.contains(", pid " + worker.pid()));
+                assertThat(progress)
+                        .as("a line names worker %d", worker.pid())
+                        .anyMatch(line ->
+                                line.startsWith("waiting for workers: ") && line.contains(", pid " + worker.pid()));
             }
             List<List<Object>> answer = session.run(3).rows();
             assertThat(answer).isNotEmpty();
 
             int lost = kill(coordinator, workers.getFirst());
             startWorker(join, secretFile); // its replacement, started by hand: joins, reloads node's share
-            assertThat(session.run(3).rows()).as("Q3 after node %d was replaced by hand", lost).isEqualTo(answer);
+            assertThat(session.run(3).rows())
+                    .as("Q3 after node %d was replaced by hand", lost)
+                    .isEqualTo(answer);
 
             Process unreplaced = workers.get(1);
             int node = kill(coordinator, unreplaced);
             assertThatThrownBy(() -> coordinator.awaitWorkers(Duration.ofSeconds(2)))
                     .isInstanceOf(ClusterException.class)
-                    .hasMessageContaining("node " + node + " has no worker since node " + node + " (pid "
-                            + unreplaced.pid() + " on ")
-                    .hasMessageContaining("the coordinator cannot start one on another host: start one with --join "
-                            + join);
+                    .hasMessageContaining(
+                            "node " + node + " has no worker since node " + node + " (pid " + unreplaced.pid() + " on ")
+                    .hasMessageContaining(
+                            "the coordinator cannot start one on another host: start one with --join " + join);
         }
     }
 
@@ -103,17 +109,29 @@ class JoinedWorkersTpchIT {
         worker.destroyForcibly().waitFor();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (coordinator.workerPids().get(node) == worker.pid()) {
-            assertThat(System.nanoTime() - deadline).as("the coordinator notices the loss").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the coordinator notices the loss")
+                    .isNegative();
             Thread.sleep(20);
         }
         return node;
     }
 
     private void startWorker(String join, Path secretFile) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx" + TpchSession.workerHeapMiB(2, SF) + "m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED", "-cp", WorkerLauncher.currentClassPath(),
-                WorkerMain.class.getName(), "--join", join, "--secret-file", secretFile.toString()).inheritIO();
+        ProcessBuilder builder = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElseThrow(),
+                        "-Xmx" + TpchSession.workerHeapMiB(2, SF) + "m",
+                        "-XX:+UseSerialGC",
+                        "-XX:TieredStopAtLevel=1",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        WorkerLauncher.currentClassPath(),
+                        WorkerMain.class.getName(),
+                        "--join",
+                        join,
+                        "--secret-file",
+                        secretFile.toString())
+                .inheritIO();
         builder.environment().remove(ClusterSecret.ENVIRONMENT_VARIABLE);
         builder.environment().remove(NetFabricProvider.SECRET_ENVIRONMENT);
         workers.add(builder.start());

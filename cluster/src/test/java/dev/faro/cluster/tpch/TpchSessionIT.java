@@ -92,8 +92,7 @@ class TpchSessionIT {
 
     private List<List<Object>> expected(int query) {
         QueryResult result = QueryExecutor.execute(TpchQueries.plan(query), ExecutionContext.local(wholeDatabase, 2));
-        return ResultCodec.decodeRows(ResultCodec.encodeColumns(result.schema()),
-                ResultCodec.encodeRows(result.schema(), result.batches()));
+        return ResultCodec.decodeRows(
+                ResultCodec.encodeColumns(result.schema()), ResultCodec.encodeRows(result.schema(), result.batches()));
     }
-
 }

@@ -45,6 +45,7 @@ class TpchSoakIT {
 
     /** What a worker may hold more than after warm-up, once idle: a few files of state that lives across queries. */
     private static final long MAPPINGS_SLACK = 64;
+
     private static final long FILES_SLACK = 16;
 
     /** What a worker may map more than after warm-up at any point: a query in flight, releases not yet done. */
@@ -103,26 +104,34 @@ class TpchSoakIT {
             for (int node = 0; node < pids.size(); node++) {
                 long mappings = shmMappings(pids.get(node));
                 peakMappings[node] = Math.max(peakMappings[node], mappings);
-                assertThat(mappings).as("node %d's shm mappings after %d queries (%d after warm-up)", node, queries,
-                        warmMappings[node]).isLessThanOrEqualTo(warmMappings[node] + MAPPINGS_IN_FLIGHT);
+                assertThat(mappings)
+                        .as(
+                                "node %d's shm mappings after %d queries (%d after warm-up)",
+                                node, queries, warmMappings[node])
+                        .isLessThanOrEqualTo(warmMappings[node] + MAPPINGS_IN_FLIGHT);
             }
         }
 
         assertThat(queries).isGreaterThanOrEqualTo(1_000);
         for (int node = 0; node < pids.size(); node++) {
             long pid = pids.get(node);
-            long mappings = awaitAtMost(() -> shmMappings(pid), warmMappings[node] + MAPPINGS_SLACK,
+            long mappings = awaitAtMost(
+                    () -> shmMappings(pid),
+                    warmMappings[node] + MAPPINGS_SLACK,
                     "node " + node + "'s shm mappings after " + queries + " queries");
-            long files = awaitAtMost(() -> openFiles(pid), warmFiles[node] + FILES_SLACK,
+            long files = awaitAtMost(
+                    () -> openFiles(pid),
+                    warmFiles[node] + FILES_SLACK,
                     "node " + node + "'s open files after " + queries + " queries");
-            System.out.printf("TpchSoakIT node %d (pid %d): %d queries; shm mappings %d after warm-up, %d at most,"
-                    + " %d at the end; open files %d after warm-up, %d at the end%n", node, pid, queries,
-                    warmMappings[node], peakMappings[node], mappings, warmFiles[node], files);
+            System.out.printf(
+                    "TpchSoakIT node %d (pid %d): %d queries; shm mappings %d after warm-up, %d at most,"
+                            + " %d at the end; open files %d after warm-up, %d at the end%n",
+                    node, pid, queries, warmMappings[node], peakMappings[node], mappings, warmFiles[node], files);
         }
     }
 
-    private static void check(int query, TpchSettings system, List<List<Object>> rows,
-            Map<Integer, List<List<Object>>> answers) {
+    private static void check(
+            int query, TpchSettings system, List<List<Object>> rows, Map<Integer, List<List<Object>>> answers) {
         List<List<Object>> first = answers.putIfAbsent(query, rows);
         if (first != null) {
             assertThat(rows).as("Q%d over %s", query, system.exchangeName()).isEqualTo(first);

@@ -39,8 +39,8 @@ class RelayedPeerExchangeTest {
         RelayedPeerExchange exchange = exchange(Duration.ofMillis(50));
 
         assertThatThrownBy(() -> exchange.allGather("slow", new byte[0]))
-                .isInstanceOfSatisfying(FaroException.class,
-                        e -> assertThat(e.category()).isEqualTo(FaroException.Category.TIMEOUT))
+                .isInstanceOfSatisfying(
+                        FaroException.class, e -> assertThat(e.category()).isEqualTo(FaroException.Category.TIMEOUT))
                 .hasMessageContaining("exchange 'slow'");
     }
 
@@ -55,12 +55,12 @@ class RelayedPeerExchangeTest {
 
         assertThatThrownBy(() -> pending.get(30, TimeUnit.SECONDS))
                 .cause()
-                .isInstanceOfSatisfying(FaroException.class,
-                        e -> assertThat(e.category()).isEqualTo(FaroException.Category.NETWORK))
+                .isInstanceOfSatisfying(
+                        FaroException.class, e -> assertThat(e.category()).isEqualTo(FaroException.Category.NETWORK))
                 .hasMessageContaining("node 0 died");
         assertThatThrownBy(() -> exchange.allGather("later", new byte[0]))
-                .isInstanceOfSatisfying(FaroException.class,
-                        e -> assertThat(e.category()).isEqualTo(FaroException.Category.NETWORK));
+                .isInstanceOfSatisfying(
+                        FaroException.class, e -> assertThat(e.category()).isEqualTo(FaroException.Category.NETWORK));
     }
 
     @Test

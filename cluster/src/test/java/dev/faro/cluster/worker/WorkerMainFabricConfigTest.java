@@ -27,9 +27,11 @@ class WorkerMainFabricConfigTest {
         InetAddress route = InetAddress.ofLiteral("10.123.4.2");
         FabricConfig config = WorkerMain.fabricConfig(welcome("auto", "auto", "auto"), 2, route);
         assertThat(config.nodeName()).isEqualTo("node-2");
-        assertThat(config.options()).containsEntry("net.bind", "10.123.4.2")
+        assertThat(config.options())
+                .containsEntry("net.bind", "10.123.4.2")
                 .containsEntry("net.advertise", "10.123.4.2")
-                .as("only address options are resolved").containsEntry("net.secret", "auto");
+                .as("only address options are resolved")
+                .containsEntry("net.secret", "auto");
     }
 
     @Test
@@ -37,25 +39,31 @@ class WorkerMainFabricConfigTest {
         ClusterSecret secret = ClusterSecret.of("cluster secret");
         FabricConfig net = FabricConfig.of("net", "node-0");
         FabricConfig derived = WorkerMain.withNetSecret(net, secret, null);
-        assertThat(derived.options().get("net.secret")).as("derived, the same on every worker")
-                .isEqualTo(WorkerMain.withNetSecret(net, ClusterSecret.of("cluster secret"), "").options()
+        assertThat(derived.options().get("net.secret"))
+                .as("derived, the same on every worker")
+                .isEqualTo(WorkerMain.withNetSecret(net, ClusterSecret.of("cluster secret"), "")
+                        .options()
                         .get("net.secret"))
-                .isNotEqualTo(WorkerMain.withNetSecret(net, ClusterSecret.of("another"), null).options()
+                .isNotEqualTo(WorkerMain.withNetSecret(net, ClusterSecret.of("another"), null)
+                        .options()
                         .get("net.secret"))
-                .doesNotContain("cluster secret").hasSize(64);
-        assertThat(WorkerMain.withNetSecret(net.withOption("net.secret", "given"), secret, null).options())
+                .doesNotContain("cluster secret")
+                .hasSize(64);
+        assertThat(WorkerMain.withNetSecret(net.withOption("net.secret", "given"), secret, null)
+                        .options())
                 .containsEntry("net.secret", "given");
         assertThat(WorkerMain.withNetSecret(net, secret, "from-environment").options())
-                .as("FARO_NET_SECRET wins").doesNotContainKey("net.secret");
-        assertThat(WorkerMain.withNetSecret(FabricConfig.of("shm", "node-0"), secret, null).options())
+                .as("FARO_NET_SECRET wins")
+                .doesNotContainKey("net.secret");
+        assertThat(WorkerMain.withNetSecret(FabricConfig.of("shm", "node-0"), secret, null)
+                        .options())
                 .doesNotContainKey("net.secret");
     }
 
     @Test
     void explicitAddressesAreKept() {
-        FabricConfig config = WorkerMain.fabricConfig(welcome("0.0.0.0", "192.0.2.7", "s"), 0,
-                InetAddress.ofLiteral("127.0.0.1"));
-        assertThat(config.options()).containsEntry("net.bind", "0.0.0.0").containsEntry("net.advertise",
-                "192.0.2.7");
+        FabricConfig config =
+                WorkerMain.fabricConfig(welcome("0.0.0.0", "192.0.2.7", "s"), 0, InetAddress.ofLiteral("127.0.0.1"));
+        assertThat(config.options()).containsEntry("net.bind", "0.0.0.0").containsEntry("net.advertise", "192.0.2.7");
     }
 }

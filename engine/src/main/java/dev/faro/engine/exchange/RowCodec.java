@@ -112,7 +112,8 @@ public final class RowCodec {
                         out.set(ValueLayout.JAVA_BYTE, (long) r * rowBytes + field, (byte) (values[from + r] ? 1 : 0));
                     }
                 }
-                case StringVector v -> encodeStrings(v, from, count, out, field, schema.type(c).maxLength());
+                case StringVector v ->
+                    encodeStrings(v, from, count, out, field, schema.type(c).maxLength());
             }
             if (vector.mayHaveNulls()) {
                 for (int r = 0; r < count; r++) {
@@ -166,52 +167,53 @@ public final class RowCodec {
                     nulls[r] = true;
                 }
             }
-            columns.add(switch (type.kind()) {
-                case BIGINT, DECIMAL -> {
-                    long[] values = new long[count];
-                    for (int r = 0; r < count; r++) {
-                        values[r] = in.get(LONG, (long) r * rowBytes + field);
-                    }
-                    yield new LongVector(type, values, nulls);
-                }
-                case INTEGER, DATE -> {
-                    int[] values = new int[count];
-                    for (int r = 0; r < count; r++) {
-                        values[r] = in.get(INT, (long) r * rowBytes + field);
-                    }
-                    yield new IntVector(type, values, nulls);
-                }
-                case DOUBLE -> {
-                    double[] values = new double[count];
-                    for (int r = 0; r < count; r++) {
-                        values[r] = in.get(DOUBLE, (long) r * rowBytes + field);
-                    }
-                    yield new DoubleVector(type, values, nulls);
-                }
-                case BOOLEAN -> {
-                    boolean[] values = new boolean[count];
-                    for (int r = 0; r < count; r++) {
-                        values[r] = in.get(ValueLayout.JAVA_BYTE, (long) r * rowBytes + field) != 0;
-                    }
-                    yield new BooleanVector(values, nulls);
-                }
-                case VARCHAR -> {
-                    String[] values = new String[count];
-                    for (int r = 0; r < count; r++) {
-                        if (nulls != null && nulls[r]) {
-                            continue;
+            columns.add(
+                    switch (type.kind()) {
+                        case BIGINT, DECIMAL -> {
+                            long[] values = new long[count];
+                            for (int r = 0; r < count; r++) {
+                                values[r] = in.get(LONG, (long) r * rowBytes + field);
+                            }
+                            yield new LongVector(type, values, nulls);
                         }
-                        long at = (long) r * rowBytes + field;
-                        int length = Short.toUnsignedInt(in.get(SHORT, at));
-                        if (scratch.length < length) {
-                            scratch = new byte[length];
+                        case INTEGER, DATE -> {
+                            int[] values = new int[count];
+                            for (int r = 0; r < count; r++) {
+                                values[r] = in.get(INT, (long) r * rowBytes + field);
+                            }
+                            yield new IntVector(type, values, nulls);
                         }
-                        MemorySegment.copy(in, ValueLayout.JAVA_BYTE, at + 2, scratch, 0, length);
-                        values[r] = new String(scratch, 0, length, StandardCharsets.ISO_8859_1);
-                    }
-                    yield new StringVector(type, values);
-                }
-            });
+                        case DOUBLE -> {
+                            double[] values = new double[count];
+                            for (int r = 0; r < count; r++) {
+                                values[r] = in.get(DOUBLE, (long) r * rowBytes + field);
+                            }
+                            yield new DoubleVector(type, values, nulls);
+                        }
+                        case BOOLEAN -> {
+                            boolean[] values = new boolean[count];
+                            for (int r = 0; r < count; r++) {
+                                values[r] = in.get(ValueLayout.JAVA_BYTE, (long) r * rowBytes + field) != 0;
+                            }
+                            yield new BooleanVector(values, nulls);
+                        }
+                        case VARCHAR -> {
+                            String[] values = new String[count];
+                            for (int r = 0; r < count; r++) {
+                                if (nulls != null && nulls[r]) {
+                                    continue;
+                                }
+                                long at = (long) r * rowBytes + field;
+                                int length = Short.toUnsignedInt(in.get(SHORT, at));
+                                if (scratch.length < length) {
+                                    scratch = new byte[length];
+                                }
+                                MemorySegment.copy(in, ValueLayout.JAVA_BYTE, at + 2, scratch, 0, length);
+                                values[r] = new String(scratch, 0, length, StandardCharsets.ISO_8859_1);
+                            }
+                            yield new StringVector(type, values);
+                        }
+                    });
         }
         return new Batch(count, columns);
     }

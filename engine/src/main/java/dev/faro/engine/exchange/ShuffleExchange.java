@@ -9,13 +9,13 @@ import dev.faro.engine.plan.ExchangeKind;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Schema;
 import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.baseline.TcpShuffleConfig;
+import dev.faro.shuffle.baseline.TcpShuffleOpener;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.Partitioner;
 import dev.faro.shuffle.operator.ReceiveSource;
 import dev.faro.shuffle.operator.ShuffleSink;
-import dev.faro.shuffle.baseline.TcpShuffleConfig;
-import dev.faro.shuffle.baseline.TcpShuffleOpener;
 import dev.faro.shuffle.setup.EndpointFactory;
 import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.Arena;
@@ -56,7 +56,12 @@ public final class ShuffleExchange implements AutoCloseable {
     private NodeEndpoints endpoints;
     private ShuffleSink sink;
 
-    public ShuffleExchange(int id, ExchangeKind kind, Schema schema, List<String> keys, ExecutionContext context,
+    public ShuffleExchange(
+            int id,
+            ExchangeKind kind,
+            Schema schema,
+            List<String> keys,
+            ExecutionContext context,
             QueryFailure failure) {
         this.id = id;
         this.kind = kind;
@@ -90,13 +95,21 @@ public final class ShuffleExchange implements AutoCloseable {
     /** Opens this node's endpoints; collective: every node opens the query's exchanges in the same order. */
     public void open() {
         endpoints = switch (context.transport()) {
-            case FABRIC -> EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
-            case TCP_SOCKETS -> TcpShuffleOpener.open(context.peerExchange(), shuffleName(),
-                    TcpShuffleConfig.perThread(context.threads()).withStallTimeout(config.stallTimeout())
-                            .withProgress(config.progress()), groups, context.secret());
+            case FABRIC ->
+                EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
+            case TCP_SOCKETS ->
+                TcpShuffleOpener.open(
+                        context.peerExchange(),
+                        shuffleName(),
+                        TcpShuffleConfig.perThread(context.threads())
+                                .withStallTimeout(config.stallTimeout())
+                                .withProgress(config.progress()),
+                        groups,
+                        context.secret());
         };
         Partitioner partitioner = kind == ExchangeKind.REPARTITION
-                ? new KeyPartitioner(codec, keys, groups.groupCount()) : (tuples, offset) -> 0;
+                ? new KeyPartitioner(codec, keys, groups.groupCount())
+                : (tuples, offset) -> 0;
         sink = new ShuffleSink(endpoints, groups, partitioner, codec.rowBytes(), context.threads());
     }
 
@@ -114,7 +127,9 @@ public final class ShuffleExchange implements AutoCloseable {
             List<Batch> batches = new ArrayList<>();
             received.add(batches);
             int thread = t;
-            receivers.add(Thread.ofPlatform().daemon().name(shuffleName() + "-receive-" + t)
+            receivers.add(Thread.ofPlatform()
+                    .daemon()
+                    .name(shuffleName() + "-receive-" + t)
                     .start(() -> receive(thread, batches)));
         }
     }
@@ -142,9 +157,13 @@ public final class ShuffleExchange implements AutoCloseable {
      * receive endpoint 0 (MESQ/SR): no data arrived for 10 s ... waiting for node 0)"; other throwables as they are.
      */
     Throwable named(Throwable failure) {
-        if (failure instanceof FaroException faro && !String.valueOf(faro.getMessage()).startsWith("exchange ")) {
-            return new FaroException(faro.category(), "exchange " + id + " (" + kind + ", shuffle " + shuffleName()
-                    + ") at node " + context.nodeIndex() + ": " + faro.getMessage(), faro);
+        if (failure instanceof FaroException faro
+                && !String.valueOf(faro.getMessage()).startsWith("exchange ")) {
+            return new FaroException(
+                    faro.category(),
+                    "exchange " + id + " (" + kind + ", shuffle " + shuffleName() + ") at node " + context.nodeIndex()
+                            + ": " + faro.getMessage(),
+                    faro);
         }
         return failure;
     }
@@ -192,8 +211,8 @@ public final class ShuffleExchange implements AutoCloseable {
     public ExchangeStatistics statistics() {
         long sent = rowsSent.get();
         long got = rowsReceived.get();
-        return new ExchangeStatistics(id, kind, codec.rowBytes(), sent, sent * codec.rowBytes(), got,
-                got * codec.rowBytes(), sendNanos);
+        return new ExchangeStatistics(
+                id, kind, codec.rowBytes(), sent, sent * codec.rowBytes(), got, got * codec.rowBytes(), sendNanos);
     }
 
     /** Records the wall time of the pipeline that sent this exchange's rows from this node. */
@@ -218,8 +237,8 @@ public final class ShuffleExchange implements AutoCloseable {
         @Override
         public synchronized Operator create(int thread) {
             created[thread] = true;
-            return new ExchangeSinkOperator(sink.writer(thread), new RowCodec(codec.schema()), rowsSent,
-                    ShuffleExchange.this);
+            return new ExchangeSinkOperator(
+                    sink.writer(thread), new RowCodec(codec.schema()), rowsSent, ShuffleExchange.this);
         }
 
         @Override

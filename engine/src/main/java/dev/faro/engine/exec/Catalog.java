@@ -13,8 +13,7 @@ public final class Catalog {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
 
     /** An empty catalog. */
-    public Catalog() {
-    }
+    public Catalog() {}
 
     /** A catalog holding {@code tables} (names must be unique). */
     public static Catalog of(List<Table> tables) {

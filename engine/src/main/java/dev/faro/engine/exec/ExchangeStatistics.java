@@ -7,6 +7,12 @@ import dev.faro.engine.plan.ExchangeKind;
  * destinations it had) and received; {@code rowBytes} is the fixed row width on the wire; {@code sendNanos} the wall
  * time of the pipeline that produced and sent the rows here.
  */
-public record ExchangeStatistics(int exchange, ExchangeKind kind, int rowBytes, long rowsSent, long bytesSent,
-        long rowsReceived, long bytesReceived, long sendNanos) {
-}
+public record ExchangeStatistics(
+        int exchange,
+        ExchangeKind kind,
+        int rowBytes,
+        long rowsSent,
+        long bytesSent,
+        long rowsReceived,
+        long bytesReceived,
+        long sendNanos) {}

@@ -16,16 +16,25 @@ import java.util.function.UnaryOperator;
  * cluster's secret, with which the TCP baseline authenticates its connections (needed only there). With one node
  * exchanges pass rows through and the fabric fields may be null.
  */
-public record ExecutionContext(int nodeIndex, int nodeCount, Catalog catalog, int threads, Fabric fabric,
-        PeerExchange peerExchange, EndpointDesign design, UnaryOperator<EndpointConfig> endpointTweaks,
-        String queryId, ShuffleTransport transport, SharedSecret secret) {
+public record ExecutionContext(
+        int nodeIndex,
+        int nodeCount,
+        Catalog catalog,
+        int threads,
+        Fabric fabric,
+        PeerExchange peerExchange,
+        EndpointDesign design,
+        UnaryOperator<EndpointConfig> endpointTweaks,
+        String queryId,
+        ShuffleTransport transport,
+        SharedSecret secret) {
 
     public ExecutionContext {
         Objects.requireNonNull(catalog, "catalog is null");
         Objects.requireNonNull(queryId, "queryId is null");
         if (nodeCount < 1 || nodeIndex < 0 || nodeIndex >= nodeCount) {
-            throw new IllegalArgumentException("bad node index or count: nodeIndex=" + nodeIndex + " nodeCount="
-                    + nodeCount);
+            throw new IllegalArgumentException(
+                    "bad node index or count: nodeIndex=" + nodeIndex + " nodeCount=" + nodeCount);
         }
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be positive: threads=" + threads);
@@ -59,28 +68,68 @@ public record ExecutionContext(int nodeIndex, int nodeCount, Catalog catalog, in
     }
 
     /** One node of a distributed query; node index and count come from {@code peers}. */
-    public static ExecutionContext distributed(Catalog catalog, int threads, Fabric fabric, PeerExchange peers,
-            EndpointDesign design, String queryId) {
-        return new ExecutionContext(peers.nodeIndex(), peers.nodes(), catalog, threads, fabric, peers, design, null,
-                queryId, ShuffleTransport.FABRIC, null);
+    public static ExecutionContext distributed(
+            Catalog catalog, int threads, Fabric fabric, PeerExchange peers, EndpointDesign design, String queryId) {
+        return new ExecutionContext(
+                peers.nodeIndex(),
+                peers.nodes(),
+                catalog,
+                threads,
+                fabric,
+                peers,
+                design,
+                null,
+                queryId,
+                ShuffleTransport.FABRIC,
+                null);
     }
 
     /** This context with {@code tweaks} applied to every shuffle's {@link EndpointConfig#defaults}. */
     public ExecutionContext withEndpointTweaks(UnaryOperator<EndpointConfig> tweaks) {
-        return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, fabric, peerExchange, design, tweaks,
-                queryId, transport, secret);
+        return new ExecutionContext(
+                nodeIndex,
+                nodeCount,
+                catalog,
+                threads,
+                fabric,
+                peerExchange,
+                design,
+                tweaks,
+                queryId,
+                transport,
+                secret);
     }
 
     /** This context with its exchanges over {@code value} (the TCP baseline ignores the design). */
     public ExecutionContext withTransport(ShuffleTransport value) {
-        return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, fabric, peerExchange, design,
-                endpointTweaks, queryId, value, secret);
+        return new ExecutionContext(
+                nodeIndex,
+                nodeCount,
+                catalog,
+                threads,
+                fabric,
+                peerExchange,
+                design,
+                endpointTweaks,
+                queryId,
+                value,
+                secret);
     }
 
     /** This context with the cluster's secret, which the TCP baseline's connections must prove (never logged). */
     public ExecutionContext withSecret(SharedSecret value) {
-        return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, fabric, peerExchange, design,
-                endpointTweaks, queryId, transport, value);
+        return new ExecutionContext(
+                nodeIndex,
+                nodeCount,
+                catalog,
+                threads,
+                fabric,
+                peerExchange,
+                design,
+                endpointTweaks,
+                queryId,
+                transport,
+                value);
     }
 
     /** The endpoint configuration of this query's shuffles. */

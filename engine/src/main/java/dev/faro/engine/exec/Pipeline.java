@@ -10,7 +10,12 @@ import java.util.List;
  * drivers. {@code sendsTo}, when set, is the exchange whose sending side this pipeline is: its receivers start with
  * the pipeline.
  */
-record Pipeline(int id, String description, List<OperatorFactory> operators, SinkFactory sink, int threads,
+record Pipeline(
+        int id,
+        String description,
+        List<OperatorFactory> operators,
+        SinkFactory sink,
+        int threads,
         ShuffleExchange sendsTo) {
 
     Pipeline {

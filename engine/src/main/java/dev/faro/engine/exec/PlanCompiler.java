@@ -12,6 +12,7 @@ import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.engine.operator.ProjectOperator;
 import dev.faro.engine.operator.ScanOperator;
 import dev.faro.engine.operator.SinkFactory;
+import dev.faro.engine.operator.SortOperator;
 import dev.faro.engine.plan.Aggregate;
 import dev.faro.engine.plan.Exchange;
 import dev.faro.engine.plan.ExchangeKind;
@@ -24,7 +25,6 @@ import dev.faro.engine.plan.Project;
 import dev.faro.engine.plan.Sort;
 import dev.faro.engine.plan.TableScan;
 import dev.faro.engine.plan.TopN;
-import dev.faro.engine.operator.SortOperator;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.Table;
@@ -81,8 +81,8 @@ final class PlanCompiler {
 
     private void close(Chain chain, SinkFactory sink, ShuffleExchange sendsTo, String what) {
         int threads = chain.ordered() ? 1 : context.threads();
-        pipelines.add(new Pipeline(pipelines.size(), chain.description() + " > " + what, chain.operators(), sink,
-                threads, sendsTo));
+        pipelines.add(new Pipeline(
+                pipelines.size(), chain.description() + " > " + what, chain.operators(), sink, threads, sendsTo));
     }
 
     private static Chain source(Supplier<List<Batch>> batches, int[] columns, boolean ordered, String what) {
@@ -105,34 +105,51 @@ final class PlanCompiler {
                 }
                 yield source(table::batches, columns, false, "scan " + scan.table());
             }
-            case Filter filter -> compile(filter.child()).then(
-                    new FilterOperator.Factory(filter.predicate(), filter.child().outputSchema()), "filter");
-            case Project project -> compile(project.child()).then(new ProjectOperator.Factory(
-                    project.projections().stream().map(NamedExpression::expression).toList(),
-                    project.child().outputSchema()), "project");
+            case Filter filter ->
+                compile(filter.child())
+                        .then(
+                                new FilterOperator.Factory(
+                                        filter.predicate(), filter.child().outputSchema()),
+                                "filter");
+            case Project project ->
+                compile(project.child())
+                        .then(
+                                new ProjectOperator.Factory(
+                                        project.projections().stream()
+                                                .map(NamedExpression::expression)
+                                                .toList(),
+                                        project.child().outputSchema()),
+                                "project");
             case Limit limit -> compile(limit.child()).then(new LimitOperator.Factory(limit.count()), "limit");
             case HashJoin join -> {
-                JoinBuildOperator.Factory build = new JoinBuildOperator.Factory(join.build().outputSchema(),
-                        join.buildKeys());
+                JoinBuildOperator.Factory build =
+                        new JoinBuildOperator.Factory(join.build().outputSchema(), join.buildKeys());
                 close(compile(join.build()), build, null, "join build");
-                yield compile(join.probe()).then(new HashJoinProbeOperator.Factory(join,
-                        join.probe().outputSchema(), build), join.type().name().toLowerCase() + " join probe");
+                yield compile(join.probe())
+                        .then(
+                                new HashJoinProbeOperator.Factory(
+                                        join, join.probe().outputSchema(), build),
+                                join.type().name().toLowerCase() + " join probe");
             }
             case Aggregate aggregate -> {
-                HashAggregationOperator.Factory sink = new HashAggregationOperator.Factory(aggregate.phase(),
-                        aggregate.child().outputSchema(), aggregate.groupKeys(), aggregate.aggregates());
+                HashAggregationOperator.Factory sink = new HashAggregationOperator.Factory(
+                        aggregate.phase(),
+                        aggregate.child().outputSchema(),
+                        aggregate.groupKeys(),
+                        aggregate.aggregates());
                 Chain chain = compile(aggregate.child());
                 close(chain, sink, null, aggregate.phase().name().toLowerCase() + " aggregation");
                 yield source(sink::output, null, chain.ordered(), "aggregated");
             }
             case Sort sort -> {
-                SortOperator.Factory sink = new SortOperator.Factory(sort.child().outputSchema(), sort.keys(), -1);
+                SortOperator.Factory sink =
+                        new SortOperator.Factory(sort.child().outputSchema(), sort.keys(), -1);
                 close(compile(sort.child()), sink, null, "sort");
                 yield source(sink::output, null, true, "sorted");
             }
             case TopN topN -> {
-                SortOperator.Factory sink = new SortOperator.Factory(topN.child().outputSchema(), topN.keys(),
-                        topN.count());
+                SortOperator.Factory sink =
+                        new SortOperator.Factory(topN.child().outputSchema(), topN.keys(), topN.count());
                 close(compile(topN.child()), sink, null, "top-N");
                 yield source(sink::output, null, true, "top-N");
             }
@@ -146,10 +163,19 @@ final class PlanCompiler {
                     close(chain, sink, null, "local " + exchange.kind().name().toLowerCase());
                     yield source(sink::output, null, chain.ordered(), "exchanged");
                 }
-                ShuffleExchange shuffle = new ShuffleExchange(exchanges.size(), exchange.kind(),
-                        exchange.child().outputSchema(), exchange.keys(), context, failure);
+                ShuffleExchange shuffle = new ShuffleExchange(
+                        exchanges.size(),
+                        exchange.kind(),
+                        exchange.child().outputSchema(),
+                        exchange.keys(),
+                        context,
+                        failure);
                 exchanges.add(shuffle);
-                close(chain, shuffle.sinkFactory(), shuffle, exchange.kind().name().toLowerCase());
+                close(
+                        chain,
+                        shuffle.sinkFactory(),
+                        shuffle,
+                        exchange.kind().name().toLowerCase());
                 yield source(shuffle::awaitReceived, null, false, "received");
             }
         };

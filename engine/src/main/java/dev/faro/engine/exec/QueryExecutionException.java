@@ -11,8 +11,10 @@ import dev.faro.fabric.FaroException;
 public final class QueryExecutionException extends FaroException {
 
     public QueryExecutionException(String queryId, int node, Throwable cause) {
-        super(cause instanceof FaroException faro ? faro.category() : Category.INVALID_ARGUMENT,
-                "query " + queryId + " failed at node " + node + ": " + describe(cause), cause);
+        super(
+                cause instanceof FaroException faro ? faro.category() : Category.INVALID_ARGUMENT,
+                "query " + queryId + " failed at node " + node + ": " + describe(cause),
+                cause);
     }
 
     /** The cause's message; its class name too when that is not a FaroException (it then says what happened). */

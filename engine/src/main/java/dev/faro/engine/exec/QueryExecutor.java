@@ -44,7 +44,8 @@ public final class QueryExecutor {
         List<ShuffleExchange> exchanges = compiler.exchanges();
         List<PipelineStatistics> pipelineStatistics = new ArrayList<>();
         List<ShuffleExchange> opened = new ArrayList<>();
-        ProgressSignal progress = context.nodeCount() > 1 ? context.endpointConfig().progress() : ProgressSignal.NONE;
+        ProgressSignal progress =
+                context.nodeCount() > 1 ? context.endpointConfig().progress() : ProgressSignal.NONE;
         try {
             for (ShuffleExchange exchange : exchanges) {
                 exchange.open();
@@ -60,8 +61,8 @@ public final class QueryExecutor {
                 failure.check();
                 pipeline.sink().complete(context.threads());
                 long nanos = System.nanoTime() - pipelineStart;
-                pipelineStatistics.add(new PipelineStatistics(pipeline.id(), pipeline.description(),
-                        pipeline.threads(), nanos));
+                pipelineStatistics.add(
+                        new PipelineStatistics(pipeline.id(), pipeline.description(), pipeline.threads(), nanos));
                 if (pipeline.sendsTo() != null) {
                     pipeline.sendsTo().recordSendNanos(nanos);
                 }
@@ -71,7 +72,8 @@ public final class QueryExecutor {
         } finally {
             closeExchanges(opened, failure);
         }
-        if (context.nodeCount() > 1 && !(failure.failed() && context.peerExchange().endsPeersOnFailure())) {
+        if (context.nodeCount() > 1
+                && !(failure.failed() && context.peerExchange().endsPeersOnFailure())) {
             agreeOnOutcome(context, failure); // a failed node under a coordinator fails at once (see the method)
         }
         if (failure.failed()) {
@@ -85,8 +87,8 @@ public final class QueryExecutor {
         for (ShuffleExchange exchange : exchanges) {
             statistics.add(exchange.statistics());
         }
-        QueryStatistics queryStatistics = new QueryStatistics(System.nanoTime() - start, pipelineStatistics,
-                statistics);
+        QueryStatistics queryStatistics =
+                new QueryStatistics(System.nanoTime() - start, pipelineStatistics, statistics);
         boolean returnsRows = !compiler.gathers() || context.nodeIndex() == 0;
         return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
     }
@@ -96,18 +98,21 @@ public final class QueryExecutor {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < pipeline.threads(); t++) {
             int thread = t;
-            threads.add(Thread.ofPlatform().daemon().name("pipeline-" + pipeline.id() + "-" + t).start(() -> {
-                try {
-                    List<Operator> operators = new ArrayList<>();
-                    for (OperatorFactory factory : pipeline.operators()) {
-                        operators.add(factory.create(thread));
-                    }
-                    operators.add(pipeline.sink().create(thread));
-                    new Driver(operators, failure, progress).run();
-                } catch (Throwable e) {
-                    failure.fail(e);
-                }
-            }));
+            threads.add(Thread.ofPlatform()
+                    .daemon()
+                    .name("pipeline-" + pipeline.id() + "-" + t)
+                    .start(() -> {
+                        try {
+                            List<Operator> operators = new ArrayList<>();
+                            for (OperatorFactory factory : pipeline.operators()) {
+                                operators.add(factory.create(thread));
+                            }
+                            operators.add(pipeline.sink().create(thread));
+                            new Driver(operators, failure, progress).run();
+                        } catch (Throwable e) {
+                            failure.fail(e);
+                        }
+                    }));
         }
         for (Thread thread : threads) {
             thread.join();
@@ -120,8 +125,8 @@ public final class QueryExecutor {
      */
     private static void agreeOnOutcome(ExecutionContext context, QueryFailure failure) {
         try {
-            byte[][] outcomes = context.peerExchange().allGather(context.queryId() + "/outcome",
-                    new byte[] {(byte) (failure.failed() ? 1 : 0)});
+            byte[][] outcomes = context.peerExchange()
+                    .allGather(context.queryId() + "/outcome", new byte[] {(byte) (failure.failed() ? 1 : 0)});
             for (int node = 0; node < outcomes.length; node++) {
                 if (outcomes[node].length > 0 && outcomes[node][0] != 0 && !failure.failed()) {
                     failure.fail(new IllegalStateException("the query failed at node " + node));
@@ -139,8 +144,8 @@ public final class QueryExecutor {
                 if (exchange.awaitReceivers(exchange.stallTimeout().plus(STOP_GRACE))) {
                     exchange.close();
                 } else {
-                    failure.fail(new IllegalStateException("receiver threads of " + exchange.shuffleName()
-                            + " did not stop; endpoints left open"));
+                    failure.fail(new IllegalStateException(
+                            "receiver threads of " + exchange.shuffleName() + " did not stop; endpoints left open"));
                 }
             } catch (Throwable e) {
                 failure.fail(e);

@@ -3,8 +3,8 @@ package dev.faro.engine.exec;
 import java.util.List;
 
 /** One node's statistics of one query: wall time, per-pipeline times, and per-exchange traffic. */
-public record QueryStatistics(long elapsedNanos, List<PipelineStatistics> pipelines,
-        List<ExchangeStatistics> exchanges) {
+public record QueryStatistics(
+        long elapsedNanos, List<PipelineStatistics> pipelines, List<ExchangeStatistics> exchanges) {
 
     public QueryStatistics {
         pipelines = List.copyOf(pipelines);

@@ -6,7 +6,12 @@ import java.util.Objects;
 public record Arithmetic(Operator operator, Expression left, Expression right) implements Expression {
 
     /** The four arithmetic operators. */
-    public enum Operator { ADD, SUBTRACT, MULTIPLY, DIVIDE }
+    public enum Operator {
+        ADD,
+        SUBTRACT,
+        MULTIPLY,
+        DIVIDE
+    }
 
     public Arithmetic {
         Objects.requireNonNull(operator, "operator is null");

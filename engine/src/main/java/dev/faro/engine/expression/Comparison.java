@@ -6,7 +6,14 @@ import java.util.Objects;
 public record Comparison(Operator operator, Expression left, Expression right) implements Expression {
 
     /** The six comparison operators. */
-    public enum Operator { EQUAL, NOT_EQUAL, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL }
+    public enum Operator {
+        EQUAL,
+        NOT_EQUAL,
+        LESS_THAN,
+        LESS_THAN_OR_EQUAL,
+        GREATER_THAN,
+        GREATER_THAN_OR_EQUAL
+    }
 
     public Comparison {
         Objects.requireNonNull(operator, "operator is null");

@@ -18,6 +18,7 @@ final class ComparisonEvaluator implements Evaluator {
     private final DataType domain;
     /** Whether the right side is a non-NULL constant and the left an exact or date column at the domain's scale. */
     private final boolean constantFastPath;
+
     private final long constant;
 
     ComparisonEvaluator(Comparison.Operator operator, Evaluator left, Evaluator right) {
@@ -25,9 +26,12 @@ final class ComparisonEvaluator implements Evaluator {
         this.left = left;
         this.right = right;
         this.domain = ExpressionTypes.comparisonDomain(left.type(), right.type());
-        boolean exactDomain = domain.kind() != TypeKind.VARCHAR && domain.kind() != TypeKind.DOUBLE
+        boolean exactDomain = domain.kind() != TypeKind.VARCHAR
+                && domain.kind() != TypeKind.DOUBLE
                 && domain.kind() != TypeKind.BOOLEAN;
-        if (exactDomain && right instanceof ConstantEvaluator c && c.literal().value() != null
+        if (exactDomain
+                && right instanceof ConstantEvaluator c
+                && c.literal().value() != null
                 && ExpressionTypes.scale(left.type()) == ExpressionTypes.scale(domain)) {
             constantFastPath = true;
             constant = Coercions.longs(ConstantEvaluator.build(c.literal(), 1), 1, ExpressionTypes.scale(domain))[0];

@@ -1,5 +1,6 @@
 package dev.faro.engine.expression;
 
+import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.BooleanVector;
 import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.DoubleVector;
@@ -7,7 +8,6 @@ import dev.faro.engine.vector.IntVector;
 import dev.faro.engine.vector.LongVector;
 import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.Vector;
-import dev.faro.engine.vector.Batch;
 import java.util.Arrays;
 
 /** A literal broadcast to the batch's rows; the vector is cached and regrown only when a batch is larger. */

@@ -31,6 +31,18 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = Cast.class, name = "cast")
 })
 public sealed interface Expression
-        permits ColumnReference, Literal, Arithmetic, Comparison, And, Or, Not, IsNull, InList, Between, Like, Case,
-        ExtractYear, Substring, Cast {
-}
+        permits ColumnReference,
+                Literal,
+                Arithmetic,
+                Comparison,
+                And,
+                Or,
+                Not,
+                IsNull,
+                InList,
+                Between,
+                Like,
+                Case,
+                ExtractYear,
+                Substring,
+                Cast {}

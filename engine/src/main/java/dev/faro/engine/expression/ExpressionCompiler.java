@@ -18,7 +18,9 @@ public final class ExpressionCompiler {
 
     private static Evaluator build(Expression expression, Schema input) {
         return switch (expression) {
-            case ColumnReference c -> new ColumnEvaluator(input.indexOf(c.name()), input.column(c.name()).type());
+            case ColumnReference c ->
+                new ColumnEvaluator(
+                        input.indexOf(c.name()), input.column(c.name()).type());
             case Literal l -> new ConstantEvaluator(l);
             case Arithmetic a -> new ArithmeticEvaluator(a.operator(), build(a.left(), input), build(a.right(), input));
             case Comparison c -> new ComparisonEvaluator(c.operator(), build(c.left(), input), build(c.right(), input));
@@ -33,11 +35,18 @@ public final class ExpressionCompiler {
                 }
                 yield new InListEvaluator(build(in.value(), input), literals);
             }
-            case Between b -> new LogicalEvaluator(LogicalEvaluator.Kind.AND, List.of(
-                    new ComparisonEvaluator(Comparison.Operator.GREATER_THAN_OR_EQUAL, build(b.value(), input),
-                            build(b.low(), input)),
-                    new ComparisonEvaluator(Comparison.Operator.LESS_THAN_OR_EQUAL, build(b.value(), input),
-                            build(b.high(), input))));
+            case Between b ->
+                new LogicalEvaluator(
+                        LogicalEvaluator.Kind.AND,
+                        List.of(
+                                new ComparisonEvaluator(
+                                        Comparison.Operator.GREATER_THAN_OR_EQUAL,
+                                        build(b.value(), input),
+                                        build(b.low(), input)),
+                                new ComparisonEvaluator(
+                                        Comparison.Operator.LESS_THAN_OR_EQUAL,
+                                        build(b.value(), input),
+                                        build(b.high(), input))));
             case Like l -> new LikeEvaluator(build(l.value(), input), l.pattern());
             case Case c -> {
                 DataType type = ExpressionTypes.typeOf(c, input);
@@ -50,10 +59,15 @@ public final class ExpressionCompiler {
                 values.add(build(typedNull(c.otherwise(), type), input));
                 yield new CaseEvaluator(conditions, values, type);
             }
-            case ExtractYear y -> new UnaryEvaluator(UnaryEvaluator.Function.YEAR, build(y.date(), input),
-                    DataType.INTEGER, 0, 0);
-            case Substring s -> new UnaryEvaluator(UnaryEvaluator.Function.SUBSTRING, build(s.value(), input),
-                    ExpressionTypes.typeOf(s, input), s.start(), s.length());
+            case ExtractYear y ->
+                new UnaryEvaluator(UnaryEvaluator.Function.YEAR, build(y.date(), input), DataType.INTEGER, 0, 0);
+            case Substring s ->
+                new UnaryEvaluator(
+                        UnaryEvaluator.Function.SUBSTRING,
+                        build(s.value(), input),
+                        ExpressionTypes.typeOf(s, input),
+                        s.start(),
+                        s.length());
             case Cast c -> new UnaryEvaluator(UnaryEvaluator.Function.CAST, build(c.operand(), input), c.type(), 0, 0);
         };
     }

@@ -107,18 +107,22 @@ public final class ExpressionTypes {
 
     /** The result type of an arithmetic operation. */
     static DataType arithmetic(Arithmetic.Operator operator, DataType left, DataType right) {
-        if (left.kind() == TypeKind.DATE && isExact(right) && scale(right) == 0
+        if (left.kind() == TypeKind.DATE
+                && isExact(right)
+                && scale(right) == 0
                 && (operator == Arithmetic.Operator.ADD || operator == Arithmetic.Operator.SUBTRACT)) {
             return DataType.DATE;
         }
         if (!left.isNumeric() || !right.isNumeric()) {
             throw new IllegalArgumentException("arithmetic needs numbers: " + left + " " + operator + " " + right);
         }
-        if (operator == Arithmetic.Operator.DIVIDE || left.kind() == TypeKind.DOUBLE
+        if (operator == Arithmetic.Operator.DIVIDE
+                || left.kind() == TypeKind.DOUBLE
                 || right.kind() == TypeKind.DOUBLE) {
             return DataType.DOUBLE;
         }
-        int scale = operator == Arithmetic.Operator.MULTIPLY ? scale(left) + scale(right)
+        int scale = operator == Arithmetic.Operator.MULTIPLY
+                ? scale(left) + scale(right)
                 : Math.max(scale(left), scale(right));
         if (scale > DataType.MAX_SCALE) {
             throw new IllegalArgumentException("decimal scale overflow: " + left + " " + operator + " " + right);

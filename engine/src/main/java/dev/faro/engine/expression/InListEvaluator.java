@@ -29,8 +29,10 @@ final class InListEvaluator implements Evaluator {
         doubles = new double[n];
         longs = new long[n];
         for (int i = 0; i < n; i++) {
-            Vector constant = Coercions.coerce(ConstantEvaluator.build(list.get(i), 1),
-                    domain.kind() == TypeKind.VARCHAR ? list.get(i).type() : domain, 1);
+            Vector constant = Coercions.coerce(
+                    ConstantEvaluator.build(list.get(i), 1),
+                    domain.kind() == TypeKind.VARCHAR ? list.get(i).type() : domain,
+                    1);
             switch (domain.kind()) {
                 case VARCHAR -> strings[i] = ((StringVector) constant).get(0);
                 case DOUBLE -> doubles[i] = Coercions.doubles(constant, 1)[0];

@@ -32,7 +32,11 @@ final class LiteralValues {
         return switch (type.kind()) {
             case INTEGER -> Integer.parseInt(text.strip());
             case BIGINT -> Long.parseLong(text.strip());
-            case DECIMAL -> new BigDecimal(text.strip()).setScale(type.scale()).unscaledValue().longValueExact();
+            case DECIMAL ->
+                new BigDecimal(text.strip())
+                        .setScale(type.scale())
+                        .unscaledValue()
+                        .longValueExact();
             case DATE -> LocalDate.parse(text.strip()).toEpochDay();
             default -> throw new IllegalArgumentException("not an exact type: type=" + type);
         };

@@ -10,7 +10,11 @@ import java.util.List;
 final class LogicalEvaluator implements Evaluator {
 
     /** Which connective. */
-    enum Kind { AND, OR, NOT }
+    enum Kind {
+        AND,
+        OR,
+        NOT
+    }
 
     private final Kind kind;
     private final Evaluator[] terms;

@@ -8,8 +8,8 @@ public record Substring(Expression value, int start, int length) implements Expr
     public Substring {
         Objects.requireNonNull(value, "value is null");
         if (start < 1 || length < 1) {
-            throw new IllegalArgumentException("substring start and length must be positive: start=" + start
-                    + " length=" + length);
+            throw new IllegalArgumentException(
+                    "substring start and length must be positive: start=" + start + " length=" + length);
         }
     }
 }

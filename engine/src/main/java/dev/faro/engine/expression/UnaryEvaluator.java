@@ -10,7 +10,11 @@ import dev.faro.engine.vector.Vector;
 final class UnaryEvaluator implements Evaluator {
 
     /** Which function. */
-    enum Function { YEAR, SUBSTRING, CAST }
+    enum Function {
+        YEAR,
+        SUBSTRING,
+        CAST
+    }
 
     private final Function function;
     private final Evaluator operand;

@@ -37,8 +37,10 @@ abstract class Accumulator {
     static Accumulator create(AggregateFunction function, DataType argument) {
         return switch (function) {
             case COUNT, COUNT_STAR -> new CountAccumulator(function == AggregateFunction.COUNT_STAR);
-            case SUM -> argument.kind() == TypeKind.DOUBLE ? new DoubleSumAccumulator(false)
-                    : new LongSumAccumulator(argument.kind() == TypeKind.DECIMAL ? argument : DataType.BIGINT);
+            case SUM ->
+                argument.kind() == TypeKind.DOUBLE
+                        ? new DoubleSumAccumulator(false)
+                        : new LongSumAccumulator(argument.kind() == TypeKind.DECIMAL ? argument : DataType.BIGINT);
             case AVG -> new DoubleSumAccumulator(true);
             case MIN -> new MinMaxAccumulator(argument, true);
             case MAX -> new MinMaxAccumulator(argument, false);

@@ -96,7 +96,8 @@ final class DoubleSumAccumulator extends Accumulator {
         if (!average) {
             return List.of(result(from, count));
         }
-        return List.of(new DoubleVector(DataType.DOUBLE, Arrays.copyOfRange(sums, from, from + count)),
+        return List.of(
+                new DoubleVector(DataType.DOUBLE, Arrays.copyOfRange(sums, from, from + count)),
                 new LongVector(DataType.BIGINT, Arrays.copyOfRange(counts, from, from + count)));
     }
 }

@@ -148,7 +148,8 @@ final class GroupTable {
             if (nullA) {
                 continue;
             }
-            if (stringKey[k] ? !other.keyStrings[k][otherGroup].equals(keyStrings[k][group])
+            if (stringKey[k]
+                    ? !other.keyStrings[k][otherGroup].equals(keyStrings[k][group])
                     : other.keyLongs[k][otherGroup] != keyLongs[k][group]) {
                 return false;
             }
@@ -165,7 +166,8 @@ final class GroupTable {
             if (isNull) {
                 continue;
             }
-            if (stringKey[k] ? !keys.strings[k][row].equals(keyStrings[k][group])
+            if (stringKey[k]
+                    ? !keys.strings[k][row].equals(keyStrings[k][group])
                     : keys.longs[k][row] != keyLongs[k][group]) {
                 return false;
             }

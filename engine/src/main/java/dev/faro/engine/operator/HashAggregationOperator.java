@@ -158,8 +158,8 @@ public final class HashAggregationOperator implements Operator {
                     if (call.function() == AggregateFunction.AVG) {
                         stateColumns[a] = input.indexOf(call.name() + "$sum");
                         if (input.indexOf(call.name() + "$count") != stateColumns[a] + 1) {
-                            throw new IllegalArgumentException("AVG state columns must be adjacent: name="
-                                    + call.name());
+                            throw new IllegalArgumentException(
+                                    "AVG state columns must be adjacent: name=" + call.name());
                         }
                     } else {
                         stateColumns[a] = input.indexOf(call.name());
@@ -190,8 +190,8 @@ public final class HashAggregationOperator implements Operator {
                     operator.render(batches, true);
                 }
             } else if (threads <= 1 || operators.size() <= 1) {
-                HashAggregationOperator merged = operators.isEmpty() ? new HashAggregationOperator(this)
-                        : operators.getFirst();
+                HashAggregationOperator merged =
+                        operators.isEmpty() ? new HashAggregationOperator(this) : operators.getFirst();
                 for (int i = 1; i < operators.size(); i++) {
                     merged.merge(operators.get(i), 0, 1);
                 }

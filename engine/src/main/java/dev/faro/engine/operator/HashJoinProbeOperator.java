@@ -79,8 +79,10 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
                 List<Vector> columns = new ArrayList<>(factory.output.length);
                 for (int column : factory.output) {
-                    columns.add(count == rows ? batch.column(column)
-                            : VectorBuilder.gather(batch.column(column), selection, count));
+                    columns.add(
+                            count == rows
+                                    ? batch.column(column)
+                                    : VectorBuilder.gather(batch.column(column), selection, count));
                 }
                 yield new Batch(count, columns);
             }

@@ -57,8 +57,8 @@ final class JoinHashTable {
         int mask = buckets - 1;
         int size = total;
         int chunk = (size + threads - 1) / Math.max(1, threads);
-        ParallelTasks.run(threads, "join-hash", t -> keys.hashRange(Math.min(size, t * chunk),
-                Math.min(size, (t + 1) * chunk)));
+        ParallelTasks.run(
+                threads, "join-hash", t -> keys.hashRange(Math.min(size, t * chunk), Math.min(size, (t + 1) * chunk)));
         long[] hashes = keys.hashes;
         boolean[] anyNull = keys.anyNull;
         ParallelTasks.run(threads, "join-insert", t -> {

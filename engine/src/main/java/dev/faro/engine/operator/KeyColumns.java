@@ -28,6 +28,7 @@ final class KeyColumns {
     boolean[] anyNull;
     /** Per row: the combined hash of the key columns. */
     long[] hashes;
+
     int rows;
 
     KeyColumns(int[] columns) {

@@ -1,12 +1,12 @@
 package dev.faro.engine.operator;
 
+import dev.faro.engine.expression.Coercions;
 import dev.faro.engine.plan.SortKey;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.DoubleVector;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.Vector;
-import dev.faro.engine.expression.Coercions;
 import java.util.List;
 
 /** Compares two rows of one batch by sort keys (direction and NULL placement per key). Allocation-free compares. */
@@ -36,7 +36,9 @@ final class RowComparator {
             switch (vector) {
                 case StringVector s -> strings[k] = s.values();
                 case DoubleVector d -> doubles[k] = d.values();
-                default -> longs[k] = Coercions.longs(vector, rows.rowCount(), vector.type().scale());
+                default ->
+                    longs[k] = Coercions.longs(
+                            vector, rows.rowCount(), vector.type().scale());
             }
         }
     }

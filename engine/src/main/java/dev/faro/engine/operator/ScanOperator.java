@@ -54,8 +54,7 @@ public final class ScanOperator implements Operator {
     }
 
     @Override
-    public void finish() {
-    }
+    public void finish() {}
 
     @Override
     public boolean isFinished() {

@@ -19,7 +19,8 @@ abstract class StreamingOperator implements Operator {
     @Override
     public void addInput(Batch batch) {
         if (pending != null || finishing) {
-            throw new IllegalStateException("input not needed now: operator=" + getClass().getSimpleName());
+            throw new IllegalStateException(
+                    "input not needed now: operator=" + getClass().getSimpleName());
         }
         Batch output = process(batch);
         pending = output == null || output.rowCount() == 0 ? null : output;

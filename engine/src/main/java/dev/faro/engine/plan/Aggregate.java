@@ -11,8 +11,8 @@ import java.util.Set;
  * one row even over no input in the SINGLE and FINAL phases). Output: the group keys, then per aggregate its value
  * (SINGLE, FINAL) or its state columns (PARTIAL, see {@link AggregationPhase}).
  */
-public record Aggregate(AggregationPhase phase, PlanNode child, List<String> groupKeys,
-        List<AggregateCall> aggregates) implements PlanNode {
+public record Aggregate(AggregationPhase phase, PlanNode child, List<String> groupKeys, List<AggregateCall> aggregates)
+        implements PlanNode {
 
     public Aggregate {
         Objects.requireNonNull(phase, "phase is null");

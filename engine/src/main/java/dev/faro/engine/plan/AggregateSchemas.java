@@ -14,8 +14,8 @@ public final class AggregateSchemas {
     private AggregateSchemas() {}
 
     /** The output schema of an aggregation in {@code phase} over {@code input}. */
-    public static Schema output(AggregationPhase phase, Schema input, List<String> groupKeys,
-            List<AggregateCall> aggregates) {
+    public static Schema output(
+            AggregationPhase phase, Schema input, List<String> groupKeys, List<AggregateCall> aggregates) {
         List<Column> columns = new ArrayList<>();
         for (String key : groupKeys) {
             columns.add(input.column(key));
@@ -43,8 +43,8 @@ public final class AggregateSchemas {
             DataType type = ExpressionTypes.typeOf(call.argument(), input);
             if ((call.function() == AggregateFunction.SUM || call.function() == AggregateFunction.AVG)
                     && !type.isNumeric()) {
-                throw new IllegalArgumentException(call.function() + " needs a number: aggregate=" + call.name()
-                        + " type=" + type);
+                throw new IllegalArgumentException(
+                        call.function() + " needs a number: aggregate=" + call.name() + " type=" + type);
             }
             return type;
         }
@@ -64,8 +64,10 @@ public final class AggregateSchemas {
     /** The state columns a PARTIAL aggregation emits for {@code call}. */
     public static List<Column> stateColumns(AggregateCall call, DataType argument) {
         return switch (call.function()) {
-            case AVG -> List.of(new Column(call.name() + "$sum", DataType.DOUBLE),
-                    new Column(call.name() + "$count", DataType.BIGINT));
+            case AVG ->
+                List.of(
+                        new Column(call.name() + "$sum", DataType.DOUBLE),
+                        new Column(call.name() + "$count", DataType.BIGINT));
             default -> List.of(new Column(call.name(), resultType(call.function(), argument)));
         };
     }
@@ -76,11 +78,12 @@ public final class AggregateSchemas {
             case COUNT, COUNT_STAR, COUNT_DISTINCT -> DataType.BIGINT;
             case AVG -> DataType.DOUBLE;
             case MIN, MAX -> argument;
-            case SUM -> switch (argument.kind()) {
-                case INTEGER, BIGINT -> DataType.BIGINT;
-                case DECIMAL, DOUBLE -> argument;
-                default -> throw new IllegalArgumentException("SUM needs a number: type=" + argument);
-            };
+            case SUM ->
+                switch (argument.kind()) {
+                    case INTEGER, BIGINT -> DataType.BIGINT;
+                    case DECIMAL, DOUBLE -> argument;
+                    default -> throw new IllegalArgumentException("SUM needs a number: type=" + argument);
+                };
         };
     }
 

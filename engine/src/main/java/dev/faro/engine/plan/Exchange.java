@@ -15,8 +15,8 @@ public record Exchange(ExchangeKind kind, List<String> keys, PlanNode child) imp
         Objects.requireNonNull(child, "child is null");
         keys = List.copyOf(Objects.requireNonNull(keys, "keys is null"));
         if ((kind == ExchangeKind.REPARTITION) == keys.isEmpty()) {
-            throw new IllegalArgumentException("REPARTITION needs keys, the other kinds none: kind=" + kind
-                    + " keys=" + keys);
+            throw new IllegalArgumentException(
+                    "REPARTITION needs keys, the other kinds none: kind=" + kind + " keys=" + keys);
         }
         for (String key : keys) {
             child.outputSchema().indexOf(key);

@@ -17,8 +17,15 @@ import java.util.Objects;
  * small build side such as a scalar subquery's single row). {@code outputColumns} picks the output (empty: all probe
  * then all build columns; SEMI and ANTI output probe columns only).
  */
-public record HashJoin(JoinType type, PlanNode probe, PlanNode build, List<String> probeKeys, List<String> buildKeys,
-        Expression residual, List<String> outputColumns) implements PlanNode {
+public record HashJoin(
+        JoinType type,
+        PlanNode probe,
+        PlanNode build,
+        List<String> probeKeys,
+        List<String> buildKeys,
+        Expression residual,
+        List<String> outputColumns)
+        implements PlanNode {
 
     public HashJoin {
         Objects.requireNonNull(type, "type is null");
@@ -28,8 +35,8 @@ public record HashJoin(JoinType type, PlanNode probe, PlanNode build, List<Strin
         buildKeys = List.copyOf(Objects.requireNonNull(buildKeys, "buildKeys is null"));
         outputColumns = List.copyOf(Objects.requireNonNull(outputColumns, "outputColumns is null"));
         if (probeKeys.size() != buildKeys.size()) {
-            throw new IllegalArgumentException("join keys must pair up: probeKeys=" + probeKeys
-                    + " buildKeys=" + buildKeys);
+            throw new IllegalArgumentException(
+                    "join keys must pair up: probeKeys=" + probeKeys + " buildKeys=" + buildKeys);
         }
         Schema probeSchema = probe.outputSchema();
         Schema buildSchema = build.outputSchema();
@@ -39,8 +46,7 @@ public record HashJoin(JoinType type, PlanNode probe, PlanNode build, List<Strin
             checkKeyTypes(p, b);
         }
         Schema combined = combined(probeSchema, buildSchema);
-        if (residual != null
-                && ExpressionTypes.typeOf(residual, combined).kind() != TypeKind.BOOLEAN) {
+        if (residual != null && ExpressionTypes.typeOf(residual, combined).kind() != TypeKind.BOOLEAN) {
             throw new IllegalArgumentException("join residual is not BOOLEAN: residual=" + residual);
         }
         Schema visible = type == JoinType.SEMI || type == JoinType.ANTI ? probeSchema : combined;
@@ -53,8 +59,11 @@ public record HashJoin(JoinType type, PlanNode probe, PlanNode build, List<Strin
         TypeKind p = probe.type().kind();
         TypeKind b = build.type().kind();
         boolean strings = p == TypeKind.VARCHAR && b == TypeKind.VARCHAR;
-        boolean exact = p != TypeKind.VARCHAR && b != TypeKind.VARCHAR && p != TypeKind.DOUBLE
-                && b != TypeKind.DOUBLE && probe.type().scale() == build.type().scale();
+        boolean exact = p != TypeKind.VARCHAR
+                && b != TypeKind.VARCHAR
+                && p != TypeKind.DOUBLE
+                && b != TypeKind.DOUBLE
+                && probe.type().scale() == build.type().scale();
         boolean doubles = p == TypeKind.DOUBLE && b == TypeKind.DOUBLE;
         if (!strings && !exact && !doubles) {
             throw new IllegalArgumentException("join key types do not match: " + probe + " and " + build);
@@ -71,7 +80,8 @@ public record HashJoin(JoinType type, PlanNode probe, PlanNode build, List<Strin
     @Override
     public Schema outputSchema() {
         Schema probeSchema = probe.outputSchema();
-        Schema visible = type == JoinType.SEMI || type == JoinType.ANTI ? probeSchema
+        Schema visible = type == JoinType.SEMI || type == JoinType.ANTI
+                ? probeSchema
                 : combined(probeSchema, build.outputSchema());
         if (outputColumns.isEmpty()) {
             return visible;

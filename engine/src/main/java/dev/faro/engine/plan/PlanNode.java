@@ -58,8 +58,13 @@ public sealed interface PlanNode permits TableScan, Filter, Project, HashJoin, A
     }
 
     /** Equi-join of {@code type} with a residual filter (may be null) and explicit output columns (empty: all). */
-    default HashJoin join(JoinType type, PlanNode build, List<String> probeKeys, List<String> buildKeys,
-            Expression residual, List<String> outputColumns) {
+    default HashJoin join(
+            JoinType type,
+            PlanNode build,
+            List<String> probeKeys,
+            List<String> buildKeys,
+            Expression residual,
+            List<String> outputColumns) {
         return new HashJoin(type, this, build, probeKeys, buildKeys, residual, outputColumns);
     }
 
@@ -92,8 +97,8 @@ public sealed interface PlanNode permits TableScan, Filter, Project, HashJoin, A
      */
     default Aggregate distributedAggregate(List<String> groupKeys, AggregateCall... aggregates) {
         Aggregate partial = partialAggregate(groupKeys, aggregates);
-        Exchange exchange = groupKeys.isEmpty() ? partial.gather()
-                : partial.repartition(groupKeys.toArray(String[]::new));
+        Exchange exchange =
+                groupKeys.isEmpty() ? partial.gather() : partial.repartition(groupKeys.toArray(String[]::new));
         return exchange.finalAggregate(groupKeys, aggregates);
     }
 

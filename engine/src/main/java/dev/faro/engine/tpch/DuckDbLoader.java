@@ -102,12 +102,17 @@ public final class DuckDbLoader {
             return; // an empty unquoted field is NULL
         }
         switch (column.type().kind()) {
-            case BIGINT, INTEGER -> line.append(vector instanceof LongVector longs ? longs.get(row)
-                    : ((IntVector) vector).get(row));
-            case DECIMAL -> line.append(BigDecimal.valueOf(((LongVector) vector).get(row), column.type().scale())
-                    .toPlainString());
+            case BIGINT, INTEGER ->
+                line.append(vector instanceof LongVector longs ? longs.get(row) : ((IntVector) vector).get(row));
+            case DECIMAL ->
+                line.append(BigDecimal.valueOf(
+                                ((LongVector) vector).get(row), column.type().scale())
+                        .toPlainString());
             case DATE -> line.append(LocalDate.ofEpochDay(((IntVector) vector).get(row)));
-            case VARCHAR -> line.append('"').append(((StringVector) vector).get(row).replace("\"", "\"\"")).append('"');
+            case VARCHAR ->
+                line.append('"')
+                        .append(((StringVector) vector).get(row).replace("\"", "\"\""))
+                        .append('"');
             default -> throw new IllegalArgumentException("no TPC-H column has type " + column.type());
         }
     }

@@ -24,8 +24,8 @@ public enum Placement {
 
     /** The node of block {@code block} of the table with ordinal {@code tableOrdinal} under {@link #RANDOM}. */
     static int blockNode(int tableOrdinal, int block, int nodes) {
-        return (int) Long.remainderUnsigned(Partitioner.mix(((long) tableOrdinal << 32) + block + 0x9E3779B97F4A7C15L),
-                nodes);
+        return (int) Long.remainderUnsigned(
+                Partitioner.mix(((long) tableOrdinal << 32) + block + 0x9E3779B97F4A7C15L), nodes);
     }
 
     /** The option spelling: {@code random} or {@code first-key}. */
@@ -36,7 +36,8 @@ public enum Placement {
     /** Parses {@link #optionName()} (case-insensitive); the error names the choices. */
     public static Placement parse(String text) {
         for (Placement placement : values()) {
-            if (placement.optionName().equalsIgnoreCase(text) || placement.name().equalsIgnoreCase(text)) {
+            if (placement.optionName().equalsIgnoreCase(text)
+                    || placement.name().equalsIgnoreCase(text)) {
                 return placement;
             }
         }

@@ -74,8 +74,12 @@ public final class TpchGenerator {
         if (work.size() == 1) {
             threadBatches.add(generateBlocks(table, work.getFirst()));
         } else {
-            try (ExecutorService pool = Executors.newFixedThreadPool(work.size(), Thread.ofPlatform().daemon()
-                    .name("tpch-" + table.getTableName() + "-", 0).factory())) {
+            try (ExecutorService pool = Executors.newFixedThreadPool(
+                    work.size(),
+                    Thread.ofPlatform()
+                            .daemon()
+                            .name("tpch-" + table.getTableName() + "-", 0)
+                            .factory())) {
                 List<Future<List<Batch>>> futures = new ArrayList<>();
                 for (int[] blocks : work) {
                     futures.add(pool.submit(() -> generateBlocks(table, blocks)));
@@ -90,8 +94,8 @@ public final class TpchGenerator {
                 if (e.getCause() instanceof Error error) {
                     throw error; // out of memory: say so, do not dress it up
                 }
-                throw new IllegalStateException("generating " + table.getTableName() + " failed: " + e.getCause(),
-                        e.getCause());
+                throw new IllegalStateException(
+                        "generating " + table.getTableName() + " failed: " + e.getCause(), e.getCause());
             }
         }
         List<Batch> batches = threadBatches.stream().flatMap(List::stream).toList();

@@ -43,8 +43,7 @@ final class TpchJoinQueries {
 
     /** The keys of the nations of region {@code region} (NATION and REGION are on every node: no exchange). */
     private static PlanNode nationsOf(String region) {
-        PlanNode regions = scan(TpchTable.REGION, "r_regionkey", "r_name")
-                .filter(eq(col("r_name"), lit(region)));
+        PlanNode regions = scan(TpchTable.REGION, "r_regionkey", "r_name").filter(eq(col("r_name"), lit(region)));
         return scan(TpchTable.NATION, "n_nationkey", "n_name", "n_regionkey")
                 .join(regions, keys("n_regionkey"), keys("r_regionkey"));
     }
@@ -112,9 +111,13 @@ final class TpchJoinQueries {
                 .filter(between(col("l_shipdate"), date("1995-01-01"), date("1996-12-31")))
                 .join(suppliers, keys("l_suppkey"), keys("s_suppkey"))
                 .join(orders, keys("l_orderkey"), keys("o_orderkey"))
-                .filter(or(and(eq(col("supp_nation"), lit("FRANCE")), eq(col("cust_nation"), lit("GERMANY"))),
+                .filter(or(
+                        and(eq(col("supp_nation"), lit("FRANCE")), eq(col("cust_nation"), lit("GERMANY"))),
                         and(eq(col("supp_nation"), lit("GERMANY")), eq(col("cust_nation"), lit("FRANCE")))))
-                .project(column("supp_nation"), column("cust_nation"), as(year(col("l_shipdate")), "l_year"),
+                .project(
+                        column("supp_nation"),
+                        column("cust_nation"),
+                        as(year(col("l_shipdate")), "l_year"),
                         as(discountedPrice(), "volume"))
                 .partialAggregate(groups, revenue)
                 .gather()
@@ -175,11 +178,19 @@ final class TpchJoinQueries {
                 .join(JoinType.SEMI, greenParts, "ps_partkey", "p_partkey")
                 .broadcast();
         PlanNode suppliers = supplierNations("nation").broadcast();
-        PlanNode profitPerOrder = scan(TpchTable.LINE_ITEM, "l_orderkey", "l_partkey", "l_suppkey", "l_quantity",
-                        "l_extendedprice", "l_discount")
+        PlanNode profitPerOrder = scan(
+                        TpchTable.LINE_ITEM,
+                        "l_orderkey",
+                        "l_partkey",
+                        "l_suppkey",
+                        "l_quantity",
+                        "l_extendedprice",
+                        "l_discount")
                 .join(partSuppliers, keys("l_partkey", "l_suppkey"), keys("ps_partkey", "ps_suppkey"))
                 .join(suppliers, keys("l_suppkey"), keys("s_suppkey"))
-                .project(column("l_orderkey"), column("nation"),
+                .project(
+                        column("l_orderkey"),
+                        column("nation"),
                         as(sub(discountedPrice(), mul(col("ps_supplycost"), col("l_quantity"))), "amount"))
                 .aggregate(keys("l_orderkey", "nation"), sum(col("amount"), "order_profit"))
                 .broadcast();

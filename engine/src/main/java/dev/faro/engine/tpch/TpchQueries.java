@@ -103,7 +103,10 @@ public final class TpchQueries {
         return scan(TpchTable.LINE_ITEM, "l_orderkey", "l_extendedprice", "l_discount", "l_shipdate")
                 .filter(gt(col("l_shipdate"), date("1995-03-15")))
                 .join(orders, keys("l_orderkey"), keys("o_orderkey"))
-                .project(column("l_orderkey"), as(discountedPrice(), "volume"), column("o_orderdate"),
+                .project(
+                        column("l_orderkey"),
+                        as(discountedPrice(), "volume"),
+                        column("o_orderdate"),
                         column("o_shippriority"))
                 .distributedAggregate(keys("l_orderkey", "o_orderdate", "o_shippriority"), revenue)
                 .topN(10, desc("revenue"), asc("o_orderdate"))
@@ -145,23 +148,29 @@ public final class TpchQueries {
                 .select("o_orderkey", "o_custkey")
                 .broadcast();
         AggregateCall revenue = sum(col("volume"), "revenue");
-        PlanNode revenuePerCustomer = scan(TpchTable.LINE_ITEM, "l_orderkey", "l_extendedprice", "l_discount",
-                        "l_returnflag")
+        PlanNode revenuePerCustomer = scan(
+                        TpchTable.LINE_ITEM, "l_orderkey", "l_extendedprice", "l_discount", "l_returnflag")
                 .filter(eq(col("l_returnflag"), lit("R")))
                 .join(orders, keys("l_orderkey"), keys("o_orderkey"))
                 .project(column("o_custkey"), as(discountedPrice(), "volume"))
                 .partialAggregate(keys("o_custkey"), revenue)
                 .broadcast()
                 .finalAggregate(keys("o_custkey"), revenue);
-        return scan(TpchTable.CUSTOMER, "c_custkey", "c_name", "c_address", "c_nationkey", "c_phone", "c_acctbal",
+        return scan(
+                        TpchTable.CUSTOMER,
+                        "c_custkey",
+                        "c_name",
+                        "c_address",
+                        "c_nationkey",
+                        "c_phone",
+                        "c_acctbal",
                         "c_comment")
                 .join(revenuePerCustomer, keys("c_custkey"), keys("o_custkey"))
                 .join(scan(TpchTable.NATION, "n_nationkey", "n_name"), keys("c_nationkey"), keys("n_nationkey"))
                 .topN(20, desc("revenue"))
                 .gather()
                 .topN(20, desc("revenue"))
-                .select("c_custkey", "c_name", "revenue", "c_acctbal", "n_name", "c_address", "c_phone",
-                        "c_comment");
+                .select("c_custkey", "c_name", "revenue", "c_acctbal", "n_name", "c_address", "c_phone", "c_comment");
     }
 
     /** {@code l_extendedprice * (1 - l_discount)}, exact at scale 4. */

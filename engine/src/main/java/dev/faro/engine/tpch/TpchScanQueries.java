@@ -1,5 +1,6 @@
 package dev.faro.engine.tpch;
 
+import static dev.faro.engine.expression.Expressions.add;
 import static dev.faro.engine.expression.Expressions.and;
 import static dev.faro.engine.expression.Expressions.between;
 import static dev.faro.engine.expression.Expressions.caseWhen;
@@ -17,7 +18,6 @@ import static dev.faro.engine.expression.Expressions.lt;
 import static dev.faro.engine.expression.Expressions.mul;
 import static dev.faro.engine.expression.Expressions.ne;
 import static dev.faro.engine.expression.Expressions.or;
-import static dev.faro.engine.expression.Expressions.add;
 import static dev.faro.engine.plan.Plans.as;
 import static dev.faro.engine.plan.Plans.asc;
 import static dev.faro.engine.plan.Plans.column;
@@ -60,24 +60,39 @@ final class TpchScanQueries {
             countStar("count_order")
         };
         List<String> groups = keys("l_returnflag", "l_linestatus");
-        return scan(TpchTable.LINE_ITEM, "l_returnflag", "l_linestatus", "l_quantity", "l_extendedprice",
-                        "l_discount", "l_tax", "l_shipdate")
+        return scan(
+                        TpchTable.LINE_ITEM,
+                        "l_returnflag",
+                        "l_linestatus",
+                        "l_quantity",
+                        "l_extendedprice",
+                        "l_discount",
+                        "l_tax",
+                        "l_shipdate")
                 .filter(le(col("l_shipdate"), date("1998-09-02"))) // DATE '1998-12-01' - INTERVAL '90' DAY
                 .partialAggregate(groups, aggregates)
                 .gather()
                 .finalAggregate(groups, aggregates)
-                .project(column("l_returnflag"), column("l_linestatus"), column("sum_qty"), column("sum_base_price"),
-                        column("sum_disc_price"), column("sum_charge"),
+                .project(
+                        column("l_returnflag"),
+                        column("l_linestatus"),
+                        column("sum_qty"),
+                        column("sum_base_price"),
+                        column("sum_disc_price"),
+                        column("sum_charge"),
                         as(div(col("sum_qty"), col("count_order")), "avg_qty"),
                         as(div(col("sum_base_price"), col("count_order")), "avg_price"),
-                        as(div(col("sum_disc"), col("count_order")), "avg_disc"), column("count_order"))
+                        as(div(col("sum_disc"), col("count_order")), "avg_disc"),
+                        column("count_order"))
                 .sort(asc("l_returnflag"), asc("l_linestatus"));
     }
 
     /** Q6, forecasting revenue change: a filtered global sum, partial on every node, finished on node 0. */
     static PlanNode q6() {
         return scan(TpchTable.LINE_ITEM, "l_extendedprice", "l_discount", "l_quantity", "l_shipdate")
-                .filter(and(ge(col("l_shipdate"), date("1994-01-01")), lt(col("l_shipdate"), date("1995-01-01")),
+                .filter(and(
+                        ge(col("l_shipdate"), date("1994-01-01")),
+                        lt(col("l_shipdate"), date("1995-01-01")),
                         between(col("l_discount"), decimal("0.05"), decimal("0.07")),
                         lt(col("l_quantity"), lit(24))))
                 .distributedAggregate(keys(), sum(mul(col("l_extendedprice"), col("l_discount")), "revenue"));
@@ -89,9 +104,10 @@ final class TpchScanQueries {
      * two counts per mode are aggregated partially there and finished on node 0.
      */
     static PlanNode q12() {
-        PlanNode lines = scan(TpchTable.LINE_ITEM, "l_orderkey", "l_shipmode", "l_commitdate", "l_receiptdate",
-                        "l_shipdate")
-                .filter(and(in(col("l_shipmode"), "MAIL", "SHIP"),
+        PlanNode lines = scan(
+                        TpchTable.LINE_ITEM, "l_orderkey", "l_shipmode", "l_commitdate", "l_receiptdate", "l_shipdate")
+                .filter(and(
+                        in(col("l_shipmode"), "MAIL", "SHIP"),
                         lt(col("l_commitdate"), col("l_receiptdate")),
                         lt(col("l_shipdate"), col("l_commitdate")),
                         ge(col("l_receiptdate"), date("1994-01-01")),
@@ -100,13 +116,12 @@ final class TpchScanQueries {
                 .broadcast();
         Expression high = or(eq(col("o_orderpriority"), lit("1-URGENT")), eq(col("o_orderpriority"), lit("2-HIGH")));
         Expression low = and(ne(col("o_orderpriority"), lit("1-URGENT")), ne(col("o_orderpriority"), lit("2-HIGH")));
-        AggregateCall[] counts = {
-            sum(col("high"), "high_line_count"),
-            sum(col("low"), "low_line_count")
-        };
+        AggregateCall[] counts = {sum(col("high"), "high_line_count"), sum(col("low"), "low_line_count")};
         return scan(TpchTable.ORDERS, "o_orderkey", "o_orderpriority")
                 .join(lines, keys("o_orderkey"), keys("l_orderkey"))
-                .project(column("l_shipmode"), as(caseWhen(high, lit(1), lit(0)), "high"),
+                .project(
+                        column("l_shipmode"),
+                        as(caseWhen(high, lit(1), lit(0)), "high"),
                         as(caseWhen(low, lit(1), lit(0)), "low"))
                 .partialAggregate(keys("l_shipmode"), counts)
                 .gather()
@@ -124,8 +139,7 @@ final class TpchScanQueries {
                 .project(column("p_partkey"), as(caseWhen(like(col("p_type"), "PROMO%"), lit(1), lit(0)), "p_promo"))
                 .broadcast();
         AggregateCall[] sums = {
-            sum(caseWhen(eq(col("p_promo"), lit(1)), col("volume"), lit(0)), "promo"),
-            sum(col("volume"), "total")
+            sum(caseWhen(eq(col("p_promo"), lit(1)), col("volume"), lit(0)), "promo"), sum(col("volume"), "total")
         };
         return scan(TpchTable.LINE_ITEM, "l_partkey", "l_extendedprice", "l_discount", "l_shipdate")
                 .filter(and(ge(col("l_shipdate"), date("1995-09-01")), lt(col("l_shipdate"), date("1995-10-01"))))
@@ -140,13 +154,16 @@ final class TpchScanQueries {
      * in-person LINEITEMs; the full three-way disjunction is the join's residual; a global sum as in Q6.
      */
     static PlanNode q19() {
-        Expression class1 = and(eq(col("p_brand"), lit("Brand#12")),
+        Expression class1 = and(
+                eq(col("p_brand"), lit("Brand#12")),
                 in(col("p_container"), "SM CASE", "SM BOX", "SM PACK", "SM PKG"),
                 between(col("p_size"), lit(1), lit(5)));
-        Expression class2 = and(eq(col("p_brand"), lit("Brand#23")),
+        Expression class2 = and(
+                eq(col("p_brand"), lit("Brand#23")),
                 in(col("p_container"), "MED BAG", "MED BOX", "MED PKG", "MED PACK"),
                 between(col("p_size"), lit(1), lit(10)));
-        Expression class3 = and(eq(col("p_brand"), lit("Brand#34")),
+        Expression class3 = and(
+                eq(col("p_brand"), lit("Brand#34")),
                 in(col("p_container"), "LG CASE", "LG BOX", "LG PACK", "LG PKG"),
                 between(col("p_size"), lit(1), lit(15)));
         PlanNode parts = scan(TpchTable.PART, "p_partkey", "p_brand", "p_container", "p_size")
@@ -156,10 +173,19 @@ final class TpchScanQueries {
                 and(class1, ge(col("l_quantity"), lit(1)), le(col("l_quantity"), lit(11))),
                 and(class2, ge(col("l_quantity"), lit(10)), le(col("l_quantity"), lit(20))),
                 and(class3, ge(col("l_quantity"), lit(20)), le(col("l_quantity"), lit(30))));
-        return scan(TpchTable.LINE_ITEM, "l_partkey", "l_quantity", "l_extendedprice", "l_discount", "l_shipmode",
+        return scan(
+                        TpchTable.LINE_ITEM,
+                        "l_partkey",
+                        "l_quantity",
+                        "l_extendedprice",
+                        "l_discount",
+                        "l_shipmode",
                         "l_shipinstruct")
-                .filter(and(in(col("l_shipmode"), "AIR", "AIR REG"), eq(col("l_shipinstruct"), lit("DELIVER IN PERSON")),
-                        ge(col("l_quantity"), lit(1)), le(col("l_quantity"), lit(30))))
+                .filter(and(
+                        in(col("l_shipmode"), "AIR", "AIR REG"),
+                        eq(col("l_shipinstruct"), lit("DELIVER IN PERSON")),
+                        ge(col("l_quantity"), lit(1)),
+                        le(col("l_quantity"), lit(30))))
                 .join(JoinType.INNER, parts, keys("l_partkey"), keys("p_partkey"), residual, List.of())
                 .project(as(discountedPrice(), "volume"))
                 .distributedAggregate(keys(), sum(col("volume"), "revenue"));

@@ -60,10 +60,19 @@ final class TpchSubqueryQueries {
     /** EUROPE's suppliers, every column Q2 shows plus the nation name, from the local SUPPLIER rows. */
     private static PlanNode europeanSuppliers() {
         PlanNode europe = scan(TpchTable.NATION, "n_nationkey", "n_name", "n_regionkey")
-                .join(scan(TpchTable.REGION, "r_regionkey", "r_name").filter(eq(col("r_name"), lit("EUROPE"))),
-                        keys("n_regionkey"), keys("r_regionkey"))
+                .join(
+                        scan(TpchTable.REGION, "r_regionkey", "r_name").filter(eq(col("r_name"), lit("EUROPE"))),
+                        keys("n_regionkey"),
+                        keys("r_regionkey"))
                 .select("n_nationkey", "n_name");
-        return scan(TpchTable.SUPPLIER, "s_suppkey", "s_name", "s_address", "s_nationkey", "s_phone", "s_acctbal",
+        return scan(
+                        TpchTable.SUPPLIER,
+                        "s_suppkey",
+                        "s_name",
+                        "s_address",
+                        "s_nationkey",
+                        "s_phone",
+                        "s_acctbal",
                         "s_comment")
                 .join(europe, keys("s_nationkey"), keys("n_nationkey"));
     }
@@ -128,8 +137,13 @@ final class TpchSubqueryQueries {
         return germanStock()
                 .distributedAggregate(keys("ps_partkey"), sum(col("stock"), "value"))
                 .project(column("ps_partkey"), column("value"), as(lit(1), "value_key"))
-                .join(JoinType.INNER, grandTotal, keys("value_key"), keys("total_key"),
-                        gt(mul(col("value"), lit(10000)), col("total")), keys("ps_partkey", "value"))
+                .join(
+                        JoinType.INNER,
+                        grandTotal,
+                        keys("value_key"),
+                        keys("total_key"),
+                        gt(mul(col("value"), lit(10000)), col("total")),
+                        keys("ps_partkey", "value"))
                 .gather()
                 .sort(desc("value"));
     }
@@ -178,8 +192,13 @@ final class TpchSubqueryQueries {
                 .project(as(lit(1), "max_key"), column("max_revenue"));
         PlanNode top = supplierRevenue()
                 .project(column("l_suppkey"), column("total_revenue"), as(lit(1), "revenue_key"))
-                .join(JoinType.INNER, maxRevenue, keys("revenue_key"), keys("max_key"),
-                        eq(col("total_revenue"), col("max_revenue")), keys("l_suppkey", "total_revenue"))
+                .join(
+                        JoinType.INNER,
+                        maxRevenue,
+                        keys("revenue_key"),
+                        keys("max_key"),
+                        eq(col("total_revenue"), col("max_revenue")),
+                        keys("l_suppkey", "total_revenue"))
                 .broadcast();
         return scan(TpchTable.SUPPLIER, "s_suppkey", "s_name", "s_address", "s_phone")
                 .join(top, keys("s_suppkey"), keys("l_suppkey"))
@@ -196,7 +215,9 @@ final class TpchSubqueryQueries {
      */
     static PlanNode q16() {
         PlanNode parts = scan(TpchTable.PART, "p_partkey", "p_brand", "p_type", "p_size")
-                .filter(and(ne(col("p_brand"), lit("Brand#45")), notLike(col("p_type"), "MEDIUM POLISHED%"),
+                .filter(and(
+                        ne(col("p_brand"), lit("Brand#45")),
+                        notLike(col("p_type"), "MEDIUM POLISHED%"),
                         in(col("p_size"), 49, 14, 23, 45, 19, 3, 36, 9)))
                 .broadcast();
         PlanNode complained = scan(TpchTable.SUPPLIER, "s_suppkey", "s_comment")
@@ -238,11 +259,17 @@ final class TpchSubqueryQueries {
                 .partialAggregate(keys("l_partkey"), average)
                 .broadcast()
                 .finalAggregate(keys("l_partkey"), average)
-                .project(as(col("l_partkey"), "a_partkey"),
+                .project(
+                        as(col("l_partkey"), "a_partkey"),
                         as(mul(decimal("0.2"), div(col("sum_qty"), col("lines"))), "threshold"));
         return medBoxLines()
-                .join(JoinType.INNER, threshold, keys("l_partkey"), keys("a_partkey"),
-                        lt(col("l_quantity"), col("threshold")), keys("l_extendedprice"))
+                .join(
+                        JoinType.INNER,
+                        threshold,
+                        keys("l_partkey"),
+                        keys("a_partkey"),
+                        lt(col("l_quantity"), col("threshold")),
+                        keys("l_extendedprice"))
                 .aggregate(keys(), sum(col("l_extendedprice"), "node_total"))
                 .gather()
                 .aggregate(keys(), sum(col("node_total"), "total"))
@@ -290,12 +317,15 @@ final class TpchSubqueryQueries {
                 .join(JoinType.SEMI, nationNamed("SAUDI ARABIA"), "s_nationkey", "n_nationkey")
                 .select("s_suppkey", "s_name")
                 .broadcast();
-        PlanNode lateLines = scan(TpchTable.LINE_ITEM, "l_orderkey", "l_linenumber", "l_suppkey", "l_commitdate",
-                        "l_receiptdate")
+        PlanNode lateLines = scan(
+                        TpchTable.LINE_ITEM, "l_orderkey", "l_linenumber", "l_suppkey", "l_commitdate", "l_receiptdate")
                 .filter(gt(col("l_receiptdate"), col("l_commitdate")))
                 .join(saudiSuppliers, keys("l_suppkey"), keys("s_suppkey"))
-                .project(as(col("l_orderkey"), "x_orderkey"), as(col("l_linenumber"), "x_linenumber"),
-                        as(col("l_suppkey"), "x_suppkey"), column("s_name"))
+                .project(
+                        as(col("l_orderkey"), "x_orderkey"),
+                        as(col("l_linenumber"), "x_linenumber"),
+                        as(col("l_suppkey"), "x_suppkey"),
+                        column("s_name"))
                 .broadcast();
         PlanNode candidates = scan(TpchTable.ORDERS, "o_orderkey", "o_orderstatus")
                 .filter(eq(col("o_orderstatus"), lit("F")))
@@ -307,9 +337,14 @@ final class TpchSubqueryQueries {
         AggregateCall waiting = countStar("numwait");
         return scan(TpchTable.LINE_ITEM, "l_orderkey", "l_suppkey", "l_commitdate", "l_receiptdate")
                 .join(candidates, keys("l_orderkey"), keys("x_orderkey"))
-                .project(column("x_orderkey"), column("x_linenumber"), column("x_suppkey"), column("s_name"),
+                .project(
+                        column("x_orderkey"),
+                        column("x_linenumber"),
+                        column("x_suppkey"),
+                        column("s_name"),
                         as(caseWhen(other, lit(1), lit(0)), "other"),
-                        as(caseWhen(and(other, gt(col("l_receiptdate"), col("l_commitdate"))), lit(1), lit(0)),
+                        as(
+                                caseWhen(and(other, gt(col("l_receiptdate"), col("l_commitdate"))), lit(1), lit(0)),
                                 "late_other"))
                 .distributedAggregate(candidate, sum(col("other"), "others"), sum(col("late_other"), "late_others"))
                 .filter(and(gt(col("others"), lit(0)), eq(col("late_others"), lit(0))))
@@ -334,15 +369,19 @@ final class TpchSubqueryQueries {
                 .broadcast()
                 .finalAggregate(keys(), average)
                 .project(as(lit(1), "avg_key"), as(div(col("sum_bal"), col("customers")), "avg_bal"));
-        PlanNode customersWithOrders = scan(TpchTable.ORDERS, "o_custkey")
-                .aggregate(keys("o_custkey"))
-                .repartition("o_custkey");
+        PlanNode customersWithOrders =
+                scan(TpchTable.ORDERS, "o_custkey").aggregate(keys("o_custkey")).repartition("o_custkey");
         AggregateCall[] sums = {countStar("numcust"), sum(col("c_acctbal"), "totacctbal")};
         return scan(TpchTable.CUSTOMER, "c_custkey", "c_phone", "c_acctbal")
                 .filter(in(code, COUNTRY_CODES))
                 .project(column("c_custkey"), as(code, "cntrycode"), column("c_acctbal"), as(lit(1), "balance_key"))
-                .join(JoinType.INNER, averageBalance, keys("balance_key"), keys("avg_key"),
-                        gt(col("c_acctbal"), col("avg_bal")), keys("c_custkey", "cntrycode", "c_acctbal"))
+                .join(
+                        JoinType.INNER,
+                        averageBalance,
+                        keys("balance_key"),
+                        keys("avg_key"),
+                        gt(col("c_acctbal"), col("avg_bal")),
+                        keys("c_custkey", "cntrycode", "c_acctbal"))
                 .repartition("c_custkey")
                 .join(JoinType.ANTI, customersWithOrders, "c_custkey", "o_custkey")
                 .partialAggregate(keys("cntrycode"), sums)

@@ -66,7 +66,9 @@ public record DataType(TypeKind kind, int scale, int maxLength) {
     /** Whether the type is numeric (INTEGER, BIGINT, DECIMAL, DOUBLE). */
     @JsonIgnore
     public boolean isNumeric() {
-        return kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.DECIMAL
+        return kind == TypeKind.INTEGER
+                || kind == TypeKind.BIGINT
+                || kind == TypeKind.DECIMAL
                 || kind == TypeKind.DOUBLE;
     }
 

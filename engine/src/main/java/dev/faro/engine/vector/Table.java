@@ -19,7 +19,8 @@ public record Table(String name, Schema schema, List<Batch> batches) {
             for (int i = 0; i < schema.size(); i++) {
                 if (!batch.column(i).type().equals(schema.type(i))) {
                     throw new IllegalArgumentException("column type differs from the schema: table=" + name
-                            + " column=" + schema.column(i).name() + " vector=" + batch.column(i).type()
+                            + " column=" + schema.column(i).name() + " vector="
+                            + batch.column(i).type()
                             + " schema=" + schema.type(i));
                 }
             }

@@ -18,9 +18,14 @@ import org.junit.jupiter.api.Test;
 class RowCodecTest {
 
     private static final Schema SCHEMA = Schema.of(
-            new Column("b", DataType.BOOLEAN), new Column("i", DataType.INTEGER), new Column("l", DataType.BIGINT),
-            new Column("x", DataType.DOUBLE), new Column("m", DataType.decimal(2)), new Column("d", DataType.DATE),
-            new Column("s", DataType.varchar(12)), new Column("t", DataType.varchar(3)),
+            new Column("b", DataType.BOOLEAN),
+            new Column("i", DataType.INTEGER),
+            new Column("l", DataType.BIGINT),
+            new Column("x", DataType.DOUBLE),
+            new Column("m", DataType.decimal(2)),
+            new Column("d", DataType.DATE),
+            new Column("s", DataType.varchar(12)),
+            new Column("t", DataType.varchar(3)),
             new Column("n", DataType.BIGINT));
 
     @Test
@@ -28,7 +33,15 @@ class RowCodecTest {
         List<List<Object>> rows = List.of(
                 row(true, 7, -5L, 2.5, new BigDecimal("12.34"), "1995-03-15", "hello world!", "abc", null),
                 row(null, null, null, null, null, null, null, null, 1L),
-                row(false, Integer.MIN_VALUE, Long.MAX_VALUE, -0.0, new BigDecimal("-0.01"), "1970-01-01", "", "z",
+                row(
+                        false,
+                        Integer.MIN_VALUE,
+                        Long.MAX_VALUE,
+                        -0.0,
+                        new BigDecimal("-0.01"),
+                        "1970-01-01",
+                        "",
+                        "z",
                         2L));
         Batch batch = TestTables.table("t", SCHEMA, rows, 10).batches().getFirst();
         RowCodec codec = new RowCodec(SCHEMA);
@@ -45,7 +58,9 @@ class RowCodecTest {
     @Test
     void equalKeysOfDifferentWidthsLandInTheSameGroup() {
         Schema narrow = Schema.of(new Column("k", DataType.INTEGER), new Column("s", DataType.varchar(5)));
-        Schema wide = Schema.of(new Column("s", DataType.varchar(40)), new Column("pad", DataType.DOUBLE),
+        Schema wide = Schema.of(
+                new Column("s", DataType.varchar(40)),
+                new Column("pad", DataType.DOUBLE),
                 new Column("k", DataType.BIGINT));
         List<List<Object>> narrowRows = new ArrayList<>();
         List<List<Object>> wideRows = new ArrayList<>();

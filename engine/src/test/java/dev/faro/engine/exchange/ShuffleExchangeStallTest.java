@@ -116,34 +116,44 @@ class ShuffleExchangeStallTest {
     private void run(String queryId, ProgressSignal[] signals, BiConsumer<Integer, NodeExchange> body)
             throws Exception {
         LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
-        List<CompletableFuture<Void>> nodes = Stream.of(0, 1).map(node -> CompletableFuture.runAsync(() -> {
-            FabricConfig fabricConfig = FabricConfig.of("shm", queryId + "-node-" + node)
-                    .withOption("shm.directory", directory.toString());
-            try (Fabric fabric = Fabrics.open(fabricConfig)) {
-                ExecutionContext context = ExecutionContext.distributed(Catalog.of(List.of()), 1, fabric,
-                        peers.member(node), EndpointDesign.MESQ_SR, queryId)
-                        .withEndpointTweaks(config -> config.withStallTimeout(STALL_TIMEOUT)
-                                .withProgress(signals[node]));
-                QueryFailure failure = new QueryFailure();
-                ShuffleExchange exchange = new ShuffleExchange(3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"),
-                        context, failure);
-                exchange.open();
-                try {
-                    body.accept(node, new NodeExchange(exchange, failure));
-                } finally {
-                    try {
-                        exchange.awaitReceivers(Duration.ofSeconds(30));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    try {
-                        exchange.close();
-                    } catch (RuntimeException e) {
-                        // closing a stalled exchange fails too (node 1 never confirms node 0's end): expected
-                    }
-                }
-            }
-        }, runnable -> Thread.ofPlatform().daemon().start(runnable))).toList();
+        List<CompletableFuture<Void>> nodes = Stream.of(0, 1)
+                .map(node -> CompletableFuture.runAsync(
+                        () -> {
+                            FabricConfig fabricConfig = FabricConfig.of("shm", queryId + "-node-" + node)
+                                    .withOption("shm.directory", directory.toString());
+                            try (Fabric fabric = Fabrics.open(fabricConfig)) {
+                                ExecutionContext context = ExecutionContext.distributed(
+                                                Catalog.of(List.of()),
+                                                1,
+                                                fabric,
+                                                peers.member(node),
+                                                EndpointDesign.MESQ_SR,
+                                                queryId)
+                                        .withEndpointTweaks(config -> config.withStallTimeout(STALL_TIMEOUT)
+                                                .withProgress(signals[node]));
+                                QueryFailure failure = new QueryFailure();
+                                ShuffleExchange exchange = new ShuffleExchange(
+                                        3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"), context, failure);
+                                exchange.open();
+                                try {
+                                    body.accept(node, new NodeExchange(exchange, failure));
+                                } finally {
+                                    try {
+                                        exchange.awaitReceivers(Duration.ofSeconds(30));
+                                    } catch (InterruptedException e) {
+                                        Thread.currentThread().interrupt();
+                                    }
+                                    try {
+                                        exchange.close();
+                                    } catch (RuntimeException e) {
+                                        // closing a stalled exchange fails too (node 1 never confirms node 0's end):
+                                        // expected
+                                    }
+                                }
+                            }
+                        },
+                        runnable -> Thread.ofPlatform().daemon().start(runnable)))
+                .toList();
         for (CompletableFuture<Void> node : nodes) {
             node.get(120, TimeUnit.SECONDS);
         }

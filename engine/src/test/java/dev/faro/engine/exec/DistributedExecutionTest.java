@@ -31,8 +31,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DistributedExecutionTest {
 
     private static final List<Table> TABLES = TestTables.tpchLike(300, 1000, 42);
-    private static final Map<String, PlanNode> PLANS = Map.of("q3", SamplePlans.q3(), "q4", SamplePlans.q4(),
-            "q10", SamplePlans.q10(), "ordersPerCustomer", SamplePlans.ordersPerCustomer());
+    private static final Map<String, PlanNode> PLANS = Map.of(
+            "q3",
+            SamplePlans.q3(),
+            "q4",
+            SamplePlans.q4(),
+            "q10",
+            SamplePlans.q10(),
+            "ordersPerCustomer",
+            SamplePlans.ordersPerCustomer());
     private static Path directory;
 
     @BeforeAll
@@ -48,7 +55,8 @@ class DistributedExecutionTest {
     }
 
     private static List<List<Object>> local(PlanNode plan) {
-        return QueryExecutor.execute(plan, ExecutionContext.local(Catalog.of(TABLES), 2)).rows();
+        return QueryExecutor.execute(plan, ExecutionContext.local(Catalog.of(TABLES), 2))
+                .rows();
     }
 
     @ParameterizedTest(name = "{0} nodes")
@@ -61,16 +69,25 @@ class DistributedExecutionTest {
         for (Map.Entry<String, PlanNode> plan : PLANS.entrySet()) {
             List<List<Object>> expected = local(plan.getValue());
             assertThat(expected).as(plan.getKey()).isNotEmpty();
-            List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(directory, plan.getValue(), perNode, 2,
-                    EndpointDesign.MEMQ_SR, config -> config.withStallTimeout(Duration.ofSeconds(20)),
+            List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(
+                    directory,
+                    plan.getValue(),
+                    perNode,
+                    2,
+                    EndpointDesign.MEMQ_SR,
+                    config -> config.withStallTimeout(Duration.ofSeconds(20)),
                     plan.getKey() + "-" + nodes);
             for (int node = 0; node < nodes; node++) {
                 InJvmCluster.Outcome outcome = outcomes.get(node);
-                assertThat(outcome.failure()).as(plan.getKey() + " node " + node).isNull();
+                assertThat(outcome.failure())
+                        .as(plan.getKey() + " node " + node)
+                        .isNull();
                 if (node == 0) {
                     assertThat(outcome.result().rows()).as(plan.getKey()).containsExactlyElementsOf(expected);
                 } else {
-                    assertThat(outcome.result().rows()).as(plan.getKey() + " node " + node).isEmpty();
+                    assertThat(outcome.result().rows())
+                            .as(plan.getKey() + " node " + node)
+                            .isEmpty();
                 }
                 if (nodes > 1) {
                     assertThat(outcome.result().statistics().exchanges()).isNotEmpty();
@@ -84,8 +101,8 @@ class DistributedExecutionTest {
     void everyDesignCarriesRepartitionBroadcastAndGather(EndpointDesign design) throws Exception {
         int nodes = 2;
         List<Table> small = TestTables.tpchLike(60, 200, 3);
-        List<List<Table>> perNode = List.of(TestTables.partition(small, 0, nodes),
-                TestTables.partition(small, 1, nodes));
+        List<List<Table>> perNode =
+                List.of(TestTables.partition(small, 0, nodes), TestTables.partition(small, 1, nodes));
         // a one-thread sending pipeline (after a top-N) leaves writers unused: their streams must still end
         PlanNode sortedThenGathered = Plans.scan("orders", TestTables.ORDERS, "o_orderkey", "o_orderpriority")
                 .topN(40, Plans.asc("o_orderkey"))
@@ -94,7 +111,12 @@ class DistributedExecutionTest {
         for (PlanNode plan : List.of(SamplePlans.ordersPerCustomer(), SamplePlans.q3(), sortedThenGathered)) {
             List<List<Object>> expected = QueryExecutor.execute(plan, ExecutionContext.local(Catalog.of(small), 2))
                     .rows();
-            List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(directory, plan, perNode, 2, design,
+            List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(
+                    directory,
+                    plan,
+                    perNode,
+                    2,
+                    design,
                     config -> config.withStallTimeout(Duration.ofSeconds(20)),
                     "design-" + design + "-" + Integer.toHexString(plan.hashCode()));
             assertThat(outcomes.get(0).failure()).isNull();
@@ -118,9 +140,19 @@ class DistributedExecutionTest {
             if (node == 1) {
                 // a price whose revenue overflows a long: the node holding its order fails after the exchanges
                 Table lineitem = tables.get(2);
-                Table poison = TestTables.table("lineitem", TestTables.LINEITEM, List.of(TestTables.row(
-                        lineitem.batches().getFirst().column(0).getObject(0), new BigDecimal("1.00"),
-                        Long.MAX_VALUE / 10, 1L, "1995-06-01", "1995-05-01", "1995-06-02", "R")), 1);
+                Table poison = TestTables.table(
+                        "lineitem",
+                        TestTables.LINEITEM,
+                        List.of(TestTables.row(
+                                lineitem.batches().getFirst().column(0).getObject(0),
+                                new BigDecimal("1.00"),
+                                Long.MAX_VALUE / 10,
+                                1L,
+                                "1995-06-01",
+                                "1995-05-01",
+                                "1995-06-02",
+                                "R")),
+                        1);
                 List<dev.faro.engine.vector.Batch> batches = new ArrayList<>(lineitem.batches());
                 batches.addAll(poison.batches());
                 tables.set(2, new Table("lineitem", lineitem.schema(), batches));
@@ -129,11 +161,20 @@ class DistributedExecutionTest {
         }
         PlanNode plan = Plans.scan("lineitem", TestTables.LINEITEM, "l_orderkey", "l_extendedprice", "l_discount")
                 .repartition("l_orderkey")
-                .project(Plans.as(Expressions.mul(Expressions.col("l_extendedprice"),
-                        Expressions.sub(Expressions.decimal("1.00"), Expressions.col("l_discount"))), "revenue"))
+                .project(Plans.as(
+                        Expressions.mul(
+                                Expressions.col("l_extendedprice"),
+                                Expressions.sub(Expressions.decimal("1.00"), Expressions.col("l_discount"))),
+                        "revenue"))
                 .distributedAggregate(List.of(), Plans.sum(Expressions.col("revenue"), "revenue"));
-        List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(directory, plan, perNode, 2,
-                EndpointDesign.MEMQ_SR, config -> config.withStallTimeout(Duration.ofSeconds(3)), "failing");
+        List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(
+                directory,
+                plan,
+                perNode,
+                2,
+                EndpointDesign.MEMQ_SR,
+                config -> config.withStallTimeout(Duration.ofSeconds(3)),
+                "failing");
         for (int node = 0; node < nodes; node++) {
             assertThat(outcomes.get(node).failure()).as("node " + node).isInstanceOf(QueryExecutionException.class);
         }

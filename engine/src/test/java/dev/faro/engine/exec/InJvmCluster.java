@@ -28,8 +28,15 @@ final class InJvmCluster {
 
     private InJvmCluster() {}
 
-    static List<Outcome> run(Path directory, PlanNode plan, List<List<Table>> tablesPerNode, int threads,
-            EndpointDesign design, UnaryOperator<EndpointConfig> tweaks, String queryId) throws Exception {
+    static List<Outcome> run(
+            Path directory,
+            PlanNode plan,
+            List<List<Table>> tablesPerNode,
+            int threads,
+            EndpointDesign design,
+            UnaryOperator<EndpointConfig> tweaks,
+            String queryId)
+            throws Exception {
         int nodes = tablesPerNode.size();
         LocalPeerExchange.Group peers = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
         ExecutorService pool = Executors.newCachedThreadPool();
@@ -42,8 +49,13 @@ final class InJvmCluster {
                             .withOption("shm.directory", directory.toString());
                     try (Fabric fabric = Fabrics.open(config)) {
                         ExecutionContext context = ExecutionContext.distributed(
-                                Catalog.of(tablesPerNode.get(self)), threads, fabric, peers.member(self), design,
-                                queryId).withEndpointTweaks(tweaks);
+                                        Catalog.of(tablesPerNode.get(self)),
+                                        threads,
+                                        fabric,
+                                        peers.member(self),
+                                        design,
+                                        queryId)
+                                .withEndpointTweaks(tweaks);
                         return new Outcome(QueryExecutor.execute(plan, context), null);
                     } catch (Throwable e) {
                         return new Outcome(null, e);

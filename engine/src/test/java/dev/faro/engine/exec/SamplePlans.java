@@ -32,7 +32,9 @@ public final class SamplePlans {
                 .filter(gt(col("l_shipdate"), date("1995-03-15")))
                 .repartition("l_orderkey")
                 .join(orders, keys("l_orderkey"), keys("o_orderkey"))
-                .project(as(col("l_orderkey"), "l_orderkey"), as(col("o_orderdate"), "o_orderdate"),
+                .project(
+                        as(col("l_orderkey"), "l_orderkey"),
+                        as(col("o_orderdate"), "o_orderdate"),
                         as(REVENUE, "revenue"))
                 .aggregate(keys("l_orderkey", "o_orderdate"), sum(col("revenue"), "revenue"))
                 .topN(10, desc("revenue"), asc("o_orderdate"), asc("l_orderkey"))
@@ -60,8 +62,8 @@ public final class SamplePlans {
         PlanNode orders = scan("orders", TestTables.ORDERS, "o_orderkey", "o_custkey", "o_orderdate")
                 .filter(and(ge(col("o_orderdate"), date("1993-10-01")), lt(col("o_orderdate"), date("1994-01-01"))))
                 .repartition("o_orderkey");
-        PlanNode returned = scan("lineitem", TestTables.LINEITEM, "l_orderkey", "l_extendedprice", "l_discount",
-                "l_returnflag")
+        PlanNode returned = scan(
+                        "lineitem", TestTables.LINEITEM, "l_orderkey", "l_extendedprice", "l_discount", "l_returnflag")
                 .filter(eq(col("l_returnflag"), lit("R")))
                 .repartition("l_orderkey")
                 .join(orders, keys("l_orderkey"), keys("o_orderkey"))
@@ -69,8 +71,7 @@ public final class SamplePlans {
                 .repartition("o_custkey");
         PlanNode customers = scan("customer", TestTables.CUSTOMER, "c_custkey", "c_name", "c_nationkey")
                 .repartition("c_custkey");
-        return returned
-                .join(customers, keys("o_custkey"), keys("c_custkey"))
+        return returned.join(customers, keys("o_custkey"), keys("c_custkey"))
                 .aggregate(keys("c_custkey", "c_name", "c_nationkey"), sum(col("revenue"), "revenue"))
                 .topN(20, desc("revenue"), asc("c_custkey"))
                 .gather()
@@ -83,8 +84,13 @@ public final class SamplePlans {
                 .repartition("o_custkey");
         return scan("customer", TestTables.CUSTOMER, "c_custkey", "c_nationkey")
                 .repartition("c_custkey")
-                .join(JoinType.LEFT, orders, keys("c_custkey"), keys("o_custkey"),
-                        notLike(col("o_comment"), "%special%requests%"), java.util.List.of())
+                .join(
+                        JoinType.LEFT,
+                        orders,
+                        keys("c_custkey"),
+                        keys("o_custkey"),
+                        notLike(col("o_comment"), "%special%requests%"),
+                        java.util.List.of())
                 .aggregate(keys("c_custkey"), count(col("o_orderkey"), "c_count"))
                 .distributedAggregate(keys("c_count"), countStar("custdist"))
                 .gather()

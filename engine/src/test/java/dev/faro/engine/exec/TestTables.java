@@ -39,12 +39,21 @@ public final class TestTables {
                     }
                     switch (type.kind()) {
                         case BIGINT -> builder.setLong(r, ((Number) value).longValue());
-                        case DECIMAL -> builder.setLong(r, value instanceof BigDecimal d
-                                ? d.setScale(type.scale()).unscaledValue().longValueExact()
-                                : ((Number) value).longValue());
+                        case DECIMAL ->
+                            builder.setLong(
+                                    r,
+                                    value instanceof BigDecimal d
+                                            ? d.setScale(type.scale())
+                                                    .unscaledValue()
+                                                    .longValueExact()
+                                            : ((Number) value).longValue());
                         case INTEGER -> builder.setInt(r, ((Number) value).intValue());
-                        case DATE -> builder.setInt(r, value instanceof String s
-                                ? (int) LocalDate.parse(s).toEpochDay() : ((Number) value).intValue());
+                        case DATE ->
+                            builder.setInt(
+                                    r,
+                                    value instanceof String s
+                                            ? (int) LocalDate.parse(s).toEpochDay()
+                                            : ((Number) value).intValue());
                         case DOUBLE -> builder.setDouble(r, ((Number) value).doubleValue());
                         case VARCHAR -> builder.setString(r, (String) value);
                         case BOOLEAN -> builder.setBoolean(r, (Boolean) value);
@@ -92,8 +101,8 @@ public final class TestTables {
         Random random = new Random(seed);
         List<List<Object>> customerRows = new ArrayList<>();
         for (int c = 1; c <= customers; c++) {
-            customerRows.add(row((long) c, "Customer#" + c, SEGMENTS[random.nextInt(SEGMENTS.length)],
-                    random.nextInt(25)));
+            customerRows.add(
+                    row((long) c, "Customer#" + c, SEGMENTS[random.nextInt(SEGMENTS.length)], random.nextInt(25)));
         }
         List<List<Object>> orderRows = new ArrayList<>();
         List<List<Object>> lineRows = new ArrayList<>();
@@ -103,8 +112,12 @@ public final class TestTables {
             orderKey += 1 + random.nextInt(3);
             int orderDate = start + random.nextInt(2400);
             String comment = random.nextInt(10) == 0 ? "special requests pending" : "quick deposits";
-            orderRows.add(row(orderKey, (long) (1 + random.nextInt(customers)), orderDate,
-                    PRIORITIES[random.nextInt(PRIORITIES.length)], random.nextInt(50) == 0 ? null : comment));
+            orderRows.add(row(
+                    orderKey,
+                    (long) (1 + random.nextInt(customers)),
+                    orderDate,
+                    PRIORITIES[random.nextInt(PRIORITIES.length)],
+                    random.nextInt(50) == 0 ? null : comment));
             int lines = 1 + random.nextInt(7);
             for (int l = 0; l < lines; l++) {
                 int ship = orderDate + 1 + random.nextInt(120);
@@ -112,11 +125,19 @@ public final class TestTables {
                 int receipt = ship + 1 + random.nextInt(30);
                 long quantity = (1 + random.nextInt(50)) * 100L;
                 long price = quantity / 100 * (90_000 + random.nextInt(10_000));
-                lineRows.add(row(orderKey, quantity, price, (long) random.nextInt(11), ship, commit, receipt,
+                lineRows.add(row(
+                        orderKey,
+                        quantity,
+                        price,
+                        (long) random.nextInt(11),
+                        ship,
+                        commit,
+                        receipt,
                         random.nextBoolean() ? "R" : (random.nextBoolean() ? "A" : "N")));
             }
         }
-        return List.of(table("customer", CUSTOMER, customerRows, batchRows),
+        return List.of(
+                table("customer", CUSTOMER, customerRows, batchRows),
                 table("orders", ORDERS, orderRows, batchRows),
                 table("lineitem", LINEITEM, lineRows, batchRows));
     }

@@ -27,10 +27,30 @@ class ExpressionTest {
             new Column("n", DataType.INTEGER),
             new Column("x", DataType.DOUBLE));
 
-    private static final Batch BATCH = TestTables.table("t", SCHEMA, List.of(
-            row(new BigDecimal("12.34"), new BigDecimal("0.05"), 3L, "1995-03-15", "forest green", 7, 1.5),
-            row(new BigDecimal("0.01"), new BigDecimal("0.10"), null, "1992-12-31", "PROMO BRASS", null, -2.0),
-            row(null, new BigDecimal("0.00"), 5L, "2000-02-29", null, 0, 0.0)), 100).batches().getFirst();
+    private static final Batch BATCH = TestTables.table(
+                    "t",
+                    SCHEMA,
+                    List.of(
+                            row(
+                                    new BigDecimal("12.34"),
+                                    new BigDecimal("0.05"),
+                                    3L,
+                                    "1995-03-15",
+                                    "forest green",
+                                    7,
+                                    1.5),
+                            row(
+                                    new BigDecimal("0.01"),
+                                    new BigDecimal("0.10"),
+                                    null,
+                                    "1992-12-31",
+                                    "PROMO BRASS",
+                                    null,
+                                    -2.0),
+                            row(null, new BigDecimal("0.00"), 5L, "2000-02-29", null, 0, 0.0)),
+                    100)
+            .batches()
+            .getFirst();
 
     private static List<Object> eval(Expression expression) {
         Vector vector = ExpressionCompiler.compile(expression, SCHEMA).evaluate(BATCH);
@@ -86,9 +106,12 @@ class ExpressionTest {
         assertThat(eval(like(col("name"), "%BRASS"))).containsExactly(false, true, null);
         assertThat(eval(like(col("name"), "%e_t%"))).containsExactly(true, false, null);
         assertThat(eval(notLike(col("name"), "PROMO%"))).containsExactly(true, false, null);
-        assertThat(LikeEvaluator.matches("special requests pending", "%special%requests%")).isTrue();
-        assertThat(LikeEvaluator.matches("specialrequests", "%special%requests%")).isTrue();
-        assertThat(LikeEvaluator.matches("requests special", "%special%requests%")).isFalse();
+        assertThat(LikeEvaluator.matches("special requests pending", "%special%requests%"))
+                .isTrue();
+        assertThat(LikeEvaluator.matches("specialrequests", "%special%requests%"))
+                .isTrue();
+        assertThat(LikeEvaluator.matches("requests special", "%special%requests%"))
+                .isFalse();
         assertThat(LikeEvaluator.matches("abc", "a_c")).isTrue();
         assertThat(LikeEvaluator.matches("abbc", "a_c")).isFalse();
         assertThat(LikeEvaluator.matches("", "%")).isTrue();
@@ -118,16 +141,18 @@ class ExpressionTest {
                 .containsExactly(1L, null, null);
         assertThat(eval(year(col("day")))).containsExactly(1995, 1992, 2000);
         assertThat(eval(substring(col("name"), 1, 6))).containsExactly("forest", "PROMO ", null);
-        assertThat(eval(add(col("day"), intLit(1)))).containsExactly(
-                (int) java.time.LocalDate.parse("1995-03-16").toEpochDay(),
-                (int) java.time.LocalDate.parse("1993-01-01").toEpochDay(),
-                (int) java.time.LocalDate.parse("2000-03-01").toEpochDay());
+        assertThat(eval(add(col("day"), intLit(1))))
+                .containsExactly(
+                        (int) java.time.LocalDate.parse("1995-03-16").toEpochDay(),
+                        (int) java.time.LocalDate.parse("1993-01-01").toEpochDay(),
+                        (int) java.time.LocalDate.parse("2000-03-01").toEpochDay());
     }
 
     @Test
     void yearMatchesJavaTimeOverManyDays() {
         for (int day = -800_000; day < 800_000; day += 97) {
-            assertThat(UnaryEvaluator.year(day)).isEqualTo(java.time.LocalDate.ofEpochDay(day).getYear());
+            assertThat(UnaryEvaluator.year(day))
+                    .isEqualTo(java.time.LocalDate.ofEpochDay(day).getYear());
         }
     }
 

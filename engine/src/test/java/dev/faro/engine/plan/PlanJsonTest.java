@@ -15,8 +15,8 @@ class PlanJsonTest {
 
     @Test
     void realisticPlansRoundTrip() {
-        for (PlanNode plan : List.of(SamplePlans.q3(), SamplePlans.q4(), SamplePlans.q10(),
-                SamplePlans.ordersPerCustomer())) {
+        for (PlanNode plan :
+                List.of(SamplePlans.q3(), SamplePlans.q4(), SamplePlans.q10(), SamplePlans.ordersPerCustomer())) {
             String json = PlanJson.toJson(plan);
             PlanNode back = PlanJson.fromJson(json);
             assertThat(back).isEqualTo(plan);
@@ -27,13 +27,21 @@ class PlanJsonTest {
 
     @Test
     void everyExpressionKindRoundTrips() {
-        PlanNode plan = scan("lineitem", TestTables.LINEITEM, "l_orderkey", "l_quantity", "l_shipdate",
-                "l_returnflag")
-                .filter(or(and(between(col("l_quantity"), decimal("1.00"), lit(10)), not(isNull(col("l_orderkey")))),
-                        in(col("l_returnflag"), "R", "A"), like(col("l_returnflag"), "N%")))
-                .project(as(caseWhen(eq(year(col("l_shipdate")), intLit(1995)), toDouble(col("l_quantity")),
-                        lit(0.5)), "x"), as(substring(col("l_returnflag"), 1, 1), "flag"),
-                        as(div(col("l_quantity"), lit(3)), "third"), as(nullLiteral(DataType.DATE), "none"))
+        PlanNode plan = scan("lineitem", TestTables.LINEITEM, "l_orderkey", "l_quantity", "l_shipdate", "l_returnflag")
+                .filter(or(
+                        and(between(col("l_quantity"), decimal("1.00"), lit(10)), not(isNull(col("l_orderkey")))),
+                        in(col("l_returnflag"), "R", "A"),
+                        like(col("l_returnflag"), "N%")))
+                .project(
+                        as(
+                                caseWhen(
+                                        eq(year(col("l_shipdate")), intLit(1995)),
+                                        toDouble(col("l_quantity")),
+                                        lit(0.5)),
+                                "x"),
+                        as(substring(col("l_returnflag"), 1, 1), "flag"),
+                        as(div(col("l_quantity"), lit(3)), "third"),
+                        as(nullLiteral(DataType.DATE), "none"))
                 .limit(5);
         assertThat(PlanJson.fromJson(PlanJson.toJson(plan))).isEqualTo(plan);
     }
@@ -44,7 +52,8 @@ class PlanJsonTest {
                 .hasMessageContaining("o_orderkey");
         assertThatThrownBy(() -> scan("orders", TestTables.ORDERS, "o_orderkey").repartition())
                 .isInstanceOf(IllegalArgumentException.class);
-        String json = PlanJson.toJson(scan("orders", TestTables.ORDERS, "o_orderkey").limit(1));
+        String json =
+                PlanJson.toJson(scan("orders", TestTables.ORDERS, "o_orderkey").limit(1));
         assertThatThrownBy(() -> PlanJson.fromJson(json.replace("\"count\":1", "\"count\":-1")))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -41,7 +41,8 @@ final class DuckDbOracle implements AutoCloseable {
     /** Runs {@code sql}; every row as a list of JDBC objects (BigDecimal for decimals, LocalDate for dates). */
     List<List<Object>> query(String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
-        try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
             int columns = result.getMetaData().getColumnCount();
             while (result.next()) {
                 List<Object> row = new ArrayList<>(columns);

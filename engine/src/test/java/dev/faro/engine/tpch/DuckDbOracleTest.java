@@ -15,7 +15,8 @@ class DuckDbOracleTest {
             assertThat(oracle.query("SELECT count(*) FROM lineitem")).containsExactly(List.of(60_175L));
             List<List<Object>> sum = oracle.query("SELECT sum(l_extendedprice) FROM lineitem");
             long cents = TpchGeneratorTest.rows(TpchGeneratorTest.find(tables, "lineitem")).stream()
-                    .mapToLong(row -> (Long) row.get(5)).sum();
+                    .mapToLong(row -> (Long) row.get(5))
+                    .sum();
             assertThat((BigDecimal) sum.getFirst().getFirst()).isEqualByComparingTo(BigDecimal.valueOf(cents, 2));
             assertThat(oracle.query(DuckDbOracle.queryText(4))).hasSize(5);
         }

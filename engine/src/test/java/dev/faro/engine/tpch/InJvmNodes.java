@@ -41,7 +41,8 @@ final class InJvmNodes implements AutoCloseable {
     InJvmNodes(List<Catalog> catalogs, Path shmDirectory, int threads) {
         this.catalogs = List.copyOf(catalogs);
         this.threads = threads;
-        this.executor = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("node-", 0).factory());
+        this.executor = Executors.newCachedThreadPool(
+                Thread.ofPlatform().daemon().name("node-", 0).factory());
         if (catalogs.size() > 1) {
             int cluster = CLUSTERS.incrementAndGet();
             for (int node = 0; node < catalogs.size(); node++) {
@@ -64,8 +65,10 @@ final class InJvmNodes implements AutoCloseable {
         LocalPeerExchange.Group group = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
         List<Future<QueryResult>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
-            ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, fabrics.get(node),
-                    group.member(node), design, queryId).withTransport(transport).withSecret(SECRET);
+            ExecutionContext context = ExecutionContext.distributed(
+                            catalogs.get(node), threads, fabrics.get(node), group.member(node), design, queryId)
+                    .withTransport(transport)
+                    .withSecret(SECRET);
             results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
         }
         List<QueryResult> done = new ArrayList<>();

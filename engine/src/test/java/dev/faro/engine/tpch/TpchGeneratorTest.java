@@ -43,13 +43,18 @@ class TpchGeneratorTest {
                 assertThat(union).as(table.name()).containsExactlyInAnyOrderElementsOf(new HashSet<>(rows(table)));
                 for (List<Table> node : parts) {
                     if (table.rowCount() >= 1_000) {
-                        assertThat(node.get(t).rowCount()).as(table.name() + " is spread")
+                        assertThat(node.get(t).rowCount())
+                                .as(table.name() + " is spread")
                                 .isGreaterThan(table.rowCount() / nodes / 2);
                     }
                 }
             }
         }
-        assertThat(whole.stream().filter(t -> t.name().equals("lineitem")).findFirst().orElseThrow().rowCount())
+        assertThat(whole.stream()
+                        .filter(t -> t.name().equals("lineitem"))
+                        .findFirst()
+                        .orElseThrow()
+                        .rowCount())
                 .isEqualTo(60_175);
     }
 
@@ -61,7 +66,8 @@ class TpchGeneratorTest {
             Set<Object> orderKeys = new HashSet<>();
             rows(generator.generate(io.trino.tpch.TpchTable.ORDERS)).forEach(row -> orderKeys.add(row.getFirst()));
             Set<Object> lineOrderKeys = new HashSet<>();
-            rows(generator.generate(io.trino.tpch.TpchTable.LINE_ITEM)).forEach(row -> lineOrderKeys.add(row.getFirst()));
+            rows(generator.generate(io.trino.tpch.TpchTable.LINE_ITEM))
+                    .forEach(row -> lineOrderKeys.add(row.getFirst()));
             assertThat(orderKeys).containsAll(lineOrderKeys);
         }
     }

@@ -86,8 +86,11 @@ class TpchQueryTest {
         QueryResult result = cluster(sf, nodes, placement).run(plan, design);
         List<List<Object>> expected = oracle(sf).query(DuckDbOracle.queryText(query));
         List<List<Object>> actual = normalize(result);
-        assertThat(expected).as("DuckDB's answer to Q" + query + " is not empty").isNotEmpty();
-        assertThat(actual).as("Q%d at SF %s on %d nodes (%s)", query, sf, nodes, design.paperName())
+        assertThat(expected)
+                .as("DuckDB's answer to Q" + query + " is not empty")
+                .isNotEmpty();
+        assertThat(actual)
+                .as("Q%d at SF %s on %d nodes (%s)", query, sf, nodes, design.paperName())
                 .hasSameSizeAs(expected);
         for (int row = 0; row < expected.size(); row++) {
             assertRow(query, row, actual.get(row), expected.get(row));
@@ -166,14 +169,16 @@ class TpchQueryTest {
             oracle.close();
         }
         try (Stream<Path> files = Files.walk(shmDirectory)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 
     private static Path createShmDirectory() {
         try {
             Path shm = Path.of("/dev/shm");
-            return Files.isDirectory(shm) ? Files.createTempDirectory(shm, "faro-tpch-test")
+            return Files.isDirectory(shm)
+                    ? Files.createTempDirectory(shm, "faro-tpch-test")
                     : Files.createTempDirectory("faro-tpch-test");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -31,8 +31,8 @@ class TpchTcpBaselineTest {
         try (InJvmNodes cluster = new InJvmNodes(catalogs, Files.createDirectories(directory.resolve("shm")), 2)) {
             for (int query : List.of(3, 4, 10)) {
                 QueryResult fabric = cluster.run(TpchQueries.plan(query), EndpointDesign.MESQ_SR);
-                QueryResult tcp = cluster.run(TpchQueries.plan(query), EndpointDesign.MESQ_SR,
-                        ShuffleTransport.TCP_SOCKETS);
+                QueryResult tcp =
+                        cluster.run(TpchQueries.plan(query), EndpointDesign.MESQ_SR, ShuffleTransport.TCP_SOCKETS);
                 assertThat(tcp.rows()).as("Q" + query).isNotEmpty().isEqualTo(fabric.rows());
                 assertThat(tcp.statistics().bytesSent()).isPositive();
             }

@@ -59,7 +59,8 @@ public final class RefusalLog {
                 suppressed++;
                 return false;
             }
-            out = suppressed == 0 ? line
+            out = suppressed == 0
+                    ? line
                     : line + " (" + suppressed + " more like it since the last such line, not shown)";
             suppressed = 0;
             lastLineNanos = now;

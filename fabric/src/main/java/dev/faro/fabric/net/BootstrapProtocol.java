@@ -76,8 +76,11 @@ final class BootstrapProtocol {
     static byte[] name(String name) {
         FaroException.checkArgument(name != null && !name.isEmpty(), "a bootstrap name must not be empty");
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-        FaroException.checkArgument(bytes.length <= MAX_NAME_BYTES, "bootstrap name of %d bytes (at most %d)",
-                bytes.length, MAX_NAME_BYTES);
+        FaroException.checkArgument(
+                bytes.length <= MAX_NAME_BYTES,
+                "bootstrap name of %d bytes (at most %d)",
+                bytes.length,
+                MAX_NAME_BYTES);
         return bytes;
     }
 }

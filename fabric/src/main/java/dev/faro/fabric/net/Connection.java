@@ -40,9 +40,15 @@ final class Connection {
     static final int DIRECT_READ_MIN = 8 * 1024;
     /** The most {@link #discardInput} reads before a close: a peer still streaming is not waited out. */
     static final int DISCARD_LIMIT = 1 << 20;
+
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
-    enum Phase { CONNECTING, HANDSHAKE, READY, CLOSED }
+    enum Phase {
+        CONNECTING,
+        HANDSHAKE,
+        READY,
+        CLOSED
+    }
 
     final ProgressAgent agent;
     final SocketChannel channel;
@@ -54,6 +60,7 @@ final class Connection {
     RemoteNode remote;
     /** CONNECTING and HANDSHAKE must end before this. */
     long deadlineNs;
+
     long lastReadNs;
 
     // Handshake state (see Handshake).
@@ -73,7 +80,9 @@ final class Connection {
     private long tailOffset;
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
     /** Small payloads (handshake, atomic operands), read whole before the handler sees them. */
-    final ByteBuffer small = ByteBuffer.allocate(FrameDescriptor.MAX_HANDSHAKE_PAYLOAD).order(ByteOrder.LITTLE_ENDIAN);
+    final ByteBuffer small =
+            ByteBuffer.allocate(FrameDescriptor.MAX_HANDSHAKE_PAYLOAD).order(ByteOrder.LITTLE_ENDIAN);
+
     private final RegionViews inViews = new RegionViews();
     private boolean readPaused;
 
@@ -85,7 +94,12 @@ final class Connection {
     /** The outbound half: frames to the peer, written as far as the socket takes them. */
     final FrameWriter writer;
 
-    Connection(ProgressAgent agent, SocketChannel channel, boolean dialer, InetSocketAddress peerSocket, Phase phase,
+    Connection(
+            ProgressAgent agent,
+            SocketChannel channel,
+            boolean dialer,
+            InetSocketAddress peerSocket,
+            Phase phase,
             long nowNs) {
         this.agent = agent;
         this.channel = channel;
@@ -129,13 +143,14 @@ final class Connection {
                     continue;
                 }
                 if (!header.decode(in)) {
-                    agent.nodes.onConnectionFailed(this, "received something that is not a faro net frame (bad magic or"
-                            + " version)");
+                    agent.nodes.onConnectionFailed(
+                            this, "received something that is not a faro net frame (bad magic or" + " version)");
                     break;
                 }
                 if (!header.hasValidLength(NetFabric.CAPABILITIES.maxMessageBytes())) {
-                    agent.nodes.onConnectionFailed(this, "received a bad frame: type=" + header.type + ", payloadLength="
-                            + header.payloadLength);
+                    agent.nodes.onConnectionFailed(
+                            this,
+                            "received a bad frame: type=" + header.type + ", payloadLength=" + header.payloadLength);
                     break;
                 }
                 sink = null;
@@ -258,11 +273,14 @@ final class Connection {
 
     private int afterRead(int n, long nowNs) {
         if (n < 0) {
-            agent.nodes.onConnectionFailed(this, phase == Phase.HANDSHAKE
-                    ? (dialer ? "the peer closed the connection during the handshake: it refused this node (is "
-                            + NetFabricProvider.SECRET_OPTION + " the same on both nodes?)"
-                            : "it left during the handshake")
-                    : "connection closed by the peer");
+            agent.nodes.onConnectionFailed(
+                    this,
+                    phase == Phase.HANDSHAKE
+                            ? (dialer
+                                    ? "the peer closed the connection during the handshake: it refused this node (is "
+                                            + NetFabricProvider.SECRET_OPTION + " the same on both nodes?)"
+                                    : "it left during the handshake")
+                            : "connection closed by the peer");
             return -1;
         }
         if (n > 0) {

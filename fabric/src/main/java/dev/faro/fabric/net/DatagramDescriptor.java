@@ -58,13 +58,16 @@ final class DatagramDescriptor {
      * length, or {@link #NOT_A_DATAGRAM} or {@link #BAD_PAYLOAD_LENGTH}. Data path: no allocation, no exception.
      */
     static int checkedPayloadLength(ByteBuffer datagram, int size) {
-        if (size < HEADER_LENGTH + TAG_LENGTH || size > datagram.capacity()
-                || datagram.getInt(MAGIC_OFFSET) != MAGIC || datagram.get(VERSION_OFFSET) != VERSION
+        if (size < HEADER_LENGTH + TAG_LENGTH
+                || size > datagram.capacity()
+                || datagram.getInt(MAGIC_OFFSET) != MAGIC
+                || datagram.get(VERSION_OFFSET) != VERSION
                 || datagram.get(TYPE_OFFSET) != TYPE_SEND) {
             return NOT_A_DATAGRAM;
         }
         int length = datagram.getInt(PAYLOAD_LENGTH_OFFSET);
         return length < 0 || length > NetUdQueuePair.MTU_BYTES || size != HEADER_LENGTH + length + TAG_LENGTH
-                ? BAD_PAYLOAD_LENGTH : length;
+                ? BAD_PAYLOAD_LENGTH
+                : length;
     }
 }

@@ -35,10 +35,10 @@ final class DatagramEndpoint {
     private final DatagramChannel channel;
     private final Mac mac;
     private final byte[] tag = new byte[32];
-    private final ByteBuffer outgoing = ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH)
-            .order(ByteOrder.LITTLE_ENDIAN);
-    private final ByteBuffer incoming = ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH + 1)
-            .order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer outgoing =
+            ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer incoming =
+            ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH + 1).order(ByteOrder.LITTLE_ENDIAN);
     private final RegionViews views = new RegionViews();
     private final MemorySegment incomingSegment = MemorySegment.ofBuffer(incoming);
     private final Set<SocketAddress> refusedSources = new HashSet<>();
@@ -174,8 +174,10 @@ final class DatagramEndpoint {
             return;
         }
         if (length < 0) {
-            refuse(source, "a datagram of " + size + " bytes claims a payload of "
-                    + incoming.getInt(DatagramDescriptor.PAYLOAD_LENGTH_OFFSET));
+            refuse(
+                    source,
+                    "a datagram of " + size + " bytes claims a payload of "
+                            + incoming.getInt(DatagramDescriptor.PAYLOAD_LENGTH_OFFSET));
             return;
         }
         int tagAt = DatagramDescriptor.HEADER_LENGTH + length;
@@ -193,8 +195,10 @@ final class DatagramEndpoint {
         }
         if (difference != 0) {
             fabric.netCounters().countAuthenticationFailure();
-            refuse(source, "its tag does not verify: the sender does not know the shared secret (wrong or missing "
-                    + NetFabricProvider.SECRET_OPTION + ")");
+            refuse(
+                    source,
+                    "its tag does not verify: the sender does not know the shared secret (wrong or missing "
+                            + NetFabricProvider.SECRET_OPTION + ")");
             return;
         }
         if (incoming.getLong(DatagramDescriptor.DESTINATION_NODE_OFFSET) != fabric.node()) {
@@ -212,8 +216,8 @@ final class DatagramEndpoint {
         }
         PostedReceives.Claimed<NetMemoryRegion> claimed = queuePair.claimed;
         if (claimed.length < length) {
-            queuePair.completeReceive(CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, sourceNode,
-                    sourceQpn);
+            queuePair.completeReceive(
+                    CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, sourceNode, sourceQpn);
             return;
         }
         MemorySegment segment = claimed.region.segment();
@@ -234,7 +238,9 @@ final class DatagramEndpoint {
         VarHandle.releaseFence();
         long last = offset + head;
         if (length >= 8 && ((segment.address() + last) & 7) == 0) {
-            LONG.setRelease(segment, last,
+            LONG.setRelease(
+                    segment,
+                    last,
                     payload.get(ValueLayout.JAVA_LONG_UNALIGNED, DatagramDescriptor.HEADER_LENGTH + head));
         } else {
             MemorySegment.copy(payload, DatagramDescriptor.HEADER_LENGTH + head, segment, last, length - head);
@@ -244,8 +250,13 @@ final class DatagramEndpoint {
     /** Logs the first refusal per source address (then counts silently), and drops the datagram. */
     private void refuse(SocketAddress source, String reason) {
         if (refusedSources.size() < 1024 && refusedSources.add(source)) {
-            LOG.log(Level.WARNING, "fabric node {0}: refused a UDP datagram from {1}: {2} (further datagrams from"
-                    + " there are dropped silently)", fabric.nodeName(), source, reason);
+            LOG.log(
+                    Level.WARNING,
+                    "fabric node {0}: refused a UDP datagram from {1}: {2} (further datagrams from"
+                            + " there are dropped silently)",
+                    fabric.nodeName(),
+                    source,
+                    reason);
         }
     }
 }

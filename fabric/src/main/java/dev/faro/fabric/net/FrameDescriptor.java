@@ -129,15 +129,53 @@ final class FrameDescriptor {
     }
 
     /** Writes a header at {@code buffer}'s position and advances it. Data path. */
-    static void put(ByteBuffer buffer, byte type, byte status, int payloadLength, int qpn, int sourceQpn, int immediate,
-            long psn, long remoteOffset, long keyNode, int regionId, int rkey, long value) {
-        put(buffer, type, status, (byte) 0, payloadLength, qpn, sourceQpn, immediate, psn, remoteOffset, keyNode,
-                regionId, rkey, value);
+    static void put(
+            ByteBuffer buffer,
+            byte type,
+            byte status,
+            int payloadLength,
+            int qpn,
+            int sourceQpn,
+            int immediate,
+            long psn,
+            long remoteOffset,
+            long keyNode,
+            int regionId,
+            int rkey,
+            long value) {
+        put(
+                buffer,
+                type,
+                status,
+                (byte) 0,
+                payloadLength,
+                qpn,
+                sourceQpn,
+                immediate,
+                psn,
+                remoteOffset,
+                keyNode,
+                regionId,
+                rkey,
+                value);
     }
 
     /** As {@link #put(ByteBuffer, byte, byte, int, int, int, int, long, long, long, int, int, long)}, with flags. */
-    static void put(ByteBuffer buffer, byte type, byte status, byte flags, int payloadLength, int qpn, int sourceQpn,
-            int immediate, long psn, long remoteOffset, long keyNode, int regionId, int rkey, long value) {
+    static void put(
+            ByteBuffer buffer,
+            byte type,
+            byte status,
+            byte flags,
+            int payloadLength,
+            int qpn,
+            int sourceQpn,
+            int immediate,
+            long psn,
+            long remoteOffset,
+            long keyNode,
+            int regionId,
+            int rkey,
+            long value) {
         int at = buffer.position();
         buffer.putInt(at + MAGIC_OFFSET, MAGIC);
         buffer.put(at + VERSION_OFFSET, VERSION);

@@ -55,11 +55,27 @@ final class FrameWriter {
         int payload;
         long value = 0;
         switch (slot.opcode) {
-            case SEND -> { type = FrameDescriptor.SEND; payload = slot.length; }
-            case WRITE -> { type = FrameDescriptor.WRITE; payload = slot.length; }
-            case WRITE_WITH_IMMEDIATE -> { type = FrameDescriptor.WRITE_WITH_IMMEDIATE; payload = slot.length; }
-            case READ -> { type = FrameDescriptor.READ_REQUEST; payload = 0; value = slot.length; }
-            case FETCH_ADD -> { type = FrameDescriptor.FETCH_ADD; payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH; }
+            case SEND -> {
+                type = FrameDescriptor.SEND;
+                payload = slot.length;
+            }
+            case WRITE -> {
+                type = FrameDescriptor.WRITE;
+                payload = slot.length;
+            }
+            case WRITE_WITH_IMMEDIATE -> {
+                type = FrameDescriptor.WRITE_WITH_IMMEDIATE;
+                payload = slot.length;
+            }
+            case READ -> {
+                type = FrameDescriptor.READ_REQUEST;
+                payload = 0;
+                value = slot.length;
+            }
+            case FETCH_ADD -> {
+                type = FrameDescriptor.FETCH_ADD;
+                payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH;
+            }
             case COMPARE_SWAP -> {
                 type = FrameDescriptor.COMPARE_SWAP;
                 payload = FrameDescriptor.ATOMIC_PAYLOAD_LENGTH;
@@ -72,9 +88,21 @@ final class FrameWriter {
         }
         NetRemoteKey key = slot.remoteKey;
         byte flags = slot.signaled || slot.sequence == queuePair.posted() ? FrameDescriptor.FLAG_ACK_REQUESTED : 0;
-        FrameDescriptor.put(out, type, (byte) 0, flags, payload, queuePair.peerQpn, queuePair.queuePairNumber(),
-                slot.immediate, slot.sequence, slot.remoteOffset, key == null ? 0 : key.node,
-                key == null ? 0 : key.regionId, key == null ? 0 : key.key, value);
+        FrameDescriptor.put(
+                out,
+                type,
+                (byte) 0,
+                flags,
+                payload,
+                queuePair.peerQpn,
+                queuePair.queuePairNumber(),
+                slot.immediate,
+                slot.sequence,
+                slot.remoteOffset,
+                key == null ? 0 : key.node,
+                key == null ? 0 : key.regionId,
+                key == null ? 0 : key.key,
+                value);
         lastAckPosition = -1;
         if (type == FrameDescriptor.FETCH_ADD || type == FrameDescriptor.COMPARE_SWAP) {
             out.putLong(slot.compareOrAdd).putLong(slot.swap);
@@ -125,8 +153,8 @@ final class FrameWriter {
 
     /** Appends a READ's response with the region's bytes as they are now; the caller keeps its own pin. */
     void appendReadResponse(int qpn, int sourceQpn, long psn, NetMemoryRegion region, long offset, int length) {
-        FrameDescriptor.put(out, FrameDescriptor.READ_RESPONSE, (byte) 0, length, qpn, sourceQpn, 0, psn, 0, 0, 0, 0,
-                0);
+        FrameDescriptor.put(
+                out, FrameDescriptor.READ_RESPONSE, (byte) 0, length, qpn, sourceQpn, 0, psn, 0, 0, 0, 0, 0);
         lastAckPosition = -1;
         if (length <= COPY_THRESHOLD) {
             out.put(connection.agent.copyViews.view(region, offset, length));
@@ -143,8 +171,7 @@ final class FrameWriter {
 
     /** A heartbeat when nothing was sent for {@code intervalNs}. Returns 1 if one was appended. */
     int heartbeatIfQuiet(long nowNs, long intervalNs) {
-        if (nowNs - lastWriteNs < intervalNs || !hasRoom(FrameDescriptor.HEADER_LENGTH)
-                || out.position() > 0) {
+        if (nowNs - lastWriteNs < intervalNs || !hasRoom(FrameDescriptor.HEADER_LENGTH) || out.position() > 0) {
             return 0;
         }
         FrameDescriptor.putShort(out, FrameDescriptor.HEARTBEAT, (byte) 0, 0, 0, 0, 0);
@@ -188,7 +215,9 @@ final class FrameWriter {
     /** Writes what is buffered as far as the socket takes it. Returns 1 if anything was written. */
     int flush(long nowNs) {
         Connection.Phase phase = connection.phase;
-        if (writeBlocked || phase == Connection.Phase.CLOSED || phase == Connection.Phase.CONNECTING
+        if (writeBlocked
+                || phase == Connection.Phase.CLOSED
+                || phase == Connection.Phase.CONNECTING
                 || (out.position() == 0 && pendingPayload == null)) {
             return 0;
         }

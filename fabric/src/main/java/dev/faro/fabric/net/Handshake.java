@@ -89,18 +89,22 @@ final class Handshake implements FrameHandler {
         int step = connection.handshakeStep;
         if (step == AWAIT_HELLO && header.type == FrameDescriptor.HELLO && payload.remaining() == HELLO_LENGTH) {
             onHello(connection, payload);
-        } else if (step == AWAIT_PROOF && header.type == FrameDescriptor.PROOF
+        } else if (step == AWAIT_PROOF
+                && header.type == FrameDescriptor.PROOF
                 && payload.remaining() == SharedSecret.PROOF_LENGTH) {
             onProof(connection, payload, nowNs);
-        } else if (step == AWAIT_CHALLENGE && header.type == FrameDescriptor.CHALLENGE
+        } else if (step == AWAIT_CHALLENGE
+                && header.type == FrameDescriptor.CHALLENGE
                 && payload.remaining() == CHALLENGE_LENGTH) {
             onChallenge(connection, payload);
-        } else if (step == AWAIT_WELCOME && header.type == FrameDescriptor.WELCOME
+        } else if (step == AWAIT_WELCOME
+                && header.type == FrameDescriptor.WELCOME
                 && payload.remaining() == SharedSecret.PROOF_LENGTH) {
             onWelcome(connection, payload, nowNs);
         } else {
-            refuse(connection, "it broke the handshake (frame type " + header.type + ", " + payload.remaining()
-                    + " bytes)");
+            refuse(
+                    connection,
+                    "it broke the handshake (frame type " + header.type + ", " + payload.remaining() + " bytes)");
         }
     }
 
@@ -110,8 +114,10 @@ final class Handshake implements FrameHandler {
         connection.remoteNonce = new byte[SharedSecret.NONCE_LENGTH];
         payload.get(connection.remoteNonce);
         if (expected != self) {
-            refuse(connection, "it addressed node " + Long.toHexString(expected) + ", which is not this node (a stale"
-                    + " address of a node that restarted?)");
+            refuse(
+                    connection,
+                    "it addressed node " + Long.toHexString(expected) + ", which is not this node (a stale"
+                            + " address of a node that restarted?)");
             return;
         }
         connection.handshakePeerNode = dialerNode;
@@ -127,13 +133,15 @@ final class Handshake implements FrameHandler {
         connection.remoteNonce = new byte[SharedSecret.NONCE_LENGTH];
         payload.get(connection.remoteNonce);
         if (acceptorNode != connection.remote.node) {
-            agent.nodes.onConnectionFailed(connection, "node " + Long.toHexString(acceptorNode) + " answers at "
-                    + connection.peerSocket + ", not node " + Long.toHexString(connection.remote.node)
-                    + " (a stale address?)");
+            agent.nodes.onConnectionFailed(
+                    connection,
+                    "node " + Long.toHexString(acceptorNode) + " answers at "
+                            + connection.peerSocket + ", not node " + Long.toHexString(connection.remote.node)
+                            + " (a stale address?)");
             return;
         }
-        byte[] proof = proofs.responderProof(connection.remoteNonce, connection.localNonce,
-                binding(self, acceptorNode));
+        byte[] proof =
+                proofs.responderProof(connection.remoteNonce, connection.localNonce, binding(self, acceptorNode));
         connection.handshakeStep = AWAIT_WELCOME;
         connection.writer.appendHandshake(FrameDescriptor.PROOF, proof);
     }
@@ -144,8 +152,10 @@ final class Handshake implements FrameHandler {
         byte[] binding = binding(connection.handshakePeerNode, self);
         if (!proofs.verifyResponder(connection.localNonce, connection.remoteNonce, binding, received)) {
             agent.countAuthenticationFailure();
-            refuse(connection, "it did not prove the shared secret (wrong or missing " + NetFabricProvider.SECRET_OPTION
-                    + "; this node's secret is " + secret.origin() + ")");
+            refuse(
+                    connection,
+                    "it did not prove the shared secret (wrong or missing " + NetFabricProvider.SECRET_OPTION
+                            + "; this node's secret is " + secret.origin() + ")");
             return;
         }
         byte[] proof = proofs.challengerProof(connection.localNonce, connection.remoteNonce, binding);
@@ -157,12 +167,14 @@ final class Handshake implements FrameHandler {
     private void onWelcome(Connection connection, ByteBuffer payload, long nowNs) {
         byte[] received = new byte[SharedSecret.PROOF_LENGTH];
         payload.get(received);
-        if (!proofs.verifyChallenger(connection.remoteNonce, connection.localNonce,
-                binding(self, connection.remote.node), received)) {
+        if (!proofs.verifyChallenger(
+                connection.remoteNonce, connection.localNonce, binding(self, connection.remote.node), received)) {
             agent.countAuthenticationFailure();
-            agent.nodes.onConnectionFailed(connection, "the peer did not prove the shared secret (wrong or missing "
-                    + NetFabricProvider.SECRET_OPTION + "; this node's secret is " + secret.origin()
-                    + "); refusing it");
+            agent.nodes.onConnectionFailed(
+                    connection,
+                    "the peer did not prove the shared secret (wrong or missing "
+                            + NetFabricProvider.SECRET_OPTION + "; this node's secret is " + secret.origin()
+                            + "); refusing it");
             return;
         }
         connection.phase = Connection.Phase.READY;
@@ -183,8 +195,12 @@ final class Handshake implements FrameHandler {
             agent.nodes.onConnectionFailed(connection, reason);
             return;
         }
-        LOG.log(Level.WARNING, "fabric node {0}: refused TCP connection from {1}: {2}", agent.nodeName(),
-                connection.peerSocket, reason);
+        LOG.log(
+                Level.WARNING,
+                "fabric node {0}: refused TCP connection from {1}: {2}",
+                agent.nodeName(),
+                connection.peerSocket,
+                reason);
         agent.nodes.discard(connection);
     }
 }

@@ -66,8 +66,11 @@ public final class NetBootstrapClient implements AutoCloseable {
             return client;
         } catch (IOException e) {
             closeQuietly(socket);
-            throw new FaroException(FaroException.Category.NETWORK, "bootstrap server " + server
-                    + " is unreachable or refused this client (is the secret the same on both?): " + e, e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "bootstrap server " + server
+                            + " is unreachable or refused this client (is the secret the same on both?): " + e,
+                    e);
         } catch (RuntimeException e) {
             closeQuietly(socket);
             throw e;
@@ -77,8 +80,10 @@ public final class NetBootstrapClient implements AutoCloseable {
     private void authenticate(SharedSecret secret) throws IOException {
         BootstrapProtocol.Message hello = BootstrapProtocol.read(in, 64);
         ByteBuffer payload = ByteBuffer.wrap(hello.payload());
-        if (hello.type() != BootstrapProtocol.HELLO || payload.remaining() != 5 + SharedSecret.NONCE_LENGTH
-                || payload.getInt() != BootstrapProtocol.MAGIC || payload.get() != BootstrapProtocol.VERSION) {
+        if (hello.type() != BootstrapProtocol.HELLO
+                || payload.remaining() != 5 + SharedSecret.NONCE_LENGTH
+                || payload.getInt() != BootstrapProtocol.MAGIC
+                || payload.get() != BootstrapProtocol.VERSION) {
             throw new FaroException(FaroException.Category.NETWORK, server + " is not a faro bootstrap server");
         }
         byte[] serverNonce = new byte[SharedSecret.NONCE_LENGTH];
@@ -93,13 +98,17 @@ public final class NetBootstrapClient implements AutoCloseable {
         try {
             answer = BootstrapProtocol.read(in, SharedSecret.PROOF_LENGTH);
         } catch (java.io.EOFException | java.net.SocketException e) {
-            throw new FaroException(FaroException.Category.NETWORK, "bootstrap server " + server
-                    + " refused this client: it did not accept the proof of the shared secret (wrong secret?)", e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "bootstrap server " + server
+                            + " refused this client: it did not accept the proof of the shared secret (wrong secret?)",
+                    e);
         }
         if (answer.type() != BootstrapProtocol.PROOF
                 || !proofs.verifyChallenger(serverNonce, clientNonce, null, answer.payload())) {
             LOG.log(Level.WARNING, "bootstrap client: refused server {0}: it did not prove the shared secret", server);
-            throw new FaroException(FaroException.Category.NETWORK,
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
                     "bootstrap server " + server + " did not prove the shared secret; refusing it");
         }
     }
@@ -112,14 +121,20 @@ public final class NetBootstrapClient implements AutoCloseable {
      */
     public synchronized void publish(String name, byte[] value) {
         byte[] nameBytes = BootstrapProtocol.name(name);
-        FaroException.checkArgument(value != null && value.length <= BootstrapProtocol.MAX_VALUE_BYTES,
-                "bootstrap value of %s bytes (at most 1 MiB)", value == null ? -1 : value.length);
+        FaroException.checkArgument(
+                value != null && value.length <= BootstrapProtocol.MAX_VALUE_BYTES,
+                "bootstrap value of %s bytes (at most 1 MiB)",
+                value == null ? -1 : value.length);
         byte[] payload = ByteBuffer.allocate(2 + nameBytes.length + value.length)
-                .putShort((short) nameBytes.length).put(nameBytes).put(value).array();
+                .putShort((short) nameBytes.length)
+                .put(nameBytes)
+                .put(value)
+                .array();
         BootstrapProtocol.Message answer = call(BootstrapProtocol.PUBLISH, payload);
         if (answer.type() == BootstrapProtocol.ERROR) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, "cannot publish '" + name + "': "
-                    + new String(answer.payload(), StandardCharsets.UTF_8));
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "cannot publish '" + name + "': " + new String(answer.payload(), StandardCharsets.UTF_8));
         }
     }
 
@@ -130,15 +145,22 @@ public final class NetBootstrapClient implements AutoCloseable {
      */
     public synchronized byte[] fetch(String name, Duration timeout) {
         byte[] nameBytes = BootstrapProtocol.name(name);
-        byte[] payload = ByteBuffer.allocate(10 + nameBytes.length).putLong(Math.max(0, timeout.toMillis()))
-                .putShort((short) nameBytes.length).put(nameBytes).array();
+        byte[] payload = ByteBuffer.allocate(10 + nameBytes.length)
+                .putLong(Math.max(0, timeout.toMillis()))
+                .putShort((short) nameBytes.length)
+                .put(nameBytes)
+                .array();
         BootstrapProtocol.Message answer = call(BootstrapProtocol.FETCH, payload);
         return switch (answer.type()) {
             case BootstrapProtocol.VALUE -> answer.payload();
-            case BootstrapProtocol.MISSING -> throw new FaroException(FaroException.Category.TIMEOUT,
-                    "nothing was published as '" + name + "' on " + server + " within " + timeout);
-            default -> throw new FaroException(FaroException.Category.NETWORK, "fetching '" + name + "' failed: "
-                    + new String(answer.payload(), StandardCharsets.UTF_8));
+            case BootstrapProtocol.MISSING ->
+                throw new FaroException(
+                        FaroException.Category.TIMEOUT,
+                        "nothing was published as '" + name + "' on " + server + " within " + timeout);
+            default ->
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "fetching '" + name + "' failed: " + new String(answer.payload(), StandardCharsets.UTF_8));
         };
     }
 
@@ -147,8 +169,8 @@ public final class NetBootstrapClient implements AutoCloseable {
             BootstrapProtocol.write(out, type, payload);
             return BootstrapProtocol.read(in, BootstrapProtocol.MAX_MESSAGE_BYTES);
         } catch (IOException e) {
-            throw new FaroException(FaroException.Category.NETWORK,
-                    "lost the bootstrap server " + server + ": " + e, e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK, "lost the bootstrap server " + server + ": " + e, e);
         }
     }
 

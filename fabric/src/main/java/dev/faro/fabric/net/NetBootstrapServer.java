@@ -3,10 +3,10 @@ package dev.faro.fabric.net;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.auth.ChallengeResponse;
 import dev.faro.fabric.auth.SharedSecret;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -52,7 +52,8 @@ public final class NetBootstrapServer implements AutoCloseable {
     private NetBootstrapServer(ServerSocket socket, SharedSecret secret) {
         this.socket = socket;
         this.secret = secret;
-        this.acceptor = Thread.ofPlatform().daemon().name("faro-bootstrap-acceptor").unstarted(this::acceptLoop);
+        this.acceptor =
+                Thread.ofPlatform().daemon().name("faro-bootstrap-acceptor").unstarted(this::acceptLoop);
     }
 
     /**
@@ -65,8 +66,10 @@ public final class NetBootstrapServer implements AutoCloseable {
         try {
             address = InetAddress.ofLiteral(bindAddress);
         } catch (IllegalArgumentException e) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
-                    "bootstrap bind address must be an IP literal: '" + bindAddress + "'", e);
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "bootstrap bind address must be an IP literal: '" + bindAddress + "'",
+                    e);
         }
         FaroException.checkArgument(port >= 0 && port <= 65535, "port must be within [0, 65535]: %d", port);
         try {
@@ -77,8 +80,10 @@ public final class NetBootstrapServer implements AutoCloseable {
             server.acceptor.start();
             return server;
         } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO,
-                    "cannot start the bootstrap server on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "cannot start the bootstrap server on " + bindAddress + ":" + port + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -128,7 +133,9 @@ public final class NetBootstrapServer implements AutoCloseable {
                     case BootstrapProtocol.PUBLISH -> publish(message.payload(), out);
                     case BootstrapProtocol.FETCH -> fetch(message.payload(), out);
                     default -> {
-                        BootstrapProtocol.write(out, BootstrapProtocol.ERROR,
+                        BootstrapProtocol.write(
+                                out,
+                                BootstrapProtocol.ERROR,
                                 ("unknown request type " + message.type()).getBytes(StandardCharsets.UTF_8));
                         return;
                     }
@@ -148,8 +155,14 @@ public final class NetBootstrapServer implements AutoCloseable {
     /** The challenge–response; false (after a log line) if the client cannot prove the secret. */
     private boolean authenticate(DataInputStream in, DataOutputStream out, String who) throws IOException {
         byte[] serverNonce = SharedSecret.nonce();
-        BootstrapProtocol.write(out, BootstrapProtocol.HELLO, ByteBuffer.allocate(5 + serverNonce.length)
-                .putInt(BootstrapProtocol.MAGIC).put(BootstrapProtocol.VERSION).put(serverNonce).array());
+        BootstrapProtocol.write(
+                out,
+                BootstrapProtocol.HELLO,
+                ByteBuffer.allocate(5 + serverNonce.length)
+                        .putInt(BootstrapProtocol.MAGIC)
+                        .put(BootstrapProtocol.VERSION)
+                        .put(serverNonce)
+                        .array());
         BootstrapProtocol.Message proof;
         try {
             proof = BootstrapProtocol.read(in, 2 * SharedSecret.PROOF_LENGTH);
@@ -172,8 +185,7 @@ public final class NetBootstrapServer implements AutoCloseable {
             refuse(who, "it did not prove the shared secret (wrong or missing secret)");
             return false;
         }
-        BootstrapProtocol.write(out, BootstrapProtocol.PROOF,
-                proofs.challengerProof(serverNonce, clientNonce, null));
+        BootstrapProtocol.write(out, BootstrapProtocol.PROOF, proofs.challengerProof(serverNonce, clientNonce, null));
         return true;
     }
 

@@ -47,10 +47,12 @@ final class NetFabric extends AbstractFabric<NetMemoryRegion, NetCompletionQueue
     private volatile NetQueuePair[] queuePairArray = new NetQueuePair[0];
     /** Regions whose memory is not freed yet (closed ones may wait for their last pin); guarded by {@code this}. */
     private final Set<NetMemoryRegion> unfreed = new java.util.HashSet<>();
+
     private long receivesMissedByClosedQueuePairs;
 
-    private NetFabric(FabricConfig config, NetOptions options, long node, ServerSocketChannel listener,
-            DatagramChannel datagrams) throws IOException {
+    private NetFabric(
+            FabricConfig config, NetOptions options, long node, ServerSocketChannel listener, DatagramChannel datagrams)
+            throws IOException {
         super(config, node, NetFabricProvider.NAME, CAPABILITIES, NetCompletionQueue.class);
         int tcpPort = ((InetSocketAddress) listener.getLocalAddress()).getPort();
         int udpPort = ((InetSocketAddress) datagrams.getLocalAddress()).getPort();
@@ -71,22 +73,31 @@ final class NetFabric extends AbstractFabric<NetMemoryRegion, NetCompletionQueue
             datagrams = openDatagrams(options, port);
             NetFabric fabric = new NetFabric(config, options, node, listener, datagrams);
             fabric.agent.start();
-            LOG.log(Level.DEBUG, "fabric node {0} ({1}) listens at {2}; shared secret: {3}", config.nodeName(),
-                    Long.toHexString(node), fabric.address, options.secret().origin());
+            LOG.log(
+                    Level.DEBUG,
+                    "fabric node {0} ({1}) listens at {2}; shared secret: {3}",
+                    config.nodeName(),
+                    Long.toHexString(node),
+                    fabric.address,
+                    options.secret().origin());
             return fabric;
         } catch (IOException e) {
             closeQuietly(listener);
             closeQuietly(datagrams);
-            throw new FaroException(FaroException.Category.IO, "fabric node " + config.nodeName()
-                    + " cannot listen on " + options.bindAddress().getHostAddress() + ":" + options.port()
-                    + " (options net.bind, net.port): " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "fabric node " + config.nodeName()
+                            + " cannot listen on " + options.bindAddress().getHostAddress() + ":" + options.port()
+                            + " (options net.bind, net.port): " + e.getMessage(),
+                    e);
         }
     }
 
     /** The UDP socket: the TCP port's number if free, an ephemeral port otherwise; large buffers against bursts. */
     private static DatagramChannel openDatagrams(NetOptions options, int tcpPort) throws IOException {
         DatagramChannel channel = DatagramChannel.open(
-                options.bindAddress() instanceof java.net.Inet6Address ? java.net.StandardProtocolFamily.INET6
+                options.bindAddress() instanceof java.net.Inet6Address
+                        ? java.net.StandardProtocolFamily.INET6
                         : java.net.StandardProtocolFamily.INET);
         try {
             channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
@@ -154,7 +165,8 @@ final class NetFabric extends AbstractFabric<NetMemoryRegion, NetCompletionQueue
 
     private NetQueuePair create(QueuePairConfig queuePairConfig, boolean datagram) {
         int qpn = attachQueuePair(queuePairConfig);
-        return datagram ? new NetUdQueuePair(this, qpn, queuePairConfig)
+        return datagram
+                ? new NetUdQueuePair(this, qpn, queuePairConfig)
                 : new NetRcQueuePair(this, qpn, queuePairConfig);
     }
 
@@ -235,7 +247,8 @@ final class NetFabric extends AbstractFabric<NetMemoryRegion, NetCompletionQueue
                 receivesMissedByClosedQueuePairs += datagram.receivesMissedAtClose;
             }
             queuePairs = queuePairs.without(queuePair.queuePairNumber());
-            queuePairArray = Arrays.stream(queuePairArray).filter(q -> q != queuePair).toArray(NetQueuePair[]::new);
+            queuePairArray =
+                    Arrays.stream(queuePairArray).filter(q -> q != queuePair).toArray(NetQueuePair[]::new);
         }
         if (!isClosed()) {
             agent.execute(queuePair::releaseOutstanding);
@@ -253,8 +266,14 @@ final class NetFabric extends AbstractFabric<NetMemoryRegion, NetCompletionQueue
                 missed += datagram.receivesMissed();
             }
         }
-        return new FabricCounters(missed, counters.faultLosses(), counters.faultDuplicates(),
-                counters.faultReorders(), counters.receiverNotReady(), counters.peerFailures(), 0);
+        return new FabricCounters(
+                missed,
+                counters.faultLosses(),
+                counters.faultDuplicates(),
+                counters.faultReorders(),
+                counters.receiverNotReady(),
+                counters.peerFailures(),
+                0);
     }
 
     /** Stops the progress thread, then closes the queue pairs (their outstanding requests are released here). */

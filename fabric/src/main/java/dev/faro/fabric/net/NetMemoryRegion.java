@@ -29,7 +29,12 @@ final class NetMemoryRegion extends AbstractMemoryRegion {
     NetMemoryRegion(NetFabric fabric, int id, int key, long lengthBytes, Set<Access> access) {
         Arena arena = Arena.ofShared();
         MemorySegment segment = arena.allocate(lengthBytes, lengthBytes >= 4096 ? 4096 : 64);
-        super(segment, new NetRemoteKey(fabric.address(), fabric.node(), id, key, lengthBytes), key, lengthBytes, access);
+        super(
+                segment,
+                new NetRemoteKey(fabric.address(), fabric.node(), id, key, lengthBytes),
+                key,
+                lengthBytes,
+                access);
         this.arena = arena;
         this.fabric = fabric;
         this.id = id;

@@ -31,8 +31,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Data path: allocation-free after construction.
  */
-abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
-        permits NetRcQueuePair, NetUdQueuePair {
+abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion> permits NetRcQueuePair, NetUdQueuePair {
 
     final NetFabric fabric;
     final NetCompletionQueue sendCq;
@@ -52,8 +51,11 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
 
     /** An RC queue pair starts in INIT, a UD one READY. */
     NetQueuePair(NetFabric fabric, int qpn, QueuePairConfig config, QueuePairType type) {
-        super(new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, type), config,
-                type == QueuePairType.RC ? QueuePairState.INIT : QueuePairState.READY, NetMemoryRegion.class,
+        super(
+                new NetQueuePairAddress(fabric.address(), fabric.node(), qpn, type),
+                config,
+                type == QueuePairType.RC ? QueuePairState.INIT : QueuePairState.READY,
+                NetMemoryRegion.class,
                 NetFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
@@ -171,7 +173,8 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
      */
     final boolean markError() {
         QueuePairState current = state();
-        if (current == QueuePairState.ERROR || current == QueuePairState.CLOSED
+        if (current == QueuePairState.ERROR
+                || current == QueuePairState.CLOSED
                 || !compareAndSetState(current, QueuePairState.ERROR)) {
             return false;
         }
@@ -204,8 +207,8 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
                 NetMemoryRegion region = flushed.region;
                 flushed.region = null;
                 region.unpin();
-                receiveCq.offer(flushed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0, qpn,
-                        0, 0);
+                receiveCq.offer(
+                        flushed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0, qpn, 0, 0);
             }
         } finally {
             receives.lock.unlock();
@@ -221,14 +224,30 @@ abstract sealed class NetQueuePair extends AbstractQueuePair<NetMemoryRegion>
     }
 
     /** Publishes the completion of the receive in {@link #claimed} and releases its region. Progress thread. */
-    final void completeReceive(CompletionStatus status, Opcode opcode, int byteLength, int immediate,
-            boolean hasImmediate, long sourceNode, int sourceQpn) {
+    final void completeReceive(
+            CompletionStatus status,
+            Opcode opcode,
+            int byteLength,
+            int immediate,
+            boolean hasImmediate,
+            long sourceNode,
+            int sourceQpn) {
         NetMemoryRegion region = claimed.region;
         claimed.region = null;
         region.unpin();
         if (state() != QueuePairState.CLOSED) {
-            receiveCq.offer(claimed.requestId, status, opcode, byteLength, immediate, hasImmediate, null, 0, qpn,
-                    sourceNode, sourceQpn);
+            receiveCq.offer(
+                    claimed.requestId,
+                    status,
+                    opcode,
+                    byteLength,
+                    immediate,
+                    hasImmediate,
+                    null,
+                    0,
+                    qpn,
+                    sourceNode,
+                    sourceQpn);
         }
     }
 

@@ -37,16 +37,23 @@ final class NetQueuePairAddress extends AbstractQueuePairAddress {
 
     @Override
     public byte[] toBytes() {
-        ByteBuffer buffer = ByteBuffer.allocate(FIXED_LENGTH + address.encodedLength()).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(MAGIC).put(VERSION).put((byte) type().ordinal()).putShort((short) 0).putLong(node())
+        ByteBuffer buffer =
+                ByteBuffer.allocate(FIXED_LENGTH + address.encodedLength()).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(MAGIC)
+                .put(VERSION)
+                .put((byte) type().ordinal())
+                .putShort((short) 0)
+                .putLong(node())
                 .putInt(queuePairNumber());
         address.encode(buffer);
         return buffer.array();
     }
 
     static NetQueuePairAddress fromBytes(byte[] bytes) {
-        FaroException.checkArgument(bytes != null && bytes.length > FIXED_LENGTH,
-                "not a net queue pair address: %s bytes", bytes == null ? -1 : bytes.length);
+        FaroException.checkArgument(
+                bytes != null && bytes.length > FIXED_LENGTH,
+                "not a net queue pair address: %s bytes",
+                bytes == null ? -1 : bytes.length);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         FaroException.checkArgument(buffer.getInt() == MAGIC, "not a net queue pair address (bad magic)");
         FaroException.checkArgument(buffer.get() == VERSION, "net queue pair address of an unknown version");
@@ -56,8 +63,8 @@ final class NetQueuePairAddress extends AbstractQueuePairAddress {
         long node = buffer.getLong();
         int qpn = buffer.getInt();
         FaroException.checkArgument(node != 0 && qpn > 0, "net queue pair address with a zero node or qpn");
-        return new NetQueuePairAddress(NodeAddress.decode(buffer, "net queue pair address"), node, qpn,
-                QueuePairType.values()[type]);
+        return new NetQueuePairAddress(
+                NodeAddress.decode(buffer, "net queue pair address"), node, qpn, QueuePairType.values()[type]);
     }
 
     @Override

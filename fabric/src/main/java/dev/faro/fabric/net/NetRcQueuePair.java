@@ -28,19 +28,21 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
 
     /** How long a receiver-not-ready retry first waits; it doubles up to {@link #MAX_RETRY_DELAY_NS}. */
     static final long MIN_RETRY_DELAY_NS = 100_000;
+
     static final long MAX_RETRY_DELAY_NS = 10_000_000;
     /** Requests one queue pair may put on its connection per progress turn, so queue pairs share it fairly. */
     private static final int TRANSMIT_BUDGET = 16;
 
-
     /** The peer, set once by connect before the state becomes READY (volatile write), read after reading the state. */
     private NetQueuePairAddress peerAddress;
+
     long peerNode;
     int peerQpn;
 
     // Progress thread only.
     /** The peer's node, bound by the progress thread when it handles the connect. */
     RemoteNode remote;
+
     long nextToTransmit = 1;
     long expectedPsn = 1;
     private long retryPsn;
@@ -88,7 +90,10 @@ final class NetRcQueuePair extends NetQueuePair implements RcQueuePair {
             return nextToComplete <= posted();
         }
         Connection connection = remote == null ? null : remote.dialed;
-        return retryAtNs == 0 && nextToTransmit <= posted() && connection != null && connection.isReady()
+        return retryAtNs == 0
+                && nextToTransmit <= posted()
+                && connection != null
+                && connection.isReady()
                 && connection.writer.canTakeFrame();
     }
 

@@ -45,15 +45,24 @@ final class NetRemoteKey implements RemoteKey {
 
     @Override
     public byte[] toBytes() {
-        ByteBuffer buffer = ByteBuffer.allocate(FIXED_LENGTH + address.encodedLength()).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(MAGIC).put(VERSION).put((byte) 0).putShort((short) 0)
-                .putLong(node).putInt(regionId).putInt(key).putLong(lengthBytes);
+        ByteBuffer buffer =
+                ByteBuffer.allocate(FIXED_LENGTH + address.encodedLength()).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(MAGIC)
+                .put(VERSION)
+                .put((byte) 0)
+                .putShort((short) 0)
+                .putLong(node)
+                .putInt(regionId)
+                .putInt(key)
+                .putLong(lengthBytes);
         address.encode(buffer);
         return buffer.array();
     }
 
     static NetRemoteKey fromBytes(byte[] bytes) {
-        FaroException.checkArgument(bytes != null && bytes.length > FIXED_LENGTH, "not a net remote key: %s bytes",
+        FaroException.checkArgument(
+                bytes != null && bytes.length > FIXED_LENGTH,
+                "not a net remote key: %s bytes",
                 bytes == null ? -1 : bytes.length);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         FaroException.checkArgument(buffer.getInt() == MAGIC, "not a net remote key (bad magic)");

@@ -43,9 +43,11 @@ final class NetUdQueuePair extends NetQueuePair implements UdQueuePair {
     // Progress thread only.
     /** The fault decision for the send at nextToComplete, drawn once even if the socket makes it wait. */
     long decidedSequence;
+
     int decision;
     /** One datagram held back by reorder injection (header, payload and tag), with its destination. */
     final ByteBuffer held;
+
     NetQueuePairAddress heldDestination;
     long heldDeadlineNs;
 

@@ -18,8 +18,11 @@ record NodeAddress(InetAddress ip, int tcpPort, int udpPort) {
 
     NodeAddress {
         FaroException.checkArgument(ip != null, "ip is null");
-        FaroException.checkArgument(tcpPort > 0 && tcpPort <= 65535 && udpPort > 0 && udpPort <= 65535,
-                "ports must be within [1, 65535]: %d, %d", tcpPort, udpPort);
+        FaroException.checkArgument(
+                tcpPort > 0 && tcpPort <= 65535 && udpPort > 0 && udpPort <= 65535,
+                "ports must be within [1, 65535]: %d, %d",
+                tcpPort,
+                udpPort);
     }
 
     int encodedLength() {
@@ -28,7 +31,10 @@ record NodeAddress(InetAddress ip, int tcpPort, int udpPort) {
 
     void encode(ByteBuffer buffer) {
         byte[] raw = ip.getAddress();
-        buffer.putShort((short) tcpPort).putShort((short) udpPort).put((byte) raw.length).put(raw);
+        buffer.putShort((short) tcpPort)
+                .putShort((short) udpPort)
+                .put((byte) raw.length)
+                .put(raw);
     }
 
     static NodeAddress decode(ByteBuffer buffer, String what) {
@@ -36,8 +42,8 @@ record NodeAddress(InetAddress ip, int tcpPort, int udpPort) {
         int tcpPort = Short.toUnsignedInt(buffer.getShort());
         int udpPort = Short.toUnsignedInt(buffer.getShort());
         int length = buffer.get();
-        FaroException.checkArgument((length == 4 || length == 16) && buffer.remaining() == length,
-                "%s has a bad IP length", what);
+        FaroException.checkArgument(
+                (length == 4 || length == 16) && buffer.remaining() == length, "%s has a bad IP length", what);
         byte[] raw = new byte[length];
         buffer.get(raw);
         FaroException.checkArgument(tcpPort > 0 && udpPort > 0, "%s has a zero port", what);

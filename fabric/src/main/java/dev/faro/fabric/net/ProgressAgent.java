@@ -52,6 +52,7 @@ final class ProgressAgent implements Runnable {
     private static final long DEADLINE_PERIOD_NS = 1_000_000;
     /** How long closing waits in all for full sockets to take this node's last answers and GOODBYEs. */
     private static final long CLOSE_WRITE_MS = 100;
+
     private static final long CLOSE_WRITE_PAUSE_NS = 100_000;
     private static final Object LISTENER = new Object();
 
@@ -72,6 +73,7 @@ final class ProgressAgent implements Runnable {
 
     /** The other nodes this node knows, and what happens when one fails. */
     final RemoteNodes nodes;
+
     private final List<Connection> connections = new ArrayList<>();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Consumer<SelectionKey> onSelected = this::onSelected;
@@ -87,6 +89,7 @@ final class ProgressAgent implements Runnable {
     private boolean retryPending;
     /** Completion queues published to in this turn, whose waiters are woken at its end (see {@link #deferWake}). */
     private NetCompletionQueue[] deferredWakes = new NetCompletionQueue[4];
+
     private int deferredWakeCount;
 
     ProgressAgent(NetFabric fabric, NetOptions options, ServerSocketChannel listener, DatagramChannel datagrams)
@@ -107,7 +110,10 @@ final class ProgressAgent implements Runnable {
         this.responder = new Responder(fabric);
         this.responses = new ResponseAdapter(fabric);
         this.nodes = new RemoteNodes(this, fabric);
-        this.thread = Thread.ofPlatform().daemon().name("faro-net-progress-" + fabric.nodeName()).unstarted(this);
+        this.thread = Thread.ofPlatform()
+                .daemon()
+                .name("faro-net-progress-" + fabric.nodeName())
+                .unstarted(this);
     }
 
     void start() {
@@ -370,8 +376,9 @@ final class ProgressAgent implements Runnable {
             switch (connection.phase) {
                 case CONNECTING, HANDSHAKE -> {
                     if (nowNs - connection.deadlineNs > 0) {
-                        String reason = "no " + (connection.phase == Connection.Phase.CONNECTING ? "connection"
-                                : "handshake") + " within " + peerTimeoutNs / 1_000_000 + " ms";
+                        String reason =
+                                "no " + (connection.phase == Connection.Phase.CONNECTING ? "connection" : "handshake")
+                                        + " within " + peerTimeoutNs / 1_000_000 + " ms";
                         if (connection.dialer) {
                             nodes.onConnectionFailed(connection, reason);
                         } else {
@@ -382,20 +389,21 @@ final class ProgressAgent implements Runnable {
                 }
                 case READY -> {
                     if (nowNs - connection.lastReadNs > peerTimeoutNs) {
-                        nodes.onConnectionFailed(connection, "nothing heard for " + (nowNs - connection.lastReadNs)
-                                / 1_000_000 + " ms (peer timeout " + peerTimeoutNs / 1_000_000 + " ms)");
+                        nodes.onConnectionFailed(
+                                connection,
+                                "nothing heard for " + (nowNs - connection.lastReadNs) / 1_000_000
+                                        + " ms (peer timeout " + peerTimeoutNs / 1_000_000 + " ms)");
                         work++;
                     } else {
                         work += connection.writer.heartbeatIfQuiet(nowNs, heartbeatIntervalNs);
                     }
                 }
-                case CLOSED -> { }
+                case CLOSED -> {}
             }
         }
         connections.removeIf(connection -> connection.phase == Connection.Phase.CLOSED);
         for (NetQueuePair queuePair : fabric.queuePairArray()) {
-            if (queuePair instanceof NetUdQueuePair ud && ud.heldDestination != null
-                    && nowNs - ud.heldDeadlineNs > 0) {
+            if (queuePair instanceof NetUdQueuePair ud && ud.heldDestination != null && nowNs - ud.heldDeadlineNs > 0) {
                 work += datagramEndpoint.releaseHeld(ud);
             }
         }
@@ -420,7 +428,8 @@ final class ProgressAgent implements Runnable {
             }
         }
         if (thread.isAlive()) {
-            throw new FaroException(FaroException.Category.TIMEOUT,
+            throw new FaroException(
+                    FaroException.Category.TIMEOUT,
                     "the progress thread of fabric node " + nodeName() + " did not stop within 5 s");
         }
     }

@@ -15,6 +15,7 @@ final class RemoteNode {
     final long node;
     /** Where to dial; null while the node is known only from a connection it dialed. */
     NodeAddress address;
+
     Connection dialed;
     final List<Connection> accepted = new ArrayList<>(2);
     boolean failed;

@@ -36,9 +36,13 @@ final class RemoteNodes {
         }
         queuePair.remote = node;
         if (node.failed) {
-            LOG.log(Level.WARNING, "fabric node {0}: queue pair {1} connects to peer node {2}, which failed earlier"
-                    + " and does not come back (no reconnect); the queue pair enters ERROR", agent.nodeName(),
-                    queuePair.queuePairNumber(), node);
+            LOG.log(
+                    Level.WARNING,
+                    "fabric node {0}: queue pair {1} connects to peer node {2}, which failed earlier"
+                            + " and does not come back (no reconnect); the queue pair enters ERROR",
+                    agent.nodeName(),
+                    queuePair.queuePairNumber(),
+                    node);
             queuePair.enterError(CompletionStatus.RETRY_EXCEEDED);
         } else if (node.dialed == null) {
             agent.dial(node);
@@ -54,8 +58,11 @@ final class RemoteNodes {
     void onAccepted(Connection connection, long peerNode, long now) {
         RemoteNode node = nodes.computeIfAbsent(peerNode, RemoteNode::new);
         if (node.failed) {
-            LOG.log(Level.DEBUG, "fabric node {0}: closing a new connection from node {1}, which failed before",
-                    agent.nodeName(), Long.toHexString(peerNode));
+            LOG.log(
+                    Level.DEBUG,
+                    "fabric node {0}: closing a new connection from node {1}, which failed before",
+                    agent.nodeName(),
+                    Long.toHexString(peerNode));
             connection.close();
             return;
         }
@@ -85,9 +92,13 @@ final class RemoteNodes {
         boolean established = connection.phase == Connection.Phase.READY;
         connection.close();
         if (!connection.dialer && !established) {
-            LOG.log(Level.WARNING, "fabric node {0}: refused TCP connection from {1}: {2} (if it is a fabric node, is"
-                    + " " + NetFabricProvider.SECRET_OPTION + " the same on both?)", agent.nodeName(),
-                    connection.peerSocket, reason);
+            LOG.log(
+                    Level.WARNING,
+                    "fabric node {0}: refused TCP connection from {1}: {2} (if it is a fabric node, is" + " "
+                            + NetFabricProvider.SECRET_OPTION + " the same on both?)",
+                    agent.nodeName(),
+                    connection.peerSocket,
+                    reason);
             return;
         }
         RemoteNode node = connection.remote;
@@ -95,8 +106,13 @@ final class RemoteNodes {
             return;
         }
         if (connection != node.dialed && node.dialed != null && node.dialed.isReady()) {
-            LOG.log(Level.DEBUG, "fabric node {0}: a connection from node {1} ended ({2}); the node fails when the"
-                    + " connection to it, which carries its answers, ends", agent.nodeName(), node, reason);
+            LOG.log(
+                    Level.DEBUG,
+                    "fabric node {0}: a connection from node {1} ended ({2}); the node fails when the"
+                            + " connection to it, which carries its answers, ends",
+                    agent.nodeName(),
+                    node,
+                    reason);
             return;
         }
         fail(node, reason);
@@ -130,11 +146,20 @@ final class RemoteNodes {
         }
         // the log line first: whoever polls the error completions below can already read why
         if (node.saidGoodbye) {
-            LOG.log(Level.DEBUG, "fabric node {0}: peer node {1} closed; failing the {2} queue pair(s) connected to"
-                    + " it", agent.nodeName(), node, connected);
+            LOG.log(
+                    Level.DEBUG,
+                    "fabric node {0}: peer node {1} closed; failing the {2} queue pair(s) connected to" + " it",
+                    agent.nodeName(),
+                    node,
+                    connected);
         } else {
-            LOG.log(Level.WARNING, "fabric node {0}: peer node {1} failed: {2}; failing the {3} queue pair(s)"
-                    + " connected to it", agent.nodeName(), node, reason, connected);
+            LOG.log(
+                    Level.WARNING,
+                    "fabric node {0}: peer node {1} failed: {2}; failing the {3} queue pair(s)" + " connected to it",
+                    agent.nodeName(),
+                    node,
+                    reason,
+                    connected);
         }
         if (node.everReady || connected > 0) {
             fabric.netCounters().countPeerFailure();
@@ -145,5 +170,4 @@ final class RemoteNodes {
             }
         }
     }
-
 }

@@ -68,13 +68,15 @@ final class Responder implements FrameHandler {
             return;
         }
         if (!FrameDescriptor.isRequest(type)) {
-            connection.agent.nodes.onConnectionFailed(connection, "the peer sent frame type " + type + " on its request"
-                    + " connection");
+            connection.agent.nodes.onConnectionFailed(
+                    connection, "the peer sent frame type " + type + " on its request" + " connection");
             return;
         }
         NetRcQueuePair queuePair = fabric.rcQueuePair(header.qpn);
-        if (queuePair == null || queuePair.state() != QueuePairState.READY
-                || queuePair.peerNode != connection.remote.node || queuePair.peerQpn != header.sourceQpn) {
+        if (queuePair == null
+                || queuePair.state() != QueuePairState.READY
+                || queuePair.peerNode != connection.remote.node
+                || queuePair.peerQpn != header.sourceQpn) {
             nak(connection, CompletionStatus.REMOTE_OPERATION_ERROR);
             return;
         }
@@ -109,7 +111,8 @@ final class Responder implements FrameHandler {
             }
             case FrameDescriptor.READ_REQUEST -> {
                 NetMemoryRegion region = header.value >= 0 && header.value <= Integer.MAX_VALUE
-                        ? permitted(header, Access.REMOTE_READ, header.value) : null;
+                        ? permitted(header, Access.REMOTE_READ, header.value)
+                        : null;
                 if (region == null) {
                     nak(connection, CompletionStatus.REMOTE_ACCESS_ERROR);
                 } else {
@@ -118,8 +121,8 @@ final class Responder implements FrameHandler {
                 }
             }
             case FrameDescriptor.FETCH_ADD, FrameDescriptor.COMPARE_SWAP -> {
-                NetMemoryRegion region = (header.remoteOffset & 7) == 0 ? permitted(header, Access.REMOTE_ATOMIC, 8)
-                        : null;
+                NetMemoryRegion region =
+                        (header.remoteOffset & 7) == 0 ? permitted(header, Access.REMOTE_ATOMIC, 8) : null;
                 if (region == null) {
                     nak(connection, CompletionStatus.REMOTE_ACCESS_ERROR);
                 } else {
@@ -152,7 +155,7 @@ final class Responder implements FrameHandler {
         connection.frameQueuePair = null;
         long sourceNode = connection.remote.node;
         switch (connection.action) {
-            case NONE -> { }
+            case NONE -> {}
             case NAK -> {
                 boolean retry = nakStatus == (byte) CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal();
                 if (queuePair != null && !retry) {
@@ -161,17 +164,23 @@ final class Responder implements FrameHandler {
                 connection.writer.appendNak(header.sourceQpn, header.qpn, header.psn, nakStatus);
             }
             case SEND -> {
-                queuePair.completeReceive(CompletionStatus.SUCCESS, Opcode.RECEIVE, header.payloadLength, 0, false,
-                        sourceNode, header.sourceQpn);
+                queuePair.completeReceive(
+                        CompletionStatus.SUCCESS,
+                        Opcode.RECEIVE,
+                        header.payloadLength,
+                        0,
+                        false,
+                        sourceNode,
+                        header.sourceQpn);
                 acknowledge(connection, queuePair, header);
             }
             case LENGTH_ERROR -> {
                 boolean entered = queuePair.markError(); // the state before the completion that reports it
-                queuePair.completeReceive(CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false,
-                        sourceNode, header.sourceQpn);
+                queuePair.completeReceive(
+                        CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, sourceNode, header.sourceQpn);
                 queuePair.expectedPsn++;
-                connection.writer.appendNak(header.sourceQpn, header.qpn, header.psn,
-                        (byte) CompletionStatus.REMOTE_INVALID_REQUEST.ordinal());
+                connection.writer.appendNak(header.sourceQpn, header.qpn, header.psn, (byte)
+                        CompletionStatus.REMOTE_INVALID_REQUEST.ordinal());
                 if (entered) {
                     queuePair.drainAfterError(CompletionStatus.FLUSHED);
                 }
@@ -179,15 +188,22 @@ final class Responder implements FrameHandler {
             case WRITE -> {
                 releaseFrameRegion(connection);
                 if (header.type == FrameDescriptor.WRITE_WITH_IMMEDIATE) {
-                    queuePair.completeReceive(CompletionStatus.SUCCESS, Opcode.RECEIVE_WRITE_WITH_IMMEDIATE,
-                            header.payloadLength, header.immediate, true, sourceNode, header.sourceQpn);
+                    queuePair.completeReceive(
+                            CompletionStatus.SUCCESS,
+                            Opcode.RECEIVE_WRITE_WITH_IMMEDIATE,
+                            header.payloadLength,
+                            header.immediate,
+                            true,
+                            sourceNode,
+                            header.sourceQpn);
                 }
                 acknowledge(connection, queuePair, header);
             }
             case READ -> {
                 queuePair.expectedPsn++;
-                connection.writer.appendReadResponse(header.sourceQpn, header.qpn, header.psn, connection.frameRegion,
-                        header.remoteOffset, (int) header.value);
+                connection.writer.appendReadResponse(
+                        header.sourceQpn, header.qpn, header.psn, connection.frameRegion, header.remoteOffset, (int)
+                                header.value);
                 releaseFrameRegion(connection);
             }
             case ATOMIC -> {
@@ -246,8 +262,11 @@ final class Responder implements FrameHandler {
     public void onAbort(Connection connection) {
         NetRcQueuePair queuePair = connection.frameQueuePair;
         connection.frameQueuePair = null;
-        if (queuePair != null && (connection.action == SEND || connection.action == LENGTH_ERROR
-                || (connection.action == WRITE && connection.header().type == FrameDescriptor.WRITE_WITH_IMMEDIATE))) {
+        if (queuePair != null
+                && (connection.action == SEND
+                        || connection.action == LENGTH_ERROR
+                        || (connection.action == WRITE
+                                && connection.header().type == FrameDescriptor.WRITE_WITH_IMMEDIATE))) {
             queuePair.completeReceive(CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, 0, 0);
         }
         releaseFrameRegion(connection);

@@ -41,12 +41,14 @@ final class ResponseAdapter implements FrameHandler {
             return;
         }
         if (!FrameDescriptor.isResponse(type)) {
-            connection.agent.nodes.onConnectionFailed(connection, "the peer sent frame type " + type + " on its response"
-                    + " connection");
+            connection.agent.nodes.onConnectionFailed(
+                    connection, "the peer sent frame type " + type + " on its response" + " connection");
             return;
         }
         NetRcQueuePair queuePair = fabric.rcQueuePair(header.qpn);
-        if (queuePair == null || queuePair.state() != QueuePairState.READY || queuePair.remote != connection.remote
+        if (queuePair == null
+                || queuePair.state() != QueuePairState.READY
+                || queuePair.remote != connection.remote
                 || !queuePair.isOutstanding(header.psn)) {
             return; // already completed (closed, flushed) or not ours: drop
         }
@@ -57,8 +59,10 @@ final class ResponseAdapter implements FrameHandler {
             case FrameDescriptor.READ_RESPONSE -> {
                 SendSlot slot = queuePair.slot(header.psn);
                 if (slot.opcode != Opcode.READ || slot.length != header.payloadLength) {
-                    connection.agent.nodes.onConnectionFailed(connection, "the peer answered psn " + header.psn
-                            + " with " + header.payloadLength + " bytes read, which is no READ of that length");
+                    connection.agent.nodes.onConnectionFailed(
+                            connection,
+                            "the peer answered psn " + header.psn + " with " + header.payloadLength
+                                    + " bytes read, which is no READ of that length");
                     return;
                 }
                 queuePair.completeThrough(header.psn - 1);
@@ -77,7 +81,7 @@ final class ResponseAdapter implements FrameHandler {
         NetRcQueuePair queuePair = connection.frameQueuePair;
         connection.frameQueuePair = null;
         switch (connection.action) {
-            case NONE -> { }
+            case NONE -> {}
             case ACK, READ -> queuePair.completeThrough(header.psn);
             case ATOMIC -> {
                 SendSlot slot = queuePair.slot(header.psn);

@@ -137,8 +137,8 @@ final class CompletionQueueDescriptor {
         file.set(ValueLayout.JAVA_INT, entry + SOURCE_QPN_OFFSET, sourceQueuePairNumber);
         file.set(ValueLayout.JAVA_BYTE, entry + OPCODE_OFFSET, (byte) opcode.ordinal());
         file.set(ValueLayout.JAVA_BYTE, entry + STATUS_OFFSET, (byte) status.ordinal());
-        file.set(ValueLayout.JAVA_BYTE, entry + FLAGS_OFFSET,
-                (byte) ((hasImmediate ? FLAG_IMMEDIATE : 0) | (sendQueue ? FLAG_SEND_QUEUE : 0)));
+        file.set(ValueLayout.JAVA_BYTE, entry + FLAGS_OFFSET, (byte)
+                ((hasImmediate ? FLAG_IMMEDIATE : 0) | (sendQueue ? FLAG_SEND_QUEUE : 0)));
         file.set(ValueLayout.JAVA_LONG, entry + POST_SEQUENCE_OFFSET, postSequence);
         SharedMemory.LONG.setRelease(file, entry + PUBLISHED_OFFSET, index + 1);
         return true;

@@ -100,7 +100,11 @@ final class PeerNode {
         if (startMillis == 0) {
             return true;
         }
-        return handle.get().info().startInstant().map(i -> Math.abs(i.toEpochMilli() - startMillis) < 2000).orElse(true);
+        return handle.get()
+                .info()
+                .startInstant()
+                .map(i -> Math.abs(i.toEpochMilli() - startMillis) < 2000)
+                .orElse(true);
     }
 
     /** The file of region {@code id}, or null if it does not exist. Data path after the first call per id. */

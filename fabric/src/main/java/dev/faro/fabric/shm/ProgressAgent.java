@@ -24,7 +24,10 @@ final class ProgressAgent implements Runnable {
 
     ProgressAgent(ShmFabric fabric, String nodeName) {
         this.fabric = fabric;
-        this.thread = Thread.ofPlatform().daemon().name("faro-shm-progress-" + nodeName).unstarted(this);
+        this.thread = Thread.ofPlatform()
+                .daemon()
+                .name("faro-shm-progress-" + nodeName)
+                .unstarted(this);
     }
 
     void start() {

@@ -64,7 +64,12 @@ final class QueuePairDescriptor {
         return ENTRIES_OFFSET + ringCapacity * ENTRY_LENGTH;
     }
 
-    static void initialize(MemorySegment file, QueuePairType type, int receiveCqId, int receiveDepth, int ringCapacity,
+    static void initialize(
+            MemorySegment file,
+            QueuePairType type,
+            int receiveCqId,
+            int receiveDepth,
+            int ringCapacity,
             QueuePairState state) {
         file.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
         file.set(ValueLayout.JAVA_INT, TYPE_OFFSET, type.ordinal());

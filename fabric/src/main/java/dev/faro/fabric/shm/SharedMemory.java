@@ -95,8 +95,8 @@ final class SharedMemory {
      * semantics sees every other byte once it sees that word: everything but the last word first, then a release
      * fence, then the last word (as one 8-byte store when the destination end is 8-aligned).
      */
-    static void copyLastWordLast(MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset,
-            long lengthBytes) {
+    static void copyLastWordLast(
+            MemorySegment source, long sourceOffset, MemorySegment target, long targetOffset, long lengthBytes) {
         if (lengthBytes <= 0) {
             return;
         }

@@ -39,13 +39,34 @@ final class ShmCompletionQueue extends AbstractCompletionQueue {
     }
 
     /** Producer side for this node's own threads. Data path. */
-    void offer(long requestId, CompletionStatus status, Opcode opcode, int byteLength, int immediate,
-            boolean hasImmediate, boolean sendQueue, long postSequence, int qpn, long sourceNode, int sourceQpn) {
+    void offer(
+            long requestId,
+            CompletionStatus status,
+            Opcode opcode,
+            int byteLength,
+            int immediate,
+            boolean hasImmediate,
+            boolean sendQueue,
+            long postSequence,
+            int qpn,
+            long sourceNode,
+            int sourceQpn) {
         if (isClosed()) {
             return;
         }
-        CompletionQueueDescriptor.offer(ring, requestId, status, opcode, byteLength, immediate, hasImmediate,
-                sendQueue, postSequence, qpn, sourceNode, sourceQpn);
+        CompletionQueueDescriptor.offer(
+                ring,
+                requestId,
+                status,
+                opcode,
+                byteLength,
+                immediate,
+                hasImmediate,
+                sendQueue,
+                postSequence,
+                qpn,
+                sourceNode,
+                sourceQpn);
     }
 
     @Override

@@ -52,8 +52,10 @@ final class ShmDirectory {
             try {
                 Files.createDirectories(base, OWNER_ONLY_DIRECTORY);
             } catch (IOException e) {
-                throw new FaroException(FaroException.Category.IO,
-                        "cannot create the shm directory " + base + " (option shm.directory): " + e, e);
+                throw new FaroException(
+                        FaroException.Category.IO,
+                        "cannot create the shm directory " + base + " (option shm.directory): " + e,
+                        e);
             }
             return base;
         }
@@ -66,8 +68,10 @@ final class ShmDirectory {
         } catch (FileAlreadyExistsException e) {
             // someone's, maybe ours from an earlier run: checked below
         } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO, "cannot create the shm directory " + fallback + " ("
-                    + devShm + " is not usable): " + e, e);
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "cannot create the shm directory " + fallback + " (" + devShm + " is not usable): " + e,
+                    e);
         }
         checkPrivate(fallback);
         return fallback;
@@ -79,23 +83,25 @@ final class ShmDirectory {
         try {
             attributes = Files.readAttributes(directory, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO, "cannot check the shm directory " + directory + ": " + e,
-                    e);
+            throw new FaroException(
+                    FaroException.Category.IO, "cannot check the shm directory " + directory + ": " + e, e);
         }
         String problem = null;
         if (!attributes.isDirectory()) {
             problem = attributes.isSymbolicLink() ? "it is a symbolic link" : "it is not a directory";
         } else if (ownerUid(directory) != currentUid()) {
-            problem = "it is owned by " + attributes.owner().getName() + ", not by this user (uid " + currentUid()
-                    + ")";
+            problem =
+                    "it is owned by " + attributes.owner().getName() + ", not by this user (uid " + currentUid() + ")";
         } else if (attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
                 || attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
-            problem = "it is writable by group or others ("
-                    + PosixFilePermissions.toString(attributes.permissions()) + ")";
+            problem = "it is writable by group or others (" + PosixFilePermissions.toString(attributes.permissions())
+                    + ")";
         }
         if (problem != null) {
-            throw new FaroException(FaroException.Category.IO, "refusing the shm directory " + directory + ": "
-                    + problem + "; remove it, or set the option shm.directory to a directory of yours");
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "refusing the shm directory " + directory + ": " + problem
+                            + "; remove it, or set the option shm.directory to a directory of yours");
         }
     }
 

@@ -67,8 +67,8 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
     private final AtomicLong completionsLost = new AtomicLong();
     private final AtomicLong receivesMissedByClosedQueuePairs = new AtomicLong();
 
-    private ShmFabric(FabricConfig config, long node, Path base, Path directory, Arena nodeArena,
-            MemorySegment nodeFile) {
+    private ShmFabric(
+            FabricConfig config, long node, Path base, Path directory, Arena nodeArena, MemorySegment nodeFile) {
         super(config, node, ShmFabricProvider.NAME, CAPABILITIES, ShmCompletionQueue.class);
         this.nodeArena = nodeArena;
         this.base = base;
@@ -96,10 +96,13 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
         }
         Arena nodeArena = Arena.ofShared();
         try {
-            MemorySegment nodeFile = SharedMemory.create(
-                    directory.resolve(NodeDescriptor.FILE_NAME), NodeDescriptor.LENGTH, nodeArena);
+            MemorySegment nodeFile =
+                    SharedMemory.create(directory.resolve(NodeDescriptor.FILE_NAME), NodeDescriptor.LENGTH, nodeArena);
             ProcessHandle self = ProcessHandle.current();
-            long startMillis = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+            long startMillis = self.info()
+                    .startInstant()
+                    .map(java.time.Instant::toEpochMilli)
+                    .orElse(0L);
             NodeDescriptor.initialize(nodeFile, node, self.pid(), startMillis);
             ShmFabric fabric = new ShmFabric(config, node, base, directory, nodeArena, nodeFile);
             fabric.progress.start();
@@ -263,9 +266,12 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
         boolean crashed = !peer.isClosed();
         if (isWatched(peer)) {
             peerFailures.incrementAndGet();
-            LOG.log(crashed ? Level.WARNING : Level.DEBUG,
+            LOG.log(
+                    crashed ? Level.WARNING : Level.DEBUG,
                     "fabric node {0}: peer node {1} {2}; failing the queue pairs connected to it",
-                    nodeName(), Long.toHexString(peer.node), crashed ? "died" : "closed");
+                    nodeName(),
+                    Long.toHexString(peer.node),
+                    crashed ? "died" : "closed");
             for (ShmQueuePair queuePair : queuePairs) {
                 if (queuePair != null) {
                     queuePair.onPeerFailed(peer.node);
@@ -355,8 +361,14 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
                 missed += datagram.receivesMissed();
             }
         }
-        return new FabricCounters(missed, faultLosses.get(), faultDuplicates.get(), faultReorders.get(),
-                receiverNotReady.get(), peerFailures.get(), completionsLost.get());
+        return new FabricCounters(
+                missed,
+                faultLosses.get(),
+                faultDuplicates.get(),
+                faultReorders.get(),
+                receiverNotReady.get(),
+                peerFailures.get(),
+                completionsLost.get());
     }
 
     /** Tells peers the node closed, stops the progress thread, then closes the queue pairs. */

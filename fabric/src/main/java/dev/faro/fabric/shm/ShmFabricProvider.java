@@ -1,9 +1,9 @@
 package dev.faro.fabric.shm;
 
 import dev.faro.fabric.Fabric;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.FabricProvider;
+import dev.faro.fabric.FaroException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -21,8 +21,12 @@ final class ShmMemoryRegion extends AbstractMemoryRegion {
         Arena arena = Arena.ofShared();
         MemorySegment mapped = SharedMemory.create(file, RegionDescriptor.fileLength(lengthBytes), arena);
         RegionDescriptor.initialize(mapped, key, Access.toBits(access), lengthBytes);
-        super(mapped.asSlice(RegionDescriptor.DATA_OFFSET, lengthBytes),
-                new ShmRemoteKey(fabric.node(), id, key, lengthBytes), key, lengthBytes, access);
+        super(
+                mapped.asSlice(RegionDescriptor.DATA_OFFSET, lengthBytes),
+                new ShmRemoteKey(fabric.node(), id, key, lengthBytes),
+                key,
+                lengthBytes,
+                access);
         this.fabric = fabric;
         this.id = id;
         this.file = file;

@@ -26,11 +26,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Data path: allocation-free after construction, except when a request is deferred (a copy of its inline bytes).
  */
-abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
-        permits ShmRcQueuePair, ShmUdQueuePair {
+abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> permits ShmRcQueuePair, ShmUdQueuePair {
 
     /** {@link #execute} results. */
     static final int DONE = 0;
+
     static final int RETRY_LATER = 1;
 
     final ShmFabric fabric;
@@ -57,9 +57,18 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
     /** Whether the progress agent should look at this queue pair (approximate; read without the lock). */
     volatile boolean hasDeferredWork;
 
-    ShmQueuePair(ShmFabric fabric, Path directory, int qpn, QueuePairType type, QueuePairConfig config,
+    ShmQueuePair(
+            ShmFabric fabric,
+            Path directory,
+            int qpn,
+            QueuePairType type,
+            QueuePairConfig config,
             QueuePairState initialState) {
-        super(new ShmQueuePairAddress(fabric.node(), qpn, type), config, initialState, ShmMemoryRegion.class,
+        super(
+                new ShmQueuePairAddress(fabric.node(), qpn, type),
+                config,
+                initialState,
+                ShmMemoryRegion.class,
                 ShmFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
@@ -172,8 +181,8 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
     private void flushReceives() {
         QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
         while (QueuePairDescriptor.claimReceive(file, claimed)) {
-            receiveCq.offer(claimed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, false, 0, qpn,
-                    0, 0);
+            receiveCq.offer(
+                    claimed.requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, false, 0, qpn, 0, 0);
         }
     }
 
@@ -217,7 +226,8 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
             copy.inline(bytes.asSlice(0, request.length()));
         }
         deferredSequence[slot] = sequence;
-        deferredDeadlineNs[slot] = System.nanoTime() + fabric.config().receiverNotReadyTimeout().toNanos();
+        deferredDeadlineNs[slot] =
+                System.nanoTime() + fabric.config().receiverNotReadyTimeout().toNanos();
         deferredCount++;
         fabric.countReceiverNotReady();
         hasDeferredWork = true;
@@ -252,8 +262,12 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion>
                 done++;
             } else if (nowNs - deferredDeadlineNs[deferredHead] > 0) {
                 // complete before popping: popping clears the queued copy of the request
-                completeSend(request.requestId(), request.opcode(), 0,
-                        CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED, sequence);
+                completeSend(
+                        request.requestId(),
+                        request.opcode(),
+                        0,
+                        CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED,
+                        sequence);
                 popDeferred();
                 enterError(CompletionStatus.FLUSHED);
                 done++;

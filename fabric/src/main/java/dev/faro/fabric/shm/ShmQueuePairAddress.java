@@ -35,7 +35,9 @@ final class ShmQueuePairAddress extends AbstractQueuePairAddress {
      */
     Target resolve(ShmFabric fabric) {
         Target current = target;
-        if (current != null && current.fabric == fabric && SharedMemory.isMapped(current.queuePair)
+        if (current != null
+                && current.fabric == fabric
+                && SharedMemory.isMapped(current.queuePair)
                 && SharedMemory.isMapped(current.receiveCompletionQueue)) {
             return current;
         }
@@ -73,7 +75,8 @@ final class ShmQueuePairAddress extends AbstractQueuePairAddress {
 
     static ShmQueuePairAddress fromBytes(byte[] bytes) {
         FaroException.checkArgument(
-                bytes != null && bytes.length == ENCODED_LENGTH, "not an shm queue pair address: %s bytes",
+                bytes != null && bytes.length == ENCODED_LENGTH,
+                "not an shm queue pair address: %s bytes",
                 bytes == null ? -1 : bytes.length);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         FaroException.checkArgument(buffer.getInt() == MAGIC, "not an shm queue pair address (bad magic)");

@@ -24,7 +24,6 @@ import java.nio.file.Path;
  */
 final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
-
     // The peer, resolved at connect; written once under sendLock before state becomes READY.
     private ShmQueuePairAddress peerAddress;
     private PeerNode peer;
@@ -56,7 +55,8 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             QueuePairChecks.checkConnectable(qpn, state());
             ShmQueuePairAddress.Target target = shmAddress.resolve(fabric);
             if (target == null) {
-                throw new FaroException(FaroException.Category.NETWORK,
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
                         "cannot connect queue pair " + qpn + " to " + remote + ": no such queue pair (closed?)");
             }
             this.peerAddress = shmAddress;
@@ -84,7 +84,8 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         }
         targetRegion = null;
         try {
-            if (!SharedMemory.isMapped(peerQueuePair) || !SharedMemory.isMapped(peerReceiveCq)
+            if (!SharedMemory.isMapped(peerQueuePair)
+                    || !SharedMemory.isMapped(peerReceiveCq)
                     || QueuePairDescriptor.stateOrdinal(peerQueuePair) != QueuePairState.READY.ordinal()
                     || QueuePairDescriptor.peerNode(peerQueuePair) != fabric.node()
                     || QueuePairDescriptor.peerQpn(peerQueuePair) != qpn) {
@@ -96,8 +97,8 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
                 case WRITE, WRITE_WITH_IMMEDIATE -> write(request, sequence);
                 case READ -> read(request, sequence);
                 case FETCH_ADD, COMPARE_SWAP -> atomic(request, sequence);
-                case RECEIVE, RECEIVE_WRITE_WITH_IMMEDIATE -> throw new IllegalStateException(
-                        "validated opcode cannot be " + request.opcode());
+                case RECEIVE, RECEIVE_WRITE_WITH_IMMEDIATE ->
+                    throw new IllegalStateException("validated opcode cannot be " + request.opcode());
             };
         } catch (IllegalStateException e) {
             return failUnmapped(request, sequence, e);
@@ -114,7 +115,9 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         if (!regionGone && SharedMemory.isMapped(peerQueuePair) && SharedMemory.isMapped(peerReceiveCq)) {
             throw e;
         }
-        fail(request, sequence,
+        fail(
+                request,
+                sequence,
                 regionGone ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR);
         return DONE;
     }
@@ -127,8 +130,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         }
         MemorySegment region = key.resolve(fabric);
         targetRegion = region;
-        if (region == null
-                || !RegionDescriptor.permits(region, key.key, right.bit(), request.remoteOffset(), length)) {
+        if (region == null || !RegionDescriptor.permits(region, key.key, right.bit(), request.remoteOffset(), length)) {
             return null;
         }
         return region;
@@ -140,8 +142,19 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         }
         int length = request.length();
         if (claimed.length < length) {
-            CompletionQueueDescriptor.offer(peerReceiveCq, claimed.requestId, CompletionStatus.LOCAL_LENGTH_ERROR,
-                    Opcode.RECEIVE, 0, 0, false, false, 0, peerAddress.queuePairNumber(), fabric.node(), qpn);
+            CompletionQueueDescriptor.offer(
+                    peerReceiveCq,
+                    claimed.requestId,
+                    CompletionStatus.LOCAL_LENGTH_ERROR,
+                    Opcode.RECEIVE,
+                    0,
+                    0,
+                    false,
+                    false,
+                    0,
+                    peerAddress.queuePairNumber(),
+                    fabric.node(),
+                    qpn);
             fail(request, sequence, CompletionStatus.REMOTE_INVALID_REQUEST);
             return DONE;
         }
@@ -151,10 +164,21 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
             return DONE;
         }
-        SharedMemory.copyLastWordLast(source(request), sourceOffset(request), region,
-                RegionDescriptor.DATA_OFFSET + claimed.offset, length);
-        CompletionQueueDescriptor.offer(peerReceiveCq, claimed.requestId, CompletionStatus.SUCCESS, Opcode.RECEIVE,
-                length, 0, false, false, 0, peerAddress.queuePairNumber(), fabric.node(), qpn);
+        SharedMemory.copyLastWordLast(
+                source(request), sourceOffset(request), region, RegionDescriptor.DATA_OFFSET + claimed.offset, length);
+        CompletionQueueDescriptor.offer(
+                peerReceiveCq,
+                claimed.requestId,
+                CompletionStatus.SUCCESS,
+                Opcode.RECEIVE,
+                length,
+                0,
+                false,
+                false,
+                0,
+                peerAddress.queuePairNumber(),
+                fabric.node(),
+                qpn);
         completeSendIfSignaled(request, length, sequence);
         return DONE;
     }
@@ -170,12 +194,26 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         if (withImmediate && !QueuePairDescriptor.claimReceive(peerQueuePair, claimed)) {
             return RETRY_LATER;
         }
-        SharedMemory.copyLastWordLast(source(request), sourceOffset(request), region,
-                RegionDescriptor.DATA_OFFSET + request.remoteOffset(), length);
+        SharedMemory.copyLastWordLast(
+                source(request),
+                sourceOffset(request),
+                region,
+                RegionDescriptor.DATA_OFFSET + request.remoteOffset(),
+                length);
         if (withImmediate) {
-            CompletionQueueDescriptor.offer(peerReceiveCq, claimed.requestId, CompletionStatus.SUCCESS,
-                    Opcode.RECEIVE_WRITE_WITH_IMMEDIATE, length, request.immediate(), true, false, 0,
-                    peerAddress.queuePairNumber(), fabric.node(), qpn);
+            CompletionQueueDescriptor.offer(
+                    peerReceiveCq,
+                    claimed.requestId,
+                    CompletionStatus.SUCCESS,
+                    Opcode.RECEIVE_WRITE_WITH_IMMEDIATE,
+                    length,
+                    request.immediate(),
+                    true,
+                    false,
+                    0,
+                    peerAddress.queuePairNumber(),
+                    fabric.node(),
+                    qpn);
         }
         completeSendIfSignaled(request, length, sequence);
         return DONE;
@@ -188,8 +226,12 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             fail(request, sequence, CompletionStatus.REMOTE_ACCESS_ERROR);
             return DONE;
         }
-        MemorySegment.copy(region, RegionDescriptor.DATA_OFFSET + request.remoteOffset(),
-                request.localRegion().segment(), request.localOffset(), length);
+        MemorySegment.copy(
+                region,
+                RegionDescriptor.DATA_OFFSET + request.remoteOffset(),
+                request.localRegion().segment(),
+                request.localOffset(),
+                length);
         completeSendIfSignaled(request, length, sequence);
         return DONE;
     }

@@ -74,7 +74,8 @@ final class ShmRemoteKey implements RemoteKey {
 
     static ShmRemoteKey fromBytes(byte[] bytes) {
         FaroException.checkArgument(
-                bytes != null && bytes.length == ENCODED_LENGTH, "not an shm remote key: %s bytes",
+                bytes != null && bytes.length == ENCODED_LENGTH,
+                "not an shm remote key: %s bytes",
                 bytes == null ? -1 : bytes.length);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         FaroException.checkArgument(buffer.getInt() == MAGIC, "not an shm remote key (bad magic)");

@@ -123,15 +123,20 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
         try {
             deliverTo(target, destination, source, offset, length);
         } catch (IllegalStateException e) {
-            if (SharedMemory.isMapped(target.queuePair()) && SharedMemory.isMapped(target.receiveCompletionQueue())
+            if (SharedMemory.isMapped(target.queuePair())
+                    && SharedMemory.isMapped(target.receiveCompletionQueue())
                     && (targetRegion == null || SharedMemory.isMapped(targetRegion))) {
                 throw e;
             }
         }
     }
 
-    private void deliverTo(ShmQueuePairAddress.Target target, ShmQueuePairAddress destination,
-            MemorySegment source, long offset, int length) {
+    private void deliverTo(
+            ShmQueuePairAddress.Target target,
+            ShmQueuePairAddress destination,
+            MemorySegment source,
+            long offset,
+            int length) {
         MemorySegment ring = target.queuePair();
         if (QueuePairDescriptor.stateOrdinal(ring) != QueuePairState.READY.ordinal()
                 || QueuePairDescriptor.type(ring) != QueuePairType.UD) {
@@ -142,9 +147,19 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
             return;
         }
         if (claimed.length < length) {
-            CompletionQueueDescriptor.offer(target.receiveCompletionQueue(), claimed.requestId,
-                    CompletionStatus.LOCAL_LENGTH_ERROR, Opcode.RECEIVE, 0, 0, false, false, 0,
-                    destination.queuePairNumber(), fabric.node(), qpn);
+            CompletionQueueDescriptor.offer(
+                    target.receiveCompletionQueue(),
+                    claimed.requestId,
+                    CompletionStatus.LOCAL_LENGTH_ERROR,
+                    Opcode.RECEIVE,
+                    0,
+                    0,
+                    false,
+                    false,
+                    0,
+                    destination.queuePairNumber(),
+                    fabric.node(),
+                    qpn);
             return;
         }
         MemorySegment region = target.peer().region(claimed.regionId);
@@ -153,8 +168,19 @@ final class ShmUdQueuePair extends ShmQueuePair implements UdQueuePair {
             return;
         }
         SharedMemory.copyLastWordLast(source, offset, region, RegionDescriptor.DATA_OFFSET + claimed.offset, length);
-        CompletionQueueDescriptor.offer(target.receiveCompletionQueue(), claimed.requestId, CompletionStatus.SUCCESS,
-                Opcode.RECEIVE, length, 0, false, false, 0, destination.queuePairNumber(), fabric.node(), qpn);
+        CompletionQueueDescriptor.offer(
+                target.receiveCompletionQueue(),
+                claimed.requestId,
+                CompletionStatus.SUCCESS,
+                Opcode.RECEIVE,
+                length,
+                0,
+                false,
+                false,
+                0,
+                destination.queuePairNumber(),
+                fabric.node(),
+                qpn);
     }
 
     @Override

@@ -43,8 +43,8 @@ final class StaleNodeSweeper {
 
     private static boolean isStale(Path directory, long unreadableGraceMillis) {
         ByteBuffer header = ByteBuffer.allocate((int) NodeDescriptor.LENGTH).order(ByteOrder.nativeOrder());
-        try (FileChannel channel = FileChannel.open(directory.resolve(NodeDescriptor.FILE_NAME),
-                StandardOpenOption.READ)) {
+        try (FileChannel channel =
+                FileChannel.open(directory.resolve(NodeDescriptor.FILE_NAME), StandardOpenOption.READ)) {
             while (header.hasRemaining() && channel.read(header) > 0) {
                 // read the whole header
             }
@@ -54,7 +54,8 @@ final class StaleNodeSweeper {
         if (header.position() < NodeDescriptor.LENGTH
                 || header.getInt((int) NodeDescriptor.MAGIC_OFFSET) != NodeDescriptor.MAGIC) {
             try {
-                long ageMillis = System.currentTimeMillis() - Files.getLastModifiedTime(directory).toMillis();
+                long ageMillis = System.currentTimeMillis()
+                        - Files.getLastModifiedTime(directory).toMillis();
                 return ageMillis > unreadableGraceMillis;
             } catch (IOException e) {
                 return false;

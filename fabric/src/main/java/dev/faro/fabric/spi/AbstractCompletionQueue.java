@@ -69,9 +69,11 @@ public abstract class AbstractCompletionQueue implements CompletionQueue {
 
     /** The {@code QUEUE_FULL} exception an empty poll throws once completions were dropped for want of room. */
     protected final FaroException overrun() {
-        return new FaroException(FaroException.Category.QUEUE_FULL, "completion queue " + id
-                + " overran: more completions arrived than its capacity " + capacity
-                + "; size it for every receive and send that can be outstanding");
+        return new FaroException(
+                FaroException.Category.QUEUE_FULL,
+                "completion queue " + id
+                        + " overran: more completions arrived than its capacity " + capacity
+                        + "; size it for every receive and send that can be outstanding");
     }
 
     /** Closes the queue once: marks it closed, runs {@link #onClose()}, and the node forgets it. Idempotent. */

@@ -54,7 +54,11 @@ public abstract class AbstractFabric<R extends AbstractMemoryRegion, C extends A
     private volatile boolean closed;
 
     /** A node {@code node} (non-zero, see {@link #newNodeId()}) of {@code provider}. */
-    protected AbstractFabric(FabricConfig config, long node, String provider, FabricCapabilities capabilities,
+    protected AbstractFabric(
+            FabricConfig config,
+            long node,
+            String provider,
+            FabricCapabilities capabilities,
             Class<C> completionQueueType) {
         this.config = config;
         this.node = node;
@@ -167,7 +171,8 @@ public abstract class AbstractFabric<R extends AbstractMemoryRegion, C extends A
 
     /** {@code queue} as this node's own, open completion queue; {@code INVALID_ARGUMENT} or {@code CLOSED} if not. */
     public final C localCompletionQueue(CompletionQueue queue) {
-        if (!completionQueueType.isInstance(queue) || !completionQueueType.cast(queue).belongsTo(this)) {
+        if (!completionQueueType.isInstance(queue)
+                || !completionQueueType.cast(queue).belongsTo(this)) {
             throw FabricChecks.foreignCompletionQueue(queue);
         }
         C local = completionQueueType.cast(queue);

@@ -38,9 +38,11 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
 
     /** The queue pair number, unique on its node. */
     protected final int qpn;
+
     protected final QueuePairConfig config;
     /** Serializes posting threads (and, per provider, what must not race a post). */
     protected final ReentrantLock sendLock = new ReentrantLock();
+
     private final QueuePairAddress address;
     private final Class<R> regionType;
     private final long maxMessageBytes;
@@ -52,8 +54,12 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
      * The queue pair at {@code address} in {@code initialState}, taking regions of {@code regionType} and messages of
      * at most {@code maxMessageBytes}.
      */
-    protected AbstractQueuePair(QueuePairAddress address, QueuePairConfig config, QueuePairState initialState,
-            Class<R> regionType, long maxMessageBytes) {
+    protected AbstractQueuePair(
+            QueuePairAddress address,
+            QueuePairConfig config,
+            QueuePairState initialState,
+            Class<R> regionType,
+            long maxMessageBytes) {
         this.qpn = address.queuePairNumber();
         this.address = address;
         this.config = config;
@@ -121,7 +127,10 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
         WorkRequestChecks.checkSendRequest(request, config.maxInlineBytes(), maxMessageBytes);
         R local = null;
         if (WorkRequestChecks.usesLocalRegion(request)) {
-            local = checkLocal(request.localRegion(), request.localOffset(), request.length(),
+            local = checkLocal(
+                    request.localRegion(),
+                    request.localOffset(),
+                    request.length(),
                     WorkRequestChecks.writesLocally(request));
         }
         validateForType(request);
@@ -132,7 +141,8 @@ public abstract class AbstractQueuePair<R extends AbstractMemoryRegion> {
     public final R checkLocal(MemoryRegion region, long offset, long length, boolean write) {
         FaroException.checkArgument(region != null, "no local region given");
         if (!regionType.isInstance(region) || !isOwn(regionType.cast(region))) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
                     "region " + region + " is not registered with this fabric node");
         }
         WorkRequestChecks.checkLocalSegment(region, offset, length, write);

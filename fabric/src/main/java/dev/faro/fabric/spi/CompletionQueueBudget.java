@@ -20,10 +20,12 @@ public final class CompletionQueueBudget {
     /** Reserves {@code slots} completions for a queue pair's {@code role} (its send or receive queue). */
     public synchronized void attach(int slots, String role) {
         if (attachedSlots + slots > capacity) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, String.format(
-                    "completion queue %d (capacity %d, %d already attached) cannot hold %d more completions for a"
-                            + " queue pair's %s; create it with a larger capacity",
-                    queueId, capacity, attachedSlots, slots, role));
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    String.format(
+                            "completion queue %d (capacity %d, %d already attached) cannot hold %d more completions for a"
+                                    + " queue pair's %s; create it with a larger capacity",
+                            queueId, capacity, attachedSlots, slots, role));
         }
         attachedSlots += slots;
     }

@@ -48,8 +48,7 @@ public final class CompletionWaiters {
      * parks between polls until a completion is there or the timeout passes (0 then, also when interrupted, with the
      * interrupt kept). The queue's producers call {@link #wakeAll} after publishing; its close must too.
      */
-    public int await(CompletionQueue queue, WorkCompletion[] completions, long timeout, TimeUnit unit,
-            long spinNanos) {
+    public int await(CompletionQueue queue, WorkCompletion[] completions, long timeout, TimeUnit unit, long spinNanos) {
         long startNs = System.nanoTime();
         long deadlineNs = startNs + unit.toNanos(timeout);
         long spinUntilNs = startNs + Math.min(spinNanos, unit.toNanos(timeout));

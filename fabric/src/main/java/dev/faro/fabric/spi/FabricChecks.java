@@ -41,31 +41,40 @@ public final class FabricChecks {
 
     /** A region's length lies within (0, 16 largest messages] and its rights are given. */
     public static void checkRegion(long lengthBytes, Set<Access> access, FabricCapabilities capabilities) {
-        FaroException.checkArgument(lengthBytes > 0 && lengthBytes <= capabilities.maxMessageBytes() * 16,
-                "region length must be within (0, 16 GiB]: %d", lengthBytes);
+        FaroException.checkArgument(
+                lengthBytes > 0 && lengthBytes <= capabilities.maxMessageBytes() * 16,
+                "region length must be within (0, 16 GiB]: %d",
+                lengthBytes);
         FaroException.checkArgument(access != null, "access is null");
     }
 
     /** A completion queue's capacity lies within [1, the provider's largest]. */
     public static void checkCompletionQueueCapacity(int capacity, FabricCapabilities capabilities) {
-        FaroException.checkArgument(capacity > 0 && capacity <= capabilities.maxCompletionQueueCapacity(),
-                "completion queue capacity must be within [1, %d]: %d", capabilities.maxCompletionQueueCapacity(),
+        FaroException.checkArgument(
+                capacity > 0 && capacity <= capabilities.maxCompletionQueueCapacity(),
+                "completion queue capacity must be within [1, %d]: %d",
+                capabilities.maxCompletionQueueCapacity(),
                 capacity);
     }
 
     /** A queue pair's config is given and its depths and inline limit are within the provider's. */
     public static void checkQueuePairConfig(QueuePairConfig config, FabricCapabilities capabilities) {
         FaroException.checkArgument(config != null, "queue pair config is null");
-        FaroException.checkArgument(config.sendQueueDepth() <= capabilities.maxQueueDepth()
+        FaroException.checkArgument(
+                config.sendQueueDepth() <= capabilities.maxQueueDepth()
                         && config.receiveQueueDepth() <= capabilities.maxQueueDepth(),
-                "queue depths must be at most %d", capabilities.maxQueueDepth());
-        FaroException.checkArgument(config.maxInlineBytes() <= capabilities.maxInlineBytes(),
-                "maxInlineBytes must be at most %d", capabilities.maxInlineBytes());
+                "queue depths must be at most %d",
+                capabilities.maxQueueDepth());
+        FaroException.checkArgument(
+                config.maxInlineBytes() <= capabilities.maxInlineBytes(),
+                "maxInlineBytes must be at most %d",
+                capabilities.maxInlineBytes());
     }
 
     /** The {@code INVALID_ARGUMENT} exception for a completion queue of another node or provider. */
     public static FaroException foreignCompletionQueue(CompletionQueue queue) {
-        return new FaroException(FaroException.Category.INVALID_ARGUMENT,
+        return new FaroException(
+                FaroException.Category.INVALID_ARGUMENT,
                 "completion queue " + queue + " does not belong to this fabric node");
     }
 

@@ -63,6 +63,7 @@ public abstract class HeapCompletionQueue extends AbstractCompletionQueue {
     private final AtomicLong tail = new AtomicLong();
     /** The consumer's next index; written by the poller holding {@link #pollLock}. */
     private volatile long head;
+
     private volatile boolean overrun;
 
     private final ReentrantLock pollLock = new ReentrantLock();
@@ -93,8 +94,18 @@ public abstract class HeapCompletionQueue extends AbstractCompletionQueue {
      * small; {@link #poll} then throws); drops it silently once the queue is closed. Data path: lock-free,
      * allocation-free; any thread.
      */
-    public final void offer(long requestId, CompletionStatus status, Opcode opcode, int byteLength, int immediate,
-            boolean hasImmediate, SendQueue<?, ?> owner, long postSequence, int qpn, long sourceNode, int sourceQpn) {
+    public final void offer(
+            long requestId,
+            CompletionStatus status,
+            Opcode opcode,
+            int byteLength,
+            int immediate,
+            boolean hasImmediate,
+            SendQueue<?, ?> owner,
+            long postSequence,
+            int qpn,
+            long sourceNode,
+            int sourceQpn) {
         if (isClosed()) {
             return;
         }
@@ -170,9 +181,15 @@ public abstract class HeapCompletionQueue extends AbstractCompletionQueue {
                     break;
                 }
                 WorkCompletion completion = completions[count++];
-                completion.set(requestIds[slot], CompletionStatus.fromOrdinal(statuses[slot]),
-                        Opcode.fromOrdinal(opcodes[slot]), byteLengths[slot], immediates[slot],
-                        (flags[slot] & FLAG_IMMEDIATE) != 0, queuePairNumbers[slot], sourceNodes[slot],
+                completion.set(
+                        requestIds[slot],
+                        CompletionStatus.fromOrdinal(statuses[slot]),
+                        Opcode.fromOrdinal(opcodes[slot]),
+                        byteLengths[slot],
+                        immediates[slot],
+                        (flags[slot] & FLAG_IMMEDIATE) != 0,
+                        queuePairNumbers[slot],
+                        sourceNodes[slot],
                         sourceQueuePairNumbers[slot]);
                 SendQueue<?, ?> owner = owners[slot];
                 if (owner != null) {

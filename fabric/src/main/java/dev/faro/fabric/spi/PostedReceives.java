@@ -44,6 +44,7 @@ public final class PostedReceives<R extends AbstractMemoryRegion> {
 
     /** Serializes posting threads (and the provider's flush on ERROR); {@link #take} does not need it. */
     public final ReentrantLock lock = new ReentrantLock();
+
     private final long[] requestIds;
     private final AbstractMemoryRegion[] regions;
     private final long[] offsets;

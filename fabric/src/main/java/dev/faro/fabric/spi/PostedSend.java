@@ -28,11 +28,13 @@ public abstract class PostedSend<R extends AbstractMemoryRegion, K extends Remot
     public boolean signaled;
     /** The registered local buffer, pinned from post to completion; null for inline and zero-length requests. */
     public R local;
+
     public long localOffset;
     public int length;
     public boolean inline;
     /** The request's remote key if it is the provider's own type, else null. */
     public K remoteKey;
+
     public long remoteOffset;
     public int immediate;
     public long compareOrAdd;
@@ -40,6 +42,7 @@ public abstract class PostedSend<R extends AbstractMemoryRegion, K extends Remot
 
     /** This entry's inline bytes. */
     public final MemorySegment inlineBytes;
+
     private final Class<K> keyType;
 
     protected PostedSend(MemorySegment inlineBytes, Class<K> keyType) {

@@ -22,7 +22,8 @@ public final class QueuePairChecks {
 
     /** The {@code INVALID_ARGUMENT} exception for an address that is not an RC address of {@code provider}. */
     public static FaroException notAnRcAddress(String provider, QueuePairAddress address) {
-        return new FaroException(FaroException.Category.INVALID_ARGUMENT,
+        return new FaroException(
+                FaroException.Category.INVALID_ARGUMENT,
                 "not an RC address of the " + provider + " fabric: " + address);
     }
 
@@ -38,31 +39,40 @@ public final class QueuePairChecks {
 
     /** The {@code QUEUE_FULL} exception for a receive posted on a full receive queue. */
     public static FaroException receiveQueueFull(int qpn, int depth) {
-        return new FaroException(FaroException.Category.QUEUE_FULL,
+        return new FaroException(
+                FaroException.Category.QUEUE_FULL,
                 String.format("receive queue of queue pair %d is full (depth %d)", qpn, depth));
     }
 
     /** The {@code QUEUE_FULL} exception for a request posted on a full send queue. */
     public static FaroException sendQueueFull(int qpn, int depth) {
-        return new FaroException(FaroException.Category.QUEUE_FULL, String.format(
-                "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
-                        + " unsignaled requests hold their slot until a later signaled one is polled",
-                qpn, depth));
+        return new FaroException(
+                FaroException.Category.QUEUE_FULL,
+                String.format(
+                        "send queue of queue pair %d is full (depth %d): poll completions before posting more;"
+                                + " unsignaled requests hold their slot until a later signaled one is polled",
+                        qpn, depth));
     }
 
     /**
      * A UD queue pair may take {@code request}: a SEND of at most {@code mtuBytes} to a UD address of the provider
      * ({@code addressType}, named {@code provider} in the message).
      */
-    public static void checkUdRequest(WorkRequest request, int mtuBytes,
-            Class<? extends QueuePairAddress> addressType, String provider) {
-        FaroException.checkArgument(request.opcode() == Opcode.SEND,
-                "a UD queue pair only sends; %s needs an RC queue pair", request.opcode());
-        FaroException.checkArgument(request.length() <= mtuBytes,
-                "UD payload of %d bytes exceeds the MTU of %d bytes", request.length(), mtuBytes);
+    public static void checkUdRequest(
+            WorkRequest request, int mtuBytes, Class<? extends QueuePairAddress> addressType, String provider) {
+        FaroException.checkArgument(
+                request.opcode() == Opcode.SEND,
+                "a UD queue pair only sends; %s needs an RC queue pair",
+                request.opcode());
+        FaroException.checkArgument(
+                request.length() <= mtuBytes,
+                "UD payload of %d bytes exceeds the MTU of %d bytes",
+                request.length(),
+                mtuBytes);
         QueuePairAddress destination = request.destination();
         if (!addressType.isInstance(destination) || destination.type() != QueuePairType.UD) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
                     "a UD send needs a UD destination address of the " + provider + " fabric, not " + destination);
         }
     }
@@ -82,13 +92,14 @@ public final class QueuePairChecks {
      * An RC queue pair in {@code state} may take {@code request}: it is connected, and a one-sided or atomic request
      * carries a remote key of the provider ({@code keyType}, named {@code provider} in the message).
      */
-    public static void checkRcRequest(WorkRequest request, int qpn, QueuePairState state,
-            Class<? extends RemoteKey> keyType, String provider) {
-        FaroException.checkArgument(state != QueuePairState.INIT,
-                "queue pair %d is not connected: call connect(peer) first", qpn);
+    public static void checkRcRequest(
+            WorkRequest request, int qpn, QueuePairState state, Class<? extends RemoteKey> keyType, String provider) {
+        FaroException.checkArgument(
+                state != QueuePairState.INIT, "queue pair %d is not connected: call connect(peer) first", qpn);
         Opcode opcode = request.opcode();
         if (opcode != Opcode.SEND && !keyType.isInstance(request.remoteKey())) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT,
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
                     opcode + " needs a remote key of the " + provider + " fabric");
         }
     }

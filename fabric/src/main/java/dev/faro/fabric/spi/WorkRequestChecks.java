@@ -25,23 +25,34 @@ public final class WorkRequestChecks {
      */
     public static void checkSendRequest(WorkRequest request, int maxInlineBytes, long maxMessageBytes) {
         Opcode opcode = request.opcode();
-        FaroException.checkArgument(opcode != null && opcode.ordinal() <= Opcode.COMPARE_SWAP.ordinal(),
-                "opcode %s cannot be posted on a send queue", opcode);
+        FaroException.checkArgument(
+                opcode != null && opcode.ordinal() <= Opcode.COMPARE_SWAP.ordinal(),
+                "opcode %s cannot be posted on a send queue",
+                opcode);
         int length = request.length();
         FaroException.checkArgument(length >= 0, "length must not be negative: %d", length);
-        FaroException.checkArgument(length <= maxMessageBytes, "length %d exceeds the largest message of %d bytes",
-                length, maxMessageBytes);
+        FaroException.checkArgument(
+                length <= maxMessageBytes,
+                "length %d exceeds the largest message of %d bytes",
+                length,
+                maxMessageBytes);
         if (request.isInline()) {
-            FaroException.checkArgument(opcode == Opcode.SEND || opcode == Opcode.WRITE
-                            || opcode == Opcode.WRITE_WITH_IMMEDIATE,
-                    "inline data is only for SEND and WRITE, not %s", opcode);
-            FaroException.checkArgument(length <= maxInlineBytes,
-                    "inline payload of %d bytes exceeds the queue pair's limit of %d", length, maxInlineBytes);
+            FaroException.checkArgument(
+                    opcode == Opcode.SEND || opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE,
+                    "inline data is only for SEND and WRITE, not %s",
+                    opcode);
+            FaroException.checkArgument(
+                    length <= maxInlineBytes,
+                    "inline payload of %d bytes exceeds the queue pair's limit of %d",
+                    length,
+                    maxInlineBytes);
         }
         if (opcode.isAtomic()) {
             FaroException.checkArgument(length == 8, "atomics work on 8 bytes, not %d", length);
-            FaroException.checkArgument((request.remoteOffset() & 7) == 0,
-                    "atomic remote offset must be 8-byte aligned: %d", request.remoteOffset());
+            FaroException.checkArgument(
+                    (request.remoteOffset() & 7) == 0,
+                    "atomic remote offset must be 8-byte aligned: %d",
+                    request.remoteOffset());
         }
     }
 
@@ -62,12 +73,17 @@ public final class WorkRequestChecks {
      */
     public static void checkLocalSegment(MemoryRegion region, long offset, long length, boolean write) {
         FaroException.checkArgument(region.isRegistered(), "region %s is closed (deregistered)", region);
-        FaroException.checkArgument(offset >= 0 && length >= 0 && offset <= region.lengthBytes() - length,
-                "local segment [offset %d, length %d] is outside the region of %d bytes", offset, length,
+        FaroException.checkArgument(
+                offset >= 0 && length >= 0 && offset <= region.lengthBytes() - length,
+                "local segment [offset %d, length %d] is outside the region of %d bytes",
+                offset,
+                length,
                 region.lengthBytes());
         if (write) {
-            FaroException.checkArgument(region.access().contains(Access.LOCAL_WRITE),
-                    "region %s lacks LOCAL_WRITE, needed to land data in it", region);
+            FaroException.checkArgument(
+                    region.access().contains(Access.LOCAL_WRITE),
+                    "region %s lacks LOCAL_WRITE, needed to land data in it",
+                    region);
         }
     }
 }

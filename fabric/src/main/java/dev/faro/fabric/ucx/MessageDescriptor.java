@@ -60,6 +60,7 @@ final class MessageDescriptor {
     static final int REPLY = 6;
     /** A region of the sender closed: a = region id; answered with REVOKE_ACK once the receiver flushed. */
     static final int REVOKE = 7;
+
     static final int REVOKE_ACK = 8;
     static final int HEARTBEAT = 9;
     /** The sender's node closes: its queue pairs fail at once. */
@@ -76,8 +77,18 @@ final class MessageDescriptor {
 
     private MessageDescriptor() {}
 
-    static void write(MemorySegment header, int type, int targetQpn, long sourceNode, int sourceQpn, int immediate,
-            long psn, long a, long b, long c, long d) {
+    static void write(
+            MemorySegment header,
+            int type,
+            int targetQpn,
+            long sourceNode,
+            int sourceQpn,
+            int immediate,
+            long psn,
+            long a,
+            long b,
+            long c,
+            long d) {
         header.set(ValueLayout.JAVA_INT_UNALIGNED, TYPE_OFFSET, type);
         header.set(ValueLayout.JAVA_INT_UNALIGNED, TARGET_QPN_OFFSET, targetQpn);
         header.set(ValueLayout.JAVA_LONG_UNALIGNED, SOURCE_NODE_OFFSET, sourceNode);

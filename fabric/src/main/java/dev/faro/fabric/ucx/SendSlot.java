@@ -40,11 +40,11 @@ final class SendSlot extends PostedSend<UcxMemoryRegion, UcxRemoteKey> {
      * and notes a failure. An operation of an earlier use of the slot (failed and reused) is ignored.
      */
     final UcpRequests.Completion callback = new UcpRequests.OneAtATime() { // one UCX operation at a time per slot
-        @Override
-        public void completed(long issuedFor, int ucsStatus) {
-            operationDone(issuedFor, ucsStatus);
-        }
-    };
+                @Override
+                public void completed(long issuedFor, int ucsStatus) {
+                    operationDone(issuedFor, ucsStatus);
+                }
+            };
 
     SendSlot(MemorySegment inlineBytes, MemorySegment header) {
         super(inlineBytes, UcxRemoteKey.class);

@@ -52,6 +52,7 @@ final class UcpRequests {
 
     /** A finished operation's status: success. */
     static final int OK = 0;
+
     private static final int IN_PROGRESS = 1;
     /** {@code UCS_ERR_LAST}: a status pointer in [-100, -1] is an error status, not a request. */
     private static final long LAST_ERROR = -100;
@@ -112,23 +113,30 @@ final class UcpRequests {
             ValueLayout pointer = ValueLayout.ADDRESS;
             ValueLayout size = ValueLayout.JAVA_LONG;
             // ucs_status_ptr_t ucp_am_send_nbx(ep, unsigned id, header, header_length, buffer, count, param)
-            amSend = linker.downcallHandle(ucp.find("ucp_am_send_nbx").orElseThrow(), FunctionDescriptor.of(pointer,
-                    pointer, ValueLayout.JAVA_INT, pointer, size, pointer, size, pointer));
+            amSend = linker.downcallHandle(
+                    ucp.find("ucp_am_send_nbx").orElseThrow(),
+                    FunctionDescriptor.of(
+                            pointer, pointer, ValueLayout.JAVA_INT, pointer, size, pointer, size, pointer));
             // ucs_status_ptr_t ucp_get_nbx(ep, buffer, count, uint64_t remote_addr, rkey, param)
-            get = linker.downcallHandle(ucp.find("ucp_get_nbx").orElseThrow(),
+            get = linker.downcallHandle(
+                    ucp.find("ucp_get_nbx").orElseThrow(),
                     FunctionDescriptor.of(pointer, pointer, pointer, size, size, pointer, pointer));
-            flush = linker.downcallHandle(ucp.find("ucp_ep_flush_nbx").orElseThrow(),
-                    FunctionDescriptor.of(pointer, pointer, pointer));
+            flush = linker.downcallHandle(
+                    ucp.find("ucp_ep_flush_nbx").orElseThrow(), FunctionDescriptor.of(pointer, pointer, pointer));
             // ucs_status_ptr_t ucp_am_recv_data_nbx(worker, data_desc, buffer, count, param)
-            amReceiveData = linker.downcallHandle(ucp.find("ucp_am_recv_data_nbx").orElseThrow(),
+            amReceiveData = linker.downcallHandle(
+                    ucp.find("ucp_am_recv_data_nbx").orElseThrow(),
                     FunctionDescriptor.of(pointer, pointer, pointer, pointer, size, pointer));
-            checkStatus = linker.downcallHandle(ucp.find("ucp_request_check_status").orElseThrow(),
+            checkStatus = linker.downcallHandle(
+                    ucp.find("ucp_request_check_status").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, pointer));
-            free = linker.downcallHandle(ucp.find("ucp_request_free").orElseThrow(),
-                    FunctionDescriptor.ofVoid(pointer));
+            free = linker.downcallHandle(
+                    ucp.find("ucp_request_free").orElseThrow(), FunctionDescriptor.ofVoid(pointer));
         } catch (RuntimeException e) {
-            throw new FaroException(FaroException.Category.NOT_SUPPORTED,
-                    "libucp.so.0 lacks a function the ucx provider needs: " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.NOT_SUPPORTED,
+                    "libucp.so.0 lacks a function the ucx provider needs: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -136,18 +144,30 @@ final class UcpRequests {
      * Sends active message {@code id} with a header and data (both must stay valid until it completes) to
      * {@code peer}. {@code memoryHandle}: the {@code ucp_mem_h} of registered data (0: none or unknown).
      */
-    void sendActiveMessage(UcxPeer peer, int id, long header, long headerLength, long data, long dataLength,
-            long memoryHandle, Completion completion, long tag) {
+    void sendActiveMessage(
+            UcxPeer peer,
+            int id,
+            long header,
+            long headerLength,
+            long data,
+            long dataLength,
+            long memoryHandle,
+            Completion completion,
+            long tag) {
         if (peer.peerErrorHandling) {
-            peer.endpoint.sendAmNonBlocking(id, header, headerLength, data, dataLength, 0,
-                    completion.viaJucx(tag));
+            peer.endpoint.sendAmNonBlocking(id, header, headerLength, data, dataLength, 0, completion.viaJucx(tag));
             return;
         }
         MemorySegment parameters = parameters(memoryHandle);
         MemorySegment status;
         try {
-            status = (MemorySegment) amSend.invokeExact(MemorySegment.ofAddress(peer.endpointHandle), id,
-                    MemorySegment.ofAddress(header), headerLength, MemorySegment.ofAddress(data), dataLength,
+            status = (MemorySegment) amSend.invokeExact(
+                    MemorySegment.ofAddress(peer.endpointHandle),
+                    id,
+                    MemorySegment.ofAddress(header),
+                    headerLength,
+                    MemorySegment.ofAddress(data),
+                    dataLength,
                     parameters);
         } catch (Throwable e) {
             throw failed("ucp_am_send_nbx", e);
@@ -156,8 +176,16 @@ final class UcpRequests {
     }
 
     /** Reads {@code length} bytes at {@code remote} of {@code peer} (under {@code remoteKey}) into {@code local}. */
-    void get(UcxPeer peer, long local, long length, long remote, UcpRemoteKey remoteKey, long remoteKeyHandle,
-            long memoryHandle, Completion completion, long tag) {
+    void get(
+            UcxPeer peer,
+            long local,
+            long length,
+            long remote,
+            UcpRemoteKey remoteKey,
+            long remoteKeyHandle,
+            long memoryHandle,
+            Completion completion,
+            long tag) {
         if (peer.peerErrorHandling) {
             peer.endpoint.getNonBlocking(remote, remoteKey, local, length, completion.viaJucx(tag));
             return;
@@ -165,8 +193,12 @@ final class UcpRequests {
         MemorySegment parameters = parameters(memoryHandle);
         MemorySegment status;
         try {
-            status = (MemorySegment) get.invokeExact(MemorySegment.ofAddress(peer.endpointHandle),
-                    MemorySegment.ofAddress(local), length, remote, MemorySegment.ofAddress(remoteKeyHandle),
+            status = (MemorySegment) get.invokeExact(
+                    MemorySegment.ofAddress(peer.endpointHandle),
+                    MemorySegment.ofAddress(local),
+                    length,
+                    remote,
+                    MemorySegment.ofAddress(remoteKeyHandle),
                     parameters);
         } catch (Throwable e) {
             throw failed("ucp_get_nbx", e);
@@ -191,7 +223,13 @@ final class UcpRequests {
     }
 
     /** Fetches a rendezvous active message's data (from {@code peer}'s message handler) into {@code buffer}. */
-    void receiveData(UcxPeer peer, UcpAmData data, long buffer, long length, long memoryHandle, Completion completion,
+    void receiveData(
+            UcxPeer peer,
+            UcpAmData data,
+            long buffer,
+            long length,
+            long memoryHandle,
+            Completion completion,
             long tag) {
         if (peer == null || peer.peerErrorHandling) {
             data.receive(buffer, completion.viaJucx(tag));
@@ -200,8 +238,12 @@ final class UcpRequests {
         MemorySegment parameters = parameters(memoryHandle);
         MemorySegment status;
         try {
-            status = (MemorySegment) amReceiveData.invokeExact(worker, MemorySegment.ofAddress(data.getDataHandle()),
-                    MemorySegment.ofAddress(buffer), length, parameters);
+            status = (MemorySegment) amReceiveData.invokeExact(
+                    worker,
+                    MemorySegment.ofAddress(data.getDataHandle()),
+                    MemorySegment.ofAddress(buffer),
+                    length,
+                    parameters);
         } catch (Throwable e) {
             throw failed("ucp_am_recv_data_nbx", e);
         }

@@ -83,6 +83,7 @@ final class UcxAgent implements Runnable {
      * with failure handling ({@link UcpRequests} says why).
      */
     private final UcpRequests requests;
+
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
     /** Set by the progress thread around its sleep; read by {@link #doorbell}. */
@@ -113,15 +114,23 @@ final class UcxAgent implements Runnable {
         this.busySpin = options.busySpin();
         this.peerTimeoutNs = fabric.config().peerTimeout().toNanos();
         this.requests = new UcpRequests(worker);
-        worker.setAmRecvHandler(MessageDescriptor.AM_ID, this::onMessage,
+        worker.setAmRecvHandler(
+                MessageDescriptor.AM_ID,
+                this::onMessage,
                 UcpConstants.UCP_AM_FLAG_WHOLE_MSG | UcpConstants.UCP_AM_FLAG_PERSISTENT_DATA);
-        this.thread = Thread.ofPlatform().daemon().name("faro-ucx-" + fabric.nodeName()).unstarted(this);
+        this.thread = Thread.ofPlatform()
+                .daemon()
+                .name("faro-ucx-" + fabric.nodeName())
+                .unstarted(this);
         UcxWakeup events;
         try {
             events = new UcxWakeup(worker);
         } catch (FaroException | IllegalArgumentException | NoSuchElementException e) {
-            LOG.log(Level.DEBUG, "fabric node {0}: no UCX wakeup ({1}); the progress thread parks when idle",
-                    fabric.nodeName(), e.getMessage());
+            LOG.log(
+                    Level.DEBUG,
+                    "fabric node {0}: no UCX wakeup ({1}); the progress thread parks when idle",
+                    fabric.nodeName(),
+                    e.getMessage());
             events = null;
         }
         this.wakeup = events;
@@ -162,8 +171,10 @@ final class UcxAgent implements Runnable {
             }
             throw new FaroException(FaroException.Category.IO, String.valueOf(e.getCause()), e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new FaroException(FaroException.Category.TIMEOUT, "the progress thread of fabric node "
-                    + fabric.nodeName() + " did not answer", e);
+            throw new FaroException(
+                    FaroException.Category.TIMEOUT,
+                    "the progress thread of fabric node " + fabric.nodeName() + " did not answer",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FaroException(FaroException.Category.CLOSED, "interrupted", e);
@@ -294,8 +305,11 @@ final class UcxAgent implements Runnable {
             }
         } catch (FaroException e) {
             wakeupFailed = true;
-            LOG.log(Level.WARNING, "fabric node {0}: UCX wakeup failed ({1}); the progress thread parks when idle",
-                    fabric.nodeName(), e.getMessage());
+            LOG.log(
+                    Level.WARNING,
+                    "fabric node {0}: UCX wakeup failed ({1}); the progress thread parks when idle",
+                    fabric.nodeName(),
+                    e.getMessage());
         }
     }
 
@@ -371,18 +385,22 @@ final class UcxAgent implements Runnable {
             return existing;
         }
         UcpEndpoint endpoint = null;
-        boolean peerMode = errorMode.equals("peer")
-                || (errorMode.equals("auto") && !(sharedMemory && UcxHost.isLocal(host)));
+        boolean peerMode =
+                errorMode.equals("peer") || (errorMode.equals("auto") && !(sharedMemory && UcxHost.isLocal(host)));
         final UcxPeer[] created = new UcxPeer[1];
         if (peerMode) {
             try {
-                endpoint = worker.newEndpoint(endpointParams(workerAddress, created).setPeerErrorHandlingMode());
+                endpoint = worker.newEndpoint(
+                        endpointParams(workerAddress, created).setPeerErrorHandlingMode());
             } catch (UcxException e) {
                 if (errorMode.equals("peer")) {
-                    throw new FaroException(FaroException.Category.NOT_SUPPORTED, "no UCX transport with peer"
-                            + " failure handling reaches node " + Long.toHexString(node) + " (" + e.getMessage()
-                            + "); shared memory has none: use ucx.error-mode=auto or none, or ucx.tls with tcp or an"
-                            + " RDMA transport", e);
+                    throw new FaroException(
+                            FaroException.Category.NOT_SUPPORTED,
+                            "no UCX transport with peer"
+                                    + " failure handling reaches node " + Long.toHexString(node) + " (" + e.getMessage()
+                                    + "); shared memory has none: use ucx.error-mode=auto or none, or ucx.tls with tcp or an"
+                                    + " RDMA transport",
+                            e);
                 }
                 peerMode = false;
             }
@@ -391,8 +409,11 @@ final class UcxAgent implements Runnable {
             try {
                 endpoint = worker.newEndpoint(endpointParams(workerAddress, created));
             } catch (UcxException e) {
-                throw new FaroException(FaroException.Category.NETWORK, "UCX cannot reach node "
-                        + Long.toHexString(node) + ": " + e.getMessage() + " (check ucx.tls on both nodes)", e);
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "UCX cannot reach node " + Long.toHexString(node) + ": " + e.getMessage()
+                                + " (check ucx.tls on both nodes)",
+                        e);
             }
         }
         UcxPeer peer = new UcxPeer(node, workerAddress, endpoint, peerMode, requests, System.nanoTime());
@@ -405,7 +426,9 @@ final class UcxAgent implements Runnable {
 
     private UcpEndpointParams endpointParams(byte[] workerAddress, UcxPeer[] created) {
         return new UcpEndpointParams()
-                .setUcpAddress(java.nio.ByteBuffer.allocateDirect(workerAddress.length).put(workerAddress).flip())
+                .setUcpAddress(java.nio.ByteBuffer.allocateDirect(workerAddress.length)
+                        .put(workerAddress)
+                        .flip())
                 .setErrorHandler((endpoint, status, message) -> {
                     if (created[0] != null) {
                         failPeer(created[0], "UCX endpoint error " + status + ": " + message);
@@ -421,8 +444,12 @@ final class UcxAgent implements Runnable {
         peer.failed = true;
         peer.failure = why;
         fabric.counters.peerFailures.increment();
-        LOG.log(why.equals("closed") ? Level.DEBUG : Level.WARNING, "fabric node {0}: peer node {1} failed: {2}",
-                fabric.nodeName(), Long.toHexString(peer.node), why);
+        LOG.log(
+                why.equals("closed") ? Level.DEBUG : Level.WARNING,
+                "fabric node {0}: peer node {1} failed: {2}",
+                fabric.nodeName(),
+                Long.toHexString(peer.node),
+                why);
         for (UcxRcQueuePair queuePair : fabric.queuePairArray()) {
             if (queuePair.peerNode == peer.node && queuePair.state() != QueuePairState.INIT) {
                 queuePair.onPeerFailed();
@@ -454,8 +481,16 @@ final class UcxAgent implements Runnable {
         }
         queuePair.peer = peer;
         byte[] ownAddress = fabric.workerAddress();
-        sendControl(peer, MessageDescriptor.CONNECT, remote.queuePairNumber(), queuePair.queuePairNumber(), 0, 0,
-                fabric.config().receiverNotReadyTimeout().toNanos(), UcxHost.ID, ownAddress);
+        sendControl(
+                peer,
+                MessageDescriptor.CONNECT,
+                remote.queuePairNumber(),
+                queuePair.queuePairNumber(),
+                0,
+                0,
+                fabric.config().receiverNotReadyTimeout().toNanos(),
+                UcxHost.ID,
+                ownAddress);
         // a CONNECT that arrived while this queue pair was in INIT
         for (int i = pendingConnects.size() - 1; i >= 0; i--) {
             PendingConnect pending = pendingConnects.get(i);
@@ -472,7 +507,15 @@ final class UcxAgent implements Runnable {
 
     private void replyConnect(UcxPeer peer, int initiatorQpn, int targetQpn, boolean accepted) {
         byte[] closed = closedRegions.toByteArray();
-        sendControl(peer, MessageDescriptor.CONNECT_REPLY, initiatorQpn, targetQpn, 0, 0, 0, accepted ? 0 : 1,
+        sendControl(
+                peer,
+                MessageDescriptor.CONNECT_REPLY,
+                initiatorQpn,
+                targetQpn,
+                0,
+                0,
+                0,
+                accepted ? 0 : 1,
                 closed.length == 0 ? null : closed);
     }
 
@@ -514,12 +557,19 @@ final class UcxAgent implements Runnable {
         UcxPeer peer = peer(sourceNode);
         if (type == MessageDescriptor.CONNECT) {
             byte[] address = new byte[(int) data.getLength()];
-            MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()), 0,
-                    MemorySegment.ofArray(address), 0, address.length);
+            MemorySegment.copy(
+                    MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()),
+                    0,
+                    MemorySegment.ofArray(address),
+                    0,
+                    address.length);
             try {
                 peer = ensurePeer(sourceNode, MessageDescriptor.b(header), address);
             } catch (FaroException e) {
-                LOG.log(Level.WARNING, "fabric node {0}: cannot answer a connect: {1}", fabric.nodeName(),
+                LOG.log(
+                        Level.WARNING,
+                        "fabric node {0}: cannot answer a connect: {1}",
+                        fabric.nodeName(),
                         e.getMessage());
                 return UCS_OK;
             }
@@ -532,13 +582,16 @@ final class UcxAgent implements Runnable {
         int sourceQpn = MessageDescriptor.sourceQpn(header);
         long psn = MessageDescriptor.psn(header);
         switch (type) {
-            case MessageDescriptor.CONNECT -> onConnect(peer, targetQpn, sourceQpn, MessageDescriptor.a(header),
-                    nowNs);
+            case MessageDescriptor.CONNECT -> onConnect(peer, targetQpn, sourceQpn, MessageDescriptor.a(header), nowNs);
             case MessageDescriptor.CONNECT_REPLY -> {
                 if (data != null && data.getLength() > 0) {
                     byte[] bits = new byte[(int) data.getLength()];
-                    MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()),
-                            0, MemorySegment.ofArray(bits), 0, bits.length);
+                    MemorySegment.copy(
+                            MemorySegment.ofAddress(data.getDataAddress()).reinterpret(data.getLength()),
+                            0,
+                            MemorySegment.ofArray(bits),
+                            0,
+                            bits.length);
                     peer.revoked.or(BitSet.valueOf(bits));
                 }
                 UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
@@ -549,7 +602,8 @@ final class UcxAgent implements Runnable {
             case MessageDescriptor.SEND, MessageDescriptor.WRITE_IMMEDIATE -> {
                 boolean send = type == MessageDescriptor.SEND;
                 UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
-                if (queuePair == null || queuePair.state() != QueuePairState.READY
+                if (queuePair == null
+                        || queuePair.state() != QueuePairState.READY
                         || !queuePair.isConnectedTo(sourceNode, sourceQpn)) {
                     if (queuePair != null) {
                         queuePair.acknowledgePlaced(); // what was placed before goes first
@@ -557,8 +611,15 @@ final class UcxAgent implements Runnable {
                     answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_OPERATION_ERROR.ordinal(), 0);
                     return UCS_OK;
                 }
-                return queuePair.receiver.onMessage(send, psn, MessageDescriptor.a(header),
-                        MessageDescriptor.immediate(header), sourceNode, sourceQpn, send ? data : null, nowNs);
+                return queuePair.receiver.onMessage(
+                        send,
+                        psn,
+                        MessageDescriptor.a(header),
+                        MessageDescriptor.immediate(header),
+                        sourceNode,
+                        sourceQpn,
+                        send ? data : null,
+                        nowNs);
             }
             case MessageDescriptor.ATOMIC -> onAtomic(peer, header, targetQpn, sourceQpn, psn);
             case MessageDescriptor.REPLY -> {
@@ -577,8 +638,11 @@ final class UcxAgent implements Runnable {
                 peer.revoked.set((int) MessageDescriptor.a(header));
                 UcxPeer revoker = peer;
                 // answer once every put this node issued to the revoker is visible: then the memory may go
-                requests.flush(peer, (token, status) -> // answered even if it failed
-                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, token, 0, 0, null), psn);
+                requests.flush(
+                        peer,
+                        (token, status) -> // answered even if it failed
+                        sendControl(revoker, MessageDescriptor.REVOKE_ACK, 0, 0, 0, token, 0, 0, null),
+                        psn);
             }
             case MessageDescriptor.REVOKE_ACK -> {
                 for (int i = revocations.size() - 1; i >= 0; i--) {
@@ -589,7 +653,7 @@ final class UcxAgent implements Runnable {
                     }
                 }
             }
-            case MessageDescriptor.HEARTBEAT -> { }
+            case MessageDescriptor.HEARTBEAT -> {}
             case MessageDescriptor.GOODBYE -> failPeer(peer, "closed");
             default -> LOG.log(Level.WARNING, "fabric node {0}: unknown message type {1}", fabric.nodeName(), type);
         }
@@ -614,7 +678,8 @@ final class UcxAgent implements Runnable {
     /** Applies an atomic for a peer after checking the key like a NIC would; answers with the old value. */
     private void onAtomic(UcxPeer peer, MemorySegment header, int targetQpn, int sourceQpn, long psn) {
         UcxRcQueuePair queuePair = fabric.queuePair(targetQpn);
-        if (queuePair == null || queuePair.state() != QueuePairState.READY
+        if (queuePair == null
+                || queuePair.state() != QueuePairState.READY
                 || !queuePair.isConnectedTo(peer.node, sourceQpn)) {
             answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_OPERATION_ERROR.ordinal(), 0);
             return;
@@ -622,7 +687,8 @@ final class UcxAgent implements Runnable {
         long offset = MessageDescriptor.a(header);
         long regionAndKey = MessageDescriptor.d(header);
         UcxMemoryRegion region = fabric.region((int) (regionAndKey >>> 32));
-        if (region == null || !region.isRegistered()
+        if (region == null
+                || !region.isRegistered()
                 || !region.admits((int) regionAndKey, Access.REMOTE_ATOMIC, offset, 8)) {
             answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.REMOTE_ACCESS_ERROR.ordinal(), 0);
             return;
@@ -635,8 +701,8 @@ final class UcxAgent implements Runnable {
         if (MessageDescriptor.immediate(header) == Opcode.FETCH_ADD.ordinal()) {
             old = (long) WORD.getAndAdd(region.segment(), offset, MessageDescriptor.b(header));
         } else {
-            old = (long) WORD.compareAndExchange(region.segment(), offset, MessageDescriptor.b(header),
-                    MessageDescriptor.c(header));
+            old = (long) WORD.compareAndExchange(
+                    region.segment(), offset, MessageDescriptor.b(header), MessageDescriptor.c(header));
         }
         answer(peer, sourceQpn, targetQpn, psn, CompletionStatus.SUCCESS.ordinal(), old);
     }
@@ -665,8 +731,16 @@ final class UcxAgent implements Runnable {
     }
 
     /** Sends a control message (header, optional data) from a pooled buffer, released when the send completes. */
-    private void sendControl(UcxPeer peer, int type, int targetQpn, int sourceQpn, int immediate, long psn, long a,
-            long b, byte[] data) {
+    private void sendControl(
+            UcxPeer peer,
+            int type,
+            int targetQpn,
+            int sourceQpn,
+            int immediate,
+            long psn,
+            long a,
+            long b,
+            byte[] data) {
         if (peer.failed) {
             return;
         }
@@ -686,8 +760,16 @@ final class UcxAgent implements Runnable {
         }
         peer.lastSentNs = System.nanoTime();
         controlInFlight++;
-        requests.sendActiveMessage(peer, MessageDescriptor.AM_ID, buffer.header.address(),
-                MessageDescriptor.LENGTH, dataAddress, dataLength, 0, buffer, 0);
+        requests.sendActiveMessage(
+                peer,
+                MessageDescriptor.AM_ID,
+                buffer.header.address(),
+                MessageDescriptor.LENGTH,
+                dataAddress,
+                dataLength,
+                0,
+                buffer,
+                0);
     }
 
     /** Gives data UCX kept for a held message back (or declines a rendezvous one). */

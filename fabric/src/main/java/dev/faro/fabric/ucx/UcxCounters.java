@@ -6,5 +6,6 @@ import java.util.concurrent.atomic.LongAdder;
 final class UcxCounters {
     /** Receiver-not-ready notices from targets (each a retry in verbs terms). */
     final LongAdder receiverNotReady = new LongAdder();
+
     final LongAdder peerFailures = new LongAdder();
 }

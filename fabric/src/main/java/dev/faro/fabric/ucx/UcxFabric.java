@@ -55,7 +55,12 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
     /** Regions whose memory UCX still maps; guarded by {@code this}. */
     private final Set<UcxMemoryRegion> mapped = new HashSet<>();
 
-    private UcxFabric(FabricConfig config, UcxOptions options, String libraryVersion, long node, UcpContext context,
+    private UcxFabric(
+            FabricConfig config,
+            UcxOptions options,
+            String libraryVersion,
+            long node,
+            UcpContext context,
             UcpWorker worker) {
         super(config, node, UcxFabricProvider.NAME, CAPABILITIES, UcxCompletionQueue.class);
         this.context = context;
@@ -70,7 +75,10 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
     static UcxFabric open(FabricConfig config) {
         UcxOptions options = UcxOptions.of(config);
         String version = UcxLibrary.load(options.processSettings());
-        UcpParams params = new UcpParams().requestRmaFeature().requestAmFeature().requestWakeupFeature()
+        UcpParams params = new UcpParams()
+                .requestRmaFeature()
+                .requestAmFeature()
+                .requestWakeupFeature()
                 .setMtWorkersShared(false);
         for (var setting : options.contextSettings().entrySet()) {
             params.setConfig(setting.getKey(), setting.getValue());
@@ -79,22 +87,32 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
         try {
             context = new UcpContext(params);
         } catch (UcxException e) {
-            throw new FaroException(FaroException.Category.INVALID_ARGUMENT, "UCX refuses the configuration "
-                    + options.contextSettings() + " of node " + config.nodeName() + ": " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "UCX refuses the configuration " + options.contextSettings() + " of node " + config.nodeName()
+                            + ": " + e.getMessage(),
+                    e);
         }
         UcpWorker worker;
         try {
             worker = context.newWorker(new UcpWorkerParams());
         } catch (UcxException e) {
             context.close();
-            throw new FaroException(FaroException.Category.IO, "UCX cannot create a worker for node "
-                    + config.nodeName() + ": " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.IO,
+                    "UCX cannot create a worker for node " + config.nodeName() + ": " + e.getMessage(),
+                    e);
         }
         long node = newNodeId();
         UcxFabric fabric = new UcxFabric(config, options, version, node, context, worker);
         fabric.agent.start();
-        LOG.log(Level.DEBUG, "fabric node {0} ({1}) on libucx {2}, settings {3}", config.nodeName(),
-                Long.toHexString(node), version, options.contextSettings());
+        LOG.log(
+                Level.DEBUG,
+                "fabric node {0} ({1}) on libucx {2}, settings {3}",
+                config.nodeName(),
+                Long.toHexString(node),
+                version,
+                options.contextSettings());
         return fabric;
     }
 
@@ -113,9 +131,12 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
             try {
                 memory = context.memoryMap(new UcpMemMapParams().allocate().setLength(lengthBytes));
             } catch (UcxException e) {
-                throw new FaroException(FaroException.Category.IO, "UCX cannot allocate and register " + lengthBytes
-                        + " bytes on node " + nodeName() + ": " + e.getMessage()
-                        + " (RDMA registration needs RLIMIT_MEMLOCK: ulimit -l unlimited)", e);
+                throw new FaroException(
+                        FaroException.Category.IO,
+                        "UCX cannot allocate and register " + lengthBytes
+                                + " bytes on node " + nodeName() + ": " + e.getMessage()
+                                + " (RDMA registration needs RLIMIT_MEMLOCK: ulimit -l unlimited)",
+                        e);
             }
             return new UcxMemoryRegion(this, id, key, lengthBytes, access, memory);
         });
@@ -162,9 +183,11 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
      */
     @Override
     public UdQueuePair createUdQueuePair(QueuePairConfig queuePairConfig) {
-        throw new FaroException(FaroException.Category.NOT_SUPPORTED, "the ucx fabric has no UD queue pairs (UCX"
-                + " offers no unreliable datagrams): use a UD-free design (" + UD_FREE_DESIGNS
-                + "), or the shm or net provider for SESQ/SR and MESQ/SR");
+        throw new FaroException(
+                FaroException.Category.NOT_SUPPORTED,
+                "the ucx fabric has no UD queue pairs (UCX"
+                        + " offers no unreliable datagrams): use a UD-free design (" + UD_FREE_DESIGNS
+                        + "), or the shm or net provider for SESQ/SR and MESQ/SR");
     }
 
     @Override
@@ -244,8 +267,8 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
             UcxRcQueuePair[] table = queuePairs.clone();
             table[queuePair.queuePairNumber()] = null;
             queuePairs = table;
-            queuePairArray = Arrays.stream(queuePairArray).filter(q -> q != queuePair)
-                    .toArray(UcxRcQueuePair[]::new);
+            queuePairArray =
+                    Arrays.stream(queuePairArray).filter(q -> q != queuePair).toArray(UcxRcQueuePair[]::new);
         }
         // also while the fabric closes: the progress thread runs queued commands before it releases UCX, and held
         // messages must give their data back to UCX first
@@ -300,7 +323,6 @@ final class UcxFabric extends AbstractFabric<UcxMemoryRegion, UcxCompletionQueue
 
     @Override
     public String toString() {
-        return "UcxFabric[" + nodeName() + ", node=" + Long.toHexString(node()) + ", libucx " + libraryVersion
-                + "]";
+        return "UcxFabric[" + nodeName() + ", node=" + Long.toHexString(node()) + ", libucx " + libraryVersion + "]";
     }
 }

@@ -31,7 +31,8 @@ final class UcxHost {
 
     private static long compute() {
         try {
-            String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+            String boot =
+                    Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
             String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
             // containers: their own namespaces; shared memory between two processes needs the same IPC namespace
             // (sysv), mount namespace (posix /dev/shm) and PID namespace (cma): any difference counts as another host,

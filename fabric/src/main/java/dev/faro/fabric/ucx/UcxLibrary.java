@@ -24,12 +24,22 @@ final class UcxLibrary {
 
     /** The oldest libucp JUCX 1.12.1 runs on (the API it was built against). */
     static final int MINIMUM_MAJOR = 1;
+
     static final int MINIMUM_MINOR = 12;
 
     /** UCX settings read from the environment when libucs loads, not through a UCP context's configuration. */
     static final java.util.Set<String> PROCESS_SETTINGS = java.util.Set.of(
-            "ERROR_SIGNALS", "HANDLE_ERRORS", "LOG_LEVEL", "LOG_FILE", "MEM_EVENTS", "MEM_MALLOC_HOOKS",
-            "MEM_MMAP_HOOK_MODE", "MEMTYPE_CACHE", "ERROR_MAIL_TO", "GDB_COMMAND", "DEBUG_SIGNO");
+            "ERROR_SIGNALS",
+            "HANDLE_ERRORS",
+            "LOG_LEVEL",
+            "LOG_FILE",
+            "MEM_EVENTS",
+            "MEM_MALLOC_HOOKS",
+            "MEM_MMAP_HOOK_MODE",
+            "MEMTYPE_CACHE",
+            "ERROR_MAIL_TO",
+            "GDB_COMMAND",
+            "DEBUG_SIGNO");
 
     private static boolean loaded;
     private static String version;
@@ -49,8 +59,12 @@ final class UcxLibrary {
         if (loaded) {
             for (var setting : processSettings.entrySet()) {
                 String current = System.getenv("UCX_" + setting.getKey());
-                LOG.log(Level.DEBUG, "UCX_{0}={1} comes too late: libucx is loaded (process value: {2})",
-                        setting.getKey(), setting.getValue(), current);
+                LOG.log(
+                        Level.DEBUG,
+                        "UCX_{0}={1} comes too late: libucx is loaded (process value: {2})",
+                        setting.getKey(),
+                        setting.getValue(),
+                        current);
             }
             return version;
         }
@@ -68,12 +82,17 @@ final class UcxLibrary {
                 // touching a native method proves that libjucx resolved against this libucx
                 Class.forName("org.openucx.jucx.ucs.UcsConstants", true, UcxLibrary.class.getClassLoader());
             } catch (UnsatisfiedLinkError | ExceptionInInitializerError | ClassNotFoundException e) {
-                throw new FaroException(FaroException.Category.NOT_SUPPORTED, "the ucx provider cannot load JUCX"
-                        + " against libucx " + version + ": " + firstLine(e) + " (install libucx0 >= "
-                        + MINIMUM_MAJOR + "." + MINIMUM_MINOR + ")", e);
+                throw new FaroException(
+                        FaroException.Category.NOT_SUPPORTED,
+                        "the ucx provider cannot load JUCX"
+                                + " against libucx " + version + ": " + firstLine(e) + " (install libucx0 >= "
+                                + MINIMUM_MAJOR + "." + MINIMUM_MINOR + ")",
+                        e);
             } catch (NoClassDefFoundError e) {
-                throw new FaroException(FaroException.Category.NOT_SUPPORTED,
-                        "the ucx provider needs JUCX (org.openucx:jucx) on the class path", e);
+                throw new FaroException(
+                        FaroException.Category.NOT_SUPPORTED,
+                        "the ucx provider needs JUCX (org.openucx:jucx) on the class path",
+                        e);
             }
             loaded = true;
             LOG.log(Level.DEBUG, "libucx {0} loaded", version);
@@ -91,14 +110,17 @@ final class UcxLibrary {
         try {
             ucp = SymbolLookup.libraryLookup("libucp.so.0", Arena.global());
         } catch (IllegalArgumentException e) {
-            throw new FaroException(FaroException.Category.NOT_SUPPORTED, "the ucx provider needs libucx (libucp.so.0"
-                    + " not found: install libucx0 >= " + MINIMUM_MAJOR + "." + MINIMUM_MINOR
-                    + ", e.g. apt-get install libucx0)");
+            throw new FaroException(
+                    FaroException.Category.NOT_SUPPORTED,
+                    "the ucx provider needs libucx (libucp.so.0"
+                            + " not found: install libucx0 >= " + MINIMUM_MAJOR + "." + MINIMUM_MINOR
+                            + ", e.g. apt-get install libucx0)");
         }
-        MemorySegment symbol = ucp.find("ucp_get_version").orElseThrow(() -> new FaroException(
-                FaroException.Category.NOT_SUPPORTED, "libucp.so.0 has no ucp_get_version: not a UCX library"));
-        MethodHandle getVersion = linker.downcallHandle(symbol,
-                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        MemorySegment symbol = ucp.find("ucp_get_version")
+                .orElseThrow(() -> new FaroException(
+                        FaroException.Category.NOT_SUPPORTED, "libucp.so.0 has no ucp_get_version: not a UCX library"));
+        MethodHandle getVersion = linker.downcallHandle(
+                symbol, FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment numbers = arena.allocate(ValueLayout.JAVA_INT, 3);
             getVersion.invokeExact(numbers, numbers.asSlice(4), numbers.asSlice(8));
@@ -107,9 +129,11 @@ final class UcxLibrary {
             int release = numbers.getAtIndex(ValueLayout.JAVA_INT, 2);
             String found = major + "." + minor + "." + release;
             if (major < MINIMUM_MAJOR || (major == MINIMUM_MAJOR && minor < MINIMUM_MINOR)) {
-                throw new FaroException(FaroException.Category.NOT_SUPPORTED, "libucx " + found
-                        + " is too old for the ucx provider: install libucx0 >= " + MINIMUM_MAJOR + "."
-                        + MINIMUM_MINOR);
+                throw new FaroException(
+                        FaroException.Category.NOT_SUPPORTED,
+                        "libucx " + found
+                                + " is too old for the ucx provider: install libucx0 >= " + MINIMUM_MAJOR + "."
+                                + MINIMUM_MINOR);
             }
             return found;
         } catch (FaroException e) {
@@ -122,9 +146,10 @@ final class UcxLibrary {
     /** setenv(name, value, 0): the environment a user set wins over the provider's default. */
     private static void setEnvironment(String name, String value) {
         Linker linker = Linker.nativeLinker();
-        MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                        ValueLayout.JAVA_INT));
+        MethodHandle setenv = linker.downcallHandle(
+                linker.defaultLookup().find("setenv").orElseThrow(),
+                FunctionDescriptor.of(
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
         try (Arena arena = Arena.ofConfined()) {
             int result = (int) setenv.invokeExact(arena.allocateFrom(name), arena.allocateFrom(value), 0);
             if (result != 0) {
@@ -139,13 +164,13 @@ final class UcxLibrary {
     private static void raiseMemlockLimit() {
         final int rlimitMemlock = 8; // Linux
         Linker linker = Linker.nativeLinker();
-        FunctionDescriptor descriptor = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                ValueLayout.ADDRESS);
+        FunctionDescriptor descriptor =
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
         try (Arena arena = Arena.ofConfined()) {
-            MethodHandle getrlimit = linker.downcallHandle(linker.defaultLookup().find("getrlimit").orElseThrow(),
-                    descriptor);
-            MethodHandle setrlimit = linker.downcallHandle(linker.defaultLookup().find("setrlimit").orElseThrow(),
-                    descriptor);
+            MethodHandle getrlimit = linker.downcallHandle(
+                    linker.defaultLookup().find("getrlimit").orElseThrow(), descriptor);
+            MethodHandle setrlimit = linker.downcallHandle(
+                    linker.defaultLookup().find("setrlimit").orElseThrow(), descriptor);
             MemorySegment limit = arena.allocate(ValueLayout.JAVA_LONG, 2);
             if ((int) getrlimit.invokeExact(rlimitMemlock, limit) != 0) {
                 return;

@@ -32,7 +32,12 @@ final class UcxMemoryRegion extends AbstractMemoryRegion {
         memory.getRemoteKeyBuffer().get(packed);
         UcxRemoteKey remoteKey = new UcxRemoteKey(
                 fabric.node(), id, key, Access.toBits(access), lengthBytes, memory.getAddress(), packed);
-        super(MemorySegment.ofAddress(memory.getAddress()).reinterpret(lengthBytes), remoteKey, key, lengthBytes, access);
+        super(
+                MemorySegment.ofAddress(memory.getAddress()).reinterpret(lengthBytes),
+                remoteKey,
+                key,
+                lengthBytes,
+                access);
         this.fabric = fabric;
         this.id = id;
         this.memory = memory;

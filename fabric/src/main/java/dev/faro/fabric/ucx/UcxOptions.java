@@ -17,8 +17,12 @@ import java.util.TreeMap;
  * @param sharedMemory whether the transports ({@code ucx.tls}, else the environment's {@code UCX_TLS}, else all)
  *     include shared memory
  */
-record UcxOptions(Map<String, String> contextSettings, Map<String, String> processSettings, String errorMode,
-        boolean busySpin, boolean sharedMemory) {
+record UcxOptions(
+        Map<String, String> contextSettings,
+        Map<String, String> processSettings,
+        String errorMode,
+        boolean busySpin,
+        boolean sharedMemory) {
 
     /** UCX's shared-memory transports and their aliases. */
     /** UCX's shared-memory transports; the aliases {@code sm} and {@code shm} name them all. */
@@ -36,28 +40,36 @@ record UcxOptions(Map<String, String> contextSettings, Map<String, String> proce
             switch (key) {
                 case UcxFabricProvider.TLS_OPTION -> put(context, process, "TLS", option.getValue());
                 case UcxFabricProvider.DEVICES_OPTION -> put(context, process, "NET_DEVICES", option.getValue());
-                case UcxFabricProvider.ERROR_MODE_OPTION, UcxFabricProvider.IDLE_OPTION -> { }
+                case UcxFabricProvider.ERROR_MODE_OPTION, UcxFabricProvider.IDLE_OPTION -> {}
                 default -> {
                     if (!name.matches("[A-Z][A-Z0-9_]*")) {
-                        throw new FaroException(FaroException.Category.INVALID_ARGUMENT, "unknown ucx option '" + key
-                                + "': use ucx.tls, ucx.devices, ucx.error-mode, ucx.idle, or ucx.NAME (capitals) for"
-                                + " the UCX setting UCX_NAME");
+                        throw new FaroException(
+                                FaroException.Category.INVALID_ARGUMENT,
+                                "unknown ucx option '" + key
+                                        + "': use ucx.tls, ucx.devices, ucx.error-mode, ucx.idle, or ucx.NAME (capitals) for"
+                                        + " the UCX setting UCX_NAME");
                     }
                     put(context, process, name, option.getValue());
                 }
             }
         }
         String errorMode = config.option(UcxFabricProvider.ERROR_MODE_OPTION, "auto");
-        FaroException.checkArgument(errorMode.equals("auto") || errorMode.equals("peer") || errorMode.equals("none"),
-                "ucx.error-mode must be auto, peer or none: '%s'", errorMode);
+        FaroException.checkArgument(
+                errorMode.equals("auto") || errorMode.equals("peer") || errorMode.equals("none"),
+                "ucx.error-mode must be auto, peer or none: '%s'",
+                errorMode);
         if (errorMode.equals("auto") && context.containsKey("TLS") && sharedMemoryOnly(context.get("TLS"))) {
             errorMode = "none"; // no shared-memory transport handles peer failure: do not even ask (UCX logs it)
         }
         String idle = config.option(UcxFabricProvider.IDLE_OPTION, "backoff");
-        FaroException.checkArgument(idle.equals("backoff") || idle.equals("spin"),
-                "ucx.idle must be 'backoff' or 'spin': '%s'", idle);
+        FaroException.checkArgument(
+                idle.equals("backoff") || idle.equals("spin"), "ucx.idle must be 'backoff' or 'spin': '%s'", idle);
         String transports = context.getOrDefault("TLS", System.getenv("UCX_TLS"));
-        return new UcxOptions(Map.copyOf(context), Map.copyOf(process), errorMode, idle.equals("spin"),
+        return new UcxOptions(
+                Map.copyOf(context),
+                Map.copyOf(process),
+                errorMode,
+                idle.equals("spin"),
                 includesSharedMemory(transports));
     }
 
@@ -85,7 +97,9 @@ record UcxOptions(Map<String, String> contextSettings, Map<String, String> proce
     static boolean sharedMemoryOnly(String transports) {
         for (String transport : transports.split(",")) {
             String name = transport.strip().replace("^", "");
-            if (!(name.equals("self") || name.equals("sm") || name.equals("shm")
+            if (!(name.equals("self")
+                    || name.equals("sm")
+                    || name.equals("shm")
                     || SHARED_MEMORY_TRANSPORTS.contains(name))) {
                 return false;
             }

@@ -23,6 +23,7 @@ final class UcxPeer implements UcpRequests.Completion {
     final UcpEndpoint endpoint;
     /** The endpoint's {@code ucp_ep_h}, for {@link UcpRequests}. */
     final long endpointHandle;
+
     private final UcpRequests requests;
     /** Whether the endpoint was created with UCX's peer failure handling. */
     final boolean peerErrorHandling;
@@ -42,7 +43,12 @@ final class UcxPeer implements UcpRequests.Completion {
     /** Why it failed, for logs. */
     String failure;
 
-    UcxPeer(long node, byte[] workerAddress, UcpEndpoint endpoint, boolean peerErrorHandling, UcpRequests requests,
+    UcxPeer(
+            long node,
+            byte[] workerAddress,
+            UcpEndpoint endpoint,
+            boolean peerErrorHandling,
+            UcpRequests requests,
             long nowNs) {
         this.node = node;
         this.workerAddress = workerAddress;

@@ -39,8 +39,17 @@ final class UcxPlacements {
      * Appends a receive whose outcome is known already: SUCCESS for an eager SEND or a notification behind a fetch,
      * LOCAL_LENGTH_ERROR for a SEND larger than its receive.
      */
-    void addPlaced(long requestId, UcxMemoryRegion region, CompletionStatus status, Opcode opcode, int length,
-            int immediate, boolean hasImmediate, long psn, long sourceNode, int sourceQpn) {
+    void addPlaced(
+            long requestId,
+            UcxMemoryRegion region,
+            CompletionStatus status,
+            Opcode opcode,
+            int length,
+            int immediate,
+            boolean hasImmediate,
+            long psn,
+            long sourceNode,
+            int sourceQpn) {
         append(requestId, region, opcode, length, immediate, hasImmediate, psn, sourceNode, sourceQpn).status = status;
     }
 
@@ -48,15 +57,32 @@ final class UcxPlacements {
      * Appends a rendezvous SEND and starts fetching {@code data}'s bytes into {@code region} at {@code address}; its
      * completion is published once they landed and every earlier entry was published.
      */
-    void addFetch(long requestId, UcxMemoryRegion region, long address, int length, UcxPeer from, UcpAmData data,
-            long psn, long sourceNode, int sourceQpn, UcpRequests requests) {
+    void addFetch(
+            long requestId,
+            UcxMemoryRegion region,
+            long address,
+            int length,
+            UcxPeer from,
+            UcpAmData data,
+            long psn,
+            long sourceNode,
+            int sourceQpn,
+            UcpRequests requests) {
         Entry entry = append(requestId, region, Opcode.RECEIVE, length, 0, false, psn, sourceNode, sourceQpn);
         entry.status = null;
         requests.receiveData(from, data, address, length, region.memoryHandle, entry.fetched, entry.tag);
     }
 
-    private Entry append(long requestId, UcxMemoryRegion region, Opcode opcode, int length, int immediate,
-            boolean hasImmediate, long psn, long sourceNode, int sourceQpn) {
+    private Entry append(
+            long requestId,
+            UcxMemoryRegion region,
+            Opcode opcode,
+            int length,
+            int immediate,
+            boolean hasImmediate,
+            long psn,
+            long sourceNode,
+            int sourceQpn) {
         int index = (head + count) % ring.length;
         Entry entry = ring[index];
         if (entry == null) {
@@ -88,8 +114,17 @@ final class UcxPlacements {
             UcxMemoryRegion region = entry.region;
             entry.region = null;
             entry.tag = 0;
-            receiver.placedInOrder(entry.requestId, region, entry.status, entry.opcode, entry.length,
-                    entry.immediate, entry.hasImmediate, entry.psn, entry.sourceNode, entry.sourceQpn);
+            receiver.placedInOrder(
+                    entry.requestId,
+                    region,
+                    entry.status,
+                    entry.opcode,
+                    entry.length,
+                    entry.immediate,
+                    entry.hasImmediate,
+                    entry.psn,
+                    entry.sourceNode,
+                    entry.sourceQpn);
         }
     }
 
@@ -98,6 +133,7 @@ final class UcxPlacements {
         long tag;
         /** null while fetching. */
         CompletionStatus status;
+
         long requestId;
         UcxMemoryRegion region;
         Opcode opcode;
@@ -109,14 +145,16 @@ final class UcxPlacements {
         int sourceQpn;
 
         final UcpRequests.Completion fetched = new UcpRequests.OneAtATime() { // one fetch at a time per entry
-            @Override
-            public void completed(long issuedFor, int ucsStatus) {
-                if (issuedFor != tag) {
-                    return;
-                }
-                status = ucsStatus == UcpRequests.OK ? CompletionStatus.SUCCESS : CompletionStatus.RETRY_EXCEEDED;
-                publish();
-            }
-        };
+                    @Override
+                    public void completed(long issuedFor, int ucsStatus) {
+                        if (issuedFor != tag) {
+                            return;
+                        }
+                        status = ucsStatus == UcpRequests.OK
+                                ? CompletionStatus.SUCCESS
+                                : CompletionStatus.RETRY_EXCEEDED;
+                        publish();
+                    }
+                };
     }
 }

@@ -29,6 +29,7 @@ final class UcxQueuePairAddress extends AbstractQueuePairAddress {
 
     /** The node's host ({@link UcxHost#ID} there). */
     final long host;
+
     final byte[] workerAddress;
 
     UcxQueuePairAddress(long node, int qpn, long host, byte[] workerAddress) {
@@ -39,14 +40,25 @@ final class UcxQueuePairAddress extends AbstractQueuePairAddress {
 
     @Override
     public byte[] toBytes() {
-        return ByteBuffer.allocate(FIXED_LENGTH + workerAddress.length).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(MAGIC).put(VERSION).put((byte) 0).putShort((short) 0).putLong(node()).putInt(queuePairNumber())
-                .putInt(workerAddress.length).putLong(host).put(workerAddress).array();
+        return ByteBuffer.allocate(FIXED_LENGTH + workerAddress.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(MAGIC)
+                .put(VERSION)
+                .put((byte) 0)
+                .putShort((short) 0)
+                .putLong(node())
+                .putInt(queuePairNumber())
+                .putInt(workerAddress.length)
+                .putLong(host)
+                .put(workerAddress)
+                .array();
     }
 
     static UcxQueuePairAddress fromBytes(byte[] bytes) {
-        FaroException.checkArgument(bytes != null && bytes.length > FIXED_LENGTH,
-                "not a ucx queue pair address: %s bytes", bytes == null ? -1 : bytes.length);
+        FaroException.checkArgument(
+                bytes != null && bytes.length > FIXED_LENGTH,
+                "not a ucx queue pair address: %s bytes",
+                bytes == null ? -1 : bytes.length);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         FaroException.checkArgument(buffer.getInt() == MAGIC, "not a ucx queue pair address (bad magic)");
         FaroException.checkArgument(buffer.get() == VERSION, "ucx queue pair address of an unknown version");
@@ -65,7 +77,8 @@ final class UcxQueuePairAddress extends AbstractQueuePairAddress {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof UcxQueuePairAddress that && sameQueuePair(that)
+        return other instanceof UcxQueuePairAddress that
+                && sameQueuePair(that)
                 && host == that.host
                 && Arrays.equals(workerAddress, that.workerAddress);
     }

@@ -46,10 +46,12 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     private final SendQueue<UcxMemoryRegion, SendSlot> sends;
     /** Inline and header buffers: freed by the GC once neither this queue pair nor a UCX callback (a slot's) holds them. */
     private final Arena arena = Arena.ofAuto();
+
     final UcxReceiver receiver;
 
     /** Written by connect before READY (volatile write of the state), read after reading the state. */
     private UcxQueuePairAddress peerAddress;
+
     long peerNode;
     int peerQpn;
 
@@ -57,6 +59,7 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     UcxPeer peer;
     /** 0 waiting for the handshake, 1 connected back, -1 refused. */
     int handshake;
+
     long nextToIssue = 1;
     long nextToComplete = 1;
     /** The post sequence {@link #transmit} last saw. */
@@ -71,8 +74,12 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     private long placedPsn;
 
     UcxRcQueuePair(UcxFabric fabric, int qpn, QueuePairConfig config) {
-        super(new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress()), config,
-                QueuePairState.INIT, UcxMemoryRegion.class, UcxFabric.CAPABILITIES.maxMessageBytes());
+        super(
+                new UcxQueuePairAddress(fabric.node(), qpn, UcxHost.ID, fabric.workerAddress()),
+                config,
+                QueuePairState.INIT,
+                UcxMemoryRegion.class,
+                UcxFabric.CAPABILITIES.maxMessageBytes());
         this.fabric = fabric;
         this.sendCq = fabric.localCompletionQueue(config.sendCompletionQueue());
         this.receiveCq = fabric.localCompletionQueue(config.receiveCompletionQueue());
@@ -82,7 +89,8 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
         MemorySegment headers = arena.allocate((long) depth * MessageDescriptor.LENGTH, 64);
         SendSlot[] slots = new SendSlot[depth];
         for (int i = 0; i < depth; i++) {
-            slots[i] = new SendSlot(inline.asSlice((long) i * inlineBytes, inlineBytes),
+            slots[i] = new SendSlot(
+                    inline.asSlice((long) i * inlineBytes, inlineBytes),
                     headers.asSlice((long) i * MessageDescriptor.LENGTH, MessageDescriptor.LENGTH));
         }
         this.sends = new SendQueue<>(slots);
@@ -103,7 +111,8 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     /** Whether this queue pair is connected to the given peer queue pair (any thread; racy reads are fine). */
     boolean isConnectedTo(long node, int remoteQpn) {
         QueuePairState current = state();
-        return (current == QueuePairState.READY || current == QueuePairState.ERROR) && peerNode == node
+        return (current == QueuePairState.READY || current == QueuePairState.ERROR)
+                && peerNode == node
                 && peerQpn == remoteQpn;
     }
 
@@ -237,9 +246,18 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
                 }
                 if (slot.length > 0) {
                     slot.pendingCallbacks++;
-                    fabric.agent().requests().get(peer, slot.localAddress(), slot.length,
-                            slot.remoteKey.address + slot.remoteOffset, unpacked(slot.remoteKey),
-                            slot.remoteKey.unpackedHandle, slot.localMemoryHandle(), slot.callback, slot.sequence);
+                    fabric.agent()
+                            .requests()
+                            .get(
+                                    peer,
+                                    slot.localAddress(),
+                                    slot.length,
+                                    slot.remoteKey.address + slot.remoteOffset,
+                                    unpacked(slot.remoteKey),
+                                    slot.remoteKey.unpackedHandle,
+                                    slot.localMemoryHandle(),
+                                    slot.callback,
+                                    slot.sequence);
                 }
                 return true;
             }
@@ -267,7 +285,9 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
                     slot.status = CompletionStatus.REMOTE_ACCESS_ERROR;
                     return true;
                 }
-                sendMessage(slot, slot.opcode == Opcode.SEND ? MessageDescriptor.SEND : MessageDescriptor.ATOMIC,
+                sendMessage(
+                        slot,
+                        slot.opcode == Opcode.SEND ? MessageDescriptor.SEND : MessageDescriptor.ATOMIC,
                         slot.opcode == Opcode.SEND);
                 return true;
             }
@@ -281,8 +301,10 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
      */
     private boolean refuseRemote(SendSlot slot, Access right) {
         UcxRemoteKey key = slot.remoteKey;
-        if (key.node != peerNode || (key.rightsBits & right.bit()) == 0
-                || !key.contains(slot.remoteOffset, slot.length) || peer.revoked.get(key.regionId)) {
+        if (key.node != peerNode
+                || (key.rightsBits & right.bit()) == 0
+                || !key.contains(slot.remoteOffset, slot.length)
+                || peer.revoked.get(key.regionId)) {
             slot.status = CompletionStatus.REMOTE_ACCESS_ERROR;
             return true;
         }
@@ -311,7 +333,8 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     private org.openucx.jucx.ucp.UcpRemoteKey unpacked(UcxRemoteKey key) {
         if (key.unpacked == null || key.unpackedFor != peer) {
             key.unpacked = peer.endpoint.unpackRemoteKey(java.nio.ByteBuffer.allocateDirect(key.packedKey.length)
-                    .put(key.packedKey).flip());
+                    .put(key.packedKey)
+                    .flip());
             key.unpackedHandle = key.unpacked.getNativeId();
             key.unpackedFor = peer;
             fabric.agent().rememberRemoteKey(key.unpacked);
@@ -321,18 +344,38 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
 
     private void sendMessage(SendSlot slot, int type, boolean withPayload) {
         long a = slot.opcode.isAtomic() ? slot.remoteOffset : slot.length;
-        long d = slot.opcode.isAtomic() ? ((long) slot.remoteKey.regionId << 32) | (slot.remoteKey.key & 0xFFFFFFFFL)
+        long d = slot.opcode.isAtomic()
+                ? ((long) slot.remoteKey.regionId << 32) | (slot.remoteKey.key & 0xFFFFFFFFL)
                 : 0;
         int immediate = slot.opcode.isAtomic() ? slot.opcode.ordinal() : slot.immediate;
-        MessageDescriptor.write(slot.header, type, peerQpn, fabric.node(), qpn, immediate, slot.sequence, a,
-                slot.compareOrAdd, slot.swap, d);
+        MessageDescriptor.write(
+                slot.header,
+                type,
+                peerQpn,
+                fabric.node(),
+                qpn,
+                immediate,
+                slot.sequence,
+                a,
+                slot.compareOrAdd,
+                slot.swap,
+                d);
         slot.pendingCallbacks++;
         slot.phase = 2;
         peer.lastSentNs = System.nanoTime();
         boolean data = withPayload && slot.length > 0;
-        fabric.agent().requests().sendActiveMessage(peer, MessageDescriptor.AM_ID,
-                slot.header.address(), MessageDescriptor.LENGTH, data ? slot.localAddress() : 0, data ? slot.length : 0,
-                data ? slot.localMemoryHandle() : 0, slot.callback, slot.sequence);
+        fabric.agent()
+                .requests()
+                .sendActiveMessage(
+                        peer,
+                        MessageDescriptor.AM_ID,
+                        slot.header.address(),
+                        MessageDescriptor.LENGTH,
+                        data ? slot.localAddress() : 0,
+                        data ? slot.length : 0,
+                        data ? slot.localMemoryHandle() : 0,
+                        slot.callback,
+                        slot.sequence);
     }
 
     /** The target answered request {@code psn}. */
@@ -405,8 +448,9 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
                 return done + 1;
             }
             if (slot.opcode.isAtomic()) {
-                slot.local.segment().set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, slot.localOffset,
-                        slot.oldValue);
+                slot.local
+                        .segment()
+                        .set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, slot.localOffset, slot.oldValue);
             }
             completeNext(CompletionStatus.SUCCESS);
             done++;
@@ -423,8 +467,8 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
             case READ -> slot.pendingCallbacks <= 0;
             // acknowledged: placed at the target, which fetched its data already, even if UCX has not yet reported
             // the send's local completion (a report after the slot's reuse is ignored: SendSlot#callback)
-            case SEND, WRITE_WITH_IMMEDIATE -> (slot.phase == 2 && slot.sequence <= acknowledgedPsn)
-                    || (slot.answered && slot.pendingCallbacks <= 0);
+            case SEND, WRITE_WITH_IMMEDIATE ->
+                (slot.phase == 2 && slot.sequence <= acknowledgedPsn) || (slot.answered && slot.pendingCallbacks <= 0);
             default -> slot.answered && slot.pendingCallbacks <= 0;
         };
     }
@@ -468,7 +512,8 @@ final class UcxRcQueuePair extends AbstractQueuePair<UcxMemoryRegion> implements
     /** Moves to ERROR (any thread may read it); false if already in ERROR or closed. */
     boolean markError() {
         QueuePairState current = state();
-        return current != QueuePairState.ERROR && current != QueuePairState.CLOSED
+        return current != QueuePairState.ERROR
+                && current != QueuePairState.CLOSED
                 && compareAndSetState(current, QueuePairState.ERROR);
     }
 

@@ -87,8 +87,18 @@ final class UcxReceiver {
             }
             UcxMemoryRegion ucxRegion = queuePair.checkLocal(region, offset, length, true);
             if (current == QueuePairState.ERROR) {
-                queuePair.receiveCq.offer(requestId, CompletionStatus.FLUSHED, Opcode.RECEIVE, 0, 0, false, null, 0,
-                        queuePair.queuePairNumber(), 0, 0);
+                queuePair.receiveCq.offer(
+                        requestId,
+                        CompletionStatus.FLUSHED,
+                        Opcode.RECEIVE,
+                        0,
+                        0,
+                        false,
+                        null,
+                        0,
+                        queuePair.queuePairNumber(),
+                        0,
+                        0);
                 return false;
             }
             if (receives.isFull()) {
@@ -115,7 +125,14 @@ final class UcxReceiver {
      * An incoming SEND or WRITE_WITH_IMMEDIATE notification for this queue pair, inside the AM handler. Returns
      * UCS_INPROGRESS when the data is kept for later, UCS_OK otherwise.
      */
-    int onMessage(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn, UcpAmData data,
+    int onMessage(
+            boolean send,
+            long psn,
+            long length,
+            int immediate,
+            long sourceNode,
+            int sourceQpn,
+            UcpAmData data,
             long nowNs) {
         if (discarding) {
             return UcxAgent.UCS_OK; // UCX drops the data
@@ -145,8 +162,15 @@ final class UcxReceiver {
     private static final int NOT_READY = 1;
 
     /** Places a message into the oldest posted receive; NOT_READY if there is none (nothing changed). */
-    private int deliver(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn,
-            UcpAmData data, boolean persisted) {
+    private int deliver(
+            boolean send,
+            long psn,
+            long length,
+            int immediate,
+            long sourceNode,
+            int sourceQpn,
+            UcpAmData data,
+            boolean persisted) {
         long requestId;
         UcxMemoryRegion region;
         long offset;
@@ -176,22 +200,35 @@ final class UcxReceiver {
             agent.answer(queuePair, sourceNode, sourceQpn, psn, CompletionStatus.REMOTE_INVALID_REQUEST.ordinal(), 0);
         } else if (send && length > 0 && !data.isDataValid()) {
             // rendezvous: UCX fetches the bytes straight into the receive buffer
-            placements.addFetch(requestId, region, region.address() + offset, (int) length, queuePair.peer, data,
-                    psn, sourceNode, sourceQpn, agent.requests());
+            placements.addFetch(
+                    requestId,
+                    region,
+                    region.address() + offset,
+                    (int) length,
+                    queuePair.peer,
+                    data,
+                    psn,
+                    sourceNode,
+                    sourceQpn,
+                    agent.requests());
             return DELIVERED;
         } else if (send && length > 0) {
-            MemorySegment.copy(MemorySegment.ofAddress(data.getDataAddress()).reinterpret(length), 0, region.segment(),
-                    offset, length);
+            MemorySegment.copy(
+                    MemorySegment.ofAddress(data.getDataAddress()).reinterpret(length),
+                    0,
+                    region.segment(),
+                    offset,
+                    length);
             if (persisted) {
                 release(data);
             }
         }
         if (placements.isEmpty()) {
-            placedInOrder(requestId, region, status, opcode, (int) length, immediate, !send, psn, sourceNode,
-                    sourceQpn);
+            placedInOrder(
+                    requestId, region, status, opcode, (int) length, immediate, !send, psn, sourceNode, sourceQpn);
         } else {
-            placements.addPlaced(requestId, region, status, opcode, (int) length, immediate, !send, psn, sourceNode,
-                    sourceQpn);
+            placements.addPlaced(
+                    requestId, region, status, opcode, (int) length, immediate, !send, psn, sourceNode, sourceQpn);
         }
         return DELIVERED;
     }
@@ -201,8 +238,17 @@ final class UcxReceiver {
      * before it was completed: publishes its completion (acknowledged at the end of the turn), or fails the queue
      * pair.
      */
-    void placedInOrder(long requestId, UcxMemoryRegion region, CompletionStatus status, Opcode opcode, int length,
-            int immediate, boolean hasImmediate, long psn, long sourceNode, int sourceQpn) {
+    void placedInOrder(
+            long requestId,
+            UcxMemoryRegion region,
+            CompletionStatus status,
+            Opcode opcode,
+            int length,
+            int immediate,
+            boolean hasImmediate,
+            long psn,
+            long sourceNode,
+            int sourceQpn) {
         region.unpin();
         if (status == CompletionStatus.SUCCESS) {
             complete(requestId, status, opcode, length, immediate, hasImmediate, sourceNode, sourceQpn);
@@ -217,16 +263,26 @@ final class UcxReceiver {
         }
     }
 
-    private void hold(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn,
-            UcpAmData data, long nowNs, boolean tellInitiator) {
-        Held message = new Held(send, psn, length, immediate, sourceNode, sourceQpn, data,
-                nowNs + queuePair.peerRnrTimeoutNs);
+    private void hold(
+            boolean send,
+            long psn,
+            long length,
+            int immediate,
+            long sourceNode,
+            int sourceQpn,
+            UcpAmData data,
+            long nowNs,
+            boolean tellInitiator) {
+        Held message =
+                new Held(send, psn, length, immediate, sourceNode, sourceQpn, data, nowNs + queuePair.peerRnrTimeoutNs);
         held.addLast(message);
         holding = true;
         if (tellInitiator) {
             message.told = true;
-            queuePair.fabric.agent().answer(queuePair, sourceNode, sourceQpn, psn,
-                    MessageDescriptor.STATUS_RECEIVER_NOT_READY, 0);
+            queuePair
+                    .fabric
+                    .agent()
+                    .answer(queuePair, sourceNode, sourceQpn, psn, MessageDescriptor.STATUS_RECEIVER_NOT_READY, 0);
         }
     }
 
@@ -239,8 +295,15 @@ final class UcxReceiver {
                 dropHeld();
                 return work + 1;
             }
-            int outcome = deliver(message.send, message.psn, message.length, message.immediate, message.sourceNode,
-                    message.sourceQpn, message.data, true);
+            int outcome = deliver(
+                    message.send,
+                    message.psn,
+                    message.length,
+                    message.immediate,
+                    message.sourceNode,
+                    message.sourceQpn,
+                    message.data,
+                    true);
             if (outcome == DELIVERED) {
                 held.removeFirst();
                 holding = !held.isEmpty();
@@ -250,13 +313,29 @@ final class UcxReceiver {
             if (!message.told) {
                 message.told = true;
                 message.deadlineNs = nowNs + queuePair.peerRnrTimeoutNs;
-                queuePair.fabric.agent().answer(queuePair, message.sourceNode, message.sourceQpn, message.psn,
-                        MessageDescriptor.STATUS_RECEIVER_NOT_READY, 0);
+                queuePair
+                        .fabric
+                        .agent()
+                        .answer(
+                                queuePair,
+                                message.sourceNode,
+                                message.sourceQpn,
+                                message.psn,
+                                MessageDescriptor.STATUS_RECEIVER_NOT_READY,
+                                0);
                 work++;
             }
             if (nowNs - message.deadlineNs >= 0) {
-                queuePair.fabric.agent().answer(queuePair, message.sourceNode, message.sourceQpn, message.psn,
-                        CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal(), 0);
+                queuePair
+                        .fabric
+                        .agent()
+                        .answer(
+                                queuePair,
+                                message.sourceNode,
+                                message.sourceQpn,
+                                message.psn,
+                                CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal(),
+                                0);
                 discarding = true;
                 dropHeld();
                 work++;
@@ -281,11 +360,28 @@ final class UcxReceiver {
         queuePair.fabric.agent().releaseData(data);
     }
 
-    private void complete(long requestId, CompletionStatus status, Opcode opcode, int byteLength, int immediate,
-            boolean hasImmediate, long sourceNode, int sourceQpn) {
+    private void complete(
+            long requestId,
+            CompletionStatus status,
+            Opcode opcode,
+            int byteLength,
+            int immediate,
+            boolean hasImmediate,
+            long sourceNode,
+            int sourceQpn) {
         if (queuePair.state() != QueuePairState.CLOSED) {
-            queuePair.receiveCq.offer(requestId, status, opcode, byteLength, immediate, hasImmediate, null, 0,
-                    queuePair.queuePairNumber(), sourceNode, sourceQpn);
+            queuePair.receiveCq.offer(
+                    requestId,
+                    status,
+                    opcode,
+                    byteLength,
+                    immediate,
+                    hasImmediate,
+                    null,
+                    0,
+                    queuePair.queuePairNumber(),
+                    sourceNode,
+                    sourceQpn);
         }
     }
 
@@ -334,7 +430,14 @@ final class UcxReceiver {
         long deadlineNs;
         boolean told;
 
-        Held(boolean send, long psn, long length, int immediate, long sourceNode, int sourceQpn, UcpAmData data,
+        Held(
+                boolean send,
+                long psn,
+                long length,
+                int immediate,
+                long sourceNode,
+                int sourceQpn,
+                UcpAmData data,
                 long deadlineNs) {
             this.send = send;
             this.psn = psn;

@@ -45,6 +45,7 @@ final class UcxRemoteKey implements RemoteKey {
     UcpRemoteKey unpacked;
     /** Its {@code ucp_rkey_h}, for {@link UcpRequests}. */
     long unpackedHandle;
+
     UcxPeer unpackedFor;
 
     UcxRemoteKey(long node, int regionId, int key, int rightsBits, long lengthBytes, long address, byte[] packedKey) {
@@ -64,13 +65,26 @@ final class UcxRemoteKey implements RemoteKey {
 
     @Override
     public byte[] toBytes() {
-        return ByteBuffer.allocate(FIXED_LENGTH + packedKey.length).order(ByteOrder.LITTLE_ENDIAN).putInt(MAGIC)
-                .put(VERSION).put((byte) rightsBits).putShort((short) 0).putLong(node).putInt(regionId).putInt(key)
-                .putLong(lengthBytes).putLong(address).putInt(packedKey.length).put(packedKey).array();
+        return ByteBuffer.allocate(FIXED_LENGTH + packedKey.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(MAGIC)
+                .put(VERSION)
+                .put((byte) rightsBits)
+                .putShort((short) 0)
+                .putLong(node)
+                .putInt(regionId)
+                .putInt(key)
+                .putLong(lengthBytes)
+                .putLong(address)
+                .putInt(packedKey.length)
+                .put(packedKey)
+                .array();
     }
 
     static UcxRemoteKey fromBytes(byte[] bytes) {
-        FaroException.checkArgument(bytes != null && bytes.length > FIXED_LENGTH, "not a ucx remote key: %s bytes",
+        FaroException.checkArgument(
+                bytes != null && bytes.length > FIXED_LENGTH,
+                "not a ucx remote key: %s bytes",
                 bytes == null ? -1 : bytes.length);
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         FaroException.checkArgument(buffer.getInt() == MAGIC, "not a ucx remote key (bad magic)");
@@ -97,7 +111,6 @@ final class UcxRemoteKey implements RemoteKey {
 
     @Override
     public String toString() {
-        return "UcxRemoteKey[node=" + Long.toHexString(node) + ", region=" + regionId + ", length=" + lengthBytes
-                + "]";
+        return "UcxRemoteKey[node=" + Long.toHexString(node) + ", region=" + regionId + ", length=" + lengthBytes + "]";
     }
 }

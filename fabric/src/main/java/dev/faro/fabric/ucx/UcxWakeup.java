@@ -47,10 +47,12 @@ final class UcxWakeup {
         this.worker = MemorySegment.ofAddress(jucxWorker.getNativeId());
         this.arm = linker.downcallHandle(ucp.find("ucp_worker_arm").orElseThrow(), onWorker);
         this.signal = linker.downcallHandle(ucp.find("ucp_worker_signal").orElseThrow(), onWorker);
-        this.poll = linker.downcallHandle(linker.defaultLookup().find("poll").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT));
-        MethodHandle getEfd = linker.downcallHandle(ucp.find("ucp_worker_get_efd").orElseThrow(),
+        this.poll = linker.downcallHandle(
+                linker.defaultLookup().find("poll").orElseThrow(),
+                FunctionDescriptor.of(
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+        MethodHandle getEfd = linker.downcallHandle(
+                ucp.find("ucp_worker_get_efd").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
         this.pollFd = Arena.ofAuto().allocate(8, 4);
         int status;

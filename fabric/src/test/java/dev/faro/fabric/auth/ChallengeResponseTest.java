@@ -17,10 +17,12 @@ class ChallengeResponseTest {
     @Test
     void bothSidesVerifyEachOtherWithTheSameSecret() {
         ChallengeResponse other = new ChallengeResponse(SharedSecret.of("right", "the other side"), "faro-test/1");
-        assertThat(proofs.verifyResponder(challenge, response, BINDING,
-                other.responderProof(challenge, response, BINDING))).isTrue();
-        assertThat(other.verifyChallenger(challenge, response, BINDING,
-                proofs.challengerProof(challenge, response, BINDING))).isTrue();
+        assertThat(proofs.verifyResponder(
+                        challenge, response, BINDING, other.responderProof(challenge, response, BINDING)))
+                .isTrue();
+        assertThat(other.verifyChallenger(
+                        challenge, response, BINDING, proofs.challengerProof(challenge, response, BINDING)))
+                .isTrue();
     }
 
     @Test
@@ -28,20 +30,33 @@ class ChallengeResponseTest {
         byte[] answer = proofs.responderProof(challenge, response, BINDING);
         ChallengeResponse wrongSecret = new ChallengeResponse(SharedSecret.of("wrong", "test"), "faro-test/1");
         ChallengeResponse otherProtocol = new ChallengeResponse(SharedSecret.of("right", "test"), "faro-other/1");
-        assertThat(wrongSecret.verifyResponder(challenge, response, BINDING, answer)).isFalse();
-        assertThat(otherProtocol.verifyResponder(challenge, response, BINDING, answer)).isFalse();
-        assertThat(proofs.verifyChallenger(challenge, response, BINDING, answer)).as("the other role").isFalse();
-        assertThat(proofs.verifyResponder(challenge, response, "exchange q1-x1".getBytes(StandardCharsets.UTF_8),
-                answer)).as("another binding").isFalse();
-        assertThat(proofs.verifyResponder(challenge, response, BINDING, null)).as("no proof").isFalse();
-        assertThat(proofs.verifyResponder(challenge, response, BINDING, new byte[3])).as("a short proof").isFalse();
+        assertThat(wrongSecret.verifyResponder(challenge, response, BINDING, answer))
+                .isFalse();
+        assertThat(otherProtocol.verifyResponder(challenge, response, BINDING, answer))
+                .isFalse();
+        assertThat(proofs.verifyChallenger(challenge, response, BINDING, answer))
+                .as("the other role")
+                .isFalse();
+        assertThat(proofs.verifyResponder(
+                        challenge, response, "exchange q1-x1".getBytes(StandardCharsets.UTF_8), answer))
+                .as("another binding")
+                .isFalse();
+        assertThat(proofs.verifyResponder(challenge, response, BINDING, null))
+                .as("no proof")
+                .isFalse();
+        assertThat(proofs.verifyResponder(challenge, response, BINDING, new byte[3]))
+                .as("a short proof")
+                .isFalse();
     }
 
     @Test
     void aRecordedAnswerDoesNotVerifyAgainstAFreshChallenge() {
         byte[] recorded = proofs.responderProof(challenge, response, BINDING);
-        assertThat(proofs.verifyResponder(ChallengeResponse.nonce(), response, BINDING, recorded)).isFalse();
-        assertThat(ChallengeResponse.nonce()).hasSize(ChallengeResponse.NONCE_LENGTH).isNotEqualTo(challenge);
+        assertThat(proofs.verifyResponder(ChallengeResponse.nonce(), response, BINDING, recorded))
+                .isFalse();
+        assertThat(ChallengeResponse.nonce())
+                .hasSize(ChallengeResponse.NONCE_LENGTH)
+                .isNotEqualTo(challenge);
         assertThat(recorded).hasSize(ChallengeResponse.PROOF_LENGTH);
     }
 

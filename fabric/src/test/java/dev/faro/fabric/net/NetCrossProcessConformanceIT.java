@@ -62,33 +62,52 @@ class NetCrossProcessConformanceIT extends CrossProcessConformanceSuite {
         String[] childQueuePair = child.call("RC 1 1", "RC");
         RcEnd end = rcEnd(parent, 8, 4);
         end.queuePair().connect(parent.importAddress(HEX.parseHex(childQueuePair[2])));
-        child.call("CONNECT " + childQueuePair[1] + " " + HEX.formatHex(end.queuePair().address().toBytes()), "OK");
+        child.call(
+                "CONNECT " + childQueuePair[1] + " "
+                        + HEX.formatHex(end.queuePair().address().toBytes()),
+                "OK");
         RemoteKey key = parent.importRemoteKey(HEX.parseHex(region[2]));
         MemoryRegion local = parent.register(65536, EnumSet.of(Access.LOCAL_WRITE));
         end.queuePair().postReceive(100, local, 32768, 1024);
         end.queuePair().postReceive(101, local, 33792, 1024);
         WorkRequest request = new WorkRequest();
-        end.queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(local, 0, 4096)
-                .remote(key, 0));
+        end.queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(local, 0, 4096)
+                        .remote(key, 0));
         assertSuccess(awaitCompletion(end.completionQueue(), "WRITE while the child runs"), 1, Opcode.WRITE);
 
         child.signal("STOP"); // no FIN, no RST: the child's sockets stay open, it just says nothing any more
         long stoppedNs = System.nanoTime();
         List<Completion> completions;
         try {
-            end.queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE).local(local, 0, 4096)
-                    .remote(key, 4096));
-            end.queuePair().postSend(request.clear().requestId(3).opcode(Opcode.READ).local(local, 8192, 4096)
-                    .remote(key, 0));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(2)
+                            .opcode(Opcode.WRITE)
+                            .local(local, 0, 4096)
+                            .remote(key, 4096));
+            end.queuePair()
+                    .postSend(request.clear()
+                            .requestId(3)
+                            .opcode(Opcode.READ)
+                            .local(local, 8192, 4096)
+                            .remote(key, 0));
             completions = awaitCompletions(end.completionQueue(), 4, "requests and receives of a silent peer");
         } finally {
             child.signal("CONT");
         }
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedNs);
-        System.out.printf("[net] a silent peer failed the queue pair %d ms after it stopped (peer timeout %d ms)%n",
+        System.out.printf(
+                "[net] a silent peer failed the queue pair %d ms after it stopped (peer timeout %d ms)%n",
                 elapsedMs, peerTimeout.toMillis());
         assertThat(completions).extracting(Completion::requestId).containsExactlyInAnyOrder(2L, 3L, 100L, 101L);
-        assertThat(completions).as("%s", completions).extracting(Completion::status).allMatch(PEER_GONE::contains);
+        assertThat(completions)
+                .as("%s", completions)
+                .extracting(Completion::status)
+                .allMatch(PEER_GONE::contains);
         assertThat(end.queuePair().state()).isEqualTo(QueuePairState.ERROR);
         assertThat(parent.counters().peerFailures()).isEqualTo(1);
     }

@@ -25,8 +25,8 @@ class NetDatagramFuzzTest {
 
     private final Mac mac = SECRET.newMac();
     private final byte[] tag = new byte[32];
-    private final ByteBuffer incoming = ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH + 1)
-            .order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer incoming =
+            ByteBuffer.allocateDirect(DatagramDescriptor.MAX_LENGTH + 1).order(ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment receive = MemorySegment.ofArray(new byte[NetUdQueuePair.MTU_BYTES]);
 
     @FuzzTest(maxDuration = "4s")
@@ -66,8 +66,8 @@ class NetDatagramFuzzTest {
         incoming.getInt(DatagramDescriptor.DESTINATION_QPN_OFFSET);
         incoming.getLong(DatagramDescriptor.SOURCE_NODE_OFFSET);
         incoming.getInt(DatagramDescriptor.SOURCE_QPN_OFFSET);
-        MemorySegment.copy(MemorySegment.ofBuffer(incoming.position(0)), DatagramDescriptor.HEADER_LENGTH, receive, 0,
-                length);
+        MemorySegment.copy(
+                MemorySegment.ofBuffer(incoming.position(0)), DatagramDescriptor.HEADER_LENGTH, receive, 0, length);
     }
 
     /** Writes the tag the endpoint expects for the payload length the datagram claims, where that fits. */

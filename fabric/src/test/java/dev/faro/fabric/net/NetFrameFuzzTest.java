@@ -38,15 +38,20 @@ class NetFrameFuzzTest {
             byte type = header.type;
             int length = header.payloadLength;
             assertThat(length).isBetween(0, (int) Math.min(Integer.MAX_VALUE, MAX_MESSAGE_BYTES));
-            if (FrameDescriptor.isHandshake(type) || type == FrameDescriptor.FETCH_ADD
+            if (FrameDescriptor.isHandshake(type)
+                    || type == FrameDescriptor.FETCH_ADD
                     || type == FrameDescriptor.COMPARE_SWAP) {
                 small.clear().limit(length); // Connection.sinkSmall
-            } else if (type == FrameDescriptor.HEARTBEAT || type == FrameDescriptor.GOODBYE
-                    || type == FrameDescriptor.READ_REQUEST || type == FrameDescriptor.ACK
-                    || type == FrameDescriptor.NAK || type == FrameDescriptor.ATOMIC_RESPONSE) {
+            } else if (type == FrameDescriptor.HEARTBEAT
+                    || type == FrameDescriptor.GOODBYE
+                    || type == FrameDescriptor.READ_REQUEST
+                    || type == FrameDescriptor.ACK
+                    || type == FrameDescriptor.NAK
+                    || type == FrameDescriptor.ATOMIC_RESPONSE) {
                 assertThat(length).isZero();
             } else {
-                assertThat(FrameDescriptor.isRequest(type) || FrameDescriptor.isResponse(type)).isTrue();
+                assertThat(FrameDescriptor.isRequest(type) || FrameDescriptor.isResponse(type))
+                        .isTrue();
             }
             in.position(at + FrameDescriptor.HEADER_LENGTH + (int) Math.min(in.remaining(), length));
         }

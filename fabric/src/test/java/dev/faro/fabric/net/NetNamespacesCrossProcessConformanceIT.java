@@ -47,7 +47,8 @@ class NetNamespacesCrossProcessConformanceIT extends NetCrossProcessConformanceI
     /** A child: inside host 0's namespace, bound to that host's address instead of the root's. */
     @Override
     protected PeerProcess launchChild(FabricConfig config) throws IOException {
-        return PeerProcess.start(config.withOption(NetFabricProvider.BIND_OPTION, network.address(0)),
+        return PeerProcess.start(
+                config.withOption(NetFabricProvider.BIND_OPTION, network.address(0)),
                 NetworkNamespaces.inside(network.host(0)));
     }
 }

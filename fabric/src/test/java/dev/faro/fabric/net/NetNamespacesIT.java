@@ -113,8 +113,8 @@ class NetNamespacesIT {
     @Test
     void lossyCappedLinkKeepsRcExactlyOnceAndUdAtMostOnce() throws Exception {
         String ports = PORT_A + ", " + PORT_B;
-        for (String[] host : new String[][] {{TestNetwork.HOST_A, TestNetwork.LINK_A},
-                {TestNetwork.HOST_B, TestNetwork.LINK_B}}) {
+        for (String[] host :
+                new String[][] {{TestNetwork.HOST_A, TestNetwork.LINK_A}, {TestNetwork.HOST_B, TestNetwork.LINK_B}}) {
             TestNetwork.dropPackets(host[0], 5, ports);
             TestNetwork.capBandwidth(host[0], host[1], "100mbit");
         }
@@ -126,9 +126,12 @@ class NetNamespacesIT {
         String outcome = udStream(pair, 2000, 1024, -1);
         long[] droppedA = TestNetwork.droppedPackets(TestNetwork.HOST_A);
         long[] droppedB = TestNetwork.droppedPackets(TestNetwork.HOST_B);
-        System.out.printf("[namespaces] lossy link: UD %s; nft dropped UDP %d (during the UD stream %d), TCP %d + %d"
-                + " packets%n", outcome, droppedA[0], droppedA[0] - udpDroppedBefore, droppedA[1], droppedB[1]);
-        assertThat(droppedA[1] + droppedB[1]).as("TCP packets nftables dropped (the RC checks ran on a lossy link)")
+        System.out.printf(
+                "[namespaces] lossy link: UD %s; nft dropped UDP %d (during the UD stream %d), TCP %d + %d"
+                        + " packets%n",
+                outcome, droppedA[0], droppedA[0] - udpDroppedBefore, droppedA[1], droppedB[1]);
+        assertThat(droppedA[1] + droppedB[1])
+                .as("TCP packets nftables dropped (the RC checks ran on a lossy link)")
                 .isPositive();
     }
 
@@ -146,8 +149,10 @@ class NetNamespacesIT {
         long senderMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - downNs);
         String receiver = String.join(" ", pair.b().expect("ERROR", WAIT.plus(peerTimeout)));
         long receiverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - downNs);
-        System.out.printf("[namespaces] link down: sender failed after %d ms (%s), receiver after %d ms (%s);"
-                + " peer timeout %d ms%n", senderMs, sender, receiverMs, receiver, peerTimeout.toMillis());
+        System.out.printf(
+                "[namespaces] link down: sender failed after %d ms (%s), receiver after %d ms (%s);"
+                        + " peer timeout %d ms%n",
+                senderMs, sender, receiverMs, receiver, peerTimeout.toMillis());
         assertThat(sender).as("the sender's error").containsAnyOf("RETRY_EXCEEDED", "FLUSHED");
         assertThat(receiver).as("the receiver's error").containsAnyOf("FLUSHED", "RETRY_EXCEEDED");
     }
@@ -165,33 +170,85 @@ class NetNamespacesIT {
             int length = sizes[i];
             long remoteOffset = i % 2 == 0 ? 0 : 4099;
             a.call("FILL " + regionA[1] + " 0 " + length + " " + (SEED + i), "OK");
-            String[] completion = a.call(String.join(" ", "POST", pair.rcA(), "WRITE", regionA[1], "0",
-                    Integer.toString(length), regionB[2], Long.toString(remoteOffset), "0", "0"), "COMPLETION");
+            String[] completion = a.call(
+                    String.join(
+                            " ",
+                            "POST",
+                            pair.rcA(),
+                            "WRITE",
+                            regionA[1],
+                            "0",
+                            Integer.toString(length),
+                            regionB[2],
+                            Long.toString(remoteOffset),
+                            "0",
+                            "0"),
+                    "COMPLETION");
             assertThat(completion[1]).as("WRITE of %d bytes", length).isEqualTo("SUCCESS");
-            assertThat(checksum(b, regionB[1], remoteOffset, length)).as("b's checksum of a's WRITE of %d bytes",
-                    length).isEqualTo(checksum(a, regionA[1], 0, length));
+            assertThat(checksum(b, regionB[1], remoteOffset, length))
+                    .as("b's checksum of a's WRITE of %d bytes", length)
+                    .isEqualTo(checksum(a, regionA[1], 0, length));
         }
         int readBytes = 300_000;
         b.call("FILL " + regionB[1] + " 1000000 " + readBytes + " " + (SEED + 77), "OK");
-        String[] read = a.call(String.join(" ", "POST", pair.rcA(), "READ", regionA[1], "8",
-                Integer.toString(readBytes), regionB[2], "1000000", "0", "0"), "COMPLETION");
+        String[] read = a.call(
+                String.join(
+                        " ",
+                        "POST",
+                        pair.rcA(),
+                        "READ",
+                        regionA[1],
+                        "8",
+                        Integer.toString(readBytes),
+                        regionB[2],
+                        "1000000",
+                        "0",
+                        "0"),
+                "COMPLETION");
         assertThat(read[1]).as("READ").isEqualTo("SUCCESS");
-        assertThat(checksum(a, regionA[1], 8, readBytes)).as("a's checksum of what it READ")
+        assertThat(checksum(a, regionA[1], 8, readBytes))
+                .as("a's checksum of what it READ")
                 .isEqualTo(checksum(b, regionB[1], 1_000_000, readBytes));
         long word = REGION_BYTES - 8;
         b.call("FILL " + regionB[1] + " " + word + " 8 0", "OK");
         long initial = Long.parseLong(b.call("WORD " + regionB[1] + " " + word, "WORD")[1]);
         for (int i = 0; i < 20; i++) {
-            String[] added = a.call(String.join(" ", "POST", pair.rcA(), "FETCH_ADD", regionA[1], "0", "8",
-                    regionB[2], Long.toString(word), "3", "0"), "COMPLETION");
+            String[] added = a.call(
+                    String.join(
+                            " ",
+                            "POST",
+                            pair.rcA(),
+                            "FETCH_ADD",
+                            regionA[1],
+                            "0",
+                            "8",
+                            regionB[2],
+                            Long.toString(word),
+                            "3",
+                            "0"),
+                    "COMPLETION");
             assertThat(added[1]).as("FETCH_ADD %d", i).isEqualTo("SUCCESS");
-            assertThat(Long.parseLong(a.call("WORD " + regionA[1] + " 0", "WORD")[1])).as("old value %d", i)
+            assertThat(Long.parseLong(a.call("WORD " + regionA[1] + " 0", "WORD")[1]))
+                    .as("old value %d", i)
                     .isEqualTo(initial + 3L * i);
         }
-        String[] swapped = a.call(String.join(" ", "POST", pair.rcA(), "COMPARE_SWAP", regionA[1], "0", "8",
-                regionB[2], Long.toString(word), Long.toString(initial + 60), "7"), "COMPLETION");
+        String[] swapped = a.call(
+                String.join(
+                        " ",
+                        "POST",
+                        pair.rcA(),
+                        "COMPARE_SWAP",
+                        regionA[1],
+                        "0",
+                        "8",
+                        regionB[2],
+                        Long.toString(word),
+                        Long.toString(initial + 60),
+                        "7"),
+                "COMPLETION");
         assertThat(swapped[1]).isEqualTo("SUCCESS");
-        assertThat(Long.parseLong(b.call("WORD " + regionB[1] + " " + word, "WORD")[1])).isEqualTo(7);
+        assertThat(Long.parseLong(b.call("WORD " + regionB[1] + " " + word, "WORD")[1]))
+                .isEqualTo(7);
     }
 
     private static long checksum(PeerProcess worker, String region, long offset, long length) {
@@ -199,15 +256,23 @@ class NetNamespacesIT {
     }
 
     /** An RC SEND stream from {@code sender} to {@code receiver}: every message once, in order, checksums equal. */
-    private static void rcStream(PeerProcess sender, String senderQueuePair, PeerProcess receiver,
-            String receiverQueuePair, int messages, int maxBytes) {
+    private static void rcStream(
+            PeerProcess sender,
+            String senderQueuePair,
+            PeerProcess receiver,
+            String receiverQueuePair,
+            int messages,
+            int maxBytes) {
         receiver.call("RECV_STREAM " + receiverQueuePair + " " + messages + " " + maxBytes, "POSTED");
         sender.call("SEND_STREAM " + senderQueuePair + " " + messages + " " + SEED + " 64 " + maxBytes, "SENDING");
         String[] sent = sender.expect("SENT", STREAM_WAIT);
         String[] received = receiver.expect("RECEIVED", STREAM_WAIT);
-        assertThat(Long.parseLong(received[1])).as("messages received once, in order").isEqualTo(messages);
+        assertThat(Long.parseLong(received[1]))
+                .as("messages received once, in order")
+                .isEqualTo(messages);
         assertThat(Long.parseLong(sent[1])).isEqualTo(messages);
-        assertThat(Long.parseLong(received[2])).as("sum of checksums (seed=%d)", SEED)
+        assertThat(Long.parseLong(received[2]))
+                .as("sum of checksums (seed=%d)", SEED)
                 .isEqualTo(Long.parseLong(sent[2]));
     }
 
@@ -223,21 +288,24 @@ class NetNamespacesIT {
         String[] udB = pair.b().call("UD 1 1024", "UD");
         long droppedBefore = minimumLoss < 0 ? TestNetwork.droppedPackets(TestNetwork.HOST_A)[0] : 0;
         pair.b().call("UD_COUNT " + udB[1] + " " + messages + " " + maxBytes + " 3000", "POSTED");
-        pair.a().call("SEND_STREAM " + udA[1] + " " + messages + " " + SEED + " 64 " + maxBytes + " " + udB[2],
-                "SENDING");
+        pair.a()
+                .call(
+                        "SEND_STREAM " + udA[1] + " " + messages + " " + SEED + " 64 " + maxBytes + " " + udB[2],
+                        "SENDING");
         String[] sent = pair.a().expect("SENT", STREAM_WAIT);
         String[] counted = pair.b().expect("UD_COUNTED", STREAM_WAIT);
-        long known = minimumLoss < 0 ? TestNetwork.droppedPackets(TestNetwork.HOST_A)[0] - droppedBefore
-                : minimumLoss;
+        long known = minimumLoss < 0 ? TestNetwork.droppedPackets(TestNetwork.HOST_A)[0] - droppedBefore : minimumLoss;
         long distinct = Long.parseLong(counted[1]);
         assertThat(Long.parseLong(sent[1])).isEqualTo(messages);
         assertThat(Long.parseLong(counted[2])).as("UD messages delivered twice").isZero();
         assertThat(Long.parseLong(counted[3])).as("UD messages corrupted").isZero();
         assertThat(distinct).as("UD messages delivered").isLessThanOrEqualTo(messages);
-        assertThat(messages - distinct).as("UD messages missing: at least those nftables dropped")
+        assertThat(messages - distinct)
+                .as("UD messages missing: at least those nftables dropped")
                 .isGreaterThanOrEqualTo(known);
         if (distinct == messages) {
-            assertThat(Long.parseLong(counted[5])).as("checksums of a complete UD stream")
+            assertThat(Long.parseLong(counted[5]))
+                    .as("checksums of a complete UD stream")
                     .isEqualTo(Long.parseLong(sent[2]));
             return "delivered all " + messages + " messages exactly once";
         }
@@ -251,8 +319,9 @@ class NetNamespacesIT {
     private static FaroException countUdMessages(long announced, long received) {
         try {
             if (received < announced) {
-                throw new FaroException(FaroException.Category.NETWORK, "UD lost " + (announced - received) + " of "
-                        + announced + " messages: restart the query");
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "UD lost " + (announced - received) + " of " + announced + " messages: restart the query");
             }
             throw new AssertionError("nothing lost");
         } catch (FaroException e) {

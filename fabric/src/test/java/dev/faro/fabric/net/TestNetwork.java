@@ -95,8 +95,11 @@ final class TestNetwork implements AutoCloseable {
 
     /** Caps what {@code link} in {@code host} sends with a token bucket (this kernel has no netem). */
     static void capBandwidth(String host, String link, String rate) throws IOException {
-        run(join(inside(host), List.of("tc", "qdisc", "add", "dev", link, "root", "tbf", "rate", rate, "burst",
-                "32kbit", "latency", "50ms")));
+        run(join(
+                inside(host),
+                List.of(
+                        "tc", "qdisc", "add", "dev", link, "root", "tbf", "rate", rate, "burst", "32kbit", "latency",
+                        "50ms")));
     }
 
     /** Takes {@code link} in {@code host} down: packets stop, and nobody is told. */

@@ -37,6 +37,8 @@ class ShmCrossProcessConformanceIT extends CrossProcessConformanceSuite {
     protected void afterNodesClosed() {
         List<String> left = ShmDirectories.list(directory);
         ShmDirectories.deleteRecursively(directory);
-        assertThat(left).as("files left in %s once every node of the test closed or died", directory).isEmpty();
+        assertThat(left)
+                .as("files left in %s once every node of the test closed or died", directory)
+                .isEmpty();
     }
 }

@@ -44,11 +44,13 @@ class ShmDirectoryTest {
             assertThat(entries).as("node directories and their files").hasSizeGreaterThan(6);
             for (Path entry : entries) {
                 String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(entry));
-                assertThat(mode).as("mode of %s", entry)
+                assertThat(mode)
+                        .as("mode of %s", entry)
                         .isEqualTo(Files.isDirectory(entry) ? "rwx------" : "rw-------");
             }
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(base)))
-                    .as("a directory named by shm.directory that the node creates").isEqualTo("rwx------");
+                    .as("a directory named by shm.directory that the node creates")
+                    .isEqualTo("rwx------");
         }
     }
 
@@ -60,16 +62,21 @@ class ShmDirectoryTest {
     void theFallbackIsCreatedOwnerOnlyWhenThereIsNoDevShm() throws IOException {
         Path base = ShmDirectory.base(null, temp.resolve("no-dev-shm"), temp);
         assertThat(base).isEqualTo(temp.resolve(ShmDirectory.FALLBACK_NAME));
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(base))).isEqualTo("rwx------");
-        assertThat(ShmDirectory.base(null, temp.resolve("no-dev-shm"), temp)).as("found again").isEqualTo(base);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(base)))
+                .isEqualTo("rwx------");
+        assertThat(ShmDirectory.base(null, temp.resolve("no-dev-shm"), temp))
+                .as("found again")
+                .isEqualTo(base);
     }
 
     @Test
     void aFallbackOwnedByAnotherUserIsRefused() throws IOException {
         assumeTrue(new UnixSystem().getUid() == 0, "needs root to give a directory to nobody");
-        Path fallback = Files.createDirectory(temp.resolve(ShmDirectory.FALLBACK_NAME),
+        Path fallback = Files.createDirectory(
+                temp.resolve(ShmDirectory.FALLBACK_NAME),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        UserPrincipal nobody = fallback.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+        UserPrincipal nobody =
+                fallback.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
         Files.setOwner(fallback, nobody);
         assertThatThrownBy(() -> ShmDirectory.base(null, temp.resolve("no-dev-shm"), temp))
                 .isInstanceOf(FaroException.class)
@@ -89,13 +96,16 @@ class ShmDirectoryTest {
 
     @Test
     void aFallbackThatIsALinkIsRefused() throws IOException {
-        Path mine = Files.createDirectory(temp.resolve("mine"),
+        Path mine = Files.createDirectory(
+                temp.resolve("mine"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path fallback = Files.createSymbolicLink(temp.resolve(ShmDirectory.FALLBACK_NAME), mine);
         assertThat(Files.isSymbolicLink(fallback)).isTrue();
         assertThatThrownBy(() -> ShmDirectory.base(null, temp.resolve("no-dev-shm"), temp))
                 .isInstanceOf(FaroException.class)
                 .hasMessageContaining("it is a symbolic link");
-        assertThat(Files.exists(fallback, LinkOption.NOFOLLOW_LINKS)).as("left alone").isTrue();
+        assertThat(Files.exists(fallback, LinkOption.NOFOLLOW_LINKS))
+                .as("left alone")
+                .isTrue();
     }
 }

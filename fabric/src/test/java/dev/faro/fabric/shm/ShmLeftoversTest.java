@@ -34,7 +34,8 @@ class ShmLeftoversTest {
     void anExistingDirectoryWithoutLeftoversIsKept(@TempDir Path temporary) throws Exception {
         Path directory = Files.createDirectory(temporary.resolve("shm"));
 
-        assertThat(new ShmFabricProvider().removeLeftovers(Map.of("shm.directory", directory.toString()))).isZero();
+        assertThat(new ShmFabricProvider().removeLeftovers(Map.of("shm.directory", directory.toString())))
+                .isZero();
         assertThat(directory).isDirectory();
     }
 }

@@ -63,15 +63,18 @@ class ShmMappingReleaseTest {
         for (int round = 0; round < rounds; round++) {
             exchangeAndClose(a, b, round);
             if (round == 0) {
-                awaitCondition(() -> a.mappedPeerFiles() == 0 && b.mappedPeerFiles() == 0,
+                awaitCondition(
+                        () -> a.mappedPeerFiles() == 0 && b.mappedPeerFiles() == 0,
                         "the first round's files are unmapped");
             }
         }
         long afterWarmUp = 2 + 2; // each node's own node file and its view of the other's
-        awaitCondition(() -> a.mappedPeerFiles() == 0 && b.mappedPeerFiles() == 0,
+        awaitCondition(
+                () -> a.mappedPeerFiles() == 0 && b.mappedPeerFiles() == 0,
                 "every retired file is unmapped after " + rounds + " rounds");
         awaitCondition(() -> mappingsOfDirectory() <= afterWarmUp, "only the node files stay mapped");
-        assertThat(mappingsOfDirectory()).as("mappings of %s in /proc/self/maps", directory)
+        assertThat(mappingsOfDirectory())
+                .as("mappings of %s in /proc/self/maps", directory)
                 .isLessThanOrEqualTo(afterWarmUp);
     }
 
@@ -82,9 +85,16 @@ class ShmMappingReleaseTest {
         MemoryRegion source = a.register(64 * KIB, ALL_RIGHTS);
         WorkRequest request = new WorkRequest();
         link.b().queuePair().postReceive(1, target, 0, 4 * KIB);
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.SEND).local(source, 0, 4 * KIB));
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE).local(source, 0, 8 * KIB)
-                .remote(keyAt(a, target), 8 * KIB));
+        link.a()
+                .queuePair()
+                .postSend(request.clear().requestId(1).opcode(Opcode.SEND).local(source, 0, 4 * KIB));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 8 * KIB)
+                        .remote(keyAt(a, target), 8 * KIB));
         assertThat(awaitCompletions(link.a().completionQueue(), 2, "SEND and WRITE of round " + round))
                 .allMatch(completion -> completion.isSuccess());
         assertSuccess(awaitCompletion(link.b().completionQueue(), "receive of round " + round), 1, Opcode.RECEIVE);
@@ -92,17 +102,25 @@ class ShmMappingReleaseTest {
         UdEnd sender = udEnd(a, 2, 1);
         UdEnd receiver = udEnd(b, 1, 2);
         receiver.queuePair().postReceive(3, target, 16 * KIB, 4 * KIB);
-        sender.queuePair().postSend(request.clear().requestId(3).opcode(Opcode.SEND).local(source, 0, 1024)
-                .destination(addressAt(a, receiver.queuePair())));
-        assertThat(awaitCompletion(sender.completionQueue(), "UD send of round " + round).isSuccess()).isTrue();
-        assertSuccess(awaitCompletion(receiver.completionQueue(), "UD receive of round " + round), 3,
-                Opcode.RECEIVE);
+        sender.queuePair()
+                .postSend(request.clear()
+                        .requestId(3)
+                        .opcode(Opcode.SEND)
+                        .local(source, 0, 1024)
+                        .destination(addressAt(a, receiver.queuePair())));
+        assertThat(awaitCompletion(sender.completionQueue(), "UD send of round " + round)
+                        .isSuccess())
+                .isTrue();
+        assertSuccess(awaitCompletion(receiver.completionQueue(), "UD receive of round " + round), 3, Opcode.RECEIVE);
 
-        for (var queuePair : List.of(link.a().queuePair(), link.b().queuePair(), sender.queuePair(),
-                receiver.queuePair())) {
+        for (var queuePair :
+                List.of(link.a().queuePair(), link.b().queuePair(), sender.queuePair(), receiver.queuePair())) {
             queuePair.close();
         }
-        for (var queue : List.of(link.a().completionQueue(), link.b().completionQueue(), sender.completionQueue(),
+        for (var queue : List.of(
+                link.a().completionQueue(),
+                link.b().completionQueue(),
+                sender.completionQueue(),
                 receiver.completionQueue())) {
             queue.close();
         }
@@ -119,16 +137,27 @@ class ShmMappingReleaseTest {
         MemoryRegion source = a.register(64 * KIB, NO_RIGHTS);
         RemoteKey key = keyAt(a, target);
         WorkRequest request = new WorkRequest();
-        link.a().queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(source, 0, 4096)
-                .remote(key, 0));
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 4096)
+                        .remote(key, 0));
         assertSuccess(awaitCompletion(link.a().completionQueue(), "first WRITE"), 1, Opcode.WRITE);
         int mapped = a.mappedPeerFiles();
 
         target.close();
         awaitCondition(() -> a.mappedPeerFiles() < mapped, "a unmaps b's deregistered region");
-        link.a().queuePair().postSend(request.clear().requestId(2).opcode(Opcode.WRITE).local(source, 0, 4096)
-                .remote(key, 0));
-        assertThat(awaitCompletion(link.a().completionQueue(), "WRITE after the unmap").status())
+        link.a()
+                .queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.WRITE)
+                        .local(source, 0, 4096)
+                        .remote(key, 0));
+        assertThat(awaitCompletion(link.a().completionQueue(), "WRITE after the unmap")
+                        .status())
                 .isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
     }
 
@@ -144,9 +173,14 @@ class ShmMappingReleaseTest {
         var destination = addressAt(a, receiver.queuePair());
         WorkRequest request = new WorkRequest();
         receiver.queuePair().postReceive(1, buffer, 0, 4096);
-        sender.queuePair().postSend(request.clear().requestId(1).opcode(Opcode.SEND).local(source, 0, 512)
-                .destination(destination));
-        assertThat(awaitCompletion(sender.completionQueue(), "UD send").isSuccess()).isTrue();
+        sender.queuePair()
+                .postSend(request.clear()
+                        .requestId(1)
+                        .opcode(Opcode.SEND)
+                        .local(source, 0, 512)
+                        .destination(destination));
+        assertThat(awaitCompletion(sender.completionQueue(), "UD send").isSuccess())
+                .isTrue();
         awaitCompletion(receiver.completionQueue(), "UD receive");
         int mapped = a.mappedPeerFiles();
 
@@ -155,12 +189,21 @@ class ShmMappingReleaseTest {
         receiver.completionQueue().close();
         awaitCondition(() -> a.mappedPeerFiles() <= mapped - 3, "a unmaps b's closed queue pairs and queue");
 
-        sender.queuePair().postSend(request.clear().requestId(2).opcode(Opcode.SEND).local(source, 0, 512)
-                .destination(destination));
-        assertThat(awaitCompletion(sender.completionQueue(), "UD send to a closed queue pair").isSuccess())
-                .as("a datagram to a closed queue pair is dropped, as with a NIC").isTrue();
-        link.a().queuePair().postSend(request.clear().requestId(3).opcode(Opcode.SEND).local(source, 0, 512));
-        assertThat(awaitCompletion(link.a().completionQueue(), "RC send to a closed queue pair").status())
+        sender.queuePair()
+                .postSend(request.clear()
+                        .requestId(2)
+                        .opcode(Opcode.SEND)
+                        .local(source, 0, 512)
+                        .destination(destination));
+        assertThat(awaitCompletion(sender.completionQueue(), "UD send to a closed queue pair")
+                        .isSuccess())
+                .as("a datagram to a closed queue pair is dropped, as with a NIC")
+                .isTrue();
+        link.a()
+                .queuePair()
+                .postSend(request.clear().requestId(3).opcode(Opcode.SEND).local(source, 0, 512));
+        assertThat(awaitCompletion(link.a().completionQueue(), "RC send to a closed queue pair")
+                        .status())
                 .isIn(PEER_GONE);
     }
 
@@ -180,8 +223,13 @@ class ShmMappingReleaseTest {
                 WorkRequest request = new WorkRequest();
                 WorkCompletion[] completion = WorkCompletion.array(1);
                 for (long id = 0; failedWith.get() == null; id++) {
-                    link.a().queuePair().postSend(request.clear().requestId(id).opcode(Opcode.WRITE)
-                            .local(source, 0, bytes).remote(key, 0));
+                    link.a()
+                            .queuePair()
+                            .postSend(request.clear()
+                                    .requestId(id)
+                                    .opcode(Opcode.WRITE)
+                                    .local(source, 0, bytes)
+                                    .remote(key, 0));
                     awaitCondition(() -> link.a().completionQueue().poll(completion) == 1, "WRITE " + id);
                     if (completion[0].status() != CompletionStatus.SUCCESS) {
                         failedWith.set(completion[0].status());
@@ -194,8 +242,11 @@ class ShmMappingReleaseTest {
                 a.peer(b.node()).close(); // what a's progress agent does to a node that closed or died
             };
             runConcurrently(WAIT.multipliedBy(3), "unmap-race", writer, unmapper);
-            assertThat(failedWith.get()).as("attempt %d, after %d writes", attempt, written[0])
-                    .isIn(CompletionStatus.REMOTE_ACCESS_ERROR, CompletionStatus.REMOTE_OPERATION_ERROR,
+            assertThat(failedWith.get())
+                    .as("attempt %d, after %d writes", attempt, written[0])
+                    .isIn(
+                            CompletionStatus.REMOTE_ACCESS_ERROR,
+                            CompletionStatus.REMOTE_OPERATION_ERROR,
                             CompletionStatus.RETRY_EXCEEDED);
             link.a().queuePair().close();
             link.b().queuePair().close();

@@ -51,8 +51,18 @@ class HeapCompletionQueueTest {
                         }
                         Thread.onSpinWait();
                     }
-                    queue.offer((producer << 32) | i, CompletionStatus.SUCCESS, Opcode.RECEIVE, i, 0, false, null, 0,
-                            1, 0, 0);
+                    queue.offer(
+                            (producer << 32) | i,
+                            CompletionStatus.SUCCESS,
+                            Opcode.RECEIVE,
+                            i,
+                            0,
+                            false,
+                            null,
+                            0,
+                            1,
+                            0,
+                            0);
                 }
             }));
         }
@@ -85,9 +95,11 @@ class HeapCompletionQueueTest {
         }
         WorkCompletion[] completions = WorkCompletion.array(8);
         assertThat(queue.poll(completions)).isEqualTo(4);
-        assertThatThrownBy(() -> queue.poll(completions)).isInstanceOf(FaroException.class)
+        assertThatThrownBy(() -> queue.poll(completions))
+                .isInstanceOf(FaroException.class)
                 .hasMessageContaining("overran")
-                .extracting(e -> ((FaroException) e).category()).isEqualTo(FaroException.Category.QUEUE_FULL);
+                .extracting(e -> ((FaroException) e).category())
+                .isEqualTo(FaroException.Category.QUEUE_FULL);
     }
 
     @Test
@@ -96,10 +108,12 @@ class HeapCompletionQueueTest {
         SendQueue<FakeRegion, FakeSend> sends = new SendQueue<>(new FakeSend[] {new FakeSend()});
         WorkRequest request = new WorkRequest().clear().requestId(7);
         sends.post(request, null, 1);
-        assertThatThrownBy(() -> sends.post(request, null, 1)).isInstanceOf(FaroException.class)
+        assertThatThrownBy(() -> sends.post(request, null, 1))
+                .isInstanceOf(FaroException.class)
                 .hasMessageContaining("send queue of queue pair 1 is full");
         sends.complete(1, CompletionStatus.SUCCESS, queue, 1, true);
-        assertThatThrownBy(() -> sends.post(request, null, 1)).as("completed but not yet polled: still in use")
+        assertThatThrownBy(() -> sends.post(request, null, 1))
+                .as("completed but not yet polled: still in use")
                 .isInstanceOf(FaroException.class);
         WorkCompletion[] completions = WorkCompletion.array(4);
         assertThat(queue.poll(completions)).isEqualTo(1);
@@ -125,8 +139,10 @@ class HeapCompletionQueueTest {
         queue.close();
         waiter.join(TimeUnit.SECONDS.toMillis(30)); // a lost wake-up would park for 60 s
         assertThat(waiter.isAlive()).as("the waiter was not woken by close").isFalse();
-        assertThat(thrown.get()).isInstanceOf(FaroException.class)
-                .extracting(e -> ((FaroException) e).category()).isEqualTo(FaroException.Category.CLOSED);
+        assertThat(thrown.get())
+                .isInstanceOf(FaroException.class)
+                .extracting(e -> ((FaroException) e).category())
+                .isEqualTo(FaroException.Category.CLOSED);
     }
 
     private static final class FakeQueue extends HeapCompletionQueue {

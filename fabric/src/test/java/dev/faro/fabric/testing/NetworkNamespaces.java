@@ -2,8 +2,6 @@ package dev.faro.fabric.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +29,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     public static final String PREFIX = "faro-it-";
     /** veth names live in the root namespace for a moment and must be short (15 characters at most). */
     public static final String LINK_PREFIX = "fi";
+
     private static final long PID = ProcessHandle.current().pid();
     private static final String ROOT_HOST = "254";
 
@@ -104,7 +103,8 @@ public final class NetworkNamespaces implements AutoCloseable {
             String[] fields = line.strip().split(":\\s+");
             if (fields.length > 1) {
                 String name = fields[1].split("@")[0];
-                if (name.startsWith(LINK_PREFIX) && name.length() > LINK_PREFIX.length()
+                if (name.startsWith(LINK_PREFIX)
+                        && name.length() > LINK_PREFIX.length()
                         && Character.isDigit(name.charAt(LINK_PREFIX.length()))
                         && isStale(name.substring(LINK_PREFIX.length()))) {
                     runQuietly(List.of("ip", "link", "del", name));
@@ -123,7 +123,8 @@ public final class NetworkNamespaces implements AutoCloseable {
             return true; // an older naming scheme: nobody owns it
         }
         long pid = Long.parseLong(pidAndSuffix.substring(0, end));
-        return pid == PID || ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
+        return pid == PID
+                || ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
     }
 
     /** The command prefix that runs a process inside namespace {@code host}. */
@@ -146,8 +147,8 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (process.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " failed (status " + process.exitValue() + "): "
-                    + output.strip());
+            throw new IOException(
+                    String.join(" ", command) + " failed (status " + process.exitValue() + "): " + output.strip());
         }
         return output;
     }
@@ -240,16 +241,18 @@ public final class NetworkNamespaces implements AutoCloseable {
             return "(counters unavailable: " + e.getMessage() + ")";
         }
         StringBuilder out = new StringBuilder();
-        appendCounters(out, snmp, "Udp:", List.of("InDatagrams", "OutDatagrams", "InErrors", "RcvbufErrors",
-                "SndbufErrors"));
+        appendCounters(
+                out, snmp, "Udp:", List.of("InDatagrams", "OutDatagrams", "InErrors", "RcvbufErrors", "SndbufErrors"));
         appendCounters(out, snmp, "Ip:", List.of("ReasmReqds", "ReasmOKs", "ReasmFails", "ReasmTimeout"));
         return out.toString().strip();
     }
 
     /** {@code /proc/net/snmp} has a header line and a value line per protocol. */
     private static void appendCounters(StringBuilder out, String snmp, String protocol, List<String> names) {
-        List<String[]> lines = snmp.lines().filter(line -> line.startsWith(protocol))
-                .map(line -> line.substring(protocol.length()).strip().split("\\s+")).toList();
+        List<String[]> lines = snmp.lines()
+                .filter(line -> line.startsWith(protocol))
+                .map(line -> line.substring(protocol.length()).strip().split("\\s+"))
+                .toList();
         if (lines.size() < 2) {
             return;
         }

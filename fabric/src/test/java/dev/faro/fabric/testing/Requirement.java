@@ -70,8 +70,8 @@ public enum Requirement {
      * what to install. (Only the provider may load libucx: it sets UCX's process settings before the library loads.)
      */
     private static String ucxMissing() {
-        try (Fabric fabric = Fabrics.open(FabricConfig.of("ucx", "requirement-probe").withOption("ucx.tls",
-                "sm,self"))) {
+        try (Fabric fabric =
+                Fabrics.open(FabricConfig.of("ucx", "requirement-probe").withOption("ucx.tls", "sm,self"))) {
             return null;
         } catch (FaroException e) {
             return e.category() == FaroException.Category.NOT_SUPPORTED ? e.getMessage() : null;

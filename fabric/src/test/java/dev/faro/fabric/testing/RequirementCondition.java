@@ -21,7 +21,9 @@ public final class RequirementCondition implements ExecutionCondition {
             return ConditionEvaluationResult.enabled("no requirements");
         }
         String test = context.getRequiredTestClass().getSimpleName()
-                + context.getElement().filter(Method.class::isInstance).map(m -> "." + ((Method) m).getName())
+                + context.getElement()
+                        .filter(Method.class::isInstance)
+                        .map(m -> "." + ((Method) m).getName())
                         .orElse("");
         for (Requirement requirement : requires.get().value()) {
             String missing = Requirements.check(requirement, test);

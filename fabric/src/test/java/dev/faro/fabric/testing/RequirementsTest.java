@@ -13,10 +13,10 @@ class RequirementsTest {
     void aCommaListNamesRequirementsAndAllNamesEveryOne() {
         assertThat(Requirements.parse(null)).isEmpty();
         assertThat(Requirements.parse(" ")).isEmpty();
-        assertThat(Requirements.parse("ucx, NETNS,,mpi")).containsExactlyInAnyOrder(Requirement.UCX,
-                Requirement.NETNS, Requirement.MPI);
-        assertThat(Requirements.parse("nft,ucx-perftest")).containsExactlyInAnyOrder(Requirement.NFT,
-                Requirement.UCX_PERFTEST);
+        assertThat(Requirements.parse("ucx, NETNS,,mpi"))
+                .containsExactlyInAnyOrder(Requirement.UCX, Requirement.NETNS, Requirement.MPI);
+        assertThat(Requirements.parse("nft,ucx-perftest"))
+                .containsExactlyInAnyOrder(Requirement.NFT, Requirement.UCX_PERFTEST);
         assertThat(Requirements.parse("all")).isEqualTo(EnumSet.allOf(Requirement.class));
     }
 
@@ -34,10 +34,14 @@ class RequirementsTest {
         assertThat(Requirement.onPath("no-such-program-faro")).isFalse();
         String mpi = Requirement.MPI.missing();
         if (mpi != null) {
-            assertThat(mpi).startsWith("Open MPI is not installed (no mpi").endsWith("apt-get install openmpi-bin"
-                    + " libopenmpi-dev");
+            assertThat(mpi)
+                    .startsWith("Open MPI is not installed (no mpi")
+                    .endsWith("apt-get install openmpi-bin" + " libopenmpi-dev");
         }
-        assertThat(Requirement.UCX_PERFTEST.missing()).isEqualTo(Requirement.onPath("ucx_perftest") ? null
-                : "ucx_perftest is not installed (no ucx_perftest on the PATH): apt-get install ucx-utils");
+        assertThat(Requirement.UCX_PERFTEST.missing())
+                .isEqualTo(
+                        Requirement.onPath("ucx_perftest")
+                                ? null
+                                : "ucx_perftest is not installed (no ucx_perftest on the PATH): apt-get install ucx-utils");
     }
 }

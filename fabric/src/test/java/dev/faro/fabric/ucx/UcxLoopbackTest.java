@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.faro.fabric.Access;
 import dev.faro.fabric.Completion;
 import dev.faro.fabric.Fabric;
-import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FabricTesting.RcEnd;
+import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkRequest;
@@ -31,14 +31,22 @@ class UcxLoopbackTest {
             TestPayloadsAccess.fill(source);
             b.queuePair().postReceive(1, target, 2048, 1024);
             WorkRequest request = new WorkRequest();
-            a.queuePair().postSend(request.clear().requestId(1).opcode(Opcode.WRITE).local(source, 0, 512)
-                    .remote(keyAt(node, target), 0));
-            a.queuePair().postSend(request.clear().requestId(2).opcode(Opcode.SEND).local(source, 0, 100));
+            a.queuePair()
+                    .postSend(request.clear()
+                            .requestId(1)
+                            .opcode(Opcode.WRITE)
+                            .local(source, 0, 512)
+                            .remote(keyAt(node, target), 0));
+            a.queuePair()
+                    .postSend(request.clear().requestId(2).opcode(Opcode.SEND).local(source, 0, 100));
             assertThat(awaitCompletions(a.completionQueue(), 2, "WRITE and SEND on one node"))
                     .allMatch(Completion::isSuccess);
             Completion received = awaitCompletion(b.completionQueue(), "the SEND");
             assertSuccess(received, 1, Opcode.RECEIVE);
-            assertThat(target.segment().asSlice(0, 512).mismatch(source.segment().asSlice(0, 512))).isEqualTo(-1);
+            assertThat(target.segment()
+                            .asSlice(0, 512)
+                            .mismatch(source.segment().asSlice(0, 512)))
+                    .isEqualTo(-1);
         }
     }
 

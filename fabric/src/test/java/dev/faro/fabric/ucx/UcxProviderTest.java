@@ -31,38 +31,51 @@ class UcxProviderTest {
         try (Fabric fabric = Fabrics.open(UcxTesting.config("a", "sm,self"))) {
             var queue = fabric.createCompletionQueue(8);
             assertThat(fabric.capabilities().supportsUd()).isFalse();
-            FaroException refused = assertFaroException(FaroException.Category.NOT_SUPPORTED, "UD on ucx",
+            FaroException refused = assertFaroException(
+                    FaroException.Category.NOT_SUPPORTED,
+                    "UD on ucx",
                     () -> fabric.createUdQueuePair(QueuePairConfig.of(queue, 4, 4)));
-            assertThat(refused.getMessage()).contains("SEMQ/SR", "MEMQ/SR", "SEMQ/RD", "MEMQ/RD", "SEMQ/WR",
-                    "MEMQ/WR");
+            assertThat(refused.getMessage()).contains("SEMQ/SR", "MEMQ/SR", "SEMQ/RD", "MEMQ/RD", "SEMQ/WR", "MEMQ/WR");
         }
     }
 
     @Test
     @Requires(Requirement.UCX)
     void ucxSettingsPassThroughAndUnknownOnesAreRefusedInOneLine() {
-        FabricConfig tuned = UcxTesting.config("tuned", "sm,self").withOption("ucx.RNDV_THRESH", "16k")
+        FabricConfig tuned = UcxTesting.config("tuned", "sm,self")
+                .withOption("ucx.RNDV_THRESH", "16k")
                 .withOption("ucx.idle", "spin");
         try (Fabric fabric = Fabrics.open(tuned)) {
             assertThat(fabric.provider()).isEqualTo("ucx");
         }
         // a capitalised name UCX does not know is UCX's to judge: libucp 1.13 accepts and ignores it
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "a misspelt provider option",
-                () -> Fabrics.open(UcxTesting.config("y", "sm,self").withOption("ucx.tlz", "tcp")).close());
-        assertFaroException(FaroException.Category.INVALID_ARGUMENT, "a bad error mode",
-                () -> Fabrics.open(UcxTesting.config("z", "sm,self").withOption("ucx.error-mode", "maybe")).close());
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "a misspelt provider option",
+                () -> Fabrics.open(UcxTesting.config("y", "sm,self").withOption("ucx.tlz", "tcp"))
+                        .close());
+        assertFaroException(
+                FaroException.Category.INVALID_ARGUMENT,
+                "a bad error mode",
+                () -> Fabrics.open(UcxTesting.config("z", "sm,self").withOption("ucx.error-mode", "maybe"))
+                        .close());
     }
 
     @Test
     void sharedMemoryIsFoundInATransportList() {
-        assertThat(UcxOptions.includesSharedMemory(null)).as("UCX's default: every transport").isTrue();
+        assertThat(UcxOptions.includesSharedMemory(null))
+                .as("UCX's default: every transport")
+                .isTrue();
         assertThat(UcxOptions.includesSharedMemory("sm,self")).isTrue();
         assertThat(UcxOptions.includesSharedMemory("tcp,posix")).isTrue();
         assertThat(UcxOptions.includesSharedMemory("tcp,self")).isFalse();
         assertThat(UcxOptions.includesSharedMemory("^tcp")).isTrue();
         assertThat(UcxOptions.includesSharedMemory("^sm")).isFalse();
-        assertThat(UcxOptions.includesSharedMemory("^posix,sysv")).as("cma, knem, xpmem left").isTrue();
-        assertThat(UcxOptions.includesSharedMemory("^posix,sysv,cma,knem,xpmem")).isFalse();
+        assertThat(UcxOptions.includesSharedMemory("^posix,sysv"))
+                .as("cma, knem, xpmem left")
+                .isTrue();
+        assertThat(UcxOptions.includesSharedMemory("^posix,sysv,cma,knem,xpmem"))
+                .isFalse();
     }
 
     @Test

@@ -33,6 +33,7 @@ final class TcpAcceptor {
 
     /** The refusal log of every TCP shuffle receive endpoint of this process. */
     static final RefusalLog REFUSALS = RefusalLog.toStandardError("faro: ");
+
     private static final long MAX_SELECT_MILLIS = 100;
 
     private final ServerSocketChannel server;
@@ -50,8 +51,16 @@ final class TcpAcceptor {
     /** Written by the accepting thread, read by any (tests, diagnostics). */
     private volatile int refused;
 
-    TcpAcceptor(ServerSocketChannel server, String description, String shuffleName, ChallengeResponse proofs,
-            byte[] token, int receiverId, int nodes, Duration handshakeTimeout, RefusalLog refusals)
+    TcpAcceptor(
+            ServerSocketChannel server,
+            String description,
+            String shuffleName,
+            ChallengeResponse proofs,
+            byte[] token,
+            int receiverId,
+            int nodes,
+            Duration handshakeTimeout,
+            RefusalLog refusals)
             throws IOException {
         this.server = server;
         this.description = description;
@@ -108,8 +117,11 @@ final class TcpAcceptor {
             throw e;
         } finally {
             for (Pending left : List.copyOf(pending)) {
-                refuse(left, count == nodes ? "every sender of the exchange is connected already"
-                        : "the accept phase ended before it authenticated");
+                refuse(
+                        left,
+                        count == nodes
+                                ? "every sender of the exchange is connected already"
+                                : "the accept phase ended before it authenticated");
             }
             selector.close();
         }
@@ -136,8 +148,9 @@ final class TcpAcceptor {
         while ((channel = server.accept()) != null) {
             Pending connection = new Pending(channel, System.nanoTime() + handshakeTimeout.toNanos());
             if (pending.size() >= MAX_PENDING) {
-                refuse(pending.getFirst(), "it was still unauthenticated when " + MAX_PENDING
-                        + " newer connections waited");
+                refuse(
+                        pending.getFirst(),
+                        "it was still unauthenticated when " + MAX_PENDING + " newer connections waited");
             }
             pending.add(connection);
             try {
@@ -191,8 +204,8 @@ final class TcpAcceptor {
         } else if (connected[node] != null) {
             refuse(connection, "node " + node + "'s sender is connected already");
         } else {
-            ByteBuffer confirm = TcpHandshake.confirm(proofs.challengerProof(connection.challengeNonce,
-                    responseNonce, binding));
+            ByteBuffer confirm =
+                    TcpHandshake.confirm(proofs.challengerProof(connection.challengeNonce, responseNonce, binding));
             try {
                 connection.channel.write(confirm);
             } catch (IOException e) {

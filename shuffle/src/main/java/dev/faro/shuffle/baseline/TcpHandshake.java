@@ -43,8 +43,8 @@ final class TcpHandshake {
     static final int MAGIC = 0x46544831; // "FTH1"
     static final int TOKEN_LENGTH = 16;
     static final int CHALLENGE_LENGTH = 4 + ChallengeResponse.NONCE_LENGTH;
-    static final int ANSWER_LENGTH = 4 + 4 + TOKEN_LENGTH + ChallengeResponse.NONCE_LENGTH
-            + ChallengeResponse.PROOF_LENGTH;
+    static final int ANSWER_LENGTH =
+            4 + 4 + TOKEN_LENGTH + ChallengeResponse.NONCE_LENGTH + ChallengeResponse.PROOF_LENGTH;
     static final int CONFIRM_LENGTH = 4 + ChallengeResponse.PROOF_LENGTH;
 
     /** How long an accepted connection may take to answer the challenge before the receiver closes it. */
@@ -64,8 +64,13 @@ final class TcpHandshake {
     /** What a connection is for: both sides compute it themselves, and the proofs cover it. */
     static byte[] binding(String shuffleName, byte[] token, int sourceEndpoint, int targetEndpoint) {
         byte[] name = shuffleName.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(4 + name.length + TOKEN_LENGTH + 8).putInt(name.length).put(name).put(token)
-                .putInt(sourceEndpoint).putInt(targetEndpoint).array();
+        return ByteBuffer.allocate(4 + name.length + TOKEN_LENGTH + 8)
+                .putInt(name.length)
+                .put(name)
+                .put(token)
+                .putInt(sourceEndpoint)
+                .putInt(targetEndpoint)
+                .array();
     }
 
     /** The receiver's first message. */
@@ -85,33 +90,51 @@ final class TcpHandshake {
      * @throws FaroException {@code NETWORK} when the receiver refuses the connection, does not prove the secret, or
      *     stays silent
      */
-    static void dial(SocketChannel channel, ChallengeResponse proofs, byte[] binding, int sourceEndpoint,
-            byte[] token, Duration timeout, String description) throws IOException {
+    static void dial(
+            SocketChannel channel,
+            ChallengeResponse proofs,
+            byte[] binding,
+            int sourceEndpoint,
+            byte[] token,
+            Duration timeout,
+            String description)
+            throws IOException {
         Socket socket = channel.socket();
         socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
         InputStream in = socket.getInputStream();
         ByteBuffer challenge = read(in, CHALLENGE_LENGTH, description, "its challenge");
         if (challenge.getInt() != MAGIC) {
-            throw new FaroException(FaroException.Category.NETWORK, description
-                    + ": the peer does not speak the TCP shuffle handshake");
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    description + ": the peer does not speak the TCP shuffle handshake");
         }
         byte[] challengeNonce = new byte[ChallengeResponse.NONCE_LENGTH];
         challenge.get(challengeNonce);
         byte[] responseNonce = ChallengeResponse.nonce();
-        ByteBuffer answer = ByteBuffer.allocate(ANSWER_LENGTH).putInt(MAGIC).putInt(sourceEndpoint).put(token)
-                .put(responseNonce).put(proofs.responderProof(challengeNonce, responseNonce, binding)).flip();
+        ByteBuffer answer = ByteBuffer.allocate(ANSWER_LENGTH)
+                .putInt(MAGIC)
+                .putInt(sourceEndpoint)
+                .put(token)
+                .put(responseNonce)
+                .put(proofs.responderProof(challengeNonce, responseNonce, binding))
+                .flip();
         while (answer.hasRemaining()) {
             channel.write(answer);
         }
-        ByteBuffer confirm = read(in, CONFIRM_LENGTH, description, "its confirmation: it refused this sender"
-                + " (is the cluster secret the same on every node? did this node answer later than "
-                + HANDSHAKE_TIMEOUT.toSeconds() + " s?)");
+        ByteBuffer confirm = read(
+                in,
+                CONFIRM_LENGTH,
+                description,
+                "its confirmation: it refused this sender"
+                        + " (is the cluster secret the same on every node? did this node answer later than "
+                        + HANDSHAKE_TIMEOUT.toSeconds() + " s?)");
         int magic = confirm.getInt();
         byte[] proof = new byte[ChallengeResponse.PROOF_LENGTH];
         confirm.get(proof);
         if (magic != MAGIC || !proofs.verifyChallenger(challengeNonce, responseNonce, binding, proof)) {
-            throw new FaroException(FaroException.Category.NETWORK, description
-                    + ": the receiver did not prove the cluster secret; not sending to it");
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    description + ": the receiver did not prove the cluster secret; not sending to it");
         }
         socket.setSoTimeout(0);
     }
@@ -128,11 +151,15 @@ final class TcpHandshake {
                 done += read;
             }
         } catch (SocketTimeoutException e) {
-            throw new FaroException(FaroException.Category.NETWORK, description + ": the receiver did not send "
-                    + what + " in time", e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    description + ": the receiver did not send " + what + " in time",
+                    e);
         } catch (EOFException e) {
-            throw new FaroException(FaroException.Category.NETWORK, description + ": the receiver closed the"
-                    + " connection instead of sending " + what, e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    description + ": the receiver closed the" + " connection instead of sending " + what,
+                    e);
         }
         return ByteBuffer.wrap(bytes);
     }

@@ -72,7 +72,12 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
      * @param proofs the cluster secret's challenge–response, which every sender must pass
      * @param shuffleName the exchange's name, which every sender's proof must cover
      */
-    TcpReceiveEndpoint(int id, int sources, boolean receives, TcpShuffleConfig config, ChallengeResponse proofs,
+    TcpReceiveEndpoint(
+            int id,
+            int sources,
+            boolean receives,
+            TcpShuffleConfig config,
+            ChallengeResponse proofs,
             String shuffleName) {
         this.id = id;
         this.config = config;
@@ -94,12 +99,22 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
             this.server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4 * sources + 16);
             this.selector = Selector.open();
-            this.acceptor = new TcpAcceptor(server, "tcp receive endpoint " + id + " of '" + shuffleName + "'",
-                    shuffleName, proofs, token, id, sources, TcpHandshake.HANDSHAKE_TIMEOUT, TcpAcceptor.REFUSALS);
+            this.acceptor = new TcpAcceptor(
+                    server,
+                    "tcp receive endpoint " + id + " of '" + shuffleName + "'",
+                    shuffleName,
+                    proofs,
+                    token,
+                    id,
+                    sources,
+                    TcpHandshake.HANDSHAKE_TIMEOUT,
+                    TcpAcceptor.REFUSALS);
         } catch (IOException e) {
             arena.close();
-            throw new FaroException(FaroException.Category.NETWORK,
-                    "tcp receive endpoint " + id + ": cannot listen: " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "tcp receive endpoint " + id + ": cannot listen: " + e.getMessage(),
+                    e);
         }
     }
 

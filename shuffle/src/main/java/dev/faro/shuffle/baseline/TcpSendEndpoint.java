@@ -51,7 +51,12 @@ public final class TcpSendEndpoint implements SendEndpoint {
      *
      * @throws FaroException {@code NETWORK} if a connection cannot be made or authenticated
      */
-    TcpSendEndpoint(int id, int[] ports, byte[][] tokens, TcpShuffleConfig config, ChallengeResponse proofs,
+    TcpSendEndpoint(
+            int id,
+            int[] ports,
+            byte[][] tokens,
+            TcpShuffleConfig config,
+            ChallengeResponse proofs,
             String shuffleName) {
         this.id = id;
         this.config = config;
@@ -75,14 +80,21 @@ public final class TcpSendEndpoint implements SendEndpoint {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), ports[node]));
                 int target = EndpointFactory.endpointId(node, id & 0xffff);
-                TcpHandshake.dial(channel, proofs, TcpHandshake.binding(shuffleName, tokens[node], id, target), id,
-                        tokens[node], config.stallTimeout(), "tcp send endpoint " + id + " of '" + shuffleName
-                                + "' to node " + node);
+                TcpHandshake.dial(
+                        channel,
+                        proofs,
+                        TcpHandshake.binding(shuffleName, tokens[node], id, target),
+                        id,
+                        tokens[node],
+                        config.stallTimeout(),
+                        "tcp send endpoint " + id + " of '" + shuffleName + "' to node " + node);
             }
         } catch (IOException e) {
             close();
-            throw new FaroException(FaroException.Category.NETWORK,
-                    "tcp send endpoint " + id + ": cannot connect: " + e.getMessage(), e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "tcp send endpoint " + id + ": cannot connect: " + e.getMessage(),
+                    e);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -119,8 +131,7 @@ public final class TcpSendEndpoint implements SendEndpoint {
     public void putData(ShuffleBuffer buffer, int[] destinations, StreamState state) {
         failure.check();
         int length = buffer.payloadLength();
-        MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id, length, 0,
-                0);
+        MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id, length, 0, 0);
         ByteBuffer view = views[buffer.index()];
         try {
             for (int destination : destinations) {

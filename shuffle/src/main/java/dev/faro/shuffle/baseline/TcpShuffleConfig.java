@@ -15,11 +15,12 @@ import java.util.Objects;
  * @param progress progress elsewhere on this node and in the cluster (see {@link ProgressSignal}); {@link
  *     ProgressSignal#NONE} by default
  */
-public record TcpShuffleConfig(int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout,
-        ProgressSignal progress) {
+public record TcpShuffleConfig(
+        int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout, ProgressSignal progress) {
 
     /** The paper's message size for the socket baseline. */
     public static final int DEFAULT_MESSAGE_BYTES = 128 * 1024;
+
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
 
     /** A configuration without a progress signal: only each wait's own progress counts. */

@@ -39,17 +39,21 @@ public final class TcpShuffleOpener {
      * @param secret the cluster's secret: a connection whose peer cannot prove it is refused
      * @throws FaroException {@code NETWORK} or {@code TIMEOUT} if a node cannot be reached or authenticated
      */
-    public static NodeEndpoints open(PeerExchange exchange, String shuffleName, TcpShuffleConfig config,
-            TransmissionGroups groups, SharedSecret secret) {
+    public static NodeEndpoints open(
+            PeerExchange exchange,
+            String shuffleName,
+            TcpShuffleConfig config,
+            TransmissionGroups groups,
+            SharedSecret secret) {
         if (secret == null) {
-            throw new IllegalArgumentException("no secret: the TCP shuffle authenticates its connections with the"
-                    + " cluster secret");
+            throw new IllegalArgumentException(
+                    "no secret: the TCP shuffle authenticates its connections with the" + " cluster secret");
         }
         int nodes = exchange.nodes();
         int self = exchange.nodeIndex();
         if (groups.nodes() != nodes) {
-            throw new IllegalArgumentException("groups cover " + groups.nodes() + " nodes but the exchange has "
-                    + nodes);
+            throw new IllegalArgumentException(
+                    "groups cover " + groups.nodes() + " nodes but the exchange has " + nodes);
         }
         ChallengeResponse proofs = new ChallengeResponse(secret, TcpHandshake.PROTOCOL);
         int endpoints = config.endpointsPerNode();
@@ -69,8 +73,7 @@ public final class TcpShuffleOpener {
             return new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers));
         } catch (RuntimeException e) {
             try {
-                new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers))
-                        .close();
+                new NodeEndpoints(List.<SendEndpoint>copyOf(senders), List.<ReceiveEndpoint>copyOf(receivers)).close();
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -82,10 +85,19 @@ public final class TcpShuffleOpener {
      * Accepts on every receive endpoint (each on a thread of its own) while this thread connects the send endpoints:
      * a sender's handshake needs the peer's receiver to be accepting, and every node does the same at once.
      */
-    private static void connect(byte[][] all, int nodes, int self, String shuffleName, TcpShuffleConfig config,
-            ChallengeResponse proofs, List<TcpReceiveEndpoint> receivers, List<TcpSendEndpoint> senders) {
-        try (ExecutorService accepting = Executors.newThreadPerTaskExecutor(
-                Thread.ofPlatform().daemon().name(shuffleName + "-tcp-accept-", 0).factory())) {
+    private static void connect(
+            byte[][] all,
+            int nodes,
+            int self,
+            String shuffleName,
+            TcpShuffleConfig config,
+            ChallengeResponse proofs,
+            List<TcpReceiveEndpoint> receivers,
+            List<TcpSendEndpoint> senders) {
+        try (ExecutorService accepting = Executors.newThreadPerTaskExecutor(Thread.ofPlatform()
+                .daemon()
+                .name(shuffleName + "-tcp-accept-", 0)
+                .factory())) {
             List<Future<?>> accepts = new ArrayList<>();
             for (TcpReceiveEndpoint receiver : receivers) {
                 accepts.add(accepting.submit(() -> receiver.accept(nodes)));
@@ -99,8 +111,8 @@ public final class TcpShuffleOpener {
                         peerPorts[node] = entry.getInt();
                         entry.get(tokens[node]);
                     }
-                    senders.add(new TcpSendEndpoint(EndpointFactory.endpointId(self, i), peerPorts, tokens, config,
-                            proofs, shuffleName));
+                    senders.add(new TcpSendEndpoint(
+                            EndpointFactory.endpointId(self, i), peerPorts, tokens, config, proofs, shuffleName));
                 }
                 for (Future<?> accept : accepts) {
                     await(accept);
@@ -121,12 +133,14 @@ public final class TcpShuffleOpener {
             if (e.getCause() instanceof RuntimeException failure) {
                 throw failure;
             }
-            throw new FaroException(FaroException.Category.NETWORK, "accepting TCP shuffle connections failed: "
-                    + e.getCause(), e.getCause());
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "accepting TCP shuffle connections failed: " + e.getCause(),
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new FaroException(FaroException.Category.NETWORK, "interrupted while accepting TCP shuffle"
-                    + " connections", e);
+            throw new FaroException(
+                    FaroException.Category.NETWORK, "interrupted while accepting TCP shuffle" + " connections", e);
         }
     }
 }

@@ -78,6 +78,11 @@ public final class BufferCounters {
         for (State state : State.values()) {
             text.append(state).append('=').append(count(state)).append(", ");
         }
-        return text.append("borrowed=").append(borrowed()).append(", retired=").append(retired()).append(']').toString();
+        return text.append("borrowed=")
+                .append(borrowed())
+                .append(", retired=")
+                .append(retired())
+                .append(']')
+                .toString();
     }
 }

@@ -45,8 +45,9 @@ public sealed interface BufferPolicy {
     record BandwidthDelay(double bytesPerSecond, long roundTripNanos, int bufferBytes) implements BufferPolicy {
         public BandwidthDelay {
             if (!(bytesPerSecond > 0) || roundTripNanos <= 0 || bufferBytes <= 0) {
-                throw new IllegalArgumentException("bandwidth, round trip and buffer size must be positive: bytesPerSecond="
-                        + bytesPerSecond + ", roundTripNanos=" + roundTripNanos + ", bufferBytes=" + bufferBytes);
+                throw new IllegalArgumentException(
+                        "bandwidth, round trip and buffer size must be positive: bytesPerSecond=" + bytesPerSecond
+                                + ", roundTripNanos=" + roundTripNanos + ", bufferBytes=" + bufferBytes);
             }
         }
 

@@ -106,7 +106,8 @@ public final class BufferPool implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             int index = registered + i;
             long offset = (long) i * bufferBytes;
-            buffers[index] = new ShuffleBuffer(index, region, offset, region.segment().asSlice(offset, bufferBytes));
+            buffers[index] =
+                    new ShuffleBuffer(index, region, offset, region.segment().asSlice(offset, bufferBytes));
             free[freeCount++] = index;
         }
         registered += count;

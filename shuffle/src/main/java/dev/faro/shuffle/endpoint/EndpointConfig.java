@@ -52,7 +52,8 @@ public record EndpointConfig(
         Objects.requireNonNull(progress, "progress is null");
         check(threads >= 1, "threads must be positive: threads=" + threads);
         check(bufferBytes > 64, "bufferBytes must exceed 64: bufferBytes=" + bufferBytes);
-        check(creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= bufferPolicy.initialPerPeer(),
+        check(
+                creditWriteBackFrequency >= 1 && creditWriteBackFrequency <= bufferPolicy.initialPerPeer(),
                 "creditWriteBackFrequency must be within [1, buffers per peer]: creditWriteBackFrequency="
                         + creditWriteBackFrequency + ", buffers per peer=" + bufferPolicy.initialPerPeer()
                         + " (a receiver would never collect enough receives to write credit back)");
@@ -69,14 +70,29 @@ public record EndpointConfig(
     /** The paper's defaults for {@code design}: 64 KiB (RC) or 4 KiB (UD) buffers, 16 per peer, credit every 2. */
     public static EndpointConfig defaults(EndpointDesign design, int threads) {
         int bytes = design.implementation().needsDatagrams() ? DEFAULT_UD_BUFFER_BYTES : DEFAULT_RC_BUFFER_BYTES;
-        return new EndpointConfig(design, threads, bytes, new BufferPolicy.Fixed(DEFAULT_BUFFERS_PER_PEER),
-                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY, DEFAULT_STALL_TIMEOUT, DEFAULT_DATAGRAM_TIMEOUT,
-                WriteCompletionMode.DEFAULT, ProgressSignal.NONE);
+        return new EndpointConfig(
+                design,
+                threads,
+                bytes,
+                new BufferPolicy.Fixed(DEFAULT_BUFFERS_PER_PEER),
+                DEFAULT_CREDIT_WRITE_BACK_FREQUENCY,
+                DEFAULT_STALL_TIMEOUT,
+                DEFAULT_DATAGRAM_TIMEOUT,
+                WriteCompletionMode.DEFAULT,
+                ProgressSignal.NONE);
     }
 
     public EndpointConfig withBufferBytes(int bytes) {
-        return new EndpointConfig(design, threads, bytes, bufferPolicy, creditWriteBackFrequency, stallTimeout,
-                datagramTimeout, writeCompletionMode, progress);
+        return new EndpointConfig(
+                design,
+                threads,
+                bytes,
+                bufferPolicy,
+                creditWriteBackFrequency,
+                stallTimeout,
+                datagramTimeout,
+                writeCompletionMode,
+                progress);
     }
 
     /** A fixed depth of {@code buffers} per peer. */
@@ -85,9 +101,16 @@ public record EndpointConfig(
     }
 
     public EndpointConfig withBufferPolicy(BufferPolicy policy) {
-        return new EndpointConfig(design, threads, bufferBytes, policy,
-                Math.min(creditWriteBackFrequency, policy.initialPerPeer()), stallTimeout, datagramTimeout,
-                writeCompletionMode, progress);
+        return new EndpointConfig(
+                design,
+                threads,
+                bufferBytes,
+                policy,
+                Math.min(creditWriteBackFrequency, policy.initialPerPeer()),
+                stallTimeout,
+                datagramTimeout,
+                writeCompletionMode,
+                progress);
     }
 
     /** The buffers per peer an endpoint starts with (the fixed depth, unless the policy is adaptive). */
@@ -96,29 +119,69 @@ public record EndpointConfig(
     }
 
     public EndpointConfig withCreditWriteBackFrequency(int frequency) {
-        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, frequency, stallTimeout,
-                datagramTimeout, writeCompletionMode, progress);
+        return new EndpointConfig(
+                design,
+                threads,
+                bufferBytes,
+                bufferPolicy,
+                frequency,
+                stallTimeout,
+                datagramTimeout,
+                writeCompletionMode,
+                progress);
     }
 
     public EndpointConfig withStallTimeout(Duration timeout) {
-        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency, timeout,
-                datagramTimeout, writeCompletionMode, progress);
+        return new EndpointConfig(
+                design,
+                threads,
+                bufferBytes,
+                bufferPolicy,
+                creditWriteBackFrequency,
+                timeout,
+                datagramTimeout,
+                writeCompletionMode,
+                progress);
     }
 
     public EndpointConfig withDatagramTimeout(Duration timeout) {
-        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
-                stallTimeout, timeout, writeCompletionMode, progress);
+        return new EndpointConfig(
+                design,
+                threads,
+                bufferBytes,
+                bufferPolicy,
+                creditWriteBackFrequency,
+                stallTimeout,
+                timeout,
+                writeCompletionMode,
+                progress);
     }
 
     public EndpointConfig withWriteCompletionMode(WriteCompletionMode mode) {
-        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
-                stallTimeout, datagramTimeout, mode, progress);
+        return new EndpointConfig(
+                design,
+                threads,
+                bufferBytes,
+                bufferPolicy,
+                creditWriteBackFrequency,
+                stallTimeout,
+                datagramTimeout,
+                mode,
+                progress);
     }
 
     /** These endpoints with {@code signal} as the progress elsewhere that keeps their waits from reporting stalls. */
     public EndpointConfig withProgress(ProgressSignal signal) {
-        return new EndpointConfig(design, threads, bufferBytes, bufferPolicy, creditWriteBackFrequency,
-                stallTimeout, datagramTimeout, writeCompletionMode, signal);
+        return new EndpointConfig(
+                design,
+                threads,
+                bufferBytes,
+                bufferPolicy,
+                creditWriteBackFrequency,
+                stallTimeout,
+                datagramTimeout,
+                writeCompletionMode,
+                signal);
     }
 
     /** Endpoints per node and side: 1 for SE, {@link #threads} for ME. */

@@ -45,7 +45,8 @@ public enum EndpointDesign {
      * @throws IllegalArgumentException naming the known designs
      */
     public static EndpointDesign parse(String text) {
-        String normalized = text.trim().toUpperCase(Locale.ROOT).replace('/', '_').replace('-', '_');
+        String normalized =
+                text.trim().toUpperCase(Locale.ROOT).replace('/', '_').replace('-', '_');
         for (EndpointDesign design : values()) {
             if (design.name().equals(normalized)) {
                 return design;

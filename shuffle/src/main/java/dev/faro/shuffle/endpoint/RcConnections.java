@@ -67,8 +67,16 @@ public final class RcConnections implements AutoCloseable {
      * @param sink the endpoint, which takes every completion polled (it may still be under construction: the sink is
      *     called only once the queue pairs are connected)
      */
-    public RcConnections(Fabric fabric, int nodes, int sendDepth, int receiveDepth, int maxInlineBytes,
-            int signalInterval, EndpointFailure failure, Duration stallTimeout, CompletionSink sink) {
+    public RcConnections(
+            Fabric fabric,
+            int nodes,
+            int sendDepth,
+            int receiveDepth,
+            int maxInlineBytes,
+            int signalInterval,
+            EndpointFailure failure,
+            Duration stallTimeout,
+            CompletionSink sink) {
         this.failure = failure;
         this.stallTimeout = stallTimeout;
         this.sink = sink;
@@ -78,8 +86,8 @@ public final class RcConnections implements AutoCloseable {
         this.windows = new SendQueueWindow[nodes];
         try {
             for (int node = 0; node < nodes; node++) {
-                queuePairs[node] = fabric.createRcQueuePair(new QueuePairConfig(
-                        completionQueue, completionQueue, sendDepth, receiveDepth, maxInlineBytes));
+                queuePairs[node] = fabric.createRcQueuePair(
+                        new QueuePairConfig(completionQueue, completionQueue, sendDepth, receiveDepth, maxInlineBytes));
                 windows[node] = new SendQueueWindow(queuePairs[node], Math.min(signalInterval, sendDepth));
             }
         } catch (RuntimeException e) {

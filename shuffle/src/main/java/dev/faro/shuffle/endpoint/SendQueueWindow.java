@@ -25,13 +25,16 @@ public final class SendQueueWindow {
     private final ReentrantLock lock = new ReentrantLock();
     /** Post numbers of signaled requests whose completion was not polled yet, oldest first; guarded by lock. */
     private final long[] signaled;
+
     private int signaledHead;
     private int signaledCount;
     /** Requests posted so far; guarded by lock. */
     private long posted;
+
     private long lastSignaled;
     /** Post number up to which slots are free again; written under lock, read racily by {@link #isIdle()}. */
     private volatile long retired;
+
     private volatile long postedSnapshot;
 
     /**
@@ -81,8 +84,8 @@ public final class SendQueueWindow {
         lock.lock();
         try {
             if (signaledCount == 0) {
-                throw new IllegalStateException("a send completion without a signaled request on queue pair "
-                        + queuePair.queuePairNumber());
+                throw new IllegalStateException(
+                        "a send completion without a signaled request on queue pair " + queuePair.queuePairNumber());
             }
             long number = signaled[signaledHead];
             signaledHead = (signaledHead + 1) % depth;

@@ -24,13 +24,15 @@ public final class TransmissionGroups {
     /** One singleton group per node: tuples hashed to {@code g} go to node {@code g}. */
     public static TransmissionGroups repartition(int nodes) {
         checkNodes(nodes);
-        return new TransmissionGroups(nodes, IntStream.range(0, nodes).mapToObj(n -> new int[] {n}).toArray(int[][]::new));
+        return new TransmissionGroups(
+                nodes, IntStream.range(0, nodes).mapToObj(n -> new int[] {n}).toArray(int[][]::new));
     }
 
     /** One group holding every node (the sender included, which keeps its own share locally by the same path). */
     public static TransmissionGroups broadcast(int nodes) {
         checkNodes(nodes);
-        return new TransmissionGroups(nodes, new int[][] {IntStream.range(0, nodes).toArray()});
+        return new TransmissionGroups(
+                nodes, new int[][] {IntStream.range(0, nodes).toArray()});
     }
 
     /** Explicit groups, e.g. {@code [[0, 1], [2]]}; every member must be a valid node and groups non-empty. */

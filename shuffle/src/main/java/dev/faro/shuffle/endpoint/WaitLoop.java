@@ -166,8 +166,8 @@ public final class WaitLoop {
     /** "10 s with no progress anywhere in the query" (or "10 s without progress" with no signal). */
     private static String describeStall(Duration timeout, ProgressSignal progress) {
         String amount = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
-        return amount + (progress == ProgressSignal.NONE ? " without progress"
-                : " with no progress anywhere in the query");
+        return amount
+                + (progress == ProgressSignal.NONE ? " without progress" : " with no progress anywhere in the query");
     }
 
     /**

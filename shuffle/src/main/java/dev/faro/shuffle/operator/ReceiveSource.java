@@ -52,8 +52,8 @@ public final class ReceiveSource {
             }
             int available = (carried.payloadLength() - carriedOffset) / tupleBytes;
             int take = Math.min(available, capacity - filled);
-            MemorySegment.copy(carried.payload(), carriedOffset, output, (long) filled * tupleBytes,
-                    (long) take * tupleBytes);
+            MemorySegment.copy(
+                    carried.payload(), carriedOffset, output, (long) filled * tupleBytes, (long) take * tupleBytes);
             filled += take;
             carriedOffset += take * tupleBytes;
             if (carriedOffset + tupleBytes > carried.payloadLength()) {

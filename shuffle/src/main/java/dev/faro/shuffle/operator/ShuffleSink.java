@@ -37,8 +37,8 @@ public final class ShuffleSink {
     private final int[] allDestinations;
     private final AtomicInteger unfinishedThreads;
 
-    public ShuffleSink(NodeEndpoints endpoints, TransmissionGroups groups, Partitioner partitioner, int tupleBytes,
-            int threads) {
+    public ShuffleSink(
+            NodeEndpoints endpoints, TransmissionGroups groups, Partitioner partitioner, int tupleBytes, int threads) {
         this.endpoints = Objects.requireNonNull(endpoints, "endpoints is null");
         this.groups = Objects.requireNonNull(groups, "groups is null");
         this.partitioner = Objects.requireNonNull(partitioner, "partitioner is null");
@@ -53,7 +53,9 @@ public final class ShuffleSink {
                 .distinct()
                 .sorted()
                 .toArray();
-        this.disjointGroups = IntStream.range(0, groups.groupCount()).map(g -> groups.members(g).length).sum()
+        this.disjointGroups = IntStream.range(0, groups.groupCount())
+                        .map(g -> groups.members(g).length)
+                        .sum()
                 == allDestinations.length;
     }
 
@@ -76,6 +78,7 @@ public final class ShuffleSink {
         private final int[] lengths;
         /** The fill level at which a group's open buffer has no room for another tuple. */
         private final int[] limits;
+
         private int[] groupOf = new int[1024];
         private boolean finished;
 

@@ -35,8 +35,8 @@ public final class CreditGate implements AutoCloseable {
     public CreditGate(Fabric fabric, int nodes, WaitLoop waits, WaitLoop.Step whileWaiting) {
         this.waits = waits;
         this.whileWaiting = whileWaiting;
-        this.region = fabric.register(CreditDescriptor.regionLength(nodes),
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.region = fabric.register(
+                CreditDescriptor.regionLength(nodes), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.words = region.segment();
         this.sent = new AtomicLongArray(nodes);
     }

@@ -39,6 +39,7 @@ public final class CreditWriter implements AutoCloseable {
 
     /** The send depth of a queue pair that carries credit writes. */
     public static final int SEND_DEPTH = 64;
+
     static final int SIGNAL_EVERY = 16;
 
     private final int slot;
@@ -60,9 +61,11 @@ public final class CreditWriter implements AutoCloseable {
     private final int[] signaledCount;
     /** The first failed credit write's status, or null; guarded by lock. */
     private CompletionStatus failedStatus;
+
     private int failedSource = -1;
     /** Credit writes posted, and writes that found their send queue full and waited; approximate (racy reads). */
     private volatile long writeCount;
+
     private volatile long fullWaits;
 
     /**
@@ -139,7 +142,8 @@ public final class CreditWriter implements AutoCloseable {
             if (posted[source] - retired[source] >= SEND_DEPTH) {
                 fullWaits++;
                 while (posted[source] - retired[source] >= SEND_DEPTH) {
-                    if (failedStatus != null || queuePair.state() == QueuePairState.ERROR
+                    if (failedStatus != null
+                            || queuePair.state() == QueuePairState.ERROR
                             || queuePair.state() == QueuePairState.CLOSED) {
                         break;
                     }
@@ -158,7 +162,8 @@ public final class CreditWriter implements AutoCloseable {
             scratch[source].set(ValueLayout.JAVA_LONG, 0, word);
             long number = posted[source] + 1;
             boolean signal = last || number - lastSignaled[source] >= SIGNAL_EVERY;
-            queuePair.postSend(requests[source].clear()
+            queuePair.postSend(requests[source]
+                    .clear()
                     .requestId(source)
                     .opcode(Opcode.WRITE)
                     .inline(scratch[source])
@@ -228,8 +233,8 @@ public final class CreditWriter implements AutoCloseable {
                     continue;
                 }
                 if (signaledCount[source] == 0) {
-                    throw new IllegalStateException("a credit write completion without a signaled write: source="
-                            + source);
+                    throw new IllegalStateException(
+                            "a credit write completion without a signaled write: source=" + source);
                 }
                 retired[source] = signaled[source][signaledHead[source]];
                 signaledHead[source] = (signaledHead[source] + 1) % SEND_DEPTH;

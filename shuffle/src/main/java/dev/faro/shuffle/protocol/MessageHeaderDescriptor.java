@@ -60,8 +60,15 @@ public final class MessageHeaderDescriptor {
     private MessageHeaderDescriptor() {}
 
     /** Writes a header at {@code offset}. Data path. */
-    public static void write(MemorySegment buffer, long offset, StreamState state, byte kind, int sourceEndpoint,
-            int payloadLength, long sequence, long messageCount) {
+    public static void write(
+            MemorySegment buffer,
+            long offset,
+            StreamState state,
+            byte kind,
+            int sourceEndpoint,
+            int payloadLength,
+            long sequence,
+            long messageCount) {
         buffer.set(INT, offset + MAGIC_OFFSET, MAGIC);
         buffer.set(ValueLayout.JAVA_BYTE, offset + STATE_OFFSET, (byte) state.ordinal());
         buffer.set(ValueLayout.JAVA_BYTE, offset + KIND_OFFSET, kind);
@@ -79,7 +86,9 @@ public final class MessageHeaderDescriptor {
      * length, or {@link #NOT_A_HEADER} or {@link #BAD_PAYLOAD_LENGTH}. Data path: no allocation, no exception.
      */
     public static int checkedPayloadLength(MemorySegment buffer, long offset, long availableBytes) {
-        if (offset < 0 || availableBytes < LENGTH || offset > buffer.byteSize() - LENGTH
+        if (offset < 0
+                || availableBytes < LENGTH
+                || offset > buffer.byteSize() - LENGTH
                 || !isValid(buffer, offset)
                 || Byte.toUnsignedInt(buffer.get(ValueLayout.JAVA_BYTE, offset + STATE_OFFSET)) > 1
                 || Byte.toUnsignedInt(kind(buffer, offset)) > KIND_END) {
@@ -96,7 +105,8 @@ public final class MessageHeaderDescriptor {
     }
 
     public static StreamState state(MemorySegment buffer, long offset) {
-        return buffer.get(ValueLayout.JAVA_BYTE, offset + STATE_OFFSET) == 0 ? StreamState.MORE_DATA
+        return buffer.get(ValueLayout.JAVA_BYTE, offset + STATE_OFFSET) == 0
+                ? StreamState.MORE_DATA
                 : StreamState.DEPLETED;
     }
 

@@ -68,7 +68,8 @@ public final class RingDescriptor {
     /** The capacity for a ring on which at most {@code outstanding} entries can be unconsumed at once. */
     public static int capacityFor(int outstanding) {
         if (outstanding < 1 || outstanding > 1 << 30) {
-            throw new IllegalArgumentException("outstanding entries must be within [1, 2^30]: outstanding=" + outstanding);
+            throw new IllegalArgumentException(
+                    "outstanding entries must be within [1, 2^30]: outstanding=" + outstanding);
         }
         int capacity = Integer.highestOneBit(outstanding);
         if (capacity < outstanding) {

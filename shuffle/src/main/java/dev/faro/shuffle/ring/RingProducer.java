@@ -47,8 +47,8 @@ public final class RingProducer {
      */
     public long prepare(WorkRequest request, MemorySegment staging, long requestId, int bufferIndex, int lengthBytes) {
         if (staging.byteSize() != RingDescriptor.SLOT_LENGTH) {
-            throw new IllegalArgumentException("staging must be " + RingDescriptor.SLOT_LENGTH + " bytes: "
-                    + staging.byteSize());
+            throw new IllegalArgumentException(
+                    "staging must be " + RingDescriptor.SLOT_LENGTH + " bytes: " + staging.byteSize());
         }
         long index = producerIndex.getAndIncrement();
         RingDescriptor.encode(staging, bufferIndex, lengthBytes, index);

@@ -18,16 +18,23 @@ public final class EndpointFactory {
 
     private EndpointFactory() {}
 
-    public static NodeEndpoints open(Fabric fabric, PeerExchange exchange, String shuffleName,
-            EndpointConfig config, TransmissionGroups groups) {
+    public static NodeEndpoints open(
+            Fabric fabric,
+            PeerExchange exchange,
+            String shuffleName,
+            EndpointConfig config,
+            TransmissionGroups groups) {
         if (groups.nodes() != exchange.nodes()) {
-            throw new IllegalArgumentException("groups cover " + groups.nodes() + " nodes but the exchange has "
-                    + exchange.nodes());
+            throw new IllegalArgumentException(
+                    "groups cover " + groups.nodes() + " nodes but the exchange has " + exchange.nodes());
         }
-        if (config.bufferPolicy().isAdaptive() && !config.design().implementation().supportsAdaptiveBuffers()) {
-            throw new FaroException(FaroException.Category.NOT_SUPPORTED, "adaptive buffer management is"
-                    + " implemented for the Send/Receive designs (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR); "
-                    + config.design().paperName() + " takes a fixed or bandwidth-delay depth");
+        if (config.bufferPolicy().isAdaptive()
+                && !config.design().implementation().supportsAdaptiveBuffers()) {
+            throw new FaroException(
+                    FaroException.Category.NOT_SUPPORTED,
+                    "adaptive buffer management is"
+                            + " implemented for the Send/Receive designs (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR); "
+                            + config.design().paperName() + " takes a fixed or bandwidth-delay depth");
         }
         return switch (config.design().implementation()) {
             case RC_TWO_SIDED -> TwoSidedOpener.openRc(fabric, exchange, shuffleName, config, groups);

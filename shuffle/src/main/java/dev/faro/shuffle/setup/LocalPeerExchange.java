@@ -43,9 +43,12 @@ public final class LocalPeerExchange implements PeerExchange {
         round.latch.countDown();
         try {
             if (!round.latch.await(group.timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new FaroException(FaroException.Category.TIMEOUT, "exchange '" + key + "': only "
-                        + (group.nodes - round.latch.getCount()) + " of " + group.nodes + " nodes arrived within "
-                        + group.timeout);
+                throw new FaroException(
+                        FaroException.Category.TIMEOUT,
+                        "exchange '" + key + "': only "
+                                + (group.nodes - round.latch.getCount()) + " of " + group.nodes
+                                + " nodes arrived within "
+                                + group.timeout);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

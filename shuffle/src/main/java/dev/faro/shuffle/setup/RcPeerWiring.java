@@ -77,13 +77,18 @@ final class RcPeerWiring {
      * Publishes {@code senders.get(i)} and {@code receivers.get(i)} for every {@code i}, gathers every node's, and
      * calls {@code connector} once per local endpoint pair and node.
      */
-    static void exchange(Fabric fabric, PeerExchange exchange, String key, List<Offer> senders, List<Offer> receivers,
+    static void exchange(
+            Fabric fabric,
+            PeerExchange exchange,
+            String key,
+            List<Offer> senders,
+            List<Offer> receivers,
             Connector connector) {
         int nodes = exchange.nodes();
         int self = exchange.nodeIndex();
         if (senders.size() != receivers.size()) {
-            throw new IllegalArgumentException("senders and receivers come in pairs: " + senders.size() + " vs "
-                    + receivers.size());
+            throw new IllegalArgumentException(
+                    "senders and receivers come in pairs: " + senders.size() + " vs " + receivers.size());
         }
         try {
             byte[][] all = exchange.allGather(key, encode(senders, receivers, nodes));
@@ -119,7 +124,8 @@ final class RcPeerWiring {
 
     private static void encode(DataOutputStream out, Offer offer, int nodes) throws IOException {
         if (offer.addresses().size() != nodes) {
-            throw new IllegalArgumentException("an offer needs one address per node: " + offer.addresses().size());
+            throw new IllegalArgumentException(
+                    "an offer needs one address per node: " + offer.addresses().size());
         }
         for (QueuePairAddress address : offer.addresses()) {
             writeBytes(out, address.toBytes());
@@ -158,8 +164,11 @@ final class RcPeerWiring {
     }
 
     /** Closes what an open created before it failed; secondary failures are attached to {@code cause}. */
-    static void closeAfterFailure(List<? extends SendEndpoint> senders, List<? extends ReceiveEndpoint> receivers,
-            RuntimeException cause, AutoCloseable... resources) {
+    static void closeAfterFailure(
+            List<? extends SendEndpoint> senders,
+            List<? extends ReceiveEndpoint> receivers,
+            RuntimeException cause,
+            AutoCloseable... resources) {
         try {
             new NodeEndpoints(List.copyOf(senders), List.copyOf(receivers), List.of(resources)).close();
         } catch (RuntimeException e) {

@@ -19,7 +19,11 @@ final class RcReadOpener {
 
     private RcReadOpener() {}
 
-    static NodeEndpoints open(Fabric fabric, PeerExchange exchange, String shuffleName, EndpointConfig config,
+    static NodeEndpoints open(
+            Fabric fabric,
+            PeerExchange exchange,
+            String shuffleName,
+            EndpointConfig config,
             TransmissionGroups groups) {
         int nodes = exchange.nodes();
         int self = exchange.nodeIndex();
@@ -35,12 +39,17 @@ final class RcReadOpener {
                 RcReadReceiveEndpoint receiver =
                         new RcReadReceiveEndpoint(fabric, id, nodes, self, groups.receives(self), config);
                 receivers.add(receiver);
-                senderOffers.add(RcPeerWiring.Offer.of(sender::address, nodes, sender.bufferKey(),
-                        sender.freeRingKey()));
+                senderOffers.add(
+                        RcPeerWiring.Offer.of(sender::address, nodes, sender.bufferKey(), sender.freeRingKey()));
                 receiverOffers.add(RcPeerWiring.Offer.of(receiver::address, nodes, receiver.validRingKey()));
             }
-            RcPeerWiring.exchange(fabric, exchange, shuffleName + "/rc-read/addresses", senderOffers,
-                    receiverOffers, (i, peer, peerSender, peerReceiver) -> {
+            RcPeerWiring.exchange(
+                    fabric,
+                    exchange,
+                    shuffleName + "/rc-read/addresses",
+                    senderOffers,
+                    receiverOffers,
+                    (i, peer, peerSender, peerReceiver) -> {
                         receivers.get(i).connect(peer, peerSender.address(), peerSender.key(0), peerSender.key(1));
                         senders.get(i).connect(peer, peerReceiver.address(), peerReceiver.key(0));
                     });

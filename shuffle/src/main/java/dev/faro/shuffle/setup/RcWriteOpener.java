@@ -21,7 +21,11 @@ final class RcWriteOpener {
 
     private RcWriteOpener() {}
 
-    static NodeEndpoints open(Fabric fabric, PeerExchange exchange, String shuffleName, EndpointConfig config,
+    static NodeEndpoints open(
+            Fabric fabric,
+            PeerExchange exchange,
+            String shuffleName,
+            EndpointConfig config,
             TransmissionGroups groups) {
         int nodes = exchange.nodes();
         int self = exchange.nodeIndex();
@@ -37,16 +41,20 @@ final class RcWriteOpener {
                 RcWriteReceiveEndpoint receiver =
                         new RcWriteReceiveEndpoint(fabric, id, nodes, self, groups.receives(self), config);
                 receivers.add(receiver);
-                senderOffers.add(RcPeerWiring.Offer.of(sender::address, nodes, sender.freeRingKey(),
-                        sender.creditKey()));
-                receiverOffers.add(RcPeerWiring.Offer.of(receiver::address, nodes, receiver.bufferKey(),
-                        receiver.validRingKey()));
+                senderOffers.add(
+                        RcPeerWiring.Offer.of(sender::address, nodes, sender.freeRingKey(), sender.creditKey()));
+                receiverOffers.add(
+                        RcPeerWiring.Offer.of(receiver::address, nodes, receiver.bufferKey(), receiver.validRingKey()));
             }
-            RcPeerWiring.exchange(fabric, exchange, shuffleName + "/rc-write/addresses", senderOffers,
-                    receiverOffers, (i, peer, peerSender, peerReceiver) -> {
+            RcPeerWiring.exchange(
+                    fabric,
+                    exchange,
+                    shuffleName + "/rc-write/addresses",
+                    senderOffers,
+                    receiverOffers,
+                    (i, peer, peerSender, peerReceiver) -> {
                         receivers.get(i).connect(peer, peerSender.address(), peerSender.key(0), peerSender.key(1));
-                        senders.get(i).connect(peer, peerReceiver.address(), peerReceiver.key(0),
-                                peerReceiver.key(1));
+                        senders.get(i).connect(peer, peerReceiver.address(), peerReceiver.key(0), peerReceiver.key(1));
                     });
             exchange.allGather(shuffleName + "/rc-write/connected", new byte[0]);
             receivers.forEach(RcWriteReceiveEndpoint::start);

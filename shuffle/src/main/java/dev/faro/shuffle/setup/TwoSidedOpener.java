@@ -24,7 +24,11 @@ final class TwoSidedOpener {
 
     private TwoSidedOpener() {}
 
-    static NodeEndpoints openRc(Fabric fabric, PeerExchange exchange, String shuffleName, EndpointConfig config,
+    static NodeEndpoints openRc(
+            Fabric fabric,
+            PeerExchange exchange,
+            String shuffleName,
+            EndpointConfig config,
             TransmissionGroups groups) {
         int nodes = exchange.nodes();
         int self = exchange.nodeIndex();
@@ -37,16 +41,20 @@ final class TwoSidedOpener {
             for (int i = 0; i < config.endpointsPerNode(); i++) {
                 int id = EndpointFactory.endpointId(self, i);
                 RcTwoSidedSendEndpoint sender = new RcTwoSidedSendEndpoint(fabric, pool, id, nodes, config);
-                RcTwoSidedReceiveEndpoint receiver = new RcTwoSidedReceiveEndpoint(
-                        fabric, pool, id, nodes, self, groups.receives(self), config);
+                RcTwoSidedReceiveEndpoint receiver =
+                        new RcTwoSidedReceiveEndpoint(fabric, pool, id, nodes, self, groups.receives(self), config);
                 senders.add(sender);
                 receivers.add(receiver);
-                senderOffers.add(RcPeerWiring.Offer.of(sender::address, nodes,
-                        sender.creditKey()));
+                senderOffers.add(RcPeerWiring.Offer.of(sender::address, nodes, sender.creditKey()));
                 receiverOffers.add(RcPeerWiring.Offer.of(receiver::address, nodes));
             }
-            RcPeerWiring.exchange(fabric, exchange, shuffleName + "/rc-two-sided/addresses", senderOffers,
-                    receiverOffers, (i, peer, peerSender, peerReceiver) -> {
+            RcPeerWiring.exchange(
+                    fabric,
+                    exchange,
+                    shuffleName + "/rc-two-sided/addresses",
+                    senderOffers,
+                    receiverOffers,
+                    (i, peer, peerSender, peerReceiver) -> {
                         // the peer's sender i (its queue pair for us)  <->  our receiver i (our queue pair for it)
                         receivers.get(i).connect(peer, peerSender.address(), peerSender.key(0));
                         senders.get(i).connect(peer, peerReceiver.address());
@@ -61,7 +69,11 @@ final class TwoSidedOpener {
         }
     }
 
-    static NodeEndpoints openUd(Fabric fabric, PeerExchange exchange, String shuffleName, EndpointConfig config,
+    static NodeEndpoints openUd(
+            Fabric fabric,
+            PeerExchange exchange,
+            String shuffleName,
+            EndpointConfig config,
             TransmissionGroups groups) {
         int nodes = exchange.nodes();
         int self = exchange.nodeIndex();
@@ -74,18 +86,22 @@ final class TwoSidedOpener {
             for (int i = 0; i < config.endpointsPerNode(); i++) {
                 int id = EndpointFactory.endpointId(self, i);
                 UdTwoSidedSendEndpoint sender = new UdTwoSidedSendEndpoint(fabric, pool, id, nodes, config);
-                UdTwoSidedReceiveEndpoint receiver = new UdTwoSidedReceiveEndpoint(
-                        fabric, pool, id, nodes, self, groups.receives(self), config);
+                UdTwoSidedReceiveEndpoint receiver =
+                        new UdTwoSidedReceiveEndpoint(fabric, pool, id, nodes, self, groups.receives(self), config);
                 senders.add(sender);
                 receivers.add(receiver);
                 // per node: the RC credit queue pairs; common: the receiver's one UD queue pair
-                senderOffers.add(RcPeerWiring.Offer.of(sender::creditAddress, nodes,
-                        sender.creditKey()));
-                receiverOffers.add(RcPeerWiring.Offer.of(receiver::creditAddress, nodes)
-                        .withCommon(receiver.address()));
+                senderOffers.add(RcPeerWiring.Offer.of(sender::creditAddress, nodes, sender.creditKey()));
+                receiverOffers.add(
+                        RcPeerWiring.Offer.of(receiver::creditAddress, nodes).withCommon(receiver.address()));
             }
-            RcPeerWiring.exchange(fabric, exchange, shuffleName + "/ud-two-sided/addresses", senderOffers,
-                    receiverOffers, (i, peer, peerSender, peerReceiver) -> {
+            RcPeerWiring.exchange(
+                    fabric,
+                    exchange,
+                    shuffleName + "/ud-two-sided/addresses",
+                    senderOffers,
+                    receiverOffers,
+                    (i, peer, peerSender, peerReceiver) -> {
                         senders.get(i).connect(peer, peerReceiver.common(0), peerReceiver.address());
                         receivers.get(i).connect(peer, peerSender.address(), peerSender.key(0));
                     });
@@ -106,7 +122,11 @@ final class TwoSidedOpener {
     private static BufferPool pool(Fabric fabric, EndpointConfig config, int nodes) {
         int endpoints = 2 * config.endpointsPerNode();
         int perEndpointMaximum = config.bufferPolicy().maximumPerPeer() * nodes;
-        return new BufferPool(fabric, config.bufferBytes(), config.bufferPolicy().initialPerPeer() * nodes,
-                endpoints * perEndpointMaximum, EnumSet.of(Access.LOCAL_WRITE));
+        return new BufferPool(
+                fabric,
+                config.bufferBytes(),
+                config.bufferPolicy().initialPerPeer() * nodes,
+                endpoints * perEndpointMaximum,
+                EnumSet.of(Access.LOCAL_WRITE));
     }
 }

@@ -47,6 +47,7 @@ class TcpShuffleIntruderTest {
     private static final TransmissionGroups GROUPS = TransmissionGroups.repartition(NODES);
     /** The sending endpoint every intruder claims to be: node 1's. */
     private static final int CLAIMED_SOURCE = EndpointFactory.endpointId(1, 0);
+
     private static final int TARGET = EndpointFactory.endpointId(0, 0);
 
     /** What the intruder does once connected. */
@@ -79,8 +80,13 @@ class TcpShuffleIntruderTest {
         List<String> outcomes = new CopyOnWriteArrayList<>();
         AtomicReference<Thread> dialogue = new AtomicReference<>();
         Object attackOnce = new Object();
-        long[][] received = TcpShuffleTest.run(NODES, 1, GROUPS, CONFIG, ROWS, (node, exchange) ->
-                new Meddler(exchange, (key, all) -> {
+        long[][] received = TcpShuffleTest.run(
+                NODES,
+                1,
+                GROUPS,
+                CONFIG,
+                ROWS,
+                (node, exchange) -> new Meddler(exchange, (key, all) -> {
                     if (!key.endsWith("/tcp/ports")) {
                         return;
                     }
@@ -101,7 +107,9 @@ class TcpShuffleIntruderTest {
         assertThat(received[0]).as("tuples per node").containsExactly(expected[0]);
         assertThat(received[1]).as("checksum per node").containsExactly(expected[1]);
         assertThat(received[3][0]).as("connections node 0 refused").isEqualTo(intruder.connections);
-        assertThat(outcomes).as("what the intruder saw").hasSize(intruder.connections)
+        assertThat(outcomes)
+                .as("what the intruder saw")
+                .hasSize(intruder.connections)
                 .allMatch(o -> o.equals("refused"));
     }
 
@@ -109,23 +117,31 @@ class TcpShuffleIntruderTest {
     void aConnectionAfterEverySenderIsInIsRefused() throws Exception {
         AtomicReference<Integer> port = new AtomicReference<>();
         AtomicReference<Throwable> late = new AtomicReference<>();
-        long[][] received = TcpShuffleTest.run(NODES, 1, GROUPS, CONFIG, ROWS, (node, exchange) ->
-                node == 0 ? new Meddler(exchange, (key, all) -> {
-                    if (key.endsWith("/tcp/ports")) {
-                        port.set(ByteBuffer.wrap(all[0]).getInt(0));
-                    } else if (key.endsWith("/tcp/connected")) {
-                        // node 0's endpoints are open and no data moved yet, but every sender is in
-                        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port.get())) {
-                            late.set(new AssertionError("a late connection was let in"));
-                        } catch (IOException e) {
-                            late.set(e);
-                        }
-                    }
-                }) : exchange);
+        long[][] received = TcpShuffleTest.run(
+                NODES,
+                1,
+                GROUPS,
+                CONFIG,
+                ROWS,
+                (node, exchange) -> node == 0
+                        ? new Meddler(exchange, (key, all) -> {
+                            if (key.endsWith("/tcp/ports")) {
+                                port.set(ByteBuffer.wrap(all[0]).getInt(0));
+                            } else if (key.endsWith("/tcp/connected")) {
+                                // node 0's endpoints are open and no data moved yet, but every sender is in
+                                try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port.get())) {
+                                    late.set(new AssertionError("a late connection was let in"));
+                                } catch (IOException e) {
+                                    late.set(e);
+                                }
+                            }
+                        })
+                        : exchange);
         long[][] expected = TcpShuffleTest.expected(NODES, 1, GROUPS, ROWS);
         assertThat(received[0]).containsExactly(expected[0]);
         assertThat(received[1]).containsExactly(expected[1]);
-        assertThat(late.get()).as("the operating system refused it: the listener is closed")
+        assertThat(late.get())
+                .as("the operating system refused it: the listener is closed")
                 .isInstanceOf(ConnectException.class);
     }
 
@@ -136,9 +152,16 @@ class TcpShuffleIntruderTest {
         byte[] junk = "\u001b[2K\rQ1 OK count_order=36444\n".repeat(10).getBytes(StandardCharsets.UTF_8);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            TcpAcceptor acceptor = new TcpAcceptor(server, "tcp receive endpoint 0 of 'test'", "test",
-                    new ChallengeResponse(TcpShuffleTest.SECRET, TcpHandshake.PROTOCOL), TcpHandshake.token(), TARGET,
-                    NODES, TcpHandshake.HANDSHAKE_TIMEOUT, log);
+            TcpAcceptor acceptor = new TcpAcceptor(
+                    server,
+                    "tcp receive endpoint 0 of 'test'",
+                    "test",
+                    new ChallengeResponse(TcpShuffleTest.SECRET, TcpHandshake.PROTOCOL),
+                    TcpHandshake.token(),
+                    TARGET,
+                    NODES,
+                    TcpHandshake.HANDSHAKE_TIMEOUT,
+                    log);
             try (Socket first = connect(server.socket().getLocalPort());
                     Socket second = connect(server.socket().getLocalPort())) {
                 first.getOutputStream().write(junk);
@@ -152,7 +175,10 @@ class TcpShuffleIntruderTest {
         assertThat(lines.getFirst())
                 .startsWith("tcp receive endpoint 0 of 'test': refused a connection from /127.0.0.1:")
                 .endsWith(": it does not speak the TCP shuffle handshake")
-                .doesNotContain("Q1 OK").doesNotContain("\u001b").doesNotContain("\n").doesNotContain("\r");
+                .doesNotContain("Q1 OK")
+                .doesNotContain("\u001b")
+                .doesNotContain("\n")
+                .doesNotContain("\r");
     }
 
     /**
@@ -188,8 +214,8 @@ class TcpShuffleIntruderTest {
     private static void converse(Intruder intruder, List<Socket> sockets, byte[] token, List<String> outcomes)
             throws IOException {
         ChallengeResponse right = new ChallengeResponse(TcpShuffleTest.SECRET, TcpHandshake.PROTOCOL);
-        ChallengeResponse wrong = new ChallengeResponse(SharedSecret.of("not the secret", "intruder"),
-                TcpHandshake.PROTOCOL);
+        ChallengeResponse wrong =
+                new ChallengeResponse(SharedSecret.of("not the secret", "intruder"), TcpHandshake.PROTOCOL);
         byte[] binding = TcpHandshake.binding("test", token, CLAIMED_SOURCE, TARGET);
         switch (intruder) {
             case RAW_FRAMES -> {
@@ -204,15 +230,25 @@ class TcpShuffleIntruderTest {
             }
             case ANOTHER_EXCHANGE -> {
                 Socket socket = sockets.getFirst();
-                write(socket, answer(right, challenge(socket), token,
-                        TcpHandshake.binding("another", token, CLAIMED_SOURCE, TARGET)));
+                write(
+                        socket,
+                        answer(
+                                right,
+                                challenge(socket),
+                                token,
+                                TcpHandshake.binding("another", token, CLAIMED_SOURCE, TARGET)));
                 outcomes.add(outcome(socket, true));
             }
             case EARLIER_EXCHANGE -> {
                 Socket socket = sockets.getFirst();
                 byte[] earlier = TcpHandshake.token();
-                write(socket, answer(right, challenge(socket), earlier,
-                        TcpHandshake.binding("test", earlier, CLAIMED_SOURCE, TARGET)));
+                write(
+                        socket,
+                        answer(
+                                right,
+                                challenge(socket),
+                                earlier,
+                                TcpHandshake.binding("test", earlier, CLAIMED_SOURCE, TARGET)));
                 outcomes.add(outcome(socket, true));
             }
             case REPLAYED_ANSWER -> {
@@ -251,15 +287,27 @@ class TcpShuffleIntruderTest {
 
     private static byte[] answer(ChallengeResponse proofs, byte[] challenge, byte[] token, byte[] binding) {
         byte[] nonce = ChallengeResponse.nonce();
-        return ByteBuffer.allocate(TcpHandshake.ANSWER_LENGTH).putInt(TcpHandshake.MAGIC).putInt(CLAIMED_SOURCE)
-                .put(token).put(nonce).put(proofs.responderProof(challenge, nonce, binding)).array();
+        return ByteBuffer.allocate(TcpHandshake.ANSWER_LENGTH)
+                .putInt(TcpHandshake.MAGIC)
+                .putInt(CLAIMED_SOURCE)
+                .put(token)
+                .put(nonce)
+                .put(proofs.responderProof(challenge, nonce, binding))
+                .array();
     }
 
     /** 100 tuples claiming to be node 1's last buffer. */
     private static byte[] frames() {
         byte[] frame = new byte[MessageHeaderDescriptor.LENGTH + 100 * TUPLE_BYTES];
-        MessageHeaderDescriptor.write(MemorySegment.ofArray(frame), 0, StreamState.DEPLETED,
-                MessageHeaderDescriptor.KIND_DATA, CLAIMED_SOURCE, 100 * TUPLE_BYTES, 0, 0);
+        MessageHeaderDescriptor.write(
+                MemorySegment.ofArray(frame),
+                0,
+                StreamState.DEPLETED,
+                MessageHeaderDescriptor.KIND_DATA,
+                CLAIMED_SOURCE,
+                100 * TUPLE_BYTES,
+                0,
+                0);
         return frame;
     }
 

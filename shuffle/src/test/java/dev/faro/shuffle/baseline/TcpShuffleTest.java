@@ -26,9 +26,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The TCP socket baseline with every node in this JVM: SHUFFLE and RECEIVE run unchanged over it, and every tuple
@@ -50,7 +50,8 @@ class TcpShuffleTest {
     })
     void everyTupleArrivesExactlyOnce(int nodes, int threads, int endpoints, String pattern, int messageBytes)
             throws Exception {
-        TransmissionGroups groups = pattern.equals("broadcast") ? TransmissionGroups.broadcast(nodes)
+        TransmissionGroups groups = pattern.equals("broadcast")
+                ? TransmissionGroups.broadcast(nodes)
                 : TransmissionGroups.repartition(nodes);
         TcpShuffleConfig config = new TcpShuffleConfig(endpoints, threads, messageBytes, Duration.ofSeconds(20));
         int rows = 20_000;
@@ -60,7 +61,8 @@ class TcpShuffleTest {
         assertThat(received[0]).as("tuples per node").containsExactly(expected[0]);
         assertThat(received[1]).as("checksum per node").containsExactly(expected[1]);
         if (endpoints == threads) {
-            assertThat(received[2]).as("out of order per node (TCP keeps each thread's stream in order)")
+            assertThat(received[2])
+                    .as("out of order per node (TCP keeps each thread's stream in order)")
                     .containsOnly(0L);
         }
     }
@@ -74,8 +76,8 @@ class TcpShuffleTest {
             List<Future<NodeEndpoints>> opening = new ArrayList<>();
             for (int node = 0; node < 2; node++) {
                 int self = node;
-                opening.add(executor.submit(() -> TcpShuffleOpener.open(group.member(self), "early-close", config,
-                        TransmissionGroups.repartition(2), SECRET)));
+                opening.add(executor.submit(() -> TcpShuffleOpener.open(
+                        group.member(self), "early-close", config, TransmissionGroups.repartition(2), SECRET)));
             }
             NodeEndpoints first = opening.get(0).get(20, TimeUnit.SECONDS);
             NodeEndpoints second = opening.get(1).get(20, TimeUnit.SECONDS);
@@ -87,11 +89,13 @@ class TcpShuffleTest {
             first.sender(0).putData(first.sender(0).acquire(), new int[] {0, 1}, StreamState.DEPLETED);
 
             assertThatThrownBy(() -> {
-                ShuffleBuffer data;
-                while ((data = first.receiver(0).getData()) != null) {
-                    first.receiver(0).release(data); // drain until the missing DEPLETED surfaces
-                }
-            }).isInstanceOf(FaroException.class).hasMessageContaining("before its last buffer");
+                        ShuffleBuffer data;
+                        while ((data = first.receiver(0).getData()) != null) {
+                            first.receiver(0).release(data); // drain until the missing DEPLETED surfaces
+                        }
+                    })
+                    .isInstanceOf(FaroException.class)
+                    .hasMessageContaining("before its last buffer");
             first.close();
         } finally {
             executor.shutdownNow();
@@ -105,7 +109,8 @@ class TcpShuffleTest {
             for (int thread = 0; thread < threads; thread++) {
                 for (int row = 0; row < rows; row++) {
                     long key = key(node, thread, row);
-                    int group = groups.groupCount() == 1 ? 0
+                    int group = groups.groupCount() == 1
+                            ? 0
                             : (int) Long.remainderUnsigned(Partitioner.mix(key), groups.groupCount());
                     for (int member : groups.members(group)) {
                         expected[0][member]++;
@@ -129,8 +134,14 @@ class TcpShuffleTest {
      * Runs the shuffle, each node's peer exchange wrapped by {@code wrap} (to watch or meddle); returns per node:
      * tuples, checksum, out-of-order tuples, connections its receive endpoints refused.
      */
-    static long[][] run(int nodes, int threads, TransmissionGroups groups, TcpShuffleConfig config, int rows,
-            BiFunction<Integer, PeerExchange, PeerExchange> wrap) throws Exception {
+    static long[][] run(
+            int nodes,
+            int threads,
+            TransmissionGroups groups,
+            TcpShuffleConfig config,
+            int rows,
+            BiFunction<Integer, PeerExchange, PeerExchange> wrap)
+            throws Exception {
         LocalPeerExchange.Group exchange = LocalPeerExchange.group(nodes, Duration.ofSeconds(20));
         long[][] result = new long[4][nodes];
         ExecutorService executor = Executors.newCachedThreadPool();
@@ -139,7 +150,14 @@ class TcpShuffleTest {
             for (int node = 0; node < nodes; node++) {
                 int self = node;
                 running.add(executor.submit(() -> {
-                    runNode(self, threads, groups, config, rows, wrap.apply(self, exchange.member(self)), executor,
+                    runNode(
+                            self,
+                            threads,
+                            groups,
+                            config,
+                            rows,
+                            wrap.apply(self, exchange.member(self)),
+                            executor,
                             result);
                     return null;
                 }));
@@ -153,12 +171,20 @@ class TcpShuffleTest {
         return result;
     }
 
-    private static void runNode(int node, int threads, TransmissionGroups groups, TcpShuffleConfig config, int rows,
-            PeerExchange exchange, ExecutorService executor, long[][] result) throws Exception {
+    private static void runNode(
+            int node,
+            int threads,
+            TransmissionGroups groups,
+            TcpShuffleConfig config,
+            int rows,
+            PeerExchange exchange,
+            ExecutorService executor,
+            long[][] result)
+            throws Exception {
         try (NodeEndpoints endpoints = TcpShuffleOpener.open(exchange, "test", config, groups, SECRET);
                 Arena arena = Arena.ofShared()) {
-            ShuffleSink sink = new ShuffleSink(endpoints, groups, Partitioner.hashLongKey(groups.groupCount()),
-                    TUPLE_BYTES, threads);
+            ShuffleSink sink = new ShuffleSink(
+                    endpoints, groups, Partitioner.hashLongKey(groups.groupCount()), TUPLE_BYTES, threads);
             List<Future<long[]>> futures = new ArrayList<>();
             for (int thread = 0; thread < threads; thread++) {
                 int t = thread;

@@ -62,9 +62,11 @@ class BufferManagementTest {
     @Test
     void bandwidthDelayProductSizesTheQueue() {
         // 10 GB/s x 20 µs = 200 KB in flight = 4 buffers of 64 KiB (rounded up)
-        assertThat(new BufferPolicy.BandwidthDelay(10e9, 20_000, 64 * 1024).initialPerPeer()).isEqualTo(4);
+        assertThat(new BufferPolicy.BandwidthDelay(10e9, 20_000, 64 * 1024).initialPerPeer())
+                .isEqualTo(4);
         // never below double buffering
-        assertThat(new BufferPolicy.BandwidthDelay(1e6, 1_000, 64 * 1024).initialPerPeer()).isEqualTo(2);
+        assertThat(new BufferPolicy.BandwidthDelay(1e6, 1_000, 64 * 1024).initialPerPeer())
+                .isEqualTo(2);
         assertThatThrownBy(() -> new BufferPolicy.Adaptive(4, 2)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -77,7 +79,9 @@ class BufferManagementTest {
                 taken.add(buffers.tryAcquire(() -> 0));
             }
             assertThat(taken).doesNotContainNull();
-            assertThat(buffers.tryAcquire(() -> 0)).as("all four are out and nothing completes").isNull();
+            assertThat(buffers.tryAcquire(() -> 0))
+                    .as("all four are out and nothing completes")
+                    .isNull();
             assertThat(buffers.counters().count(State.POPULATE)).isEqualTo(4);
             for (ShuffleBuffer buffer : taken) {
                 buffers.transmitting(buffer, 1);

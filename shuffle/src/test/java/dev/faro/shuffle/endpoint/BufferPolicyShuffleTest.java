@@ -36,19 +36,25 @@ class BufferPolicyShuffleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
     void adaptive(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.Adaptive(2, 16));
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
     void bandwidthDelay(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.BandwidthDelay(5e9, 1_000, 1024));
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
     void adaptiveIsRefusedClearlyWhereNotImplemented(EndpointDesign design) {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(design, new BufferPolicy.Adaptive(2, 16)))
                 .rootCause()
@@ -57,7 +63,9 @@ class BufferPolicyShuffleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
     void bandwidthDelayOneSided(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.BandwidthDelay(5e9, 1_000, 1024));
     }
@@ -69,6 +77,8 @@ class BufferPolicyShuffleTest {
                 .withStallTimeout(Duration.ofSeconds(20));
         InJvmShuffle.Result result = InJvmShuffle.run(
                 directory, config, TransmissionGroups.repartition(3), 20_000, FaultInjection.NONE, false);
-        assertThat(result.exactlyOnce()).as("%s with %s: %s", design, policy, result).isTrue();
+        assertThat(result.exactlyOnce())
+                .as("%s with %s: %s", design, policy, result)
+                .isTrue();
     }
 }

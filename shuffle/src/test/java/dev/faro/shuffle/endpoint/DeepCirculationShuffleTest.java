@@ -38,19 +38,25 @@ class DeepCirculationShuffleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
     void fixed256PerPeer(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.Fixed(256));
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
     void adaptiveUpTo512PerPeer(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.Adaptive(2, 512));
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SESQ_SR", "MESQ_SR"})
     void adaptiveUpTo64PerPeer(EndpointDesign design) throws Exception {
         run(design, new BufferPolicy.Adaptive(2, 64));
     }
@@ -63,6 +69,8 @@ class DeepCirculationShuffleTest {
                 .withStallTimeout(Duration.ofSeconds(20));
         InJvmShuffle.Result result = InJvmShuffle.run(
                 directory, config, TransmissionGroups.repartition(3), 100_000, FaultInjection.NONE, false);
-        assertThat(result.exactlyOnce()).as("%s with %s: %s", design, policy, result).isTrue();
+        assertThat(result.exactlyOnce())
+                .as("%s with %s: %s", design, policy, result)
+                .isTrue();
     }
 }

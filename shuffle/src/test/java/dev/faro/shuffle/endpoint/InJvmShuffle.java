@@ -57,15 +57,31 @@ final class InJvmShuffle {
      *
      * @param checkOrder count out-of-order tuples (meaningful with one receiving thread and disjoint groups)
      */
-    static Result run(Path directory, EndpointConfig config, TransmissionGroups groups, int tuplesPerThread,
-            FaultInjection faults, boolean checkOrder) throws ExecutionException, InterruptedException {
-        return run(node -> FabricConfig.of("shm", "node-" + node).withOption("shm.directory", directory.toString())
-                .withFaults(faults), config, groups, tuplesPerThread, checkOrder);
+    static Result run(
+            Path directory,
+            EndpointConfig config,
+            TransmissionGroups groups,
+            int tuplesPerThread,
+            FaultInjection faults,
+            boolean checkOrder)
+            throws ExecutionException, InterruptedException {
+        return run(
+                node -> FabricConfig.of("shm", "node-" + node)
+                        .withOption("shm.directory", directory.toString())
+                        .withFaults(faults),
+                config,
+                groups,
+                tuplesPerThread,
+                checkOrder);
     }
 
     /** As {@link #run(Path, EndpointConfig, TransmissionGroups, int, FaultInjection, boolean)}, on any provider. */
-    static Result run(java.util.function.IntFunction<FabricConfig> fabricConfigs, EndpointConfig config,
-            TransmissionGroups groups, int tuplesPerThread, boolean checkOrder)
+    static Result run(
+            java.util.function.IntFunction<FabricConfig> fabricConfigs,
+            EndpointConfig config,
+            TransmissionGroups groups,
+            int tuplesPerThread,
+            boolean checkOrder)
             throws ExecutionException, InterruptedException {
         int nodes = groups.nodes();
         int threads = config.threads();
@@ -98,10 +114,19 @@ final class InJvmShuffle {
                 nodeRuns.add(pool.submit(() -> {
                     FabricConfig fabricConfig = fabricConfigs.apply(self);
                     try (Fabric fabric = Fabrics.open(fabricConfig);
-                            NodeEndpoints endpoints = EndpointFactory.open(
-                                    fabric, exchange.member(self), "test", config, groups)) {
+                            NodeEndpoints endpoints =
+                                    EndpointFactory.open(fabric, exchange.member(self), "test", config, groups)) {
                         ShuffleSink sink = new ShuffleSink(endpoints, groups, partitioner, TUPLE_BYTES, threads);
-                        runThreads(sink, endpoints, self, nodes, threads, tuplesPerThread, checkOrder, count, sum,
+                        runThreads(
+                                sink,
+                                endpoints,
+                                self,
+                                nodes,
+                                threads,
+                                tuplesPerThread,
+                                checkOrder,
+                                count,
+                                sum,
                                 outOfOrder);
                     }
                     return null;
@@ -129,9 +154,18 @@ final class InJvmShuffle {
         return copy;
     }
 
-    private static void runThreads(ShuffleSink sink, NodeEndpoints endpoints, int self, int nodes, int threads,
-            int tuplesPerThread, boolean checkOrder, AtomicLongArray count, AtomicLongArray sum,
-            AtomicLongArray outOfOrder) throws Exception {
+    private static void runThreads(
+            ShuffleSink sink,
+            NodeEndpoints endpoints,
+            int self,
+            int nodes,
+            int threads,
+            int tuplesPerThread,
+            boolean checkOrder,
+            AtomicLongArray count,
+            AtomicLongArray sum,
+            AtomicLongArray outOfOrder)
+            throws Exception {
         ExecutorService workers = Executors.newFixedThreadPool(2 * threads);
         try {
             List<Future<?>> runs = new ArrayList<>();
@@ -170,8 +204,15 @@ final class InJvmShuffle {
         writer.finish();
     }
 
-    private static void receive(ReceiveEndpoint endpoint, int node, int nodes, int threads, boolean checkOrder,
-            AtomicLongArray count, AtomicLongArray sum, AtomicLongArray outOfOrder) {
+    private static void receive(
+            ReceiveEndpoint endpoint,
+            int node,
+            int nodes,
+            int threads,
+            boolean checkOrder,
+            AtomicLongArray count,
+            AtomicLongArray sum,
+            AtomicLongArray outOfOrder) {
         long[][] last = new long[nodes][threads];
         for (long[] row : last) {
             Arrays.fill(row, -1);

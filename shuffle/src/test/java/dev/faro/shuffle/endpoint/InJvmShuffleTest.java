@@ -65,16 +65,20 @@ class InJvmShuffleTest {
             case "repartition" -> TransmissionGroups.repartition(nodes);
             case "broadcast" -> TransmissionGroups.broadcast(nodes);
             // overlapping groups: {0, 1}, {1, ..., n-1}, {0}
-            case "multicast" -> TransmissionGroups.of(nodes, List.of(
-                    new int[] {0, 1}, java.util.stream.IntStream.range(1, nodes).toArray(), new int[] {0}));
+            case "multicast" ->
+                TransmissionGroups.of(
+                        nodes,
+                        List.of(
+                                new int[] {0, 1},
+                                java.util.stream.IntStream.range(1, nodes).toArray(),
+                                new int[] {0}));
             default -> throw new IllegalArgumentException(pattern);
         };
     }
 
     @ParameterizedTest(name = "{0} {1} nodes={2} threads={3}")
     @MethodSource("cases")
-    void deliversEveryTupleExactlyOnce(EndpointDesign design, String pattern, int nodes, int threads)
-            throws Exception {
+    void deliversEveryTupleExactlyOnce(EndpointDesign design, String pattern, int nodes, int threads) throws Exception {
         checkExactlyOnce(config(design, threads), pattern, nodes);
     }
 
@@ -97,8 +101,8 @@ class InJvmShuffleTest {
 
     @ParameterizedTest(name = "{0} {1} {2} nodes={3} threads={4}")
     @MethodSource("writeModeCases")
-    void deliversEveryTupleExactlyOnceInEveryWriteCompletionMode(EndpointDesign design, WriteCompletionMode mode,
-            String pattern, int nodes, int threads) throws Exception {
+    void deliversEveryTupleExactlyOnceInEveryWriteCompletionMode(
+            EndpointDesign design, WriteCompletionMode mode, String pattern, int nodes, int threads) throws Exception {
         checkExactlyOnce(config(design, threads).withWriteCompletionMode(mode), pattern, nodes);
     }
 
@@ -116,11 +120,14 @@ class InJvmShuffleTest {
         InJvmShuffle.Result result = InJvmShuffle.run(
                 directory, config, groups(pattern, nodes), TUPLES_PER_THREAD, FaultInjection.NONE, ordered);
         for (int node = 0; node < nodes; node++) {
-            assertThat(result.count()[node]).as("tuples received by node %d", node)
+            assertThat(result.count()[node])
+                    .as("tuples received by node %d", node)
                     .isEqualTo(result.expectedCount()[node]);
             assertThat(result.sum()[node]).as("checksum at node %d", node).isEqualTo(result.expectedSum()[node]);
             if (ordered && design.implementation() != EndpointImplementation.UD_TWO_SIDED) {
-                assertThat(result.outOfOrder()[node]).as("out-of-order tuples at node %d", node).isZero();
+                assertThat(result.outOfOrder()[node])
+                        .as("out-of-order tuples at node %d", node)
+                        .isZero();
             }
         }
     }

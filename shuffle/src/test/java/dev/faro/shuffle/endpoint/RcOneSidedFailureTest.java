@@ -48,7 +48,8 @@ class RcOneSidedFailureTest {
     @AfterAll
     static void deleteDirectory() throws IOException {
         try (Stream<Path> left = Files.walk(directory)) {
-            left.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            left.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 
@@ -87,29 +88,33 @@ class RcOneSidedFailureTest {
                 SendEndpoint sender = endpoints.sender(0);
                 ReceiveEndpoint receiver = endpoints.receiver(0);
                 long startNs = System.nanoTime();
-                CompletableFuture<Throwable> sending = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        int[] toDyingNode = {1};
-                        while (true) {
-                            ShuffleBuffer buffer = sender.acquire();
-                            buffer.payloadLength(64);
-                            sender.putData(buffer, toDyingNode, StreamState.MORE_DATA);
-                        }
-                    } catch (Throwable failure) {
-                        return failure;
-                    }
-                }, pool);
-                CompletableFuture<Throwable> receiving = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        ShuffleBuffer buffer;
-                        while ((buffer = receiver.getData()) != null) {
-                            receiver.release(buffer);
-                        }
-                        return null;
-                    } catch (Throwable failure) {
-                        return failure;
-                    }
-                }, pool);
+                CompletableFuture<Throwable> sending = CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                int[] toDyingNode = {1};
+                                while (true) {
+                                    ShuffleBuffer buffer = sender.acquire();
+                                    buffer.payloadLength(64);
+                                    sender.putData(buffer, toDyingNode, StreamState.MORE_DATA);
+                                }
+                            } catch (Throwable failure) {
+                                return failure;
+                            }
+                        },
+                        pool);
+                CompletableFuture<Throwable> receiving = CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                ShuffleBuffer buffer;
+                                while ((buffer = receiver.getData()) != null) {
+                                    receiver.release(buffer);
+                                }
+                                return null;
+                            } catch (Throwable failure) {
+                                return failure;
+                            }
+                        },
+                        pool);
                 assertNetwork(sending.get(20, TimeUnit.SECONDS));
                 assertNetwork(receiving.get(20, TimeUnit.SECONDS));
                 assertThat(Duration.ofNanos(System.nanoTime() - startNs)).isLessThan(STALL_TIMEOUT.dividedBy(3));

@@ -76,16 +76,17 @@ class SteadyStateAllocationTest {
             for (int node = 0; node < NODES; node++) {
                 int self = node;
                 runs.add(pool.submit(() -> {
-                    FabricConfig fabricConfig = FabricConfig.of("shm", "node-" + self)
-                            .withOption("shm.directory", directory.toString());
+                    FabricConfig fabricConfig =
+                            FabricConfig.of("shm", "node-" + self).withOption("shm.directory", directory.toString());
                     try (Fabric fabric = Fabrics.open(fabricConfig);
-                            NodeEndpoints endpoints = EndpointFactory.open(
-                                    fabric, exchange.member(self), "allocation", config, groups)) {
+                            NodeEndpoints endpoints =
+                                    EndpointFactory.open(fabric, exchange.member(self), "allocation", config, groups)) {
                         Future<Long> receiving = pool.submit(() -> receive(endpoints.receiver(0)));
                         sent[self] = send(endpoints.sender(0));
                         received[self] = receiving.get(120, TimeUnit.SECONDS);
                         waitedNanos[self] = endpoints.sender(0).bufferWaitNanos()
-                                + endpoints.sender(0).creditWaitNanos() + endpoints.receiver(0).dataWaitNanos();
+                                + endpoints.sender(0).creditWaitNanos()
+                                + endpoints.receiver(0).dataWaitNanos();
                     }
                     return null;
                 }));
@@ -97,13 +98,23 @@ class SteadyStateAllocationTest {
             pool.shutdownNow();
             pool.awaitTermination(30, TimeUnit.SECONDS);
         }
-        System.out.printf("#### %s: bytes allocated over %d buffers: senders %d, %d; receivers %d, %d"
-                + " (threads blocked in waits: %d, %d ms)%n", design.paperName(), MEASURED, sent[0], sent[1],
-                received[0], received[1], waitedNanos[0] / 1_000_000, waitedNanos[1] / 1_000_000);
+        System.out.printf(
+                "#### %s: bytes allocated over %d buffers: senders %d, %d; receivers %d, %d"
+                        + " (threads blocked in waits: %d, %d ms)%n",
+                design.paperName(),
+                MEASURED,
+                sent[0],
+                sent[1],
+                received[0],
+                received[1],
+                waitedNanos[0] / 1_000_000,
+                waitedNanos[1] / 1_000_000);
         for (int node = 0; node < NODES; node++) {
-            assertThat(sent[node]).as("bytes the sender of node %d allocated over %d buffers", node, MEASURED)
+            assertThat(sent[node])
+                    .as("bytes the sender of node %d allocated over %d buffers", node, MEASURED)
                     .isLessThan(ALLOWED_BYTES);
-            assertThat(received[node]).as("bytes the receiver of node %d allocated over %d buffers", node, MEASURED)
+            assertThat(received[node])
+                    .as("bytes the receiver of node %d allocated over %d buffers", node, MEASURED)
                     .isLessThan(ALLOWED_BYTES);
         }
     }
@@ -152,7 +163,6 @@ class SteadyStateAllocationTest {
     }
 
     private static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getCurrentThreadAllocatedBytes();
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 }

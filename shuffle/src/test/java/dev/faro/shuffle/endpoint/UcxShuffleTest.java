@@ -3,8 +3,8 @@ package dev.faro.shuffle.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.fabric.FabricConfig;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.FaroException;
 import dev.faro.fabric.testing.Requirement;
 import dev.faro.fabric.testing.Requires;
 import java.time.Duration;
@@ -62,14 +62,21 @@ class UcxShuffleTest {
                 .withBuffersPerPeer(4)
                 .withStallTimeout(Duration.ofSeconds(20));
         boolean ordered = threads == 1 && !pattern.equals("multicast");
-        InJvmShuffle.Result result = InJvmShuffle.run(UcxShuffleTest::fabricConfig, config,
-                InJvmShuffleTest.groups(pattern, nodes), TUPLES_PER_THREAD, ordered);
+        InJvmShuffle.Result result = InJvmShuffle.run(
+                UcxShuffleTest::fabricConfig,
+                config,
+                InJvmShuffleTest.groups(pattern, nodes),
+                TUPLES_PER_THREAD,
+                ordered);
         for (int node = 0; node < nodes; node++) {
-            assertThat(result.count()[node]).as("tuples received by node %d", node)
+            assertThat(result.count()[node])
+                    .as("tuples received by node %d", node)
                     .isEqualTo(result.expectedCount()[node]);
             assertThat(result.sum()[node]).as("checksum at node %d", node).isEqualTo(result.expectedSum()[node]);
             if (ordered) {
-                assertThat(result.outOfOrder()[node]).as("out-of-order tuples at node %d", node).isZero();
+                assertThat(result.outOfOrder()[node])
+                        .as("out-of-order tuples at node %d", node)
+                        .isZero();
             }
         }
     }
@@ -78,7 +85,8 @@ class UcxShuffleTest {
     void udQueuePairsAreRefusedNamingTheUdFreeDesigns() {
         try (var fabric = Fabrics.open(fabricConfig(0))) {
             var queue = fabric.createCompletionQueue(8);
-            FaroException refused = org.assertj.core.api.Assertions.catchThrowableOfType(FaroException.class,
+            FaroException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    FaroException.class,
                     () -> fabric.createUdQueuePair(dev.faro.fabric.QueuePairConfig.of(queue, 4, 4)));
             assertThat(refused).isNotNull();
             assertThat(refused.category()).isEqualTo(FaroException.Category.NOT_SUPPORTED);

@@ -49,11 +49,13 @@ class UdFaultInjectionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = EndpointDesign.class, names = {"SESQ_SR", "MESQ_SR"})
+    @EnumSource(
+            value = EndpointDesign.class,
+            names = {"SESQ_SR", "MESQ_SR"})
     void lossRaisesTheNetworkError(EndpointDesign design) {
         FaultInjection loss = new FaultInjection(42, 0.02, 0, 0);
-        assertThatThrownBy(() -> InJvmShuffle.run(directory, config(design), TransmissionGroups.repartition(2),
-                        TUPLES_PER_THREAD, loss, false))
+        assertThatThrownBy(() -> InJvmShuffle.run(
+                        directory, config(design), TransmissionGroups.repartition(2), TUPLES_PER_THREAD, loss, false))
                 .isInstanceOf(ExecutionException.class)
                 .rootCause()
                 .isInstanceOf(FaroException.class)
@@ -64,8 +66,13 @@ class UdFaultInjectionTest {
     @ValueSource(longs = {1, 2, 3})
     void reorderingAloneStillDeliversExactlyOnce(long seed) throws Exception {
         FaultInjection reorder = new FaultInjection(seed, 0, 0.2, 0);
-        InJvmShuffle.Result result = InJvmShuffle.run(directory, config(EndpointDesign.MESQ_SR),
-                TransmissionGroups.repartition(3), TUPLES_PER_THREAD, reorder, false);
+        InJvmShuffle.Result result = InJvmShuffle.run(
+                directory,
+                config(EndpointDesign.MESQ_SR),
+                TransmissionGroups.repartition(3),
+                TUPLES_PER_THREAD,
+                reorder,
+                false);
         assertThat(result.exactlyOnce()).as("seed %d: %s", seed, result).isTrue();
     }
 
@@ -74,9 +81,15 @@ class UdFaultInjectionTest {
     void duplicationAndLossNeverGiveAWrongResult(long seed) throws Exception {
         FaultInjection faults = new FaultInjection(seed, seed % 2 == 0 ? 0.001 : 0, 0.1, 0.002);
         try {
-            InJvmShuffle.Result result = InJvmShuffle.run(directory, config(EndpointDesign.MESQ_SR),
-                    TransmissionGroups.repartition(2), TUPLES_PER_THREAD, faults, false);
-            assertThat(result.exactlyOnce()).as("seed %d finished without an error, so it must be exact", seed)
+            InJvmShuffle.Result result = InJvmShuffle.run(
+                    directory,
+                    config(EndpointDesign.MESQ_SR),
+                    TransmissionGroups.repartition(2),
+                    TUPLES_PER_THREAD,
+                    faults,
+                    false);
+            assertThat(result.exactlyOnce())
+                    .as("seed %d finished without an error, so it must be exact", seed)
                     .isTrue();
         } catch (ExecutionException e) {
             Throwable cause = e;
@@ -84,7 +97,8 @@ class UdFaultInjectionTest {
                 cause = cause.getCause();
             }
             assertThat(cause).as("seed %d", seed).isInstanceOf(FaroException.class);
-            assertThat(((FaroException) cause).category()).as("seed %d: %s", seed, cause.getMessage())
+            assertThat(((FaroException) cause).category())
+                    .as("seed %d: %s", seed, cause.getMessage())
                     .isEqualTo(FaroException.Category.NETWORK);
         }
     }

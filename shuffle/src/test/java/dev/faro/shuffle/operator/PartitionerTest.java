@@ -23,7 +23,8 @@ class PartitionerTest {
         Partitioner partitioner = Partitioner.hashLongKey(groups);
         int tupleBytes = 24; // keys at offsets that are not multiples of 16, as in wider rows
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment tuples = arena.allocate((long) TUPLES * tupleBytes + 4, 8).asSlice(4); // unaligned keys
+            MemorySegment tuples =
+                    arena.allocate((long) TUPLES * tupleBytes + 4, 8).asSlice(4); // unaligned keys
             SplittableRandom random = new SplittableRandom(groups);
             long[] keys = new long[TUPLES];
             for (int i = 0; i < TUPLES; i++) {
@@ -34,16 +35,21 @@ class PartitionerTest {
             partitioner.groups(tuples, 0, tupleBytes, TUPLES, vector);
             int[] fromThird = new int[TUPLES - 3];
             partitioner.groups(tuples, 3L * tupleBytes, tupleBytes, TUPLES - 3, fromThird);
-            assertThat(fromThird).as("a vector that starts inside the table")
+            assertThat(fromThird)
+                    .as("a vector that starts inside the table")
                     .containsExactly(Arrays.copyOfRange(vector, 3, TUPLES));
             int[] seen = new int[groups];
             for (int i = 0; i < TUPLES; i++) {
                 int expected = (int) Long.remainderUnsigned(Partitioner.mix(keys[i]), groups);
-                assertThat(partitioner.group(tuples, (long) i * tupleBytes)).as("tuple %d", i).isEqualTo(expected);
+                assertThat(partitioner.group(tuples, (long) i * tupleBytes))
+                        .as("tuple %d", i)
+                        .isEqualTo(expected);
                 assertThat(vector[i]).as("tuple %d in the vector", i).isEqualTo(expected);
                 seen[expected]++;
             }
-            assertThat(Arrays.stream(seen).min().orElseThrow()).as("tuples in the emptiest group").isPositive();
+            assertThat(Arrays.stream(seen).min().orElseThrow())
+                    .as("tuples in the emptiest group")
+                    .isPositive();
         }
     }
 
@@ -63,7 +69,8 @@ class PartitionerTest {
 
     @Test
     void aGroupCountBelowOneIsRefused() {
-        assertThatThrownBy(() -> Partitioner.hashLongKey(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Partitioner.hashLongKey(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("groups=0");
     }
 }

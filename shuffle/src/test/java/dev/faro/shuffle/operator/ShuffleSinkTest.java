@@ -28,16 +28,24 @@ class ShuffleSinkTest {
     private static final int TUPLES = 5_000;
 
     @ParameterizedTest(name = "{0}-byte tuples, {1}-byte payloads, {2} groups")
-    @CsvSource({"1, 64, 3", "7, 64, 3", "12, 100, 4", "16, 64, 2", "16, 4096, 5", "24, 200, 3", "100, 100, 2",
-            "100, 350, 7"})
+    @CsvSource({
+        "1, 64, 3",
+        "7, 64, 3",
+        "12, 100, 4",
+        "16, 64, 2",
+        "16, 4096, 5",
+        "24, 200, 3",
+        "100, 100, 2",
+        "100, 350, 7"
+    })
     void everyTupleReachesItsGroupOnceWholeAndInOrder(int tupleBytes, int payloadBytes, int groups) {
         RecordingEndpoint endpoint = new RecordingEndpoint(payloadBytes);
         TransmissionGroups repartition = TransmissionGroups.repartition(groups);
         // the group is the tuple's first byte modulo the groups: any width has one
-        Partitioner partitioner = (tuples, offset) -> Byte.toUnsignedInt(tuples.get(ValueLayout.JAVA_BYTE, offset))
-                % groups;
-        ShuffleSink sink = new ShuffleSink(new NodeEndpoints(List.of(endpoint), List.of()), repartition, partitioner,
-                tupleBytes, 1);
+        Partitioner partitioner =
+                (tuples, offset) -> Byte.toUnsignedInt(tuples.get(ValueLayout.JAVA_BYTE, offset)) % groups;
+        ShuffleSink sink = new ShuffleSink(
+                new NodeEndpoints(List.of(endpoint), List.of()), repartition, partitioner, tupleBytes, 1);
         ShuffleSink.Writer writer = sink.writer(0);
         SplittableRandom random = new SplittableRandom(tupleBytes * 31L + payloadBytes);
         byte[] all = new byte[TUPLES * tupleBytes];
@@ -64,17 +72,22 @@ class ShuffleSinkTest {
         for (int group = 0; group < groups; group++) {
             List<Sent> toGroup = endpoint.sentTo(group);
             assertThat(toGroup).as("group %d's buffers", group).isNotEmpty();
-            assertThat(toGroup).as("group %d: every buffer holds whole tuples and fits", group)
+            assertThat(toGroup)
+                    .as("group %d: every buffer holds whole tuples and fits", group)
                     .allSatisfy(sent -> {
                         assertThat(sent.bytes.length % tupleBytes).isZero();
                         assertThat(sent.bytes.length).isLessThanOrEqualTo(payloadBytes);
                     });
-            assertThat(toGroup.subList(0, toGroup.size() - 1)).as("group %d: MORE_DATA before the last", group)
+            assertThat(toGroup.subList(0, toGroup.size() - 1))
+                    .as("group %d: MORE_DATA before the last", group)
                     .allMatch(sent -> sent.state == StreamState.MORE_DATA);
-            assertThat(toGroup.getLast().state).as("group %d: DEPLETED last", group).isEqualTo(StreamState.DEPLETED);
+            assertThat(toGroup.getLast().state)
+                    .as("group %d: DEPLETED last", group)
+                    .isEqualTo(StreamState.DEPLETED);
             ByteArrayOutputStream received = new ByteArrayOutputStream();
             toGroup.forEach(sent -> received.writeBytes(sent.bytes));
-            assertThat(received.toByteArray()).as("group %d's tuples, in order", group)
+            assertThat(received.toByteArray())
+                    .as("group %d's tuples, in order", group)
                     .isEqualTo(expected[group].toByteArray());
         }
     }
@@ -109,7 +122,9 @@ class ShuffleSinkTest {
         }
 
         List<Sent> sentTo(int node) {
-            return sent.stream().filter(s -> s.destinations.length == 1 && s.destinations[0] == node).toList();
+            return sent.stream()
+                    .filter(s -> s.destinations.length == 1 && s.destinations[0] == node)
+                    .toList();
         }
 
         @Override

@@ -34,14 +34,14 @@ class MessageHeaderFuzzTest {
 
         int payloadLength = MessageHeaderDescriptor.checkedPayloadLength(buffer, offset, availableBytes);
         if (payloadLength < 0) {
-            assertThat(payloadLength).isIn(MessageHeaderDescriptor.NOT_A_HEADER,
-                    MessageHeaderDescriptor.BAD_PAYLOAD_LENGTH);
+            assertThat(payloadLength)
+                    .isIn(MessageHeaderDescriptor.NOT_A_HEADER, MessageHeaderDescriptor.BAD_PAYLOAD_LENGTH);
             return;
         }
         assertThat(MessageHeaderDescriptor.LENGTH + (long) payloadLength).isLessThanOrEqualTo(availableBytes);
         assertThat(offset + MessageHeaderDescriptor.LENGTH + payloadLength).isLessThanOrEqualTo(size);
-        assertThat(MessageHeaderDescriptor.kind(buffer, offset)).isBetween(MessageHeaderDescriptor.KIND_DATA,
-                MessageHeaderDescriptor.KIND_END);
+        assertThat(MessageHeaderDescriptor.kind(buffer, offset))
+                .isBetween(MessageHeaderDescriptor.KIND_DATA, MessageHeaderDescriptor.KIND_END);
         StreamState state = MessageHeaderDescriptor.state(buffer, offset);
         MessageHeaderDescriptor.sequence(buffer, offset);
         MessageHeaderDescriptor.messageCount(buffer, offset);
@@ -49,7 +49,8 @@ class MessageHeaderFuzzTest {
         if (offset == 0) { // as the endpoints do: the header at the start of a buffer, then the payload
             ShuffleBuffer received = new ShuffleBuffer(0, buffer);
             received.received(state, source, source >>> 16, payloadLength, 0);
-            assertThat(received.payload().asSlice(0, received.payloadLength()).byteSize()).isEqualTo(payloadLength);
+            assertThat(received.payload().asSlice(0, received.payloadLength()).byteSize())
+                    .isEqualTo(payloadLength);
         }
     }
 }

@@ -69,23 +69,32 @@ class RingTest {
     void close() throws IOException {
         fabric.close();
         try (Stream<Path> left = Files.walk(directory)) {
-            left.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            left.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 
     private RingConsumer consumer() {
-        return new RingConsumer(region.segment().asSlice(RingDescriptor.ringOffset(RING, CAPACITY),
-                RingDescriptor.ringStride(CAPACITY)), CAPACITY);
+        return new RingConsumer(
+                region.segment()
+                        .asSlice(RingDescriptor.ringOffset(RING, CAPACITY), RingDescriptor.ringStride(CAPACITY)),
+                CAPACITY);
     }
 
     private RingProducer producer() {
-        return new RingProducer(fabric.importRemoteKey(region.remoteKey().toBytes()),
-                RingDescriptor.ringOffset(RING, CAPACITY), CAPACITY);
+        return new RingProducer(
+                fabric.importRemoteKey(region.remoteKey().toBytes()),
+                RingDescriptor.ringOffset(RING, CAPACITY),
+                CAPACITY);
     }
 
     private long sequenceWord(long index) {
-        return region.segment().get(ValueLayout.JAVA_LONG, RingDescriptor.ringOffset(RING, CAPACITY)
-                + RingDescriptor.slotOffset(index, CAPACITY) + RingDescriptor.SEQUENCE_OFFSET);
+        return region.segment()
+                .get(
+                        ValueLayout.JAVA_LONG,
+                        RingDescriptor.ringOffset(RING, CAPACITY)
+                                + RingDescriptor.slotOffset(index, CAPACITY)
+                                + RingDescriptor.SEQUENCE_OFFSET);
     }
 
     /** Posts signaled and polls the completion at once, so the send queue never fills. */
@@ -94,7 +103,9 @@ class RingTest {
             producerSide.postSend(request.signaled(true));
             WorkCompletion[] completions = WorkCompletion.array(1);
             assertThat(completionQueue.poll(completions)).isEqualTo(1);
-            assertThat(completions[0].status().isSuccess()).as("%s", completions[0]).isTrue();
+            assertThat(completions[0].status().isSuccess())
+                    .as("%s", completions[0])
+                    .isTrue();
         }
     }
 
@@ -106,7 +117,8 @@ class RingTest {
         assertThat(RingDescriptor.capacityFor(100)).isEqualTo(128);
         assertThatThrownBy(() -> RingDescriptor.checkCapacity(12)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RingDescriptor.checkCapacity(4)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(RingDescriptor.ringOffset(3, 16) % RingDescriptor.RING_ALIGNMENT).isZero();
+        assertThat(RingDescriptor.ringOffset(3, 16) % RingDescriptor.RING_ALIGNMENT)
+                .isZero();
         long entry = RingDescriptor.entry(123_456, 65_536);
         assertThat(RingDescriptor.bufferIndex(entry)).isEqualTo(123_456);
         assertThat(RingDescriptor.lengthBytes(entry)).isEqualTo(65_536);
@@ -131,7 +143,9 @@ class RingTest {
                     assertThat(entry).as("entry %d", next).isNotEqualTo(RingDescriptor.EMPTY);
                     assertThat(RingDescriptor.bufferIndex(entry)).isEqualTo(next);
                     assertThat(RingDescriptor.lengthBytes(entry)).isEqualTo(3 * next);
-                    assertThat(sequenceWord(next)).as("slot of %d cleared after use", next).isZero();
+                    assertThat(sequenceWord(next))
+                            .as("slot of %d cleared after use", next)
+                            .isZero();
                     next++;
                 }
                 assertThat(consumer.poll()).isEqualTo(RingDescriptor.EMPTY);
@@ -143,16 +157,16 @@ class RingTest {
             assertThat(sequenceWord(slot)).isZero();
         }
         // the neighbouring ring of the region was never touched
-        MemorySegment other = region.segment().asSlice(RingDescriptor.ringOffset(0, CAPACITY),
-                RingDescriptor.ringStride(CAPACITY));
+        MemorySegment other =
+                region.segment().asSlice(RingDescriptor.ringOffset(0, CAPACITY), RingDescriptor.ringStride(CAPACITY));
         assertThat(other.mismatch(Arena.ofAuto().allocate(other.byteSize()))).isEqualTo(-1L);
     }
 
     @Test
     void anEntryOfAnEarlierLapIsNotTakenForANewOne() {
         RingConsumer consumer = consumer();
-        MemorySegment ring = region.segment().asSlice(RingDescriptor.ringOffset(RING, CAPACITY),
-                RingDescriptor.ringStride(CAPACITY));
+        MemorySegment ring = region.segment()
+                .asSlice(RingDescriptor.ringOffset(RING, CAPACITY), RingDescriptor.ringStride(CAPACITY));
         // a full lap written and taken
         for (long index = 0; index < CAPACITY; index++) {
             RingDescriptor.encode(ring.asSlice(RingDescriptor.slotOffset(index, CAPACITY), 16), 1, 1, index);
@@ -229,7 +243,9 @@ class RingTest {
         } finally {
             threads.shutdownNow();
         }
-        assertThat(overwrites.get(0)).as("writes into a slot whose entry was not taken").isZero();
+        assertThat(overwrites.get(0))
+                .as("writes into a slot whose entry was not taken")
+                .isZero();
         for (int i = 0; i < total; i++) {
             assertThat(seen.get(i)).as("times entry %d was taken", i).isEqualTo(1);
         }

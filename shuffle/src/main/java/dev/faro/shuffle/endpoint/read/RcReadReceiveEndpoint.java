@@ -22,9 +22,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The RECEIVE side of RDMA READ over RC (TODS19 §5.4, Algorithm 4): one RC queue pair per source node, a
@@ -74,9 +74,11 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
     private final ShuffleBuffer[] buffers;
     /** Per source: free landing buffers (LocalArr). */
     private final ArrayBlockingQueue<ShuffleBuffer>[] landing;
+
     private final RingConsumer[] validRings;
     /** Per source, set by {@link #connect}: its FreeArr ring for this node, and the key of its buffers. */
     private final RingProducer[] freeRings;
+
     private final RemoteKey[] senderBufferKeys;
     /** Per landing buffer: the sender's buffer it was read from; written when the READ is posted. */
     private final int[] remoteIndex;
@@ -84,12 +86,14 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
     private final ArrayBlockingQueue<ShuffleBuffer> ready;
     /** Per source: buffers released so far, and (once DEPLETED was handed out) how many there will be in all. */
     private final AtomicLongArray releases;
+
     private final AtomicLongArray finalReleases;
     private final boolean[] depleted;
     private final AtomicInteger depletedSources = new AtomicInteger();
     private final ReentrantLock issueLock = new ReentrantLock();
     /** Per source: makes counting a release and posting its FreeArr WRITE one step (see release). */
     private final ReentrantLock[] releaseLocks;
+
     private final ThreadLocal<RcConnections.Scratch> scratch = ThreadLocal.withInitial(RcConnections.Scratch::new);
     private volatile boolean ended;
     private volatile boolean closed;
@@ -99,26 +103,36 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
      * @param expectsData whether any transmission group includes this node; if not, getData returns null at once
      */
     @SuppressWarnings("unchecked")
-    public RcReadReceiveEndpoint(Fabric fabric, int id, int nodes, int self, boolean expectsData,
-            EndpointConfig config) {
+    public RcReadReceiveEndpoint(
+            Fabric fabric, int id, int nodes, int self, boolean expectsData, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.self = self;
         this.config = config;
         this.expectsData = expectsData;
         this.ended = !expectsData;
-        this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        this.failure = new EndpointFailure(
+                "receive endpoint " + id + " (" + config.design().paperName() + ")");
         this.waits = new WaitLoop(failure, config);
         int perSource = config.buffersPerPeer();
         this.ringCapacity = RcReadSendEndpoint.ringCapacity(config, nodes);
         this.senderBuffers = RcReadSendEndpoint.poolBuffers(config, nodes);
-        this.connections = new RcConnections(fabric, nodes, perSource + CONTROL_SEND_DEPTH, 1,
-                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
+        this.connections = new RcConnections(
+                fabric,
+                nodes,
+                perSource + CONTROL_SEND_DEPTH,
+                1,
+                RingDescriptor.SLOT_LENGTH,
+                SIGNAL_INTERVAL,
+                failure,
+                config.stallTimeout(),
+                this);
         MemoryRegion landingBuffers = null;
         try {
-            landingBuffers = fabric.register((long) nodes * perSource * config.bufferBytes(),
-                    EnumSet.of(Access.LOCAL_WRITE));
-            this.validRingRegion = fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
+            landingBuffers =
+                    fabric.register((long) nodes * perSource * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
+            this.validRingRegion = fabric.register(
+                    RingDescriptor.regionLength(nodes, ringCapacity),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         } catch (RuntimeException e) {
             if (landingBuffers != null) {
@@ -135,12 +149,17 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
             landing[node] = new ArrayBlockingQueue<>(perSource);
             for (int i = 0; i < perSource; i++) {
                 int index = node * perSource + i;
-                buffers[index] = new ShuffleBuffer(index,
+                buffers[index] = new ShuffleBuffer(
+                        index,
                         landingRegion.segment().asSlice((long) index * config.bufferBytes(), config.bufferBytes()));
                 landing[node].add(buffers[index]);
             }
-            validRings[node] = new RingConsumer(validRingRegion.segment().asSlice(
-                    RingDescriptor.ringOffset(node, ringCapacity), RingDescriptor.ringStride(ringCapacity)),
+            validRings[node] = new RingConsumer(
+                    validRingRegion
+                            .segment()
+                            .asSlice(
+                                    RingDescriptor.ringOffset(node, ringCapacity),
+                                    RingDescriptor.ringStride(ringCapacity)),
                     ringCapacity);
         }
         this.freeRings = new RingProducer[nodes];
@@ -223,13 +242,16 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
                     long entry = ring.poll(); // the only consumer (issueLock), so the entry is still there
                     int remote = RingDescriptor.bufferIndex(entry);
                     int length = RingDescriptor.lengthBytes(entry);
-                    if (remote < 0 || remote >= senderBuffers || length < MessageHeaderDescriptor.LENGTH
+                    if (remote < 0
+                            || remote >= senderBuffers
+                            || length < MessageHeaderDescriptor.LENGTH
                             || length > config.bufferBytes()) {
-                        throw failure.fail("node " + node + " announced a bad buffer: index " + remote + ", length "
-                                + length);
+                        throw failure.fail(
+                                "node " + node + " announced a bad buffer: index " + remote + ", length " + length);
                     }
                     remoteIndex[local.index()] = remote;
-                    staging.request.clear()
+                    staging.request
+                            .clear()
                             .requestId(RcConnections.requestId(DATA, node, local.index()))
                             .opcode(Opcode.READ)
                             .local(landingRegion, (long) local.index() * config.bufferBytes(), length)
@@ -259,12 +281,16 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
             throw failure.fail("a buffer with a bad header was read into landing buffer " + local.index());
         }
         if (payloadLength < 0) {
-            throw failure.fail("a buffer with a bad payload length arrived: "
-                    + MessageHeaderDescriptor.payloadLength(segment, 0));
+            throw failure.fail(
+                    "a buffer with a bad payload length arrived: " + MessageHeaderDescriptor.payloadLength(segment, 0));
         }
         int source = local.index() / config.buffersPerPeer();
         StreamState state = MessageHeaderDescriptor.state(segment, 0);
-        local.received(state, MessageHeaderDescriptor.source(segment, 0), source, payloadLength,
+        local.received(
+                state,
+                MessageHeaderDescriptor.source(segment, 0),
+                source,
+                payloadLength,
                 (long) remoteIndex[local.index()] * config.bufferBytes());
         if (state == StreamState.DEPLETED) {
             // the source's last ValidArr entry was consumed: every buffer it announced is known now
@@ -283,8 +309,8 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         int source = buffer.index() / config.buffersPerPeer();
         int remote = (int) (buffer.remoteAddress() / config.bufferBytes());
         RcConnections.Scratch staging = scratch.get();
-        freeRings[source].prepare(staging.request, staging.slot, RcConnections.requestId(CONTROL, source, 0),
-                remote, 0);
+        freeRings[source].prepare(
+                staging.request, staging.slot, RcConnections.requestId(CONTROL, source, 0), remote, 0);
         // the release of the source's last buffer is its last WRITE to that sender: signal it (see close). Counting
         // and posting happen under one lock, so with threads releasing concurrently (SE) the post counted last is
         // also posted last.

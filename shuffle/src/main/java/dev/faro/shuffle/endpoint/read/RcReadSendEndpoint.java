@@ -67,9 +67,11 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
     private final ArrayBlockingQueue<ShuffleBuffer> free;
     /** Per buffer: destinations that have not freed it yet. */
     private final AtomicIntegerArray pendingFrees;
+
     private final RingConsumer[] freeRings;
     /** Per destination: its ValidArr ring; set by {@link #connect}. */
     private final RingProducer[] validRings;
+
     private final ThreadLocal<RcConnections.Scratch> scratch = ThreadLocal.withInitial(RcConnections.Scratch::new);
     private volatile boolean closed;
 
@@ -85,17 +87,27 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         this.nodes = nodes;
         this.self = self;
         this.config = config;
-        this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        this.failure = new EndpointFailure(
+                "send endpoint " + id + " (" + config.design().paperName() + ")");
         this.waits = new WaitLoop(failure, config);
         int poolBuffers = poolBuffers(config, nodes);
         this.ringCapacity = ringCapacity(config, nodes);
-        this.connections = new RcConnections(fabric, nodes, CONTROL_SEND_DEPTH, 1, RingDescriptor.SLOT_LENGTH,
-                SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
+        this.connections = new RcConnections(
+                fabric,
+                nodes,
+                CONTROL_SEND_DEPTH,
+                1,
+                RingDescriptor.SLOT_LENGTH,
+                SIGNAL_INTERVAL,
+                failure,
+                config.stallTimeout(),
+                this);
         MemoryRegion buffersRegion = null;
         try {
-            buffersRegion = fabric.register((long) poolBuffers * config.bufferBytes(),
-                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ));
-            this.freeRingRegion = fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
+            buffersRegion = fabric.register(
+                    (long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ));
+            this.freeRingRegion = fabric.register(
+                    RingDescriptor.regionLength(nodes, ringCapacity),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         } catch (RuntimeException e) {
             if (buffersRegion != null) {
@@ -108,15 +120,19 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         this.buffers = new ShuffleBuffer[poolBuffers];
         this.free = new ArrayBlockingQueue<>(poolBuffers);
         for (int i = 0; i < poolBuffers; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
+            buffers[i] = new ShuffleBuffer(
+                    i, bufferRegion.segment().asSlice((long) i * config.bufferBytes(), config.bufferBytes()));
             free.add(buffers[i]);
         }
         this.pendingFrees = new AtomicIntegerArray(poolBuffers);
         this.freeRings = new RingConsumer[nodes];
         for (int node = 0; node < nodes; node++) {
-            freeRings[node] = new RingConsumer(freeRingRegion.segment().asSlice(
-                    RingDescriptor.ringOffset(node, ringCapacity), RingDescriptor.ringStride(ringCapacity)),
+            freeRings[node] = new RingConsumer(
+                    freeRingRegion
+                            .segment()
+                            .asSlice(
+                                    RingDescriptor.ringOffset(node, ringCapacity),
+                                    RingDescriptor.ringStride(ringCapacity)),
                     ringCapacity);
         }
         this.validRings = new RingProducer[nodes];
@@ -163,8 +179,9 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
 
     @Override
     public ShuffleBuffer acquire() {
-        return buffers[waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no buffer was freed",
-                " (receivers stopped reading?)")];
+        return buffers[
+                waits.awaitOrFail(
+                        acquireStep, 0, bufferWaitNanos, "no buffer was freed", " (receivers stopped reading?)")];
     }
 
     /** A free buffer's index (its payload emptied), or what harvesting freed buffers and completions did. */
@@ -190,8 +207,8 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
     public void putData(ShuffleBuffer buffer, int[] destinations, StreamState state) {
         failure.check();
         int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
-        MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id,
-                buffer.payloadLength(), 0, 0);
+        MessageHeaderDescriptor.write(
+                buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id, buffer.payloadLength(), 0, 0);
         if (destinations.length == 0) {
             free.add(buffer);
             return;
@@ -199,8 +216,12 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         pendingFrees.set(buffer.index(), destinations.length);
         RcConnections.Scratch staging = scratch.get();
         for (int node : destinations) {
-            validRings[node].prepare(staging.request, staging.slot,
-                    RcConnections.requestId(CONTROL, node, buffer.index()), buffer.index(), length);
+            validRings[node].prepare(
+                    staging.request,
+                    staging.slot,
+                    RcConnections.requestId(CONTROL, node, buffer.index()),
+                    buffer.index(),
+                    length);
             // DEPLETED is the last WRITE to this node: signal it, so that close can tell it completed
             connections.post(node, staging.request, state == StreamState.DEPLETED);
         }

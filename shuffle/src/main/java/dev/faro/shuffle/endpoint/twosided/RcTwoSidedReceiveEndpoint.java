@@ -20,8 +20,8 @@ import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The RECEIVE side of Send/Receive over RC (TODS19 §5.2, Algorithm 3): one RC queue pair per source node, and
@@ -54,6 +54,7 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final ShuffleBuffer[] owned;
     /** The source each buffer is posted for, by pool index; written before the buffer is posted. */
     private final int[] sourceOf;
+
     private final BufferCounters counters = new BufferCounters();
     private final CreditWriter credits;
     private final ReentrantLock[] sourceLocks;
@@ -69,15 +70,16 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      * @param self this node's index (the credit slot this endpoint writes at every sender)
      * @param expectsData whether any transmission group includes this node; if not, getData returns null at once
      */
-    public RcTwoSidedReceiveEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, int self,
-            boolean expectsData, EndpointConfig config) {
+    public RcTwoSidedReceiveEndpoint(
+            Fabric fabric, BufferPool pool, int id, int nodes, int self, boolean expectsData, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.self = self;
         this.config = config;
         this.expectsData = expectsData;
         this.ended = !expectsData;
-        this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        this.failure = new EndpointFailure(
+                "receive endpoint " + id + " (" + config.design().paperName() + ")");
         this.waits = new WaitLoop(failure, config);
         int depth = config.buffersPerPeer();
         this.completionQueue = fabric.createCompletionQueue(nodes * depth);
@@ -85,8 +87,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         this.queuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
             // credit writes complete on the writer's own queue, which it polls itself (never QUEUE_FULL)
-            queuePairs[node] = fabric.createRcQueuePair(new QueuePairConfig(credits.completionQueue(),
-                    completionQueue, CreditWriter.SEND_DEPTH, depth, 8));
+            queuePairs[node] = fabric.createRcQueuePair(
+                    new QueuePairConfig(credits.completionQueue(), completionQueue, CreditWriter.SEND_DEPTH, depth, 8));
         }
         this.pool = pool;
         this.owned = new ShuffleBuffer[expectsData ? nodes * depth : 0];
@@ -241,8 +243,8 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
     private void writeCredit(int source, boolean last) {
         if (!credits.write(queuePairs[source], source, last)) {
-            throw failure.fail("a credit write failed (" + credits.failure() + "): node " + source
-                    + " failed or closed early");
+            throw failure.fail(
+                    "a credit write failed (" + credits.failure() + "): node " + source + " failed or closed early");
         }
     }
 

@@ -65,6 +65,7 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     private final AtomicLong paddingCompleted = new AtomicLong();
     /** Destinations that were sent DEPLETED (approximate while threads send; exact once they are done). */
     private final boolean[] depleted;
+
     private final ReentrantLock pollLock = new ReentrantLock();
     private final WorkCompletion[] completions = WorkCompletion.array(32);
     private final ThreadLocal<WorkRequest> requests = ThreadLocal.withInitial(WorkRequest::new);
@@ -82,7 +83,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         this.id = id;
         this.nodes = nodes;
         this.config = config;
-        this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        this.failure = new EndpointFailure(
+                "send endpoint " + id + " (" + config.design().paperName() + ")");
         this.waits = new WaitLoop(failure, config);
         int maximumBuffers = config.bufferPolicy().maximumPerPeer() * nodes;
         // every buffer may be in flight to one destination, plus padding and slack
@@ -90,14 +92,14 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         this.completionQueue = fabric.createCompletionQueue(sendDepth * nodes + nodes);
         this.queuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
-            queuePairs[node] = fabric.createRcQueuePair(
-                    new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
+            queuePairs[node] =
+                    fabric.createRcQueuePair(new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         }
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
         this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         this.paddingRegion = fabric.register(MessageHeaderDescriptor.LENGTH, EnumSet.of(Access.LOCAL_WRITE));
-        MessageHeaderDescriptor.write(paddingRegion.segment(), 0, StreamState.DEPLETED,
-                MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
+        MessageHeaderDescriptor.write(
+                paddingRegion.segment(), 0, StreamState.DEPLETED, MessageHeaderDescriptor.KIND_PADDING, id, 0, 0, 0);
         this.depleted = new boolean[nodes];
     }
 
@@ -123,8 +125,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
 
     @Override
     public ShuffleBuffer acquire() {
-        return buffers.buffer(waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back",
-                " (receivers stopped consuming?)"));
+        return buffers.buffer(waits.awaitOrFail(
+                acquireStep, 0, bufferWaitNanos, "no send buffer came back", " (receivers stopped consuming?)"));
     }
 
     private int tryAcquire(int unused) {
@@ -141,8 +143,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     public void putData(ShuffleBuffer buffer, int[] destinations, StreamState state) {
         failure.check();
         int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
-        MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id,
-                buffer.payloadLength(), 0, 0);
+        MessageHeaderDescriptor.write(
+                buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id, buffer.payloadLength(), 0, 0);
         buffers.transmitting(buffer, destinations.length);
         WorkRequest request = requests.get();
         for (int node : destinations) {
@@ -180,8 +182,8 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
             for (int i = 0; i < count; i++) {
                 WorkCompletion completion = completions[i];
                 if (!completion.status().isSuccess()) {
-                    throw failure.fail("a send failed: " + completion.status() + " on queue pair "
-                            + completion.queuePairNumber());
+                    throw failure.fail(
+                            "a send failed: " + completion.status() + " on queue pair " + completion.queuePairNumber());
                 }
                 long requestId = completion.requestId();
                 if (requestId == PADDING_REQUEST_ID) {
@@ -237,7 +239,9 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
     private int padToFinalCredit(int node) {
         if (credits.tryClaim(node)) {
             WorkRequest request = requests.get();
-            request.clear().requestId(PADDING_REQUEST_ID).opcode(Opcode.SEND)
+            request.clear()
+                    .requestId(PADDING_REQUEST_ID)
+                    .opcode(Opcode.SEND)
                     .local(paddingRegion, 0, MessageHeaderDescriptor.LENGTH);
             paddingPosted.incrementAndGet();
             queuePairs[node].postSend(request);

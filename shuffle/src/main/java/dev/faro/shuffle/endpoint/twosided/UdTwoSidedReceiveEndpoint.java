@@ -23,8 +23,8 @@ import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The RECEIVE side of Send/Receive over UD (TODS19 §5.3): ONE UD queue pair receives from every source into a shared
@@ -67,14 +67,17 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final BufferCounters counters = new BufferCounters();
     /** Buffers this endpoint borrowed and holds (posted, ready or consumed), by slot; guarded by poolLock. */
     private final ShuffleBuffer[] owned;
+
     private int ownedCount;
     private final ReentrantLock poolLock = new ReentrantLock();
     /** Pool index → 1 when the adaptive policy retires the buffer on release instead of re-posting it. */
     private final AtomicIntegerArray retireOnRelease;
+
     private final CreditWriter credits;
     private final ReentrantLock[] sourceLocks;
     /** 1 once the source's END was taken in: no more credit for it. Written by the poller, read by releasers. */
     private final AtomicIntegerArray ended;
+
     private final boolean expectsData;
 
     // Per-source stream state; touched only by the thread holding pollLock.
@@ -90,6 +93,7 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private final WorkCompletion[] completions = WorkCompletion.array(16);
     /** Arrived data buffers not yet handed out (pool indexes), FIFO; guarded by pollLock. */
     private final int[] ready;
+
     private int readyHead;
     private int readyCount;
     /** Consecutive GETDATA calls that left a surplus of ready buffers; guarded by pollLock. */
@@ -98,31 +102,33 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     private int nextCreditedSource;
     /** Adaptive: when starvation adds the next receive buffer; 0 until GETDATA starves; guarded by pollLock. */
     private long nextAddNs;
+
     private volatile boolean streamEnded;
     private volatile boolean closed;
 
-    public UdTwoSidedReceiveEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, int self,
-            boolean expectsData, EndpointConfig config) {
+    public UdTwoSidedReceiveEndpoint(
+            Fabric fabric, BufferPool pool, int id, int nodes, int self, boolean expectsData, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.self = self;
         this.config = config;
         this.expectsData = expectsData;
         this.streamEnded = !expectsData;
-        this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ")");
+        this.failure = new EndpointFailure(
+                "receive endpoint " + id + " (" + config.design().paperName() + ")");
         this.waits = new WaitLoop(failure, config);
         this.pool = pool;
         this.policy = config.bufferPolicy();
         this.maximumBuffers = policy.maximumPerPeer() * nodes;
         this.completionQueue = fabric.createCompletionQueue(1 + maximumBuffers + nodes);
-        this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, 1,
-                maximumBuffers, 0));
+        this.queuePair =
+                fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, 1, maximumBuffers, 0));
         this.credits = new CreditWriter(fabric, nodes, self);
         this.creditQueuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
             // credit writes complete on the writer's own queue, which it polls itself (never QUEUE_FULL)
-            creditQueuePairs[node] = fabric.createRcQueuePair(new QueuePairConfig(credits.completionQueue(),
-                    completionQueue, CreditWriter.SEND_DEPTH, 1, 8));
+            creditQueuePairs[node] = fabric.createRcQueuePair(
+                    new QueuePairConfig(credits.completionQueue(), completionQueue, CreditWriter.SEND_DEPTH, 1, 8));
         }
         this.owned = new ShuffleBuffer[maximumBuffers];
         this.retireOnRelease = new AtomicIntegerArray(pool.maximumBuffers());
@@ -504,8 +510,8 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
     /** RDMA-writes the absolute credit into the sender's slot, inlined. Caller holds the source's lock. */
     private void writeCredit(int source, boolean last) {
         if (!credits.write(creditQueuePairs[source], source, last)) {
-            throw failure.fail("a credit write failed (" + credits.failure() + "): node " + source
-                    + " failed or closed early");
+            throw failure.fail(
+                    "a credit write failed (" + credits.failure() + "): node " + source + " failed or closed early");
         }
     }
 

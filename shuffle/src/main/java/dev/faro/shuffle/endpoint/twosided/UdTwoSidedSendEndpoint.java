@@ -86,9 +86,11 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
 
     public UdTwoSidedSendEndpoint(Fabric fabric, BufferPool pool, int id, int nodes, EndpointConfig config) {
         if (!fabric.capabilities().supportsUd()) {
-            throw new FaroException(FaroException.Category.NOT_SUPPORTED, "design " + config.design().paperName()
-                    + " needs UD queue pairs, which the " + fabric.provider()
-                    + " fabric does not offer; use an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR)");
+            throw new FaroException(
+                    FaroException.Category.NOT_SUPPORTED,
+                    "design " + config.design().paperName()
+                            + " needs UD queue pairs, which the " + fabric.provider()
+                            + " fabric does not offer; use an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR)");
         }
         if (config.bufferBytes() > fabric.capabilities().udMtuBytes()) {
             throw new IllegalArgumentException("UD buffers must fit the MTU: bufferBytes=" + config.bufferBytes()
@@ -97,16 +99,18 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         this.id = id;
         this.nodes = nodes;
         this.config = config;
-        this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ")");
+        this.failure = new EndpointFailure(
+                "send endpoint " + id + " (" + config.design().paperName() + ")");
         this.waits = new WaitLoop(failure, config);
         int maximumBuffers = config.bufferPolicy().maximumPerPeer() * nodes;
         int sendDepth = maximumBuffers * nodes + nodes + 1; // a buffer may go to every node at once, plus ENDs
         this.completionQueue = fabric.createCompletionQueue(sendDepth + 1 + 2 * nodes);
-        this.queuePair = fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
+        this.queuePair =
+                fabric.createUdQueuePair(new QueuePairConfig(completionQueue, completionQueue, sendDepth, 1, 0));
         this.creditQueuePairs = new RcQueuePair[nodes];
         for (int node = 0; node < nodes; node++) {
-            creditQueuePairs[node] = fabric.createRcQueuePair(
-                    new QueuePairConfig(completionQueue, completionQueue, 1, 1, 0));
+            creditQueuePairs[node] =
+                    fabric.createRcQueuePair(new QueuePairConfig(completionQueue, completionQueue, 1, 1, 0));
         }
         this.destinations = new QueuePairAddress[nodes];
         this.buffers = new SendBuffers(pool, config.bufferPolicy(), nodes);
@@ -166,8 +170,15 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         } else {
             long messageId = nextMessageId.incrementAndGet();
             long signature = Partitioner.mix(messageId);
-            MessageHeaderDescriptor.write(buffer.segment(), 0, StreamState.MORE_DATA,
-                    MessageHeaderDescriptor.KIND_DATA, id, buffer.payloadLength(), messageId, 0);
+            MessageHeaderDescriptor.write(
+                    buffer.segment(),
+                    0,
+                    StreamState.MORE_DATA,
+                    MessageHeaderDescriptor.KIND_DATA,
+                    id,
+                    buffer.payloadLength(),
+                    messageId,
+                    0);
             buffers.transmitting(buffer, targets.length);
             WorkRequest request = requests.get();
             int length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
@@ -197,10 +208,18 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         claimCredit(node);
         MemorySegment end = endRegion.segment();
         long offset = (long) node * 64;
-        MessageHeaderDescriptor.write(end, offset, StreamState.DEPLETED, MessageHeaderDescriptor.KIND_END, id, 0,
-                idSums.get(node), dataMessages.get(node));
+        MessageHeaderDescriptor.write(
+                end,
+                offset,
+                StreamState.DEPLETED,
+                MessageHeaderDescriptor.KIND_END,
+                id,
+                0,
+                idSums.get(node),
+                dataMessages.get(node));
         endsPosted.incrementAndGet();
-        queuePair.postSend(requests.get().clear()
+        queuePair.postSend(requests.get()
+                .clear()
                 .requestId(END_REQUEST_ID)
                 .opcode(Opcode.SEND)
                 .local(endRegion, offset, MessageHeaderDescriptor.LENGTH)

@@ -25,8 +25,8 @@ import java.util.EnumSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The RECEIVE side of RDMA WRITE over RC (TODS19 §5.5, Algorithms 5–6): one RC queue pair per source node and
@@ -77,26 +77,32 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
     private final MemoryRegion bufferRegion;
     /** Poll-MQ only: the ValidArr rings, one per source. */
     private final MemoryRegion validRingRegion;
+
     private final RingConsumer[] validRings;
     private final int ringCapacity;
     private final ShuffleBuffer[] buffers;
     /** Per source, set by {@link #connect}: its FreeArr ring for this node, and its credit words. */
     private final RingProducer[] freeRings;
+
     private final RemoteKey[] creditKeys;
     /** Poll-CQ: written buffers in completion order. */
     private final ArrayBlockingQueue<ShuffleBuffer> ready;
     /** Poll-buffers: 1 while a buffer is handed out or not yet announced again. */
     private final AtomicIntegerArray held;
+
     private final ReentrantLock[] sourceLocks;
     /** Per source, guarded by its lock: receives posted (the absolute credit), and the last credit written. */
     private final long[] posted;
+
     private final long[] written;
     /** Per source: DEPLETED was handed out; written under the source lock, read racily by the scans. */
     private final boolean[] depleted;
+
     private final AtomicInteger depletedSources = new AtomicInteger();
     private final ReentrantLock scanLock = new ReentrantLock();
     /** Where the next scan starts (fairness across sources); racy by design. */
     private int nextSource;
+
     private final ThreadLocal<RcConnections.Scratch> scratch = ThreadLocal.withInitial(RcConnections.Scratch::new);
     private volatile boolean ended;
     private volatile boolean closed;
@@ -105,8 +111,8 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
      * @param self this node's index (the ring and credit slot this endpoint writes at every sender)
      * @param expectsData whether any transmission group includes this node; if not, getData returns null at once
      */
-    public RcWriteReceiveEndpoint(Fabric fabric, int id, int nodes, int self, boolean expectsData,
-            EndpointConfig config) {
+    public RcWriteReceiveEndpoint(
+            Fabric fabric, int id, int nodes, int self, boolean expectsData, EndpointConfig config) {
         this.id = id;
         this.nodes = nodes;
         this.self = self;
@@ -117,20 +123,30 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
         }
         this.expectsData = expectsData;
         this.ended = !expectsData;
-        this.failure = new EndpointFailure("receive endpoint " + id + " (" + config.design().paperName() + ", "
-                + mode + ")");
+        this.failure = new EndpointFailure(
+                "receive endpoint " + id + " (" + config.design().paperName() + ", " + mode + ")");
         this.waits = new WaitLoop(failure, config);
         this.perSource = config.buffersPerPeer();
         this.receivesPerSource = mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? 2 * perSource : 1;
         this.ringCapacity = RcWriteSendEndpoint.ringCapacity(config);
-        this.connections = new RcConnections(fabric, nodes, CONTROL_SEND_DEPTH, receivesPerSource,
-                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
+        this.connections = new RcConnections(
+                fabric,
+                nodes,
+                CONTROL_SEND_DEPTH,
+                receivesPerSource,
+                RingDescriptor.SLOT_LENGTH,
+                SIGNAL_INTERVAL,
+                failure,
+                config.stallTimeout(),
+                this);
         MemoryRegion region = null;
         try {
-            region = fabric.register((long) nodes * perSource * config.bufferBytes(),
+            region = fabric.register(
+                    (long) nodes * perSource * config.bufferBytes(),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
             this.validRingRegion = mode == WriteCompletionMode.POLL_MESSAGE_QUEUE
-                    ? fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
+                    ? fabric.register(
+                            RingDescriptor.regionLength(nodes, ringCapacity),
                             EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE))
                     : null;
         } catch (RuntimeException e) {
@@ -141,18 +157,22 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
             throw e;
         }
         this.bufferRegion = region;
-        int segmentBytes = config.bufferBytes() - (mode == WriteCompletionMode.POLL_BUFFERS
-                ? SealDescriptor.SEAL_LENGTH : 0);
+        int segmentBytes =
+                config.bufferBytes() - (mode == WriteCompletionMode.POLL_BUFFERS ? SealDescriptor.SEAL_LENGTH : 0);
         this.buffers = new ShuffleBuffer[nodes * perSource];
         for (int i = 0; i < buffers.length; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), segmentBytes));
+            buffers[i] =
+                    new ShuffleBuffer(i, bufferRegion.segment().asSlice((long) i * config.bufferBytes(), segmentBytes));
         }
         this.validRings = new RingConsumer[nodes];
         if (validRingRegion != null) {
             for (int node = 0; node < nodes; node++) {
-                validRings[node] = new RingConsumer(validRingRegion.segment().asSlice(
-                        RingDescriptor.ringOffset(node, ringCapacity), RingDescriptor.ringStride(ringCapacity)),
+                validRings[node] = new RingConsumer(
+                        validRingRegion
+                                .segment()
+                                .asSlice(
+                                        RingDescriptor.ringOffset(node, ringCapacity),
+                                        RingDescriptor.ringStride(ringCapacity)),
                         ringCapacity);
             }
         }
@@ -291,8 +311,8 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
                 held.set(found, 1);
                 nextSource = source + 1;
                 ShuffleBuffer buffer = buffers[found];
-                long seal = SealDescriptor.read(bufferRegion.segment(),
-                        SealDescriptor.sealOffset(found, config.bufferBytes()));
+                long seal = SealDescriptor.read(
+                        bufferRegion.segment(), SealDescriptor.sealOffset(found, config.bufferBytes()));
                 if (MessageHeaderDescriptor.sequence(buffer.segment(), 0) != seal) {
                     throw failure.fail("buffer " + found + " has seal " + seal + " but its header says "
                             + MessageHeaderDescriptor.sequence(buffer.segment(), 0));
@@ -413,7 +433,8 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
         long credit = mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? posted[source] : 0;
         RcConnections.Scratch staging = scratch.get();
         staging.word.set(ValueLayout.JAVA_LONG, 0, credit | (last ? CreditDescriptor.FINAL_FLAG : 0));
-        staging.request.clear()
+        staging.request
+                .clear()
                 .requestId(RcConnections.requestId(CONTROL, source, 0))
                 .opcode(Opcode.WRITE)
                 .inline(staging.word)
@@ -426,8 +447,7 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
     /** WRITEs buffer {@code index} into {@code source}'s FreeArr ring. Caller holds the source's lock. */
     private void announce(int source, int index) {
         RcConnections.Scratch staging = scratch.get();
-        freeRings[source].prepare(staging.request, staging.slot, RcConnections.requestId(CONTROL, source, 0), index,
-                0);
+        freeRings[source].prepare(staging.request, staging.slot, RcConnections.requestId(CONTROL, source, 0), index, 0);
         connections.post(source, staging.request, false);
     }
 
@@ -450,7 +470,9 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
             return;
         }
         try {
-            if (expectsData && ended && !failure.failed()
+            if (expectsData
+                    && ended
+                    && !failure.failed()
                     && waits.await(this::awaitSendersFinished, 0, null) == WaitLoop.STALLED) {
                 throw failure.fail("senders did not finish for " + waits.stall()
                         + " (receives still posted or WRITEs incomplete)");

@@ -57,6 +57,7 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     static final int PADDING = 3;
     /** The immediate of a padding WRITE_WITH_IMMEDIATE (buffer indexes are non-negative). */
     static final int PADDING_IMMEDIATE = -1;
+
     private static final int CONTROL_SEND_DEPTH = 64;
     private static final int SIGNAL_INTERVAL = 16;
 
@@ -78,13 +79,16 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     private final ArrayBlockingQueue<ShuffleBuffer> free;
     /** Per buffer: WRITEs not completed yet. */
     private final AtomicIntegerArray pendingCompletions;
+
     private final RingConsumer[] freeRings;
     /** Per destination, set by {@link #connect}: the key of its buffers, its ValidArr ring (poll-MQ only). */
     private final RemoteKey[] receiverBufferKeys;
+
     private final RingProducer[] validRings;
     private final AtomicLong sequence = new AtomicLong();
     /** Destinations sent DEPLETED (written by sending threads, read at close after they are done). */
     private final boolean[] depleted;
+
     private final ThreadLocal<RcConnections.Scratch> scratch = ThreadLocal.withInitial(RcConnections.Scratch::new);
     private volatile boolean closed;
 
@@ -106,19 +110,28 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         if (mode == WriteCompletionMode.POLL_BUFFERS) {
             SealDescriptor.checkBufferBytes(config.bufferBytes());
         }
-        this.failure = new EndpointFailure("send endpoint " + id + " (" + config.design().paperName() + ", "
-                + mode + ")");
+        this.failure = new EndpointFailure(
+                "send endpoint " + id + " (" + config.design().paperName() + ", " + mode + ")");
         this.waits = new WaitLoop(failure, config);
         int poolBuffers = config.buffersPerPeer() * nodes;
         this.ringCapacity = ringCapacity(config);
         // every pool buffer may be in flight to one destination, plus ValidArr entries and padding
-        this.connections = new RcConnections(fabric, nodes, poolBuffers + CONTROL_SEND_DEPTH, 1,
-                RingDescriptor.SLOT_LENGTH, SIGNAL_INTERVAL, failure, config.stallTimeout(), this);
+        this.connections = new RcConnections(
+                fabric,
+                nodes,
+                poolBuffers + CONTROL_SEND_DEPTH,
+                1,
+                RingDescriptor.SLOT_LENGTH,
+                SIGNAL_INTERVAL,
+                failure,
+                config.stallTimeout(),
+                this);
         MemoryRegion pool = null;
         MemoryRegion rings = null;
         try {
             pool = fabric.register((long) poolBuffers * config.bufferBytes(), EnumSet.of(Access.LOCAL_WRITE));
-            rings = fabric.register(RingDescriptor.regionLength(nodes, ringCapacity),
+            rings = fabric.register(
+                    RingDescriptor.regionLength(nodes, ringCapacity),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
             this.credits = new CreditGate(fabric, nodes, waits, this::whileWaitingForCredit);
         } catch (RuntimeException e) {
@@ -132,20 +145,24 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         }
         this.bufferRegion = pool;
         this.freeRingRegion = rings;
-        int segmentBytes = config.bufferBytes() - (mode == WriteCompletionMode.POLL_BUFFERS
-                ? SealDescriptor.SEAL_LENGTH : 0);
+        int segmentBytes =
+                config.bufferBytes() - (mode == WriteCompletionMode.POLL_BUFFERS ? SealDescriptor.SEAL_LENGTH : 0);
         this.buffers = new ShuffleBuffer[poolBuffers];
         this.free = new ArrayBlockingQueue<>(poolBuffers);
         for (int i = 0; i < poolBuffers; i++) {
-            buffers[i] = new ShuffleBuffer(i,
-                    bufferRegion.segment().asSlice((long) i * config.bufferBytes(), segmentBytes));
+            buffers[i] =
+                    new ShuffleBuffer(i, bufferRegion.segment().asSlice((long) i * config.bufferBytes(), segmentBytes));
             free.add(buffers[i]);
         }
         this.pendingCompletions = new AtomicIntegerArray(poolBuffers);
         this.freeRings = new RingConsumer[nodes];
         for (int node = 0; node < nodes; node++) {
-            freeRings[node] = new RingConsumer(freeRingRegion.segment().asSlice(
-                    RingDescriptor.ringOffset(node, ringCapacity), RingDescriptor.ringStride(ringCapacity)),
+            freeRings[node] = new RingConsumer(
+                    freeRingRegion
+                            .segment()
+                            .asSlice(
+                                    RingDescriptor.ringOffset(node, ringCapacity),
+                                    RingDescriptor.ringStride(ringCapacity)),
                     ringCapacity);
         }
         this.receiverBufferKeys = new RemoteKey[nodes];
@@ -180,8 +197,8 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         connections.connect(node, peer);
         receiverBufferKeys[node] = bufferKey;
         if (mode == WriteCompletionMode.POLL_MESSAGE_QUEUE) {
-            validRings[node] = new RingProducer(validRingKey, RingDescriptor.ringOffset(self, ringCapacity),
-                    ringCapacity);
+            validRings[node] =
+                    new RingProducer(validRingKey, RingDescriptor.ringOffset(self, ringCapacity), ringCapacity);
         }
     }
 
@@ -210,12 +227,19 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         failure.check();
         int index = buffer.index();
         long messageSequence = sequence.incrementAndGet();
-        MessageHeaderDescriptor.write(buffer.segment(), 0, state, MessageHeaderDescriptor.KIND_DATA, id,
-                buffer.payloadLength(), messageSequence, 0);
+        MessageHeaderDescriptor.write(
+                buffer.segment(),
+                0,
+                state,
+                MessageHeaderDescriptor.KIND_DATA,
+                id,
+                buffer.payloadLength(),
+                messageSequence,
+                0);
         int length;
         if (mode == WriteCompletionMode.POLL_BUFFERS) {
-            SealDescriptor.stage(bufferRegion.segment(), SealDescriptor.sealOffset(index, config.bufferBytes()),
-                    messageSequence);
+            SealDescriptor.stage(
+                    bufferRegion.segment(), SealDescriptor.sealOffset(index, config.bufferBytes()), messageSequence);
             length = config.bufferBytes(); // the seal is the last word of the buffer, so the WRITE covers it all
         } else {
             length = MessageHeaderDescriptor.LENGTH + buffer.payloadLength();
@@ -245,8 +269,8 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
             connections.post(node, request, true);
             if (mode == WriteCompletionMode.POLL_MESSAGE_QUEUE) {
                 // same queue pair, posted after the data: RC makes the data visible before the entry
-                validRings[node].prepare(request, staging.slot, RcConnections.requestId(CONTROL, node, 0), remote,
-                        length);
+                validRings[node].prepare(
+                        request, staging.slot, RcConnections.requestId(CONTROL, node, 0), remote, length);
                 connections.post(node, request, state == StreamState.DEPLETED);
             }
         }
@@ -256,8 +280,8 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
     private int takeFreeBuffer(int node) {
         int remote = waits.await(freeBufferStep, node, bufferWaitNanos);
         if (remote == WaitLoop.STALLED) {
-            throw failure.fail("node " + node + " freed no buffer for " + waits.stall()
-                    + " (receiver stopped consuming?)");
+            throw failure.fail(
+                    "node " + node + " freed no buffer for " + waits.stall() + " (receiver stopped consuming?)");
         }
         return remote;
     }
@@ -348,7 +372,8 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
             connections.post(node, request, true);
             return WaitLoop.PROGRESS;
         }
-        if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE ? credits.isFinalAndUsedUp(node)
+        if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE
+                ? credits.isFinalAndUsedUp(node)
                 : credits.isFinal(node)) {
             return WaitLoop.DONE;
         }

@@ -102,9 +102,12 @@ final class HeldWritesFabric implements Fabric {
     }
 
     private static QueuePairConfig unwrap(QueuePairConfig config) {
-        return new QueuePairConfig(((PumpingCompletionQueue) config.sendCompletionQueue()).queue,
-                ((PumpingCompletionQueue) config.receiveCompletionQueue()).queue, config.sendQueueDepth(),
-                config.receiveQueueDepth(), config.maxInlineBytes());
+        return new QueuePairConfig(
+                ((PumpingCompletionQueue) config.sendCompletionQueue()).queue,
+                ((PumpingCompletionQueue) config.receiveCompletionQueue()).queue,
+                config.sendQueueDepth(),
+                config.receiveQueueDepth(),
+                config.maxInlineBytes());
     }
 
     @Override
@@ -203,7 +206,8 @@ final class HeldWritesFabric implements Fabric {
             }
             WorkRequest copy = new WorkRequest().copyFrom(request);
             if (request.isInline()) {
-                MemorySegment bytes = Arena.ofAuto().allocate(request.inlineData().byteSize(), 8);
+                MemorySegment bytes =
+                        Arena.ofAuto().allocate(request.inlineData().byteSize(), 8);
                 bytes.copyFrom(request.inlineData());
                 copy.inline(bytes);
             }

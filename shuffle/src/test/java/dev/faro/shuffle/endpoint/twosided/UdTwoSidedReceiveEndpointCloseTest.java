@@ -52,13 +52,18 @@ class UdTwoSidedReceiveEndpointCloseTest {
 
     @Test
     void closeWaitsForTheFinalCreditWritesSoTheSendersSeeTheEndOfTheStream() {
-        EndpointConfig config = EndpointConfig.defaults(EndpointDesign.SESQ_SR, 1).withBufferBytes(1024)
-                .withBuffersPerPeer(4).withStallTimeout(Duration.ofSeconds(5));
-        try (Fabric shm = Fabrics.open(FabricConfig.of("shm", "node-0")
-                .withOption("shm.directory", directory.toString()))) {
+        EndpointConfig config = EndpointConfig.defaults(EndpointDesign.SESQ_SR, 1)
+                .withBufferBytes(1024)
+                .withBuffersPerPeer(4)
+                .withStallTimeout(Duration.ofSeconds(5));
+        try (Fabric shm =
+                Fabrics.open(FabricConfig.of("shm", "node-0").withOption("shm.directory", directory.toString()))) {
             HeldWritesFabric fabric = new HeldWritesFabric(shm);
-            try (NodeEndpoints endpoints = EndpointFactory.open(fabric,
-                    LocalPeerExchange.group(1, Duration.ofSeconds(20)).member(0), "close-test", config,
+            try (NodeEndpoints endpoints = EndpointFactory.open(
+                    fabric,
+                    LocalPeerExchange.group(1, Duration.ofSeconds(20)).member(0),
+                    "close-test",
+                    config,
                     TransmissionGroups.repartition(1))) {
                 SendEndpoint sender = endpoints.sender(0);
                 ReceiveEndpoint receiver = endpoints.receiver(0);
@@ -72,7 +77,9 @@ class UdTwoSidedReceiveEndpointCloseTest {
                 assertThat(received.payload().get(ValueLayout.JAVA_LONG, 0)).isEqualTo(42);
                 receiver.release(received);
                 assertThat(receiver.getData()).as("the end of the stream").isNull();
-                assertThat(fabric.heldWrites()).as("the FINAL credit write, not carried out yet").isPositive();
+                assertThat(fabric.heldWrites())
+                        .as("the FINAL credit write, not carried out yet")
+                        .isPositive();
 
                 receiver.close();
                 sender.close(); // waits for the FINAL credit: a NETWORK error if the receiver's close discarded it
