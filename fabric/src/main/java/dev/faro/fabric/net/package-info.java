@@ -69,8 +69,8 @@
  * Nodes of a cluster share a secret ({@code net.secret}, or {@code FARO_NET_SECRET}, or one generated per JVM). TCP
  * peers prove it by a mutual HMAC-SHA256 challenge–response before any frame is acted on; datagrams carry an HMAC tag.
  * A peer or datagram that cannot prove it is refused with a log line and changes nothing. Frames after the handshake
- * are not encrypted; use a VPN between hosts you do not trust. The bootstrap service ({@link
- * dev.faro.fabric.net.NetBootstrapServer}, {@link dev.faro.fabric.net.NetBootstrapClient}) uses the same secret.
+ * are not encrypted; use a VPN between hosts you do not trust. Nodes learn each other's addresses through the
+ * cluster runtime's relayed exchange (module {@code cluster}), not through a service of this provider.
  *
  * <h2>Where things are</h2>
  * <pre>
@@ -85,7 +85,6 @@
  *    NetUdQueuePair
  *  NetCompletionQueue, NetMemoryRegion completions; registered memory (RegionViews: its socket views)
  *  NetQueuePairAddress, NetRemoteKey,  what peers exchange (NodeAddress: where a node listens)
- *  NetBootstrapServer, -Client         the rendezvous for those exchanges (BootstrapProtocol)
  * </pre>
  * What the providers share (the heap completion ring, the fabric and queue pair skeletons, the send queue, the posted
  * receives, the checks) is in {@code dev.faro.fabric.spi}.
