@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -78,13 +79,22 @@ final class SharedMemory {
         }
     }
 
-    /** Deletes a directory and everything in it, ignoring files that vanish meanwhile. */
+    /**
+     * Deletes a directory and everything in it, ignoring files that vanish meanwhile. Files go first, a node file
+     * ({@link NodeDescriptor#FILE_NAME}) last of them, then the directories, deepest first: a node killed while it
+     * removes its directory (SIGKILL after a SIGTERM it was slow to act on) leaves its node file, marked closed, which
+     * the next {@link StaleNodeSweeper} pass removes at once, and never a directory without one, which a sweep must
+     * leave alone for a while (it may be a node being created).
+     */
     static void deleteTree(Path directory) {
         if (!Files.exists(directory)) {
             return;
         }
         try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(SharedMemory::deleteQuietly);
+            paths.sorted(Comparator.comparing((Path path) -> Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS))
+                            .thenComparing(path -> path.getFileName().toString().equals(NodeDescriptor.FILE_NAME))
+                            .thenComparing(Comparator.reverseOrder()))
+                    .forEach(SharedMemory::deleteQuietly);
         } catch (IOException | java.io.UncheckedIOException ignored) {
             // raced with another deleter; whatever is left goes at the next start
         }
