@@ -37,8 +37,12 @@ final class FabricBenchCluster implements AutoCloseable {
 
     private final Coordinator cluster;
 
+    /** The workers the benchmark started with: a replacement has none of their state, so it cannot go on. */
+    private final List<Long> startPids;
+
     private FabricBenchCluster(Coordinator cluster) {
         this.cluster = cluster;
+        this.startPids = List.copyOf(cluster.workerPids());
     }
 
     /**
@@ -73,8 +77,14 @@ final class FabricBenchCluster implements AutoCloseable {
      */
     String request(int node, String command, Duration timeout) {
         String verb = command.strip().split(" ", 2)[0];
-        List<NodeAnswer> answers = cluster.runOnEach(
-                2, FabricBenchHandler.TYPE, n -> FabricBenchHandler.payload(n == node ? command : ""), timeout);
+        requireFirstWorkers(verb);
+        List<NodeAnswer> answers;
+        try {
+            answers = cluster.runOnEach(
+                    2, FabricBenchHandler.TYPE, n -> FabricBenchHandler.payload(n == node ? command : ""), timeout);
+        } finally {
+            requireFirstWorkers(verb);
+        }
         NodeAnswer answer = answers.get(node);
         NodeAnswer other = answers.get(1 - node);
         if (!answer.succeeded() || !other.succeeded()) {
@@ -86,6 +96,19 @@ final class FabricBenchCluster implements AutoCloseable {
                             + failure.getMessage());
         }
         return answer.reply().result().path("reply").asText("");
+    }
+
+    /** Fails when a worker the benchmark started with was lost (the cluster replaces it, without its state). */
+    private void requireFirstWorkers(String verb) {
+        List<Long> pids = cluster.workerPids();
+        for (int node = 0; node < startPids.size(); node++) {
+            if (!pids.get(node).equals(startPids.get(node))) {
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "worker '" + FabricBenchHandler.role(node) + "' (node " + node + ", pid " + startPids.get(node)
+                                + ") died by the time of " + verb + "; its fabric node and buffers went with it");
+            }
+        }
     }
 
     /** Closes both workers' benchmark nodes, then shuts the cluster down. Never throws. */

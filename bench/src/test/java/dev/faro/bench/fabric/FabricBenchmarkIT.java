@@ -88,8 +88,9 @@ class FabricBenchmarkIT {
         });
         assertThatThrownBy(benchmark[0]::run)
                 .isInstanceOf(FaroException.class)
-                .hasMessageStartingWith("worker 'target' failed ")
+                .hasMessageStartingWith("worker 'target' ")
                 .hasMessageContaining("node 1")
+                .hasMessageContaining("died")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         assertNoWorkerLeft();
         assertThat(out.resolve("fabric-shm.csv")).doesNotExist();
