@@ -21,8 +21,8 @@ import java.util.Set;
 
 /**
  * One worker of {@code faro bench fabric}: one fabric node, driven by the coordinator's commands, which arrive as
- * cluster tasks ({@link FabricBenchHandler}). The same class plays the initiator (it receives MEASURE) and the target (it
- * receives SERVE and STOP); the commands and their order are described in this package's documentation.
+ * cluster tasks ({@link FabricBenchHandler}). The same class plays the initiator (it receives MEASURE) and the target
+ * (it receives SERVE and STOP); the commands and their order are described in this package's documentation.
  *
  * <p>Coordination code; the timed loops live in {@link Initiator}, {@link Receiver} and {@link MemcpyBaseline}.
  * Commands run one at a time, each on its task's thread.
@@ -134,8 +134,9 @@ public final class FabricBenchWorker implements AutoCloseable {
     /**
      * {@code OPEN provider workingSetBytes window [options]}: opens the node, its completion queue, its data region
      * (filled, so every page exists) and its credit region. {@code options} are fabric options as comma-separated
-     * {@code key=value} pairs (e.g. the {@code net} provider's shared secret, which travels in the task's payload over the
-     * cluster's authenticated connection rather than on a command line). Replies {@code dataKey creditKey udMtuBytes maxMessageBytes}.
+     * {@code key=value} pairs (e.g. the {@code net} provider's shared secret, which travels in the task's payload over
+     * the cluster's authenticated connection rather than on a command line). Replies
+     * {@code dataKey creditKey udMtuBytes maxMessageBytes}.
      */
     private String open(String provider, long workingSetBytes, int newWindow, String options) {
         requireState(fabric == null, "already open");

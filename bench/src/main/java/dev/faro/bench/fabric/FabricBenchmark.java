@@ -17,9 +17,10 @@ import java.util.function.Consumer;
 /**
  * The coordinator of {@code faro bench fabric}: starts a local cluster of two worker JVMs ({@link FabricBenchCluster},
  * each serving {@link FabricBenchHandler} tasks for its {@link FabricBenchWorker}), one the initiator and one the
- * target, passes their keys and queue-pair addresses between them, drives every point
- * (operation times size) and aggregates the runs into {@link BandwidthResult}s, then writes the report through
- * {@link FabricReport}. The protocol is drawn in this package's documentation.
+ * target, passes their keys and queue-pair addresses between them, drives every point (operation times size) with
+ * one cluster round per command, the timed loops running between the workers alone, and aggregates the runs into
+ * {@link BandwidthResult}s, then writes the report through {@link FabricReport}. The protocol is drawn in this
+ * package's documentation.
  *
  * <p>Coordination code; it runs on the caller's thread and leaves no worker running when it returns or throws.
  */
@@ -41,7 +42,8 @@ public final class FabricBenchmark {
     private volatile FabricBenchCluster workers;
 
     /**
-     * @param progress receives one line per point while the benchmark runs, and the workers' own output lines
+     * @param progress receives one line per point while the benchmark runs (the workers' standard error goes to this
+     *     process's, through the cluster)
      */
     public FabricBenchmark(FabricBenchmarkConfig config, Consumer<String> progress) {
         this.config = Objects.requireNonNull(config, "config is null");
