@@ -1,6 +1,5 @@
 package dev.faro.bench.fabric;
 
-import dev.faro.bench.process.WorkerChannel;
 import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
@@ -21,12 +20,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The child JVM of {@code faro bench fabric}: one fabric node, driven by the coordinator over the
- * {@link WorkerChannel} line protocol. The same class plays the initiator (it receives MEASURE) and the target (it
- * receives SERVE and STOP); the commands and their order are described in this package's documentation.
+ * One worker of {@code faro bench fabric}: one fabric node, driven by the coordinator's commands, which arrive as
+ * cluster tasks ({@link FabricBenchHandler}). The same class plays the initiator (it receives MEASURE) and the target
+ * (it receives SERVE and STOP); the commands and their order are described in this package's documentation.
  *
  * <p>Coordination code; the timed loops live in {@link Initiator}, {@link Receiver} and {@link MemcpyBaseline}.
- * Commands run on the main thread, one at a time.
+ * Commands run one at a time, each on its task's thread.
  */
 public final class FabricBenchWorker implements AutoCloseable {
 
@@ -90,15 +89,6 @@ public final class FabricBenchWorker implements AutoCloseable {
         this.name = name;
     }
 
-    /** Runs a worker: {@code FabricBenchWorker <name>}; serves commands until EXIT or the end of standard input. */
-    public static void main(String[] args) {
-        String name = args.length > 0 ? args[0] : "worker";
-        try (FabricBenchWorker worker = new FabricBenchWorker(name)) {
-            WorkerChannel.serve(worker::onCommand);
-        }
-        System.exit(0);
-    }
-
     String onCommand(String verb, List<String> arguments) throws Exception {
         return switch (verb) {
             case OPEN ->
@@ -144,8 +134,9 @@ public final class FabricBenchWorker implements AutoCloseable {
     /**
      * {@code OPEN provider workingSetBytes window [options]}: opens the node, its completion queue, its data region
      * (filled, so every page exists) and its credit region. {@code options} are fabric options as comma-separated
-     * {@code key=value} pairs (e.g. the {@code net} provider's shared secret, which travels over this private pipe
-     * rather than a command line). Replies {@code dataKey creditKey udMtuBytes maxMessageBytes}.
+     * {@code key=value} pairs (e.g. the {@code net} provider's shared secret, which travels in the task's payload over
+     * the cluster's authenticated connection rather than on a command line). Replies
+     * {@code dataKey creditKey udMtuBytes maxMessageBytes}.
      */
     private String open(String provider, long workingSetBytes, int newWindow, String options) {
         requireState(fabric == null, "already open");

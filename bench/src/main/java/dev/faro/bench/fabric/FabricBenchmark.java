@@ -1,8 +1,6 @@
 package dev.faro.bench.fabric;
 
 import dev.faro.bench.ByteSizes;
-import dev.faro.bench.process.WorkerProcess;
-import dev.faro.bench.process.WorkerSpec;
 import dev.faro.bench.report.MachineInfo;
 import dev.faro.bench.report.RunMetadata;
 import java.security.SecureRandom;
@@ -17,10 +15,12 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The coordinator of {@code faro bench fabric}: starts two worker JVMs ({@link FabricBenchWorker}), one the
- * initiator and one the target, passes their keys and queue-pair addresses between them, drives every point
- * (operation times size) and aggregates the runs into {@link BandwidthResult}s, then writes the report through
- * {@link FabricReport}. The protocol is drawn in this package's documentation.
+ * The coordinator of {@code faro bench fabric}: starts a local cluster of two worker JVMs ({@link FabricBenchCluster},
+ * each serving {@link FabricBenchHandler} tasks for its {@link FabricBenchWorker}), one the initiator and one the
+ * target, passes their keys and queue-pair addresses between them, drives every point (operation times size) with
+ * one cluster round per command, the timed loops running between the workers alone, and aggregates the runs into
+ * {@link BandwidthResult}s, then writes the report through {@link FabricReport}. The protocol is drawn in this
+ * package's documentation.
  *
  * <p>Coordination code; it runs on the caller's thread and leaves no worker running when it returns or throws.
  */
@@ -28,12 +28,6 @@ public final class FabricBenchmark {
 
     static final String INITIATOR = "initiator";
     static final String TARGET = "target";
-
-    /** The workers' heap: their buffers are off-heap. */
-    static final String WORKER_MAX_HEAP = "64m";
-
-    /** Serial GC: no GC threads competing with the measured threads on small machines. */
-    static final List<String> WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC");
 
     /** The longest untimed warm-up per point. */
     private static final Duration MAX_WARMUP = Duration.ofMillis(100);
@@ -44,8 +38,12 @@ public final class FabricBenchmark {
     private final FabricBenchmarkConfig config;
     private final Consumer<String> progress;
 
+    /** The running cluster, for tests that kill a worker; null before and after {@link #run()}. */
+    private volatile FabricBenchCluster workers;
+
     /**
-     * @param progress receives one line per point while the benchmark runs, and the workers' own output lines
+     * @param progress receives one line per point while the benchmark runs (the workers' standard error goes to this
+     *     process's, through the cluster)
      */
     public FabricBenchmark(FabricBenchmarkConfig config, Consumer<String> progress) {
         this.config = Objects.requireNonNull(config, "config is null");
@@ -55,7 +53,8 @@ public final class FabricBenchmark {
     /**
      * Runs every point and writes the CSV, JSON and PNG files.
      *
-     * @throws dev.faro.bench.process.WorkerFailedException if a worker dies, fails or stops answering
+     * @throws dev.faro.fabric.FaroException one line naming the worker and the command, if a worker cannot start,
+     *     dies, fails or stops answering
      */
     public FabricBenchmarkReport run() {
         Instant startedAt = Instant.now();
@@ -63,23 +62,39 @@ public final class FabricBenchmark {
         MachineInfo machine = MachineInfo.collect(); // before the workers load the machine
         List<BandwidthResult> results;
         List<SocketStreamResult> socketBaseline = new ArrayList<>();
-        try (WorkerProcess initiator = WorkerProcess.start(workerSpec(INITIATOR), progress);
-                WorkerProcess target = WorkerProcess.start(workerSpec(TARGET), progress)) {
-            results = measureAll(initiator, target, socketBaseline);
+        try (FabricBenchCluster cluster = FabricBenchCluster.start()) {
+            workers = cluster;
+            results = measureAll(new Worker(cluster, 0), new Worker(cluster, 1), socketBaseline);
+        } finally {
+            workers = null;
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
         RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, machine, parameters());
         return FabricReport.write(config, results, socketBaseline, metadata);
     }
 
-    private WorkerSpec workerSpec(String name) {
-        return WorkerSpec.of(name, FabricBenchWorker.class, name)
-                .withMaxHeap(WORKER_MAX_HEAP)
-                .withJvmOptions(WORKER_JVM_OPTIONS);
+    /** The workers' process ids by node while {@link #run()} runs, else empty (for failure tests). */
+    List<Long> workerPids() {
+        FabricBenchCluster cluster = workers;
+        return cluster == null ? List.of() : cluster.workerPids();
     }
 
-    private List<BandwidthResult> measureAll(
-            WorkerProcess initiator, WorkerProcess target, List<SocketStreamResult> socketBaseline) {
+    /** One node of the cluster, by its role. */
+    private record Worker(FabricBenchCluster cluster, int node) {
+        String name() {
+            return FabricBenchHandler.role(node);
+        }
+
+        String request(String command) {
+            return cluster.request(node, command);
+        }
+
+        String request(String command, Duration timeout) {
+            return cluster.request(node, command, timeout);
+        }
+    }
+
+    private List<BandwidthResult> measureAll(Worker initiator, Worker target, List<SocketStreamResult> socketBaseline) {
         // A fresh shared secret per run for providers that authenticate peers (net); others ignore the option.
         String open = String.join(
                 " ",
@@ -147,7 +162,7 @@ public final class FabricBenchmark {
         return points;
     }
 
-    private BandwidthResult measurePoint(WorkerProcess initiator, WorkerProcess target, Point point) {
+    private BandwidthResult measurePoint(Worker initiator, Worker target, Point point) {
         String prepare = FabricBenchWorker.PREPARE + " " + point.operation().cliName() + " " + point.sizeBytes();
         String[] initiatorQueuePairs = words(initiator.request(prepare), 2, initiator);
         String[] targetQueuePairs = words(target.request(prepare), 2, target);
@@ -202,7 +217,7 @@ public final class FabricBenchmark {
      * The plain blocking-socket stream over loopback between the same two workers, at the point's size, right after
      * the point: the baseline of the {@code net} provider's RC bandwidth (see {@link SocketStreamBaseline}).
      */
-    private SocketStreamResult measureSocket(WorkerProcess initiator, WorkerProcess target, Point point) {
+    private SocketStreamResult measureSocket(Worker initiator, Worker target, Point point) {
         int size = point.sizeBytes();
         Duration run = config.runDuration();
         Duration warmup = run.compareTo(MAX_WARMUP) < 0 ? run : MAX_WARMUP;
@@ -238,7 +253,7 @@ public final class FabricBenchmark {
         return bytes;
     }
 
-    private static String[] words(String reply, int expected, WorkerProcess worker) {
+    private static String[] words(String reply, int expected, Worker worker) {
         String[] words = reply.isEmpty() ? new String[0] : reply.split(" ");
         if (words.length != expected) {
             throw new IllegalStateException("worker '" + worker.name() + "' replied with " + words.length
@@ -262,8 +277,9 @@ public final class FabricBenchmark {
         parameters.put("workingSetBytes", config.workingSetBytes());
         parameters.put(
                 "workers",
-                "2 JVMs (" + INITIATOR + ", " + TARGET + "), -Xmx" + WORKER_MAX_HEAP + " "
-                        + String.join(" ", WORKER_JVM_OPTIONS));
+                "2 cluster worker JVMs (node 0 " + INITIATOR + ", node 1 " + TARGET + "), -Xmx"
+                        + FabricBenchCluster.WORKER_MAX_HEAP + " "
+                        + String.join(" ", FabricBenchCluster.WORKER_JVM_OPTIONS));
         parameters.put("statistic", "median of runs; memcpy runs interleaved with the operation's runs");
         parameters.put(
                 "completionWait",

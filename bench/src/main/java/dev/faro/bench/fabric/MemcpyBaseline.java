@@ -8,11 +8,12 @@ import java.lang.foreign.MemorySegment;
  * off-heap buffers, the same message size and the same working-set cycling as the fabric stream, so both go to
  * memory alike.
  *
- * <p>Data path: allocation-free after construction; owned by the worker's main thread.
+ * <p>Data path: allocation-free after construction; used by one command at a time, but commands run on their cluster
+ * tasks' threads, so its memory is in a shared arena (a bulk copy checks a shared session no more than a confined one).
  */
 final class MemcpyBaseline implements AutoCloseable {
 
-    private final Arena arena = Arena.ofConfined();
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment source;
     private final MemorySegment target;
     private final int batch;

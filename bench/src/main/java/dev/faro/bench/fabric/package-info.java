@@ -6,9 +6,13 @@
  *
  * <h2>Roles</h2>
  * <ul>
- *   <li>{@link dev.faro.bench.fabric.FabricBenchmark} (the CLI process) coordinates: it starts two
- *       {@link dev.faro.bench.fabric.FabricBenchWorker} JVMs, relays keys and addresses as hex over their standard
- *       input and output ({@link dev.faro.bench.process}), and aggregates.</li>
+ *   <li>{@link dev.faro.bench.fabric.FabricBenchmark} (the CLI process) coordinates: it starts a local cluster
+ *       ({@code dev.faro.cluster}) of two worker JVMs, node 0 the initiator and node 1 the target, each holding a
+ *       {@link dev.faro.bench.fabric.FabricBenchWorker}; it sends every command below as a cluster task
+ *       ({@link dev.faro.bench.fabric.FabricBenchHandler}, one round per command, the other node idle), relays keys
+ *       and addresses as hex, and aggregates. The workers open the chosen provider themselves and inherit this
+ *       process's environment ({@code UCX_*}). The timed loops run inside MEASURE on the initiator and in the
+ *       target's receiver thread: nothing timed goes through the coordinator.</li>
  *   <li>The <em>initiator</em> worker posts the requests ({@link dev.faro.bench.fabric.Initiator}) and measures
  *       memcpy ({@link dev.faro.bench.fabric.MemcpyBaseline}) in the same process.</li>
  *   <li>The <em>target</em> worker owns the remote buffers. For WRITE and READ its threads do nothing; for the
@@ -33,12 +37,12 @@
  *   FINISH ─────────────────►  close queue pairs           close queue pairs, drain CQ ◄─ FINISH
  *   (RC at 64 KiB, 1 MiB) SOCKET_SERVE size ─────────────► socket sink on loopback ─► port
  *   SOCKET_MEASURE port size runs runNs warmNs ► stream chunks, sample... SOCKET_STOP ─► stop the sink
- *   EXIT / end of stdin ────►  close the node and exit     (same)
+ *   CLOSE ──────────────────►  close the node               (same); then the cluster shuts the workers down
  * </pre>
  *
  * OPEN carries fabric options as a fourth word ({@code key=value,...}): the coordinator sends a fresh
- * {@code net.secret} per run, over the workers' private standard input, so two {@code net} nodes can authenticate
- * each other; other providers ignore it.
+ * {@code net.secret} per run, in the task's payload over the cluster's authenticated loopback connection, so two
+ * {@code net} nodes can authenticate each other; other providers ignore it.
  *
  * <h2>Waiting for completions</h2>
  * The initiator and the receiver poll their completion queue busily (spin, then yield), except on {@code net}, whose

@@ -3,8 +3,10 @@ package dev.faro.bench.fabric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.faro.bench.process.WorkerFailedException;
+import dev.faro.fabric.FaroException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,31 +76,48 @@ class FabricBenchmarkIT {
     @Test
     void aWorkerThatDiesIsNamedAndNoWorkerIsLeftBehind(@TempDir Path out) {
         FabricBenchmarkConfig config = tiny(out).withOperations(List.of(FabricOperation.WRITE));
-        FabricBenchmark benchmark = new FabricBenchmark(config, line -> {
+        FabricBenchmark[] benchmark = new FabricBenchmark[1];
+        benchmark[0] = new FabricBenchmark(config, line -> {
             if (line.startsWith("[1/")) {
-                killWorker(FabricBenchmark.TARGET);
+                long target = benchmark[0].workerPids().get(1);
+                ProcessHandle.of(target).ifPresent(process -> {
+                    process.destroyForcibly();
+                    process.onExit().orTimeout(10, TimeUnit.SECONDS).join();
+                });
             }
         });
-        assertThatThrownBy(benchmark::run)
-                .isInstanceOf(WorkerFailedException.class)
-                .hasMessageStartingWith("worker 'target' (pid ")
-                .hasMessageContaining("died while running PREPARE")
-                .hasMessageContaining("killed by signal 9");
+        assertThatThrownBy(benchmark[0]::run)
+                .isInstanceOf(FaroException.class)
+                .hasMessageStartingWith("worker 'target' ")
+                .hasMessageContaining("node 1")
+                .hasMessageContaining("died")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         assertNoWorkerLeft();
         assertThat(out.resolve("fabric-shm.csv")).doesNotExist();
     }
 
-    private static void killWorker(String name) {
-        ProcessHandle.current()
-                .children()
-                .filter(child -> child.info()
-                        .arguments()
-                        .map(arguments -> List.of(arguments).contains(name))
-                        .orElse(false))
-                .forEach(child -> {
-                    child.destroyForcibly();
-                    child.onExit().orTimeout(10, TimeUnit.SECONDS).join();
-                });
+    @Test
+    void somethingNotInstalledIsOneLineWithoutTheWorkersStackTrace(@TempDir Path out) {
+        // the fabric opens on the worker: a provider whose library is missing fails OPEN there, with its one line
+        FabricBenchmarkConfig config = tiny(out).withProvider(AbsentFabricProvider.NAME);
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream workerOutput = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(workerOutput, true, StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> new FabricBenchmark(config, progress::add).run())
+                    .isInstanceOf(FaroException.class)
+                    .hasMessageStartingWith("worker 'initiator' failed OPEN: ")
+                    .hasMessageEndingWith(AbsentFabricProvider.MESSAGE)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        } finally {
+            System.setErr(stderr);
+        }
+        String forwarded = workerOutput.toString(StandardCharsets.UTF_8);
+        assertThat(forwarded)
+                .doesNotContain("\tat ")
+                .doesNotContain("Exception")
+                .doesNotContain("faro-logs");
+        assertNoWorkerLeft();
     }
 
     private static void assertNoWorkerLeft() {
@@ -106,7 +125,7 @@ class FabricBenchmarkIT {
                         .children()
                         .filter(ProcessHandle::isAlive)
                         .filter(child ->
-                                child.info().commandLine().orElse("").contains(FabricBenchWorker.class.getName())))
+                                child.info().commandLine().orElse("").contains("dev.faro.cluster.worker.WorkerMain")))
                 .isEmpty();
     }
 }

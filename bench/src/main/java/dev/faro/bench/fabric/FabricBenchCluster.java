@@ -1,0 +1,128 @@
+package dev.faro.bench.fabric;
+
+import dev.faro.cluster.ClusterException;
+import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.Coordinator;
+import dev.faro.cluster.coordinator.LocalCluster;
+import dev.faro.cluster.coordinator.NodeAnswer;
+import dev.faro.fabric.FaroException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The coordinator's side of {@code faro bench fabric}: a local cluster ({@code dev.faro.cluster}) of two worker JVMs,
+ * node 0 the initiator and node 1 the target, each serving {@link FabricBenchHandler} tasks. Every command is one
+ * round on both nodes, the other one idle. The workers inherit this process's environment, so {@code UCX_*} settings
+ * reach the {@code ucx} provider they open.
+ *
+ * <p>Coordination code; one thread sends commands and closes it.
+ */
+final class FabricBenchCluster implements AutoCloseable {
+
+    /** The workers' heap: their buffers are off-heap. */
+    static final String WORKER_MAX_HEAP = "128m";
+
+    /** Serial GC: no GC threads competing with the measured threads on small machines; no perf-data files. */
+    static final List<String> WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData");
+
+    /** How long a command other than a measurement may take. */
+    static final Duration REPLY_TIMEOUT = Duration.ofSeconds(30);
+
+    /** Heartbeats: generous, because the measured threads keep every core busy. */
+    private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
+    private static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Coordinator cluster;
+
+    /** The workers the benchmark started with: a replacement has none of their state, so it cannot go on. */
+    private final List<Long> startPids;
+
+    private FabricBenchCluster(Coordinator cluster) {
+        this.cluster = cluster;
+        this.startPids = List.copyOf(cluster.workerPids());
+    }
+
+    /**
+     * Starts the two workers; their standard error goes to this process's.
+     *
+     * @throws ClusterException if they cannot be started or do not join
+     */
+    static FabricBenchCluster start() {
+        ClusterConfig config = ClusterConfig.local(2)
+                .withWorkerHeap(WORKER_MAX_HEAP)
+                .withJvmOptions(WORKER_JVM_OPTIONS)
+                .withHeartbeat(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+        return new FabricBenchCluster(LocalCluster.start(config));
+    }
+
+    /** The workers' process ids by node (0 while a node has no worker). */
+    List<Long> workerPids() {
+        return cluster.workerPids();
+    }
+
+    /** Sends {@code command} to {@code node} and returns its reply, waiting at most {@link #REPLY_TIMEOUT}. */
+    String request(int node, String command) {
+        return request(node, command, REPLY_TIMEOUT);
+    }
+
+    /**
+     * Sends one command to {@code node} and waits for its reply.
+     *
+     * @return the reply's text (empty when the worker sent none)
+     * @throws FaroException one line naming the worker and the command, when the worker fails it, dies or does not
+     *     answer in time
+     */
+    String request(int node, String command, Duration timeout) {
+        String verb = command.strip().split(" ", 2)[0];
+        requireFirstWorkers(verb);
+        List<NodeAnswer> answers;
+        try {
+            answers = cluster.runOnEach(
+                    2, FabricBenchHandler.TYPE, n -> FabricBenchHandler.payload(n == node ? command : ""), timeout);
+        } finally {
+            requireFirstWorkers(verb);
+        }
+        NodeAnswer answer = answers.get(node);
+        NodeAnswer other = answers.get(1 - node);
+        if (!answer.succeeded() || !other.succeeded()) {
+            NodeAnswer failed = answer.succeeded() ? other : answer;
+            ClusterException failure = failed.failure();
+            throw new FaroException(
+                    failure.category(),
+                    "worker '" + FabricBenchHandler.role(failed.node()) + "' failed " + verb + ": "
+                            + failure.getMessage());
+        }
+        return answer.reply().result().path("reply").asText("");
+    }
+
+    /** Fails when a worker the benchmark started with was lost (the cluster replaces it, without its state). */
+    private void requireFirstWorkers(String verb) {
+        List<Long> pids = cluster.workerPids();
+        for (int node = 0; node < startPids.size(); node++) {
+            if (!pids.get(node).equals(startPids.get(node))) {
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "worker '" + FabricBenchHandler.role(node) + "' (node " + node + ", pid " + startPids.get(node)
+                                + ") died by the time of " + verb + "; its fabric node and buffers went with it");
+            }
+        }
+    }
+
+    /** Closes both workers' benchmark nodes, then shuts the cluster down. Never throws. */
+    @Override
+    public void close() {
+        try {
+            cluster.runOnEach(
+                    2,
+                    FabricBenchHandler.TYPE,
+                    n -> FabricBenchHandler.payload(FabricBenchHandler.CLOSE),
+                    CLOSE_TIMEOUT);
+        } catch (RuntimeException e) {
+            // the workers go anyway; a node's files are swept by the next node that opens the directory
+        }
+        cluster.close();
+    }
+}
