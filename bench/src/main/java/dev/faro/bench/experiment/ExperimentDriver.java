@@ -79,8 +79,8 @@ public abstract class ExperimentDriver {
         if (joined != null
                 && trials(settings).stream().allMatch(trial -> TrialRunner.skipReason(trial, joined) != null)) {
             String reason = TrialRunner.skipReason(trials(settings).get(0), joined);
-            throw new IllegalArgumentException(
-                    name() + " has nothing to run on these workers: every trial is " + reason + "; use --provider net");
+            throw new IllegalArgumentException(name() + " has nothing to run on these workers ("
+                    + reason.substring("skipped: ".length()) + "): use --provider net");
         }
     }
 
