@@ -82,6 +82,9 @@ public final class ShuffleRunner implements AutoCloseable {
     };
 
     private final List<Long> knownPids;
+    /** Set when joined workers lost one for good: no round can run any more, not even the idle one at close. */
+    private boolean unavailable;
+
     private int nextCaseId;
     private int restarts;
     private boolean closed;
@@ -193,6 +196,7 @@ public final class ShuffleRunner implements AutoCloseable {
                 && running.answers().state() == Future.State.FAILED
                 && running.answers().exceptionNow() instanceof ClusterException failure
                 && failure.kind() == ClusterException.Kind.NODE_UNAVAILABLE) {
+            unavailable = true;
             throw failure;
         }
         return outcome;
@@ -320,7 +324,9 @@ public final class ShuffleRunner implements AutoCloseable {
         }
         closed = true;
         try {
-            awaitIdle();
+            if (!unavailable) {
+                awaitIdle();
+            }
         } catch (RuntimeException e) {
             log.accept("the workers did not all become idle before the shutdown: " + e.getMessage());
         }
