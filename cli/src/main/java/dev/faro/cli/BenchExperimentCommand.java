@@ -3,13 +3,16 @@ package dev.faro.cli;
 import dev.faro.bench.experiment.ExperimentDriver;
 import dev.faro.bench.experiment.ExperimentReport;
 import dev.faro.bench.experiment.ExperimentSettings;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -18,7 +21,9 @@ import picocli.CommandLine.Spec;
 /**
  * The options every {@code faro bench shuffle eN} command shares, over an {@link ExperimentDriver}: parses them into
  * {@link ExperimentSettings} (starting from the driver's full or {@code --quick} defaults), runs the driver and
- * prints its table and the files it wrote. Bad values are parameter errors (exit 2). Wiring only.
+ * prints its table and the files it wrote. Bad values are parameter errors (exit 2). The workers are a local cluster,
+ * or with {@code --listen ADDR:PORT --workers N} ({@link ClusterOptions}) workers started elsewhere that join ({@link
+ * ShuffleWorkers}: they fix the node counts; the MPI baseline is skipped, and on ucx the UD designs). Wiring only.
  */
 abstract class BenchExperimentCommand implements Callable<Integer> {
 
@@ -29,8 +34,12 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
             names = "--nodes",
             paramLabel = "N",
             split = ",",
-            description = "Node counts (worker processes); experiments at one size use the smallest.")
+            description = "Node counts (worker processes); experiments at one size use the smallest (with --listen:"
+                    + " the default ones below --workers, and --workers).")
     private List<Integer> nodeCounts;
+
+    @Mixin
+    private ClusterOptions cluster;
 
     @Option(names = "--threads", paramLabel = "N", description = "SHUFFLE and RECEIVE threads per node (default: 2).")
     private Integer threads;
@@ -82,12 +91,20 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
         ExperimentSettings settings = settings(driver);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Consumer<String> progress = line -> {
+            err.println(line);
+            err.flush();
+        };
+        ClusterStart joined;
+        try {
+            joined = ShuffleWorkers.joined(cluster, progress);
+            driver.checkRunnable(settings, joined);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         ExperimentReport report;
         try {
-            report = driver.run(settings, line -> {
-                err.println(line);
-                err.flush();
-            });
+            report = driver.run(settings, joined, progress);
         } catch (FaroException | UncheckedIOException | IllegalStateException e) {
             UserStop.printFailure(err, "faro bench shuffle " + driver.name() + ": " + e.getMessage());
             return BenchShuffleCommand.FAILED;
@@ -104,9 +121,7 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
     ExperimentSettings settings(ExperimentDriver driver) {
         try {
             ExperimentSettings settings = driver.defaults(quick);
-            if (nodeCounts != null) {
-                settings = settings.withNodeCounts(nodeCounts);
-            }
+            settings = settings.withNodeCounts(ShuffleWorkers.nodeCounts(cluster, nodeCounts, settings.nodeCounts()));
             if (threads != null) {
                 settings = settings.withThreads(threads);
             }

@@ -4,6 +4,7 @@ import dev.faro.bench.ByteSizes;
 import dev.faro.bench.shuffle.ShuffleThroughput;
 import dev.faro.bench.shuffle.ShuffleThroughputConfig;
 import dev.faro.bench.shuffle.ShuffleThroughputReport;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.io.PrintWriter;
@@ -12,8 +13,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -26,7 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "shuffle",
         mixinStandardHelpOptions = true,
-        description = "Shuffle experiments of TODS19 with worker processes over the shm fabric.",
+        description = "Shuffle experiments of TODS19 with worker processes over the shm fabric, or on workers"
+                + " started on other hosts (--listen ADDR:PORT --workers N).",
         subcommands = {
             BenchShuffleCommand.Throughput.class,
             BenchShuffleExperimentCommands.E1.class,
@@ -56,7 +60,9 @@ final class BenchShuffleCommand {
                         + " endpoint design at several node counts, 16-byte tuples, one worker process per node,"
                         + " all in one invocation.",
                 "Runs are interleaved across designs; the table shows the median and the ratio to the best design."
-                        + " Writes shuffle-throughput.csv, .json (machine and parameters) and .png under --out."
+                        + " Writes shuffle-throughput.csv, .json (machine and parameters) and .png under --out.",
+                "With --listen ADDR:PORT --workers N the nodes are N workers started elsewhere (faro worker --join"
+                        + " ADDR:PORT) over net or ucx (ucx: RC designs only); node counts up to N."
             })
     static final class Throughput implements Callable<Integer> {
 
@@ -67,8 +73,12 @@ final class BenchShuffleCommand {
                 names = "--nodes",
                 paramLabel = "N",
                 split = ",",
-                description = "Node counts (worker processes) to measure (default: 2,4).")
+                description = "Node counts (worker processes) to measure (default: 2,4; with --listen: those"
+                        + " below --workers, and --workers).")
         private List<Integer> nodeCounts;
+
+        @Mixin
+        private ClusterOptions cluster;
 
         @Option(
                 names = "--designs",
@@ -120,13 +130,22 @@ final class BenchShuffleCommand {
             ShuffleThroughputConfig config = config();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
+            Consumer<String> progress = line -> {
+                err.println(line);
+                err.flush();
+            };
+            ClusterStart joined;
+            try {
+                joined = ShuffleWorkers.joined(cluster, progress);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (ShuffleWorkers.rcOnly(cluster) && allDesigns()) {
+                progress.accept("note: the ucx fabric has RC queue pairs only: SESQ/SR and MESQ/SR are left out");
+            }
             ShuffleThroughputReport report;
             try {
-                report = new ShuffleThroughput(config, line -> {
-                            err.println(line);
-                            err.flush();
-                        })
-                        .run();
+                report = new ShuffleThroughput(config, joined, progress).run();
             } catch (FaroException | UncheckedIOException | IllegalStateException e) {
                 UserStop.printFailure(err, "faro bench shuffle throughput: " + e.getMessage());
                 return FAILED;
@@ -137,16 +156,23 @@ final class BenchShuffleCommand {
             return CommandLine.ExitCode.OK;
         }
 
+        /** Whether the designs are every implemented one (no --designs, or 'all' among them). */
+        private boolean allDesigns() {
+            return designs == null
+                    || designs.stream().anyMatch(name -> name.strip().equalsIgnoreCase("all"));
+        }
+
         /** The options over the defaults ({@code --quick} defaults when given); invalid values are usage errors. */
         ShuffleThroughputConfig config() {
             ShuffleThroughputConfig base = quick ? ShuffleThroughputConfig.quick() : ShuffleThroughputConfig.defaults();
             try {
-                ShuffleThroughputConfig config = base.withOutputDirectory(outputDirectory);
-                if (nodeCounts != null) {
-                    config = config.withNodeCounts(nodeCounts);
-                }
+                ShuffleThroughputConfig config = base.withOutputDirectory(outputDirectory)
+                        .withNodeCounts(ShuffleWorkers.nodeCounts(cluster, nodeCounts, base.nodeCounts()));
                 if (designs != null) {
                     config = config.withDesigns(designs(designs));
+                }
+                if (ShuffleWorkers.rcOnly(cluster)) {
+                    config = config.withDesigns(rcDesigns(config.designs(), !allDesigns()));
                 }
                 if (threads != null) {
                     config = config.withThreads(threads);
@@ -185,6 +211,25 @@ final class BenchShuffleCommand {
             }
         }
         return designs;
+    }
+
+    /**
+     * The designs that run on RC queue pairs alone; {@code refuse}: a UD design among {@code designs} is refused (the
+     * user named it) instead of left out.
+     *
+     * @throws IllegalArgumentException naming the UD design
+     */
+    static List<EndpointDesign> rcDesigns(List<EndpointDesign> designs, boolean refuse) {
+        List<EndpointDesign> rc = new ArrayList<>();
+        for (EndpointDesign design : designs) {
+            if (!design.implementation().needsDatagrams()) {
+                rc.add(design);
+            } else if (refuse) {
+                throw new IllegalArgumentException(design.paperName() + " needs UD queue pairs, which the ucx fabric"
+                        + " does not have: use an RC design or --provider net");
+            }
+        }
+        return rc;
     }
 
     /** A row count with an optional K/M suffix (powers of 1024), at most 2^31 - 1. */

@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
 
 /**
- * The options that say where a command's workers come from (a picocli mixin of {@code faro tpch} and {@code faro bench
- * tpch}): without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N},
+ * The options that say where a command's workers come from (a picocli mixin of {@code faro tpch}, {@code faro bench
+ * tpch} and {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}): without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N},
  * this process is the coordinator of N workers started elsewhere ({@code faro worker --join ADDR:PORT} by hand, ssh,
  * srun or mpirun) and waits for them until the join timeout. The secret comes from {@code --secret-file} or {@code
  * $FARO_CLUSTER_SECRET}, never from the command line; a listener that other hosts can reach needs one, on loopback one

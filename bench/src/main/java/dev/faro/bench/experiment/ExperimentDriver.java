@@ -8,6 +8,8 @@ import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.bench.report.RunMetadata;
 import dev.faro.bench.shuffle.ShuffleCase;
 import dev.faro.bench.shuffle.ShufflePattern;
+import dev.faro.cluster.coordinator.ClusterStart;
+import dev.faro.fabric.shm.ShmFabricProvider;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +69,21 @@ public abstract class ExperimentDriver {
     /** The settings the command starts from, full or {@code --quick}. */
     public abstract ExperimentSettings defaults(boolean quick);
 
+    /**
+     * Refuses, with one line, an experiment none of whose trials could run on the workers {@code joined} describes
+     * (E8 measures MESQ/SR only, which needs UD queue pairs, and {@code ucx} has none).
+     *
+     * @throws IllegalArgumentException saying why and what to use instead
+     */
+    public final void checkRunnable(ExperimentSettings settings, ClusterStart joined) {
+        if (joined != null
+                && trials(settings).stream().allMatch(trial -> TrialRunner.skipReason(trial, joined) != null)) {
+            String reason = TrialRunner.skipReason(trials(settings).get(0), joined);
+            throw new IllegalArgumentException(name() + " has nothing to run on these workers ("
+                    + reason.substring("skipped: ".length()) + "): use --provider net");
+        }
+    }
+
     /** The trials, in the order of the table. */
     protected abstract List<Trial> trials(ExperimentSettings settings);
 
@@ -96,10 +113,23 @@ public abstract class ExperimentDriver {
         return List.of();
     }
 
-    /** Runs the experiment and writes its files. */
+    /** Runs the experiment on a local cluster (worker JVMs on this host over {@code shm}) and writes its files. */
     public final ExperimentReport run(ExperimentSettings settings, Consumer<String> progress)
             throws InterruptedException {
+        return run(settings, null, progress);
+    }
+
+    /**
+     * Runs the experiment on the workers {@code joined} describes (started elsewhere, {@code faro worker --join}) and
+     * writes its files. The MPI trials are skipped, and on {@code ucx} the trials of UD designs, each with a note.
+     *
+     * @param joined workers that join, or null for a local cluster
+     */
+    public final ExperimentReport run(ExperimentSettings settings, ClusterStart joined, Consumer<String> progress)
+            throws InterruptedException {
         Objects.requireNonNull(settings, "settings is null");
+        String provider =
+                joined == null ? ShmFabricProvider.NAME : joined.config().provider();
         Instant startedAt = Instant.now();
         long startNanos = System.nanoTime();
         MachineInfo machine = MachineInfo.collect();
@@ -107,7 +137,7 @@ public abstract class ExperimentDriver {
         List<Trial> trials = trials(settings);
         progress.accept(name() + ": " + title() + " — " + trials.size() + " trials x "
                 + (settings.warmupRuns() + settings.runs()) + " rounds");
-        List<TrialResult> results = new TrialRunner(settings, progress, notes).run(trials);
+        List<TrialResult> results = new TrialRunner(settings, joined, progress, notes).run(trials);
         List<String> findings = findings(results);
         Path directory = settings.outputDirectory();
         Path csv = directory.resolve(name() + ".csv");
@@ -122,7 +152,7 @@ public abstract class ExperimentDriver {
                 startedAt,
                 Duration.ofNanos(System.nanoTime() - startNanos),
                 machine,
-                parameters(settings, notes, findings));
+                parameters(settings, provider, notes, findings));
         metadata.write(json);
         List<Path> plots = new ArrayList<>();
         for (Plot plot : plots(settings)) {
@@ -259,10 +289,12 @@ public abstract class ExperimentDriver {
         return lines;
     }
 
-    private Map<String, Object> parameters(ExperimentSettings settings, List<String> notes, List<String> findings) {
+    private Map<String, Object> parameters(
+            ExperimentSettings settings, String provider, List<String> notes, List<String> findings) {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("title", title());
-        parameters.put("provider", "shm");
+        parameters.put("provider", provider);
+        parameters.put("workers", provider.equals(ShmFabricProvider.NAME) ? "local JVMs" : "joined (--listen)");
         parameters.put("nodeCounts", settings.nodeCounts());
         parameters.put("threadsPerNode", settings.threads());
         parameters.put("tupleBytes", 16);

@@ -66,7 +66,7 @@ public final class ScaleOutExperiment extends ExperimentDriver {
                     pattern.label(),
                     String.format(
                             Locale.ROOT,
-                            "E4 %s: receive throughput per node, shm, 16-byte tuples, %d threads per node (median of %d)",
+                            "E4 %s: receive throughput per node, 16-byte tuples, %d threads per node (median of %d)",
                             pattern.label(),
                             settings.threads(),
                             settings.runs()),

@@ -3,9 +3,12 @@ package dev.faro.bench.experiment;
 import dev.faro.bench.baseline.MpiBaseline;
 import dev.faro.bench.shuffle.CaseOutcome;
 import dev.faro.bench.shuffle.NodeResult;
+import dev.faro.bench.shuffle.ShuffleCase;
 import dev.faro.bench.shuffle.ShuffleRunner;
 import dev.faro.bench.shuffle.ShuffleTuples;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.ucx.UcxFabricProvider;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,6 +30,9 @@ import java.util.function.ToLongFunction;
  * repeated, so that every measurement counted lasts at least the minimum. A trial that fails is reported and not run
  * again; every run is checked for exactly-once delivery.
  *
+ * <p>With workers that joined from elsewhere ({@code --listen}) the MPI trials are skipped (the MPI program runs its
+ * ranks on this host), and on {@code ucx} so are the trials of designs that need UD queue pairs; each with a note.
+ *
  * <p>Coordination code; leaves no worker running when it returns or throws.
  */
 final class TrialRunner {
@@ -43,21 +49,59 @@ final class TrialRunner {
     static final int MAX_PROBES = 3;
 
     private final ExperimentSettings settings;
+    /** The joining workers, or null for a local cluster. */
+    private final ClusterStart joined;
+
     private final Consumer<String> progress;
     private final List<String> notes;
 
-    TrialRunner(ExperimentSettings settings, Consumer<String> progress, List<String> notes) {
+    /** @param joined workers that join from elsewhere, or null for a local cluster sized to the largest trial */
+    TrialRunner(ExperimentSettings settings, ClusterStart joined, Consumer<String> progress, List<String> notes) {
         this.settings = settings;
+        this.joined = joined;
         this.progress = progress;
         this.notes = notes;
+    }
+
+    /**
+     * Why {@code trial} cannot run on these workers ({@code skipped: ...}), or null: the MPI program does not run on
+     * joined workers, and {@code ucx} has no UD queue pairs.
+     */
+    static String skipReason(Trial trial, ClusterStart joined) {
+        if (joined == null || trial.local()) {
+            return null;
+        }
+        if (trial.mpi()) {
+            return "skipped: the MPI baseline runs its ranks on this host, not on workers that join (--listen)";
+        }
+        ShuffleCase shuffleCase = trial.shuffleCase();
+        if (joined.config().provider().equals(UcxFabricProvider.NAME)
+                && !shuffleCase.isTcp()
+                && shuffleCase.design().implementation().needsDatagrams()) {
+            return "skipped: " + shuffleCase.design().paperName() + " needs UD queue pairs, which the ucx fabric"
+                    + " does not have";
+        }
+        return null;
     }
 
     /** Runs every trial and returns one result per trial, in the given order. */
     List<TrialResult> run(List<Trial> given) throws InterruptedException {
         List<Trial> trials = List.copyOf(given);
         Map<String, String> failures = new HashMap<>();
+        Map<String, Boolean> noted = new HashMap<>();
+        for (Trial trial : trials) {
+            String reason = skipReason(trial, joined);
+            if (reason != null) {
+                failures.put(trial.key(), reason);
+                if (noted.putIfAbsent(reason, true) == null) {
+                    String note = reason.substring("skipped: ".length());
+                    notes.add(note);
+                    progress.accept("note: " + note);
+                }
+            }
+        }
         Optional<MpiBaseline> mpi = Optional.empty();
-        if (trials.stream().anyMatch(Trial::mpi)) {
+        if (trials.stream().anyMatch(trial -> trial.mpi() && !failures.containsKey(trial.key()))) {
             mpi = MpiBaseline.prepare(note -> {
                 notes.add(note);
                 progress.accept("note: " + note);
@@ -65,20 +109,27 @@ final class TrialRunner {
             if (mpi.isEmpty()) {
                 for (Trial trial : trials) {
                     if (trial.mpi()) {
-                        failures.put(trial.key(), "skipped: Open MPI is not installed");
+                        failures.putIfAbsent(trial.key(), "skipped: Open MPI is not installed");
                     }
                 }
             }
         }
         int workers = trials.stream()
-                .filter(t -> !t.mpi() && !t.local())
+                .filter(t -> !t.mpi() && !t.local() && !failures.containsKey(t.key()))
                 .mapToInt(t -> t.shuffleCase().nodes())
                 .max()
                 .orElse(0);
+        if (joined != null && workers > joined.config().nodes()) {
+            throw new IllegalArgumentException("a trial needs " + workers + " nodes and only "
+                    + joined.config().nodes() + " workers join: use --nodes up to "
+                    + joined.config().nodes());
+        }
         Map<String, Trial> current = new LinkedHashMap<>();
         trials.forEach(trial -> current.put(trial.key(), trial));
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
-        ShuffleRunner cluster = workers == 0 ? null : ShuffleRunner.start(workers, progress);
+        ShuffleRunner cluster = workers == 0
+                ? null
+                : joined != null ? ShuffleRunner.start(joined, progress) : ShuffleRunner.start(workers, progress);
         try {
             int rounds = settings.warmupRuns() + settings.runs();
             for (int round = 0; round < rounds; round++) {

@@ -51,7 +51,9 @@ final class NodeShuffle {
 
     private final Fabric fabric;
     private final SharedSecret secret;
+    /** This node's directory of the {@code shm} fabric; null on other fabrics. */
     private final Path nodeDirectory;
+
     private final ShuffleCase shuffleCase;
     private final int caseId;
     private final int node;
@@ -330,8 +332,14 @@ final class NodeShuffle {
         return sum;
     }
 
-    /** Files in this node's shared-memory directory besides its node file: what the endpoints did not release. */
+    /**
+     * Files in this node's shared-memory directory besides its node file: what the endpoints did not release (0 when
+     * the fabric has no such directory).
+     */
     private int leftoverFiles() {
+        if (nodeDirectory == null) {
+            return 0;
+        }
         try (Stream<Path> files = Files.list(nodeDirectory)) {
             return (int) files.filter(file -> !file.getFileName().toString().equals("node"))
                     .count();

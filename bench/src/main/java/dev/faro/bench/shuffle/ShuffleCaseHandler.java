@@ -15,7 +15,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * Cluster task {@value #TYPE}: this node's part of one {@link ShuffleCase} ({@link NodeShuffle}) on the worker's
  * fabric, its endpoints opened through the task's relayed exchange. Payload: {@code caseId}, {@code case} (the case's
- * {@link ShuffleCase#encode() words}) and {@code shmDirectory} (the fabric's directory, for the leftover-file check);
+ * {@link ShuffleCase#encode() words}) and {@code shmDirectory} (the {@code shm} fabric's directory, for the leftover-file check; absent on
+ * other fabrics);
  * or {@code idle: true}, which only waits for the previous case. Replies {@code {"result": <NodeResult words>}}; a
  * case that fails throws its first failure at once (a {@link FaroException} keeps its category), while the case's
  * conductor closes the endpoints in the background.
@@ -44,12 +45,14 @@ public final class ShuffleCaseHandler implements TaskHandler {
         return TYPE;
     }
 
-    /** The payload of case {@code caseId}. */
+    /** The payload of case {@code caseId}; {@code shmDirectory} is null when the workers' fabric is not shm. */
     static ObjectNode payload(int caseId, ShuffleCase shuffleCase, Path shmDirectory) {
         ObjectNode payload = JsonNodeFactory.instance.objectNode();
         payload.put("caseId", caseId);
         payload.put("case", shuffleCase.encode());
-        payload.put("shmDirectory", shmDirectory.toString());
+        if (shmDirectory != null) {
+            payload.put("shmDirectory", shmDirectory.toString());
+        }
         return payload;
     }
 
@@ -70,8 +73,10 @@ public final class ShuffleCaseHandler implements TaskHandler {
             throw new IllegalArgumentException(
                     "a case of " + shuffleCase.nodes() + " nodes in a round of " + context.nodes());
         }
-        Path nodeDirectory = Path.of(payload.path("shmDirectory").asText())
-                .resolve(String.format("faro-%016x", context.fabric().node()));
+        Path nodeDirectory = payload.hasNonNull("shmDirectory")
+                ? Path.of(payload.path("shmDirectory").asText())
+                        .resolve(String.format("faro-%016x", context.fabric().node()))
+                : null;
         NodeShuffle shuffle = new NodeShuffle(
                 context.fabric(),
                 context.secret(),

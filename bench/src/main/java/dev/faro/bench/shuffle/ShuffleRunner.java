@@ -1,6 +1,8 @@
 package dev.faro.bench.shuffle;
 
+import dev.faro.cluster.ClusterException;
 import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.cluster.coordinator.NodeAnswer;
@@ -18,19 +20,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Runs {@link ShuffleCase}s on a local cluster ({@code dev.faro.cluster}): a coordinator in this process and a fixed
- * number of worker JVMs, one {@code shm} fabric node each, kept across cases. A case over {@code k} nodes is one
+ * Runs {@link ShuffleCase}s on a cluster ({@code dev.faro.cluster}): a coordinator in this process and a fixed number
+ * of workers, one fabric node each, kept across cases: a local cluster of worker JVMs over {@code shm} ({@link
+ * #start(int, Consumer)}), or workers that joined from elsewhere over {@code net} or {@code ucx} ({@link
+ * #start(ClusterStart, Consumer)}; a lost one is replaced only by a new {@code faro worker --join} within the join
+ * timeout, otherwise the case fails naming it). A case over {@code k} nodes is one
  * round on the first {@code k} workers ({@link ShuffleCaseHandler} tasks, {@link RunningCase}); the runner computes
  * what each must receive. The cluster relays the exchanges of the open, enforces the case's deadline, and replaces a
  * worker that died or did not end a cancelled case, before the next case; the timed part of a case never touches the
  * coordinator.
  *
- * <p>The workers share a directory of their own under {@code /dev/shm}; {@link #close()} ends them and checks that
- * they left nothing in it.
+ * <p>Local workers share a directory of their own under {@code /dev/shm}; {@link #close()} ends them and checks that
+ * they left nothing in it. Joined workers have no shared directory and nothing is checked there.
  *
  * <p>Coordination code. Not thread-safe: one thread launches cases and closes the runner.
  */
@@ -61,7 +67,10 @@ public final class ShuffleRunner implements AutoCloseable {
     private static final Duration IDLE_TIMEOUT = ShuffleCaseHandler.PREVIOUS_CASE_WAIT.plusSeconds(15);
 
     private final Coordinator cluster;
+    /** The local workers' shared-memory directory; null for joined workers. */
     private final Path directory;
+
+    private final String provider;
     private final Consumer<String> log;
     private final Map<String, RunningCase> startedKeys = new ConcurrentHashMap<>();
     /** What receivers must get, for the last few kinds of case (a benchmark repeats the same data). */
@@ -73,13 +82,17 @@ public final class ShuffleRunner implements AutoCloseable {
     };
 
     private final List<Long> knownPids;
+    /** Set when joined workers lost one for good: no round can run any more, not even the idle one at close. */
+    private boolean unavailable;
+
     private int nextCaseId;
     private int restarts;
     private boolean closed;
 
-    private ShuffleRunner(Coordinator cluster, Path directory, Consumer<String> log) {
+    private ShuffleRunner(Coordinator cluster, Path directory, String provider, Consumer<String> log) {
         this.cluster = cluster;
         this.directory = directory;
+        this.provider = provider;
         this.log = log;
         this.knownPids = new ArrayList<>(cluster.workerPids());
         cluster.addExchangeListener((taskId, key, values) -> {
@@ -113,20 +126,40 @@ public final class ShuffleRunner implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a shared-memory directory in " + base + ": " + e, e);
         }
-        ClusterConfig config = ClusterConfig.local(size)
+        ClusterConfig config = timing(ClusterConfig.local(size)
                 .withWorkerHeap(WORKER_MAX_HEAP)
                 .withJvmOptions(WORKER_JVM_OPTIONS)
-                .withProviderOption("shm.directory", directory.toString())
-                .withFabricPeerTimeout(FabricConfig.DEFAULT_PEER_TIMEOUT)
-                .withHeartbeat(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT)
-                .withCancelGrace(CANCEL_GRACE)
-                .withExchangeTimeout(EXCHANGE_TIMEOUT);
+                .withProviderOption("shm.directory", directory.toString()));
         try {
-            return new ShuffleRunner(LocalCluster.start(config), directory, log);
+            return new ShuffleRunner(LocalCluster.start(config), directory, config.provider(), log);
         } catch (RuntimeException e) {
             deleteQuietly(directory, log);
             throw e;
         }
+    }
+
+    /**
+     * Listens for the workers {@code joined} describes (started elsewhere with {@code faro worker --join}) and waits
+     * until they have all joined; {@code log} gets the listening and joining lines and the runner's.
+     *
+     * @throws IllegalArgumentException if {@code joined} is a local start
+     * @throws dev.faro.cluster.ClusterException if the workers do not all join within the join timeout
+     */
+    public static ShuffleRunner start(ClusterStart joined, Consumer<String> log) {
+        Objects.requireNonNull(log, "log is null");
+        if (!joined.isJoining()) {
+            throw new IllegalArgumentException("not a cluster of joining workers: " + joined.config());
+        }
+        ClusterStart start = joined.withConfig(timing(joined.config()));
+        return new ShuffleRunner(start.start(log), null, start.config().provider(), log);
+    }
+
+    /** The runner's timing: heartbeats, the fabric's peer timeout, a cancelled case's grace, the exchange timeout. */
+    private static ClusterConfig timing(ClusterConfig config) {
+        return config.withFabricPeerTimeout(FabricConfig.DEFAULT_PEER_TIMEOUT)
+                .withHeartbeat(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT)
+                .withCancelGrace(CANCEL_GRACE)
+                .withExchangeTimeout(EXCHANGE_TIMEOUT);
     }
 
     /** Workers in the cluster. */
@@ -134,9 +167,14 @@ public final class ShuffleRunner implements AutoCloseable {
         return cluster.nodes();
     }
 
-    /** The directory the workers' fabric nodes share. */
+    /** The directory the local workers' fabric nodes share; null for joined workers. */
     public Path directory() {
         return directory;
+    }
+
+    /** The workers' fabric provider ({@code shm} for a local cluster). */
+    public String provider() {
+        return provider;
     }
 
     /** How many workers were replaced since the start (as seen between cases). */
@@ -145,9 +183,23 @@ public final class ShuffleRunner implements AutoCloseable {
         return restarts;
     }
 
-    /** Runs {@code shuffleCase} to the end with {@link #defaultDeadline}. */
+    /**
+     * Runs {@code shuffleCase} to the end with {@link #defaultDeadline}.
+     *
+     * @throws ClusterException {@code NODE_UNAVAILABLE} when joined workers lost one and no new one joined within the
+     *     join timeout: nothing more can run, and the message names the lost worker
+     */
     public CaseOutcome run(ShuffleCase shuffleCase) throws InterruptedException {
-        return launch(shuffleCase, defaultDeadline(shuffleCase)).await();
+        RunningCase running = launch(shuffleCase, defaultDeadline(shuffleCase));
+        CaseOutcome outcome = running.await();
+        if (directory == null
+                && running.answers().state() == Future.State.FAILED
+                && running.answers().exceptionNow() instanceof ClusterException failure
+                && failure.kind() == ClusterException.Kind.NODE_UNAVAILABLE) {
+            unavailable = true;
+            throw failure;
+        }
+        return outcome;
     }
 
     /**
@@ -232,7 +284,7 @@ public final class ShuffleRunner implements AutoCloseable {
     }
 
     private static List<Path> sharedFiles(Path directory) {
-        if (!Files.exists(directory)) {
+        if (directory == null || !Files.exists(directory)) {
             return List.of();
         }
         try (Stream<Path> files = Files.walk(directory)) {
@@ -272,7 +324,9 @@ public final class ShuffleRunner implements AutoCloseable {
         }
         closed = true;
         try {
-            awaitIdle();
+            if (!unavailable) {
+                awaitIdle();
+            }
         } catch (RuntimeException e) {
             log.accept("the workers did not all become idle before the shutdown: " + e.getMessage());
         }
@@ -293,6 +347,9 @@ public final class ShuffleRunner implements AutoCloseable {
     }
 
     private static void deleteQuietly(Path directory, Consumer<String> log) {
+        if (directory == null) {
+            return;
+        }
         for (Path file : sharedFiles(directory)) {
             try {
                 Files.deleteIfExists(file);

@@ -2,6 +2,7 @@ package dev.faro.bench.shuffle;
 
 import dev.faro.bench.report.MachineInfo;
 import dev.faro.bench.report.RunMetadata;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
@@ -19,6 +20,7 @@ import java.util.function.Consumer;
  * The driver of {@code faro bench shuffle throughput} (TODS19 §7.1.4, Fig. 19a/c on one host): repartition of
  * 16-byte tuples over {@code shm} with every requested design at every requested node count, in one invocation and
  * one cluster of worker processes, reporting receive throughput per node (bytes received per node / response time).
+ * The workers may also be ones that join from elsewhere ({@code --listen}, over {@code net} or {@code ucx}).
  *
  * <p>Runs are interleaved: each round runs every design once at every node count (alternating the design order), so
  * that noise on a shared machine hits all designs alike; the report gives the median of the timed rounds. Every run
@@ -29,12 +31,31 @@ import java.util.function.Consumer;
 public final class ShuffleThroughput {
 
     private final ShuffleThroughputConfig config;
+    /** The joining workers, or null for a local cluster. */
+    private final ClusterStart joined;
+
     private final Consumer<String> progress;
 
     /** @param progress receives one line per run and the workers' own output lines */
     public ShuffleThroughput(ShuffleThroughputConfig config, Consumer<String> progress) {
+        this(config, null, progress);
+    }
+
+    /**
+     * The benchmark on the workers {@code joined} describes (started elsewhere, {@code faro worker --join}); none of
+     * its node counts may exceed their number.
+     *
+     * @param joined workers that join, or null for a local cluster of {@code config.workers()} JVMs
+     * @param progress receives one line per run and the workers' own output lines
+     */
+    public ShuffleThroughput(ShuffleThroughputConfig config, ClusterStart joined, Consumer<String> progress) {
         this.config = Objects.requireNonNull(config, "config is null");
         this.progress = Objects.requireNonNull(progress, "progress is null");
+        if (joined != null && config.workers() > joined.config().nodes()) {
+            throw new IllegalArgumentException("a run of " + config.workers() + " nodes needs that many workers; "
+                    + joined.config().nodes() + " join");
+        }
+        this.joined = joined;
     }
 
     /**
@@ -48,7 +69,7 @@ public final class ShuffleThroughput {
         MachineInfo machine = MachineInfo.collect(); // before the workers load the machine
         List<String> notes = new ArrayList<>();
         int cores = Runtime.getRuntime().availableProcessors();
-        if (config.busyThreads() > cores) {
+        if (joined == null && config.busyThreads() > cores) { // joined workers bring their own cores
             notes.add(String.format(
                     Locale.ROOT,
                     "%d nodes x %d threads x (SHUFFLE + RECEIVE) = %d busy threads on %d"
@@ -62,7 +83,10 @@ public final class ShuffleThroughput {
         }
         Map<String, List<CaseOutcome>> timed = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
-        ShuffleRunner cluster = ShuffleRunner.start(config.workers(), progress);
+        ShuffleRunner cluster = joined != null
+                ? ShuffleRunner.start(joined, progress)
+                : ShuffleRunner.start(config.workers(), progress);
+        String provider = cluster.provider();
         try {
             runRounds(cluster, timed, failures);
         } finally {
@@ -84,7 +108,8 @@ public final class ShuffleThroughput {
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-        RunMetadata metadata = new RunMetadata("shuffle-throughput", startedAt, elapsed, machine, parameters(notes));
+        RunMetadata metadata =
+                new RunMetadata("shuffle-throughput", startedAt, elapsed, machine, parameters(provider, notes));
         return ThroughputReportWriter.write(config, results, metadata, notes);
     }
 
@@ -142,9 +167,9 @@ public final class ShuffleThroughput {
         return design.name() + "@" + nodes;
     }
 
-    private Map<String, Object> parameters(List<String> notes) {
+    private Map<String, Object> parameters(String provider, List<String> notes) {
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("provider", "shm");
+        parameters.put("provider", provider);
         parameters.put("pattern", "repartition (hash of the key mod nodes)");
         parameters.put("nodeCounts", config.nodeCounts());
         parameters.put(
@@ -162,8 +187,10 @@ public final class ShuffleThroughput {
         parameters.put("creditWriteBackFrequency", EndpointConfig.DEFAULT_CREDIT_WRITE_BACK_FREQUENCY);
         parameters.put(
                 "workers",
-                config.workers() + " JVMs, -Xmx" + ShuffleRunner.WORKER_MAX_HEAP + " "
-                        + String.join(" ", ShuffleRunner.WORKER_JVM_OPTIONS));
+                joined != null
+                        ? joined.config().nodes() + " joined workers (--listen)"
+                        : config.workers() + " JVMs, -Xmx" + ShuffleRunner.WORKER_MAX_HEAP + " "
+                                + String.join(" ", ShuffleRunner.WORKER_JVM_OPTIONS));
         parameters.put(
                 "metric",
                 "receive throughput per node = bytes received per node / response time (the"

@@ -61,9 +61,10 @@ final class ThroughputReportWriter {
         Path csv = directory.resolve(BASE_NAME + ".csv");
         Path json = directory.resolve(BASE_NAME + ".json");
         Path png = directory.resolve(BASE_NAME + ".png");
-        CsvWriter.write(csv, CSV_HEADER, csvRows(config, results));
+        String provider = String.valueOf(metadata.parameters().get("provider"));
+        CsvWriter.write(csv, CSV_HEADER, csvRows(provider, config, results));
         metadata.write(json);
-        writePlot(png, config, results);
+        writePlot(png, provider, config, results);
         return new ShuffleThroughputReport(results, metadata, notes, csv, json, png);
     }
 
@@ -134,12 +135,12 @@ final class ThroughputReportWriter {
                 metadata.elapsed().toMillis() / 1000.0);
     }
 
-    static List<List<String>> csvRows(ShuffleThroughputConfig config, List<ThroughputResult> results) {
+    static List<List<String>> csvRows(String provider, ShuffleThroughputConfig config, List<ThroughputResult> results) {
         List<List<String>> rows = new ArrayList<>();
         for (ThroughputResult result : results) {
             boolean ok = result.succeeded();
             rows.add(List.of(
-                    "shm",
+                    provider,
                     "repartition",
                     Integer.toString(result.nodes()),
                     result.design().paperName(),
@@ -159,14 +160,15 @@ final class ThroughputReportWriter {
     }
 
     /** Grouped bars: designs on the x axis, one series per node count; a failed design gets no bar. */
-    static void writePlot(Path file, ShuffleThroughputConfig config, List<ThroughputResult> results) {
+    static void writePlot(Path file, String provider, ShuffleThroughputConfig config, List<ThroughputResult> results) {
         CategoryChart chart = new CategoryChartBuilder()
                 .width(WIDTH)
                 .height(HEIGHT)
                 .title(String.format(
                         Locale.ROOT,
-                        "Repartition receive throughput per node, shm, 16-byte tuples,"
+                        "Repartition receive throughput per node, %s, 16-byte tuples,"
                                 + " %d thread%s per node (median of %d)",
+                        provider,
                         config.threads(),
                         config.threads() == 1 ? "" : "s",
                         config.runs()))

@@ -1,6 +1,7 @@
 /**
  * The multi-process shuffle harness: cluster worker JVMs ({@code dev.faro.cluster}), one {@code shm} fabric node
- * each, run shuffles of the {@code shuffle} module as cluster tasks. It serves the correctness matrix and the kill
+ * each (or workers that joined from other hosts, one {@code net} or {@code ucx} node each), run shuffles of the
+ * {@code shuffle} module as cluster tasks. It serves the correctness matrix and the kill
  * tests ({@code ShuffleMatrixIT}, {@code ShuffleKillIT}), {@code faro bench shuffle throughput}
  * ({@link dev.faro.bench.shuffle.ShuffleThroughput}) and the experiments E1-E8 ({@code dev.faro.bench.experiment}).
  * Coordination code throughout, except the per-tuple loops of {@link dev.faro.bench.shuffle.NodeShuffle}.
@@ -8,7 +9,8 @@
  * <h2>Roles</h2>
  * <ul>
  *   <li>{@link dev.faro.bench.shuffle.ShuffleRunner} (in the coordinator's process) starts a local cluster of N worker
- *       JVMs through {@code dev.faro.cluster} and keeps them across cases; a case over k nodes is one cluster round
+ *       JVMs through {@code dev.faro.cluster}, or listens for N workers that join ({@code ClusterStart}), and keeps
+ *       them across cases; a case over k nodes is one cluster round
  *       on the first k ({@code Coordinator.runOnEach}). It computes what every receiver must get
  *       ({@link dev.faro.bench.shuffle.ShuffleTuples#expected}) and watches each case through a {@link
  *       dev.faro.bench.shuffle.RunningCase}.</li>
@@ -39,7 +41,9 @@
  * its other threads end (their waits end at the stall timeout at the latest) and closes the endpoints in the
  * background; its next task waits for that (a worker whose threads never stop exits and is replaced). The round's
  * timeout is the case's deadline; a worker that died, stops answering heartbeats, or does not end a cancelled case
- * within {@code ShuffleRunner.CANCEL_GRACE} is replaced by the cluster before the next case.
+ * within {@code ShuffleRunner.CANCEL_GRACE} is replaced by the cluster before the next case. A joined worker cannot
+ * be replaced from here: the cluster waits the join timeout for a new {@code faro worker --join}, and without one the
+ * run ends with the cluster's one line naming the lost worker.
  * A killed worker's files are removed by the survivors' fabric nodes, so after {@link
  * dev.faro.bench.shuffle.ShuffleRunner#close()} the shared directory must be empty.
  *

@@ -44,12 +44,12 @@ class ThroughputReportWriterTest {
         ShuffleThroughputConfig config = ShuffleThroughputConfig.quick()
                 .withOutputDirectory(out)
                 .withDesigns(List.of(EndpointDesign.MESQ_SR, EndpointDesign.MEMQ_SR));
-        List<List<String>> rows = ThroughputReportWriter.csvRows(config, results);
+        List<List<String>> rows = ThroughputReportWriter.csvRows("shm", config, results);
         assertThat(rows.get(0)).startsWith("shm", "repartition", "2", "MESQ/SR", "2", "16", "3", "1.0000", "62.5000");
         assertThat(rows.get(2)).endsWith("node 1 failed: NETWORK: boom");
 
         Path png = out.resolve("plot.png");
-        ThroughputReportWriter.writePlot(png, config, results);
+        ThroughputReportWriter.writePlot(png, "shm", config, results);
         byte[] bytes = Files.readAllBytes(png);
         assertThat(new String(bytes, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
     }
