@@ -123,6 +123,9 @@ final class Supervision {
         if (connection.isLost()) {
             return; // its reader frees the slot
         }
+        if (!connection.isStarted()) {
+            return; // admitted, WELCOME not sent yet: a PING now would reach the worker before it
+        }
         long silentNanos = silentNanos(connection, nowNanos);
         if (silentNanos > heartbeatTimeoutNanos) {
             actions.add(() -> connection.lose(

@@ -41,7 +41,12 @@ final class WorkerConnection {
     private final Map<Long, PendingTask> tasks = new ConcurrentHashMap<>();
     private final AtomicBoolean pingInFlight = new AtomicBoolean();
 
-    /** Written by the reader (any frame), read by the supervisor. */
+    /**
+     * Whether {@link #start} ran: the worker has its WELCOME. Until then the supervisor neither pings it (a PING before
+     * the WELCOME would fail the worker's handshake) nor counts its silence. Written by the admitting thread.
+     */
+    private volatile boolean started;
+    /** Written by the reader (any frame) and by {@link #start}, read by the supervisor. */
     private volatile long lastHeardNanos = System.nanoTime();
     /** The worker's progress count from its last PONG; written by the reader, read by the supervisor. */
     private volatile long reportedProgress;
@@ -112,6 +117,8 @@ final class WorkerConnection {
      * @param onLost called once, on the reader thread or the losing thread, after the loss was recorded
      */
     void start(BiConsumer<WorkerConnection, Frame> onGather, Consumer<WorkerConnection> onLost) {
+        lastHeardNanos = System.nanoTime();
+        started = true;
         Thread.ofVirtual().name("faro-coordinator-reader-" + node).start(() -> {
             try {
                 while (true) {
@@ -232,6 +239,11 @@ final class WorkerConnection {
         }
         relayedProgress = reported;
         return true;
+    }
+
+    /** Whether the worker has its WELCOME and the reader runs (see {@link #start}). */
+    boolean isStarted() {
+        return started;
     }
 
     /**

@@ -3,7 +3,8 @@ package dev.faro.fabric.auth;
 import java.util.Objects;
 
 /**
- * The mutual challenge–response every Faro TCP listener runs before it acts on a byte from a peer, over a
+ * The mutual challenge–response that Faro's TCP listeners for cluster traffic run before they act on a byte from a
+ * peer (the bench's own socket-stream baseline of {@code faro bench fabric}, a loopback measurement, does not), over a
  * {@link SharedSecret}; the message framing is each protocol's own (JSON frames on the cluster port, fixed binary
  * messages on the TCP shuffle baseline), the proofs are these:
  *

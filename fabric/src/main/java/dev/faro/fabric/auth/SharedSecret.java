@@ -10,8 +10,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A secret every node of a cluster shares, and the HMAC-SHA256 proofs built on it: the challenge–response of every
- * TCP listener Faro opens ({@link ChallengeResponse}: the cluster port, the TCP shuffle baseline, the {@code net}
+ * A secret every node of a cluster shares, and the HMAC-SHA256 proofs built on it: the challenge–response of the
+ * TCP listeners Faro opens for cluster traffic ({@link ChallengeResponse}: the cluster port, the TCP shuffle baseline, the {@code net}
  * provider's connection handshake) and the {@code net} provider's per-datagram tag. The secret
  * itself never travels; only proofs over fresh nonces do, each bound to a label so a proof for one role or protocol
  * cannot be replayed as another's.

@@ -20,8 +20,10 @@ import java.util.List;
  * on one non-blocking selector. A connection that fails the handshake, stays silent past
  * {@link TcpHandshake#HANDSHAKE_TIMEOUT}, or comes from a node already connected is closed and counted, with one
  * rate-limited log line that names the peer's address and a reason of our own (never the peer's bytes). At most
- * {@value #MAX_PENDING} connections wait to authenticate at once; a new one evicts the oldest, so silent connections
- * cannot keep an honest sender (which answers its challenge at once) out, nor hold the exchange hostage.
+ * {@value #MAX_PENDING} connections wait to authenticate at once; a new one evicts the oldest, so a few silent
+ * connections cannot keep an honest sender (which answers its challenge at once) out, nor hold the exchange hostage.
+ * A local process that floods the port with connections faster than an honest sender's round trip can keep evicting
+ * it until the accept phase times out: a denial of service of that exchange (it fails with one line), never a way in.
  *
  * <p>Used by one thread (the opener's accept thread for this endpoint); {@link #abort} may be called from any.
  * Coordination code.

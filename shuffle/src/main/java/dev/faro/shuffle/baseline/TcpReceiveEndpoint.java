@@ -95,10 +95,14 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
             buffers[i] = new ShuffleBuffer(i, segment);
             free.add(buffers[i]);
         }
+        ServerSocketChannel listening = null;
+        Selector opened = null;
         try {
-            this.server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4 * sources + 16);
-            this.selector = Selector.open();
+            listening = ServerSocketChannel.open();
+            listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4 * sources + 16);
+            opened = Selector.open();
+            this.server = listening;
+            this.selector = opened;
             this.acceptor = new TcpAcceptor(
                     server,
                     "tcp receive endpoint " + id + " of '" + shuffleName + "'",
@@ -110,6 +114,8 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                     TcpHandshake.HANDSHAKE_TIMEOUT,
                     TcpAcceptor.REFUSALS);
         } catch (IOException e) {
+            closeQuietly(listening);
+            closeQuietly(opened);
             arena.close();
             throw new FaroException(
                     FaroException.Category.NETWORK,
@@ -147,12 +153,19 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
         try {
             SocketChannel[] accepted = acceptor.acceptAll(config.stallTimeout());
             List<Connection> taken = new ArrayList<>(sources);
-            for (SocketChannel channel : accepted) {
-                if (channel != null) {
-                    Connection connection = new Connection(channel);
-                    taken.add(connection);
-                    connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
+            try {
+                for (SocketChannel channel : accepted) {
+                    if (channel != null) {
+                        Connection connection = new Connection(channel);
+                        taken.add(connection);
+                        connection.key = channel.register(selector, SelectionKey.OP_READ, connection);
+                    }
                 }
+            } catch (IOException | RuntimeException e) {
+                for (SocketChannel channel : accepted) {
+                    closeQuietly(channel); // none reached the connections that close() closes
+                }
+                throw e;
             }
             connections = taken.toArray(new Connection[0]);
             server.close();
@@ -356,6 +369,17 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
             if (receives && !depletedSeen) {
                 throw failure.fail("a sender closed its connection before its last buffer");
             }
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (IOException ignored) {
+            // closing after a failure: the failure is what the caller reports
         }
     }
 }

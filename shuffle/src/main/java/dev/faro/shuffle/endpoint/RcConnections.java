@@ -179,10 +179,17 @@ public final class RcConnections implements AutoCloseable {
         }
     }
 
-    /** A step of {@link #post}: ends once a drain polled completions (which may have freed send-queue slots). */
+    /**
+     * A step of {@link #post}: ends once the send queue has room, or a drain polled completions (which may have freed
+     * some). Room is checked first because another thread may have drained the completions that freed it (the drain
+     * here then finds the poll lock taken or the queue empty).
+     */
     private int makeRoom(int node) {
         if (isBroken(node)) {
             throw failConnection(node);
+        }
+        if (windows[node].unsynchronizedHasRoom()) {
+            return WaitLoop.DONE;
         }
         return drain() > 0 ? WaitLoop.DONE : WaitLoop.IDLE;
     }

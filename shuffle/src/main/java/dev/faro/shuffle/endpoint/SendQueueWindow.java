@@ -99,6 +99,14 @@ public final class SendQueueWindow {
     }
 
     /**
+     * Whether a post would find room now. Approximate: both counts are read without the lock, so another thread may
+     * take the room first; {@link #tryPost} decides. Any thread.
+     */
+    public boolean unsynchronizedHasRoom() {
+        return postedSnapshot - retired < depth;
+    }
+
+    /**
      * Whether every post has completed and been polled. Only a signaled last post can make a window idle: callers
      * signal the last request they send to a peer.
      */
