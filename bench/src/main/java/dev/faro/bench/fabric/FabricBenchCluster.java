@@ -167,6 +167,12 @@ public final class FabricBenchCluster implements AutoCloseable {
     /** Closes both workers' benchmark nodes, then shuts the cluster down (joined workers exit). Never throws. */
     @Override
     public void close() {
+        closeNodes();
+        cluster.close();
+    }
+
+    /** Closes both workers' benchmark nodes; the workers stay, for the next provider. Never throws. */
+    void closeNodes() {
         try {
             cluster.runOnEach(
                     2,
@@ -176,6 +182,5 @@ public final class FabricBenchCluster implements AutoCloseable {
         } catch (RuntimeException e) {
             // the workers go anyway; a node's files are swept by the next node that opens the directory
         }
-        cluster.close();
     }
 }

@@ -65,14 +65,18 @@ public final class FabricBenchmark {
 
     /**
      * Runs every point on {@code cluster}'s two workers (which joined from elsewhere; they stay for the caller to
-     * close) and writes the CSV, JSON and PNG files. Memcpy runs on the initiator (node 0), whose host a progress line
+     * close; their benchmark nodes are closed) and writes the CSV, JSON and PNG files. Memcpy runs on the initiator (node 0), whose host a progress line
      * names; the loopback socket stream runs only when both workers share a host, else it is skipped with a note.
      *
      * @throws dev.faro.fabric.FaroException one line naming the worker and the command, if a worker dies, fails or
      *     stops answering
      */
     public FabricBenchmarkReport run(FabricBenchCluster cluster) {
-        return run(cluster, MachineInfo.collect());
+        try {
+            return run(cluster, MachineInfo.collect());
+        } finally {
+            cluster.closeNodes(); // the next provider opens new ones
+        }
     }
 
     private FabricBenchmarkReport run(FabricBenchCluster cluster, MachineInfo machine) {
