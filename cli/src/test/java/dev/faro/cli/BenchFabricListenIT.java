@@ -48,12 +48,7 @@ class BenchFabricListenIT {
                 secretFile.toString(),
                 "--out",
                 results.toString())) {
-            coordinator.awaitLine(line -> line.startsWith("listening on "), 120);
-            String join = coordinator.stderr().stream()
-                    .filter(line -> line.startsWith("listening on "))
-                    .findFirst()
-                    .orElseThrow()
-                    .split(" ")[2];
+            String join = coordinator.awaitListeningAddress(120);
             for (int i = 0; i < 2; i++) {
                 workers.add(FaroProcess.start(
                         directory.resolve("worker-" + i + ".out").toFile(),
