@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code faro bench fabric}: wiring only. Parses the options into a {@link FabricBenchmarkConfig}, runs
  * {@link FabricBenchmark} once per provider on two local worker JVMs, or with {@code --listen ADDR:PORT --workers 2}
- * ({@link ClusterOptions}) on two workers that join from elsewhere, and prints its table. Bad values are parameter errors (exit 2, one line plus usage); a
- * benchmark that fails at run time (a worker died) prints one line and exits 1.
+ * ({@link ClusterOptions}) on two workers that join from elsewhere, and prints its table. Bad values are parameter
+ * errors (exit 2, one line plus usage); a benchmark that fails at run time (a worker died) prints one line and exits 1.
  */
 @Command(
         name = "fabric",

@@ -23,8 +23,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The options that say where a command's workers come from (a picocli mixin of {@code faro tpch}, {@code faro bench
- * tpch}, {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}, and {@code faro bench fabric}): without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N},
- * this process is the coordinator of N workers started elsewhere ({@code faro worker --join ADDR:PORT} by hand, ssh,
+ * tpch}, {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}, and {@code faro bench fabric}):
+ * without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N}, this
+ * process is the coordinator of N workers started elsewhere ({@code faro worker --join ADDR:PORT} by hand, ssh,
  * srun or mpirun) and waits for them until the join timeout. The secret comes from {@code --secret-file} or {@code
  * $FARO_CLUSTER_SECRET}, never from the command line; a listener that other hosts can reach needs one, on loopback one
  * is generated into a file of this user's when none is given. Each check's failure is an {@link

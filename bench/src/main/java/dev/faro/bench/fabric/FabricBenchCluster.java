@@ -7,8 +7,10 @@ import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.cluster.coordinator.NodeAnswer;
 import dev.faro.fabric.FaroException;
+import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.net.NetworkInterface;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -83,14 +85,33 @@ public final class FabricBenchCluster implements AutoCloseable {
         ClusterStart start = joined.withConfig(joined.config().withHeartbeat(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT));
         Coordinator coordinator = start.start(progress);
         InetAddress address = coordinator.address().getAddress();
-        if (address.isAnyLocalAddress()) {
-            try {
-                address = InetAddress.getLocalHost();
-            } catch (UnknownHostException e) {
-                address = InetAddress.getLoopbackAddress();
+        return new FabricBenchCluster(coordinator, address.isAnyLocalAddress() ? thisHost() : address);
+    }
+
+    /**
+     * An address of this host that other hosts may reach, for a coordinator bound to every interface: its name's, or
+     * when that is a loopback address (Debian's {@code 127.0.1.1}) the first IPv4 address of an interface that is up
+     * and not loopback; loopback when there is none.
+     */
+    private static InetAddress thisHost() {
+        try {
+            InetAddress named = InetAddress.getLocalHost();
+            if (!named.isLoopbackAddress()) {
+                return named;
             }
+            for (NetworkInterface face : NetworkInterface.networkInterfaces().toList()) {
+                if (face.isUp() && !face.isLoopback()) {
+                    for (InetAddress candidate : face.inetAddresses().toList()) {
+                        if (candidate instanceof Inet4Address) {
+                            return candidate;
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // loopback below
         }
-        return new FabricBenchCluster(coordinator, address);
+        return InetAddress.getLoopbackAddress();
     }
 
     /** Whether the workers joined from elsewhere (and may be on other hosts than this one and each other's). */

@@ -16,8 +16,8 @@ import java.util.function.Consumer;
 
 /**
  * The coordinator of {@code faro bench fabric}: starts a local cluster of two worker JVMs, or uses two that joined
- * from elsewhere ({@link FabricBenchCluster}, each serving {@link FabricBenchHandler} tasks for its {@link FabricBenchWorker}), one the initiator and one the
- * target, passes their keys and queue-pair addresses between them, drives every point (operation times size) with
+ * from elsewhere ({@link FabricBenchCluster}, each serving {@link FabricBenchHandler} tasks for its {@link
+ * FabricBenchWorker}), one the initiator and one the target, passes their keys and queue-pair addresses between them, drives every point (operation times size) with
  * one cluster round per command, the timed loops running between the workers alone, and aggregates the runs into
  * {@link BandwidthResult}s, then writes the report through {@link FabricReport}. The protocol is drawn in this
  * package's documentation.
@@ -65,8 +65,8 @@ public final class FabricBenchmark {
 
     /**
      * Runs every point on {@code cluster}'s two workers (which joined from elsewhere; they stay for the caller to
-     * close; their benchmark nodes are closed) and writes the CSV, JSON and PNG files. Memcpy runs on the initiator (node 0), whose host a progress line
-     * names; the loopback socket stream runs only when both workers share a host, else it is skipped with a note.
+     * close; their benchmark nodes are closed) and writes the CSV, JSON and PNG files. Memcpy runs on the initiator
+     * (node 0), whose host a progress line names; the loopback socket stream runs only when both workers share a host, else it is skipped with a note.
      *
      * @throws dev.faro.fabric.FaroException one line naming the worker and the command, if a worker dies, fails or
      *     stops answering
