@@ -1,22 +1,26 @@
 package dev.faro.cli;
 
 import dev.faro.bench.ByteSizes;
+import dev.faro.bench.fabric.FabricBenchCluster;
 import dev.faro.bench.fabric.FabricBenchmark;
 import dev.faro.bench.fabric.FabricBenchmarkConfig;
 import dev.faro.bench.fabric.FabricBenchmarkReport;
 import dev.faro.bench.fabric.FabricOperation;
 import dev.faro.bench.fabric.ProviderComparison;
-import dev.faro.fabric.FabricProvider;
-import dev.faro.fabric.Fabrics;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.shm.ShmFabricProvider;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -24,8 +28,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code faro bench fabric}: wiring only. Parses the options into a {@link FabricBenchmarkConfig}, runs
- * {@link FabricBenchmark} and prints its table. Bad values are parameter errors (exit 2, one line plus usage); a
- * benchmark that fails at run time (a worker died) prints one line and exits 1.
+ * {@link FabricBenchmark} once per provider on two local worker JVMs, or with {@code --listen ADDR:PORT --workers 2}
+ * ({@link ClusterOptions}) on two workers that join from elsewhere, and prints its table. Bad values are parameter
+ * errors (exit 2, one line plus usage); a benchmark that fails at run time (a worker died) prints one line and exits 1.
  */
 @Command(
         name = "fabric",
@@ -35,7 +40,9 @@ import picocli.CommandLine.Spec;
             "Measure fabric bandwidth (GB/s) and message rate for RC WRITE, RC READ, RC SEND and UD SEND between two"
                     + " worker processes, against single-thread memcpy measured in the same runs.",
             "Prints a table with the ratio to memcpy and writes fabric-<provider>.csv, .json (machine and parameters)"
-                    + " and .png under --out."
+                    + " and .png under --out.",
+            "With --listen ADDR:PORT --workers 2 the initiator (node 0) and the target (node 1) are workers started"
+                    + " elsewhere (faro worker --join ADDR:PORT), over net and/or ucx."
         })
 final class BenchFabricCommand implements Callable<Integer> {
 
@@ -45,16 +52,9 @@ final class BenchFabricCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = "--provider",
-            paramLabel = "NAME",
-            split = ",",
-            converter = ProviderConverter.class,
-            description = "Fabric provider of both workers (default: shm). Several, comma-separated (shm,net,ucx),"
-                    + " are measured one after the other in this run and compared; with ucx and an installed"
-                    + " ucx_perftest, UCX's own put bandwidth is measured beside RC WRITE. UCX settings come from the"
-                    + " environment (UCX_TLS=sm,self, ...).")
-    private List<String> providers = List.of(FabricBenchmarkConfig.DEFAULT_PROVIDER);
+    /** Where the workers come from, and the providers ({@code --provider}, several comma-separated). */
+    @Mixin
+    private ClusterOptions cluster;
 
     @Option(
             names = "--sizes",
@@ -110,34 +110,79 @@ final class BenchFabricCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<FabricBenchmarkReport> reports = new java.util.ArrayList<>();
-        for (String provider : providers.stream().distinct().toList()) {
-            FabricBenchmarkConfig config = config().withProvider(provider);
-            FabricBenchmarkReport report;
-            try {
-                report = new FabricBenchmark(config, line -> {
-                            err.println(line);
-                            err.flush();
-                        })
-                        .run();
-            } catch (IllegalArgumentException e) {
-                // known only once the workers report the provider's limits, e.g. every size above the UD MTU
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-                UserStop.printFailure(err, "faro bench fabric: " + provider + ": " + e.getMessage());
-                return FAILED;
+        Consumer<String> progress = line -> {
+            err.println(line);
+            err.flush();
+        };
+        FabricBenchmarkConfig base = config();
+        List<String> providers = providers();
+        ClusterStart joined;
+        try {
+            joined = cluster.listening() ? cluster.joining(providers.getFirst(), progress) : null;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        List<FabricBenchmarkReport> reports = new ArrayList<>();
+        FabricBenchCluster workers = null;
+        String provider = providers.getFirst();
+        try {
+            if (joined != null) {
+                workers = FabricBenchCluster.join(joined, progress);
             }
-            out.println("provider " + provider + ":");
-            out.print(report.table());
-            out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
-            out.flush();
-            reports.add(report);
+            for (String each : providers) {
+                provider = each;
+                FabricBenchmark benchmark = new FabricBenchmark(base.withProvider(provider), progress);
+                FabricBenchmarkReport report = workers == null ? benchmark.run() : benchmark.run(workers);
+                out.println("provider " + provider + ":");
+                out.print(report.table());
+                out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
+                out.flush();
+                reports.add(report);
+            }
+        } catch (IllegalArgumentException e) {
+            // known only once the workers report the provider's limits, e.g. every size above the UD MTU
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
+            String which = workers == null && joined != null ? "" : provider + ": ";
+            UserStop.printFailure(err, "faro bench fabric: " + which + e.getMessage());
+            return FAILED;
+        } finally {
+            if (workers != null) {
+                workers.close();
+            }
         }
         if (reports.size() > 1 || providers.contains("ucx")) {
-            out.print(ProviderComparison.table(providers.stream().distinct().toList(), reports, config(), err));
+            out.print(ProviderComparison.table(providers, reports, base, err, joined != null));
             out.flush();
         }
         return CommandLine.ExitCode.OK;
+    }
+
+    /**
+     * The providers to measure, in order: {@code --provider}'s list (default shm; with {@code --listen} net). With
+     * {@code --listen} exactly two workers join and shm, which needs one host, is refused; without it the join options
+     * are. Refusals are usage errors.
+     */
+    List<String> providers() {
+        try {
+            List<String> providers = cluster.providers();
+            if (!cluster.listening()) {
+                cluster.requireLocal();
+                return providers;
+            }
+            int count = cluster.workers();
+            if (count != 2) {
+                throw new IllegalArgumentException("--workers must be 2 for bench fabric (node 0 the initiator, node 1"
+                        + " the target), not " + count);
+            }
+            if (providers.contains(ShmFabricProvider.NAME)) {
+                throw new IllegalArgumentException("--provider shm works on one host only; with --listen bench fabric"
+                        + " measures net and/or ucx between the workers that join");
+            }
+            return providers;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The options over the defaults ({@code --quick} defaults when given); invalid combinations are usage errors. */
@@ -145,7 +190,7 @@ final class BenchFabricCommand implements Callable<Integer> {
         FabricBenchmarkConfig base = quick ? FabricBenchmarkConfig.quick() : FabricBenchmarkConfig.defaults();
         try {
             FabricBenchmarkConfig config =
-                    base.withProvider(providers.getFirst()).withOutputDirectory(outputDirectory);
+                    base.withProvider(providers().getFirst()).withOutputDirectory(outputDirectory);
             if (sizes != null) {
                 config = config.withSizes(sizes);
             }
@@ -210,22 +255,6 @@ final class BenchFabricCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
-        }
-    }
-
-    /** A provider name, checked against the installed providers. */
-    static final class ProviderConverter implements CommandLine.ITypeConverter<String> {
-        @Override
-        public String convert(String value) {
-            List<String> known = Fabrics.providers().stream()
-                    .map(FabricProvider::name)
-                    .sorted()
-                    .toList();
-            if (!known.contains(value)) {
-                throw new CommandLine.TypeConversionException(
-                        "unknown provider '" + value + "'; known: " + String.join(", ", known));
-            }
-            return value;
         }
     }
 }

@@ -13,6 +13,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -22,8 +23,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The options that say where a command's workers come from (a picocli mixin of {@code faro tpch}, {@code faro bench
- * tpch} and {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}): without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N},
- * this process is the coordinator of N workers started elsewhere ({@code faro worker --join ADDR:PORT} by hand, ssh,
+ * tpch}, {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}, and {@code faro bench fabric}):
+ * without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N}, this
+ * process is the coordinator of N workers started elsewhere ({@code faro worker --join ADDR:PORT} by hand, ssh,
  * srun or mpirun) and waits for them until the join timeout. The secret comes from {@code --secret-file} or {@code
  * $FARO_CLUSTER_SECRET}, never from the command line; a listener that other hosts can reach needs one, on loopback one
  * is generated into a file of this user's when none is given. Each check's failure is an {@link
@@ -52,7 +54,8 @@ final class ClusterOptions {
             names = "--provider",
             paramLabel = "P",
             description = "The workers' fabric: shm (one host; the default"
-                    + " without --listen), net (TCP/UDP; the default with --listen) or ucx (RDMA NICs through UCX).")
+                    + " without --listen), net (TCP/UDP; the default with --listen) or ucx (RDMA NICs through UCX)."
+                    + " faro bench fabric takes several, comma-separated (shm,net,ucx), measured one after the other.")
     private String provider;
 
     @Option(
@@ -97,8 +100,32 @@ final class ClusterOptions {
         return provider(listening() ? NetFabricProvider.NAME : ShmFabricProvider.NAME);
     }
 
+    /**
+     * The providers of a command that measures several one after the other ({@code faro bench fabric}): {@code
+     * --provider}'s comma list in order without repeats, or the default of {@link #provider()}.
+     */
+    List<String> providers() {
+        if (provider == null) {
+            return List.of(provider());
+        }
+        List<String> names = new ArrayList<>();
+        for (String name : provider.split(",", -1)) {
+            String checked = checkedProvider(name);
+            if (!names.contains(checked)) {
+                names.add(checked);
+            }
+        }
+        return List.copyOf(names);
+    }
+
     /** The provider of a local cluster ({@code shm} unless {@code --provider} says otherwise); refuses join options. */
     String localProvider() {
+        requireLocal();
+        return provider(ShmFabricProvider.NAME);
+    }
+
+    /** Refuses the options that go with {@code --listen} only (and a secret on the command line). */
+    void requireLocal() {
         refuseSecretOnCommandLine();
         for (Object[] option :
                 new Object[][] {{"--workers", workers}, {"--join-timeout", joinTimeout}, {"--secret-file", secretFile}
@@ -108,7 +135,6 @@ final class ClusterOptions {
                         + " elsewhere); a local cluster's size is --nodes");
             }
         }
-        return provider(ShmFabricProvider.NAME);
     }
 
     /**
@@ -116,9 +142,13 @@ final class ClusterOptions {
      * where a generated one went), and returns the start. Nothing is bound yet.
      */
     ClusterStart joining(Consumer<String> notes) {
+        return joining(provider(NetFabricProvider.NAME), notes);
+    }
+
+    /** As {@link #joining(Consumer)}, with the workers' fabric {@code fabric} (one of {@link #providers()}). */
+    ClusterStart joining(String fabric, Consumer<String> notes) {
         refuseSecretOnCommandLine();
         int count = workers();
-        String fabric = provider(NetFabricProvider.NAME);
         if (fabric.equals(ShmFabricProvider.NAME)) {
             throw new IllegalArgumentException(
                     "--provider shm works on one host only; workers joining from other" + " hosts use net or ucx");
@@ -146,10 +176,14 @@ final class ClusterOptions {
     }
 
     private String provider(String defaultName) {
-        String name = provider == null ? defaultName : provider.strip().toLowerCase(Locale.ROOT);
+        return provider == null ? defaultName : checkedProvider(provider);
+    }
+
+    private static String checkedProvider(String given) {
+        String name = given.strip().toLowerCase(Locale.ROOT);
         if (!PROVIDERS.contains(name)) {
             throw new IllegalArgumentException(
-                    "--provider must be one of " + String.join(", ", PROVIDERS) + ", not '" + provider + "'");
+                    "--provider must be one of " + String.join(", ", PROVIDERS) + ", not '" + given + "'");
         }
         return name;
     }

@@ -41,7 +41,8 @@ class BenchFabricCommandTest {
                 "--sizes | 4G       | Invalid value for option '--sizes' (SIZE): '4G' is larger than a message can be",
                 "--ops   | write,cas | Invalid value for option '--ops' (OP): unknown operation 'cas'; known: write, read,"
                         + " rc-send, ud-send",
-                "--provider | verbs | Invalid value for option '--provider' (NAME): unknown provider 'verbs'; known: ",
+                "--provider | verbs | --provider must be one of shm, net, ucx, not 'verbs'",
+                "--provider | shm,rdma | --provider must be one of shm, net, ucx, not 'rdma'",
                 "--runs  | 0        | runs must be at least 1: 0",
                 "--seconds-per-point | -1 | --seconds-per-point must be in (0, 3600]: -1.0",
                 "--window | 0       | window must be in [1, 1024]: 0",
@@ -57,6 +58,37 @@ class BenchFabricCommandTest {
                 .endsWith(" (see faro bench fabric" + " --help)");
         assertThat(err.toString().lines()).hasSize(1);
         assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--listen 127.0.0.1:0 --workers 3 | --workers must be 2 for bench fabric (node 0 the initiator, node 1"
+                        + " the target), not 3",
+                "--listen 127.0.0.1:0 --workers 1 --provider net | --workers must be 2 for bench fabric (node 0 the"
+                        + " initiator, node 1 the target), not 1",
+                "--listen 127.0.0.1:0 --workers 2 --provider net,shm | --provider shm works on one host only; with"
+                        + " --listen bench fabric measures net and/or ucx between the workers that join",
+                "--listen 127.0.0.1:0 --workers 2 --provider shm | --provider shm works on one host only; with"
+                        + " --listen bench fabric measures net and/or ucx between the workers that join",
+                "--listen 127.0.0.1:0 | --listen needs --workers N: how many workers to wait for",
+                "--workers 2 | --workers goes with --listen ADDR:PORT (workers started elsewhere); a local cluster's"
+                        + " size is --nodes",
+                "--listen 127.0.0.1:0 --workers 2 --secret x | the secret never goes on the command line",
+                "--listen 127.0.0.1:0 --workers 2 --join-timeout soon | --join-timeout takes a positive time like"
+                        + " 120s, 5m or 500ms, not 'soon'",
+            })
+    void listenRefusalsAreOneLineUsageErrorsBeforeAnythingStarts(String options, String message) {
+        String[] args = ("bench fabric --quick " + options).split(" ");
+        assertThat(run(args)).isEqualTo(2);
+        assertThat(firstErrorLine()).startsWith("faro bench fabric: " + message);
+        assertThat(err.toString().lines()).hasSize(1);
+        assertThat(err.toString())
+                .doesNotContain("Exception")
+                .doesNotContain("listening on")
+                .doesNotContain("'x'");
         assertThat(out.toString()).isEmpty();
     }
 

@@ -47,12 +47,7 @@ class BenchShuffleListenIT {
     /** Starts two {@code faro worker --join} processes once {@code coordinator} says where it listens. */
     private List<FaroProcess> joinTwoWorkers(FaroProcess coordinator, Path secretFile, List<FaroProcess> workers)
             throws Exception {
-        coordinator.awaitLine(line -> line.startsWith("listening on "), 120);
-        String join = coordinator.stderr().stream()
-                .filter(line -> line.startsWith("listening on "))
-                .findFirst()
-                .orElseThrow()
-                .split(" ")[2];
+        String join = coordinator.awaitListeningAddress(120);
         for (int i = 0; i < 2; i++) {
             workers.add(FaroProcess.start(
                     directory.resolve("worker-" + i + ".out").toFile(),

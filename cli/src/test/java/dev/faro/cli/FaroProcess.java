@@ -76,6 +76,16 @@ final class FaroProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** The {@code HOST:PORT} of a coordinator's {@code listening on HOST:PORT ...} line, once it printed one. */
+    String awaitListeningAddress(long timeoutSeconds) throws InterruptedException {
+        awaitLine(line -> line.startsWith("listening on "), timeoutSeconds);
+        return stderr().stream()
+                .filter(line -> line.startsWith("listening on "))
+                .findFirst()
+                .orElseThrow()
+                .split(" ")[2];
+    }
+
     /** The standard error lines so far (all of them once {@link #exit} returned and the pipe drained). */
     List<String> stderr() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -2,22 +2,30 @@ package dev.faro.bench.fabric;
 
 import dev.faro.cluster.ClusterException;
 import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.cluster.coordinator.NodeAnswer;
 import dev.faro.fabric.FaroException;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * The coordinator's side of {@code faro bench fabric}: a local cluster ({@code dev.faro.cluster}) of two worker JVMs,
- * node 0 the initiator and node 1 the target, each serving {@link FabricBenchHandler} tasks. Every command is one
- * round on both nodes, the other one idle. The workers inherit this process's environment, so {@code UCX_*} settings
- * reach the {@code ucx} provider they open.
+ * The coordinator's side of {@code faro bench fabric}: a cluster ({@code dev.faro.cluster}) of two workers, node 0 the
+ * initiator and node 1 the target, each serving {@link FabricBenchHandler} tasks: two worker JVMs this process starts
+ * ({@link #start()}), or two workers that joined from elsewhere ({@link #join}, {@code --listen}). Every command is one
+ * round on both nodes, the other one idle. Local workers inherit this process's environment, so {@code UCX_*} settings
+ * reach the {@code ucx} provider they open; joined workers have their own.
  *
  * <p>Coordination code; one thread sends commands and closes it.
  */
-final class FabricBenchCluster implements AutoCloseable {
+public final class FabricBenchCluster implements AutoCloseable {
 
     /** The workers' heap: their buffers are off-heap. */
     static final String WORKER_MAX_HEAP = "128m";
@@ -40,9 +48,13 @@ final class FabricBenchCluster implements AutoCloseable {
     /** The workers the benchmark started with: a replacement has none of their state, so it cannot go on. */
     private final List<Long> startPids;
 
-    private FabricBenchCluster(Coordinator cluster) {
+    /** For joined workers: the address their {@code net} nodes bind to the route towards; null for local workers. */
+    private final InetAddress coordinatorAddress;
+
+    private FabricBenchCluster(Coordinator cluster, InetAddress coordinatorAddress) {
         this.cluster = cluster;
         this.startPids = List.copyOf(cluster.workerPids());
+        this.coordinatorAddress = coordinatorAddress;
     }
 
     /**
@@ -55,7 +67,69 @@ final class FabricBenchCluster implements AutoCloseable {
                 .withWorkerHeap(WORKER_MAX_HEAP)
                 .withJvmOptions(WORKER_JVM_OPTIONS)
                 .withHeartbeat(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
-        return new FabricBenchCluster(LocalCluster.start(config));
+        return new FabricBenchCluster(LocalCluster.start(config), null);
+    }
+
+    /**
+     * Listens for the two workers {@code joined} describes (started elsewhere with {@code faro worker --join}) and
+     * waits until both have joined; {@code progress} gets the listening and joining lines.
+     *
+     * @throws IllegalArgumentException if {@code joined} is a local start or not of two workers
+     * @throws ClusterException if the workers do not both join within the join timeout
+     */
+    public static FabricBenchCluster join(ClusterStart joined, Consumer<String> progress) {
+        Objects.requireNonNull(progress, "progress is null");
+        if (!joined.isJoining() || joined.config().nodes() != 2) {
+            throw new IllegalArgumentException("not a cluster of two joining workers: " + joined.config());
+        }
+        ClusterStart start = joined.withConfig(joined.config().withHeartbeat(HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT));
+        Coordinator coordinator = start.start(progress);
+        InetAddress address = coordinator.address().getAddress();
+        return new FabricBenchCluster(coordinator, address.isAnyLocalAddress() ? thisHost() : address);
+    }
+
+    /**
+     * An address of this host that other hosts may reach, for a coordinator bound to every interface: its name's, or
+     * when that is a loopback address (Debian's {@code 127.0.1.1}) the first IPv4 address of an interface that is up
+     * and not loopback; loopback when there is none.
+     */
+    private static InetAddress thisHost() {
+        try {
+            InetAddress named = InetAddress.getLocalHost();
+            if (!named.isLoopbackAddress()) {
+                return named;
+            }
+            for (NetworkInterface face : NetworkInterface.networkInterfaces().toList()) {
+                if (face.isUp() && !face.isLoopback()) {
+                    for (InetAddress candidate : face.inetAddresses().toList()) {
+                        if (candidate instanceof Inet4Address) {
+                            return candidate;
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // loopback below
+        }
+        return InetAddress.getLoopbackAddress();
+    }
+
+    /** Whether the workers joined from elsewhere (and may be on other hosts than this one and each other's). */
+    boolean joined() {
+        return coordinatorAddress != null;
+    }
+
+    /**
+     * The {@code OPEN} fabric options for {@code provider} that depend on where the workers are: for joined workers
+     * on {@code net}, bind to the interface that reaches the coordinator (see {@link FabricBenchWorker#ROUTE_PREFIX});
+     * else none.
+     */
+    String placementOptions(String provider) {
+        if (coordinatorAddress == null || !provider.equals("net")) {
+            return "";
+        }
+        return "," + FabricBenchWorker.BIND_OPTION + "=" + FabricBenchWorker.ROUTE_PREFIX
+                + coordinatorAddress.getHostAddress();
     }
 
     /** The workers' process ids by node (0 while a node has no worker). */
@@ -111,9 +185,15 @@ final class FabricBenchCluster implements AutoCloseable {
         }
     }
 
-    /** Closes both workers' benchmark nodes, then shuts the cluster down. Never throws. */
+    /** Closes both workers' benchmark nodes, then shuts the cluster down (joined workers exit). Never throws. */
     @Override
     public void close() {
+        closeNodes();
+        cluster.close();
+    }
+
+    /** Closes both workers' benchmark nodes; the workers stay, for the next provider. Never throws. */
+    void closeNodes() {
         try {
             cluster.runOnEach(
                     2,
@@ -123,6 +203,5 @@ final class FabricBenchCluster implements AutoCloseable {
         } catch (RuntimeException e) {
             // the workers go anyway; a node's files are swept by the next node that opens the directory
         }
-        cluster.close();
     }
 }

@@ -13,6 +13,9 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkCompletion;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
@@ -40,6 +43,16 @@ public final class FabricBenchWorker implements AutoCloseable {
     static final String SOCKET_SERVE = "SOCKET_SERVE";
     static final String SOCKET_MEASURE = "SOCKET_MEASURE";
     static final String SOCKET_STOP = "SOCKET_STOP";
+    static final String HOST = "HOST";
+
+    /** The {@code net} provider's bind address option ({@code net.bind}). */
+    static final String BIND_OPTION = "net.bind";
+
+    /**
+     * An {@code OPEN} option value {@code route:IP}: the local address this host reaches {@code IP} (the coordinator)
+     * from, so that joined workers on several hosts bind their fabric where the others can reach it.
+     */
+    static final String ROUTE_PREFIX = "route:";
 
     /** Stands for an absent value (no UD address) in the protocol. */
     static final String NONE = "-";
@@ -120,6 +133,7 @@ public final class FabricBenchWorker implements AutoCloseable {
                         Long.parseLong(arguments.get(3)),
                         Long.parseLong(arguments.get(4)));
             case SOCKET_STOP -> socketStop();
+            case HOST -> host();
             default -> throw new IllegalArgumentException("unknown command " + verb);
         };
     }
@@ -138,7 +152,7 @@ public final class FabricBenchWorker implements AutoCloseable {
      * the cluster's authenticated connection rather than on a command line). Replies
      * {@code dataKey creditKey udMtuBytes maxMessageBytes}.
      */
-    private String open(String provider, long workingSetBytes, int newWindow, String options) {
+    private String open(String provider, long workingSetBytes, int newWindow, String options) throws IOException {
         requireState(fabric == null, "already open");
         FabricConfig fabricConfig = FabricConfig.of(provider, name);
         for (String option : options.isEmpty() ? new String[0] : options.split(",")) {
@@ -146,7 +160,8 @@ public final class FabricBenchWorker implements AutoCloseable {
             if (equals <= 0) {
                 throw new IllegalArgumentException("fabric option '" + option + "' is not key=value");
             }
-            fabricConfig = fabricConfig.withOption(option.substring(0, equals), option.substring(equals + 1));
+            fabricConfig =
+                    fabricConfig.withOption(option.substring(0, equals), resolveRoute(option.substring(equals + 1)));
         }
         fabric = Fabrics.open(fabricConfig);
         FabricCapabilities capabilities = fabric.capabilities();
@@ -162,6 +177,28 @@ public final class FabricBenchWorker implements AutoCloseable {
         return HEX.formatHex(data.remoteKey().toBytes()) + " "
                 + HEX.formatHex(credit.remoteKey().toBytes()) + " "
                 + (capabilities.supportsUd() ? capabilities.udMtuBytes() : 0) + " " + capabilities.maxMessageBytes();
+    }
+
+    /** {@code value}, or for {@code route:IP} the local address this host sends to {@code IP} from. */
+    static String resolveRoute(String value) throws IOException {
+        if (!value.startsWith(ROUTE_PREFIX)) {
+            return value;
+        }
+        try (DatagramSocket probe = new DatagramSocket()) {
+            probe.connect(InetAddress.getByName(value.substring(ROUTE_PREFIX.length())), 9); // sends nothing
+            return probe.getLocalAddress().getHostAddress();
+        }
+    }
+
+    /** {@code HOST}: replies {@code hostName pid}, so the coordinator can say where a baseline ran. */
+    private static String host() {
+        String name;
+        try {
+            name = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            name = "unknown-host";
+        }
+        return name.replace(' ', '_') + " " + ProcessHandle.current().pid();
     }
 
     /** Receives the target keeps posted: four windows, so credit returns well before the initiator runs dry. */

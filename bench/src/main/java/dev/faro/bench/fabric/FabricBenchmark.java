@@ -15,9 +15,9 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The coordinator of {@code faro bench fabric}: starts a local cluster of two worker JVMs ({@link FabricBenchCluster},
- * each serving {@link FabricBenchHandler} tasks for its {@link FabricBenchWorker}), one the initiator and one the
- * target, passes their keys and queue-pair addresses between them, drives every point (operation times size) with
+ * The coordinator of {@code faro bench fabric}: starts a local cluster of two worker JVMs, or uses two that joined
+ * from elsewhere ({@link FabricBenchCluster}, each serving {@link FabricBenchHandler} tasks for its {@link
+ * FabricBenchWorker}), one the initiator and one the target, passes their keys and queue-pair addresses between them, drives every point (operation times size) with
  * one cluster round per command, the timed loops running between the workers alone, and aggregates the runs into
  * {@link BandwidthResult}s, then writes the report through {@link FabricReport}. The protocol is drawn in this
  * package's documentation.
@@ -57,19 +57,44 @@ public final class FabricBenchmark {
      *     dies, fails or stops answering
      */
     public FabricBenchmarkReport run() {
+        MachineInfo machine = MachineInfo.collect(); // before the workers load the machine
+        try (FabricBenchCluster cluster = FabricBenchCluster.start()) {
+            return run(cluster, machine);
+        }
+    }
+
+    /**
+     * Runs every point on {@code cluster}'s two workers (which joined from elsewhere; they stay for the caller to
+     * close; their benchmark nodes are closed) and writes the CSV, JSON and PNG files. Memcpy runs on the initiator
+     * (node 0), whose host a progress line names; the loopback socket stream runs only when both workers share a host, else it is skipped with a note.
+     *
+     * @throws dev.faro.fabric.FaroException one line naming the worker and the command, if a worker dies, fails or
+     *     stops answering
+     */
+    public FabricBenchmarkReport run(FabricBenchCluster cluster) {
+        try {
+            return run(cluster, MachineInfo.collect());
+        } finally {
+            cluster.closeNodes(); // the next provider opens new ones
+        }
+    }
+
+    private FabricBenchmarkReport run(FabricBenchCluster cluster, MachineInfo machine) {
         Instant startedAt = Instant.now();
         long startNs = System.nanoTime();
-        MachineInfo machine = MachineInfo.collect(); // before the workers load the machine
         List<BandwidthResult> results;
         List<SocketStreamResult> socketBaseline = new ArrayList<>();
-        try (FabricBenchCluster cluster = FabricBenchCluster.start()) {
+        Map<String, Object> placement = new LinkedHashMap<>();
+        try {
             workers = cluster;
-            results = measureAll(new Worker(cluster, 0), new Worker(cluster, 1), socketBaseline);
+            results = measureAll(new Worker(cluster, 0), new Worker(cluster, 1), socketBaseline, placement);
         } finally {
             workers = null;
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
-        RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, machine, parameters());
+        Map<String, Object> parameters = parameters();
+        parameters.putAll(placement);
+        RunMetadata metadata = new RunMetadata("fabric", startedAt, elapsed, machine, parameters);
         return FabricReport.write(config, results, socketBaseline, metadata);
     }
 
@@ -94,7 +119,28 @@ public final class FabricBenchmark {
         }
     }
 
-    private List<BandwidthResult> measureAll(Worker initiator, Worker target, List<SocketStreamResult> socketBaseline) {
+    private List<BandwidthResult> measureAll(
+            Worker initiator, Worker target, List<SocketStreamResult> socketBaseline, Map<String, Object> placement) {
+        boolean socketStream = true;
+        if (initiator.cluster().joined()) {
+            String[] initiatorHost = words(initiator.request(FabricBenchWorker.HOST), 2, initiator);
+            String[] targetHost = words(target.request(FabricBenchWorker.HOST), 2, target);
+            socketStream = initiatorHost[0].equals(targetHost[0]);
+            String where = "node 0 (" + INITIATOR + ", pid " + initiatorHost[1] + " on " + initiatorHost[0]
+                    + "), node 1 (" + TARGET + ", pid " + targetHost[1] + " on " + targetHost[0] + ")";
+            progress.accept("workers that joined: " + where + "; memcpy is measured on the initiator's host "
+                    + initiatorHost[0]);
+            placement.put("workers", "2 workers that joined (--listen): " + where);
+            placement.put("memcpyHost", initiatorHost[0]);
+            if (socketStream) {
+                progress.accept("socket stream baseline: over loopback on " + initiatorHost[0] + ", the host of both");
+                placement.put("socketStreamHost", initiatorHost[0]);
+            } else {
+                String note = "skipped: it streams over loopback, and the workers are on different hosts";
+                progress.accept("note: socket stream baseline " + note);
+                placement.put("socketBaseline", note);
+            }
+        }
         // A fresh shared secret per run for providers that authenticate peers (net); others ignore the option.
         String open = String.join(
                 " ",
@@ -102,7 +148,8 @@ public final class FabricBenchmark {
                 config.provider(),
                 Long.toString(config.workingSetBytes()),
                 Integer.toString(config.window()),
-                "net.secret=" + HexFormat.of().formatHex(randomBytes(16)));
+                "net.secret=" + HexFormat.of().formatHex(randomBytes(16))
+                        + initiator.cluster().placementOptions(config.provider()));
         String[] initiatorNode = words(initiator.request(open), 4, initiator);
         String[] targetNode = words(target.request(open), 4, target);
         initiator.request(FabricBenchWorker.PEER + " " + targetNode[0] + " " + targetNode[1]);
@@ -126,7 +173,7 @@ public final class FabricBenchmark {
                     result.megaMessagesPerSecond(),
                     result.memcpyGigabytesPerSecond(),
                     result.ratioToMemcpy()));
-            if (SocketStreamResult.measuredBeside(point.operation(), point.sizeBytes())) {
+            if (socketStream && SocketStreamResult.measuredBeside(point.operation(), point.sizeBytes())) {
                 socketBaseline.add(measureSocket(initiator, target, point));
             }
         }

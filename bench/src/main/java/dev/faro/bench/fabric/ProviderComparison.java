@@ -29,6 +29,20 @@ public final class ProviderComparison {
             List<FabricBenchmarkReport> reports,
             FabricBenchmarkConfig config,
             PrintWriter progress) {
+        return table(providers, reports, config, progress, false);
+    }
+
+    /**
+     * As {@link #table(List, List, FabricBenchmarkConfig, PrintWriter)}; with {@code joinedWorkers} (workers that
+     * joined from elsewhere) the {@code ucx_perftest} reference is skipped with a note, because it runs its server and
+     * client as processes on this host, not between the workers.
+     */
+    public static String table(
+            List<String> providers,
+            List<FabricBenchmarkReport> reports,
+            FabricBenchmarkConfig config,
+            PrintWriter progress,
+            boolean joinedWorkers) {
         StringBuilder text = new StringBuilder();
         String first = providers.getFirst();
         text.append(
@@ -71,7 +85,10 @@ public final class ProviderComparison {
             }
         }
         int ucx = providers.indexOf("ucx");
-        if (ucx >= 0 && config.operations().contains(FabricOperation.WRITE)) {
+        if (ucx >= 0 && config.operations().contains(FabricOperation.WRITE) && joinedWorkers) {
+            text.append("no UCX reference row: ucx_perftest runs a server and a client process on this host, not"
+                    + " between workers that joined (--listen)\n");
+        } else if (ucx >= 0 && config.operations().contains(FabricOperation.WRITE)) {
             Optional<Path> tool = UcxPerftestBaseline.find();
             if (tool.isEmpty()) {
                 text.append("ucx_perftest not installed (Debian ucx-utils): no UCX reference row\n");

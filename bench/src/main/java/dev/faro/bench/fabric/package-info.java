@@ -42,7 +42,10 @@
  *
  * OPEN carries fabric options as a fourth word ({@code key=value,...}): the coordinator sends a fresh
  * {@code net.secret} per run, in the task's payload over the cluster's authenticated loopback connection, so two
- * {@code net} nodes can authenticate each other; other providers ignore it.
+ * {@code net} nodes can authenticate each other; other providers ignore it. Workers that joined ({@code --listen}) also
+ * get {@code net.bind=route:IP}: each binds its node to the address it reaches the coordinator from. Before OPEN the
+ * coordinator asks joined workers {@code HOST} (replies {@code hostName pid}) to say where memcpy ran (the initiator)
+ * and to run the loopback socket stream only when both share one host.
  *
  * <h2>Waiting for completions</h2>
  * The initiator and the receiver poll their completion queue busily (spin, then yield), except on {@code net}, whose
