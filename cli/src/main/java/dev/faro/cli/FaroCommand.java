@@ -29,7 +29,7 @@ public final class FaroCommand {
     static final int OUTPUT_FAILED = 1;
 
     public static void main(String[] args) {
-        quietLogging();
+        dev.faro.cluster.worker.WorkerMain.quietLogging();
         CheckedOutput stdout = new CheckedOutput(new FileOutputStream(FileDescriptor.out));
         CommandLine commandLine = newCommandLine();
         commandLine.setOut(new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true));
@@ -69,15 +69,6 @@ public final class FaroCommand {
             last = last.subcommand();
         }
         return last;
-    }
-
-    /** Only warnings and errors from java.util.logging (as in the workers). */
-    private static void quietLogging() {
-        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
-        root.setLevel(java.util.logging.Level.WARNING);
-        for (java.util.logging.Handler handler : root.getHandlers()) {
-            handler.setLevel(java.util.logging.Level.WARNING);
-        }
     }
 
     /** Reads the project version that Maven filters into {@code version.properties}. */

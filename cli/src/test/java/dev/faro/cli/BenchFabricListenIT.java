@@ -48,16 +48,7 @@ class BenchFabricListenIT {
                 secretFile.toString(),
                 "--out",
                 results.toString())) {
-            String join = coordinator.awaitListeningAddress(120);
-            for (int i = 0; i < 2; i++) {
-                workers.add(FaroProcess.start(
-                        directory.resolve("worker-" + i + ".out").toFile(),
-                        "worker",
-                        "--join",
-                        join,
-                        "--secret-file",
-                        secretFile.toString()));
-            }
+            FaroProcess.joinWorkers(coordinator, 2, secretFile, directory, workers);
             int exit = coordinator.exit(420);
             List<String> stderr = coordinator.stderr();
             assertThat(exit)

@@ -44,22 +44,6 @@ class BenchShuffleListenIT {
         return FaroProcess.start(table, command.toArray(String[]::new));
     }
 
-    /** Starts two {@code faro worker --join} processes once {@code coordinator} says where it listens. */
-    private List<FaroProcess> joinTwoWorkers(FaroProcess coordinator, Path secretFile, List<FaroProcess> workers)
-            throws Exception {
-        String join = coordinator.awaitListeningAddress(120);
-        for (int i = 0; i < 2; i++) {
-            workers.add(FaroProcess.start(
-                    directory.resolve("worker-" + i + ".out").toFile(),
-                    "worker",
-                    "--join",
-                    join,
-                    "--secret-file",
-                    secretFile.toString()));
-        }
-        return workers;
-    }
-
     @Test
     void e4RunsOnTwoJoinedWorkers() throws Exception {
         Path secretFile = directory.resolve("cluster-secret");
@@ -67,7 +51,7 @@ class BenchShuffleListenIT {
         File table = directory.resolve("table.txt").toFile();
         List<FaroProcess> workers = new ArrayList<>();
         try (FaroProcess coordinator = coordinator(secretFile, table, "--out", results.toString())) {
-            joinTwoWorkers(coordinator, secretFile, workers);
+            FaroProcess.joinWorkers(coordinator, 2, secretFile, directory, workers);
             int exit = coordinator.exit(420);
             List<String> stderr = coordinator.stderr();
             assertThat(exit)
@@ -116,7 +100,7 @@ class BenchShuffleListenIT {
                 "20s",
                 "--out",
                 directory.resolve("results").toString())) {
-            joinTwoWorkers(coordinator, secretFile, workers);
+            FaroProcess.joinWorkers(coordinator, 2, secretFile, directory, workers);
             coordinator.awaitLine(line -> line.startsWith("[round 1/1, 1/20]"), 240);
             long pid = workers.get(1).process().pid();
             workers.get(1).process().destroyForcibly();

@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,26 @@ final class FaroProcess implements AutoCloseable {
             throw new AssertionError("faro did not exit; it printed: " + stderr());
         }
         return process.exitValue();
+    }
+
+    /**
+     * Starts {@code count} {@code faro worker --join} processes (output to {@code worker-i.out} in {@code directory})
+     * once {@code coordinator} says where it listens; adds each to {@code workers} as it starts, so the caller closes
+     * those started before a failure.
+     */
+    static void joinWorkers(
+            FaroProcess coordinator, int count, Path secretFile, Path directory, List<FaroProcess> workers)
+            throws IOException, InterruptedException {
+        String join = coordinator.awaitListeningAddress(120);
+        for (int i = 0; i < count; i++) {
+            workers.add(start(
+                    directory.resolve("worker-" + i + ".out").toFile(),
+                    "worker",
+                    "--join",
+                    join,
+                    "--secret-file",
+                    secretFile.toString()));
+        }
     }
 
     /** The {@code HOST:PORT} of a coordinator's {@code listening on HOST:PORT ...} line, once it printed one. */

@@ -261,8 +261,11 @@ public final class WorkerMain {
         }
     }
 
-    /** Only warnings and errors from java.util.logging (the fabric's INFO lines stay out of the coordinator's log). */
-    private static void quietLogging() {
+    /**
+     * Only warnings and errors from java.util.logging (the fabric's INFO lines stay out of the coordinator's log and
+     * the user's terminal); the {@code faro} command calls it too.
+     */
+    public static void quietLogging() {
         java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
         root.setLevel(java.util.logging.Level.WARNING);
         for (java.util.logging.Handler handler : root.getHandlers()) {

@@ -313,29 +313,11 @@ final class UcxReceiver {
             if (!message.told) {
                 message.told = true;
                 message.deadlineNs = nowNs + queuePair.peerRnrTimeoutNs;
-                queuePair
-                        .fabric
-                        .agent()
-                        .answer(
-                                queuePair,
-                                message.sourceNode,
-                                message.sourceQpn,
-                                message.psn,
-                                MessageDescriptor.STATUS_RECEIVER_NOT_READY,
-                                0);
+                answer(message, MessageDescriptor.STATUS_RECEIVER_NOT_READY);
                 work++;
             }
             if (nowNs - message.deadlineNs >= 0) {
-                queuePair
-                        .fabric
-                        .agent()
-                        .answer(
-                                queuePair,
-                                message.sourceNode,
-                                message.sourceQpn,
-                                message.psn,
-                                CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal(),
-                                0);
+                answer(message, CompletionStatus.RECEIVER_NOT_READY_RETRY_EXCEEDED.ordinal());
                 discarding = true;
                 dropHeld();
                 work++;
@@ -416,6 +398,11 @@ final class UcxReceiver {
     /** Drops held messages once the queue pair is gone (progress thread). */
     void dropHeldAfterClose() {
         dropHeld();
+    }
+
+    /** Answers the initiator of held {@code message} with {@code status} (progress thread). */
+    private void answer(Held message, int status) {
+        queuePair.fabric.agent().answer(queuePair, message.sourceNode, message.sourceQpn, message.psn, status, 0);
     }
 
     /** A message waiting for a receive. */
