@@ -241,6 +241,12 @@ public final class LockTable {
         return refused;
     }
 
+    /** Whether {@code transactionId} is {@code agent}'s current transaction here (it asked for a lock and has not ended). */
+    public boolean holds(int agent, long transactionId) {
+        checkAgent(agent);
+        return transactionId != 0 && agentTransaction[agent] == transactionId;
+    }
+
     /** Whether any request waits (the server then runs {@link #expire} when idle). */
     public boolean hasWaiters() {
         return pendingHead != NONE;
