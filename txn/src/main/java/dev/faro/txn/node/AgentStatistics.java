@@ -29,6 +29,81 @@ public final class AgentStatistics {
     public long dataNs;
     public long transactionNs;
 
+    /** The names of the counters, in the order of {@link #values()}. */
+    public static final java.util.List<String> FIELDS = java.util.List.of(
+            "committed",
+            "aborted",
+            "abortedByVote",
+            "lockRequests",
+            "lockDenials",
+            "localLocks",
+            "localLockNs",
+            "remoteLocks",
+            "remoteLockNs",
+            "queuedNs",
+            "processingNs",
+            "votes",
+            "voteParticipants",
+            "voteNs",
+            "cleanUps",
+            "cleanUpNs",
+            "dataAccesses",
+            "dataNs",
+            "transactionNs");
+
+    /** The counters in the order of {@link #FIELDS} (for reports and the wire). */
+    public long[] values() {
+        return new long[] {
+            committed,
+            aborted,
+            abortedByVote,
+            lockRequests,
+            lockDenials,
+            localLocks,
+            localLockNs,
+            remoteLocks,
+            remoteLockNs,
+            queuedNs,
+            processingNs,
+            votes,
+            voteParticipants,
+            voteNs,
+            cleanUps,
+            cleanUpNs,
+            dataAccesses,
+            dataNs,
+            transactionNs
+        };
+    }
+
+    /** Statistics from {@link #values()}. */
+    public static AgentStatistics of(long[] values) {
+        if (values.length != FIELDS.size()) {
+            throw new IllegalArgumentException("expected " + FIELDS.size() + " values, got " + values.length);
+        }
+        AgentStatistics statistics = new AgentStatistics();
+        statistics.committed = values[0];
+        statistics.aborted = values[1];
+        statistics.abortedByVote = values[2];
+        statistics.lockRequests = values[3];
+        statistics.lockDenials = values[4];
+        statistics.localLocks = values[5];
+        statistics.localLockNs = values[6];
+        statistics.remoteLocks = values[7];
+        statistics.remoteLockNs = values[8];
+        statistics.queuedNs = values[9];
+        statistics.processingNs = values[10];
+        statistics.votes = values[11];
+        statistics.voteParticipants = values[12];
+        statistics.voteNs = values[13];
+        statistics.cleanUps = values[14];
+        statistics.cleanUpNs = values[15];
+        statistics.dataAccesses = values[16];
+        statistics.dataNs = values[17];
+        statistics.transactionNs = values[18];
+        return statistics;
+    }
+
     /** Adds {@code other}'s counts and sums to this one. */
     public void add(AgentStatistics other) {
         committed += other.committed;

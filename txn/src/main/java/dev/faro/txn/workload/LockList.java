@@ -22,6 +22,11 @@ public final class LockList {
         type = transactionType;
     }
 
+    /** Sets the transaction's type, keeping the locks. */
+    public void retype(int transactionType) {
+        type = transactionType;
+    }
+
     /** Appends one lock. */
     public void add(long lockId, LockMode mode) {
         if (count == lockIds.length) {
