@@ -35,6 +35,9 @@ public final class LocksBenchmark {
     private final ClusterStart joined;
     private final Consumer<String> progress;
 
+    /** The running cluster, for {@link #workerPids()}; null outside {@link #run()}. */
+    private volatile Coordinator running;
+
     /**
      * @param joined workers that join from elsewhere ({@code --listen}), or null for a local cluster
      */
@@ -60,6 +63,7 @@ public final class LocksBenchmark {
                         .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(10)));
         Map<String, List<LocksResult>> results = new LinkedHashMap<>();
         try (Coordinator coordinator = start.start(progress)) {
+            running = coordinator;
             if (coordinator.nodes() < config.nodes()) {
                 throw new IllegalArgumentException(
                         "--nodes " + config.nodes() + " needs as many workers; " + coordinator.nodes() + " joined");
@@ -91,8 +95,16 @@ public final class LocksBenchmark {
                 }
                 results.put(experiment, measured);
             }
+        } finally {
+            running = null;
         }
         return LocksReport.write(config, results, startedAt, Duration.between(startedAt, Instant.now()));
+    }
+
+    /** The workers' process ids while {@link #run()} runs (for failure tests); empty otherwise. */
+    public List<Long> workerPids() {
+        Coordinator coordinator = running;
+        return coordinator == null ? List.of() : coordinator.workerPids();
     }
 
     /** 1, 2, 4, ... up to the configured node count (which is always included). */
@@ -135,14 +147,22 @@ public final class LocksBenchmark {
         } catch (ClusterException e) {
             throw new FaroException(e.category(), lockCase.label() + ": " + e.getMessage());
         }
+        NodeAnswer failed = null;
+        for (NodeAnswer answer : answers) {
+            // the root cause first: a node that died or stopped answering, over the nodes that lost it
+            if (!answer.succeeded()
+                    && (failed == null || answer.failure().kind() != ClusterException.Kind.TASK_FAILED)) {
+                failed = answer;
+            }
+        }
+        if (failed != null) {
+            throw new FaroException(
+                    failed.failure().category(),
+                    "node " + failed.node() + " failed " + lockCase.label() + ": "
+                            + failed.failure().getMessage());
+        }
         List<JsonNode> replies = new ArrayList<>();
         for (NodeAnswer answer : answers) {
-            if (!answer.succeeded()) {
-                throw new FaroException(
-                        answer.failure().category(),
-                        "node " + answer.node() + " failed " + lockCase.label() + ": "
-                                + answer.failure().getMessage());
-            }
             replies.add(answer.reply().result());
         }
         return LocksResult.merge(lockCase, replies);

@@ -78,7 +78,8 @@ public record LocksCase(
         return LockManagerOptions.defaults()
                 .withPolicy(policy)
                 .withLockTimeout(Duration.ofMillis(lockTimeoutMs))
-                .withProbeInterval(Duration.ofSeconds(2));
+                .withProbeInterval(Duration.ofSeconds(2))
+                .withBusyPolling(true);
     }
 
     /** A new workload instance (one per agent thread). */

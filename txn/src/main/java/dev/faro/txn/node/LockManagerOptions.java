@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param maxInjectedDelay fault injection: a server delays each message by up to this much ({@link Duration#ZERO}:
  *     none)
  * @param seed seeds the fault injection
+ * @param busyPolling servers never sleep when idle (spin, then yield), as the thesis's servers poll; false: they park
+ *     for a few µs after a while without work, which leaves the CPU to others on small machines (tests)
  */
 public record LockManagerOptions(
         DeadlockPolicy policy,
@@ -25,7 +27,8 @@ public record LockManagerOptions(
         Duration probeInterval,
         double voteNoProbability,
         Duration maxInjectedDelay,
-        long seed) {
+        long seed,
+        boolean busyPolling) {
 
     public LockManagerOptions {
         Objects.requireNonNull(policy, "policy is null");
@@ -54,22 +57,42 @@ public record LockManagerOptions(
                 Duration.ofSeconds(1),
                 0,
                 Duration.ZERO,
-                1);
+                1,
+                false);
     }
 
     public LockManagerOptions withPolicy(DeadlockPolicy newPolicy) {
         return new LockManagerOptions(
-                newPolicy, lockTimeout, responseTimeout, probeInterval, voteNoProbability, maxInjectedDelay, seed);
+                newPolicy,
+                lockTimeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling);
     }
 
     public LockManagerOptions withLockTimeout(Duration timeout) {
         return new LockManagerOptions(
-                policy, timeout, responseTimeout, probeInterval, voteNoProbability, maxInjectedDelay, seed);
+                policy,
+                timeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling);
     }
 
     public LockManagerOptions withProbeInterval(Duration interval) {
         return new LockManagerOptions(
-                policy, lockTimeout, responseTimeout, interval, voteNoProbability, maxInjectedDelay, seed);
+                policy, lockTimeout, responseTimeout, interval, voteNoProbability, maxInjectedDelay, seed, busyPolling);
+    }
+
+    public LockManagerOptions withBusyPolling(boolean value) {
+        return new LockManagerOptions(
+                policy, lockTimeout, responseTimeout, probeInterval, voteNoProbability, maxInjectedDelay, seed, value);
     }
 
     public LockManagerOptions withFaults(double newVoteNoProbability, Duration newMaxInjectedDelay, long newSeed) {
@@ -80,6 +103,7 @@ public record LockManagerOptions(
                 probeInterval,
                 newVoteNoProbability,
                 newMaxInjectedDelay,
-                newSeed);
+                newSeed,
+                busyPolling);
     }
 }

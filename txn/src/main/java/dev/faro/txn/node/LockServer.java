@@ -67,6 +67,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
     private final SplittableRandom faults;
     private final long probeIntervalNs;
     private final long maxDelayNs;
+    private final boolean busyPolling;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     private volatile boolean running;
@@ -112,6 +113,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
         this.faults = new SplittableRandom(options.seed() * 31 + server);
         this.probeIntervalNs = options.probeInterval().toNanos();
         this.maxDelayNs = options.maxInjectedDelay().toNanos();
+        this.busyPolling = options.busyPolling();
     }
 
     /** This server's global index. */
@@ -164,7 +166,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
                     idle = 0;
                 } else if (++idle < 200) {
                     Thread.onSpinWait();
-                } else if (idle < 400) {
+                } else if (idle < 400 || busyPolling) {
                     Thread.yield();
                 } else {
                     LockSupport.parkNanos(20_000);
