@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
 
 /**
  * Cluster task {@value #TYPE}: one {@link LocksCase} on this node. Opens this node's lock servers and agents on the
@@ -66,6 +67,12 @@ public final class LocksBenchHandler implements TaskHandler {
 
             AgentStatistics total = new AgentStatistics();
             manager.agents().forEach(agent -> total.add(agent.statistics()));
+            Histogram local = new Histogram(2);
+            Histogram remote = new Histogram(2);
+            for (TransactionAgent agent : manager.agents()) {
+                local.add(agent.localLockLatencies());
+                remote.add(agent.remoteLockLatencies());
+            }
             long serverRequests = 0;
             long serverProcessingNs = 0;
             for (LockServer server : manager.servers()) {
@@ -81,7 +88,11 @@ public final class LocksBenchHandler implements TaskHandler {
                     .put("pingLocalNs", localPing)
                     .put("pingRemoteNs", remotePing)
                     .put("serverRequests", serverRequests)
-                    .put("serverProcessingNs", serverProcessingNs);
+                    .put("serverProcessingNs", serverProcessingNs)
+                    .put("localLockMedianNs", local.getTotalCount() == 0 ? -1 : local.getValueAtPercentile(50))
+                    .put("localLockP99Ns", local.getTotalCount() == 0 ? -1 : local.getValueAtPercentile(99))
+                    .put("remoteLockMedianNs", remote.getTotalCount() == 0 ? -1 : remote.getValueAtPercentile(50))
+                    .put("remoteLockP99Ns", remote.getTotalCount() == 0 ? -1 : remote.getValueAtPercentile(99));
             return TaskReply.of(reply);
         }
     }
@@ -98,7 +109,7 @@ public final class LocksBenchHandler implements TaskHandler {
         for (int i = 0; i < count; i++) {
             samples[i] = agent.ping(server);
         }
-        agent.statistics().reset();
+        agent.resetStatistics();
         Arrays.sort(samples);
         return samples[count / 2];
     }

@@ -18,6 +18,10 @@ import java.util.List;
  * @param pingLocalMicros round trip to a server on the same node, µs
  * @param pingRemoteMicros round trip to a server on another node, µs (NaN on one node)
  * @param serverProcessingMicros the servers' own processing per request answered at once, µs
+ * @param localLockMedianMicros median local lock acquisition, µs (the nodes' medians averaged; NaN when none)
+ * @param localLockP99Micros 99th percentile of local lock acquisitions, µs (averaged over nodes)
+ * @param remoteLockMedianMicros median remote lock acquisition, µs (NaN when none)
+ * @param remoteLockP99Micros 99th percentile of remote lock acquisitions, µs
  */
 public record LocksResult(
         LocksCase lockCase,
@@ -28,7 +32,11 @@ public record LocksResult(
         double lockRequestsPerSecond,
         double pingLocalMicros,
         double pingRemoteMicros,
-        double serverProcessingMicros) {
+        double serverProcessingMicros,
+        double localLockMedianMicros,
+        double localLockP99Micros,
+        double remoteLockMedianMicros,
+        double remoteLockP99Micros) {
 
     /** Merges the replies of every node of {@code lockCase}. */
     static LocksResult merge(LocksCase lockCase, List<JsonNode> replies) {
@@ -74,7 +82,25 @@ public record LocksResult(
                 lockRequestsPerSecond,
                 localPing,
                 lockCase.nodes() < 2 ? Double.NaN : remotePing,
-                serverRequests == 0 ? 0 : serverProcessingNs / 1e3 / serverRequests);
+                serverRequests == 0 ? 0 : serverProcessingNs / 1e3 / serverRequests,
+                meanMicros(replies, "localLockMedianNs"),
+                meanMicros(replies, "localLockP99Ns"),
+                meanMicros(replies, "remoteLockMedianNs"),
+                meanMicros(replies, "remoteLockP99Ns"));
+    }
+
+    /** The mean over the nodes that have {@code field} (>= 0), in µs; NaN when none has. */
+    private static double meanMicros(List<JsonNode> replies, String field) {
+        double sum = 0;
+        int count = 0;
+        for (JsonNode reply : replies) {
+            long ns = reply.path(field).asLong(-1);
+            if (ns >= 0) {
+                sum += ns / 1e3;
+                count++;
+            }
+        }
+        return count == 0 ? Double.NaN : sum / count;
     }
 
     /** Mean locks requested per transaction that ended. */

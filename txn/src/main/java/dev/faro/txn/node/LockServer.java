@@ -422,14 +422,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
     /** Stops the polling thread (waits for it) and closes the queue pairs, queue and regions. Idempotent. */
     @Override
     public void close() {
-        running = false;
-        if (thread != null) {
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        stop();
         for (RcQueuePair queuePair : queuePairs) {
             queuePair.close();
         }
@@ -438,7 +431,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
         data.close();
     }
 
-    /** Stops the thread without closing anything; for tests that need the table quiet before inspecting it. */
+    /** Stops the polling thread (waits for it) without closing anything, so the table may be inspected. Idempotent. */
     public void stop() {
         running = false;
         if (thread != null) {

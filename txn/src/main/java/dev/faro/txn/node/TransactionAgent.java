@@ -23,6 +23,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * A transaction-processing agent (ETH19 §5.2.1): runs one transaction at a time on the caller's thread, acquiring locks
@@ -56,6 +57,7 @@ public final class TransactionAgent implements AutoCloseable {
     private static final long KIND_RECEIVE = 1L << 32;
     private static final long KIND_SEND = 2L << 32;
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final long MAX_RECORDED_NS = 60_000_000_000L;
 
     private final Topology topology;
     private final int agent;
@@ -70,6 +72,11 @@ public final class TransactionAgent implements AutoCloseable {
     private final WorkCompletion[] completions = WorkCompletion.array(16);
     private final long responseTimeoutNs;
     private final AgentStatistics statistics = new AgentStatistics();
+
+    /** Every lock acquisition's latency in ns (recording allocates nothing), local and remote apart. */
+    private final Histogram localLockLatencies = new Histogram(MAX_RECORDED_NS, 2);
+
+    private final Histogram remoteLockLatencies = new Histogram(MAX_RECORDED_NS, 2);
 
     // The running transaction.
     private int sequence;
@@ -122,6 +129,23 @@ public final class TransactionAgent implements AutoCloseable {
     /** What this agent measured; read it from the agent's thread or after the agent stopped. */
     public AgentStatistics statistics() {
         return statistics;
+    }
+
+    /** The latencies of local lock acquisitions, ns; read it from the agent's thread or after the agent stopped. */
+    public Histogram localLockLatencies() {
+        return localLockLatencies;
+    }
+
+    /** The latencies of remote lock acquisitions, ns; as {@link #localLockLatencies()}. */
+    public Histogram remoteLockLatencies() {
+        return remoteLockLatencies;
+    }
+
+    /** Zeroes the statistics and latency histograms (the end of a warm-up). */
+    public void resetStatistics() {
+        statistics.reset();
+        localLockLatencies.reset();
+        remoteLockLatencies.reset();
     }
 
     RcQueuePair queuePair(int server) {
@@ -185,9 +209,11 @@ public final class TransactionAgent implements AutoCloseable {
         if (remote) {
             statistics.remoteLocks++;
             statistics.remoteLockNs += latency;
+            remoteLockLatencies.recordValue(Math.min(latency, MAX_RECORDED_NS));
         } else {
             statistics.localLocks++;
             statistics.localLockNs += latency;
+            localLockLatencies.recordValue(Math.min(latency, MAX_RECORDED_NS));
         }
         if (tag == MessageDescriptor.GRANTED) {
             if (remote && mode == LockMode.X) {

@@ -59,7 +59,7 @@ public final class WorkloadRunner {
     /** Zeroes the per-type counts and the agent's statistics (the end of a warm-up). */
     public void reset() {
         java.util.Arrays.fill(committedByType, 0);
-        agent.statistics().reset();
+        agent.resetStatistics();
     }
 
     public AgentStatistics statistics() {

@@ -32,6 +32,11 @@ class BankTransferTest {
     })
     void totalIsConservedAcrossThreeNodes(String provider, DeadlockPolicy policy, double voteNo, long delayMicros)
             throws Exception {
+        runTransfers(provider, policy, voteNo, delayMicros);
+    }
+
+    /** Runs the transfers and checks the invariant, every transaction's end and that nothing leaked. */
+    static void runTransfers(String provider, DeadlockPolicy policy, double voteNo, long delayMicros) throws Exception {
         Topology topology = new Topology(3, 1, 2, ACCOUNTS_PER_SERVER);
         LockManagerOptions options = LockManagerOptions.defaults()
                 .withPolicy(policy)

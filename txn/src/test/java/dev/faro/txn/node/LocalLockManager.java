@@ -32,11 +32,12 @@ final class LocalLockManager implements AutoCloseable {
             byte[][] addresses = new byte[topology.nodes()][];
             for (int node = 0; node < topology.nodes(); node++) {
                 FabricConfig config = FabricConfig.of(provider, "txn-" + node);
-                if (directory != null) {
-                    config = config.withOption("shm.directory", directory.toString());
-                } else {
-                    config = config.withOption("net.secret", "faro-txn-test");
-                }
+                config = switch (provider) {
+                    case "shm" -> config.withOption("shm.directory", directory.toString());
+                    case "net" -> config.withOption("net.secret", "faro-txn-test");
+                    case "ucx" -> config.withOption("ucx.tls", "sm,self");
+                    default -> throw new IllegalArgumentException("unknown provider " + provider);
+                };
                 Fabric fabric = Fabrics.open(config);
                 fabrics.add(fabric);
                 LockManagerNode lockNode = LockManagerNode.open(fabric, topology, node, options);
