@@ -223,7 +223,7 @@ class LockTableTest {
             };
             LockTable table = new LockTable(0, 6, agents, policy, 50, checking);
             long now = 0;
-            for (int step = 0; step < 200_000; step++) {
+            for (int step = 0; step < 40_000; step++) {
                 now += random.nextInt(5);
                 int agent = random.nextInt(agents);
                 if (transaction[agent] == 0) {

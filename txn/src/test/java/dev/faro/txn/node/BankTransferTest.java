@@ -20,7 +20,7 @@ class BankTransferTest {
 
     private static final int ACCOUNTS_PER_SERVER = 16;
     private static final long INITIAL_BALANCE = 1_000;
-    private static final int TRANSFERS_PER_AGENT = 500;
+    private static final int TRANSFERS_PER_AGENT = 300;
 
     @ParameterizedTest(name = "{0}, {1}, vote-no {2}, delay {3} µs")
     @CsvSource({
