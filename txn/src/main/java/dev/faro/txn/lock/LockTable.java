@@ -47,23 +47,8 @@ public final class LockTable {
     private final int[] grantedModes;
     private final int[] holderHead;
 
-    // Per lock: the waiting group, a FIFO linked through the agents' waiting slots.
-    private final int[] waitHead;
-    private final int[] waitTail;
-
-    // Per lock: the pending-locks list (doubly linked), for expire().
-    private final int[] pendingNext;
-    private final int[] pendingPrev;
-    private final boolean[] pending;
-    private int pendingHead = NONE;
-
-    // Per agent: its waiting request.
-    private final int[] waitLock;
-    private final int[] waitMode;
-    private final int[] waitNext;
-    private final long[] waitSinceNs;
-    private final long[] waitTransaction;
-    private final long[] waitPriority;
+    // The waiting groups and the pending-locks list.
+    private final WaitingGroups waits;
 
     // Per agent: the transaction table.
     private final long[] agentTransaction;
@@ -110,17 +95,7 @@ public final class LockTable {
         grantedCounts = new int[lockCount * LockMode.COUNT];
         grantedModes = new int[lockCount];
         holderHead = filled(lockCount);
-        waitHead = filled(lockCount);
-        waitTail = filled(lockCount);
-        pendingNext = filled(lockCount);
-        pendingPrev = filled(lockCount);
-        pending = new boolean[lockCount];
-        waitLock = filled(agents);
-        waitMode = new int[agents];
-        waitNext = filled(agents);
-        waitSinceNs = new long[agents];
-        waitTransaction = new long[agents];
-        waitPriority = new long[agents];
+        waits = new WaitingGroups(lockCount, agents);
         agentTransaction = new long[agents];
         agentPriority = new long[agents];
         heldHead = filled(agents);
@@ -159,12 +134,12 @@ public final class LockTable {
     public int request(int agent, long transactionId, long priority, long lockId, LockMode mode, long nowNs) {
         int lock = index(lockId);
         checkAgent(agent);
-        if (waitLock[agent] != NONE) {
+        if (waits.isWaiting(agent)) {
             throw new IllegalArgumentException("agent " + agent + " already waits for lock "
-                    + (firstLockId + waitLock[agent]) + " and asked for " + lockId);
+                    + (firstLockId + waits.lockOf(agent)) + " and asked for " + lockId);
         }
         beginTransaction(agent, transactionId, priority);
-        boolean queueEmpty = waitHead[lock] == NONE;
+        boolean queueEmpty = waits.head(lock) == NONE;
         if (queueEmpty) {
             int held = heldMode(agent, lock);
             if (held != NONE && LockMode.ofCode(held).covers(mode)) {
@@ -181,7 +156,7 @@ public final class LockTable {
             denials++;
             return DENIED;
         }
-        enqueue(agent, lock, mode.ordinal(), transactionId, priority, nowNs);
+        waits.enqueue(agent, lock, mode.ordinal(), transactionId, priority, nowNs);
         return QUEUED;
     }
 
@@ -219,21 +194,21 @@ public final class LockTable {
      */
     public int expire(long nowNs) {
         int refused = 0;
-        int lock = pendingHead;
+        int lock = waits.firstPending();
         while (lock != NONE) {
-            int next = pendingNext[lock];
-            int head = waitHead[lock];
-            while (head != NONE && nowNs - waitSinceNs[head] > timeoutNs) {
-                dequeueHead(lock);
+            int next = waits.nextPending(lock);
+            int head = waits.head(lock);
+            while (head != NONE && nowNs - waits.sinceNs(head) > timeoutNs) {
+                waits.unlink(head);
                 timeouts++;
                 refused++;
                 sink.onDenied(
                         head,
-                        waitTransaction[head],
+                        waits.transaction(head),
                         firstLockId + lock,
-                        LockMode.ofCode(waitMode[head]),
-                        nowNs - waitSinceNs[head]);
-                head = waitHead[lock];
+                        LockMode.ofCode(waits.mode(head)),
+                        nowNs - waits.sinceNs(head));
+                head = waits.head(lock);
             }
             grantWaiting(lock, nowNs);
             lock = next;
@@ -249,7 +224,7 @@ public final class LockTable {
 
     /** Whether any request waits (the server then runs {@link #expire} when idle). */
     public boolean hasWaiters() {
-        return pendingHead != NONE;
+        return waits.hasWaiters();
     }
 
     private void beginTransaction(int agent, long transactionId, long priority) {
@@ -267,9 +242,9 @@ public final class LockTable {
 
     private int releaseAll(int agent, long nowNs) {
         int released = 0;
-        if (waitLock[agent] != NONE) {
-            int lock = waitLock[agent];
-            unlinkWaiter(agent, lock);
+        if (waits.isWaiting(agent)) {
+            int lock = waits.lockOf(agent);
+            waits.unlink(agent);
             grantWaiting(lock, nowNs);
         }
         int entry = heldHead[agent];
@@ -297,9 +272,9 @@ public final class LockTable {
 
     /** Grants queue heads of {@code lock} while they are compatible. */
     private void grantWaiting(int lock, long nowNs) {
-        int head = waitHead[lock];
+        int head = waits.head(lock);
         while (head != NONE) {
-            int mode = waitMode[head];
+            int mode = waits.mode(head);
             LockMode lockMode = LockMode.ofCode(mode);
             int held = heldMode(head, lock);
             boolean covered = held != NONE && LockMode.ofCode(held).covers(lockMode);
@@ -308,14 +283,14 @@ public final class LockTable {
                     && !(held != NONE && lockMode.compatibleWithGranted(othersModes(head, lock)))) {
                 return;
             }
-            dequeueHead(lock);
+            waits.unlink(head);
             if (covered) {
                 grants++;
             } else {
                 grant(head, lock, mode);
             }
-            sink.onGranted(head, waitTransaction[head], firstLockId + lock, lockMode, nowNs - waitSinceNs[head]);
-            head = waitHead[lock];
+            sink.onGranted(head, waits.transaction(head), firstLockId + lock, lockMode, nowNs - waits.sinceNs(head));
+            head = waits.head(lock);
         }
     }
 
@@ -391,71 +366,12 @@ public final class LockTable {
                 return false;
             }
         }
-        for (int waiter = waitHead[lock]; waiter != NONE; waiter = waitNext[waiter]) {
-            if (waitPriority[waiter] <= priority) {
+        for (int waiter = waits.head(lock); waiter != NONE; waiter = waits.next(waiter)) {
+            if (waits.priority(waiter) <= priority) {
                 return false;
             }
         }
         return true;
-    }
-
-    private void enqueue(int agent, int lock, int mode, long transactionId, long priority, long nowNs) {
-        waitLock[agent] = lock;
-        waitMode[agent] = mode;
-        waitSinceNs[agent] = nowNs;
-        waitTransaction[agent] = transactionId;
-        waitPriority[agent] = priority;
-        waitNext[agent] = NONE;
-        if (waitTail[lock] == NONE) {
-            waitHead[lock] = agent;
-        } else {
-            waitNext[waitTail[lock]] = agent;
-        }
-        waitTail[lock] = agent;
-        if (!pending[lock]) {
-            pending[lock] = true;
-            pendingPrev[lock] = NONE;
-            pendingNext[lock] = pendingHead;
-            if (pendingHead != NONE) {
-                pendingPrev[pendingHead] = lock;
-            }
-            pendingHead = lock;
-        }
-    }
-
-    private void dequeueHead(int lock) {
-        unlinkWaiter(waitHead[lock], lock);
-    }
-
-    private void unlinkWaiter(int agent, int lock) {
-        int previous = NONE;
-        for (int waiter = waitHead[lock]; waiter != agent; waiter = waitNext[waiter]) {
-            previous = waiter;
-        }
-        int next = waitNext[agent];
-        if (previous == NONE) {
-            waitHead[lock] = next;
-        } else {
-            waitNext[previous] = next;
-        }
-        if (waitTail[lock] == agent) {
-            waitTail[lock] = previous;
-        }
-        waitNext[agent] = NONE;
-        waitLock[agent] = NONE;
-        if (waitHead[lock] == NONE && pending[lock]) {
-            pending[lock] = false;
-            int prev = pendingPrev[lock];
-            int after = pendingNext[lock];
-            if (prev == NONE) {
-                pendingHead = after;
-            } else {
-                pendingNext[prev] = after;
-            }
-            if (after != NONE) {
-                pendingPrev[after] = prev;
-            }
-        }
     }
 
     private void growEntries(int capacity) {
@@ -503,7 +419,7 @@ public final class LockTable {
     /** How many requests wait for {@code lockId}. */
     public int waiting(long lockId) {
         int count = 0;
-        for (int waiter = waitHead[index(lockId)]; waiter != NONE; waiter = waitNext[waiter]) {
+        for (int waiter = waits.head(index(lockId)); waiter != NONE; waiter = waits.next(waiter)) {
             count++;
         }
         return count;
@@ -526,7 +442,7 @@ public final class LockTable {
 
     /** Whether nothing is held or waiting: every counter zero, no queue, no transaction. */
     public boolean isIdle() {
-        if (pendingHead != NONE || heldEntries() != 0) {
+        if (waits.hasWaiters() || heldEntries() != 0) {
             return false;
         }
         for (int modes : grantedModes) {
