@@ -3,8 +3,7 @@ package dev.faro.txn.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.txn.lock.DeadlockPolicy;
-import dev.faro.txn.lock.LockMode;
-import java.lang.foreign.ValueLayout;
+import dev.faro.txn.workload.BankTransfers;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,51 +41,28 @@ class BankTransferTest {
                 .withPolicy(policy)
                 .withLockTimeout(Duration.ofMillis(20))
                 .withFaults(voteNo, Duration.ofNanos(delayMicros * 1_000), 7);
+        BankTransfers bank = new BankTransfers(topology, INITIAL_BALANCE);
         try (LocalLockManager manager = new LocalLockManager(provider, topology, options)) {
-            for (LockServer server : manager.servers()) {
-                for (int i = 0; i < ACCOUNTS_PER_SERVER; i++) {
-                    server.data().setAtIndex(ValueLayout.JAVA_LONG, i, INITIAL_BALANCE);
-                }
-            }
+            manager.servers().forEach(bank::open);
             AtomicLong committed = new AtomicLong();
             AtomicLong aborted = new AtomicLong();
             AgentThreads.runAll(manager.agents(), agent -> {
                 SplittableRandom random = new SplittableRandom(agent.index() * 1_000_003L + 11);
-                long accounts = topology.locks();
                 for (int transfer = 0; transfer < TRANSFERS_PER_AGENT; transfer++) {
-                    long from = random.nextLong(accounts);
-                    long to = (from + 1 + random.nextLong(accounts - 1)) % accounts;
-                    long amount = 1 + random.nextLong(50);
-                    long priority = System.nanoTime() << 8 | agent.index();
-                    while (true) {
-                        agent.begin(priority);
-                        if (agent.lock(from, LockMode.X) && agent.lock(to, LockMode.X)) {
-                            agent.write(from, agent.read(from) - amount);
-                            agent.write(to, agent.read(to) + amount);
-                            if (agent.commit()) {
-                                committed.incrementAndGet();
-                                break;
-                            }
-                        } else {
-                            agent.abort();
-                        }
-                        aborted.incrementAndGet();
-                    }
+                    aborted.addAndGet(bank.transfer(agent, random));
+                    committed.incrementAndGet();
                 }
             });
             manager.stopServers();
-            long total = 0;
+            long total = BankTransfers.total(manager.servers());
             for (LockServer server : manager.servers()) {
-                for (int i = 0; i < ACCOUNTS_PER_SERVER; i++) {
-                    total += server.data().getAtIndex(ValueLayout.JAVA_LONG, i);
-                }
                 assertThat(server.table().isIdle())
                         .as("server %d leaked locks", server.index())
                         .isTrue();
                 assertThat(server.table().implicitReleases()).isZero();
                 assertThat(server.failure()).isNull();
             }
-            assertThat(total).isEqualTo(topology.locks() * INITIAL_BALANCE);
+            assertThat(total).isEqualTo(bank.expectedTotal());
             assertThat(committed.get()).isEqualTo((long) TRANSFERS_PER_AGENT * topology.agents());
             AgentStatistics all = new AgentStatistics();
             manager.agents().forEach(agent -> all.add(agent.statistics()));
