@@ -345,6 +345,9 @@ public final class TransactionAgent implements AutoCloseable {
         for (int i = 0; i < writeCount; i++) {
             long lockId = writeLocks[i];
             int server = topology.serverOf(lockId);
+            if (outstandingSends >= SEND_DEPTH - 1) {
+                awaitSends(server, "data writes"); // never more posted than a send queue holds
+            }
             staging.set(ValueLayout.JAVA_LONG, 0, writeValues[i]);
             request.clear()
                     .requestId(KIND_SEND | server)

@@ -113,6 +113,25 @@ class LockManagerTest {
     }
 
     @Test
+    void manyWritesToOneServerAreAppliedAtCommit() throws Exception {
+        Topology topology = new Topology(1, 1, 1, 64);
+        try (LocalLockManager manager = new LocalLockManager("shm", topology, LockManagerOptions.defaults())) {
+            TransactionAgent agent = manager.agents().getFirst();
+            agent.begin(1);
+            for (long lock = 0; lock < 40; lock++) {
+                assertThat(agent.lock(lock, LockMode.X)).isTrue();
+                agent.write(lock, 1_000 + lock);
+            }
+            assertThat(agent.commit()).isTrue();
+            assertNoLeaks(manager);
+            for (int i = 0; i < 40; i++) {
+                assertThat(manager.servers().getFirst().data().getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i))
+                        .isEqualTo(1_000 + i);
+            }
+        }
+    }
+
+    @Test
     void killedAgentsLocksAreReleasedAndWaitersEnd() throws Exception {
         Topology topology = new Topology(2, 1, 1, 4);
         LockManagerOptions options = LockManagerOptions.defaults()
