@@ -41,7 +41,7 @@ public class PartitionCopyBenchmark {
     static final int VECTOR = 1024;
     private static final int TABLE_TUPLES = 64 * VECTOR;
 
-    @Param({"2", "4"})
+    @Param({"2", "4", "8"})
     public int groups;
 
     private Arena arena;

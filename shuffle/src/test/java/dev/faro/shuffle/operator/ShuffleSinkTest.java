@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@link ShuffleSink.Writer} on its own, into an endpoint that records what it is given: every tuple reaches its
  * group's destinations once, whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
- * 100 bytes) as well as 16, for buffers that hold a few tuples or one, and with vectors that end mid-buffer.
+ * 100 bytes) as well as 16 (staged a chunk at a time up to 8 groups: chunks of 512 or 255 tuples split over buffers
+ * of 3, 4 or 6 tuples), for buffers that hold a few tuples or one, and with vectors that end mid-buffer or exceed a
+ * chunk.
  */
 class ShuffleSinkTest {
 
@@ -33,7 +35,11 @@ class ShuffleSinkTest {
         "7, 64, 3",
         "12, 100, 4",
         "16, 64, 2",
+        "16, 48, 3",
+        "16, 64, 4",
         "16, 4096, 5",
+        "16, 100, 8",
+        "16, 4096, 9",
         "24, 200, 3",
         "100, 100, 2",
         "100, 350, 7"
@@ -55,7 +61,7 @@ class ShuffleSinkTest {
             MemorySegment.copy(MemorySegment.ofArray(all), 0, tuples, 0, all.length);
             int added = 0;
             while (added < TUPLES) {
-                int vector = Math.min(TUPLES - added, 1 + random.nextInt(300));
+                int vector = Math.min(TUPLES - added, 1 + random.nextInt(1200));
                 writer.add(tuples, (long) added * tupleBytes, vector);
                 added += vector;
             }
