@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MicroBenchmarksTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 4, 8})
+    @ValueSource(ints = {1, 2, 4, 8})
     void partitionAndCopyFillsAndSendsBuffers(int groups) {
         PartitionCopyBenchmark benchmark = new PartitionCopyBenchmark();
         benchmark.groups = groups;

@@ -9,39 +9,25 @@ import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The SHUFFLE operator's partition-and-copy loop ({@link ShuffleSink.Writer#add}) on its own: one vector of
  * {@value #VECTOR} 16-byte tuples of the E4 table (ShuffleTuples) hashed into {@code groups} repartition groups and
- * copied into 64 KiB registered-size buffers of an endpoint that recycles them at once. Score: ns per tuple.
+ * copied into 64 KiB registered-size buffers of an endpoint that recycles them at once; {@code groups = 1} is
+ * broadcast's single group (no partitioning: the vector is copied as it is). Score: ns per tuple.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class PartitionCopyBenchmark {
+public class PartitionCopyBenchmark extends MicroBenchmark {
 
     static final int VECTOR = 1024;
     private static final int TABLE_TUPLES = 64 * VECTOR;
 
-    @Param({"2", "4", "8"})
+    @Param({"1", "2", "4", "8"})
     public int groups;
 
     private Arena arena;

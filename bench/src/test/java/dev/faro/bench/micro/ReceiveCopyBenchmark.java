@@ -5,33 +5,18 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.operator.ReceiveSource;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The RECEIVE operator's copy-out ({@link ReceiveSource#next}) on its own: 64 KiB buffers of 16-byte tuples from an
  * endpoint that hands out a full buffer on every GETDATA, copied into a vector of {@value #VECTOR} tuples. Score: ns per
  * tuple.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class ReceiveCopyBenchmark {
+public class ReceiveCopyBenchmark extends MicroBenchmark {
 
     static final int VECTOR = 1024;
 

@@ -121,6 +121,10 @@ public final class ShuffleSink {
 
         /** Partitions and copies {@code count} tuples starting at {@code offset}. */
         public void add(MemorySegment tuples, long offset, int count) {
+            if (output.length == 1) {
+                addToSingleGroup(tuples, offset, count);
+                return;
+            }
             if (groupOf.length < count) {
                 groupOf = new int[count];
             }
@@ -181,6 +185,31 @@ public final class ShuffleSink {
                     if (length > limits[group]) {
                         send(group, StreamState.MORE_DATA);
                     }
+                }
+            }
+        }
+
+        /**
+         * One group (broadcast): every tuple goes to it, so the vector is copied into the group's buffers as it is, a
+         * buffer's worth of whole tuples at a time, without asking the partitioner.
+         */
+        private void addToSingleGroup(MemorySegment tuples, long offset, int count) {
+            long remaining = (long) count * tupleBytes;
+            long from = offset;
+            while (remaining > 0) {
+                if (payloads[0] == null) {
+                    open(0);
+                }
+                int length = lengths[0];
+                long room = (long) (limits[0] + tupleBytes - length) / tupleBytes * tupleBytes;
+                long take = Math.min(room, remaining);
+                MemorySegment.copy(tuples, from, payloads[0], length, take);
+                from += take;
+                remaining -= take;
+                length += (int) take;
+                lengths[0] = length;
+                if (length > limits[0]) {
+                    send(0, StreamState.MORE_DATA);
                 }
             }
         }

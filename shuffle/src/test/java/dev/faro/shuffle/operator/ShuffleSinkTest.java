@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link ShuffleSink.Writer} on its own, into an endpoint that records what it is given: every tuple reaches its
- * group's destinations once, whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
+ * group's destinations once (with one group, as broadcast has, the vector is copied as it is), whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
  * 100 bytes) as well as 16 (staged a chunk at a time up to 8 groups: chunks of 512 or 255 tuples split over buffers
  * of 3, 4 or 6 tuples), for buffers that hold a few tuples or one, and with vectors that end mid-buffer or exceed a
  * chunk.
@@ -32,6 +32,9 @@ class ShuffleSinkTest {
     @ParameterizedTest(name = "{0}-byte tuples, {1}-byte payloads, {2} groups")
     @CsvSource({
         "1, 64, 3",
+        "7, 64, 1",
+        "16, 64, 1",
+        "16, 4096, 1",
         "7, 64, 3",
         "12, 100, 4",
         "16, 64, 2",
