@@ -25,9 +25,10 @@ import java.util.function.Consumer;
 /**
  * The MPI baseline of the shuffle experiments (TODS19 §7.1): {@code mpi_shuffle.c}, shipped in this jar, compiled
  * with the system's {@code mpicc} into a cache directory and started with {@code mpirun} on this host at equal cores
- * ({@link #ranksPerNode}: one rank per thread of a node when they fit the cores, else one per node). Repartition uses 64 KB {@code MPI_Isend}/{@code MPI_Irecv}, broadcast {@code MPI_Ibcast}; the tuples, the
- * hash and the data volume per node are those of the case it stands in for, so its outcome is checked for exactly-once
- * delivery like a design's.
+ * ({@link #ranksPerNode}: one rank per thread of a node when they fit the cores, else one per node). Repartition uses
+ * 64 KB {@code MPI_Isend}/{@code MPI_Irecv}, broadcast {@code MPI_Ibcast}; the tuples, the hash and the data volume
+ * per node are those of the case it stands in for, so its outcome is checked for exactly-once delivery like a
+ * design's.
  *
  * <p>Coordination code. Open MPI is optional: {@link #prepare} says in one line why the baseline is unavailable.
  */

@@ -1,6 +1,7 @@
 package dev.faro.shuffle.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
@@ -98,6 +99,24 @@ class ShuffleSinkTest {
             assertThat(received.toByteArray())
                     .as("group %d's tuples, in order", group)
                     .isEqualTo(expected[group].toByteArray());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} groups")
+    @CsvSource({"1", "2", "9"})
+    void aBufferTooSmallForOneTupleIsRefusedWithOneLine(int groups) {
+        RecordingEndpoint endpoint = new RecordingEndpoint(8);
+        ShuffleSink sink = new ShuffleSink(
+                new NodeEndpoints(List.of(endpoint), List.of()),
+                TransmissionGroups.repartition(groups),
+                (tuples, offset) -> 0,
+                16,
+                1);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tuples = arena.allocate(16 * 4);
+            assertThatThrownBy(() -> sink.writer(0).add(tuples, 0, 4))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("a buffer's payload holds no tuple: payloadCapacity=8, tupleBytes=16");
         }
     }
 
