@@ -147,8 +147,8 @@ public final class MpiBaseline {
         int cores = Runtime.getRuntime().availableProcessors();
         int perNode = ranksPerNode(shuffleCase, cores);
         int ranks = shuffleCase.nodes() * perNode;
-        String work =
-                shuffleCase.threads() == 1 ? "1 thread's table" : shuffleCase.threads() / perNode + " threads' tables";
+        int tablesPerRank = shuffleCase.threads() / perNode;
+        String work = tablesPerRank == 1 ? "1 thread's table" : tablesPerRank + " threads' tables";
         return String.format(
                 java.util.Locale.ROOT,
                 "-np %d: %d rank%s per node, each shuffling %s, on %d cores (%s)",
@@ -157,10 +157,12 @@ public final class MpiBaseline {
                 perNode == 1 ? "" : "s",
                 work,
                 cores,
-                perNode == shuffleCase.threads()
+                (long) shuffleCase.nodes() * shuffleCase.threads() <= cores
                         ? "one rank per thread of a node"
-                        : "nodes x threads = " + shuffleCase.nodes() * shuffleCase.threads()
-                                + " ranks would exceed the cores");
+                        : shuffleCase.threads() > 1
+                                ? "nodes x threads = " + shuffleCase.nodes() * shuffleCase.threads()
+                                        + " ranks would exceed the cores"
+                                : "more ranks than cores, but one per node is the fewest");
     }
 
     /**

@@ -31,10 +31,17 @@ class MpiBaselineTest {
     @Test
     void configurationNamesTheRanksAndTheCores() {
         int cores = Runtime.getRuntime().availableProcessors();
+        if (cores >= 2) {
+            assertThat(MpiBaseline.configuration(shuffleCase(1, 2)))
+                    .startsWith("-np 2: 2 ranks per node, each shuffling 1 thread's table");
+        }
         assertThat(MpiBaseline.configuration(shuffleCase(1, 1)))
                 .startsWith("-np 1: 1 rank per node, each shuffling 1 thread's table, on " + cores + " cores");
         assertThat(MpiBaseline.configuration(shuffleCase(cores + 1, 2)))
                 .startsWith("-np " + (cores + 1) + ": 1 rank per node, each shuffling 2 threads' tables")
                 .endsWith("ranks would exceed the cores)");
+        assertThat(MpiBaseline.configuration(shuffleCase(cores + 1, 1)))
+                .startsWith("-np " + (cores + 1) + ": 1 rank per node, each shuffling 1 thread's table")
+                .endsWith("(more ranks than cores, but one per node is the fewest)");
     }
 }
