@@ -1,0 +1,184 @@
+package dev.faro.zerosided.switching;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The switch's control plane: installs endpoints (the static table) and flows, and changes flows while they run (add
+ * or remove a consumer, add a producer, remove a flow). Every change is a command the switch's loop applies between
+ * packets, in the order given, so a flow never sees half a change. Producers are never told about a change: their
+ * buffers and connections stay as they are (elasticity without producer-side change).
+ *
+ * <p>Coordination code: any thread; the methods return at once, before the switch has applied the change.
+ */
+public final class SwitchControl {
+
+    private final ZeroSidedSwitch target;
+    private int endpoints;
+    private int flows;
+
+    SwitchControl(ZeroSidedSwitch target) {
+        this.target = target;
+    }
+
+    /**
+     * Adds {@code endpoint} to the static table.
+     *
+     * @return the switch's queue pair number for the endpoint's connection: the PU's NIC connects its queue pair to it
+     *     (at the switch's port, first PSN 0)
+     * @throws IllegalStateException when {@link ZeroSidedSwitch#MAXIMUM_ENDPOINTS} are installed
+     */
+    public synchronized int addEndpoint(SwitchEndpoint endpoint) {
+        Objects.requireNonNull(endpoint, "endpoint is null");
+        if (endpoints == ZeroSidedSwitch.MAXIMUM_ENDPOINTS) {
+            throw new IllegalStateException("too many endpoints: maximum=" + ZeroSidedSwitch.MAXIMUM_ENDPOINTS);
+        }
+        int index = endpoints++;
+        target.enqueue(s -> {
+            s.port[index] = endpoint.port();
+            s.queuePair[index] = endpoint.queuePair();
+            s.remoteKey[index] = endpoint.remoteKey();
+            s.baseAddress[index] = endpoint.baseAddress();
+            s.capacity[index] = endpoint.capacity();
+            s.itemBytes[index] = endpoint.itemBytes();
+            s.producer[index] = endpoint.producer();
+            s.endpointCount = Math.max(s.endpointCount, index + 1);
+        });
+        return index;
+    }
+
+    /**
+     * Installs a key-based shuffle: {@code producerBuffers[p][c]} is producer p's buffer for consumer c, and
+     * {@code consumers[c]} consumer c's one buffer. A 1:1 flow is the 1×1 case.
+     *
+     * @return the flow's id
+     */
+    public synchronized int installShuffle(int[][] producerBuffers, int[] consumers) {
+        int flow = flows++;
+        int[][] byConsumer = new int[consumers.length][producerBuffers.length];
+        for (int p = 0; p < producerBuffers.length; p++) {
+            if (producerBuffers[p].length != consumers.length) {
+                throw new IllegalArgumentException("producer " + p + " has " + producerBuffers[p].length
+                        + " buffers for " + consumers.length + " consumers");
+            }
+            for (int c = 0; c < consumers.length; c++) {
+                byConsumer[c][p] = producerBuffers[p][c];
+            }
+        }
+        int[] consumerCopy = consumers.clone();
+        target.enqueue(s -> {
+            for (int c = 0; c < consumerCopy.length; c++) {
+                startThread(s, consumerCopy[c], flow, byConsumer[c]);
+            }
+        });
+        return flow;
+    }
+
+    /** Installs a 1:1 flow from {@code producerBuffer} to {@code consumerBuffer}. */
+    public int installOneToOne(int producerBuffer, int consumerBuffer) {
+        return installShuffle(new int[][] {{producerBuffer}}, new int[] {consumerBuffer});
+    }
+
+    /**
+     * Installs a load-balancing flow: any item of any of {@code producers} may go to any of {@code consumers}.
+     *
+     * @return the flow's id
+     */
+    public synchronized int installLoadBalance(int[] producers, int[] consumers) {
+        int flow = flows++;
+        int[] producerCopy = producers.clone();
+        int[] consumerCopy = consumers.clone();
+        target.enqueue(s -> {
+            for (int consumer : consumerCopy) {
+                startThread(s, consumer, flow, producerCopy);
+            }
+        });
+        return flow;
+    }
+
+    /**
+     * Adds {@code consumer} to load-balancing flow {@code flow} while it runs: it gets a switch thread over the flow's
+     * producers. The producers are not told.
+     */
+    public void addConsumer(int flow, int consumer) {
+        target.enqueue(s -> {
+            int[] producers = null;
+            for (int c = 0; c < s.endpointCount; c++) {
+                if (s.threadFlow[c] == flow && s.producersOf[c] != null && !s.removing[c]) {
+                    producers = s.producersOf[c];
+                    break;
+                }
+            }
+            startThread(s, consumer, flow, producers == null ? new int[0] : producers);
+        });
+    }
+
+    /**
+     * Removes {@code consumer} from its flow while the flow runs: its switch thread finishes the transfer it has
+     * started (so nothing is lost or duplicated) and then stops; the items already in its buffer stay there for it.
+     */
+    public void removeConsumer(int consumer) {
+        target.enqueue(s -> {
+            s.removing[consumer] = true;
+            s.recirculate(consumer);
+        });
+    }
+
+    /** Adds producer buffer {@code producer} to every switch thread of load-balancing flow {@code flow}. */
+    public void addProducer(int flow, int producer) {
+        target.enqueue(s -> {
+            for (int c = 0; c < s.endpointCount; c++) {
+                if (s.threadFlow[c] == flow && s.producersOf[c] != null) {
+                    int[] grown = Arrays.copyOf(s.producersOf[c], s.producersOf[c].length + 1);
+                    grown[grown.length - 1] = producer;
+                    s.producersOf[c] = grown;
+                }
+            }
+        });
+    }
+
+    /** Removes flow {@code flow}: each of its switch threads stops after its current transfer. */
+    public void removeFlow(int flow) {
+        target.enqueue(s -> {
+            for (int c = 0; c < s.endpointCount; c++) {
+                if (s.threadFlow[c] == flow && s.producersOf[c] != null) {
+                    s.removing[c] = true;
+                    s.recirculate(c);
+                }
+            }
+        });
+    }
+
+    /**
+     * Whether every switch thread of {@code flow} has told its consumer that the stream ended (approximate: a racy
+     * read of the switch's registers).
+     */
+    public boolean unsynchronizedFinished(int flow) {
+        boolean any = false;
+        for (int c = 0; c < target.endpointCount; c++) {
+            if (target.threadFlow[c] == flow && target.producersOf[c] != null && !target.removing[c]) {
+                any = true;
+                if (target.threadState[c] != ZeroSidedSwitch.THREAD_DONE) {
+                    return false;
+                }
+            }
+        }
+        return any;
+    }
+
+    /** Items the switch has delivered to consumer buffer {@code consumer} so far (approximate). */
+    public long unsynchronizedItemsDelivered(int consumer) {
+        return target.itemsDelivered[consumer];
+    }
+
+    private static void startThread(ZeroSidedSwitch s, int consumer, int flow, int[] producers) {
+        if (s.producer[consumer]) {
+            throw new IllegalArgumentException("endpoint " + consumer + " is a producer buffer, not a consumer's");
+        }
+        s.threadFlow[consumer] = flow;
+        s.producersOf[consumer] = producers.clone();
+        s.removing[consumer] = false;
+        s.threadState[consumer] = ZeroSidedSwitch.THREAD_IDLE;
+        s.recirculate(consumer);
+    }
+}

@@ -1,0 +1,559 @@
+package dev.faro.zerosided.switching;
+
+import dev.faro.zerosided.link.PacketLink;
+import dev.faro.zerosided.packet.Packet;
+import dev.faro.zerosided.packet.PacketDescriptor;
+import dev.faro.zerosided.packet.PacketOpcode;
+import dev.faro.zerosided.packet.Psn;
+import dev.faro.zerosided.unit.ZeroSidedBufferDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+/**
+ * The software switch's data plane: one single-threaded packet loop ({@link #doWork()}) that drives every flow, the
+ * RDMA initiator of every processing unit's NIC, so that no PU thread takes part in communication (SIGMOD24 §4). The
+ * protocol of one transfer and the switch threads are described in this package's documentation; the control plane is
+ * {@link #control()}.
+ *
+ * <p>State lives in register arrays indexed by endpoint (the switch's queue pair number for a PU buffer's connection
+ * is the endpoint's index): the static table (port, QPN, key, address, shape), the mirrored pointers, the PSN of each
+ * connection, the one outstanding operation per connection, and per consumer its switch thread. Payload is forwarded
+ * by reference: a READ response is rewritten into a WRITE in the receive buffer and sent on at once, so the switch
+ * never holds more than one packet's payload; {@link SwitchStatistics#payloadHighWaterBytes()} and
+ * {@link SwitchStatistics#payloadBoundViolations()} show it.
+ *
+ * <p>Data path: {@link #doWork()} is allocation-free; control commands (rare) allocate. One thread runs
+ * {@link #doWork()}; any thread uses {@link #control()}.
+ */
+public final class ZeroSidedSwitch implements AutoCloseable {
+
+    /** Endpoints (PU buffers) the switch can hold. */
+    public static final int MAXIMUM_ENDPOINTS = 4096;
+
+    private static final int RECEIVE_LIMIT = 64;
+    private static final int RECIRCULATION_LIMIT = 64;
+    private static final int COMMAND_LIMIT = 16;
+    private static final long DEADLINE_SCAN_INTERVAL_NS = 100_000;
+    private static final long PER_PACKET_TIMEOUT_NS = 20_000;
+
+    static final int OP_NONE = 0;
+    static final int OP_POLL = 1;
+    static final int OP_DATA_READ = 2;
+    static final int OP_DATA_WRITE = 3;
+    static final int OP_HEAD_WRITE = 4;
+    static final int OP_TAIL_WRITE = 5;
+    static final int OP_END_WRITE = 6;
+
+    static final int THREAD_NONE = 0;
+    static final int THREAD_IDLE = 1;
+    static final int THREAD_BUSY = 2;
+    static final int THREAD_DONE = 3;
+    static final int THREAD_FAILED = 4;
+
+    private static final ValueLayout.OfLong WIRE_LONG =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final PacketLink link;
+    private final SwitchConfig config;
+    private final SwitchStatistics statistics = new SwitchStatistics();
+    private final SwitchControl control;
+    private final Queue<Consumer<ZeroSidedSwitch>> commands = new ConcurrentLinkedQueue<>();
+    private final Packet packet = new Packet();
+    private final Packet request = new Packet();
+    private final ByteBuffer receiveBuffer;
+    private final ByteBuffer sendBuffer;
+    private final MemorySegment receiveSegment;
+    private final MemorySegment sendSegment;
+
+    // Static table, per endpoint: written by control commands on this thread.
+    final int[] port = new int[MAXIMUM_ENDPOINTS];
+    final int[] queuePair = new int[MAXIMUM_ENDPOINTS];
+    final int[] remoteKey = new int[MAXIMUM_ENDPOINTS];
+    final long[] baseAddress = new long[MAXIMUM_ENDPOINTS];
+    final int[] capacity = new int[MAXIMUM_ENDPOINTS];
+    final int[] itemBytes = new int[MAXIMUM_ENDPOINTS];
+    final boolean[] producer = new boolean[MAXIMUM_ENDPOINTS];
+    int endpointCount;
+
+    // Registers, per endpoint. Producer: head learned (poll/doorbell), tail the switch's; consumer: the reverse.
+    final long[] head = new long[MAXIMUM_ENDPOINTS];
+    final long[] tail = new long[MAXIMUM_ENDPOINTS];
+    final boolean[] ended = new boolean[MAXIMUM_ENDPOINTS];
+    final int[] nextPsn = new int[MAXIMUM_ENDPOINTS];
+    final long[] lastPollNs = new long[MAXIMUM_ENDPOINTS];
+    final int[] lockOwner = new int[MAXIMUM_ENDPOINTS];
+
+    // The one outstanding operation per connection.
+    final int[] operation = new int[MAXIMUM_ENDPOINTS];
+    final int[] operationPsn = new int[MAXIMUM_ENDPOINTS];
+    final int[] operationPackets = new int[MAXIMUM_ENDPOINTS];
+    final long[] operationAddress = new long[MAXIMUM_ENDPOINTS];
+    final int[] operationLength = new int[MAXIMUM_ENDPOINTS];
+    final long[] operationValue = new long[MAXIMUM_ENDPOINTS];
+    final int[] operationThread = new int[MAXIMUM_ENDPOINTS];
+    final long[] deadlineNs = new long[MAXIMUM_ENDPOINTS];
+    final int[] retries = new int[MAXIMUM_ENDPOINTS];
+
+    // Switch threads, one per consumer endpoint.
+    final int[] threadState = new int[MAXIMUM_ENDPOINTS];
+    final int[] threadFlow = new int[MAXIMUM_ENDPOINTS];
+    final int[][] producersOf = new int[MAXIMUM_ENDPOINTS][];
+    final int[] roundRobin = new int[MAXIMUM_ENDPOINTS];
+    final int[] batchProducer = new int[MAXIMUM_ENDPOINTS];
+    final long[] batchItems = new long[MAXIMUM_ENDPOINTS];
+    final int[] psnOffset = new int[MAXIMUM_ENDPOINTS];
+    final boolean[] removing = new boolean[MAXIMUM_ENDPOINTS];
+    final long[] itemsDelivered = new long[MAXIMUM_ENDPOINTS];
+
+    // Recirculation: switch threads with nothing outstanding, to evaluate again.
+    private final int[] recirculation = new int[MAXIMUM_ENDPOINTS];
+    private final boolean[] queued = new boolean[MAXIMUM_ENDPOINTS];
+    private long recirculationHead;
+    private long recirculationTail;
+
+    private long nowNs;
+    private long nextDeadlineScanNs;
+
+    /** A switch sending and receiving on {@code link}, which it then owns. */
+    public ZeroSidedSwitch(PacketLink link, SwitchConfig config) {
+        this.link = link;
+        this.config = config;
+        int length = PacketDescriptor.bufferLength(config.mtuBytes());
+        this.receiveBuffer = ByteBuffer.allocateDirect(length);
+        this.sendBuffer = ByteBuffer.allocateDirect(length);
+        this.receiveSegment = MemorySegment.ofBuffer(receiveBuffer);
+        this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
+        Arrays.fill(lockOwner, -1);
+        this.control = new SwitchControl(this);
+    }
+
+    /** The switch's port on the packet fabric: every PU NIC connects its queue pairs here. */
+    public int port() {
+        return link.port();
+    }
+
+    public SwitchConfig config() {
+        return config;
+    }
+
+    public SwitchStatistics statistics() {
+        return statistics;
+    }
+
+    /** The control plane: install endpoints and flows, change them live. Any thread. */
+    public SwitchControl control() {
+        return control;
+    }
+
+    void enqueue(Consumer<ZeroSidedSwitch> command) {
+        commands.add(command);
+    }
+
+    /**
+     * One duty cycle: read the clock; receive and handle up to {@value #RECEIVE_LIMIT} packets (rewrite READ
+     * responses, advance transfers on ACKs, take doorbells); run control commands; run the recirculated switch threads;
+     * reissue operations whose deadline passed.
+     *
+     * @return the work done
+     */
+    public int doWork() {
+        nowNs = System.nanoTime();
+        int work = 0;
+        for (int i = 0; i < RECEIVE_LIMIT; i++) {
+            int length = link.receive(receiveBuffer, PacketDescriptor.HEADROOM_LENGTH);
+            if (length == PacketLink.NOTHING) {
+                break;
+            }
+            work++;
+            statistics.packetsReceived++;
+            packet.wrap(receiveBuffer, PacketDescriptor.HEADROOM_LENGTH, length);
+            if (!packet.verify(config.mtuBytes())) {
+                statistics.malformedPackets++;
+                continue;
+            }
+            onPacket(link.sourcePort());
+        }
+        for (int i = 0; i < COMMAND_LIMIT; i++) {
+            Consumer<ZeroSidedSwitch> command = commands.poll();
+            if (command == null) {
+                break;
+            }
+            command.accept(this);
+            work++;
+        }
+        for (int i = 0; i < RECIRCULATION_LIMIT && recirculationHead != recirculationTail; i++) {
+            int thread = recirculation[(int) (recirculationHead++ % MAXIMUM_ENDPOINTS)];
+            queued[thread] = false;
+            work += decide(thread);
+        }
+        if (nowNs - nextDeadlineScanNs >= 0) {
+            nextDeadlineScanNs = nowNs + DEADLINE_SCAN_INTERVAL_NS;
+            work += checkDeadlines();
+        }
+        return work;
+    }
+
+    // ---- ingress
+
+    private void onPacket(int sourcePort) {
+        int endpoint = packet.destinationQp();
+        if (endpoint >= endpointCount || port[endpoint] != sourcePort) {
+            statistics.stalePackets++;
+            return;
+        }
+        PacketOpcode opcode = packet.opcode();
+        if (opcode.isReadResponse()) {
+            onReadResponse(endpoint, opcode);
+        } else if (opcode == PacketOpcode.ACKNOWLEDGE) {
+            onAcknowledge(endpoint);
+        } else if (opcode == PacketOpcode.DOORBELL) {
+            onDoorbell(endpoint);
+        } else {
+            statistics.stalePackets++;
+        }
+    }
+
+    private void onReadResponse(int endpoint, PacketOpcode opcode) {
+        int psn = packet.psn();
+        int kind = operation[endpoint];
+        if (!Psn.inRange(psn, operationPsn[endpoint], operationPackets[endpoint])
+                || (kind != OP_DATA_READ && kind != OP_POLL)) {
+            statistics.stalePackets++;
+            return;
+        }
+        if (kind == OP_POLL) {
+            long value = receiveSegment.get(WIRE_LONG, packet.payloadOffset());
+            learnPointer(endpoint, producer[endpoint] ? ZeroSidedBufferDescriptor.HEAD_OFFSET : -1, value);
+            int thread = operationThread[endpoint];
+            complete(endpoint);
+            unlock(endpoint, thread);
+            recirculate(thread);
+            return;
+        }
+        // step 2: rewrite the READ response into a WRITE to the consumer, PSN by the transfer's fixed offset
+        int consumer = operationThread[endpoint];
+        PacketOpcode write = opcode.toWrite();
+        int payload = packet.rewriteHeader(write, queuePair[consumer], Psn.add(psn, psnOffset[consumer]));
+        if (write.startsMessage()) {
+            packet.reth(operationAddress[consumer], remoteKey[consumer], operationLength[consumer]);
+        }
+        packet.ackRequest(write.endsMessage());
+        packet.seal(payload);
+        statistics.heldPayloadBytes = payload;
+        if (payload > statistics.payloadHighWaterBytes) {
+            statistics.payloadHighWaterBytes = payload;
+        }
+        if (payload > statistics.inFlightDataPackets * config.mtuBytes()) {
+            statistics.payloadBoundViolations++;
+        }
+        link.send(packet.buffer(), packet.start(), packet.length(), port[consumer]);
+        statistics.heldPayloadBytes = 0;
+        statistics.packetsForwarded++;
+    }
+
+    private void onAcknowledge(int endpoint) {
+        int kind = operation[endpoint];
+        int psn = packet.psn();
+        int last = Psn.add(operationPsn[endpoint], operationPackets[endpoint] - 1);
+        boolean covers = Psn.distance(psn, last) >= 0 && Psn.distance(psn, nextPsn[endpoint]) < 0;
+        int syndrome = packet.syndrome();
+        if (syndrome != PacketDescriptor.SYNDROME_ACK) {
+            statistics.naksReceived++;
+            if (kind == OP_NONE || kind == OP_DATA_READ) {
+                statistics.stalePackets++;
+            } else if (syndrome == PacketDescriptor.SYNDROME_NAK_SEQUENCE) {
+                reissue(endpoint);
+            } else {
+                fail(
+                        operationThread[endpoint],
+                        "remote access error at endpoint " + endpoint + " (port " + port[endpoint] + ", qp "
+                                + queuePair[endpoint] + "): its key or bounds changed");
+            }
+            return;
+        }
+        if (!covers || kind == OP_NONE || kind == OP_DATA_READ || kind == OP_POLL) {
+            statistics.stalePackets++; // a duplicate ACK, or one for an operation already completed
+            return;
+        }
+        int thread = operationThread[endpoint];
+        switch (kind) {
+            case OP_DATA_WRITE -> onDataAcknowledged(thread);
+            case OP_HEAD_WRITE -> onHeadAcknowledged(thread);
+            case OP_TAIL_WRITE -> onTailAcknowledged(endpoint, thread);
+            case OP_END_WRITE -> onEndAcknowledged(thread);
+            default -> statistics.stalePackets++;
+        }
+    }
+
+    private void onDoorbell(int endpoint) {
+        statistics.doorbells++;
+        long offset = packet.virtualAddress() - baseAddress[endpoint];
+        learnPointer(endpoint, (int) offset, packet.doorbellValue());
+    }
+
+    /** Takes a PU's pointer (a head word of a producer, a tail of a consumer); never moves a mirror backwards. */
+    private void learnPointer(int endpoint, int offset, long value) {
+        if (producer[endpoint] && offset == ZeroSidedBufferDescriptor.HEAD_OFFSET) {
+            long count = ZeroSidedBufferDescriptor.count(value);
+            if (count - head[endpoint] > 0) {
+                head[endpoint] = count;
+            }
+            if (ZeroSidedBufferDescriptor.ended(value) && count == head[endpoint]) {
+                ended[endpoint] = true;
+            }
+        } else if (!producer[endpoint]) {
+            if (value - tail[endpoint] > 0) {
+                tail[endpoint] = value;
+            }
+        }
+    }
+
+    // ---- the five steps of a transfer
+
+    /** Step 1: a switch thread's pass; starts a transfer, a poll or the end of stream, or recirculates. */
+    private int decide(int consumer) {
+        if (threadState[consumer] != THREAD_IDLE) {
+            return 0;
+        }
+        if (removing[consumer]) {
+            threadState[consumer] = THREAD_NONE;
+            return 1;
+        }
+        int[] producers = producersOf[consumer];
+        long free = capacity[consumer] - (head[consumer] - tail[consumer]);
+        int count = producers.length;
+        boolean allEnded = true;
+        for (int i = 0; i < count; i++) {
+            int index = (roundRobin[consumer] + i) % count;
+            int p = producers[index];
+            long available = head[p] - tail[p];
+            allEnded &= ended[p] && available == 0;
+            if (available > 0 && free > 0 && lockOwner[p] < 0) {
+                roundRobin[consumer] = (index + 1) % count;
+                startTransfer(consumer, p, Math.min(Math.min(available, free), maxBatchItems(p)));
+                return 1;
+            }
+        }
+        if (allEnded && count > 0) {
+            lockOwner[consumer] = consumer;
+            startPointerWrite(
+                    consumer, consumer, OP_END_WRITE, head[consumer] | ZeroSidedBufferDescriptor.END_OF_STREAM_BIT);
+            return 1;
+        }
+        if (free == 0 && pollDue(consumer)) {
+            startPoll(consumer, consumer, ZeroSidedBufferDescriptor.TAIL_OFFSET);
+            return 1;
+        }
+        for (int i = 0; i < count; i++) {
+            int p = producers[(roundRobin[consumer] + i) % count];
+            if (head[p] == tail[p] && !ended[p] && lockOwner[p] < 0 && pollDue(p)) {
+                roundRobin[consumer] = (roundRobin[consumer] + i + 1) % count;
+                lockOwner[p] = consumer;
+                startPoll(p, consumer, ZeroSidedBufferDescriptor.HEAD_OFFSET);
+                return 1;
+            }
+        }
+        statistics.recirculations++;
+        recirculate(consumer);
+        return 0;
+    }
+
+    private long maxBatchItems(int endpoint) {
+        return Math.max(1, config.maxBatchBytes() / itemBytes[endpoint]);
+    }
+
+    private boolean pollDue(int endpoint) {
+        return operation[endpoint] == OP_NONE && nowNs - lastPollNs[endpoint] >= config.pollIntervalNs();
+    }
+
+    private void startPoll(int endpoint, int thread, int wordOffset) {
+        statistics.polls++;
+        lastPollNs[endpoint] = nowNs;
+        threadState[thread] = THREAD_BUSY;
+        begin(endpoint, thread, OP_POLL, 1, baseAddress[endpoint] + wordOffset, Long.BYTES, 0);
+        sendReadRequest(endpoint);
+    }
+
+    private void startTransfer(int consumer, int producerEndpoint, long items) {
+        // a READ and a WRITE never cross the end of either ring
+        items = Math.min(items, capacity[producerEndpoint] - tail[producerEndpoint] % capacity[producerEndpoint]);
+        items = Math.min(items, capacity[consumer] - head[consumer] % capacity[consumer]);
+        int bytes = (int) (items * itemBytes[consumer]);
+        int packets = PacketDescriptor.packetCount(bytes, config.mtuBytes());
+        lockOwner[producerEndpoint] = consumer;
+        threadState[consumer] = THREAD_BUSY;
+        batchProducer[consumer] = producerEndpoint;
+        batchItems[consumer] = items;
+        long readAddress = baseAddress[producerEndpoint]
+                + ZeroSidedBufferDescriptor.slotOffset(
+                        tail[producerEndpoint], capacity[producerEndpoint], itemBytes[producerEndpoint]);
+        long writeAddress = baseAddress[consumer]
+                + ZeroSidedBufferDescriptor.slotOffset(head[consumer], capacity[consumer], itemBytes[consumer]);
+        begin(producerEndpoint, consumer, OP_DATA_READ, packets, readAddress, bytes, 0);
+        deadlineNs[producerEndpoint] = Long.MAX_VALUE; // the consumer side's deadline covers the transfer
+        begin(consumer, consumer, OP_DATA_WRITE, packets, writeAddress, bytes, 0);
+        deadlineNs[consumer] += (long) packets * PER_PACKET_TIMEOUT_NS;
+        psnOffset[consumer] = Psn.distance(operationPsn[consumer], operationPsn[producerEndpoint]);
+        statistics.inFlightDataPackets += packets;
+        sendReadRequest(producerEndpoint);
+    }
+
+    /** Step 3: the items are in the consumer's buffer: raise its head. */
+    private void onDataAcknowledged(int consumer) {
+        int p = batchProducer[consumer];
+        statistics.inFlightDataPackets -= operationPackets[consumer];
+        complete(p);
+        complete(consumer);
+        startPointerWrite(consumer, consumer, OP_HEAD_WRITE, head[consumer] + batchItems[consumer]);
+    }
+
+    /** Step 4: the consumer sees the items: free the producer's slots. */
+    private void onHeadAcknowledged(int consumer) {
+        head[consumer] = operationValue[consumer];
+        complete(consumer);
+        int p = batchProducer[consumer];
+        startPointerWrite(p, consumer, OP_TAIL_WRITE, tail[p] + batchItems[consumer]);
+    }
+
+    /** Step 5: the transfer is done: back to step 1. */
+    private void onTailAcknowledged(int producerEndpoint, int consumer) {
+        tail[producerEndpoint] = operationValue[producerEndpoint];
+        complete(producerEndpoint);
+        unlock(producerEndpoint, consumer);
+        statistics.transfers++;
+        statistics.itemsMoved += batchItems[consumer];
+        statistics.bytesMoved += batchItems[consumer] * itemBytes[consumer];
+        itemsDelivered[consumer] += batchItems[consumer];
+        batchItems[consumer] = 0;
+        recirculate(consumer);
+    }
+
+    private void onEndAcknowledged(int consumer) {
+        complete(consumer);
+        unlock(consumer, consumer);
+        threadState[consumer] = THREAD_DONE;
+        statistics.endsOfStream++;
+    }
+
+    private void startPointerWrite(int endpoint, int thread, int kind, long value) {
+        int offset =
+                kind == OP_TAIL_WRITE ? ZeroSidedBufferDescriptor.TAIL_OFFSET : ZeroSidedBufferDescriptor.HEAD_OFFSET;
+        begin(endpoint, thread, kind, 1, baseAddress[endpoint] + offset, Long.BYTES, value);
+        sendPointerWrite(endpoint);
+    }
+
+    // ---- connections: one operation outstanding, reissued with its own PSNs
+
+    private void begin(int endpoint, int thread, int kind, int packets, long address, int length, long value) {
+        operation[endpoint] = kind;
+        operationThread[endpoint] = thread;
+        operationPsn[endpoint] = nextPsn[endpoint];
+        operationPackets[endpoint] = packets;
+        operationAddress[endpoint] = address;
+        operationLength[endpoint] = length;
+        operationValue[endpoint] = value;
+        retries[endpoint] = 0;
+        deadlineNs[endpoint] = nowNs + config.retryTimeoutNs();
+        nextPsn[endpoint] = Psn.add(nextPsn[endpoint], packets);
+    }
+
+    private void complete(int endpoint) {
+        operation[endpoint] = OP_NONE;
+    }
+
+    private void unlock(int endpoint, int thread) {
+        if (lockOwner[endpoint] == thread) {
+            lockOwner[endpoint] = -1;
+        }
+    }
+
+    private void sendReadRequest(int endpoint) {
+        request.begin(sendBuffer, 0, PacketOpcode.READ_REQUEST, queuePair[endpoint], operationPsn[endpoint])
+                .reth(operationAddress[endpoint], remoteKey[endpoint], operationLength[endpoint])
+                .seal(0);
+        link.send(sendBuffer, 0, request.length(), port[endpoint]);
+    }
+
+    private void sendPointerWrite(int endpoint) {
+        request.begin(sendBuffer, 0, PacketOpcode.WRITE_ONLY, queuePair[endpoint], operationPsn[endpoint])
+                .reth(operationAddress[endpoint], remoteKey[endpoint], Long.BYTES)
+                .ackRequest(true);
+        sendSegment.set(WIRE_LONG, PacketOpcode.WRITE_ONLY.headerLength(), operationValue[endpoint]);
+        request.seal(Long.BYTES);
+        link.send(sendBuffer, 0, request.length(), port[endpoint]);
+    }
+
+    /**
+     * Reissues the operation outstanding on {@code endpoint}: data not yet ACKed by the consumer is READ again from
+     * the producer (same PSNs, so the consumer's NIC drops what it already applied); a pointer WRITE or a poll is sent
+     * again as it was (absolute values: applying one twice changes nothing).
+     */
+    private void reissue(int endpoint) {
+        int kind = operation[endpoint];
+        int thread = operationThread[endpoint];
+        if (++retries[endpoint] > config.maxRetries()) {
+            fail(
+                    thread,
+                    "endpoint " + endpoint + " (port " + port[endpoint] + ", qp " + queuePair[endpoint]
+                            + ") did not answer after " + config.maxRetries() + " retries");
+            return;
+        }
+        statistics.retries++;
+        deadlineNs[endpoint] =
+                nowNs + config.retryTimeoutNs() + (long) operationPackets[endpoint] * PER_PACKET_TIMEOUT_NS;
+        switch (kind) {
+            case OP_DATA_WRITE -> sendReadRequest(batchProducer[thread]);
+            case OP_POLL -> sendReadRequest(endpoint);
+            case OP_HEAD_WRITE, OP_TAIL_WRITE, OP_END_WRITE -> sendPointerWrite(endpoint);
+            default -> statistics.stalePackets++;
+        }
+    }
+
+    private int checkDeadlines() {
+        int work = 0;
+        for (int endpoint = 0; endpoint < endpointCount; endpoint++) {
+            if (operation[endpoint] != OP_NONE && nowNs - deadlineNs[endpoint] >= 0) {
+                reissue(endpoint);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void fail(int thread, String message) {
+        if (statistics.failure == null) {
+            statistics.failure = "zero-sided flow " + threadFlow[thread] + " failed: " + message;
+        }
+        threadState[thread] = THREAD_FAILED;
+        for (int endpoint = 0; endpoint < endpointCount; endpoint++) {
+            if (operationThread[endpoint] == thread && operation[endpoint] != OP_NONE) {
+                if (operation[endpoint] == OP_DATA_WRITE) {
+                    statistics.inFlightDataPackets -= operationPackets[endpoint];
+                }
+                operation[endpoint] = OP_NONE;
+            }
+            unlock(endpoint, thread);
+        }
+    }
+
+    void recirculate(int thread) {
+        if (threadState[thread] == THREAD_BUSY) {
+            threadState[thread] = THREAD_IDLE;
+        }
+        if (!queued[thread] && threadState[thread] == THREAD_IDLE) {
+            queued[thread] = true;
+            recirculation[(int) (recirculationTail++ % MAXIMUM_ENDPOINTS)] = thread;
+        }
+    }
+
+    @Override
+    public void close() {
+        link.close();
+    }
+}
