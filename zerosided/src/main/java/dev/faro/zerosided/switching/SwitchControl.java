@@ -1,5 +1,6 @@
 package dev.faro.zerosided.switching;
 
+import dev.faro.zerosided.packet.Psn;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -28,7 +29,15 @@ public final class SwitchControl {
      *     (at the switch's port, first PSN 0)
      * @throws IllegalStateException when {@link ZeroSidedSwitch#MAXIMUM_ENDPOINTS} are installed
      */
-    public synchronized int addEndpoint(SwitchEndpoint endpoint) {
+    public int addEndpoint(SwitchEndpoint endpoint) {
+        return addEndpoint(endpoint, 0);
+    }
+
+    /**
+     * Adds {@code endpoint} to the static table; the switch's first request on its connection carries {@code firstPsn}
+     * (the PU's NIC must expect it).
+     */
+    public synchronized int addEndpoint(SwitchEndpoint endpoint, int firstPsn) {
         Objects.requireNonNull(endpoint, "endpoint is null");
         if (endpoints == ZeroSidedSwitch.MAXIMUM_ENDPOINTS) {
             throw new IllegalStateException("too many endpoints: maximum=" + ZeroSidedSwitch.MAXIMUM_ENDPOINTS);
@@ -42,6 +51,7 @@ public final class SwitchControl {
             s.capacity[index] = endpoint.capacity();
             s.itemBytes[index] = endpoint.itemBytes();
             s.producer[index] = endpoint.producer();
+            s.nextPsn[index] = firstPsn & Psn.MASK;
             s.endpointCount = Math.max(s.endpointCount, index + 1);
         });
         return index;
@@ -169,6 +179,31 @@ public final class SwitchControl {
     /** Items the switch has delivered to consumer buffer {@code consumer} so far (approximate). */
     public long unsynchronizedItemsDelivered(int consumer) {
         return target.itemsDelivered[consumer];
+    }
+
+    /** One line per endpoint with its registers, for diagnosing a stalled flow (approximate). */
+    public String unsynchronizedDescribe() {
+        StringBuilder text = new StringBuilder();
+        ZeroSidedSwitch s = target;
+        for (int e = 0; e < s.endpointCount; e++) {
+            text.append(String.format(
+                    "endpoint %d %s head=%d tail=%d ended=%b psn=%d op=%d opPsn=%d packets=%d thread=%d lock=%d"
+                            + " state=%d retries=%d%n",
+                    e,
+                    s.producer[e] ? "producer" : "consumer",
+                    s.head[e],
+                    s.tail[e],
+                    s.ended[e],
+                    s.nextPsn[e],
+                    s.operation[e],
+                    s.operationPsn[e],
+                    s.operationPackets[e],
+                    s.operationThread[e],
+                    s.lockOwner[e],
+                    s.threadState[e],
+                    s.retries[e]));
+        }
+        return text.toString();
     }
 
     private static void startThread(ZeroSidedSwitch s, int consumer, int flow, int[] producers) {

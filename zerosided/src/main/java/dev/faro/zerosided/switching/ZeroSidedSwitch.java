@@ -203,11 +203,12 @@ public final class ZeroSidedSwitch implements AutoCloseable {
 
     private void onPacket(int sourcePort) {
         int endpoint = packet.destinationQp();
-        if (endpoint >= endpointCount || port[endpoint] != sourcePort) {
+        PacketOpcode opcode = packet.opcode();
+        // RC: only the connected NIC may answer; a doorbell comes from whatever the PU sends with
+        if (endpoint >= endpointCount || (port[endpoint] != sourcePort && opcode != PacketOpcode.DOORBELL)) {
             statistics.stalePackets++;
             return;
         }
-        PacketOpcode opcode = packet.opcode();
         if (opcode.isReadResponse()) {
             onReadResponse(endpoint, opcode);
         } else if (opcode == PacketOpcode.ACKNOWLEDGE) {
