@@ -35,8 +35,11 @@ class LinkTest {
         List<Integer> first = run(new FaultInjection(5, 0.1, 0.1, 0.1));
         List<Integer> second = run(new FaultInjection(5, 0.1, 0.1, 0.1));
         // the same seed loses and duplicates the same datagrams (when a held one is released depends on the clock)
-        assertThat(first.stream().sorted().toList()).isEqualTo(second.stream().sorted().toList());
-        assertThat(first).hasSizeBetween(900, 1100).isNotEqualTo(first.stream().sorted().toList());
+        assertThat(first.stream().sorted().toList())
+                .isEqualTo(second.stream().sorted().toList());
+        assertThat(first)
+                .hasSizeBetween(900, 1100)
+                .isNotEqualTo(first.stream().sorted().toList());
         long distinct = first.stream().distinct().count();
         assertThat(distinct).as("some lost").isLessThan(1000);
         assertThat(first.size()).as("some duplicated").isGreaterThan((int) distinct);
