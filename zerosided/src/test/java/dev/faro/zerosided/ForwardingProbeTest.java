@@ -15,7 +15,8 @@ class ForwardingProbeTest {
         assertThat(result.packetsPerSecond()).isPositive();
         assertThat(result.statistics().transfers()).isPositive();
         // a perfect network never loses: a retry only follows a pause of this thread longer than the timeout
-        assertThat(result.statistics().retries()).isLessThanOrEqualTo(result.statistics().transfers() / 100 + 5);
+        assertThat(result.statistics().retries())
+                .isLessThanOrEqualTo(result.statistics().transfers() / 100 + 5);
         assertThat(result.statistics().payloadHighWaterBytes()).isEqualTo(1024);
         System.out.printf(
                 "[zerosided] switch forwarding rate: %.0f packets/s, %.2f GB/s payload, %d transfers, %d retries%n",

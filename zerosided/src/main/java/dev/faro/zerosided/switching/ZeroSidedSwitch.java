@@ -519,7 +519,8 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private int checkDeadlines() {
         int work = 0;
         for (int endpoint = 0; endpoint < endpointCount; endpoint++) {
-            if (operation[endpoint] != OP_NONE && nowNs - deadlineNs[endpoint] >= 0) {
+            int kind = operation[endpoint];
+            if (kind != OP_NONE && kind != OP_DATA_READ && nowNs - deadlineNs[endpoint] >= 0) {
                 reissue(endpoint);
                 work++;
             }
