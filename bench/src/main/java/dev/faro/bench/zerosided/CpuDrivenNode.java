@@ -38,6 +38,7 @@ final class CpuDrivenNode {
             context.exchange().allGather("cpu-setup", new byte[0]);
             context.exchange().allGather("cpu-connected", new byte[0]);
             context.exchange().allGather("done", new byte[0]);
+            context.exchange().allGather("stopped", new byte[0]);
             return;
         }
         boolean producer = node == ZeroSidedPointHandler.PRODUCER_NODE;
@@ -89,6 +90,8 @@ final class CpuDrivenNode {
             context.exchange().allGather("cpu-connected", new byte[0]);
             if (!producer) {
                 UnitNode.runEndpoints(context, point, false, buffers, reply);
+                // the drivers may still be writing: keep the buffers until they have stopped
+                context.exchange().allGather("stopped", new byte[0]);
                 return;
             }
             String[] keys = other[1].strip().split(" ");
@@ -115,6 +118,7 @@ final class CpuDrivenNode {
                 for (Thread thread : driverThreads) {
                     thread.join();
                 }
+                context.exchange().allGather("stopped", new byte[0]);
             }
             long cpu = 0;
             for (CpuDriver driver : driverLoops) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The processing units' threads of one point, the same whichever mechanism moves the items: producers push items
@@ -44,12 +45,14 @@ final class EndpointThreads {
 
     private void produce(ZeroSidedBuffer buffer) {
         long sequence = 0;
+        int idle = 0;
         while (!stop) {
             long slot = buffer.claimSlot();
             if (slot == ZeroSidedBuffer.NONE) {
-                Thread.onSpinWait();
+                idle = backOff(idle);
                 continue;
             }
+            idle = 0;
             buffer.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, slot, sequence++);
             buffer.push();
         }
@@ -59,6 +62,7 @@ final class EndpointThreads {
     private void consume(ZeroSidedBuffer buffer, long windowStartNs, long windowEndNs) {
         long inWindow = 0;
         long expected = 0;
+        int idle = 0;
         while (true) {
             long now = System.nanoTime();
             if (now - windowEndNs >= 0) {
@@ -66,9 +70,10 @@ final class EndpointThreads {
             }
             long slot = buffer.nextSlot();
             if (slot < 0) {
-                Thread.onSpinWait();
+                idle = backOff(idle);
                 continue;
             }
+            idle = 0;
             long sequence = buffer.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, slot);
             if (sequence != expected) {
                 throw new IllegalStateException("flow out of order: expected item " + expected + ", got " + sequence);
@@ -81,6 +86,21 @@ final class EndpointThreads {
         }
         counted.addAndGet(inWindow);
         communicationNanos.addAndGet(buffer.communicationNanos());
+    }
+
+    /**
+     * Spin, then yield, then park briefly: a blocked endpoint thread must not starve the NIC, switch and driver
+     * threads on a machine with few cores.
+     */
+    private static int backOff(int idle) {
+        if (idle < 64) {
+            Thread.onSpinWait();
+        } else if (idle < 128) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(20_000);
+        }
+        return idle + 1;
     }
 
     /** Waits for the consumers (they end with their window) or stops and waits for the producers. */

@@ -31,13 +31,13 @@ public record ZeroSidedBenchConfig(
         String provider,
         Path outputDirectory) {
 
-    /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 64 KiB batches; 0.5 s + 2 s; 3 runs; shm. */
+    /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 256 KiB batches; 0.5 s + 2 s; 3 runs; shm. */
     public static final ZeroSidedBenchConfig DEFAULT = new ZeroSidedBenchConfig(
-            List.of(1, 2, 4), List.of(1, 2), 4096, 256, 64 << 10, 0.5, 2, 3, "shm", Path.of("results"));
+            List.of(1, 2, 4), List.of(1, 2), 4096, 256, 256 << 10, 0.5, 2, 3, "shm", Path.of("results"));
 
     /** A smoke test: flows 1 and 2, one short run per point. */
     public static final ZeroSidedBenchConfig QUICK = new ZeroSidedBenchConfig(
-            List.of(1, 2), List.of(1, 2), 4096, 256, 64 << 10, 0.2, 0.5, 1, "shm", Path.of("results"));
+            List.of(1, 2), List.of(1, 2), 4096, 256, 256 << 10, 0.2, 0.5, 1, "shm", Path.of("results"));
 
     public ZeroSidedBenchConfig {
         flows = List.copyOf(flows);

@@ -76,6 +76,8 @@ public final class ZeroSidedBenchmark {
             Map<String, Map<Integer, List<Double>>> throughput = new LinkedHashMap<>();
             Map<String, Map<Integer, List<Double>>> cpu = new LinkedHashMap<>();
             Map<Integer, List<Double>> communication = new LinkedHashMap<>();
+            Map<Integer, List<Double>> retries = new LinkedHashMap<>();
+            long highWater = 0;
             for (int flows : config.flows()) {
                 for (int run = 0; run < config.runs(); run++) {
                     List<ZeroSidedPoint> points = new ArrayList<>();
@@ -111,6 +113,16 @@ public final class ZeroSidedBenchmark {
                                             + consumers
                                                     .path("communicationNanos")
                                                     .asDouble());
+                            JsonNode switchReply = replies.get(ZeroSidedPointHandler.SWITCH_NODE);
+                            progress.accept("  switch: " + switchReply);
+                            retries.computeIfAbsent(flows, k -> new ArrayList<>())
+                                    .add(switchReply.path("retries").asDouble());
+                            highWater = Math.max(
+                                    highWater,
+                                    switchReply.path("payloadHighWaterBytes").asLong());
+                            if (switchReply.path("payloadBoundViolations").asLong() != 0) {
+                                throw new IllegalStateException("the switch held more payload than was in flight");
+                            }
                         }
                     }
                 }
@@ -123,6 +135,8 @@ public final class ZeroSidedBenchmark {
                     throughput,
                     cpu,
                     communication,
+                    retries,
+                    highWater,
                     new RunMetadata("zerosided", startedAt, elapsed, machine, parameters()));
         } finally {
             cluster = null;

@@ -30,6 +30,8 @@ final class ZeroSidedReport {
             Map<String, Map<Integer, List<Double>>> throughput,
             Map<String, Map<Integer, List<Double>>> driverCpuSeconds,
             Map<Integer, List<Double>> communicationNanos,
+            Map<Integer, List<Double>> switchRetries,
+            long payloadHighWaterBytes,
             RunMetadata metadata) {
         List<String> series = List.copyOf(throughput.keySet());
         String zeroSided = series.getFirst();
@@ -48,6 +50,7 @@ final class ZeroSidedReport {
             columns.add(ResultTable.Column.number(name.replace("cpu-driven ", "") + " CPU s"));
         }
         columns.add(ResultTable.Column.number("endpoint comm. ns"));
+        columns.add(ResultTable.Column.number("switch retries"));
         columns.add(ResultTable.Column.text("paper (" + ZeroSidedBenchmark.PAPER_FIG6.substring(0, 14) + ")"));
 
         List<List<String>> rows = new ArrayList<>();
@@ -85,6 +88,7 @@ final class ZeroSidedReport {
                         ZeroSidedBenchmark.median(driverCpuSeconds.get(name).get(flows))));
             }
             row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(communicationNanos.get(flows))));
+            row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(switchRetries.get(flows))));
             row.add(PAPER_ROW);
             rows.add(row);
         }
@@ -93,13 +97,14 @@ final class ZeroSidedReport {
                 "switch's own forwarding rate (node 0, perfect NICs, no I/O): %s GB/s payload, %.0f packets/s"
                         + " (paper: a Tofino port forwards at 100 Gb/s line rate)%n"
                         + "%d B items, median of %d run(s) of %.1f s; zero-sided over simulated NICs + UDP on loopback,"
-                        + " CPU-driven over the %s verbs fabric%n",
+                        + " CPU-driven over the %s verbs fabric; the switch held at most %d B of payload at once%n",
                 gigabytes(forwardingBytesPerSecond),
                 forwardingPacketsPerSecond,
                 config.itemBytes(),
                 config.runs(),
                 config.seconds(),
-                config.provider());
+                config.provider(),
+                payloadHighWaterBytes);
         String table =
                 header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n";
 

@@ -14,9 +14,9 @@ import dev.faro.zerosided.packet.PacketDescriptor;
  */
 public record SwitchConfig(int mtuBytes, int maxBatchBytes, long pollIntervalNs, long retryTimeoutNs, int maxRetries) {
 
-    /** MTU 1024, batches up to 64 KiB, continuous polling, 5 ms timeout, 1000 retries. */
+    /** MTU 1024, batches up to 64 KiB, continuous polling, 50 ms timeout (RDMA NICs use tens of ms), 200 retries. */
     public static final SwitchConfig DEFAULT =
-            new SwitchConfig(PacketDescriptor.DEFAULT_MTU_BYTES, 64 << 10, 0, 5_000_000, 1000);
+            new SwitchConfig(PacketDescriptor.DEFAULT_MTU_BYTES, 64 << 10, 0, 50_000_000, 200);
 
     public SwitchConfig {
         PacketDescriptor.checkMtu(mtuBytes);
