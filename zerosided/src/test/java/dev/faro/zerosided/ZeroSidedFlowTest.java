@@ -38,7 +38,7 @@ class ZeroSidedFlowTest {
             ZeroSidedBuffer producer = source.exposure().view(null);
             ZeroSidedBuffer consumer = sink.exposure().view(null);
             bed.start();
-            int items = 20_000;
+            int items = 8_000;
             Thread producing = Thread.ofPlatform().start(() -> produce(producer, 0, items));
             List<Long> received = consume(consumer, bed);
             producing.join();
@@ -85,7 +85,7 @@ class ZeroSidedFlowTest {
             }
             int flow = bed.zeroSidedSwitch.control().installShuffle(producerBuffers, consumerBuffers);
             bed.start();
-            int itemsPerProducer = 6000;
+            int itemsPerProducer = 3000;
             List<Thread> threads = new ArrayList<>();
             for (int p = 0; p < producers; p++) {
                 int producer = p;
@@ -155,7 +155,7 @@ class ZeroSidedFlowTest {
             }
             int flow = control.installLoadBalance(producerBuffers, new int[] {consumerBuffers[0]});
             bed.start();
-            int itemsPerProducer = 8000;
+            int itemsPerProducer = 4000;
             ConcurrentLinkedQueue<Long> received = new ConcurrentLinkedQueue<>();
             AtomicLong stop = new AtomicLong();
             List<Thread> threads = new ArrayList<>();

@@ -44,15 +44,15 @@ public final class SwitchControl {
         }
         int index = endpoints++;
         target.enqueue(s -> {
-            s.port[index] = endpoint.port();
-            s.queuePair[index] = endpoint.queuePair();
-            s.remoteKey[index] = endpoint.remoteKey();
-            s.baseAddress[index] = endpoint.baseAddress();
-            s.capacity[index] = endpoint.capacity();
-            s.itemBytes[index] = endpoint.itemBytes();
-            s.producer[index] = endpoint.producer();
-            s.nextPsn[index] = firstPsn & Psn.MASK;
-            s.endpointCount = Math.max(s.endpointCount, index + 1);
+            s.registers.port[index] = endpoint.port();
+            s.registers.queuePair[index] = endpoint.queuePair();
+            s.registers.remoteKey[index] = endpoint.remoteKey();
+            s.registers.baseAddress[index] = endpoint.baseAddress();
+            s.registers.capacity[index] = endpoint.capacity();
+            s.registers.itemBytes[index] = endpoint.itemBytes();
+            s.registers.producer[index] = endpoint.producer();
+            s.registers.nextPsn[index] = firstPsn & Psn.MASK;
+            s.registers.endpointCount = Math.max(s.registers.endpointCount, index + 1);
         });
         return index;
     }
@@ -107,15 +107,44 @@ public final class SwitchControl {
     }
 
     /**
+     * Installs a replication flow: every item of any of {@code producers} goes to every one of {@code consumers}, and
+     * all consumers see the items in the same order. The consumer buffers must be dedicated to the flow and empty.
+     *
+     * @return the flow's id
+     */
+    public synchronized int installReplication(int[] producers, int[] consumers) {
+        int flow = flows++;
+        int[] producerCopy = producers.clone();
+        int[] consumerCopy = consumers.clone();
+        target.enqueue(s -> {
+            for (int p : producerCopy) {
+                if (!s.registers.producer[p]) {
+                    throw new IllegalArgumentException("endpoint " + p + " is a consumer buffer, not a producer's");
+                }
+                s.registers.threadKind[p] = SwitchRegisters.REPLICATION_THREAD;
+                s.registers.consumersOf[p] = consumerCopy.clone();
+                s.registers.threadFlow[p] = flow;
+                s.registers.producersOf[p] = producerCopy.clone();
+                s.registers.removing[p] = false;
+                s.registers.threadState[p] = ZeroSidedSwitch.THREAD_IDLE;
+                s.recirculate(p);
+            }
+        });
+        return flow;
+    }
+
+    /**
      * Adds {@code consumer} to load-balancing flow {@code flow} while it runs: it gets a switch thread over the flow's
      * producers. The producers are not told.
      */
     public void addConsumer(int flow, int consumer) {
         target.enqueue(s -> {
             int[] producers = null;
-            for (int c = 0; c < s.endpointCount; c++) {
-                if (s.threadFlow[c] == flow && s.producersOf[c] != null && !s.removing[c]) {
-                    producers = s.producersOf[c];
+            for (int c = 0; c < s.registers.endpointCount; c++) {
+                if (s.registers.threadFlow[c] == flow
+                        && s.registers.producersOf[c] != null
+                        && !s.registers.removing[c]) {
+                    producers = s.registers.producersOf[c];
                     break;
                 }
             }
@@ -129,7 +158,7 @@ public final class SwitchControl {
      */
     public void removeConsumer(int consumer) {
         target.enqueue(s -> {
-            s.removing[consumer] = true;
+            s.registers.removing[consumer] = true;
             s.recirculate(consumer);
         });
     }
@@ -137,11 +166,11 @@ public final class SwitchControl {
     /** Adds producer buffer {@code producer} to every switch thread of load-balancing flow {@code flow}. */
     public void addProducer(int flow, int producer) {
         target.enqueue(s -> {
-            for (int c = 0; c < s.endpointCount; c++) {
-                if (s.threadFlow[c] == flow && s.producersOf[c] != null) {
-                    int[] grown = Arrays.copyOf(s.producersOf[c], s.producersOf[c].length + 1);
+            for (int c = 0; c < s.registers.endpointCount; c++) {
+                if (s.registers.threadFlow[c] == flow && s.registers.producersOf[c] != null) {
+                    int[] grown = Arrays.copyOf(s.registers.producersOf[c], s.registers.producersOf[c].length + 1);
                     grown[grown.length - 1] = producer;
-                    s.producersOf[c] = grown;
+                    s.registers.producersOf[c] = grown;
                 }
             }
         });
@@ -150,9 +179,9 @@ public final class SwitchControl {
     /** Removes flow {@code flow}: each of its switch threads stops after its current transfer. */
     public void removeFlow(int flow) {
         target.enqueue(s -> {
-            for (int c = 0; c < s.endpointCount; c++) {
-                if (s.threadFlow[c] == flow && s.producersOf[c] != null) {
-                    s.removing[c] = true;
+            for (int c = 0; c < s.registers.endpointCount; c++) {
+                if (s.registers.threadFlow[c] == flow && s.registers.producersOf[c] != null) {
+                    s.registers.removing[c] = true;
                     s.recirculate(c);
                 }
             }
@@ -165,10 +194,12 @@ public final class SwitchControl {
      */
     public boolean unsynchronizedFinished(int flow) {
         boolean any = false;
-        for (int c = 0; c < target.endpointCount; c++) {
-            if (target.threadFlow[c] == flow && target.producersOf[c] != null && !target.removing[c]) {
+        for (int c = 0; c < target.registers.endpointCount; c++) {
+            if (target.registers.threadFlow[c] == flow
+                    && target.registers.producersOf[c] != null
+                    && !target.registers.removing[c]) {
                 any = true;
-                if (target.threadState[c] != ZeroSidedSwitch.THREAD_DONE) {
+                if (target.registers.threadState[c] != ZeroSidedSwitch.THREAD_DONE) {
                     return false;
                 }
             }
@@ -178,42 +209,42 @@ public final class SwitchControl {
 
     /** Items the switch has delivered to consumer buffer {@code consumer} so far (approximate). */
     public long unsynchronizedItemsDelivered(int consumer) {
-        return target.itemsDelivered[consumer];
+        return target.registers.itemsDelivered[consumer];
     }
 
     /** One line per endpoint with its registers, for diagnosing a stalled flow (approximate). */
     public String unsynchronizedDescribe() {
         StringBuilder text = new StringBuilder();
         ZeroSidedSwitch s = target;
-        for (int e = 0; e < s.endpointCount; e++) {
+        for (int e = 0; e < s.registers.endpointCount; e++) {
             text.append(String.format(
                     "endpoint %d %s head=%d tail=%d ended=%b psn=%d op=%d opPsn=%d packets=%d thread=%d lock=%d"
                             + " state=%d retries=%d%n",
                     e,
-                    s.producer[e] ? "producer" : "consumer",
-                    s.head[e],
-                    s.tail[e],
-                    s.ended[e],
-                    s.nextPsn[e],
-                    s.operation[e],
-                    s.operationPsn[e],
-                    s.operationPackets[e],
-                    s.operationThread[e],
-                    s.lockOwner[e],
-                    s.threadState[e],
-                    s.retries[e]));
+                    s.registers.producer[e] ? "producer" : "consumer",
+                    s.registers.head[e],
+                    s.registers.tail[e],
+                    s.registers.ended[e],
+                    s.registers.nextPsn[e],
+                    s.registers.operation[e],
+                    s.registers.operationPsn[e],
+                    s.registers.operationPackets[e],
+                    s.registers.operationThread[e],
+                    s.registers.lockOwner[e],
+                    s.registers.threadState[e],
+                    s.registers.retries[e]));
         }
         return text.toString();
     }
 
     private static void startThread(ZeroSidedSwitch s, int consumer, int flow, int[] producers) {
-        if (s.producer[consumer]) {
+        if (s.registers.producer[consumer]) {
             throw new IllegalArgumentException("endpoint " + consumer + " is a producer buffer, not a consumer's");
         }
-        s.threadFlow[consumer] = flow;
-        s.producersOf[consumer] = producers.clone();
-        s.removing[consumer] = false;
-        s.threadState[consumer] = ZeroSidedSwitch.THREAD_IDLE;
+        s.registers.threadFlow[consumer] = flow;
+        s.registers.producersOf[consumer] = producers.clone();
+        s.registers.removing[consumer] = false;
+        s.registers.threadState[consumer] = ZeroSidedSwitch.THREAD_IDLE;
         s.recirculate(consumer);
     }
 }

@@ -10,7 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
@@ -40,7 +39,7 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private static final int RECIRCULATION_LIMIT = 64;
     private static final int COMMAND_LIMIT = 16;
     private static final long DEADLINE_SCAN_INTERVAL_NS = 100_000;
-    private static final long PER_PACKET_TIMEOUT_NS = 20_000;
+    static final long PER_PACKET_TIMEOUT_NS = 20_000;
 
     static final int OP_NONE = 0;
     static final int OP_POLL = 1;
@@ -71,45 +70,8 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private final MemorySegment receiveSegment;
     private final MemorySegment sendSegment;
 
-    // Static table, per endpoint: written by control commands on this thread.
-    final int[] port = new int[MAXIMUM_ENDPOINTS];
-    final int[] queuePair = new int[MAXIMUM_ENDPOINTS];
-    final int[] remoteKey = new int[MAXIMUM_ENDPOINTS];
-    final long[] baseAddress = new long[MAXIMUM_ENDPOINTS];
-    final int[] capacity = new int[MAXIMUM_ENDPOINTS];
-    final int[] itemBytes = new int[MAXIMUM_ENDPOINTS];
-    final boolean[] producer = new boolean[MAXIMUM_ENDPOINTS];
-    int endpointCount;
-
-    // Registers, per endpoint. Producer: head learned (poll/doorbell), tail the switch's; consumer: the reverse.
-    final long[] head = new long[MAXIMUM_ENDPOINTS];
-    final long[] tail = new long[MAXIMUM_ENDPOINTS];
-    final boolean[] ended = new boolean[MAXIMUM_ENDPOINTS];
-    final int[] nextPsn = new int[MAXIMUM_ENDPOINTS];
-    final long[] lastPollNs = new long[MAXIMUM_ENDPOINTS];
-    final int[] lockOwner = new int[MAXIMUM_ENDPOINTS];
-
-    // The one outstanding operation per connection.
-    final int[] operation = new int[MAXIMUM_ENDPOINTS];
-    final int[] operationPsn = new int[MAXIMUM_ENDPOINTS];
-    final int[] operationPackets = new int[MAXIMUM_ENDPOINTS];
-    final long[] operationAddress = new long[MAXIMUM_ENDPOINTS];
-    final int[] operationLength = new int[MAXIMUM_ENDPOINTS];
-    final long[] operationValue = new long[MAXIMUM_ENDPOINTS];
-    final int[] operationThread = new int[MAXIMUM_ENDPOINTS];
-    final long[] deadlineNs = new long[MAXIMUM_ENDPOINTS];
-    final int[] retries = new int[MAXIMUM_ENDPOINTS];
-
-    // Switch threads, one per consumer endpoint.
-    final int[] threadState = new int[MAXIMUM_ENDPOINTS];
-    final int[] threadFlow = new int[MAXIMUM_ENDPOINTS];
-    final int[][] producersOf = new int[MAXIMUM_ENDPOINTS][];
-    final int[] roundRobin = new int[MAXIMUM_ENDPOINTS];
-    final int[] batchProducer = new int[MAXIMUM_ENDPOINTS];
-    final long[] batchItems = new long[MAXIMUM_ENDPOINTS];
-    final int[] psnOffset = new int[MAXIMUM_ENDPOINTS];
-    final boolean[] removing = new boolean[MAXIMUM_ENDPOINTS];
-    final long[] itemsDelivered = new long[MAXIMUM_ENDPOINTS];
+    /** The register arrays and static tables; written by this thread only (control commands run on it). */
+    final SwitchRegisters registers = new SwitchRegisters();
 
     // Recirculation: switch threads with nothing outstanding, to evaluate again.
     private final int[] recirculation = new int[MAXIMUM_ENDPOINTS];
@@ -117,7 +79,9 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private long recirculationHead;
     private long recirculationTail;
 
-    private long nowNs;
+    private final ReplicationThreads replication = new ReplicationThreads(this);
+
+    long nowNs;
     private long nextDeadlineScanNs;
 
     /** A switch sending and receiving on {@code link}, which it then owns. */
@@ -129,8 +93,15 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         this.sendBuffer = ByteBuffer.allocateDirect(length);
         this.receiveSegment = MemorySegment.ofBuffer(receiveBuffer);
         this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
-        Arrays.fill(lockOwner, -1);
         this.control = new SwitchControl(this);
+    }
+
+    /**
+     * Bytes of switch state (static table and registers) one producer-consumer pair of a 1:1 flow occupies, as this
+     * switch lays it out (digest V12; the paper's Tofino: about 50 B of registers and 700 B of tables).
+     */
+    public static int stateBytesPerPair() {
+        return SwitchRegisters.bytesPerPair();
     }
 
     /** The switch's port on the packet fabric: every PU NIC connects its queue pairs here. */
@@ -205,7 +176,8 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         int endpoint = packet.destinationQp();
         PacketOpcode opcode = packet.opcode();
         // RC: only the connected NIC may answer; a doorbell comes from whatever the PU sends with
-        if (endpoint >= endpointCount || (port[endpoint] != sourcePort && opcode != PacketOpcode.DOORBELL)) {
+        if (endpoint >= registers.endpointCount
+                || (registers.port[endpoint] != sourcePort && opcode != PacketOpcode.DOORBELL)) {
             statistics.stalePackets++;
             return;
         }
@@ -222,27 +194,42 @@ public final class ZeroSidedSwitch implements AutoCloseable {
 
     private void onReadResponse(int endpoint, PacketOpcode opcode) {
         int psn = packet.psn();
-        int kind = operation[endpoint];
-        if (!Psn.inRange(psn, operationPsn[endpoint], operationPackets[endpoint])
+        int kind = registers.operation[endpoint];
+        if (!Psn.inRange(psn, registers.operationPsn[endpoint], registers.operationPackets[endpoint])
                 || (kind != OP_DATA_READ && kind != OP_POLL)) {
             statistics.stalePackets++;
             return;
         }
         if (kind == OP_POLL) {
             long value = receiveSegment.get(WIRE_LONG, packet.payloadOffset());
-            learnPointer(endpoint, producer[endpoint] ? ZeroSidedBufferDescriptor.HEAD_OFFSET : -1, value);
-            int thread = operationThread[endpoint];
+            learnPointer(endpoint, registers.producer[endpoint] ? ZeroSidedBufferDescriptor.HEAD_OFFSET : -1, value);
+            int thread = registers.operationThread[endpoint];
             complete(endpoint);
             unlock(endpoint, thread);
             recirculate(thread);
             return;
         }
-        // step 2: rewrite the READ response into a WRITE to the consumer, PSN by the transfer's fixed offset
-        int consumer = operationThread[endpoint];
-        PacketOpcode write = opcode.toWrite();
-        int payload = packet.rewriteHeader(write, queuePair[consumer], Psn.add(psn, psnOffset[consumer]));
+        // step 2: rewrite the READ response into a WRITE to the consumer(s), PSN by the transfer's fixed offset
+        int thread = registers.operationThread[endpoint];
+        if (registers.threadKind[thread] == SwitchRegisters.REPLICATION_THREAD) {
+            replication.forward(thread, opcode.toWrite(), psn);
+        } else {
+            forward(thread, opcode.toWrite(), psn);
+        }
+    }
+
+    /**
+     * Rewrites the received READ response (as it is now: a response, or a WRITE already sent to another consumer) into
+     * a WRITE to {@code consumer} for the response's PSN {@code responsePsn}, and sends it: the payload is not touched.
+     */
+    void forward(int consumer, PacketOpcode write, int responsePsn) {
+        int payload = packet.rewriteHeader(
+                write, registers.queuePair[consumer], Psn.add(responsePsn, registers.psnOffset[consumer]));
         if (write.startsMessage()) {
-            packet.reth(operationAddress[consumer], remoteKey[consumer], operationLength[consumer]);
+            packet.reth(
+                    registers.operationAddress[consumer],
+                    registers.remoteKey[consumer],
+                    registers.operationLength[consumer]);
         }
         packet.ackRequest(write.endsMessage());
         packet.seal(payload);
@@ -253,16 +240,16 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         if (payload > statistics.inFlightDataPackets * config.mtuBytes()) {
             statistics.payloadBoundViolations++;
         }
-        link.send(packet.buffer(), packet.start(), packet.length(), port[consumer]);
+        link.send(packet.buffer(), packet.start(), packet.length(), registers.port[consumer]);
         statistics.heldPayloadBytes = 0;
         statistics.packetsForwarded++;
     }
 
     private void onAcknowledge(int endpoint) {
-        int kind = operation[endpoint];
+        int kind = registers.operation[endpoint];
         int psn = packet.psn();
-        int last = Psn.add(operationPsn[endpoint], operationPackets[endpoint] - 1);
-        boolean covers = Psn.distance(psn, last) >= 0 && Psn.distance(psn, nextPsn[endpoint]) < 0;
+        int last = Psn.add(registers.operationPsn[endpoint], registers.operationPackets[endpoint] - 1);
+        boolean covers = Psn.distance(psn, last) >= 0 && Psn.distance(psn, registers.nextPsn[endpoint]) < 0;
         int syndrome = packet.syndrome();
         if (syndrome != PacketDescriptor.SYNDROME_ACK) {
             statistics.naksReceived++;
@@ -272,9 +259,9 @@ public final class ZeroSidedSwitch implements AutoCloseable {
                 reissue(endpoint);
             } else {
                 fail(
-                        operationThread[endpoint],
-                        "remote access error at endpoint " + endpoint + " (port " + port[endpoint] + ", qp "
-                                + queuePair[endpoint] + "): its key or bounds changed");
+                        registers.operationThread[endpoint],
+                        "remote access error at endpoint " + endpoint + " (port " + registers.port[endpoint] + ", qp "
+                                + registers.queuePair[endpoint] + "): its key or bounds changed");
             }
             return;
         }
@@ -282,7 +269,11 @@ public final class ZeroSidedSwitch implements AutoCloseable {
             statistics.stalePackets++; // a duplicate ACK, or one for an operation already completed
             return;
         }
-        int thread = operationThread[endpoint];
+        int thread = registers.operationThread[endpoint];
+        if (registers.threadKind[thread] == SwitchRegisters.REPLICATION_THREAD) {
+            replication.onAcknowledged(kind, endpoint, thread);
+            return;
+        }
         switch (kind) {
             case OP_DATA_WRITE -> onDataAcknowledged(thread);
             case OP_HEAD_WRITE -> onHeadAcknowledged(thread);
@@ -294,23 +285,23 @@ public final class ZeroSidedSwitch implements AutoCloseable {
 
     private void onDoorbell(int endpoint) {
         statistics.doorbells++;
-        long offset = packet.virtualAddress() - baseAddress[endpoint];
+        long offset = packet.virtualAddress() - registers.baseAddress[endpoint];
         learnPointer(endpoint, (int) offset, packet.doorbellValue());
     }
 
     /** Takes a PU's pointer (a head word of a producer, a tail of a consumer); never moves a mirror backwards. */
     private void learnPointer(int endpoint, int offset, long value) {
-        if (producer[endpoint] && offset == ZeroSidedBufferDescriptor.HEAD_OFFSET) {
+        if (registers.producer[endpoint] && offset == ZeroSidedBufferDescriptor.HEAD_OFFSET) {
             long count = ZeroSidedBufferDescriptor.count(value);
-            if (count - head[endpoint] > 0) {
-                head[endpoint] = count;
+            if (count - registers.head[endpoint] > 0) {
+                registers.head[endpoint] = count;
             }
-            if (ZeroSidedBufferDescriptor.ended(value) && count == head[endpoint]) {
-                ended[endpoint] = true;
+            if (ZeroSidedBufferDescriptor.ended(value) && count == registers.head[endpoint]) {
+                registers.ended[endpoint] = true;
             }
-        } else if (!producer[endpoint]) {
-            if (value - tail[endpoint] > 0) {
-                tail[endpoint] = value;
+        } else if (!registers.producer[endpoint]) {
+            if (value - registers.tail[endpoint] > 0) {
+                registers.tail[endpoint] = value;
             }
         }
     }
@@ -319,32 +310,38 @@ public final class ZeroSidedSwitch implements AutoCloseable {
 
     /** Step 1: a switch thread's pass; starts a transfer, a poll or the end of stream, or recirculates. */
     private int decide(int consumer) {
-        if (threadState[consumer] != THREAD_IDLE) {
+        if (registers.threadState[consumer] != THREAD_IDLE) {
             return 0;
         }
-        if (removing[consumer]) {
-            threadState[consumer] = THREAD_NONE;
+        if (registers.threadKind[consumer] == SwitchRegisters.REPLICATION_THREAD) {
+            return replication.decide(consumer);
+        }
+        if (registers.removing[consumer]) {
+            registers.threadState[consumer] = THREAD_NONE;
             return 1;
         }
-        int[] producers = producersOf[consumer];
-        long free = capacity[consumer] - (head[consumer] - tail[consumer]);
+        int[] producers = registers.producersOf[consumer];
+        long free = registers.capacity[consumer] - (registers.head[consumer] - registers.tail[consumer]);
         int count = producers.length;
         boolean allEnded = true;
         for (int i = 0; i < count; i++) {
-            int index = (roundRobin[consumer] + i) % count;
+            int index = (registers.roundRobin[consumer] + i) % count;
             int p = producers[index];
-            long available = head[p] - tail[p];
-            allEnded &= ended[p] && available == 0;
-            if (available > 0 && free > 0 && lockOwner[p] < 0) {
-                roundRobin[consumer] = (index + 1) % count;
+            long available = registers.head[p] - registers.tail[p];
+            allEnded &= registers.ended[p] && available == 0;
+            if (available > 0 && free > 0 && registers.lockOwner[p] < 0) {
+                registers.roundRobin[consumer] = (index + 1) % count;
                 startTransfer(consumer, p, Math.min(Math.min(available, free), maxBatchItems(p)));
                 return 1;
             }
         }
         if (allEnded && count > 0) {
-            lockOwner[consumer] = consumer;
+            registers.lockOwner[consumer] = consumer;
             startPointerWrite(
-                    consumer, consumer, OP_END_WRITE, head[consumer] | ZeroSidedBufferDescriptor.END_OF_STREAM_BIT);
+                    consumer,
+                    consumer,
+                    OP_END_WRITE,
+                    registers.head[consumer] | ZeroSidedBufferDescriptor.END_OF_STREAM_BIT);
             return 1;
         }
         if (free == 0 && pollDue(consumer)) {
@@ -352,10 +349,13 @@ public final class ZeroSidedSwitch implements AutoCloseable {
             return 1;
         }
         for (int i = 0; i < count; i++) {
-            int p = producers[(roundRobin[consumer] + i) % count];
-            if (head[p] == tail[p] && !ended[p] && lockOwner[p] < 0 && pollDue(p)) {
-                roundRobin[consumer] = (roundRobin[consumer] + i + 1) % count;
-                lockOwner[p] = consumer;
+            int p = producers[(registers.roundRobin[consumer] + i) % count];
+            if (registers.head[p] == registers.tail[p]
+                    && !registers.ended[p]
+                    && registers.lockOwner[p] < 0
+                    && pollDue(p)) {
+                registers.roundRobin[consumer] = (registers.roundRobin[consumer] + i + 1) % count;
+                registers.lockOwner[p] = consumer;
                 startPoll(p, consumer, ZeroSidedBufferDescriptor.HEAD_OFFSET);
                 return 1;
             }
@@ -365,129 +365,150 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         return 0;
     }
 
-    private long maxBatchItems(int endpoint) {
-        return Math.max(1, config.maxBatchBytes() / itemBytes[endpoint]);
+    long maxBatchItems(int endpoint) {
+        return Math.max(1, config.maxBatchBytes() / registers.itemBytes[endpoint]);
     }
 
-    private boolean pollDue(int endpoint) {
-        return operation[endpoint] == OP_NONE && nowNs - lastPollNs[endpoint] >= config.pollIntervalNs();
+    boolean pollDue(int endpoint) {
+        return registers.operation[endpoint] == OP_NONE
+                && nowNs - registers.lastPollNs[endpoint] >= config.pollIntervalNs();
     }
 
-    private void startPoll(int endpoint, int thread, int wordOffset) {
+    void startPoll(int endpoint, int thread, int wordOffset) {
         statistics.polls++;
-        lastPollNs[endpoint] = nowNs;
-        threadState[thread] = THREAD_BUSY;
-        begin(endpoint, thread, OP_POLL, 1, baseAddress[endpoint] + wordOffset, Long.BYTES, 0);
+        registers.lastPollNs[endpoint] = nowNs;
+        registers.threadState[thread] = THREAD_BUSY;
+        begin(endpoint, thread, OP_POLL, 1, registers.baseAddress[endpoint] + wordOffset, Long.BYTES, 0);
         sendReadRequest(endpoint);
     }
 
     private void startTransfer(int consumer, int producerEndpoint, long items) {
         // a READ and a WRITE never cross the end of either ring
-        items = Math.min(items, capacity[producerEndpoint] - tail[producerEndpoint] % capacity[producerEndpoint]);
-        items = Math.min(items, capacity[consumer] - head[consumer] % capacity[consumer]);
-        int bytes = (int) (items * itemBytes[consumer]);
+        items = Math.min(
+                items,
+                registers.capacity[producerEndpoint]
+                        - registers.tail[producerEndpoint] % registers.capacity[producerEndpoint]);
+        items = Math.min(items, registers.capacity[consumer] - registers.head[consumer] % registers.capacity[consumer]);
+        int bytes = (int) (items * registers.itemBytes[consumer]);
         int packets = PacketDescriptor.packetCount(bytes, config.mtuBytes());
-        lockOwner[producerEndpoint] = consumer;
-        threadState[consumer] = THREAD_BUSY;
-        batchProducer[consumer] = producerEndpoint;
-        batchItems[consumer] = items;
-        long readAddress = baseAddress[producerEndpoint]
+        registers.lockOwner[producerEndpoint] = consumer;
+        registers.threadState[consumer] = THREAD_BUSY;
+        registers.batchProducer[consumer] = producerEndpoint;
+        registers.batchItems[consumer] = items;
+        long readAddress = registers.baseAddress[producerEndpoint]
                 + ZeroSidedBufferDescriptor.slotOffset(
-                        tail[producerEndpoint], capacity[producerEndpoint], itemBytes[producerEndpoint]);
-        long writeAddress = baseAddress[consumer]
-                + ZeroSidedBufferDescriptor.slotOffset(head[consumer], capacity[consumer], itemBytes[consumer]);
+                        registers.tail[producerEndpoint],
+                        registers.capacity[producerEndpoint],
+                        registers.itemBytes[producerEndpoint]);
+        long writeAddress = registers.baseAddress[consumer]
+                + ZeroSidedBufferDescriptor.slotOffset(
+                        registers.head[consumer], registers.capacity[consumer], registers.itemBytes[consumer]);
         begin(producerEndpoint, consumer, OP_DATA_READ, packets, readAddress, bytes, 0);
-        deadlineNs[producerEndpoint] = Long.MAX_VALUE; // the consumer side's deadline covers the transfer
+        registers.deadlineNs[producerEndpoint] = Long.MAX_VALUE; // the consumer side's deadline covers the transfer
         begin(consumer, consumer, OP_DATA_WRITE, packets, writeAddress, bytes, 0);
-        deadlineNs[consumer] += (long) packets * PER_PACKET_TIMEOUT_NS;
-        psnOffset[consumer] = Psn.distance(operationPsn[consumer], operationPsn[producerEndpoint]);
+        registers.deadlineNs[consumer] += (long) packets * PER_PACKET_TIMEOUT_NS;
+        registers.psnOffset[consumer] =
+                Psn.distance(registers.operationPsn[consumer], registers.operationPsn[producerEndpoint]);
         statistics.inFlightDataPackets += packets;
         sendReadRequest(producerEndpoint);
     }
 
     /** Step 3: the items are in the consumer's buffer: raise its head. */
     private void onDataAcknowledged(int consumer) {
-        int p = batchProducer[consumer];
-        statistics.inFlightDataPackets -= operationPackets[consumer];
+        int p = registers.batchProducer[consumer];
+        statistics.inFlightDataPackets -= registers.operationPackets[consumer];
         complete(p);
         complete(consumer);
-        startPointerWrite(consumer, consumer, OP_HEAD_WRITE, head[consumer] + batchItems[consumer]);
+        startPointerWrite(consumer, consumer, OP_HEAD_WRITE, registers.head[consumer] + registers.batchItems[consumer]);
     }
 
     /** Step 4: the consumer sees the items: free the producer's slots. */
     private void onHeadAcknowledged(int consumer) {
-        head[consumer] = operationValue[consumer];
+        registers.head[consumer] = registers.operationValue[consumer];
         complete(consumer);
-        int p = batchProducer[consumer];
-        startPointerWrite(p, consumer, OP_TAIL_WRITE, tail[p] + batchItems[consumer]);
+        int p = registers.batchProducer[consumer];
+        startPointerWrite(p, consumer, OP_TAIL_WRITE, registers.tail[p] + registers.batchItems[consumer]);
     }
 
     /** Step 5: the transfer is done: back to step 1. */
     private void onTailAcknowledged(int producerEndpoint, int consumer) {
-        tail[producerEndpoint] = operationValue[producerEndpoint];
+        registers.tail[producerEndpoint] = registers.operationValue[producerEndpoint];
         complete(producerEndpoint);
         unlock(producerEndpoint, consumer);
         statistics.transfers++;
-        statistics.itemsMoved += batchItems[consumer];
-        statistics.bytesMoved += batchItems[consumer] * itemBytes[consumer];
-        itemsDelivered[consumer] += batchItems[consumer];
-        batchItems[consumer] = 0;
+        statistics.itemsMoved += registers.batchItems[consumer];
+        statistics.bytesMoved += registers.batchItems[consumer] * registers.itemBytes[consumer];
+        registers.itemsDelivered[consumer] += registers.batchItems[consumer];
+        registers.batchItems[consumer] = 0;
         recirculate(consumer);
     }
 
     private void onEndAcknowledged(int consumer) {
         complete(consumer);
         unlock(consumer, consumer);
-        threadState[consumer] = THREAD_DONE;
+        registers.threadState[consumer] = THREAD_DONE;
         statistics.endsOfStream++;
     }
 
-    private void startPointerWrite(int endpoint, int thread, int kind, long value) {
+    void startPointerWrite(int endpoint, int thread, int kind, long value) {
         int offset =
                 kind == OP_TAIL_WRITE ? ZeroSidedBufferDescriptor.TAIL_OFFSET : ZeroSidedBufferDescriptor.HEAD_OFFSET;
-        begin(endpoint, thread, kind, 1, baseAddress[endpoint] + offset, Long.BYTES, value);
+        begin(endpoint, thread, kind, 1, registers.baseAddress[endpoint] + offset, Long.BYTES, value);
         sendPointerWrite(endpoint);
     }
 
     // ---- connections: one operation outstanding, reissued with its own PSNs
 
-    private void begin(int endpoint, int thread, int kind, int packets, long address, int length, long value) {
-        operation[endpoint] = kind;
-        operationThread[endpoint] = thread;
-        operationPsn[endpoint] = nextPsn[endpoint];
-        operationPackets[endpoint] = packets;
-        operationAddress[endpoint] = address;
-        operationLength[endpoint] = length;
-        operationValue[endpoint] = value;
-        retries[endpoint] = 0;
-        deadlineNs[endpoint] = nowNs + config.retryTimeoutNs();
-        nextPsn[endpoint] = Psn.add(nextPsn[endpoint], packets);
+    void begin(int endpoint, int thread, int kind, int packets, long address, int length, long value) {
+        registers.operation[endpoint] = kind;
+        registers.operationThread[endpoint] = thread;
+        registers.operationPsn[endpoint] = registers.nextPsn[endpoint];
+        registers.operationPackets[endpoint] = packets;
+        registers.operationAddress[endpoint] = address;
+        registers.operationLength[endpoint] = length;
+        registers.operationValue[endpoint] = value;
+        registers.retries[endpoint] = 0;
+        registers.deadlineNs[endpoint] = nowNs + config.retryTimeoutNs();
+        registers.nextPsn[endpoint] = Psn.add(registers.nextPsn[endpoint], packets);
     }
 
-    private void complete(int endpoint) {
-        operation[endpoint] = OP_NONE;
+    void complete(int endpoint) {
+        registers.operation[endpoint] = OP_NONE;
     }
 
-    private void unlock(int endpoint, int thread) {
-        if (lockOwner[endpoint] == thread) {
-            lockOwner[endpoint] = -1;
+    void unlock(int endpoint, int thread) {
+        if (registers.lockOwner[endpoint] == thread) {
+            registers.lockOwner[endpoint] = -1;
         }
     }
 
-    private void sendReadRequest(int endpoint) {
-        request.begin(sendBuffer, 0, PacketOpcode.READ_REQUEST, queuePair[endpoint], operationPsn[endpoint])
-                .reth(operationAddress[endpoint], remoteKey[endpoint], operationLength[endpoint])
+    void sendReadRequest(int endpoint) {
+        request.begin(
+                        sendBuffer,
+                        0,
+                        PacketOpcode.READ_REQUEST,
+                        registers.queuePair[endpoint],
+                        registers.operationPsn[endpoint])
+                .reth(
+                        registers.operationAddress[endpoint],
+                        registers.remoteKey[endpoint],
+                        registers.operationLength[endpoint])
                 .seal(0);
-        link.send(sendBuffer, 0, request.length(), port[endpoint]);
+        link.send(sendBuffer, 0, request.length(), registers.port[endpoint]);
     }
 
     private void sendPointerWrite(int endpoint) {
-        request.begin(sendBuffer, 0, PacketOpcode.WRITE_ONLY, queuePair[endpoint], operationPsn[endpoint])
-                .reth(operationAddress[endpoint], remoteKey[endpoint], Long.BYTES)
+        request.begin(
+                        sendBuffer,
+                        0,
+                        PacketOpcode.WRITE_ONLY,
+                        registers.queuePair[endpoint],
+                        registers.operationPsn[endpoint])
+                .reth(registers.operationAddress[endpoint], registers.remoteKey[endpoint], Long.BYTES)
                 .ackRequest(true);
-        sendSegment.set(WIRE_LONG, PacketOpcode.WRITE_ONLY.headerLength(), operationValue[endpoint]);
+        sendSegment.set(WIRE_LONG, PacketOpcode.WRITE_ONLY.headerLength(), registers.operationValue[endpoint]);
         request.seal(Long.BYTES);
-        link.send(sendBuffer, 0, request.length(), port[endpoint]);
+        link.send(sendBuffer, 0, request.length(), registers.port[endpoint]);
     }
 
     /**
@@ -496,20 +517,21 @@ public final class ZeroSidedSwitch implements AutoCloseable {
      * again as it was (absolute values: applying one twice changes nothing).
      */
     private void reissue(int endpoint) {
-        int kind = operation[endpoint];
-        int thread = operationThread[endpoint];
-        if (++retries[endpoint] > config.maxRetries()) {
+        int kind = registers.operation[endpoint];
+        int thread = registers.operationThread[endpoint];
+        if (++registers.retries[endpoint] > config.maxRetries()) {
             fail(
                     thread,
-                    "endpoint " + endpoint + " (port " + port[endpoint] + ", qp " + queuePair[endpoint]
-                            + ") did not answer after " + config.maxRetries() + " retries");
+                    "endpoint " + endpoint + " (port " + registers.port[endpoint] + ", qp "
+                            + registers.queuePair[endpoint] + ") did not answer after " + config.maxRetries()
+                            + " retries");
             return;
         }
         statistics.retries++;
-        deadlineNs[endpoint] =
-                nowNs + config.retryTimeoutNs() + (long) operationPackets[endpoint] * PER_PACKET_TIMEOUT_NS;
+        registers.deadlineNs[endpoint] =
+                nowNs + config.retryTimeoutNs() + (long) registers.operationPackets[endpoint] * PER_PACKET_TIMEOUT_NS;
         switch (kind) {
-            case OP_DATA_WRITE -> sendReadRequest(batchProducer[thread]);
+            case OP_DATA_WRITE -> sendReadRequest(registers.batchProducer[thread]);
             case OP_POLL -> sendReadRequest(endpoint);
             case OP_HEAD_WRITE, OP_TAIL_WRITE, OP_END_WRITE -> sendPointerWrite(endpoint);
             default -> statistics.stalePackets++;
@@ -518,9 +540,9 @@ public final class ZeroSidedSwitch implements AutoCloseable {
 
     private int checkDeadlines() {
         int work = 0;
-        for (int endpoint = 0; endpoint < endpointCount; endpoint++) {
-            int kind = operation[endpoint];
-            if (kind != OP_NONE && kind != OP_DATA_READ && nowNs - deadlineNs[endpoint] >= 0) {
+        for (int endpoint = 0; endpoint < registers.endpointCount; endpoint++) {
+            int kind = registers.operation[endpoint];
+            if (kind != OP_NONE && kind != OP_DATA_READ && nowNs - registers.deadlineNs[endpoint] >= 0) {
                 reissue(endpoint);
                 work++;
             }
@@ -530,25 +552,25 @@ public final class ZeroSidedSwitch implements AutoCloseable {
 
     private void fail(int thread, String message) {
         if (statistics.failure == null) {
-            statistics.failure = "zero-sided flow " + threadFlow[thread] + " failed: " + message;
+            statistics.failure = "zero-sided flow " + registers.threadFlow[thread] + " failed: " + message;
         }
-        threadState[thread] = THREAD_FAILED;
-        for (int endpoint = 0; endpoint < endpointCount; endpoint++) {
-            if (operationThread[endpoint] == thread && operation[endpoint] != OP_NONE) {
-                if (operation[endpoint] == OP_DATA_WRITE) {
-                    statistics.inFlightDataPackets -= operationPackets[endpoint];
+        registers.threadState[thread] = THREAD_FAILED;
+        for (int endpoint = 0; endpoint < registers.endpointCount; endpoint++) {
+            if (registers.operationThread[endpoint] == thread && registers.operation[endpoint] != OP_NONE) {
+                if (registers.operation[endpoint] == OP_DATA_WRITE) {
+                    statistics.inFlightDataPackets -= registers.operationPackets[endpoint];
                 }
-                operation[endpoint] = OP_NONE;
+                registers.operation[endpoint] = OP_NONE;
             }
             unlock(endpoint, thread);
         }
     }
 
     void recirculate(int thread) {
-        if (threadState[thread] == THREAD_BUSY) {
-            threadState[thread] = THREAD_IDLE;
+        if (registers.threadState[thread] == THREAD_BUSY) {
+            registers.threadState[thread] = THREAD_IDLE;
         }
-        if (!queued[thread] && threadState[thread] == THREAD_IDLE) {
+        if (!queued[thread] && registers.threadState[thread] == THREAD_IDLE) {
             queued[thread] = true;
             recirculation[(int) (recirculationTail++ % MAXIMUM_ENDPOINTS)] = thread;
         }
