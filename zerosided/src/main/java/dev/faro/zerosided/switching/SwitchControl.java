@@ -134,6 +134,19 @@ public final class SwitchControl {
     }
 
     /**
+     * Sets flow {@code flow}'s QoS weight (default 1): while flows compete, each gets a share of the switch's transfers
+     * in proportion to its weight. Takes effect at the next transfers; the PUs are not told.
+     *
+     * @throws IllegalArgumentException if the weight is not positive
+     */
+    public void setWeight(int flow, double weight) {
+        if (!(weight > 0)) {
+            throw new IllegalArgumentException("weight must be positive: weight=" + weight);
+        }
+        target.enqueue(s -> s.qos.setWeight(flow, weight));
+    }
+
+    /**
      * Adds {@code consumer} to load-balancing flow {@code flow} while it runs: it gets a switch thread over the flow's
      * producers. The producers are not told.
      */

@@ -80,6 +80,7 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private long recirculationTail;
 
     private final ReplicationThreads replication = new ReplicationThreads(this);
+    final QosScheduler qos;
 
     long nowNs;
     private long nextDeadlineScanNs;
@@ -93,6 +94,7 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         this.sendBuffer = ByteBuffer.allocateDirect(length);
         this.receiveSegment = MemorySegment.ofBuffer(receiveBuffer);
         this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
+        this.qos = new QosScheduler(registers, config.maxBatchBytes());
         this.control = new SwitchControl(this);
     }
 
@@ -330,6 +332,9 @@ public final class ZeroSidedSwitch implements AutoCloseable {
             long available = registers.head[p] - registers.tail[p];
             allEnded &= registers.ended[p] && available == 0;
             if (available > 0 && free > 0 && registers.lockOwner[p] < 0) {
+                if (!qos.mayStart(consumer, nowNs)) {
+                    break; // over its share: let the other flows catch up
+                }
                 registers.roundRobin[consumer] = (index + 1) % count;
                 startTransfer(consumer, p, Math.min(Math.min(available, free), maxBatchItems(p)));
                 return 1;
@@ -439,6 +444,7 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         statistics.itemsMoved += registers.batchItems[consumer];
         statistics.bytesMoved += registers.batchItems[consumer] * registers.itemBytes[consumer];
         registers.itemsDelivered[consumer] += registers.batchItems[consumer];
+        qos.charge(consumer, registers.batchItems[consumer] * registers.itemBytes[consumer]);
         registers.batchItems[consumer] = 0;
         recirculate(consumer);
     }
