@@ -136,13 +136,13 @@ class ZeroSidedFlowTest {
     }
 
     @Test
-    void loadBalancingSurvivesConsumersAddedAndRemovedLive() throws Exception {
+    void loadBalancingSurvivesProducersAndConsumersAddedAndRemovedLive() throws Exception {
         try (Testbed bed = new Testbed(CONFIG, ONE_PERCENT, 0, 5)) {
             SwitchControl control = bed.zeroSidedSwitch.control();
-            int[] producerBuffers = new int[2];
-            ZeroSidedBuffer[] producers = new ZeroSidedBuffer[2];
-            for (int p = 0; p < 2; p++) {
-                Testbed.Exposed exposed = bed.expose(p, 32, 16, true, 0);
+            int[] producerBuffers = new int[3];
+            ZeroSidedBuffer[] producers = new ZeroSidedBuffer[3];
+            for (int p = 0; p < 3; p++) {
+                Testbed.Exposed exposed = bed.expose(p % 2, 32, 16, true, 0);
                 producerBuffers[p] = exposed.switchQueuePair();
                 producers[p] = exposed.exposure().view(null);
             }
@@ -153,13 +153,15 @@ class ZeroSidedFlowTest {
                 consumerBuffers[c] = exposed.switchQueuePair();
                 consumers[c] = exposed.exposure().view(null);
             }
-            int flow = control.installLoadBalance(producerBuffers, new int[] {consumerBuffers[0]});
+            // the third producer joins later; it pushes from the start, unaware
+            int flow = control.installLoadBalance(
+                    new int[] {producerBuffers[0], producerBuffers[1]}, new int[] {consumerBuffers[0]});
             bed.start();
             int itemsPerProducer = 4000;
             ConcurrentLinkedQueue<Long> received = new ConcurrentLinkedQueue<>();
             AtomicLong stop = new AtomicLong();
             List<Thread> threads = new ArrayList<>();
-            for (int p = 0; p < 2; p++) {
+            for (int p = 0; p < 3; p++) {
                 int producer = p;
                 threads.add(Thread.ofPlatform().start(() -> {
                     for (int i = 0; i < itemsPerProducer; i++) {
@@ -173,7 +175,9 @@ class ZeroSidedFlowTest {
                 ZeroSidedBuffer consumer = consumers[c];
                 consuming.add(Thread.ofPlatform().start(() -> drainUntil(consumer, received, stop)));
             }
-            long total = 2L * itemsPerProducer;
+            long total = 3L * itemsPerProducer;
+            awaitCount(received, total / 8, bed);
+            control.addProducer(flow, producerBuffers[2]);
             awaitCount(received, total / 4, bed);
             control.addConsumer(flow, consumerBuffers[1]);
             awaitCount(received, total / 2, bed);

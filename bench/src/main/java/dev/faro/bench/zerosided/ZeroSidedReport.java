@@ -52,7 +52,7 @@ final class ZeroSidedReport {
         }
         columns.add(ResultTable.Column.number("endpoint comm. ns"));
         columns.add(ResultTable.Column.number("switch retries"));
-        columns.add(ResultTable.Column.text("paper (" + ZeroSidedBenchmark.PAPER_FIG6.substring(0, 14) + ")"));
+        columns.add(ResultTable.Column.text("paper (Fig. 6)"));
 
         List<List<String>> rows = new ArrayList<>();
         List<List<String>> csvRows = new ArrayList<>();
