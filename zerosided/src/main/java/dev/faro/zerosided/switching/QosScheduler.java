@@ -4,8 +4,8 @@ package dev.faro.zerosided.switching;
  * Per-flow QoS weights for the consumers' switch threads (paper §5.2 "fine-grained quality of service", Fig. 11):
  * start-time fair queuing at the granularity of transfers. Each switch thread has a virtual byte count, charged
  * {@code bytes / weight} of its flow per completed transfer; a thread may start a transfer only while its virtual
- * count is within one batch of the smallest among the threads that currently want to transfer (wanted within the last
- * {@link #ACTIVE_WINDOW_NS}). Backlogged flows therefore share the switch in proportion to their weights, whatever
+ * count is within one batch of the smallest among the threads that are backlogged (their last pass found items to move
+ * and room for them). Backlog is a state, not a time, so a pause of the switch's thread changes nothing. Backlogged flows therefore share the switch in proportion to their weights, whatever
  * limits them; a thread that was idle rejoins at the current minimum instead of claiming its idle time. A weight
  * change evens every virtual count, so the new shares apply from the next transfers. The PUs are not told.
  *
@@ -14,14 +14,10 @@ package dev.faro.zerosided.switching;
  */
 final class QosScheduler {
 
-    /** A thread that wanted to transfer within this long counts as competing. */
-    static final long ACTIVE_WINDOW_NS = 1_000_000;
-
     private final SwitchRegisters r;
     private final double[] weight = new double[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
     private final double[] virtualBytes = new double[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
-    private final long[] wantedNs = new long[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
-    private final boolean[] competing = new boolean[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
+    private final boolean[] backlogged = new boolean[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
     private final long quantumBytes;
     private boolean enabled;
 
@@ -32,18 +28,16 @@ final class QosScheduler {
     }
 
     /** Whether switch thread {@code thread}, which has items to move, may start a transfer now. */
-    boolean mayStart(int thread, long nowNs) {
+    boolean mayStart(int thread) {
         if (!enabled) {
             return true;
         }
-        boolean wasCompeting = competing[thread] && nowNs - wantedNs[thread] < ACTIVE_WINDOW_NS;
-        wantedNs[thread] = nowNs;
-        competing[thread] = true;
+        boolean wasBacklogged = backlogged[thread];
+        backlogged[thread] = true;
         double minimum = Double.POSITIVE_INFINITY;
         for (int other = 0; other < r.endpointCount; other++) {
             if (other != thread
-                    && competing[other]
-                    && nowNs - wantedNs[other] < ACTIVE_WINDOW_NS
+                    && backlogged[other]
                     && r.producersOf[other] != null
                     && r.threadKind[other] == SwitchRegisters.CONSUMER_THREAD
                     && (r.threadState[other] == ZeroSidedSwitch.THREAD_IDLE
@@ -54,10 +48,15 @@ final class QosScheduler {
         if (minimum == Double.POSITIVE_INFINITY) {
             return true;
         }
-        if (!wasCompeting) {
+        if (!wasBacklogged) {
             virtualBytes[thread] = Math.max(virtualBytes[thread], minimum);
         }
         return virtualBytes[thread] <= minimum + quantumBytes;
+    }
+
+    /** Switch thread {@code thread} found nothing to move (no items, or no room): it stops competing. */
+    void idle(int thread) {
+        backlogged[thread] = false;
     }
 
     /** Charges a completed transfer of {@code bytes} to {@code thread}. */

@@ -3,6 +3,7 @@ package dev.faro.zerosided.switching;
 import dev.faro.zerosided.packet.Psn;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The switch's control plane: installs endpoints (the static table) and flows, and changes flows while they run (add
@@ -218,6 +219,23 @@ public final class SwitchControl {
             }
         }
         return any;
+    }
+
+    /**
+     * The items delivered so far to each of {@code consumers}, read by the switch's thread between packets, so all of
+     * them at one instant and after every change requested before this call.
+     */
+    public CompletableFuture<long[]> itemsDelivered(int... consumers) {
+        int[] copy = consumers.clone();
+        CompletableFuture<long[]> result = new CompletableFuture<>();
+        target.enqueue(s -> {
+            long[] counts = new long[copy.length];
+            for (int i = 0; i < copy.length; i++) {
+                counts[i] = s.registers.itemsDelivered[copy[i]];
+            }
+            result.complete(counts);
+        });
+        return result;
     }
 
     /** Items the switch has delivered to consumer buffer {@code consumer} so far (approximate). */

@@ -326,19 +326,24 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         long free = registers.capacity[consumer] - (registers.head[consumer] - registers.tail[consumer]);
         int count = producers.length;
         boolean allEnded = true;
+        boolean wanted = false;
         for (int i = 0; i < count; i++) {
             int index = (registers.roundRobin[consumer] + i) % count;
             int p = producers[index];
             long available = registers.head[p] - registers.tail[p];
             allEnded &= registers.ended[p] && available == 0;
             if (available > 0 && free > 0 && registers.lockOwner[p] < 0) {
-                if (!qos.mayStart(consumer, nowNs)) {
+                wanted = true;
+                if (!qos.mayStart(consumer)) {
                     break; // over its share: let the other flows catch up
                 }
                 registers.roundRobin[consumer] = (index + 1) % count;
                 startTransfer(consumer, p, Math.min(Math.min(available, free), maxBatchItems(p)));
                 return 1;
             }
+        }
+        if (!wanted) {
+            qos.idle(consumer);
         }
         if (allEnded && count > 0) {
             registers.lockOwner[consumer] = consumer;
