@@ -31,9 +31,9 @@
  * <p><b>Flows.</b> A switch thread per consumer visits its producer buffers round robin: key-based shuffle (producer p
  * has a buffer per consumer) and 1:1; load balancing (all threads over the same producers, a per-producer lock;
  * consumers and producers can be added, consumers removed, while it runs). Replication
- * ({@link dev.faro.zerosided.switching.ReplicationThreads}): a thread per producer locks every consumer, multicasts
+ * ({@code ReplicationThreads}): a thread per producer locks every consumer, multicasts
  * each response to all of them and raises their heads only when all have ACKed, so all see one global order. QoS
- * ({@link dev.faro.zerosided.switching.QosScheduler}): per-flow weights share the switch's transfers among backlogged
+ * ({@code QosScheduler}): per-flow weights share the switch's transfers among backlogged
  * flows. End of stream: a producer sets bit 63 of its head; when every producer of a consumer has ended and been
  * drained, the switch WRITEs the consumer's head with that bit.
  *
