@@ -22,6 +22,7 @@ public final class SwitchStatistics {
     long inFlightDataPackets;
     long payloadBoundViolations;
     long endsOfStream;
+    long congestionNotifications;
     volatile String failure;
 
     public long packetsReceived() {
@@ -91,6 +92,11 @@ public final class SwitchStatistics {
     /** Consumers told that their stream ended. */
     public long endsOfStream() {
         return endsOfStream;
+    }
+
+    /** CNPs sent to producers' NICs (one per sequence NAK of a data WRITE: data lost on the way to a consumer). */
+    public long congestionNotifications() {
+        return congestionNotifications;
     }
 
     /** The first flow failure (a PU that stopped answering, an access error), or null. */

@@ -258,6 +258,10 @@ public final class ZeroSidedSwitch implements AutoCloseable {
             if (kind == OP_NONE || kind == OP_DATA_READ) {
                 statistics.stalePackets++;
             } else if (syndrome == PacketDescriptor.SYNDROME_NAK_SEQUENCE) {
+                if (kind == OP_DATA_WRITE) {
+                    // data was lost on its way to the consumer: tell the producer's NIC to slow down (RoCEv2 CNP)
+                    sendCongestionNotification(registers.batchProducer[registers.operationThread[endpoint]]);
+                }
                 reissue(endpoint);
             } else {
                 fail(
@@ -520,6 +524,14 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         sendSegment.set(WIRE_LONG, PacketOpcode.WRITE_ONLY.headerLength(), registers.operationValue[endpoint]);
         request.seal(Long.BYTES);
         link.send(sendBuffer, 0, request.length(), registers.port[endpoint]);
+    }
+
+    private void sendCongestionNotification(int endpoint) {
+        request.begin(sendBuffer, 0, PacketOpcode.CNP, registers.queuePair[endpoint], 0)
+                .cnpReserved()
+                .seal(0);
+        link.send(sendBuffer, 0, request.length(), registers.port[endpoint]);
+        statistics.congestionNotifications++;
     }
 
     /**

@@ -37,8 +37,8 @@
  * flows. End of stream: a producer sets bit 63 of its head; when every producer of a consumer has ended and been
  * drained, the switch WRITEs the consumer's head with that bit.
  *
- * <p><b>Not built yet</b> (see the issue): the switch's own ECN marking and CNP generation (a NIC halves its READ
- * response burst on a CNP, nothing sends one yet), QoS for replication threads, live removal of producers, and the
+ * <p><b>Not built yet</b> (see the issue): ECN marking by queue depth (the switch has no queues: it sends a CNP to
+ * the producer's NIC when a consumer NAKs lost data, and the NIC halves its READ response burst), QoS for replication threads, live removal of producers, and the
  * switch as an exchange transport of the engine.
  */
 package dev.faro.zerosided.switching;

@@ -128,6 +128,20 @@ class SimulatedRcNicTest {
     }
 
     @Test
+    void aCongestionNotificationHalvesTheResponseBurstWhichThenRecovers() {
+        nic.connect(qp, requester.port(), 77, 0);
+        int burst = nic.responseBurst();
+        send(PacketOpcode.CNP, 0, 0, 0, 0, null);
+        drain();
+        assertThat(nic.counters().congestionNotifications()).isEqualTo(1);
+        assertThat(nic.responseBurst()).isEqualTo(burst / 2);
+        for (int i = 0; i < 10_000 && nic.responseBurst() < burst; i++) {
+            nic.doWork();
+        }
+        assertThat(nic.responseBurst()).isEqualTo(burst);
+    }
+
+    @Test
     void ignoresPacketsFromOtherPeers() {
         nic.connect(qp, requester.port() + 100, 77, 0);
         send(PacketOpcode.WRITE_ONLY, 0, region.address(0), region.remoteKey(), 8, filled(8, 5));
@@ -140,6 +154,8 @@ class SimulatedRcNicTest {
         packet.begin(buffer, 0, opcode, qp, psn);
         if (opcode.extensionLength() == PacketDescriptor.RETH_LENGTH) {
             packet.reth(address, key, length);
+        } else if (opcode == PacketOpcode.CNP) {
+            packet.cnpReserved();
         }
         int payloadLength = payload == null ? 0 : payload.length;
         if (payload != null) {
