@@ -1,0 +1,103 @@
+package dev.faro.bench.zerosided;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The parameters of {@code faro bench zerosided} (validation V1/V4 of the digest: throughput against endpoint threads,
+ * zero-sided against a CPU-driven one-sided baseline).
+ *
+ * @param flows the concurrent 1:1 flow counts to measure (each flow has one producer and one consumer thread)
+ * @param drivers the CPU driver thread counts of the baseline
+ * @param itemBytes item size (the paper's Fig. 6 point: 4 KiB)
+ * @param capacity slots per buffer
+ * @param maxBatchBytes the batching cap of the switch and the drivers
+ * @param warmupSeconds untimed time per run before its window
+ * @param seconds the timed window per run
+ * @param runs runs per point; the table shows the median
+ * @param provider the verbs fabric of the CPU-driven baseline and of the cluster ({@code shm}, {@code net}, {@code ucx})
+ * @param outputDirectory where CSV, JSON and PNG go
+ */
+public record ZeroSidedBenchConfig(
+        List<Integer> flows,
+        List<Integer> drivers,
+        int itemBytes,
+        int capacity,
+        int maxBatchBytes,
+        double warmupSeconds,
+        double seconds,
+        int runs,
+        String provider,
+        Path outputDirectory) {
+
+    /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 256 KiB batches; 0.5 s + 2 s; 3 runs; shm. */
+    public static final ZeroSidedBenchConfig DEFAULT = new ZeroSidedBenchConfig(
+            List.of(1, 2, 4), List.of(1, 2), 4096, 256, 256 << 10, 0.5, 2, 3, "shm", Path.of("results"));
+
+    /** A smoke test: flows 1 and 2, one short run per point. */
+    public static final ZeroSidedBenchConfig QUICK = new ZeroSidedBenchConfig(
+            List.of(1, 2), List.of(1, 2), 4096, 256, 256 << 10, 0.2, 0.5, 1, "shm", Path.of("results"));
+
+    public ZeroSidedBenchConfig {
+        flows = List.copyOf(flows);
+        drivers = List.copyOf(drivers);
+        Objects.requireNonNull(provider, "provider is null");
+        Objects.requireNonNull(outputDirectory, "outputDirectory is null");
+        check(!flows.isEmpty() && flows.stream().allMatch(f -> f >= 1 && f <= 64), "flows must be within [1, 64]");
+        check(
+                !drivers.isEmpty() && drivers.stream().allMatch(d -> d >= 1 && d <= 16),
+                "drivers must be within [1, 16]");
+        check(
+                itemBytes >= 8 && itemBytes % 8 == 0 && itemBytes <= 1 << 20,
+                "item size must be a multiple of 8 up to 1M");
+        check(capacity >= 2 && capacity <= 1 << 16, "capacity must be within [2, 65536]");
+        check(maxBatchBytes >= itemBytes && maxBatchBytes <= 4 << 20, "batch must be within [item size, 4M]");
+        check(warmupSeconds >= 0 && seconds > 0 && seconds <= 600, "seconds must be within (0, 600]");
+        check(runs >= 1 && runs <= 100, "runs must be within [1, 100]");
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    public ZeroSidedBenchConfig with(
+            List<Integer> newFlows,
+            List<Integer> newDrivers,
+            Integer newItemBytes,
+            Double newSeconds,
+            Integer newRuns) {
+        return new ZeroSidedBenchConfig(
+                newFlows == null ? flows : newFlows,
+                newDrivers == null ? drivers : newDrivers,
+                newItemBytes == null ? itemBytes : newItemBytes,
+                capacity,
+                Math.max(maxBatchBytes, newItemBytes == null ? itemBytes : newItemBytes),
+                warmupSeconds,
+                newSeconds == null ? seconds : newSeconds,
+                newRuns == null ? runs : newRuns,
+                provider,
+                outputDirectory);
+    }
+
+    public ZeroSidedBenchConfig withProvider(String value) {
+        return new ZeroSidedBenchConfig(
+                flows,
+                drivers,
+                itemBytes,
+                capacity,
+                maxBatchBytes,
+                warmupSeconds,
+                seconds,
+                runs,
+                value,
+                outputDirectory);
+    }
+
+    public ZeroSidedBenchConfig withOutputDirectory(Path value) {
+        return new ZeroSidedBenchConfig(
+                flows, drivers, itemBytes, capacity, maxBatchBytes, warmupSeconds, seconds, runs, provider, value);
+    }
+}

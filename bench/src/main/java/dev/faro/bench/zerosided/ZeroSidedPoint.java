@@ -1,0 +1,64 @@
+package dev.faro.bench.zerosided;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * One measured point of {@code faro bench zerosided}: {@code flows} 1:1 flows of {@code itemBytes} items, each with
+ * one producer thread (node 1) and one consumer thread (node 2), moved either by the switch (node 0) or by
+ * {@code drivers} CPU driver threads on the producers' node.
+ *
+ * @param mode {@link #ZERO_SIDED}, {@link #CPU_DRIVEN} or {@link #FORWARDING} (the switch alone, against perfect NICs)
+ * @param flows concurrent flows (= producer threads = consumer threads)
+ * @param drivers CPU driver threads (CPU-driven only)
+ * @param itemBytes item size
+ * @param capacity slots per buffer
+ * @param maxBatchBytes the batching cap, for the switch and the drivers alike
+ * @param warmupSeconds untimed time before the window
+ * @param seconds the timed window
+ */
+record ZeroSidedPoint(
+        String mode,
+        int flows,
+        int drivers,
+        int itemBytes,
+        int capacity,
+        int maxBatchBytes,
+        double warmupSeconds,
+        double seconds) {
+
+    static final String ZERO_SIDED = "zero-sided";
+    static final String CPU_DRIVEN = "cpu-driven";
+    static final String FORWARDING = "forwarding";
+
+    ObjectNode toJson() {
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("mode", mode)
+                .put("flows", flows)
+                .put("drivers", drivers)
+                .put("itemBytes", itemBytes)
+                .put("capacity", capacity)
+                .put("maxBatchBytes", maxBatchBytes)
+                .put("warmupSeconds", warmupSeconds)
+                .put("seconds", seconds);
+    }
+
+    static ZeroSidedPoint fromJson(JsonNode json) {
+        return new ZeroSidedPoint(
+                json.path("mode").asText(),
+                json.path("flows").asInt(),
+                json.path("drivers").asInt(),
+                json.path("itemBytes").asInt(),
+                json.path("capacity").asInt(),
+                json.path("maxBatchBytes").asInt(),
+                json.path("warmupSeconds").asDouble(),
+                json.path("seconds").asDouble());
+    }
+
+    /** The label of this point's series: {@code zero-sided}, {@code cpu-driven (1 driver)}, ... */
+    String series() {
+        return mode.equals(CPU_DRIVEN) ? mode + " (" + drivers + (drivers == 1 ? " driver)" : " drivers)") : mode;
+    }
+}

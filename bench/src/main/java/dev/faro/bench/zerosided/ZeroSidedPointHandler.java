@@ -1,0 +1,87 @@
+package dev.faro.bench.zerosided;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.worker.TaskHandler;
+import dev.faro.cluster.worker.WorkerContext;
+import dev.faro.zerosided.switching.ForwardingProbe;
+import dev.faro.zerosided.switching.SwitchConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Cluster task {@value #TYPE}: this node's part of one {@link ZeroSidedPoint}, all three nodes in one round. Node 0
+ * is the switch ({@link SwitchNode}; for {@link ZeroSidedPoint#FORWARDING} it measures the switch alone), node 1 the
+ * producers' processing units, node 2 the consumers' ({@link UnitNode} zero-sided, {@link CpuDrivenNode} for the
+ * baseline, whose drivers run on node 1). Set-up data (endpoints, queue pairs, keys) travels through the round's
+ * all-gathers; the timed loops run between the workers alone. Replies the node's figures as JSON.
+ *
+ * <p>Coordination code.
+ */
+public final class ZeroSidedPointHandler implements TaskHandler {
+
+    /** The task type. */
+    public static final String TYPE = "bench.zerosided-point";
+
+    static final int SWITCH_NODE = 0;
+    static final int PRODUCER_NODE = 1;
+    static final int CONSUMER_NODE = 2;
+
+    /** The nodes a point needs. */
+    static final int NODES = 3;
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public TaskReply handle(WorkerContext context, JsonNode payload) throws Exception {
+        ZeroSidedPoint point = ZeroSidedPoint.fromJson(payload);
+        ObjectNode reply = JsonNodeFactory.instance.objectNode();
+        int node = context.nodeIndex();
+        switch (point.mode()) {
+            case ZeroSidedPoint.FORWARDING -> {
+                if (node == SWITCH_NODE) {
+                    ForwardingProbe.Result result = ForwardingProbe.measure(
+                            switchConfig(point), point.itemBytes(), (long) (point.seconds() * 1e9));
+                    reply.put("packetsPerSecond", result.packetsPerSecond());
+                    reply.put("bytesPerSecond", result.payloadBytesPerSecond());
+                }
+            }
+            case ZeroSidedPoint.ZERO_SIDED -> {
+                if (node == SWITCH_NODE) {
+                    SwitchNode.run(context, point, switchConfig(point), reply);
+                } else {
+                    UnitNode.run(context, point, switchConfig(point), reply);
+                }
+            }
+            case ZeroSidedPoint.CPU_DRIVEN -> CpuDrivenNode.run(context, point, reply);
+            default -> throw new IllegalArgumentException("unknown mode: " + point.mode());
+        }
+        return TaskReply.of(reply);
+    }
+
+    static SwitchConfig switchConfig(ZeroSidedPoint point) {
+        return SwitchConfig.DEFAULT.withMaxBatchBytes(point.maxBatchBytes());
+    }
+
+    /** Encodes numbers for an all-gather. */
+    static byte[] encode(long... values) {
+        StringBuilder text = new StringBuilder();
+        for (long value : values) {
+            text.append(value).append(' ');
+        }
+        return text.toString().strip().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Decodes {@link #encode}'s bytes. */
+    static long[] decode(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.US_ASCII).strip();
+        return text.isEmpty()
+                ? new long[0]
+                : Arrays.stream(text.split(" ")).mapToLong(Long::parseLong).toArray();
+    }
+}

@@ -1,0 +1,164 @@
+package dev.faro.bench.zerosided;
+
+import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.PlotWriter;
+import dev.faro.bench.report.ResultTable;
+import dev.faro.bench.report.RunMetadata;
+import dev.faro.zerosided.switching.ZeroSidedSwitch;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Writes {@code faro bench zerosided}'s results: a table (medians; the switch's forwarding rate first; ratios to it
+ * and to the one-driver baseline; the drivers' CPU time; the endpoint threads' communication time; the paper's
+ * column), {@code zerosided.csv} (every run), {@code zerosided.json} and {@code zerosided.png}.
+ *
+ * <p>Coordination code.
+ */
+final class ZeroSidedReport {
+
+    static final String PAPER_ROW = "flat near line rate; 1 core falls behind as flows grow";
+
+    private ZeroSidedReport() {}
+
+    static ZeroSidedBenchmark.Report write(
+            ZeroSidedBenchConfig config,
+            double forwardingBytesPerSecond,
+            double forwardingPacketsPerSecond,
+            Map<String, Map<Integer, List<Double>>> throughput,
+            Map<String, Map<Integer, List<Double>>> driverCpuSeconds,
+            Map<Integer, List<Double>> communicationNanos,
+            Map<Integer, List<Double>> switchRetries,
+            long payloadHighWaterBytes,
+            RunMetadata metadata) {
+        List<String> series = List.copyOf(throughput.keySet());
+        String zeroSided = series.getFirst();
+        String oneDriver = series.size() > 1 ? series.get(1) : null;
+
+        List<ResultTable.Column> columns = new ArrayList<>();
+        columns.add(ResultTable.Column.number("flows"));
+        for (String name : series) {
+            columns.add(ResultTable.Column.number(name + " GB/s"));
+        }
+        columns.add(ResultTable.Column.number("zero-sided / forwarding"));
+        if (oneDriver != null) {
+            columns.add(ResultTable.Column.number("zero-sided / " + oneDriver));
+        }
+        for (String name : series.subList(1, series.size())) {
+            columns.add(ResultTable.Column.number(name.replace("cpu-driven ", "") + " CPU s"));
+        }
+        columns.add(ResultTable.Column.number("endpoint comm. ns"));
+        columns.add(ResultTable.Column.number("switch retries"));
+        columns.add(ResultTable.Column.text("paper (Fig. 6)"));
+
+        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> csvRows = new ArrayList<>();
+        for (int flows : config.flows()) {
+            List<String> row = new ArrayList<>();
+            row.add(Integer.toString(flows));
+            for (String name : series) {
+                row.add(gigabytes(ZeroSidedBenchmark.median(throughput.get(name).get(flows))));
+                List<Double> runs = throughput.get(name).get(flows);
+                List<Double> cpu = driverCpuSeconds.get(name).get(flows);
+                for (int run = 0; run < runs.size(); run++) {
+                    csvRows.add(List.of(
+                            name,
+                            Integer.toString(flows),
+                            Integer.toString(run + 1),
+                            format(runs.get(run)),
+                            format(cpu.get(run)),
+                            name.equals(zeroSided)
+                                    ? format(communicationNanos.get(flows).get(run))
+                                    : "",
+                            format(forwardingBytesPerSecond)));
+                }
+            }
+            double ours = ZeroSidedBenchmark.median(throughput.get(zeroSided).get(flows));
+            row.add(ratio(ours / forwardingBytesPerSecond));
+            if (oneDriver != null) {
+                row.add(ratio(ours
+                        / ZeroSidedBenchmark.median(throughput.get(oneDriver).get(flows))));
+            }
+            for (String name : series.subList(1, series.size())) {
+                row.add(String.format(
+                        Locale.ROOT,
+                        "%.2f",
+                        ZeroSidedBenchmark.median(driverCpuSeconds.get(name).get(flows))));
+            }
+            row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(communicationNanos.get(flows))));
+            row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(switchRetries.get(flows))));
+            row.add(PAPER_ROW);
+            rows.add(row);
+        }
+        String header = String.format(
+                Locale.ROOT,
+                "switch's own forwarding rate (node 0, perfect NICs, no I/O): %s GB/s payload, %.0f packets/s"
+                        + " (paper: a Tofino port forwards at 100 Gb/s line rate)%n"
+                        + "%d B items, median of %d run(s) of %.1f s; zero-sided over simulated NICs + UDP on loopback,"
+                        + " CPU-driven over the %s verbs fabric; the switch held at most %d B of payload at once%n"
+                        + "switch state per 1:1 pair: %d B (paper: ~50 B registers + ~700 B tables on a Tofino)%n",
+                gigabytes(forwardingBytesPerSecond),
+                forwardingPacketsPerSecond,
+                config.itemBytes(),
+                config.runs(),
+                config.seconds(),
+                config.provider(),
+                payloadHighWaterBytes,
+                ZeroSidedSwitch.stateBytesPerPair());
+        String table =
+                header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n";
+
+        Path directory = config.outputDirectory();
+        Path csv = directory.resolve("zerosided.csv");
+        CsvWriter.write(
+                csv,
+                List.of(
+                        "series",
+                        "flows",
+                        "run",
+                        "bytes_per_second",
+                        "driver_cpu_seconds",
+                        "endpoint_communication_ns",
+                        "switch_forwarding_bytes_per_second"),
+                csvRows);
+        Path metadataFile = directory.resolve("zerosided.json");
+        metadata.write(metadataFile);
+        List<PlotWriter.Line> lines = new ArrayList<>();
+        List<Double> x = config.flows().stream().map(Integer::doubleValue).toList();
+        for (String name : series) {
+            List<Double> y = config.flows().stream()
+                    .map(f -> ZeroSidedBenchmark.median(throughput.get(name).get(f)) / 1e9)
+                    .toList();
+            lines.add(new PlotWriter.Line(name, x, y, !name.equals(zeroSided)));
+        }
+        lines.add(new PlotWriter.Line(
+                "switch forwarding rate",
+                x,
+                x.stream().map(v -> forwardingBytesPerSecond / 1e9).toList(),
+                true));
+        Path plot = directory.resolve("zerosided.png");
+        PlotWriter.writeLines(
+                plot,
+                "Zero-sided vs CPU-driven one-sided (" + config.itemBytes() + " B items; cf. SIGMOD24 Fig. 6)",
+                "concurrent flows (producer + consumer threads each)",
+                false,
+                "GB/s",
+                lines);
+        return new ZeroSidedBenchmark.Report(table, csv, plot, metadataFile);
+    }
+
+    private static String gigabytes(double bytesPerSecond) {
+        return String.format(Locale.ROOT, "%.3f", bytesPerSecond / 1e9);
+    }
+
+    private static String ratio(double value) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%.2f", value) : "-";
+    }
+
+    private static String format(double value) {
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+}

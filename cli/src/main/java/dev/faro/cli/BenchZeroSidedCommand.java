@@ -1,0 +1,124 @@
+package dev.faro.cli;
+
+import dev.faro.bench.zerosided.ZeroSidedBenchConfig;
+import dev.faro.bench.zerosided.ZeroSidedBenchmark;
+import dev.faro.fabric.FaroException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code faro bench zerosided}: wiring only. Parses the options into a {@link ZeroSidedBenchConfig}, runs
+ * {@link ZeroSidedBenchmark} on three local worker JVMs and prints its table. Bad values are parameter errors (exit
+ * 2, one line plus usage); a run that fails (a worker died) prints one line and exits 1.
+ */
+@Command(
+        name = "zerosided",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "SIGMOD24 zero-sided RDMA, Fig. 6: aggregate throughput of N concurrent 1:1 flows moved by the software"
+                    + " switch (no endpoint CPU) against a CPU-driven one-sided baseline with 1 and 2 driver threads,"
+                    + " in one invocation.",
+            "Three local worker JVMs: node 0 runs the switch, node 1 the producer threads (and the baseline's drivers),"
+                    + " node 2 the consumer threads. Zero-sided traffic is RoCE-like packets between simulated RC NICs"
+                    + " and the switch over UDP on 127.0.0.1; the baseline posts RC WRITEs on the --provider fabric.",
+            "The switch's own forwarding rate (against perfect NICs, no I/O) is measured first; every figure is also"
+                    + " shown as a ratio to it. Prints a table with the paper's column and writes zerosided.csv, .json"
+                    + " and .png under --out."
+        })
+final class BenchZeroSidedCommand implements Callable<Integer> {
+
+    /** Exit code when the benchmark fails at run time. */
+    static final int FAILED = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(
+            names = "--flows",
+            paramLabel = "N",
+            split = ",",
+            description =
+                    "Concurrent 1:1 flows (each a producer and a consumer thread) (default: 1,2,4; --quick: 1,2).")
+    private List<Integer> flows;
+
+    @Option(
+            names = "--drivers",
+            paramLabel = "N",
+            split = ",",
+            description = "CPU driver threads of the baseline (default: 1,2).")
+    private List<Integer> drivers;
+
+    @Option(
+            names = "--item-size",
+            paramLabel = "BYTES",
+            description = "Item size in bytes, a multiple of 8 (default: 4096, the paper's Fig. 6 point).")
+    private Integer itemBytes;
+
+    @Option(
+            names = "--seconds",
+            paramLabel = "SECONDS",
+            description = "Timed window of one run (default: 2; --quick: 0.5).")
+    private Double seconds;
+
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            description = "Runs per point, interleaved across the series; the table shows the median (default: 3;"
+                    + " --quick: 1).")
+    private Integer runs;
+
+    @Option(
+            names = "--provider",
+            paramLabel = "PROVIDER",
+            description = "The verbs fabric of the CPU-driven baseline: shm, net or ucx (default: ${DEFAULT-VALUE}).")
+    private String provider = "shm";
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
+    private Path outputDirectory = Path.of("results");
+
+    @Option(names = "--quick", description = "Two flow counts, one short run each: a smoke test of seconds.")
+    private boolean quick;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Consumer<String> progress = line -> {
+            err.println(line);
+            err.flush();
+        };
+        ZeroSidedBenchConfig config;
+        try {
+            if (!List.of("shm", "net", "ucx").contains(provider)) {
+                throw new IllegalArgumentException("--provider must be shm, net or ucx: " + provider);
+            }
+            config = (quick ? ZeroSidedBenchConfig.QUICK : ZeroSidedBenchConfig.DEFAULT)
+                    .with(flows, drivers, itemBytes, seconds, runs)
+                    .withProvider(provider)
+                    .withOutputDirectory(outputDirectory);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        try {
+            ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, progress).run();
+            out.print(report.table());
+            out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
+            out.flush();
+            return CommandLine.ExitCode.OK;
+        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
+            UserStop.printFailure(err, "faro bench zerosided: " + e.getMessage());
+            return FAILED;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.faro.zerosided;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
+
+/**
+ * Runs agents (a NIC's or the switch's {@code doWork()}) composed on one platform thread until closed, with a
+ * spin → yield → park idle strategy when a whole pass found no work. The first failure of an agent stops the thread
+ * and is kept ({@link #failure()}).
+ *
+ * <p>Coordination code around a data-path loop.
+ */
+public final class AgentRunner implements AutoCloseable {
+
+    private static final int SPINS = 100;
+    private static final int YIELDS = 100;
+    private static final long PARK_NS = 50_000;
+
+    private final Thread thread;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean running = true;
+
+    /** Starts a thread named {@code name} running {@code agents} round robin. */
+    public AgentRunner(String name, List<IntSupplier> agents) {
+        List<IntSupplier> copy = List.copyOf(agents);
+        this.thread = Thread.ofPlatform().name(name).daemon().start(() -> run(copy));
+    }
+
+    private void run(List<IntSupplier> agents) {
+        int idle = 0;
+        try {
+            while (running) {
+                int work = 0;
+                for (IntSupplier agent : agents) {
+                    work += agent.getAsInt();
+                }
+                if (work > 0) {
+                    idle = 0;
+                } else if (++idle <= SPINS) {
+                    Thread.onSpinWait();
+                } else if (idle <= SPINS + YIELDS) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(PARK_NS);
+                }
+            }
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+            if (t instanceof Error error) {
+                throw error;
+            }
+        }
+    }
+
+    /** The failure that stopped the agents, or null. */
+    public Throwable failure() {
+        return failure.get();
+    }
+
+    /** Stops the thread and waits for it (at most 10 s). */
+    @Override
+    public void close() {
+        running = false;
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

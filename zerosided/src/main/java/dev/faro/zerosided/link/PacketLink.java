@@ -1,0 +1,43 @@
+package dev.faro.zerosided.link;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One attachment point of the packet fabric: sends datagrams to other attachment points by port and receives the ones
+ * sent to it. Unreliable and unordered, like UDP (and like the Ethernet under RoCE): a datagram may be lost,
+ * duplicated, delayed or reordered, and a receiver that does not keep up loses datagrams.
+ *
+ * <p>Owned by one thread (the agent that polls it): {@link #send} and {@link #receive} are not thread-safe. Data path:
+ * implementations allocate nothing per datagram.
+ */
+public interface PacketLink extends AutoCloseable {
+
+    /** Returned by {@link #receive} when no datagram is waiting. */
+    int NOTHING = -1;
+
+    /** This attachment point's port: its address on the fabric. */
+    int port();
+
+    /**
+     * Sends the {@code length} bytes at {@code offset} of {@code buffer} to {@code destinationPort}; the buffer may be
+     * reused at once. A datagram that cannot be sent (the destination is gone) is dropped and counted, as a network
+     * drops it.
+     */
+    void send(ByteBuffer buffer, int offset, int length, int destinationPort);
+
+    /**
+     * Copies the next waiting datagram to {@code offset} of {@code buffer} without blocking.
+     *
+     * @return its length, or {@link #NOTHING}; {@link #sourcePort()} then names its sender
+     */
+    int receive(ByteBuffer buffer, int offset);
+
+    /** The sender of the datagram the last successful {@link #receive} returned. */
+    int sourcePort();
+
+    /** Datagrams dropped by this link so far (send failures, full queues, injected loss). */
+    long droppedDatagrams();
+
+    @Override
+    void close();
+}
