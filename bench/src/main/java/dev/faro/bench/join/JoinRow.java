@@ -1,0 +1,62 @@
+package dev.faro.bench.join;
+
+import dev.faro.join.model.RadixJoinModel;
+import dev.faro.join.workload.Tuples;
+
+/**
+ * One row of {@code faro bench join}: the distributed join at one point, the single-process reference on the same
+ * total cores, and the per-core rates (one thread, one node's data) that feed the model.
+ *
+ * @param workload the workload's name
+ * @param nodes N
+ * @param threads T, per node
+ * @param buffers k
+ * @param measured the distributed join
+ * @param reference the single-process radix join, N x T threads, the same data
+ * @param rates the single-process join on one thread and one node's data
+ */
+record JoinRow(
+        String workload,
+        int nodes,
+        int threads,
+        int buffers,
+        JoinPoint measured,
+        JoinPoint reference,
+        JoinPoint rates) {
+
+    /** Whether the distributed join's result equals the reference's at every node and run. */
+    boolean correct() {
+        return measured.consistent()
+                && reference.consistent()
+                && measured.result().equals(reference.result());
+    }
+
+    /** Distributed throughput over the single-process join's on the same total cores. */
+    double ratio() {
+        return measured.tuplesPerSecond() / reference.tuplesPerSecond();
+    }
+
+    /** Per-thread rate of a phase of the one-thread run, in tuples per second. */
+    static double rate(JoinPoint point, long nanos) {
+        return nanos <= 0 ? Double.NaN : point.tuples() / (nanos / 1e9);
+    }
+
+    /** The thesis's model (Eqs. 3.1–3.11) for this point, from the measured rates and bandwidth. */
+    RadixJoinModel model() {
+        double bandwidth = measured.bandwidthBytesPerSecond() > 0
+                ? measured.bandwidthBytesPerSecond() / Tuples.TUPLE_LENGTH
+                : Double.MAX_VALUE / 4;
+        long localPass = rates.mean().localPartitionNanos();
+        return new RadixJoinModel(
+                nodes,
+                threads,
+                measured.tuples(), // every equation uses |R| + |S| only
+                0,
+                rate(rates, rates.mean().histogramNanos()),
+                rate(rates, rates.mean().networkNanos()),
+                localPass > 0 ? rate(rates, localPass) : 1,
+                rate(rates, rates.mean().buildProbeNanos()),
+                bandwidth,
+                localPass > 0 ? 2 : 1);
+    }
+}
