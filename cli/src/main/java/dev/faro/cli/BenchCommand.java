@@ -11,5 +11,10 @@ import picocli.CommandLine.Command;
             "Baselines run in the same invocation and results are reported as ratios, because shared machines"
                     + " are noisy."
         },
-        subcommands = {BenchFabricCommand.class, BenchShuffleCommand.class, BenchTpchCommand.class})
+        subcommands = {
+            BenchFabricCommand.class,
+            BenchJoinCommand.class,
+            BenchShuffleCommand.class,
+            BenchTpchCommand.class
+        })
 final class BenchCommand {}

@@ -73,7 +73,10 @@ public record JoinBenchConfig(
         }
     }
 
-    /** The defaults: shm, 2 nodes, 1 and 2 threads, 1:1 uniform, 2 M tuples per node, k = 1 and 2, 64 KiB. */
+    /**
+     * The defaults: shm, 2 nodes, 1 and 2 threads, 1:1 uniform, 2 Mi tuples per node, k = 1 and 2, 64 KiB, 2^8
+     * partitions, 2 warm-up and 3 timed runs.
+     */
     public static JoinBenchConfig defaults() {
         return new JoinBenchConfig(
                 "shm",
@@ -84,7 +87,7 @@ public record JoinBenchConfig(
                 List.of(1, 2),
                 64 * 1024,
                 8,
-                1,
+                2,
                 3,
                 128L << 20,
                 DEFAULT_OUTPUT_DIRECTORY);

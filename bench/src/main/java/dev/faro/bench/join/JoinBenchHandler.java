@@ -50,6 +50,7 @@ public final class JoinBenchHandler implements TaskHandler {
             if (!joinCase.distributed()) {
                 int nodes = joinCase.nodes();
                 long innerTotal = workload.innerPerNode() * nodes;
+                reply.put("passes", joinCase.config().localBitsFor(innerTotal) > 0 ? 2 : 1);
                 long outerTotal = workload.outerPerNode() * nodes;
                 MemorySegment inner = arena.allocate(innerTotal * Tuples.TUPLE_LENGTH, 64);
                 MemorySegment outer = arena.allocate(outerTotal * Tuples.TUPLE_LENGTH, 64);
@@ -73,6 +74,7 @@ public final class JoinBenchHandler implements TaskHandler {
                 return TaskReply.of(reply);
             }
             int nodes = context.nodes();
+            reply.put("passes", joinCase.config().localBitsFor(workload.innerPerNode() * nodes) > 0 ? 2 : 1);
             MemorySegment inner = workload.inner(arena, context.nodeIndex(), nodes);
             MemorySegment outer = workload.outer(arena, context.nodeIndex(), nodes);
             String name = "join-" + context.taskId() + "-" + GROUPS.incrementAndGet();

@@ -171,7 +171,7 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                     JoinRow.rate(row.rates(), t.networkNanos()),
                     PAPER_PARTITION,
                     PAPER_PARTITION_LOW));
-            if (t.localPartitionNanos() > 0) {
+            if (row.rates().passes() > 1) {
                 cells.add(rateRow(
                         row.workload(),
                         "partition (local pass)",

@@ -114,7 +114,7 @@ public final class JoinBenchmark {
             results.add(JoinBenchHandler.result(run));
         }
         long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
-        return JoinPoint.of(tuples, runs, results, 0);
+        return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1));
     }
 
     private JoinPoint distributed(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
@@ -133,8 +133,13 @@ public final class JoinBenchmark {
             runs.add(byNode);
         }
         long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
+        JsonNode first = replies.getFirst();
         return JoinPoint.of(
-                tuples, runs, results, replies.getFirst().path("bandwidth").asDouble(0));
+                tuples,
+                runs,
+                results,
+                first.path("bandwidth").asDouble(0),
+                first.path("passes").asInt(1));
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.List;
  * @param mean the median run's phases, averaged over its nodes, with the slowest node's total
  * @param imbalanceNanos the median run's imbalance
  * @param bandwidthBytesPerSecond the fabric bandwidth measured before the runs (0 when not measured)
+ * @param passes d, the partitioning passes (2 with a local pass, else 1)
  */
 record JoinPoint(
         long tuples,
@@ -24,10 +25,12 @@ record JoinPoint(
         boolean consistent,
         PhaseTimes mean,
         long imbalanceNanos,
-        double bandwidthBytesPerSecond) {
+        double bandwidthBytesPerSecond,
+        int passes) {
 
     /** Reduces {@code runs.get(run).get(node)} and the per-run results to the median run. */
-    static JoinPoint of(long tuples, List<List<PhaseTimes>> runs, List<JoinResult> results, double bandwidth) {
+    static JoinPoint of(
+            long tuples, List<List<PhaseTimes>> runs, List<JoinResult> results, double bandwidth, int passes) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             order.add(i);
@@ -36,7 +39,13 @@ record JoinPoint(
         List<PhaseTimes> median = runs.get(order.get(order.size() / 2));
         boolean consistent = results.stream().distinct().count() == 1;
         return new JoinPoint(
-                tuples, results.getFirst(), consistent, mean(median), PhaseTimes.imbalanceNanos(median), bandwidth);
+                tuples,
+                results.getFirst(),
+                consistent,
+                mean(median),
+                PhaseTimes.imbalanceNanos(median),
+                bandwidth,
+                passes);
     }
 
     private static long maxTotal(List<PhaseTimes> nodes) {

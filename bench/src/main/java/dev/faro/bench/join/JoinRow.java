@@ -46,7 +46,10 @@ record JoinRow(
         double bandwidth = measured.bandwidthBytesPerSecond() > 0
                 ? measured.bandwidthBytesPerSecond() / Tuples.TUPLE_LENGTH
                 : Double.MAX_VALUE / 4;
-        long localPass = rates.mean().localPartitionNanos();
+        // the local pass's rate comes from the one-thread run when it had a local pass too, else from its first pass
+        long localPass = rates.passes() > 1
+                ? rates.mean().localPartitionNanos()
+                : rates.mean().networkNanos();
         return new RadixJoinModel(
                 nodes,
                 threads,
@@ -54,9 +57,9 @@ record JoinRow(
                 0,
                 rate(rates, rates.mean().histogramNanos()),
                 rate(rates, rates.mean().networkNanos()),
-                localPass > 0 ? rate(rates, localPass) : 1,
+                rate(rates, localPass),
                 rate(rates, rates.mean().buildProbeNanos()),
                 bandwidth,
-                localPass > 0 ? 2 : 1);
+                measured.passes());
     }
 }
