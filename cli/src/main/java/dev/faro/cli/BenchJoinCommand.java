@@ -105,6 +105,15 @@ final class BenchJoinCommand implements Callable<Integer> {
                     "Timed runs per point, after two warm-up runs (one with --quick); tables show the median (default: 3).")
     private Integer runs;
 
+    @Option(
+            names = "--bandwidth-cap",
+            paramLabel = "B",
+            split = ",",
+            description = "Emulated injection bandwidth per node in bytes/s, with K/M/G suffixes, several for the"
+                    + " compute- vs network-bound crossover (a put completes only when a link of that speed would"
+                    + " have sent it); 0: the fabric's own (default: 0).")
+    private List<String> bandwidthCaps;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = JoinBenchConfig.DEFAULT_OUTPUT_DIRECTORY;
 
@@ -134,6 +143,9 @@ final class BenchJoinCommand implements Callable<Integer> {
                     bufferSize == null ? null : Math.toIntExact(ByteSizes.parse(bufferSize)),
                     bits,
                     runs,
+                    bandwidthCaps == null
+                            ? null
+                            : bandwidthCaps.stream().map(ByteSizes::parse).toList(),
                     outputDirectory);
             if (cluster.listening() && config.nodeCounts().getLast() > cluster.workers()) {
                 throw new IllegalArgumentException(

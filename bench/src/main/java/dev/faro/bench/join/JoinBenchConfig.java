@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param warmups untimed runs before the timed ones
  * @param runs timed runs per point; the tables show medians
  * @param bandwidthBytes bytes of the bandwidth measurement that feeds the model
+ * @param bandwidthCaps emulated injection bandwidths per node to measure, bytes per second (0: the fabric's own)
  * @param outputDirectory where CSV, JSON and PNG go
  */
 public record JoinBenchConfig(
@@ -32,6 +33,7 @@ public record JoinBenchConfig(
         int warmups,
         int runs,
         long bandwidthBytes,
+        List<Long> bandwidthCaps,
         Path outputDirectory) {
 
     public static final int MAX_NODES = 16;
@@ -44,6 +46,7 @@ public record JoinBenchConfig(
         threadCounts = List.copyOf(threadCounts.stream().distinct().sorted().toList());
         workloads = List.copyOf(workloads.stream().distinct().toList());
         bufferCounts = List.copyOf(bufferCounts.stream().distinct().sorted().toList());
+        bandwidthCaps = List.copyOf(bandwidthCaps.stream().distinct().toList());
         require(
                 !nodeCounts.isEmpty() && nodeCounts.getFirst() >= 1 && nodeCounts.getLast() <= MAX_NODES,
                 "--nodes must be in [1, " + MAX_NODES + "]: " + nodeCounts);
@@ -65,6 +68,9 @@ public record JoinBenchConfig(
         require(warmups >= 0 && warmups <= 10, "--warmups must be in [0, 10]: " + warmups);
         require(runs >= 1 && runs <= 100, "--runs must be in [1, 100]: " + runs);
         require(bandwidthBytes >= 0, "bandwidthBytes must not be negative");
+        require(
+                !bandwidthCaps.isEmpty() && bandwidthCaps.stream().allMatch(c -> c == 0 || c >= 1 << 20),
+                "--bandwidth-cap values must be 0 (none) or at least 1M bytes/s: " + bandwidthCaps);
     }
 
     private static void require(boolean condition, String message) {
@@ -90,6 +96,7 @@ public record JoinBenchConfig(
                 2,
                 3,
                 128L << 20,
+                List.of(0L),
                 DEFAULT_OUTPUT_DIRECTORY);
     }
 
@@ -107,6 +114,7 @@ public record JoinBenchConfig(
                 1,
                 1,
                 16L << 20,
+                List.of(0L),
                 DEFAULT_OUTPUT_DIRECTORY);
     }
 
@@ -120,6 +128,7 @@ public record JoinBenchConfig(
             Integer size,
             Integer bits,
             Integer newRuns,
+            List<Long> caps,
             Path output) {
         return new JoinBenchConfig(
                 newProvider != null ? newProvider : provider,
@@ -133,6 +142,7 @@ public record JoinBenchConfig(
                 warmups,
                 newRuns != null ? newRuns : runs,
                 bandwidthBytes,
+                caps != null ? caps : bandwidthCaps,
                 output != null ? output : outputDirectory);
     }
 }

@@ -82,7 +82,7 @@ public final class JoinBenchHandler implements TaskHandler {
                     context.fabric(),
                     context.exchange(),
                     name,
-                    RadixHashJoin.rmaConfig(joinCase.config()),
+                    RadixHashJoin.rmaConfig(joinCase.config()).withBandwidthCap(joinCase.bandwidthCap()),
                     context::throwIfCancelled)) {
                 if (joinCase.bandwidthBytes() > 0 && nodes > 1) {
                     reply.put(

@@ -74,6 +74,10 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                 last.measured().bandwidthBytesPerSecond() > 0
                         ? String.format(Locale.ROOT, "%.1f", model.optimalThreads())
                         : "-"));
+        text.append(
+                "\nnetwork pass against its compute and transfer parts (compute: the pass at the one-thread partition"
+                        + " rate; transfer: bytes put per node / bw); k = 1 should show their sum, k >= 2 their maximum\n");
+        text.append(overlapTable(rows).format());
         String skew = skewTable(rows);
         if (!skew.isEmpty()) {
             text.append("\nskew: time against uniform 1:4 on the same nodes (the thesis, 4 machines: 1.20x at Zipf"
@@ -99,6 +103,17 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
         new RunMetadata("join", started, elapsed, MachineInfo.collect(), parameters).write(json);
         PlotWriter.writeLines(
                 png, "ETH19 radix hash join", "nodes", false, "M tuples/s (|R|+|S| / time)", lines(rows, config));
+        if (config.bandwidthCaps().stream().filter(c -> c > 0).count() > 1) {
+            Path crossover = directory.resolve("join-crossover.png");
+            PlotWriter.writeLines(
+                    crossover,
+                    "RHJ against the bandwidth per node (compute- vs network-bound)",
+                    "bandwidth cap per node, MiB/s",
+                    true,
+                    "M tuples/s",
+                    crossoverLines(rows, config));
+            text.append("crossover plot: ").append(crossover).append('\n');
+        }
         return new JoinBenchReport(text.toString(), csv, json, png, List.copyOf(rows));
     }
 
@@ -108,6 +123,7 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                 Column.number("N"),
                 Column.number("T"),
                 Column.number("k"),
+                Column.text("cap"),
                 Column.number("RHJ M/s"),
                 Column.number("1-proc M/s"),
                 Column.number("ratio"),
@@ -131,6 +147,7 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
                     Integer.toString(row.buffers()),
+                    cap(row.bandwidthCap()),
                     mega(row.measured().tuplesPerSecond()),
                     mega(row.reference().tuplesPerSecond()),
                     format("%.2f", row.ratio()),
@@ -148,6 +165,50 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                     row.nodes() == 1 ? "-" : model.networkBound() ? "network" : "compute"));
         }
         return new ResultTable(columns, cells);
+    }
+
+    private static ResultTable overlapTable(List<JoinRow> rows) {
+        List<List<String>> cells = new ArrayList<>();
+        for (JoinRow row : rows) {
+            if (row.nodes() == 1) {
+                continue;
+            }
+            double compute = row.computeSeconds();
+            double transfer = row.transferSeconds();
+            double measured = row.measured().mean().networkNanos() / 1e9;
+            cells.add(List.of(
+                    row.workload(),
+                    Integer.toString(row.nodes()),
+                    Integer.toString(row.threads()),
+                    Integer.toString(row.buffers()),
+                    cap(row.bandwidthCap()),
+                    format("%.0f", row.measured().bandwidthBytesPerSecond() / 1e6),
+                    format("%.3f", compute),
+                    format("%.3f", transfer),
+                    format("%.3f", Math.max(compute, transfer)),
+                    format("%.3f", compute + transfer),
+                    format("%.3f", measured),
+                    row.model().networkBound() ? "network" : "compute"));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("workload"),
+                        Column.number("N"),
+                        Column.number("T"),
+                        Column.number("k"),
+                        Column.text("cap"),
+                        Column.number("bw MB/s"),
+                        Column.number("compute s"),
+                        Column.number("transfer s"),
+                        Column.number("max s"),
+                        Column.number("sum s"),
+                        Column.number("measured s"),
+                        Column.text("Eq. 3.3")),
+                cells);
+    }
+
+    private static String cap(long bytesPerSecond) {
+        return bytesPerSecond == 0 ? "-" : format("%.0fMiB/s", bytesPerSecond / 1048576.0);
     }
 
     private static ResultTable ratesTable(List<JoinRow> rows) {
@@ -372,7 +433,10 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
             List<Double> reference = new ArrayList<>();
             List<Double> model = new ArrayList<>();
             for (JoinRow row : rows) {
-                if (row.workload().equals(workload) && row.threads() == threads && row.buffers() == k) {
+                if (row.workload().equals(workload)
+                        && row.threads() == threads
+                        && row.buffers() == k
+                        && row.bandwidthCap() == config.bandwidthCaps().getFirst()) {
                     x.add((double) row.nodes());
                     rhj.add(row.measured().tuplesPerSecond() / 1e6);
                     reference.add(row.reference().tuplesPerSecond() / 1e6);
@@ -382,6 +446,34 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
             lines.add(new PlotWriter.Line("RHJ, " + threads + " thread(s)/node, k=" + k, x, rhj, false));
             lines.add(new PlotWriter.Line("1 process, same cores (" + threads + "/node)", x, reference, true));
             lines.add(new PlotWriter.Line("model (Eq. 3.11), " + threads + "/node", x, model, true));
+        }
+        return lines;
+    }
+
+    private static List<PlotWriter.Line> crossoverLines(List<JoinRow> rows, JoinBenchConfig config) {
+        List<PlotWriter.Line> lines = new ArrayList<>();
+        String workload = rows.getFirst().workload();
+        int k = config.bufferCounts().getLast();
+        for (int nodes : config.nodeCounts()) {
+            for (int threads : config.threadCounts()) {
+                List<Double> x = new ArrayList<>();
+                List<Double> measured = new ArrayList<>();
+                List<Double> model = new ArrayList<>();
+                for (JoinRow row : rows) {
+                    if (row.workload().equals(workload)
+                            && row.nodes() == nodes
+                            && row.threads() == threads
+                            && row.buffers() == k
+                            && row.bandwidthCap() > 0) {
+                        x.add(row.bandwidthCap() / 1048576.0);
+                        measured.add(row.measured().tuplesPerSecond() / 1e6);
+                        model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
+                    }
+                }
+                String name = nodes + " nodes x " + threads;
+                lines.add(new PlotWriter.Line("RHJ " + name, x, measured, false));
+                lines.add(new PlotWriter.Line("model " + name, x, model, true));
+            }
         }
         return lines;
     }

@@ -81,12 +81,15 @@ public final class JoinBenchmark {
                     progress.accept(name + ": single-process radix join, " + nodes * threads + " threads, " + nodes
                             + " nodes' data");
                     JoinPoint reference = local(coordinator, nodes, perNode, withThreads(base, nodes * threads));
-                    for (int k : config.bufferCounts()) {
-                        progress.accept(name + ": distributed radix join, " + nodes + " nodes x " + threads
-                                + " threads, k = " + k);
-                        RadixJoinConfig join = withThreads(base, threads).withBuffers(k, config.bufferBytes());
-                        JoinPoint measured = distributed(coordinator, nodes, perNode, join);
-                        rows.add(new JoinRow(name, nodes, threads, k, measured, reference, rates));
+                    for (long cap : config.bandwidthCaps()) {
+                        for (int k : config.bufferCounts()) {
+                            progress.accept(name + ": distributed radix join, " + nodes + " nodes x " + threads
+                                    + " threads, k = " + k
+                                    + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
+                            RadixJoinConfig join = withThreads(base, threads).withBuffers(k, config.bufferBytes());
+                            JoinPoint measured = distributed(coordinator, nodes, perNode, join, cap);
+                            rows.add(new JoinRow(name, nodes, threads, k, cap, measured, reference, rates));
+                        }
                     }
                 }
             }
@@ -105,7 +108,7 @@ public final class JoinBenchmark {
     }
 
     private JoinPoint local(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
-        JoinCase joinCase = new JoinCase(false, nodes, workload, join, config.warmups(), config.runs(), 0);
+        JoinCase joinCase = new JoinCase(false, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
         JsonNode reply = answers(coordinator, 1, joinCase).getFirst();
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();
@@ -117,9 +120,13 @@ public final class JoinBenchmark {
         return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1));
     }
 
-    private JoinPoint distributed(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
-        long bandwidthBytes = nodes > 1 ? config.bandwidthBytes() : 0;
-        JoinCase joinCase = new JoinCase(true, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes);
+    private JoinPoint distributed(
+            Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join, long cap) {
+        // with a cap, a quarter second of the capped link is enough to measure it
+        long bandwidthBytes =
+                nodes == 1 ? 0 : cap > 0 ? Math.min(config.bandwidthBytes(), cap / 4) : config.bandwidthBytes();
+        JoinCase joinCase =
+                new JoinCase(true, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes, cap);
         List<JsonNode> replies = answers(coordinator, nodes, joinCase);
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();
@@ -147,7 +154,7 @@ public final class JoinBenchmark {
      *
      * @throws FaroException one line naming the first node that failed and why
      */
-    private static List<JsonNode> answers(Coordinator coordinator, int nodes, JoinCase joinCase) {
+    static List<JsonNode> answers(Coordinator coordinator, int nodes, JoinCase joinCase) {
         List<NodeAnswer> answers =
                 coordinator.runOnEach(nodes, JoinBenchHandler.TYPE, node -> joinCase.toJson(), CASE_TIMEOUT);
         List<JsonNode> replies = new ArrayList<>();

@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param warmups untimed runs first (JIT)
  * @param runs timed runs
  * @param bandwidthBytes bytes rank 0 puts to rank 1 to measure the fabric's bandwidth first (0: none)
+ * @param bandwidthCap 0, or the emulated injection bandwidth per node in bytes per second
+ *     ({@link dev.faro.join.rma.RmaConfig#bandwidthCapBytesPerSecond})
  */
 record JoinCase(
         boolean distributed,
@@ -29,12 +31,13 @@ record JoinCase(
         RadixJoinConfig config,
         int warmups,
         int runs,
-        long bandwidthBytes) {
+        long bandwidthBytes,
+        long bandwidthCap) {
 
     JoinCase {
         Objects.requireNonNull(workload, "workload is null");
         Objects.requireNonNull(config, "config is null");
-        if (nodes < 1 || warmups < 0 || runs < 1 || bandwidthBytes < 0) {
+        if (nodes < 1 || warmups < 0 || runs < 1 || bandwidthBytes < 0 || bandwidthCap < 0) {
             throw new IllegalArgumentException("bad case: nodes=" + nodes + " warmups=" + warmups + " runs=" + runs);
         }
     }
@@ -57,6 +60,7 @@ record JoinCase(
         json.put("warmups", warmups);
         json.put("runs", runs);
         json.put("bandwidthBytes", bandwidthBytes);
+        json.put("bandwidthCap", bandwidthCap);
         return json;
     }
 
@@ -81,6 +85,7 @@ record JoinCase(
                 config,
                 json.path("warmups").asInt(),
                 json.path("runs").asInt(),
-                json.path("bandwidthBytes").asLong());
+                json.path("bandwidthBytes").asLong(),
+                json.path("bandwidthCap").asLong());
     }
 }

@@ -11,6 +11,7 @@ import dev.faro.join.workload.Tuples;
  * @param nodes N
  * @param threads T, per node
  * @param buffers k
+ * @param bandwidthCap the emulated bandwidth per node, bytes per second (0: the fabric's own)
  * @param measured the distributed join
  * @param reference the single-process radix join, N x T threads, the same data
  * @param rates the single-process join on one thread and one node's data
@@ -20,6 +21,7 @@ record JoinRow(
         int nodes,
         int threads,
         int buffers,
+        long bandwidthCap,
         JoinPoint measured,
         JoinPoint reference,
         JoinPoint rates) {
@@ -39,6 +41,20 @@ record JoinRow(
     /** Per-thread rate of a phase of the one-thread run, in tuples per second. */
     static double rate(JoinPoint point, long nanos) {
         return nanos <= 0 ? Double.NaN : point.tuples() / (nanos / 1e9);
+    }
+
+    /** The network pass at the one-thread partition rate alone (no transfer), per node, in seconds. */
+    double computeSeconds() {
+        return measured.tuples()
+                / (double) nodes
+                / threads
+                / rate(rates, rates.mean().networkNanos());
+    }
+
+    /** The bytes each node put, over the measured bandwidth, in seconds (NaN when not measured). */
+    double transferSeconds() {
+        double bandwidth = measured.bandwidthBytesPerSecond();
+        return bandwidth > 0 ? measured.mean().bytesPut() / (double) nodes / bandwidth : Double.NaN;
     }
 
     /** The thesis's model (Eqs. 3.1–3.11) for this point, from the measured rates and bandwidth. */

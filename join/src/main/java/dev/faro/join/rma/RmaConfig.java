@@ -17,6 +17,8 @@ import java.util.Objects;
  *     gathered in several rounds
  * @param timeout the longest any single wait (a collective, a completion) may take before it fails with
  *     {@code TIMEOUT}; a dead peer fails it earlier, after the fabric's peer timeout, with {@code NETWORK}
+ * @param bandwidthCapBytesPerSecond 0, or an emulated injection bandwidth per rank: a put to a peer completes only
+ *     when a link of this speed would have sent it ({@link BandwidthCap})
  */
 public record RmaConfig(
         int lanes,
@@ -24,7 +26,8 @@ public record RmaConfig(
         int requestSlots,
         int notificationDepth,
         int collectiveSlotBytes,
-        Duration timeout) {
+        Duration timeout,
+        long bandwidthCapBytesPerSecond) {
 
     /** The default time limit of a wait. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -41,18 +44,42 @@ public record RmaConfig(
                 "collectiveSlotBytes must be a multiple of 8 and at least 64: %d",
                 collectiveSlotBytes);
         FaroException.checkArgument(!timeout.isNegative() && !timeout.isZero(), "timeout must be positive");
+        FaroException.checkArgument(
+                bandwidthCapBytesPerSecond >= 0,
+                "bandwidthCapBytesPerSecond must not be negative: %d",
+                bandwidthCapBytesPerSecond);
     }
 
     /** {@code lanes} lanes, 128 outstanding puts per peer, {@code requestSlots} slots, 16 KiB collective slots. */
     public static RmaConfig of(int lanes, int requestSlots) {
-        return new RmaConfig(lanes, 128, requestSlots, 16, 16 * 1024, DEFAULT_TIMEOUT);
+        return new RmaConfig(lanes, 128, requestSlots, 16, 16 * 1024, DEFAULT_TIMEOUT, 0);
     }
 
     public RmaConfig withTimeout(Duration value) {
-        return new RmaConfig(lanes, sendQueueDepth, requestSlots, notificationDepth, collectiveSlotBytes, value);
+        return new RmaConfig(
+                lanes,
+                sendQueueDepth,
+                requestSlots,
+                notificationDepth,
+                collectiveSlotBytes,
+                value,
+                bandwidthCapBytesPerSecond);
     }
 
     public RmaConfig withSendQueueDepth(int value) {
-        return new RmaConfig(lanes, value, requestSlots, notificationDepth, collectiveSlotBytes, timeout);
+        return new RmaConfig(
+                lanes,
+                value,
+                requestSlots,
+                notificationDepth,
+                collectiveSlotBytes,
+                timeout,
+                bandwidthCapBytesPerSecond);
+    }
+
+    /** With an emulated injection bandwidth per rank (0: none). */
+    public RmaConfig withBandwidthCap(long bytesPerSecond) {
+        return new RmaConfig(
+                lanes, sendQueueDepth, requestSlots, notificationDepth, collectiveSlotBytes, timeout, bytesPerSecond);
     }
 }

@@ -48,6 +48,9 @@ public final class RmaGroup implements AutoCloseable {
     private final List<RmaLane> lanes = new ArrayList<>();
     private final List<MemoryRegion> regions = new ArrayList<>();
     private Collectives collectives;
+    /** Null without a cap. */
+    private final BandwidthCap cap;
+
     private boolean closed;
 
     private RmaGroup(Fabric fabric, int rank, int size, RmaConfig config, Runnable cancellationCheck) {
@@ -56,6 +59,8 @@ public final class RmaGroup implements AutoCloseable {
         this.size = size;
         this.config = config;
         this.cancellationCheck = cancellationCheck;
+        this.cap =
+                config.bandwidthCapBytesPerSecond() > 0 ? new BandwidthCap(config.bandwidthCapBytesPerSecond()) : null;
     }
 
     /**
@@ -219,6 +224,11 @@ public final class RmaGroup implements AutoCloseable {
         }
         collectives.barrier();
         collectives.finalBarrier();
+    }
+
+    /** The emulated link of this rank, or null. */
+    BandwidthCap cap() {
+        return cap;
     }
 
     /** The deadline of a wait that starts now. */

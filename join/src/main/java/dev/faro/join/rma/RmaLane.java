@@ -44,6 +44,10 @@ public final class RmaLane {
     private final boolean[] probing;
     private final int sendQueueDepth;
     private int outstanding;
+    /** With a bandwidth cap: by slot, when the emulated link has sent the slot's put; and the latest of them. */
+    private final long[] sentAtNanos;
+
+    private long lastSentAtNanos;
 
     // Notifications received and not yet taken: a ring of (rank, immediate).
     private final int[] notificationRanks;
@@ -77,6 +81,9 @@ public final class RmaLane {
         this.outstandingByRank = new int[queuePairs.length];
         this.probing = new boolean[queuePairs.length];
         this.sendQueueDepth = config.sendQueueDepth();
+        this.sentAtNanos = new long[config.requestSlots()];
+        this.lastSentAtNanos = System.nanoTime();
+        java.util.Arrays.fill(sentAtNanos, lastSentAtNanos);
         int ring = Integer.highestOneBit(Math.max(1, queuePairs.length * config.notificationDepth()) * 2 - 1);
         this.notificationRanks = new int[ring];
         this.notificationImmediates = new int[ring];
@@ -161,6 +168,12 @@ public final class RmaLane {
                 .remote(window.key(rank), targetOffset)
                 .immediate(immediate);
         queuePairs[rank].postSend(request);
+        BandwidthCap cap = group.cap();
+        if (cap != null) {
+            long sentAt = cap.reserve(length);
+            sentAtNanos[slot] = sentAt;
+            lastSentAtNanos = sentAt - lastSentAtNanos > 0 ? sentAt : lastSentAtNanos;
+        }
         pending[slot] = true;
         slotRank[slot] = rank;
         outstandingByRank[rank]++;
@@ -172,17 +185,29 @@ public final class RmaLane {
         if (pending[slot]) {
             poll();
         }
-        return !pending[slot];
+        return !pending[slot] && (group.cap() == null || System.nanoTime() - sentAtNanos[slot] >= 0);
     }
 
     /** Waits until slot {@code slot}'s put has completed (at once when it is not pending). */
     public void await(int slot) {
         if (!pending[slot]) {
+            awaitLink(sentAtNanos[slot]);
             return;
         }
         long deadline = group.deadline();
         while (pending[slot]) {
             progress(deadline, "the completion of request slot " + slot);
+        }
+        awaitLink(sentAtNanos[slot]);
+    }
+
+    /** With a bandwidth cap, waits until the emulated link has sent what was booked until {@code sentAtNanos}. */
+    private void awaitLink(long sentAtNanos) {
+        if (group.cap() == null) {
+            return;
+        }
+        while (System.nanoTime() - sentAtNanos < 0) {
+            Thread.onSpinWait();
         }
     }
 
@@ -190,12 +215,14 @@ public final class RmaLane {
     public void flush() {
         if (outstanding == 0) {
             throwIfFailed();
+            awaitLink(lastSentAtNanos);
             return;
         }
         long deadline = group.deadline();
         while (outstanding > 0) {
             progress(deadline, "the completion of " + outstanding + " puts (flush)");
         }
+        awaitLink(lastSentAtNanos);
     }
 
     /** Puts posted and not yet completed. */

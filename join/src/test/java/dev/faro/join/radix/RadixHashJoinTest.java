@@ -3,6 +3,7 @@ package dev.faro.join.radix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.join.rma.InJvmRanks;
+import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.workload.JoinWorkload;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -87,18 +88,28 @@ class RadixHashJoinTest {
         }
     }
 
+    @ParameterizedTest(name = "k = {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2})
+    void underABandwidthCapTheResultIsTheSame(int k) throws Exception {
+        check("shm", 3, JoinWorkload.uniform(4_000, 2, 12), small(2, k), 64L << 20);
+    }
+
     private void check(String provider, int nodes, JoinWorkload workload, RadixJoinConfig config) throws Exception {
+        check(provider, nodes, workload, config, 0);
+    }
+
+    private void check(String provider, int nodes, JoinWorkload workload, RadixJoinConfig config, long cap)
+            throws Exception {
         JoinResult expected = ReferenceJoin.of(workload, nodes);
         assertThat(expected.matches()).isPositive();
-        List<RadixHashJoin.Outcome> outcomes =
-                InJvmRanks.run(provider, directory, nodes, RadixHashJoin.rmaConfig(config), group -> {
-                    try (Arena arena = Arena.ofShared()) {
-                        MemorySegment inner = workload.inner(arena, group.rank(), nodes);
-                        MemorySegment outer = workload.outer(arena, group.rank(), nodes);
-                        return RadixHashJoin.run(
-                                group, config, inner, workload.innerPerNode(), outer, workload.outerPerNode());
-                    }
-                });
+        RmaConfig rma = RadixHashJoin.rmaConfig(config).withBandwidthCap(cap);
+        List<RadixHashJoin.Outcome> outcomes = InJvmRanks.run(provider, directory, nodes, rma, group -> {
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment inner = workload.inner(arena, group.rank(), nodes);
+                MemorySegment outer = workload.outer(arena, group.rank(), nodes);
+                return RadixHashJoin.run(group, config, inner, workload.innerPerNode(), outer, workload.outerPerNode());
+            }
+        });
         JoinResult shares = new JoinResult(0, 0);
         for (RadixHashJoin.Outcome outcome : outcomes) {
             assertThat(outcome.global()).isEqualTo(expected);
