@@ -16,7 +16,6 @@ import dev.faro.join.workload.JoinWorkload;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Cluster task {@value #TYPE}: this node's part of one {@link JoinCase}. A distributed case generates the node's
@@ -32,8 +31,6 @@ public final class JoinBenchHandler implements TaskHandler {
 
     /** The task type. */
     public static final String TYPE = "bench.join";
-
-    private static final AtomicLong GROUPS = new AtomicLong();
 
     @Override
     public String type() {
@@ -77,7 +74,7 @@ public final class JoinBenchHandler implements TaskHandler {
             reply.put("passes", joinCase.config().localBitsFor(workload.innerPerNode() * nodes) > 0 ? 2 : 1);
             MemorySegment inner = workload.inner(arena, context.nodeIndex(), nodes);
             MemorySegment outer = workload.outer(arena, context.nodeIndex(), nodes);
-            String name = "join-" + context.taskId() + "-" + GROUPS.incrementAndGet();
+            String name = "join-" + context.taskId(); // the same at every node of the round, replacements included
             try (RmaGroup group = RmaGroup.open(
                     context.fabric(),
                     context.exchange(),

@@ -155,8 +155,15 @@ public final class JoinBenchmark {
      * @throws FaroException one line naming the first node that failed and why
      */
     static List<JsonNode> answers(Coordinator coordinator, int nodes, JoinCase joinCase) {
-        List<NodeAnswer> answers =
-                coordinator.runOnEach(nodes, JoinBenchHandler.TYPE, node -> joinCase.toJson(), CASE_TIMEOUT);
+        return replies(coordinator.runOnEach(nodes, JoinBenchHandler.TYPE, node -> joinCase.toJson(), CASE_TIMEOUT));
+    }
+
+    /**
+     * The replies of a round by node.
+     *
+     * @throws FaroException one line naming the node whose failure explains the round's (a dead worker first)
+     */
+    static List<JsonNode> replies(List<NodeAnswer> answers) {
         List<JsonNode> replies = new ArrayList<>();
         NodeAnswer firstFailure = null;
         for (NodeAnswer answer : answers) {
