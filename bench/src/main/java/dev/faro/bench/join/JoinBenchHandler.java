@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.worker.TaskHandler;
 import dev.faro.cluster.worker.WorkerContext;
-import dev.faro.join.radix.JoinResult;
+import dev.faro.join.JoinResult;
 import dev.faro.join.radix.LocalRadixJoin;
 import dev.faro.join.radix.PhaseTimes;
 import dev.faro.join.radix.RadixHashJoin;

@@ -7,7 +7,7 @@ import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.cluster.coordinator.NodeAnswer;
 import dev.faro.fabric.FaroException;
-import dev.faro.join.radix.JoinResult;
+import dev.faro.join.JoinResult;
 import dev.faro.join.radix.PhaseTimes;
 import dev.faro.join.radix.RadixJoinConfig;
 import dev.faro.join.workload.JoinWorkload;

@@ -1,6 +1,6 @@
 package dev.faro.bench.join;
 
-import dev.faro.join.radix.JoinResult;
+import dev.faro.join.JoinResult;
 import dev.faro.join.radix.PhaseTimes;
 import java.util.ArrayList;
 import java.util.Comparator;

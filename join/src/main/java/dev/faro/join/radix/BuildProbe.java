@@ -1,5 +1,6 @@
 package dev.faro.join.radix;
 
+import dev.faro.join.JoinResult;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,5 +1,7 @@
 package dev.faro.join.radix;
 
+import dev.faro.join.JoinResult;
+import dev.faro.join.Workers;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
 

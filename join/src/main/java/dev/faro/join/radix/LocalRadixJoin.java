@@ -1,5 +1,7 @@
 package dev.faro.join.radix;
 
+import dev.faro.join.JoinResult;
+import dev.faro.join.Workers;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

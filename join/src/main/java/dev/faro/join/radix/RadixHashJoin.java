@@ -1,6 +1,8 @@
 package dev.faro.join.radix;
 
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.join.JoinResult;
+import dev.faro.join.Workers;
 import dev.faro.join.rma.Collectives;
 import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.rma.RmaGroup;

@@ -103,7 +103,10 @@ public final class RmaGroup implements AutoCloseable {
                             fabric.createRcQueuePair(QueuePairConfig.of(completionQueue, sendDepth, receiveDepth));
                 }
             }
-            lanes.add(new RmaLane(this, lane, completionQueue, queuePairs[lane], register(16, LOCAL_RIGHTS), config));
+            // the control lane's collectives use one request slot per rank
+            RmaConfig laneConfig = lane < config.lanes() ? config : controlLaneConfig();
+            lanes.add(
+                    new RmaLane(this, lane, completionQueue, queuePairs[lane], register(16, LOCAL_RIGHTS), laneConfig));
         }
         byte[][] offers = exchange.allGather(name + "/rma-open", offer(control, queuePairs));
         RemoteKey[] controlKeys = new RemoteKey[size];
@@ -131,6 +134,17 @@ public final class RmaGroup implements AutoCloseable {
         }
         exchange.allGather(name + "/rma-connected", new byte[0]);
         collectives = new Collectives(this, lanes.get(config.lanes()), new RmaWindow(control, controlKeys), staging);
+    }
+
+    private RmaConfig controlLaneConfig() {
+        return new RmaConfig(
+                config.lanes(),
+                config.sendQueueDepth(),
+                Math.max(config.requestSlots(), size),
+                config.notificationDepth(),
+                config.collectiveSlotBytes(),
+                config.timeout(),
+                config.bandwidthCapBytesPerSecond());
     }
 
     private byte[] offer(MemoryRegion control, RcQueuePair[][] queuePairs) {

@@ -2,6 +2,7 @@ package dev.faro.join.radix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.faro.join.JoinResult;
 import dev.faro.join.rma.InJvmRanks;
 import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.workload.JoinWorkload;

@@ -1,5 +1,6 @@
 package dev.faro.join.radix;
 
+import dev.faro.join.JoinResult;
 import dev.faro.join.workload.JoinWorkload;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
@@ -10,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /** The obvious join (a HashMap over every node's R, probed with every node's S): what every variant must equal. */
-final class ReferenceJoin {
+public final class ReferenceJoin {
 
     private ReferenceJoin() {}
 
-    static JoinResult of(JoinWorkload workload, int nodes) {
+    public static JoinResult of(JoinWorkload workload, int nodes) {
         Map<Long, List<Long>> inner = new HashMap<>();
         long matches = 0;
         long checksum = 0;

@@ -1,4 +1,4 @@
-package dev.faro.join.radix;
+package dev.faro.join;
 
 /**
  * A join's answer without materialisation (thesis §3.6): the number of matches and the order-independent checksum

@@ -1,4 +1,4 @@
-package dev.faro.join.radix;
+package dev.faro.join;
 
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -6,17 +6,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * Runs one phase's body on {@code threads} platform threads and waits for them; the first failure is rethrown
  * (later ones suppressed). Coordination code.
  */
-final class Workers {
+public final class Workers {
 
     /** One thread's part of a phase. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void run(int thread) throws Exception;
     }
 
     private Workers() {}
 
-    static void run(String name, int threads, Body body) {
+    public static void run(String name, int threads, Body body) {
         if (threads == 1) {
             try {
                 body.run(0);
