@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "ETH19 (Barthels): the distributed radix hash join over one-sided RDMA WRITE on worker JVMs, next to a"
+            "ETH19 (Barthels): the distributed radix hash join and sort-merge join over one-sided RDMA WRITE on worker"
+                    + " JVMs, the radix join next to a"
                     + " single-process radix join on the same total cores (node 0, N x T threads, the same data) and"
                     + " to the thesis's performance model (Eqs. 3.1-3.11) fed by per-core rates and the fabric"
                     + " bandwidth measured in the same run.",
@@ -114,6 +115,11 @@ final class BenchJoinCommand implements Callable<Integer> {
                     + " have sent it); 0: the fabric's own (default: 0).")
     private List<String> bandwidthCaps;
 
+    @Option(
+            names = "--no-sort-merge",
+            description = "Leave out the sort-merge join (by default it runs at every point, beside the radix join).")
+    private boolean noSortMerge;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = JoinBenchConfig.DEFAULT_OUTPUT_DIRECTORY;
 
@@ -146,6 +152,7 @@ final class BenchJoinCommand implements Callable<Integer> {
                     bandwidthCaps == null
                             ? null
                             : bandwidthCaps.stream().map(ByteSizes::parse).toList(),
+                    noSortMerge ? Boolean.FALSE : null,
                     outputDirectory);
             if (cluster.listening() && config.nodeCounts().getLast() > cluster.workers()) {
                 throw new IllegalArgumentException(

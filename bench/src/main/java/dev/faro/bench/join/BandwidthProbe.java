@@ -7,7 +7,7 @@ import dev.faro.join.rma.RmaWindow;
 
 /**
  * The fabric bandwidth the model needs ({@code bw}, thesis Eq. 3.2): rank 0 puts {@code bytes} to rank 1 in
- * messages of the join's buffer size, 8 outstanding, the way the network pass does; rank 1's CPU does nothing. Both
+ * messages of the join's buffer size, up to 8 outstanding, the way the network pass does; rank 1's CPU does nothing. Both
  * ranks return the measured bytes per second (rank 0's figure, broadcast). Coordination code.
  */
 final class BandwidthProbe {
@@ -20,14 +20,15 @@ final class BandwidthProbe {
         int windowMessages = 64;
         RmaWindow window = group.createWindow((long) windowMessages * messageBytes);
         long[] result = new long[1];
-        try (MemoryRegion source = group.registerLocal((long) OUTSTANDING * messageBytes)) {
+        RmaLane lane = group.lane(0);
+        int outstanding = Math.min(OUTSTANDING, lane.requestSlots());
+        try (MemoryRegion source = group.registerLocal((long) outstanding * messageBytes)) {
             group.collectives().barrier();
             if (group.rank() == 0) {
-                RmaLane lane = group.lane(0);
-                long messages = Math.max(OUTSTANDING, bytes / messageBytes);
+                long messages = Math.max(outstanding, bytes / messageBytes);
                 long start = System.nanoTime();
                 for (long m = 0; m < messages; m++) {
-                    int slot = (int) (m % OUTSTANDING);
+                    int slot = (int) (m % outstanding);
                     lane.await(slot);
                     lane.put(
                             1,

@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param warmups untimed runs before the timed ones
  * @param runs timed runs per point; the tables show medians
  * @param bandwidthBytes bytes of the bandwidth measurement that feeds the model
+ * @param sortMerge whether the sort-merge join runs too, at every point (with the largest k's radix join beside it)
  * @param bandwidthCaps emulated injection bandwidths per node to measure, bytes per second (0: the fabric's own)
  * @param outputDirectory where CSV, JSON and PNG go
  */
@@ -33,6 +34,7 @@ public record JoinBenchConfig(
         int warmups,
         int runs,
         long bandwidthBytes,
+        boolean sortMerge,
         List<Long> bandwidthCaps,
         Path outputDirectory) {
 
@@ -96,6 +98,7 @@ public record JoinBenchConfig(
                 2,
                 3,
                 128L << 20,
+                true,
                 List.of(0L),
                 DEFAULT_OUTPUT_DIRECTORY);
     }
@@ -114,6 +117,7 @@ public record JoinBenchConfig(
                 1,
                 1,
                 16L << 20,
+                true,
                 List.of(0L),
                 DEFAULT_OUTPUT_DIRECTORY);
     }
@@ -129,6 +133,7 @@ public record JoinBenchConfig(
             Integer bits,
             Integer newRuns,
             List<Long> caps,
+            Boolean newSortMerge,
             Path output) {
         return new JoinBenchConfig(
                 newProvider != null ? newProvider : provider,
@@ -142,6 +147,7 @@ public record JoinBenchConfig(
                 warmups,
                 newRuns != null ? newRuns : runs,
                 bandwidthBytes,
+                newSortMerge != null ? newSortMerge : sortMerge,
                 caps != null ? caps : bandwidthCaps,
                 output != null ? output : outputDirectory);
     }

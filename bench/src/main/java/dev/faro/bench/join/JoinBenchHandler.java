@@ -11,7 +11,10 @@ import dev.faro.join.JoinResult;
 import dev.faro.join.radix.LocalRadixJoin;
 import dev.faro.join.radix.PhaseTimes;
 import dev.faro.join.radix.RadixHashJoin;
+import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.rma.RmaGroup;
+import dev.faro.join.sortmerge.SortMergeJoin;
+import dev.faro.join.sortmerge.SortMergePhaseTimes;
 import dev.faro.join.workload.JoinWorkload;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
@@ -75,11 +78,14 @@ public final class JoinBenchHandler implements TaskHandler {
             MemorySegment inner = workload.inner(arena, context.nodeIndex(), nodes);
             MemorySegment outer = workload.outer(arena, context.nodeIndex(), nodes);
             String name = "join-" + context.taskId(); // the same at every node of the round, replacements included
+            RmaConfig rma = joinCase.sortMerge()
+                    ? SortMergeJoin.rmaConfig(joinCase.sortMergeConfig())
+                    : RadixHashJoin.rmaConfig(joinCase.config());
             try (RmaGroup group = RmaGroup.open(
                     context.fabric(),
                     context.exchange(),
                     name,
-                    RadixHashJoin.rmaConfig(joinCase.config()).withBandwidthCap(joinCase.bandwidthCap()),
+                    rma.withBandwidthCap(joinCase.bandwidthCap()),
                     context::throwIfCancelled)) {
                 if (joinCase.bandwidthBytes() > 0 && nodes > 1) {
                     reply.put(
@@ -89,7 +95,19 @@ public final class JoinBenchHandler implements TaskHandler {
                                     joinCase.bandwidthBytes(),
                                     joinCase.config().bufferBytes()));
                 }
-                for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
+                for (int run = 0; joinCase.sortMerge() && run < joinCase.warmups() + joinCase.runs(); run++) {
+                    SortMergeJoin.Outcome outcome = SortMergeJoin.run(
+                            group,
+                            joinCase.sortMergeConfig(),
+                            inner,
+                            workload.innerPerNode(),
+                            outer,
+                            workload.outerPerNode());
+                    if (run >= joinCase.warmups()) {
+                        runs.add(encode(outcome.times(), outcome.global(), outcome.local()));
+                    }
+                }
+                for (int run = 0; !joinCase.sortMerge() && run < joinCase.warmups() + joinCase.runs(); run++) {
                     RadixHashJoin.Outcome outcome = RadixHashJoin.run(
                             group, joinCase.config(), inner, workload.innerPerNode(), outer, workload.outerPerNode());
                     if (run >= joinCase.warmups()) {
@@ -118,6 +136,27 @@ public final class JoinBenchHandler implements TaskHandler {
         run.put("checksum", global.checksum());
         run.put("localMatches", local.matches());
         return run;
+    }
+
+    /**
+     * The sort-merge join's phases in the radix join's slots: partitioning as histogram, sort as the network pass
+     * (compute, put, wait), merge as the local pass, match as build-probe ({@link SortMergeRow} names them).
+     */
+    private static ObjectNode encode(SortMergePhaseTimes times, JoinResult global, JoinResult local) {
+        return encode(
+                new PhaseTimes(
+                        times.partitionNanos(),
+                        times.windowNanos(),
+                        times.sortNanos(),
+                        times.sortComputeNanos(),
+                        times.sortPutNanos(),
+                        times.sortWaitNanos(),
+                        times.mergeNanos(),
+                        times.matchNanos(),
+                        times.totalNanos(),
+                        times.bytesPut()),
+                global,
+                local);
     }
 
     /** Decodes one run of a reply. */

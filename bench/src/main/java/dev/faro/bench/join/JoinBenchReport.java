@@ -28,9 +28,16 @@ import java.util.Map;
  * @param csvFile the CSV
  * @param metadataFile the JSON sidecar
  * @param plotFile the PNG
- * @param rows the measured rows
+ * @param rows the measured radix join rows
+ * @param sortMergeRows the measured sort-merge join rows
  */
-public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path plotFile, List<JoinRow> rows) {
+public record JoinBenchReport(
+        String text,
+        Path csvFile,
+        Path metadataFile,
+        Path plotFile,
+        List<JoinRow> rows,
+        List<SortMergeRow> sortMergeRows) {
 
     /** Thesis per-core rates, M tuples/s (Table 4.2 parameters on the Cray; rack-scale partitioning 110). */
     static final double PAPER_SCAN = 225;
@@ -44,7 +51,12 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
         {0.34, 0.36}, {0.21, Double.NaN}, {2.08, 0.67}, {0.58, 0.67}, {0.51, 0.38}, {0.62, Double.NaN}, {4.34, 2.08}
     };
 
-    static JoinBenchReport write(JoinBenchConfig config, List<JoinRow> rows, Instant started, Duration elapsed) {
+    static JoinBenchReport write(
+            JoinBenchConfig config,
+            List<JoinRow> rows,
+            List<SortMergeRow> sortMergeRows,
+            Instant started,
+            Duration elapsed) {
         StringBuilder text = new StringBuilder();
         text.append(mainTable(rows).format());
         text.append(
@@ -78,6 +90,12 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                 "\nnetwork pass against its compute and transfer parts (compute: the pass at the one-thread partition"
                         + " rate; transfer: bytes put per node / bw); k = 1 should show their sum, k >= 2 their maximum\n");
         text.append(overlapTable(rows).format());
+        if (!sortMergeRows.isEmpty()) {
+            text.append("\nsort-merge join (runs of 8 Ki tuples sorted in cache and shipped while the next is sorted),"
+                    + " against the radix hash join at the same point; the thesis: SMJ about 2x slower rack-scale"
+                    + " (1.31x on 1,024 Cray cores, Table 4.1)\n");
+            text.append(sortMergeTable(sortMergeRows).format());
+        }
         String skew = skewTable(rows);
         if (!skew.isEmpty()) {
             text.append("\nskew: time against uniform 1:4 on the same nodes (the thesis, 4 machines: 1.20x at Zipf"
@@ -114,7 +132,7 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                     crossoverLines(rows, config));
             text.append("crossover plot: ").append(crossover).append('\n');
         }
-        return new JoinBenchReport(text.toString(), csv, json, png, List.copyOf(rows));
+        return new JoinBenchReport(text.toString(), csv, json, png, List.copyOf(rows), List.copyOf(sortMergeRows));
     }
 
     private static ResultTable mainTable(List<JoinRow> rows) {
@@ -204,6 +222,50 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                         Column.number("sum s"),
                         Column.number("measured s"),
                         Column.text("Eq. 3.3")),
+                cells);
+    }
+
+    private static ResultTable sortMergeTable(List<SortMergeRow> rows) {
+        List<List<String>> cells = new ArrayList<>();
+        for (SortMergeRow row : rows) {
+            PhaseTimes t = row.measured().mean();
+            cells.add(List.of(
+                    row.workload(),
+                    Integer.toString(row.nodes()),
+                    Integer.toString(row.threads()),
+                    cap(row.bandwidthCap()),
+                    mega(row.measured().tuplesPerSecond()),
+                    mega(row.radix().measured().tuplesPerSecond()),
+                    format("%.2f", row.slowdown()),
+                    row.correct() ? "ok" : "MISMATCH",
+                    seconds(t.histogramNanos()),
+                    seconds(t.windowNanos()),
+                    seconds(t.networkNanos()),
+                    seconds(t.networkComputeNanos()) + "/" + seconds(t.networkPutNanos()) + "/"
+                            + seconds(t.networkWaitNanos()),
+                    seconds(t.localPartitionNanos()),
+                    seconds(t.buildProbeNanos()),
+                    seconds(row.measured().imbalanceNanos()),
+                    seconds(t.totalNanos())));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("workload"),
+                        Column.number("N"),
+                        Column.number("T"),
+                        Column.text("cap"),
+                        Column.number("SMJ M/s"),
+                        Column.number("RHJ M/s"),
+                        Column.number("SMJ/RHJ time"),
+                        Column.text("result"),
+                        Column.number("partition"),
+                        Column.number("window"),
+                        Column.number("sort"),
+                        Column.number("(compute/put/wait)"),
+                        Column.number("merge"),
+                        Column.number("match"),
+                        Column.number("imbalance"),
+                        Column.number("total s")),
                 cells);
     }
 
@@ -300,7 +362,9 @@ public record JoinBenchReport(String text, Path csvFile, Path metadataFile, Path
                     names[i],
                     format("%.3f", measured[i]),
                     Double.isNaN(modelled[i]) ? "-" : format("%.3f", modelled[i]),
-                    Double.isNaN(modelled[i]) ? "-" : format("%+.0f%%", 100 * (measured[i] / modelled[i] - 1)),
+                    Double.isNaN(modelled[i]) || modelled[i] <= 0
+                            ? "-"
+                            : format("%+.0f%%", 100 * (measured[i] / modelled[i] - 1)),
                     format("%.2f", paper[0]),
                     Double.isNaN(paper[1]) ? "-" : format("%.2f", paper[1])));
         }

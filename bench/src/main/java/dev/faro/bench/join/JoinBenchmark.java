@@ -69,6 +69,7 @@ public final class JoinBenchmark {
         }
         Instant started = Instant.now();
         List<JoinRow> rows = new ArrayList<>();
+        List<SortMergeRow> sortMergeRows = new ArrayList<>();
         for (String name : config.workloads()) {
             JoinWorkload perNode = JoinWorkloads.parse(name, config.innerPerNode(), 1);
             RadixJoinConfig base = RadixJoinConfig.defaults(1)
@@ -87,14 +88,21 @@ public final class JoinBenchmark {
                                     + " threads, k = " + k
                                     + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
                             RadixJoinConfig join = withThreads(base, threads).withBuffers(k, config.bufferBytes());
-                            JoinPoint measured = distributed(coordinator, nodes, perNode, join, cap);
+                            JoinPoint measured = distributed(coordinator, nodes, perNode, join, cap, false);
                             rows.add(new JoinRow(name, nodes, threads, k, cap, measured, reference, rates));
+                        }
+                        if (config.sortMerge()) {
+                            progress.accept(name + ": distributed sort-merge join, " + nodes + " nodes x " + threads
+                                    + " threads");
+                            JoinPoint sortMerge =
+                                    distributed(coordinator, nodes, perNode, withThreads(base, threads), cap, true);
+                            sortMergeRows.add(new SortMergeRow(name, nodes, threads, cap, sortMerge, rows.getLast()));
                         }
                     }
                 }
             }
         }
-        return JoinBenchReport.write(config, rows, started, Duration.between(started, Instant.now()));
+        return JoinBenchReport.write(config, rows, sortMergeRows, started, Duration.between(started, Instant.now()));
     }
 
     private static RadixJoinConfig withThreads(RadixJoinConfig config, int threads) {
@@ -108,7 +116,7 @@ public final class JoinBenchmark {
     }
 
     private JoinPoint local(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
-        JoinCase joinCase = new JoinCase(false, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
+        JoinCase joinCase = new JoinCase(false, false, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
         JsonNode reply = answers(coordinator, 1, joinCase).getFirst();
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();
@@ -121,12 +129,17 @@ public final class JoinBenchmark {
     }
 
     private JoinPoint distributed(
-            Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join, long cap) {
+            Coordinator coordinator,
+            int nodes,
+            JoinWorkload workload,
+            RadixJoinConfig join,
+            long cap,
+            boolean sortMerge) {
         // with a cap, a quarter second of the capped link is enough to measure it
         long bandwidthBytes =
                 nodes == 1 ? 0 : cap > 0 ? Math.min(config.bandwidthBytes(), cap / 4) : config.bandwidthBytes();
-        JoinCase joinCase =
-                new JoinCase(true, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes, cap);
+        JoinCase joinCase = new JoinCase(
+                true, sortMerge, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes, cap);
         List<JsonNode> replies = answers(coordinator, nodes, joinCase);
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();

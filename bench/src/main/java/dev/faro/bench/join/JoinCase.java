@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.join.radix.PartitionAssignment;
 import dev.faro.join.radix.RadixJoinConfig;
+import dev.faro.join.sortmerge.SortMergeJoinConfig;
 import dev.faro.join.workload.JoinWorkload;
 import java.util.Objects;
 
@@ -15,6 +16,7 @@ import java.util.Objects;
  * micro-benchmarks of the model). Travels as JSON in the task payload.
  *
  * @param distributed the distributed join (true) or the single-process one on node 0 (false)
+ * @param sortMerge with {@code distributed}: the sort-merge join instead of the radix hash join
  * @param nodes the nodes whose data the case covers
  * @param workload the relations
  * @param config the join's settings (threads: per node, or in all for the single-process join)
@@ -26,6 +28,7 @@ import java.util.Objects;
  */
 record JoinCase(
         boolean distributed,
+        boolean sortMerge,
         int nodes,
         JoinWorkload workload,
         RadixJoinConfig config,
@@ -42,9 +45,15 @@ record JoinCase(
         }
     }
 
+    /** The sort-merge join's settings for this case: the same threads, sampled splitters for skewed keys. */
+    SortMergeJoinConfig sortMergeConfig() {
+        return SortMergeJoinConfig.defaults(config.threads()).withSampledSplitters(workload.zipf() > 0);
+    }
+
     ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("distributed", distributed);
+        json.put("sortMerge", sortMerge);
         json.put("nodes", nodes);
         json.put("innerPerNode", workload.innerPerNode());
         json.put("outerRatio", workload.outerRatio());
@@ -80,6 +89,7 @@ record JoinCase(
                 PartitionAssignment.valueOf(json.path("assignment").asText()));
         return new JoinCase(
                 json.path("distributed").asBoolean(),
+                json.path("sortMerge").asBoolean(),
                 json.path("nodes").asInt(),
                 workload,
                 config,

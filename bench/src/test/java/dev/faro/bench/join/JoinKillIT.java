@@ -37,6 +37,7 @@ class JoinKillIT {
             // an endless join: 500 runs of 500 k + 500 k tuples per node
             JoinCase endless = new JoinCase(
                     true,
+                    false,
                     NODES,
                     JoinWorkload.uniform(500_000, 1, 1),
                     RadixJoinConfig.defaults(1).withNetworkBits(6),
@@ -82,6 +83,7 @@ class JoinKillIT {
             // the cluster carries on: a small join on every node, checked against the single-process join
             JoinCase small = new JoinCase(
                     true,
+                    false,
                     NODES,
                     JoinWorkload.uniform(20_000, 2, 3),
                     RadixJoinConfig.defaults(1).withNetworkBits(5),
