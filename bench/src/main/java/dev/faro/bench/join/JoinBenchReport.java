@@ -106,7 +106,7 @@ public record JoinBenchReport(
         Path csv = directory.resolve("join.csv");
         Path json = directory.resolve("join.json");
         Path png = directory.resolve("join.png");
-        CsvWriter.write(csv, csvHeader(), csvRows(rows));
+        CsvWriter.write(csv, JoinReportData.csvHeader(), JoinReportData.csvRows(rows));
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("provider", config.provider());
         parameters.put("nodes", config.nodeCounts());
@@ -120,7 +120,12 @@ public record JoinBenchReport(
         parameters.put("runs", config.runs());
         new RunMetadata("join", started, elapsed, MachineInfo.collect(), parameters).write(json);
         PlotWriter.writeLines(
-                png, "ETH19 radix hash join", "nodes", false, "M tuples/s (|R|+|S| / time)", lines(rows, config));
+                png,
+                "ETH19 radix hash join",
+                "nodes",
+                false,
+                "M tuples/s (|R|+|S| / time)",
+                JoinReportData.lines(rows, config));
         if (config.bandwidthCaps().stream().filter(c -> c > 0).count() > 1) {
             Path crossover = directory.resolve("join-crossover.png");
             PlotWriter.writeLines(
@@ -129,7 +134,7 @@ public record JoinBenchReport(
                     "bandwidth cap per node, MiB/s",
                     true,
                     "M tuples/s",
-                    crossoverLines(rows, config));
+                    JoinReportData.crossoverLines(rows, config));
             text.append("crossover plot: ").append(crossover).append('\n');
         }
         return new JoinBenchReport(text.toString(), csv, json, png, List.copyOf(rows), List.copyOf(sortMergeRows));
@@ -158,9 +163,8 @@ public record JoinBenchReport(
                 Column.text("bound"));
         List<List<String>> cells = new ArrayList<>();
         for (JoinRow row : rows) {
-            PhaseTimes t = row.measured().mean();
             RadixJoinModel model = row.model();
-            cells.add(List.of(
+            List<String> cellsOfRow = new ArrayList<>(List.of(
                     row.workload(),
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
@@ -169,18 +173,11 @@ public record JoinBenchReport(
                     mega(row.measured().tuplesPerSecond()),
                     mega(row.reference().tuplesPerSecond()),
                     format("%.2f", row.ratio()),
-                    row.correct() ? "ok" : "MISMATCH",
-                    seconds(t.histogramNanos()),
-                    seconds(t.windowNanos()),
-                    seconds(t.networkNanos()),
-                    seconds(t.networkComputeNanos()) + "/" + seconds(t.networkPutNanos()) + "/"
-                            + seconds(t.networkWaitNanos()),
-                    seconds(t.localPartitionNanos()),
-                    seconds(t.buildProbeNanos()),
-                    seconds(row.measured().imbalanceNanos()),
-                    seconds(t.totalNanos()),
-                    format("%.3f", model.totalSeconds()),
-                    row.nodes() == 1 ? "-" : model.networkBound() ? "network" : "compute"));
+                    row.correct() ? "ok" : "MISMATCH"));
+            cellsOfRow.addAll(phaseCells(row.measured()));
+            cellsOfRow.add(format("%.3f", model.totalSeconds()));
+            cellsOfRow.add(row.nodes() == 1 ? "-" : model.networkBound() ? "network" : "compute");
+            cells.add(cellsOfRow);
         }
         return new ResultTable(columns, cells);
     }
@@ -228,8 +225,7 @@ public record JoinBenchReport(
     private static ResultTable sortMergeTable(List<SortMergeRow> rows) {
         List<List<String>> cells = new ArrayList<>();
         for (SortMergeRow row : rows) {
-            PhaseTimes t = row.measured().mean();
-            cells.add(List.of(
+            List<String> cellsOfRow = new ArrayList<>(List.of(
                     row.workload(),
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
@@ -237,16 +233,9 @@ public record JoinBenchReport(
                     mega(row.measured().tuplesPerSecond()),
                     mega(row.radix().measured().tuplesPerSecond()),
                     format("%.2f", row.slowdown()),
-                    row.correct() ? "ok" : "MISMATCH",
-                    seconds(t.histogramNanos()),
-                    seconds(t.windowNanos()),
-                    seconds(t.networkNanos()),
-                    seconds(t.networkComputeNanos()) + "/" + seconds(t.networkPutNanos()) + "/"
-                            + seconds(t.networkWaitNanos()),
-                    seconds(t.localPartitionNanos()),
-                    seconds(t.buildProbeNanos()),
-                    seconds(row.measured().imbalanceNanos()),
-                    seconds(t.totalNanos())));
+                    row.correct() ? "ok" : "MISMATCH"));
+            cellsOfRow.addAll(phaseCells(row.measured()));
+            cells.add(cellsOfRow);
         }
         return new ResultTable(
                 List.of(
@@ -269,7 +258,22 @@ public record JoinBenchReport(
                 cells);
     }
 
-    private static String cap(long bytesPerSecond) {
+    /** The phase columns of a point: six phases, the network pass's split, imbalance and total, in seconds. */
+    private static List<String> phaseCells(JoinPoint point) {
+        PhaseTimes t = point.mean();
+        return List.of(
+                seconds(t.histogramNanos()),
+                seconds(t.windowNanos()),
+                seconds(t.networkNanos()),
+                seconds(t.networkComputeNanos()) + "/" + seconds(t.networkPutNanos()) + "/"
+                        + seconds(t.networkWaitNanos()),
+                seconds(t.localPartitionNanos()),
+                seconds(t.buildProbeNanos()),
+                seconds(point.imbalanceNanos()),
+                seconds(t.totalNanos()));
+    }
+
+    static String cap(long bytesPerSecond) {
         return bytesPerSecond == 0 ? "-" : format("%.0fMiB/s", bytesPerSecond / 1048576.0);
     }
 
@@ -419,138 +423,15 @@ public record JoinBenchReport(
                 .format();
     }
 
-    private static List<String> csvHeader() {
-        return List.of(
-                "workload",
-                "nodes",
-                "threads",
-                "buffers",
-                "tuples",
-                "seconds",
-                "tuples_per_second",
-                "reference_tuples_per_second",
-                "ratio",
-                "correct",
-                "histogram_s",
-                "window_s",
-                "network_s",
-                "network_compute_s",
-                "network_put_s",
-                "network_wait_s",
-                "local_partition_s",
-                "build_probe_s",
-                "imbalance_s",
-                "bytes_put",
-                "bandwidth_bytes_per_s",
-                "model_histogram_s",
-                "model_network_s",
-                "model_local_s",
-                "model_build_probe_s",
-                "model_total_s",
-                "network_bound");
-    }
-
-    private static List<List<String>> csvRows(List<JoinRow> rows) {
-        List<List<String>> cells = new ArrayList<>();
-        for (JoinRow row : rows) {
-            PhaseTimes t = row.measured().mean();
-            RadixJoinModel m = row.model();
-            cells.add(List.of(
-                    row.workload(),
-                    Integer.toString(row.nodes()),
-                    Integer.toString(row.threads()),
-                    Integer.toString(row.buffers()),
-                    Long.toString(row.measured().tuples()),
-                    format("%.6f", row.measured().seconds()),
-                    format("%.0f", row.measured().tuplesPerSecond()),
-                    format("%.0f", row.reference().tuplesPerSecond()),
-                    format("%.4f", row.ratio()),
-                    Boolean.toString(row.correct()),
-                    seconds(t.histogramNanos()),
-                    seconds(t.windowNanos()),
-                    seconds(t.networkNanos()),
-                    seconds(t.networkComputeNanos()),
-                    seconds(t.networkPutNanos()),
-                    seconds(t.networkWaitNanos()),
-                    seconds(t.localPartitionNanos()),
-                    seconds(t.buildProbeNanos()),
-                    seconds(row.measured().imbalanceNanos()),
-                    Long.toString(t.bytesPut()),
-                    format("%.0f", row.measured().bandwidthBytesPerSecond()),
-                    format("%.6f", m.histogramSeconds()),
-                    format("%.6f", m.networkPassSeconds()),
-                    format("%.6f", m.localPassSeconds()),
-                    format("%.6f", m.buildProbeSeconds()),
-                    format("%.6f", m.totalSeconds()),
-                    Boolean.toString(m.networkBound())));
-        }
-        return cells;
-    }
-
-    private static List<PlotWriter.Line> lines(List<JoinRow> rows, JoinBenchConfig config) {
-        List<PlotWriter.Line> lines = new ArrayList<>();
-        String workload = rows.getFirst().workload();
-        int k = config.bufferCounts().getLast();
-        for (int threads : config.threadCounts()) {
-            List<Double> x = new ArrayList<>();
-            List<Double> rhj = new ArrayList<>();
-            List<Double> reference = new ArrayList<>();
-            List<Double> model = new ArrayList<>();
-            for (JoinRow row : rows) {
-                if (row.workload().equals(workload)
-                        && row.threads() == threads
-                        && row.buffers() == k
-                        && row.bandwidthCap() == config.bandwidthCaps().getFirst()) {
-                    x.add((double) row.nodes());
-                    rhj.add(row.measured().tuplesPerSecond() / 1e6);
-                    reference.add(row.reference().tuplesPerSecond() / 1e6);
-                    model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
-                }
-            }
-            lines.add(new PlotWriter.Line("RHJ, " + threads + " thread(s)/node, k=" + k, x, rhj, false));
-            lines.add(new PlotWriter.Line("1 process, same cores (" + threads + "/node)", x, reference, true));
-            lines.add(new PlotWriter.Line("model (Eq. 3.11), " + threads + "/node", x, model, true));
-        }
-        return lines;
-    }
-
-    private static List<PlotWriter.Line> crossoverLines(List<JoinRow> rows, JoinBenchConfig config) {
-        List<PlotWriter.Line> lines = new ArrayList<>();
-        String workload = rows.getFirst().workload();
-        int k = config.bufferCounts().getLast();
-        for (int nodes : config.nodeCounts()) {
-            for (int threads : config.threadCounts()) {
-                List<Double> x = new ArrayList<>();
-                List<Double> measured = new ArrayList<>();
-                List<Double> model = new ArrayList<>();
-                for (JoinRow row : rows) {
-                    if (row.workload().equals(workload)
-                            && row.nodes() == nodes
-                            && row.threads() == threads
-                            && row.buffers() == k
-                            && row.bandwidthCap() > 0) {
-                        x.add(row.bandwidthCap() / 1048576.0);
-                        measured.add(row.measured().tuplesPerSecond() / 1e6);
-                        model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
-                    }
-                }
-                String name = nodes + " nodes x " + threads;
-                lines.add(new PlotWriter.Line("RHJ " + name, x, measured, false));
-                lines.add(new PlotWriter.Line("model " + name, x, model, true));
-            }
-        }
-        return lines;
-    }
-
-    private static String mega(double perSecond) {
+    static String mega(double perSecond) {
         return format("%.1f", perSecond / 1e6);
     }
 
-    private static String seconds(long nanos) {
+    static String seconds(long nanos) {
         return format("%.3f", nanos / 1e9);
     }
 
-    private static String format(String pattern, double value) {
+    static String format(String pattern, double value) {
         return String.format(Locale.ROOT, pattern, value);
     }
 }
