@@ -237,7 +237,7 @@ public final class Collectives {
                 idle = 0;
                 continue;
             }
-            group.checkWait(deadline, "collective round " + thisRound);
+            group.checkWait(deadline, "the other ranks in a collective");
             if (missing >= 0) {
                 long now = System.nanoTime();
                 if (now - lastProbe > PROBE_AFTER_NANOS) {

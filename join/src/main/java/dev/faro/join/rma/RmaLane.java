@@ -158,7 +158,7 @@ public final class RmaLane {
         if (outstandingByRank[rank] >= sendQueueDepth) {
             long deadline = group.deadline();
             while (outstandingByRank[rank] >= sendQueueDepth) {
-                progress(deadline, "a free send queue entry towards rank " + rank);
+                progress(deadline, "a free send queue entry"); // constant: no allocation per wait
             }
         }
         request.clear()
@@ -196,7 +196,7 @@ public final class RmaLane {
         }
         long deadline = group.deadline();
         while (pending[slot]) {
-            progress(deadline, "the completion of request slot " + slot);
+            progress(deadline, "the completion of a put");
         }
         awaitLink(sentAtNanos[slot]);
     }
@@ -220,7 +220,7 @@ public final class RmaLane {
         }
         long deadline = group.deadline();
         while (outstanding > 0) {
-            progress(deadline, "the completion of " + outstanding + " puts (flush)");
+            progress(deadline, "the completion of every put (flush)");
         }
         awaitLink(lastSentAtNanos);
     }
