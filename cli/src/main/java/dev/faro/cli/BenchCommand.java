@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             BenchFabricCommand.class,
             BenchJoinCommand.class,
             BenchShuffleCommand.class,
-            BenchTpchCommand.class
+            BenchTpchCommand.class,
+            BenchLocksCommand.class
         })
 final class BenchCommand {}

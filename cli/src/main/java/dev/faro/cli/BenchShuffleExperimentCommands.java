@@ -74,6 +74,9 @@ final class BenchShuffleExperimentCommands {
             description = {
                 "E4 (TODS19 Fig. 19): repartition and broadcast throughput per node against node count for"
                         + " the eight designs, MPI and TCP in one invocation, with each design's ratio to MPI and TCP.",
+                "MPI runs at equal cores: one rank per thread of a node when nodes x threads fit the cores, else one"
+                        + " rank per node doing its threads' work; a note names each MPI row's configuration, and the"
+                        + " goal line compares against it (use --threads 1 for the headline).",
                 "Writes e4.csv, e4.json and e4-repartition.png, e4-broadcast.png under --out."
             })
     static final class E4 extends BenchExperimentCommand {
@@ -120,6 +123,7 @@ final class BenchShuffleExperimentCommands {
             sortOptions = false,
             description = {
                 "E7 (TODS19 Fig. 22): throughput vs receive-side compute intensity, eight designs, MPI and" + " TCP.",
+                "MPI runs at equal cores, as for e4; a note names each MPI row's configuration.",
                 "Writes e7.csv, e7.json and e7.png under --out."
             })
     static final class E7 extends BenchExperimentCommand {

@@ -24,10 +24,11 @@ import java.util.function.Consumer;
 
 /**
  * The MPI baseline of the shuffle experiments (TODS19 §7.1): {@code mpi_shuffle.c}, shipped in this jar, compiled
- * with the system's {@code mpicc} into a cache directory and started with {@code mpirun}, one rank per thread of a node, on this
- * host. Repartition uses 64 KB {@code MPI_Isend}/{@code MPI_Irecv}, broadcast {@code MPI_Ibcast}; the tuples, the
- * hash and the data volume per node are those of the case it stands in for, so its outcome is checked for exactly-once
- * delivery like a design's.
+ * with the system's {@code mpicc} into a cache directory and started with {@code mpirun} on this host at equal cores
+ * ({@link #ranksPerNode}: one rank per thread of a node when they fit the cores, else one per node). Repartition uses
+ * 64 KB {@code MPI_Isend}/{@code MPI_Irecv}, broadcast {@code MPI_Ibcast}; the tuples, the hash and the data volume
+ * per node are those of the case it stands in for, so its outcome is checked for exactly-once delivery like a
+ * design's.
  *
  * <p>Coordination code. Open MPI is optional: {@link #prepare} says in one line why the baseline is unavailable.
  */
@@ -133,11 +134,43 @@ public final class MpiBaseline {
     }
 
     /**
-     * The command that runs {@code shuffleCase} with as many ranks per node as the case has threads ({@code -np
-     * nodes × threads}), so that MPI gets the cores a Faro node's threads get; rank w plays thread lane w % threads of
-     * node w / threads (see mpi_shuffle.c).
+     * Ranks per node at equal cores: one per thread of a node ({@code -np nodes × threads}) when that many ranks fit
+     * the host's {@code cores}, else one per node, which does all its threads' work (more busy-polling ranks than cores
+     * would make MPI collapse under its own polling and flatter the designs).
+     */
+    public static int ranksPerNode(ShuffleCase shuffleCase, int cores) {
+        return (long) shuffleCase.nodes() * shuffleCase.threads() <= cores ? shuffleCase.threads() : 1;
+    }
+
+    /** What the MPI rows of {@code shuffleCase} ran on this host, for the tables: ranks, per node, and why. */
+    public static String configuration(ShuffleCase shuffleCase) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        int perNode = ranksPerNode(shuffleCase, cores);
+        int ranks = shuffleCase.nodes() * perNode;
+        int tablesPerRank = shuffleCase.threads() / perNode;
+        String work = tablesPerRank == 1 ? "1 thread's table" : tablesPerRank + " threads' tables";
+        return String.format(
+                java.util.Locale.ROOT,
+                "-np %d: %d rank%s per node, each shuffling %s, on %d cores (%s)",
+                ranks,
+                perNode,
+                perNode == 1 ? "" : "s",
+                work,
+                cores,
+                (long) shuffleCase.nodes() * shuffleCase.threads() <= cores
+                        ? "one rank per thread of a node"
+                        : shuffleCase.threads() > 1
+                                ? "nodes x threads = " + shuffleCase.nodes() * shuffleCase.threads()
+                                        + " ranks would exceed the cores"
+                                : "more ranks than cores, but one per node is the fewest");
+    }
+
+    /**
+     * The command that runs {@code shuffleCase} at equal cores ({@link #ranksPerNode}); rank w plays thread lane w % R
+     * of node w / R, R ranks per node (see mpi_shuffle.c).
      */
     List<String> command(ShuffleCase shuffleCase) {
+        int perNode = ranksPerNode(shuffleCase, Runtime.getRuntime().availableProcessors());
         List<String> command = new ArrayList<>(List.of(mpirun.toString()));
         if ("root".equals(System.getProperty("user.name"))) {
             command.add("--allow-run-as-root");
@@ -150,7 +183,7 @@ public final class MpiBaseline {
                 "btl",
                 "self,vader",
                 "-np",
-                Integer.toString(shuffleCase.nodes() * shuffleCase.threads()),
+                Integer.toString(shuffleCase.nodes() * perNode),
                 executable.toString(),
                 pattern(shuffleCase),
                 Integer.toString(shuffleCase.threads()),
@@ -158,7 +191,7 @@ public final class MpiBaseline {
                 Integer.toString(shuffleCase.scans()),
                 Integer.toString(MESSAGE_BYTES),
                 Integer.toString(shuffleCase.tuning().receiveWork()),
-                Integer.toString(shuffleCase.threads())));
+                Integer.toString(perNode)));
         return command;
     }
 

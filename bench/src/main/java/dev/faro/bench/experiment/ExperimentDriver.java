@@ -1,5 +1,6 @@
 package dev.faro.bench.experiment;
 
+import dev.faro.bench.baseline.MpiBaseline;
 import dev.faro.bench.report.CsvWriter;
 import dev.faro.bench.report.MachineInfo;
 import dev.faro.bench.report.PlotWriter;
@@ -138,6 +139,7 @@ public abstract class ExperimentDriver {
         progress.accept(name() + ": " + title() + " — " + trials.size() + " trials x "
                 + (settings.warmupRuns() + settings.runs()) + " rounds");
         List<TrialResult> results = new TrialRunner(settings, joined, progress, notes).run(trials);
+        notes.addAll(mpiConfigurations(results));
         List<String> findings = findings(results);
         Path directory = settings.outputDirectory();
         Path csv = directory.resolve(name() + ".csv");
@@ -170,6 +172,20 @@ public abstract class ExperimentDriver {
                         machine.loadAverage(),
                         metadata.elapsed().toMillis() / 1000.0);
         return new ExperimentReport(name(), results, table, metadata, csv, json, plots);
+    }
+
+    /** One note per MPI configuration the MPI rows ran with ({@link MpiBaseline#configuration}), naming their groups. */
+    static List<String> mpiConfigurations(List<TrialResult> results) {
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        for (TrialResult result : results) {
+            if (result.trial().mpi() && result.succeeded()) {
+                groups.computeIfAbsent(MpiBaseline.configuration(result.trial().shuffleCase()), c -> new ArrayList<>())
+                        .add(result.trial().group());
+            }
+        }
+        List<String> notes = new ArrayList<>();
+        groups.forEach((configuration, in) -> notes.add("MPI rows " + String.join(", ", in) + ": " + configuration));
+        return notes;
     }
 
     private List<String> csvRow(TrialResult result, List<TrialResult> all) {
@@ -312,8 +328,10 @@ public abstract class ExperimentDriver {
         parameters.put(
                 "baselines",
                 "TCP: plain loopback sockets, 128 KB messages, blocking send, select/recv loop;"
-                        + " MPI: Open MPI, as many single-threaded ranks per node as the designs' threads (-np nodes x"
-                        + " threads; lane t of every node shuffles thread t's table over its own communicator), 64 KB"
+                        + " MPI: Open MPI at equal cores: as many single-threaded ranks per node as the designs' threads"
+                        + " (-np nodes x threads; lane t of every node shuffles thread t's table over its own"
+                        + " communicator) when that many ranks fit the cores, else one rank per node shuffling all its"
+                        + " threads' tables (the notes name the configuration of each MPI row), 64 KB"
                         + " MPI_Isend/MPI_Irecv (repartition), MPI_Ibcast (broadcast); local (E7): the receive side's work on"
                         + " the tuples each node would receive, without a shuffle, 2 x threads threads per node, all nodes at"
                         + " once, in the harness's JVM");

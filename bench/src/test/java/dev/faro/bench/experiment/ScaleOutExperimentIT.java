@@ -45,7 +45,10 @@ class ScaleOutExperimentIT {
                     .contains("MPI baseline skipped: Open MPI is not installed")
                     .contains("apt-get install openmpi-bin");
         } else {
-            assertThat(report.table()).contains("vs MPI").contains("goal at 2 nodes");
+            assertThat(report.table())
+                    .contains("vs MPI")
+                    .contains("goal at 2 nodes, MPI at equal cores (-np ")
+                    .contains("note: MPI rows repartition@2");
         }
         List<String> csv = Files.readAllLines(report.csvFile());
         assertThat(csv).hasSize(1 + report.results().size());

@@ -1,6 +1,7 @@
 package dev.faro.shuffle.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
@@ -20,8 +21,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link ShuffleSink.Writer} on its own, into an endpoint that records what it is given: every tuple reaches its
- * group's destinations once, whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
- * 100 bytes) as well as 16, for buffers that hold a few tuples or one, and with vectors that end mid-buffer.
+ * group's destinations once (with one group, as broadcast has, the vector is copied as it is), whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
+ * 100 bytes) as well as 16 (staged a chunk at a time up to 8 groups: chunks of 512 or 255 tuples split over buffers
+ * of 3, 4 or 6 tuples), for buffers that hold a few tuples or one, and with vectors that end mid-buffer or exceed a
+ * chunk.
  */
 class ShuffleSinkTest {
 
@@ -30,10 +33,17 @@ class ShuffleSinkTest {
     @ParameterizedTest(name = "{0}-byte tuples, {1}-byte payloads, {2} groups")
     @CsvSource({
         "1, 64, 3",
+        "7, 64, 1",
+        "16, 64, 1",
+        "16, 4096, 1",
         "7, 64, 3",
         "12, 100, 4",
         "16, 64, 2",
+        "16, 48, 3",
+        "16, 64, 4",
         "16, 4096, 5",
+        "16, 100, 8",
+        "16, 4096, 9",
         "24, 200, 3",
         "100, 100, 2",
         "100, 350, 7"
@@ -55,7 +65,7 @@ class ShuffleSinkTest {
             MemorySegment.copy(MemorySegment.ofArray(all), 0, tuples, 0, all.length);
             int added = 0;
             while (added < TUPLES) {
-                int vector = Math.min(TUPLES - added, 1 + random.nextInt(300));
+                int vector = Math.min(TUPLES - added, 1 + random.nextInt(1200));
                 writer.add(tuples, (long) added * tupleBytes, vector);
                 added += vector;
             }
@@ -89,6 +99,24 @@ class ShuffleSinkTest {
             assertThat(received.toByteArray())
                     .as("group %d's tuples, in order", group)
                     .isEqualTo(expected[group].toByteArray());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} groups")
+    @CsvSource({"1", "2", "9"})
+    void aBufferTooSmallForOneTupleIsRefusedWithOneLine(int groups) {
+        RecordingEndpoint endpoint = new RecordingEndpoint(8);
+        ShuffleSink sink = new ShuffleSink(
+                new NodeEndpoints(List.of(endpoint), List.of()),
+                TransmissionGroups.repartition(groups),
+                (tuples, offset) -> 0,
+                16,
+                1);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tuples = arena.allocate(16 * 4);
+            assertThatThrownBy(() -> sink.writer(0).add(tuples, 0, 4))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("a buffer's payload holds no tuple: payloadCapacity=8, tupleBytes=16");
         }
     }
 

@@ -1,0 +1,170 @@
+package dev.faro.bench.locks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faro.cluster.TaskReply;
+import dev.faro.cluster.worker.TaskHandler;
+import dev.faro.cluster.worker.WorkerContext;
+import dev.faro.fabric.FaroException;
+import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.LockManagerNode;
+import dev.faro.txn.node.LockServer;
+import dev.faro.txn.node.Topology;
+import dev.faro.txn.node.TransactionAgent;
+import dev.faro.txn.workload.WorkloadRunner;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Cluster task {@value #TYPE}: one {@link LocksCase} on this node. Opens this node's lock servers and agents on the
+ * worker's fabric, connects them to every other node's through the task's all-gather (the runtime's rounds are the
+ * start and stop barriers), measures the round trip through the mailboxes (one agent, quiet, to a local and to a
+ * remote server), runs the workload on one thread per agent for the warm-up and the counted duration, waits until
+ * every node's agents are done (its servers keep serving meanwhile), and replies with the merged counters.
+ *
+ * <p>Coordination code around the agents' data-path loops. An agent's failure (a lost server) fails the task with its
+ * one-line message.
+ */
+public final class LocksBenchHandler implements TaskHandler {
+
+    /** The task type. */
+    public static final String TYPE = "bench.locks";
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public TaskReply handle(WorkerContext context, JsonNode payload) throws Exception {
+        LocksCase lockCase = LocksCase.fromJson(payload);
+        Topology topology = lockCase.topology();
+        if (topology.nodes() != context.nodes()) {
+            throw new IllegalArgumentException(
+                    "case for " + topology.nodes() + " nodes on a round of " + context.nodes());
+        }
+        int node = context.nodeIndex();
+        try (LockManagerNode manager = LockManagerNode.open(context.fabric(), topology, node, lockCase.options())) {
+            manager.connect(context.exchange().allGather("txn.addresses", manager.addresses()));
+            manager.start();
+            context.exchange().allGather("txn.connected", new byte[0]);
+            TransactionAgent first = manager.agents().getFirst();
+            long localPing = medianPing(first, topology.server(node, 0), lockCase.pings());
+            long remotePing = topology.nodes() < 2
+                    ? -1
+                    : medianPing(first, topology.server((node + 1) % topology.nodes(), 0), lockCase.pings());
+            context.exchange().allGather("txn.pinged", new byte[0]);
+
+            long[] committedByType =
+                    new long[lockCase.newWorkload().transactionTypes().size()];
+            long elapsedNs = runLoad(context, manager, lockCase, committedByType);
+            context.exchange().allGather("txn.done", new byte[0]);
+
+            AgentStatistics total = new AgentStatistics();
+            manager.agents().forEach(agent -> total.add(agent.statistics()));
+            Histogram local = new Histogram(2);
+            Histogram remote = new Histogram(2);
+            for (TransactionAgent agent : manager.agents()) {
+                local.add(agent.localLockLatencies());
+                remote.add(agent.remoteLockLatencies());
+            }
+            long serverRequests = 0;
+            long serverProcessingNs = 0;
+            for (LockServer server : manager.servers()) {
+                serverRequests += server.lockRequests();
+                serverProcessingNs += server.processingNs();
+            }
+            ObjectNode reply = JsonNodeFactory.instance.objectNode();
+            ArrayNode statistics = reply.putArray("statistics");
+            Arrays.stream(total.values()).forEach(statistics::add);
+            ArrayNode types = reply.putArray("committedByType");
+            Arrays.stream(committedByType).forEach(types::add);
+            reply.put("elapsedNs", elapsedNs)
+                    .put("pingLocalNs", localPing)
+                    .put("pingRemoteNs", remotePing)
+                    .put("serverRequests", serverRequests)
+                    .put("serverProcessingNs", serverProcessingNs)
+                    .put("localLockMedianNs", local.getTotalCount() == 0 ? -1 : local.getValueAtPercentile(50))
+                    .put("localLockP99Ns", local.getTotalCount() == 0 ? -1 : local.getValueAtPercentile(99))
+                    .put("remoteLockMedianNs", remote.getTotalCount() == 0 ? -1 : remote.getValueAtPercentile(50))
+                    .put("remoteLockP99Ns", remote.getTotalCount() == 0 ? -1 : remote.getValueAtPercentile(99));
+            return TaskReply.of(reply);
+        }
+    }
+
+    /** The median of {@code count} round trips from {@code agent} to {@code server}, after as many warm-up ones. */
+    private static long medianPing(TransactionAgent agent, int server, int count) {
+        if (count == 0) {
+            return -1;
+        }
+        long[] samples = new long[count];
+        for (int i = 0; i < count; i++) {
+            agent.ping(server);
+        }
+        for (int i = 0; i < count; i++) {
+            samples[i] = agent.ping(server);
+        }
+        agent.resetStatistics();
+        Arrays.sort(samples);
+        return samples[count / 2];
+    }
+
+    /** Runs every agent on its own thread; returns the counted time. */
+    private static long runLoad(
+            WorkerContext context, LockManagerNode manager, LocksCase lockCase, long[] committedByType)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        long countFrom = start + lockCase.warmupMs() * 1_000_000;
+        long end = countFrom + lockCase.durationMs() * 1_000_000;
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        List<WorkloadRunner> runners = new ArrayList<>();
+        for (TransactionAgent agent : manager.agents()) {
+            WorkloadRunner runner = new WorkloadRunner(agent, lockCase.newWorkload(), 17);
+            runners.add(runner);
+            threads.add(Thread.ofPlatform()
+                    .name("faro-txn-agent-" + agent.index())
+                    .start(() -> {
+                        try {
+                            boolean counting = false;
+                            while (failure.get() == null && !context.isCancelled()) {
+                                long now = System.nanoTime();
+                                if (!counting && now - countFrom >= 0) {
+                                    runner.reset();
+                                    counting = true;
+                                }
+                                if (now - end >= 0) {
+                                    break;
+                                }
+                                runner.runOne();
+                            }
+                        } catch (Throwable t) {
+                            failure.compareAndSet(null, t);
+                        }
+                    }));
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        long elapsed = System.nanoTime() - countFrom;
+        context.throwIfCancelled();
+        Throwable failed = failure.get();
+        if (failed != null) {
+            if (failed instanceof FaroException faro) {
+                throw faro;
+            }
+            throw new IllegalStateException("a transaction agent failed: " + failed, failed);
+        }
+        for (WorkloadRunner runner : runners) {
+            for (int type = 0; type < committedByType.length; type++) {
+                committedByType[type] += runner.committed(type);
+            }
+        }
+        return elapsed;
+    }
+}

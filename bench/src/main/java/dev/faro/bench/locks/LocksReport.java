@@ -1,0 +1,421 @@
+package dev.faro.bench.locks;
+
+import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.MachineInfo;
+import dev.faro.bench.report.PlotWriter;
+import dev.faro.bench.report.ResultTable;
+import dev.faro.bench.report.ResultTable.Column;
+import dev.faro.bench.report.RunMetadata;
+import dev.faro.txn.model.TransactionModel;
+import dev.faro.txn.node.AgentStatistics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The tables, CSV files, plot and metadata of {@code faro bench locks}, each table with the thesis's figures in
+ * columns beside ours ("paper"). Written under the output directory as {@code locks-<experiment>.csv},
+ * {@code locks-remote.png} and {@code locks.json}.
+ *
+ * @param text every table, ready to print
+ * @param files what was written
+ */
+public record LocksReport(String text, List<Path> files) {
+
+    static LocksReport write(
+            LocksBenchmarkConfig config, Map<String, List<LocksResult>> results, Instant startedAt, Duration elapsed) {
+        StringBuilder text = new StringBuilder();
+        List<Path> files = new ArrayList<>();
+        Path out = config.outputDirectory();
+        for (Map.Entry<String, List<LocksResult>> entry : results.entrySet()) {
+            ResultTable table = switch (entry.getKey()) {
+                case "remote" -> remoteTable(entry.getValue());
+                case "isolation" -> isolationTable(entry.getValue());
+                case "nodes" -> nodesTable(entry.getValue());
+                case "roles" -> rolesTable(entry.getValue());
+                default -> throw new IllegalStateException(entry.getKey());
+            };
+            text.append(title(entry.getKey()))
+                    .append('\n')
+                    .append(table.format())
+                    .append('\n');
+            Path csv = out.resolve("locks-" + entry.getKey() + ".csv");
+            CsvWriter.write(csv, header(table), withStatistics(table, entry.getValue()));
+            files.add(csv);
+        }
+        LocksResult breakdownSource = breakdownSource(results);
+        if (breakdownSource != null) {
+            text.append("Latency breakdown (Fig. 5.6), ")
+                    .append(breakdownSource.lockCase().label())
+                    .append('\n')
+                    .append(breakdownTable(breakdownSource).format())
+                    .append('\n');
+        }
+        if (results.containsKey("remote") && results.get("remote").size() > 1) {
+            Path plot = out.resolve("locks-remote.png");
+            writeRemotePlot(plot, results.get("remote"));
+            files.add(plot);
+        }
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("experiments", config.experiments());
+        parameters.put("nodes", config.nodes());
+        parameters.put("serversPerNode", config.serversPerNode());
+        parameters.put("agentsPerNode", config.agentsPerNode());
+        parameters.put("remotePercents", config.remotePercents());
+        parameters.put("provider", config.provider());
+        parameters.put("policy", config.policy().name());
+        parameters.put("lockTimeoutMs", config.lockTimeoutMs());
+        parameters.put("warmupMs", config.warmupMs());
+        parameters.put("durationMs", config.durationMs());
+        parameters.put("runs", config.runs());
+        Path metadata = out.resolve("locks.json");
+        new RunMetadata("locks", startedAt, elapsed, MachineInfo.collect(), parameters).write(metadata);
+        files.add(metadata);
+        return new LocksReport(text.toString(), List.copyOf(files));
+    }
+
+    private static String title(String experiment) {
+        return switch (experiment) {
+            case "remote" ->
+                "Synthetic workload against the remote-lock probability, with the model of Eqs. 5.1-5.4"
+                        + " fitted from this run (Table 5.1; paper: 2,520 concurrent transactions on 70 Cray nodes)";
+            case "isolation" -> "TPC-C, serializable against read committed (Sec. 5.4.2; paper: 140 nodes)";
+            case "nodes" -> "TPC-C serializable against node count (Fig. 5.5; paper: linear from 1 to 140 nodes)";
+            case "roles" ->
+                "Lock servers against transaction agents per node, TPC-C serializable (Sec. 5.4.2; paper:"
+                        + " 36 cores per node)";
+            default -> experiment;
+        };
+    }
+
+    /**
+     * The model fitted from the sweep itself: local message and queue time and clean-up from the run with the fewest
+     * remote locks, remote message and vote from the run with the most.
+     */
+    static TransactionModel fit(List<LocksResult> sweep) {
+        LocksResult low = sweep.getFirst();
+        LocksResult high = sweep.getLast();
+        for (LocksResult result : sweep) {
+            if (result.lockCase().remotePercent() < low.lockCase().remotePercent()) {
+                low = result;
+            }
+            if (result.lockCase().remotePercent() > high.lockCase().remotePercent()) {
+                high = result;
+            }
+        }
+        AgentStatistics lowStats = low.statistics();
+        AgentStatistics highStats = high.statistics();
+        double queue = lowStats.meanQueueMicros();
+        double local = Math.max(0, (lowStats.meanLocalLockMicros() - queue) / 2);
+        double remote = highStats.remoteLocks == 0
+                ? local
+                : Math.max(0, (highStats.meanRemoteLockMicros() - highStats.meanQueueMicros()) / 2);
+        return new TransactionModel(local, remote, queue, highStats.meanVoteMicros(), lowStats.meanCleanUpMicros());
+    }
+
+    static ResultTable remoteTable(List<LocksResult> sweep) {
+        TransactionModel model = fit(sweep);
+        double baseline = sweep.getFirst().transactionsPerSecond();
+        double paperBaseline = ThesisNumbers.MEASURED_2520.getFirst();
+        List<List<String>> rows = new ArrayList<>();
+        for (LocksResult result : sweep) {
+            double percent = result.lockCase().remotePercent();
+            int locks = result.lockCase().locksPerTransaction();
+            double predicted = model.transactionMicros(locks, percent / 100);
+            double predictedRate = model.throughputPerSecond(result.concurrentTransactions(), locks, percent / 100);
+            double measuredMicros = result.concurrentTransactions() / result.transactionsPerSecond() * 1e6;
+            double paperMeasured = ThesisNumbers.at(ThesisNumbers.MEASURED_2520, percent);
+            double paperPredicted = ThesisNumbers.at(ThesisNumbers.PREDICTED_2520, percent);
+            rows.add(List.of(
+                    LocksCase.format(percent),
+                    rate(result.transactionsPerSecond()),
+                    rate(result.lockRequestsPerSecond()),
+                    fixed(measuredMicros, 1),
+                    fixed(predicted, 1),
+                    rate(predictedRate),
+                    fixed(predictedRate / result.transactionsPerSecond(), 2),
+                    fixed(result.transactionsPerSecond() / baseline, 2),
+                    fixed(ThesisNumbers.at(ThesisNumbers.PREDICTED_MICROS, percent), 1),
+                    fixed(paperMeasured, 2),
+                    fixed(paperMeasured / paperBaseline, 2),
+                    fixed(paperPredicted / paperMeasured, 2),
+                    fixed(result.abortPercent(), 2)));
+        }
+        rows.add(List.of(
+                "model",
+                "t_local " + fixed(model.localCommMicros(), 2),
+                "t_remote " + fixed(model.remoteCommMicros(), 2),
+                "t_queue " + fixed(model.queueMicros(), 2),
+                "t_vote " + fixed(model.voteMicros(), 1),
+                "t_clean " + fixed(model.cleanUpMicros(), 1),
+                "(us)",
+                "",
+                "",
+                "",
+                "",
+                "",
+                ""));
+        return new ResultTable(
+                List.of(
+                        Column.text("remote %"),
+                        Column.number("tx/s"),
+                        Column.number("lock req/s"),
+                        Column.number("t_tx us"),
+                        Column.number("model t_tx us"),
+                        Column.number("model tx/s"),
+                        Column.number("model/meas."),
+                        Column.number("tx/s vs 0%"),
+                        Column.number("paper model t_tx us"),
+                        Column.number("paper M tx/s"),
+                        Column.number("paper vs 0%"),
+                        Column.number("paper model/meas."),
+                        Column.number("abort %")),
+                rows);
+    }
+
+    static ResultTable isolationTable(List<LocksResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (LocksResult result : results) {
+            boolean serializable = result.lockCase().isolationName().equals("serializable");
+            rows.add(List.of(
+                    result.lockCase().isolationName(),
+                    fixed(result.locksPerTransaction(), 1),
+                    rate(result.transactionsPerSecond()),
+                    rate(result.typePerSecond()[0]),
+                    rate(result.lockRequestsPerSecond()),
+                    fixed(result.abortPercent(), 2),
+                    fixed(serializable ? ThesisNumbers.SERIALIZABLE_LOCKS : ThesisNumbers.READ_COMMITTED_LOCKS, 1),
+                    fixed(serializable ? ThesisNumbers.SERIALIZABLE_MTPS : ThesisNumbers.READ_COMMITTED_MTPS, 1),
+                    serializable ? fixed(ThesisNumbers.NEW_ORDER_MTPS, 1) : "",
+                    ">" + fixed(ThesisNumbers.LOCK_REQUESTS_MPS, 0)));
+        }
+        if (results.size() == 2) {
+            LocksResult serializable = results.get(0);
+            LocksResult readCommitted = results.get(1);
+            rows.add(List.of(
+                    "RC / serializable",
+                    fixed(readCommitted.locksPerTransaction() / serializable.locksPerTransaction(), 2),
+                    fixed(readCommitted.transactionsPerSecond() / serializable.transactionsPerSecond(), 2),
+                    "",
+                    fixed(readCommitted.lockRequestsPerSecond() / serializable.lockRequestsPerSecond(), 2),
+                    "",
+                    fixed(ThesisNumbers.READ_COMMITTED_LOCKS / ThesisNumbers.SERIALIZABLE_LOCKS, 2),
+                    fixed(ThesisNumbers.READ_COMMITTED_MTPS / ThesisNumbers.SERIALIZABLE_MTPS, 2),
+                    "",
+                    "1.00"));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("isolation"),
+                        Column.number("locks/tx"),
+                        Column.number("tx/s"),
+                        Column.number("new-order/s"),
+                        Column.number("lock req/s"),
+                        Column.number("abort %"),
+                        Column.number("paper locks/tx"),
+                        Column.number("paper M tx/s"),
+                        Column.number("paper M new-order/s"),
+                        Column.number("paper M lock req/s")),
+                rows);
+    }
+
+    static ResultTable nodesTable(List<LocksResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        double perNodeBase = results.getFirst().transactionsPerSecond()
+                / results.getFirst().lockCase().nodes();
+        for (LocksResult result : results) {
+            int nodes = result.lockCase().nodes();
+            rows.add(List.of(
+                    Integer.toString(nodes),
+                    rate(result.transactionsPerSecond()),
+                    rate(result.transactionsPerSecond() / nodes),
+                    rate(result.typePerSecond()[0]),
+                    rate(result.lockRequestsPerSecond()),
+                    fixed(result.transactionsPerSecond() / nodes / perNodeBase, 2),
+                    "1.00"));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.number("nodes"),
+                        Column.number("tx/s"),
+                        Column.number("tx/s per node"),
+                        Column.number("new-order/s"),
+                        Column.number("lock req/s"),
+                        Column.number("per-node vs first"),
+                        Column.number("paper (linear)")),
+                rows);
+    }
+
+    static ResultTable rolesTable(List<LocksResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (LocksResult result : results) {
+            int servers = result.lockCase().serversPerNode();
+            int agents = result.lockCase().agentsPerNode();
+            rows.add(List.of(
+                    servers + ":" + agents,
+                    rate(result.transactionsPerSecond()),
+                    rate(result.lockRequestsPerSecond()),
+                    fixed(result.statistics().meanLockMicros(), 1),
+                    fixed(result.abortPercent(), 2)));
+        }
+        for (int i = 0; i < ThesisNumbers.SERVER_CORES.size(); i++) {
+            int servers = ThesisNumbers.SERVER_CORES.get(i);
+            rows.add(List.of(
+                    "paper " + servers + ":" + (36 - servers),
+                    fixed(ThesisNumbers.SERVER_CORES_MTPS.get(i), 2) + " M",
+                    "",
+                    "",
+                    ""));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("servers:agents"),
+                        Column.number("tx/s"),
+                        Column.number("lock req/s"),
+                        Column.number("lock us"),
+                        Column.number("abort %")),
+                rows);
+    }
+
+    static ResultTable breakdownTable(LocksResult result) {
+        AgentStatistics s = result.statistics();
+        List<List<String>> rows = new ArrayList<>();
+        double paperCommunication =
+                ThesisNumbers.LOCK_MICROS - ThesisNumbers.QUEUE_MICROS - ThesisNumbers.PROCESSING_MICROS;
+        rows.add(row("fabric round trip, local (mailbox ping, median)", result.pingLocalMicros(), Double.NaN));
+        rows.add(row(
+                "fabric round trip, remote (mailbox ping, median)",
+                result.pingRemoteMicros(),
+                ThesisNumbers.NETWORK_ROUND_TRIP_MICROS));
+        rows.add(row("lock acquire, all", s.meanLockMicros(), ThesisNumbers.LOCK_MICROS));
+        rows.add(row("lock acquire, local", s.meanLocalLockMicros(), Double.NaN));
+        rows.add(row("lock acquire, remote", s.meanRemoteLockMicros(), Double.NaN));
+        rows.add(row("lock acquire, local median", result.localLockMedianMicros(), Double.NaN));
+        rows.add(row("lock acquire, local 99th percentile", result.localLockP99Micros(), Double.NaN));
+        rows.add(row("lock acquire, remote median", result.remoteLockMedianMicros(), Double.NaN));
+        rows.add(row("lock acquire, remote 99th percentile", result.remoteLockP99Micros(), Double.NaN));
+        rows.add(row("  communication", s.meanCommunicationMicros(), paperCommunication));
+        rows.add(row("  waiting group (queue)", s.meanQueueMicros(), ThesisNumbers.QUEUE_MICROS));
+        rows.add(row("  server processing", s.meanProcessingMicros(), ThesisNumbers.PROCESSING_MICROS));
+        rows.add(row("2PC vote", s.meanVoteMicros(), ThesisNumbers.VOTE_MICROS));
+        rows.add(row("clean-up (end of transaction)", s.meanCleanUpMicros(), Double.NaN));
+        rows.add(row("transaction", s.meanTransactionMicros(), Double.NaN));
+        rows.add(List.of(
+                "local lock / local round trip (medians)",
+                fixed(result.localLockMedianMicros() / result.pingLocalMicros(), 2),
+                fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
+                "goal <= 3"));
+        rows.add(List.of(
+                "remote lock / remote round trip (medians)",
+                fixed(result.remoteLockMedianMicros() / result.pingRemoteMicros(), 2),
+                fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
+                "goal <= 3"));
+        rows.add(List.of(
+                "server processing per request (server clock)",
+                fixed(result.serverProcessingMicros(), 3),
+                fixed(ThesisNumbers.PROCESSING_MICROS, 2),
+                "goal << 1 us"));
+        return new ResultTable(
+                List.of(Column.text("phase"), Column.number("ours us"), Column.number("paper us"), Column.text("")),
+                rows);
+    }
+
+    private static List<String> row(String phase, double ours, double paper) {
+        return List.of(phase, fixed(ours, 2), fixed(paper, 2), "");
+    }
+
+    private static LocksResult breakdownSource(Map<String, List<LocksResult>> results) {
+        if (results.containsKey("isolation")) {
+            return results.get("isolation").getFirst();
+        }
+        if (results.containsKey("remote")) {
+            return results.get("remote").getLast();
+        }
+        List<LocksResult> any = results.values().iterator().next();
+        return any.getLast();
+    }
+
+    private static void writeRemotePlot(Path file, List<LocksResult> sweep) {
+        TransactionModel model = fit(sweep);
+        double base = sweep.getFirst().transactionsPerSecond();
+        int concurrent = sweep.getFirst().concurrentTransactions();
+        int locks = sweep.getFirst().lockCase().locksPerTransaction();
+        double modelBase = model.throughputPerSecond(concurrent, locks, 0);
+        List<Double> x = new ArrayList<>();
+        List<Double> measured = new ArrayList<>();
+        List<Double> predicted = new ArrayList<>();
+        List<Double> paper = new ArrayList<>();
+        List<Double> paperModel = new ArrayList<>();
+        for (LocksResult result : sweep) {
+            double percent = result.lockCase().remotePercent();
+            x.add(percent);
+            measured.add(result.transactionsPerSecond() / base);
+            predicted.add(model.throughputPerSecond(concurrent, locks, percent / 100) / modelBase);
+            paper.add(ThesisNumbers.at(ThesisNumbers.MEASURED_2520, percent) / ThesisNumbers.MEASURED_2520.getFirst());
+            paperModel.add(
+                    ThesisNumbers.at(ThesisNumbers.PREDICTED_2520, percent) / ThesisNumbers.PREDICTED_2520.getFirst());
+        }
+        PlotWriter.writeLines(
+                file,
+                "Throughput against remote locks (normalised to 0 %)",
+                "remote lock probability (%)",
+                false,
+                "tx/s relative to 0 % remote",
+                List.of(
+                        new PlotWriter.Line("Faro measured", x, measured, false),
+                        new PlotWriter.Line("Faro model (Eq. 5.3/5.4)", x, predicted, true),
+                        new PlotWriter.Line("thesis measured (Table 5.1)", x, paper, false),
+                        new PlotWriter.Line("thesis model (Table 5.1)", x, paperModel, true)));
+    }
+
+    private static List<String> header(ResultTable table) {
+        List<String> header = new ArrayList<>();
+        table.columns().forEach(column -> header.add(column.title()));
+        header.addAll(AgentStatistics.FIELDS);
+        header.add("pingLocalUs");
+        header.add("pingRemoteUs");
+        return header;
+    }
+
+    private static List<List<String>> withStatistics(ResultTable table, List<LocksResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < table.rows().size(); i++) {
+            List<String> row = new ArrayList<>(table.rows().get(i));
+            if (i < results.size()) {
+                for (long value : results.get(i).statistics().values()) {
+                    row.add(Long.toString(value));
+                }
+                row.add(fixed(results.get(i).pingLocalMicros(), 3));
+                row.add(fixed(results.get(i).pingRemoteMicros(), 3));
+            } else {
+                for (int j = 0; j < AgentStatistics.FIELDS.size() + 2; j++) {
+                    row.add("");
+                }
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static String rate(double perSecond) {
+        if (!Double.isFinite(perSecond)) {
+            return "-";
+        }
+        if (perSecond >= 1e6) {
+            return String.format(Locale.ROOT, "%.2f M", perSecond / 1e6);
+        }
+        if (perSecond >= 1e3) {
+            return String.format(Locale.ROOT, "%.1f k", perSecond / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.0f", perSecond);
+    }
+
+    private static String fixed(double value, int decimals) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%." + decimals + "f", value) : "-";
+    }
+}

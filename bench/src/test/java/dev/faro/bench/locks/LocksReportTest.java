@@ -1,0 +1,107 @@
+package dev.faro.bench.locks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.faro.bench.report.ResultTable;
+import dev.faro.txn.model.TransactionModel;
+import dev.faro.txn.node.AgentStatistics;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The model fit and the tables of {@code faro bench locks}, on made-up measurements. */
+class LocksReportTest {
+
+    private static LocksResult result(double remotePercent, long localLockNs, long remoteLockNs, long voteNs) {
+        LocksCase lockCase = LocksBenchmarkConfig.defaults().baseCase().withSynthetic(remotePercent);
+        AgentStatistics statistics = new AgentStatistics();
+        statistics.committed = 1_000;
+        statistics.localLocks = 10_000;
+        statistics.localLockNs = 10_000 * localLockNs;
+        statistics.remoteLocks = remotePercent == 0 ? 0 : 10_000;
+        statistics.remoteLockNs = statistics.remoteLocks * remoteLockNs;
+        statistics.queuedNs = (statistics.localLocks + statistics.remoteLocks) * 100L; // 0.1 µs per request
+        statistics.votes = remotePercent == 0 ? 0 : 500;
+        statistics.voteNs = statistics.votes * voteNs;
+        statistics.cleanUps = 1_000;
+        statistics.cleanUpNs = 1_000 * 7_000L;
+        return new LocksResult(
+                lockCase,
+                statistics,
+                new long[] {1_000},
+                1_000,
+                new double[] {1_000},
+                10_000,
+                20,
+                30,
+                0.4,
+                15,
+                40,
+                25,
+                60);
+    }
+
+    @Test
+    void modelIsFittedFromTheLowestAndHighestRemoteRuns() {
+        List<LocksResult> sweep = List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000));
+        TransactionModel model = LocksReport.fit(sweep);
+        assertThat(model.localCommMicros()).isCloseTo(10.0, within(1e-9)); // (20.1 - 0.1) / 2
+        assertThat(model.queueMicros()).isCloseTo(0.1, within(1e-9));
+        assertThat(model.cleanUpMicros()).isCloseTo(7.0, within(1e-9));
+        assertThat(model.voteMicros()).isCloseTo(9.0, within(1e-9));
+        assertThat(model.remoteCommMicros()).isCloseTo(15.0, within(1e-9)); // (30.1 - 0.1) / 2
+    }
+
+    @Test
+    void remoteTableHasThePapersColumnsBesideOurs() {
+        ResultTable table =
+                LocksReport.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)));
+        assertThat(table.format()).contains("paper M tx/s", "39.39", "13.99", "paper model t_tx us", "102.0", "model");
+        assertThat(table.rows()).hasSize(3);
+    }
+
+    @Test
+    void breakdownComparesMediansWithTheRoundTrip() {
+        ResultTable table = LocksReport.breakdownTable(result(50, 20_100, 30_100, 9_000));
+        String text = table.format();
+        assertThat(text).contains("2PC vote", "8.50", "waiting group", "0.13", "server processing", "0.38");
+        // medians 15 and 25 µs against round trips of 20 and 30 µs
+        assertThat(text).contains("0.75", "0.83");
+    }
+
+    @Test
+    void isolationTableShowsTheRatiosAndThePapers() {
+        LocksCase base = LocksBenchmarkConfig.defaults().baseCase();
+        LocksResult serializable = new LocksResult(
+                base.withTpcc(dev.faro.txn.tpcc.TpccIsolation.SERIALIZABLE),
+                new AgentStatistics(),
+                new long[5],
+                100,
+                new double[] {45, 43, 4, 4, 4},
+                5_300,
+                10,
+                10,
+                0.3,
+                1,
+                1,
+                1,
+                1);
+        LocksResult readCommitted = new LocksResult(
+                base.withTpcc(dev.faro.txn.tpcc.TpccIsolation.READ_COMMITTED),
+                new AgentStatistics(),
+                new long[5],
+                180,
+                new double[] {81, 77, 7, 7, 7},
+                5_000,
+                10,
+                10,
+                0.3,
+                1,
+                1,
+                1,
+                1);
+        String text =
+                LocksReport.isolationTable(List.of(serializable, readCommitted)).format();
+        assertThat(text).contains("RC / serializable", "1.80", "53.2", "27.9", "13.6", "24.5");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.faro.bench.micro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.faro.shuffle.endpoint.EndpointDesign;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Each JMH benchmark's body, run a few times outside JMH: it works and moves what it claims to move. */
+class MicroBenchmarksTest {
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4, 8})
+    void partitionAndCopyFillsAndSendsBuffers(int groups) {
+        PartitionCopyBenchmark benchmark = new PartitionCopyBenchmark();
+        benchmark.groups = groups;
+        benchmark.setUp();
+        try {
+            long sent = 0;
+            for (int i = 0; i < 200; i++) {
+                sent = benchmark.partitionAndCopy();
+            }
+            // 200 vectors of 1,024 16-byte tuples; all but the open buffers' contents have gone out
+            assertThat(sent).isPositive().isLessThanOrEqualTo(200L * 1024 * 16);
+            assertThat(sent % 16).isZero();
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void copyOutFillsTheVector() {
+        ReceiveCopyBenchmark benchmark = new ReceiveCopyBenchmark();
+        benchmark.setUp();
+        try {
+            for (int i = 0; i < 100; i++) {
+                assertThat(benchmark.copyOut()).isEqualTo(ReceiveCopyBenchmark.VECTOR);
+            }
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(EndpointDesign.class)
+    void messageCycleDeliversAFullBuffer(EndpointDesign design) throws Exception {
+        MessageCycleBenchmark benchmark = new MessageCycleBenchmark();
+        benchmark.design = design;
+        benchmark.setUp();
+        try {
+            for (int i = 0; i < 100; i++) {
+                assertThat(benchmark.cycle()).isGreaterThan(4000);
+            }
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.faro.txn.node;
+
+import dev.faro.txn.lock.DeadlockPolicy;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the lock servers and agents behave.
+ *
+ * @param policy what a server does with a request it cannot grant at once
+ * @param lockTimeout the bounded wait of a queued request (the thesis: e.g. 100 ms)
+ * @param responseTimeout how long an agent waits for any answer before it declares the server lost (a bound against
+ *     hangs, far above the lock timeout)
+ * @param probeInterval how long a server lets an agent that holds locks here stay silent before it checks, with a
+ *     one-sided READ of the agent's mailbox, that the agent is alive; a failed READ releases the agent's locks
+ * @param voteNoProbability fault injection: the chance that a server votes no (0 in normal runs)
+ * @param maxInjectedDelay fault injection: a server delays each message by up to this much ({@link Duration#ZERO}:
+ *     none)
+ * @param seed seeds the fault injection
+ * @param busyPolling servers never sleep when idle (spin, then yield), as the thesis's servers poll; false: they park
+ *     for a few µs after a while without work, which leaves the CPU to others on small machines (tests)
+ */
+public record LockManagerOptions(
+        DeadlockPolicy policy,
+        Duration lockTimeout,
+        Duration responseTimeout,
+        Duration probeInterval,
+        double voteNoProbability,
+        Duration maxInjectedDelay,
+        long seed,
+        boolean busyPolling) {
+
+    public LockManagerOptions {
+        Objects.requireNonNull(policy, "policy is null");
+        Objects.requireNonNull(lockTimeout, "lockTimeout is null");
+        Objects.requireNonNull(responseTimeout, "responseTimeout is null");
+        Objects.requireNonNull(probeInterval, "probeInterval is null");
+        Objects.requireNonNull(maxInjectedDelay, "maxInjectedDelay is null");
+        if (lockTimeout.isNegative() || lockTimeout.isZero() || responseTimeout.compareTo(lockTimeout) <= 0) {
+            throw new IllegalArgumentException("lockTimeout must be positive and below responseTimeout: lockTimeout="
+                    + lockTimeout + ", responseTimeout=" + responseTimeout);
+        }
+        if (probeInterval.isNegative() || probeInterval.isZero()) {
+            throw new IllegalArgumentException("probeInterval must be positive: " + probeInterval);
+        }
+        if (!(voteNoProbability >= 0 && voteNoProbability <= 1)) {
+            throw new IllegalArgumentException("voteNoProbability must be in [0, 1]: " + voteNoProbability);
+        }
+    }
+
+    /** The thesis's setting: bounded wait of 100 ms, no fault injection. */
+    public static LockManagerOptions defaults() {
+        return new LockManagerOptions(
+                DeadlockPolicy.TIMEOUT,
+                Duration.ofMillis(100),
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(1),
+                0,
+                Duration.ZERO,
+                1,
+                false);
+    }
+
+    public LockManagerOptions withPolicy(DeadlockPolicy newPolicy) {
+        return new LockManagerOptions(
+                newPolicy,
+                lockTimeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling);
+    }
+
+    public LockManagerOptions withLockTimeout(Duration timeout) {
+        return new LockManagerOptions(
+                policy,
+                timeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling);
+    }
+
+    public LockManagerOptions withProbeInterval(Duration interval) {
+        return new LockManagerOptions(
+                policy, lockTimeout, responseTimeout, interval, voteNoProbability, maxInjectedDelay, seed, busyPolling);
+    }
+
+    public LockManagerOptions withBusyPolling(boolean value) {
+        return new LockManagerOptions(
+                policy, lockTimeout, responseTimeout, probeInterval, voteNoProbability, maxInjectedDelay, seed, value);
+    }
+
+    public LockManagerOptions withFaults(double newVoteNoProbability, Duration newMaxInjectedDelay, long newSeed) {
+        return new LockManagerOptions(
+                policy,
+                lockTimeout,
+                responseTimeout,
+                probeInterval,
+                newVoteNoProbability,
+                newMaxInjectedDelay,
+                newSeed,
+                busyPolling);
+    }
+}
