@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         },
         subcommands = {
             BenchFabricCommand.class,
+            BenchJoinCommand.class,
             BenchShuffleCommand.class,
             BenchTpchCommand.class,
             BenchLocksCommand.class,

@@ -1,0 +1,206 @@
+package dev.faro.bench.join;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.faro.cluster.ClusterException;
+import dev.faro.cluster.coordinator.ClusterConfig;
+import dev.faro.cluster.coordinator.Coordinator;
+import dev.faro.cluster.coordinator.LocalCluster;
+import dev.faro.cluster.coordinator.NodeAnswer;
+import dev.faro.fabric.FaroException;
+import dev.faro.join.JoinResult;
+import dev.faro.join.radix.PhaseTimes;
+import dev.faro.join.radix.RadixJoinConfig;
+import dev.faro.join.workload.JoinWorkload;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * {@code faro bench join}: the ETH19 distributed radix hash join on cluster worker JVMs over the fabric, next to the
+ * single-process radix join on the same total cores (node 0, {@code nodes x threads} threads, all nodes' data) and
+ * to the thesis's model fed by per-core rates measured in the same invocation (the single-process join on one thread
+ * and one node's data) and the fabric bandwidth measured before each distributed case. For every workload, node
+ * count, thread count and buffer count k one {@link JoinRow}; {@link JoinBenchReport} prints and writes them.
+ *
+ * <p>Coordination code: one thread sends the cases, one at a time.
+ */
+public final class JoinBenchmark {
+
+    /** The workers' heap: the relations, windows and buffers are off-heap. */
+    static final String WORKER_HEAP = "256m";
+
+    /** Serial GC; native memory for the relations beyond the heap's size (FFM allocations count as direct). */
+    static final List<String> WORKER_JVM_OPTIONS =
+            List.of("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:MaxDirectMemorySize=64g");
+
+    /** How long one case (generation, warm-up and timed runs on every node) may take. */
+    static final Duration CASE_TIMEOUT = Duration.ofMinutes(15);
+
+    private final JoinBenchConfig config;
+    private final Consumer<String> progress;
+
+    public JoinBenchmark(JoinBenchConfig config, Consumer<String> progress) {
+        this.config = Objects.requireNonNull(config, "config is null");
+        this.progress = Objects.requireNonNull(progress, "progress is null");
+    }
+
+    /** Starts local workers (as many as the largest node count), measures, and writes the report. */
+    public JoinBenchReport run() {
+        int nodes = config.nodeCounts().getLast();
+        ClusterConfig cluster = ClusterConfig.local(nodes)
+                .withProvider(config.provider())
+                .withWorkerHeap(WORKER_HEAP)
+                .withJvmOptions(WORKER_JVM_OPTIONS)
+                .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(10));
+        progress.accept("starting " + nodes + " worker JVMs (" + config.provider() + " fabric)");
+        try (Coordinator coordinator = LocalCluster.start(cluster)) {
+            return run(coordinator);
+        }
+    }
+
+    /** Measures on {@code coordinator}'s workers (at least the largest node count) and writes the report. */
+    public JoinBenchReport run(Coordinator coordinator) {
+        if (coordinator.nodes() < config.nodeCounts().getLast()) {
+            throw new IllegalArgumentException(
+                    "--nodes " + config.nodeCounts().getLast() + " needs as many workers, not " + coordinator.nodes());
+        }
+        Instant started = Instant.now();
+        List<JoinRow> rows = new ArrayList<>();
+        List<SortMergeRow> sortMergeRows = new ArrayList<>();
+        for (String name : config.workloads()) {
+            JoinWorkload perNode = JoinWorkloads.parse(name, config.innerPerNode(), 1);
+            RadixJoinConfig base = RadixJoinConfig.defaults(1)
+                    .withNetworkBits(config.networkBits())
+                    .withAssignment(JoinWorkloads.assignment(name));
+            progress.accept(name + ": per-core rates (single-process join, 1 thread, one node's data)");
+            JoinPoint rates = local(coordinator, 1, perNode, base);
+            for (int nodes : config.nodeCounts()) {
+                for (int threads : config.threadCounts()) {
+                    progress.accept(name + ": single-process radix join, " + nodes * threads + " threads, " + nodes
+                            + " nodes' data");
+                    JoinPoint reference = local(coordinator, nodes, perNode, withThreads(base, nodes * threads));
+                    for (long cap : config.bandwidthCaps()) {
+                        for (int k : config.bufferCounts()) {
+                            progress.accept(name + ": distributed radix join, " + nodes + " nodes x " + threads
+                                    + " threads, k = " + k
+                                    + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
+                            RadixJoinConfig join = withThreads(base, threads).withBuffers(k, config.bufferBytes());
+                            JoinPoint measured = distributed(coordinator, nodes, perNode, join, cap, false);
+                            rows.add(new JoinRow(name, nodes, threads, k, cap, measured, reference, rates));
+                        }
+                        if (config.sortMerge()) {
+                            progress.accept(name + ": distributed sort-merge join, " + nodes + " nodes x " + threads
+                                    + " threads");
+                            JoinPoint sortMerge =
+                                    distributed(coordinator, nodes, perNode, withThreads(base, threads), cap, true);
+                            sortMergeRows.add(new SortMergeRow(name, nodes, threads, cap, sortMerge, rows.getLast()));
+                        }
+                    }
+                }
+            }
+        }
+        return JoinBenchReport.write(config, rows, sortMergeRows, started, Duration.between(started, Instant.now()));
+    }
+
+    private static RadixJoinConfig withThreads(RadixJoinConfig config, int threads) {
+        return new RadixJoinConfig(
+                threads,
+                config.networkBits(),
+                config.localBits(),
+                config.buffersPerPartition(),
+                config.bufferBytes(),
+                config.assignment());
+    }
+
+    private JoinPoint local(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
+        JoinCase joinCase = new JoinCase(false, false, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
+        JsonNode reply = answers(coordinator, 1, joinCase).getFirst();
+        List<List<PhaseTimes>> runs = new ArrayList<>();
+        List<JoinResult> results = new ArrayList<>();
+        for (JsonNode run : reply.path("runs")) {
+            runs.add(List.of(JoinBenchHandler.times(run)));
+            results.add(JoinBenchHandler.result(run));
+        }
+        long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
+        return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1));
+    }
+
+    private JoinPoint distributed(
+            Coordinator coordinator,
+            int nodes,
+            JoinWorkload workload,
+            RadixJoinConfig join,
+            long cap,
+            boolean sortMerge) {
+        // with a cap, a quarter second of the capped link is enough to measure it
+        long bandwidthBytes =
+                nodes == 1 ? 0 : cap > 0 ? Math.min(config.bandwidthBytes(), cap / 4) : config.bandwidthBytes();
+        JoinCase joinCase = new JoinCase(
+                true, sortMerge, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes, cap);
+        List<JsonNode> replies = answers(coordinator, nodes, joinCase);
+        List<List<PhaseTimes>> runs = new ArrayList<>();
+        List<JoinResult> results = new ArrayList<>();
+        for (int run = 0; run < config.runs(); run++) {
+            List<PhaseTimes> byNode = new ArrayList<>();
+            for (JsonNode reply : replies) {
+                JsonNode one = reply.path("runs").get(run);
+                byNode.add(JoinBenchHandler.times(one));
+                results.add(JoinBenchHandler.result(one));
+            }
+            runs.add(byNode);
+        }
+        long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
+        JsonNode first = replies.getFirst();
+        return JoinPoint.of(
+                tuples,
+                runs,
+                results,
+                first.path("bandwidth").asDouble(0),
+                first.path("passes").asInt(1));
+    }
+
+    /**
+     * Runs {@code joinCase} on the first {@code nodes} workers and returns their replies by node.
+     *
+     * @throws FaroException one line naming the first node that failed and why
+     */
+    static List<JsonNode> answers(Coordinator coordinator, int nodes, JoinCase joinCase) {
+        return replies(coordinator.runOnEach(nodes, JoinBenchHandler.TYPE, node -> joinCase.toJson(), CASE_TIMEOUT));
+    }
+
+    /**
+     * The replies of a round by node.
+     *
+     * @throws FaroException one line naming the node whose failure explains the round's (a dead worker first)
+     */
+    static List<JsonNode> replies(List<NodeAnswer> answers) {
+        List<JsonNode> replies = new ArrayList<>();
+        NodeAnswer firstFailure = null;
+        for (NodeAnswer answer : answers) {
+            if (!answer.succeeded()) {
+                if (firstFailure == null
+                        || rank(answer) < rank(firstFailure)
+                        || rank(answer) == rank(firstFailure) && answer.atNanos() - firstFailure.atNanos() < 0) {
+                    firstFailure = answer;
+                }
+                continue;
+            }
+            replies.add(answer.reply().result());
+        }
+        if (firstFailure != null) {
+            ClusterException failure = firstFailure.failure();
+            throw new FaroException(
+                    failure.category(), "node " + firstFailure.node() + " failed the join: " + failure.getMessage());
+        }
+        return replies;
+    }
+
+    /** A dead or silent worker explains the others' failures best; then the earliest failure. */
+    private static int rank(NodeAnswer answer) {
+        ClusterException.Kind kind = answer.failure().kind();
+        return kind == ClusterException.Kind.WORKER_DIED || kind == ClusterException.Kind.WORKER_UNRESPONSIVE ? 0 : 1;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.faro.join.radix;
+
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.join.rma.RmaLane;
+import dev.faro.join.rma.RmaWindow;
+import dev.faro.join.workload.Tuples;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One thread's network-partitioning pass (thesis §3.2.1 phase 2, Fig. 3.2): the first radix pass fused with the
+ * exchange. A tuple of a partition this node owns goes straight to its exclusive place in this node's window; a tuple
+ * of a remote partition goes into the thread's current private buffer for that partition, one of {@code k}
+ * pre-registered buffers of {@code bufferBytes}. A full buffer is put (one-sided WRITE) at the thread's cursor in the
+ * owner's window, the cursor advances, and the thread moves on to the partition's next buffer, waiting for that
+ * buffer's previous put to complete only if it has not yet (with k = 1: always, so partitioning and transfer add up).
+ *
+ * <pre>
+ * buffers: one registered region per thread, k x remotePartitions x bufferBytes
+ *   buffer (r, b) of remote partition index r at (r * k + b) * bufferBytes, request slot r * k + b
+ * </pre>
+ *
+ * <p>Timers (thesis Fig. 4.3b): {@link #putNanos()} is time inside {@link RmaLane#put} (enqueueing, including waits
+ * for a free send-queue entry), {@link #waitNanos()} time waiting for a buffer's previous put and for the final
+ * flush; the rest of the pass is partitioning compute. Data path: allocation-free; thread-confined.
+ */
+final class NetworkPartitioner {
+
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private final RmaLane lane;
+    private final MemoryRegion buffers;
+    private final MemorySegment bufferBytes;
+    private final int k;
+    private final int bufferSize;
+    private final int bufferTuples;
+    private final int[] owners;
+    private final int rank;
+    private final int[] remoteIndex;
+    /** By remote partition index: tuples in the current buffer, and which of the k buffers is current. */
+    private final int[] fill;
+
+    private final int[] current;
+    private long putNanos;
+    private long waitNanos;
+
+    NetworkPartitioner(
+            RmaLane lane,
+            MemoryRegion buffers,
+            int k,
+            int bufferSize,
+            int[] owners,
+            int rank,
+            int[] remoteIndex,
+            int remoteCount) {
+        this.lane = lane;
+        this.buffers = buffers;
+        this.bufferBytes = buffers.segment();
+        this.k = k;
+        this.bufferSize = bufferSize;
+        this.bufferTuples = bufferSize / Tuples.TUPLE_LENGTH;
+        this.owners = owners;
+        this.rank = rank;
+        this.remoteIndex = remoteIndex;
+        this.fill = new int[remoteCount];
+        this.current = new int[remoteCount];
+    }
+
+    /** The buffer bytes a thread needs. */
+    static long bufferRegionBytes(int remoteCount, int k, int bufferSize) {
+        return Math.max(64, (long) remoteCount * k * bufferSize);
+    }
+
+    /**
+     * Partitions tuples {@code [from, to)} of {@code source} on the low {@code mask} bits: local partitions into
+     * {@code window}'s own part, remote ones through the buffers into the owners' parts; {@code cursors} (tuple
+     * indexes in the owner's window part, by partition) are this thread's exclusive write positions. Ships the
+     * partly filled buffers at the end (without waiting for them).
+     */
+    void partition(MemorySegment source, long from, long to, int mask, RmaWindow window, long[] cursors) {
+        MemorySegment local = window.segment();
+        long end = to * Tuples.TUPLE_LENGTH;
+        for (long at = from * Tuples.TUPLE_LENGTH; at < end; at += Tuples.TUPLE_LENGTH) {
+            long key = source.get(LONG, at);
+            long rid = source.get(LONG, at + Tuples.RID_OFFSET);
+            int partition = (int) key & mask;
+            if (owners[partition] == rank) {
+                long target = cursors[partition]++ * Tuples.TUPLE_LENGTH;
+                local.set(LONG, target, key);
+                local.set(LONG, target + Tuples.RID_OFFSET, rid);
+                continue;
+            }
+            int r = remoteIndex[partition];
+            long target = (long) (r * k + current[r]) * bufferSize + (long) fill[r] * Tuples.TUPLE_LENGTH;
+            bufferBytes.set(LONG, target, key);
+            bufferBytes.set(LONG, target + Tuples.RID_OFFSET, rid);
+            if (++fill[r] == bufferTuples) {
+                ship(partition, r, window, cursors);
+            }
+        }
+        for (int partition = 0; partition < owners.length; partition++) {
+            int r = remoteIndex[partition];
+            if (r >= 0 && fill[r] > 0) {
+                ship(partition, r, window, cursors);
+            }
+        }
+    }
+
+    private void ship(int partition, int r, RmaWindow window, long[] cursors) {
+        int slot = r * k + current[r];
+        int tuples = fill[r];
+        long start = System.nanoTime();
+        lane.put(
+                owners[partition],
+                window,
+                cursors[partition] * Tuples.TUPLE_LENGTH,
+                buffers,
+                (long) slot * bufferSize,
+                tuples * Tuples.TUPLE_LENGTH,
+                slot);
+        long put = System.nanoTime();
+        putNanos += put - start;
+        cursors[partition] += tuples;
+        fill[r] = 0;
+        int next = current[r] + 1 == k ? 0 : current[r] + 1;
+        current[r] = next;
+        int nextSlot = r * k + next;
+        if (!lane.isComplete(nextSlot)) {
+            lane.await(nextSlot);
+            waitNanos += System.nanoTime() - put;
+        }
+    }
+
+    /** Waits for every put of this thread (the end of its pass). */
+    void flush() {
+        long start = System.nanoTime();
+        lane.flush();
+        waitNanos += System.nanoTime() - start;
+    }
+
+    long putNanos() {
+        return putNanos;
+    }
+
+    long waitNanos() {
+        return waitNanos;
+    }
+}

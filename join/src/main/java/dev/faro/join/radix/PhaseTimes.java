@@ -1,0 +1,38 @@
+package dev.faro.join.radix;
+
+/**
+ * One node's phase times of a radix hash join, in nanoseconds, as the thesis breaks them down (Figs. 3.11, 4.3): the
+ * histogram (local histograms, global histogram, assignment and offsets), window allocation (windows and the
+ * pre-registered buffers), the network-partitioning pass split into partitioning compute, put (enqueue) and wait
+ * (for buffer reuse and the final flush) as means over the node's threads, the local partitioning pass and
+ * build-probe; {@code totalNanos} is the node's whole join, waits at barriers included (the imbalance across nodes is
+ * {@code max(total) - sum of mean phases}, see {@link #imbalanceNanos}).
+ */
+public record PhaseTimes(
+        long histogramNanos,
+        long windowNanos,
+        long networkNanos,
+        long networkComputeNanos,
+        long networkPutNanos,
+        long networkWaitNanos,
+        long localPartitionNanos,
+        long buildProbeNanos,
+        long totalNanos,
+        long bytesPut) {
+
+    /** The sum of the phases (without the waits between them). */
+    public long phaseSumNanos() {
+        return histogramNanos + windowNanos + networkNanos + localPartitionNanos + buildProbeNanos;
+    }
+
+    /** The thesis's imbalance over nodes: the slowest node's total minus the sum of the mean phase times. */
+    public static long imbalanceNanos(java.util.List<PhaseTimes> nodes) {
+        long maxTotal = 0;
+        double meanPhases = 0;
+        for (PhaseTimes node : nodes) {
+            maxTotal = Math.max(maxTotal, node.totalNanos);
+            meanPhases += (double) node.phaseSumNanos() / nodes.size();
+        }
+        return Math.max(0, maxTotal - Math.round(meanPhases));
+    }
+}

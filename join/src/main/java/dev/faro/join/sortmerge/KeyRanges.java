@@ -1,0 +1,81 @@
+package dev.faro.join.sortmerge;
+
+import dev.faro.join.rma.Collectives;
+import dev.faro.join.workload.Tuples;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The key ranges of a sort-merge join, one per core: equal-width over the global key domain (the thesis, for uniform
+ * keys), or bounded by splitters drawn from an evenly spaced sample of every rank's keys (samplesort, for skew).
+ * Equal keys always fall into one range. Agreed by all ranks through an all-gather; {@link #range} is allocation-free.
+ */
+final class KeyRanges {
+
+    private final long min;
+    private final long width;
+    private final long[] splitters;
+    private final int ranges;
+
+    private KeyRanges(long min, long width, long[] splitters, int ranges) {
+        this.min = min;
+        this.width = width;
+        this.splitters = splitters;
+        this.ranges = ranges;
+    }
+
+    static KeyRanges equalWidth(Collectives collectives, MemorySegment[] input, long[] tuples, int ranges) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int rel = 0; rel < input.length; rel++) {
+            for (long i = 0; i < tuples[rel]; i++) {
+                long key = Tuples.key(input[rel], i);
+                min = Math.min(min, key);
+                max = Math.max(max, key);
+            }
+        }
+        long[] all = collectives.allGather(new long[] {min, max});
+        for (int r = 0; r < all.length; r += 2) {
+            min = Math.min(min, all[r]);
+            max = Math.max(max, all[r + 1]);
+        }
+        long width = max < min ? 1 : Math.max(1, (max - min) / ranges + 1);
+        return new KeyRanges(min, width, null, ranges);
+    }
+
+    static KeyRanges sampled(Collectives collectives, MemorySegment[] input, long[] tuples, int ranges, int sample) {
+        long[] mine = new long[2 * sample];
+        int at = 0;
+        for (int rel = 0; rel < input.length; rel++) {
+            for (int i = 0; i < sample; i++) {
+                mine[at++] = tuples[rel] == 0 ? Long.MAX_VALUE : Tuples.key(input[rel], tuples[rel] * i / sample);
+            }
+        }
+        long[] all = collectives.allGather(mine);
+        Arrays.sort(all);
+        long[] splitters = new long[ranges - 1];
+        for (int j = 0; j < ranges - 1; j++) {
+            splitters[j] = all[(int) ((long) all.length * (j + 1) / ranges)];
+        }
+        return new KeyRanges(0, 0, splitters, ranges);
+    }
+
+    /** The range of {@code key}, in {@code [0, ranges)}. */
+    int range(long key) {
+        if (splitters == null) {
+            long r = (key - min) / width;
+            return r < 0 ? 0 : r >= ranges ? ranges - 1 : (int) r;
+        }
+        int low = 0;
+        int high = splitters.length; // first splitter >= key, or the last range
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (splitters[mid] < key) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+}
