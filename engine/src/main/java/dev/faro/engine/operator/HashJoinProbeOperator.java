@@ -100,6 +100,9 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         boolean firstOnly = factory.type == JoinType.SEMI || factory.type == JoinType.ANTI;
         firstOnly &= residual == null;
         int pairs = 0;
+        if (keys.keyCount() == 1 && keys.strings[0] == null && buildKeys.strings[0] == null) {
+            return findPairsOneLong(rows, firstOnly);
+        }
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
@@ -108,6 +111,38 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             for (int b = heads[(int) hash & mask]; b >= 0; b = next[b]) {
                 if (buildHashes[b] == hash && keys.equalsRow(i, buildKeys, b)) {
                     ensurePairs(pairs + 1);
+                    probeRows[pairs] = i;
+                    buildRows[pairs] = b;
+                    pairs++;
+                    if (firstOnly) {
+                        break;
+                    }
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** {@link #findPairs} for one non-string key: the chain's keys compared directly, no hash or row compare. */
+    private int findPairsOneLong(int rows, boolean firstOnly) {
+        long[] hashes = keys.hashes;
+        boolean[] anyNull = keys.anyNull;
+        long[] values = keys.longs[0];
+        long[] buildValues = table.keys.longs[0];
+        int[] heads = table.heads;
+        int[] next = table.next;
+        int mask = table.mask;
+        int pairs = 0;
+        for (int i = 0; i < rows; i++) {
+            if (anyNull[i]) {
+                continue;
+            }
+            long value = values[i];
+            for (int b = heads[(int) hashes[i] & mask]; b >= 0; b = next[b]) {
+                if (buildValues[b] == value) {
+                    if (pairs == probeRows.length) {
+                        ensurePairs(pairs + 1);
+                    }
                     probeRows[pairs] = i;
                     buildRows[pairs] = b;
                     pairs++;
