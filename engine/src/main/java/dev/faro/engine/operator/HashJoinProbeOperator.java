@@ -100,7 +100,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         boolean firstOnly = factory.type == JoinType.SEMI || factory.type == JoinType.ANTI;
         firstOnly &= residual == null;
         int pairs = 0;
-        if (keys.keyCount() == 1 && keys.strings[0] == null && buildKeys.strings[0] == null) {
+        if (table.headKeys != null && keys.strings[0] == null) {
             return findPairsOneLong(rows, firstOnly);
         }
         for (int i = 0; i < rows; i++) {
@@ -123,32 +123,49 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         return pairs;
     }
 
-    /** {@link #findPairs} for one non-string key: the chain's keys compared directly, no hash or row compare. */
+    /**
+     * {@link #findPairs} for one non-string key: the bucket's first key read beside its row ({@link
+     * JoinHashTable#headKeys}), the rest of the chain only when the build has duplicate keys or the first one differs.
+     */
     private int findPairsOneLong(int rows, boolean firstOnly) {
         long[] hashes = keys.hashes;
         boolean[] anyNull = keys.anyNull;
         long[] values = keys.longs[0];
         long[] buildValues = table.keys.longs[0];
-        int[] heads = table.heads;
+        long[] headKeys = table.headKeys;
         int[] next = table.next;
         int mask = table.mask;
+        boolean stopAtFirst = firstOnly || table.uniqueKeys;
         int pairs = 0;
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
             }
             long value = values[i];
-            for (int b = heads[(int) hashes[i] & mask]; b >= 0; b = next[b]) {
-                if (buildValues[b] == value) {
-                    if (pairs == probeRows.length) {
-                        ensurePairs(pairs + 1);
-                    }
-                    probeRows[pairs] = i;
-                    buildRows[pairs] = b;
-                    pairs++;
-                    if (firstOnly) {
-                        break;
-                    }
+            int bucket = (int) hashes[i] & mask;
+            int b = (int) headKeys[2 * bucket + 1];
+            if (b < 0) {
+                continue;
+            }
+            if (headKeys[2 * bucket] != value) {
+                b = next[b];
+                while (b >= 0 && buildValues[b] != value) {
+                    b = next[b];
+                }
+            }
+            while (b >= 0) {
+                if (pairs == probeRows.length) {
+                    ensurePairs(pairs + 1);
+                }
+                probeRows[pairs] = i;
+                buildRows[pairs] = b;
+                pairs++;
+                if (stopAtFirst) {
+                    break;
+                }
+                b = next[b];
+                while (b >= 0 && buildValues[b] != value) {
+                    b = next[b];
                 }
             }
         }
