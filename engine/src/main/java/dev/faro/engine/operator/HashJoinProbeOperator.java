@@ -143,11 +143,15 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             }
             long value = values[i];
             int bucket = (int) hashes[i] & mask;
-            int b = (int) headKeys[2 * bucket + 1];
-            if (b < 0) {
+            long entry = headKeys[2 * bucket + 1];
+            if (entry < 0) {
                 continue;
             }
+            int b = (int) entry;
             if (headKeys[2 * bucket] != value) {
+                if ((entry & JoinHashTable.MORE_ROWS) == 0) {
+                    continue; // the only row of the bucket has another key: no need to touch the chain
+                }
                 b = next[b];
                 while (b >= 0 && buildValues[b] != value) {
                     b = next[b];

@@ -28,8 +28,13 @@ final class JoinHashTable {
     final int[] heads;
     final int[] next;
     final int mask;
-    /** One non-string key: {@code [2 * bucket]} the key of the bucket's first row, {@code [2 * bucket + 1]} the row
-     * (-1: empty bucket); else null. */
+    /** Set in a {@link #headKeys} row entry when the bucket's chain has more than its first row. */
+    static final long MORE_ROWS = 1L << 32;
+
+    /**
+     * One non-string key: {@code [2 * bucket]} the key of the bucket's first row, {@code [2 * bucket + 1]} the row in
+     * the low 32 bits, {@link #MORE_ROWS} when more follow (-1: empty bucket); else null.
+     */
     final long[] headKeys;
     /** Whether no key occurs twice among the inserted rows (known only with {@link #headKeys}, else false). */
     final boolean uniqueKeys;
@@ -102,7 +107,7 @@ final class JoinHashTable {
         for (int bucket = 0; bucket < buckets; bucket++) {
             int head = heads[bucket];
             headKeys[2 * bucket] = head >= 0 ? values[head] : 0;
-            headKeys[2 * bucket + 1] = head;
+            headKeys[2 * bucket + 1] = head < 0 ? -1 : next[head] < 0 ? head : head | MORE_ROWS;
         }
         boolean unique = true;
         for (boolean duplicate : duplicates) {
