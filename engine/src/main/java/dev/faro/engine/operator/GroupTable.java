@@ -65,6 +65,14 @@ final class GroupTable {
         return groupHashes[group];
     }
 
+    /**
+     * Whether {@link #assign} reads the keys' row hashes; a table with one non-string key hashes only the keys of new
+     * groups itself (the same hash), so its keys need only be normalized.
+     */
+    boolean needsRowHashes() {
+        return longSlots == null;
+    }
+
     /** The group id of every row of the loaded keys, inserting new groups; valid until the next call. */
     int[] assign(KeyColumns keys) {
         int rows = keys.rows;
@@ -80,7 +88,7 @@ final class GroupTable {
         }
         long[] hashes = keys.hashes;
         if (longSlots != null) {
-            assignLongs(keys.longs[0], keys.nulls[0], hashes, rows);
+            assignLongs(keys.longs[0], keys.nulls[0], rows);
             return groupIds;
         }
         for (int i = 0; i < rows; i++) {
@@ -109,19 +117,19 @@ final class GroupTable {
     }
 
     /** {@link #assign} with one non-string key: through {@link #longSlots}. */
-    private void assignLongs(long[] values, boolean[] nulls, long[] hashes, int rows) {
+    private void assignLongs(long[] values, boolean[] nulls, int rows) {
         int[] groupIds = this.groupIds;
         LongGroupSlots longSlots = this.longSlots;
         for (int i = 0; i < rows; i++) {
             if (nulls != null && nulls[i]) {
-                groupIds[i] = nullGroup(hashes[i]);
+                groupIds[i] = nullGroup(KeyColumns.hashOfOneNullKey());
                 continue;
             }
             long value = values[i];
             int candidate = groups;
             int group = longSlots.findOrPut(value, candidate);
             if (group == candidate) {
-                newGroup(hashes[i]);
+                newGroup(KeyColumns.hashOfOneKey(value));
                 keyLongs[0][group] = value;
             }
             groupIds[i] = group;

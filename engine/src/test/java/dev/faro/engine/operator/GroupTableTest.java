@@ -38,6 +38,9 @@ class GroupTableTest {
                         assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
                     }
                     assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+                    for (int i = 0; i < rows; i++) { // the group's hash is the row hash the old path computes
+                        assertThat(fast.hash(fastIds[i])).isEqualTo(fastKeys.hashes[i]);
+                    }
                 }
                 assertThat(render(fast, 0)).isEqualTo(render(general, 0));
             }
