@@ -29,6 +29,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -37,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * JMH micro-benchmarks of the engine's hot kernels, in nanoseconds per input row, on one 16,384-row batch (the
  * morsel size) of LINEITEM-like columns: Q6's filter, Q13's NOT LIKE filter, a hash aggregation on one BIGINT key
- * (about 100,000 groups, Q13's order count per customer), and a join probe on one BIGINT key against a 200,000-row
- * build (Q14's LINEITEM against PART). Not run by {@code ./mvnw verify}; {@code bench/jmh} runs them.
+ * (keys drawn from the build's range), and a join probe on one BIGINT key against builds of 57,000 to 1,500,000
+ * unique keys (Q4's, Q14's and Q3's sizes). Not run by {@code ./mvnw verify}; {@code bench/jmh} runs them.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,7 +50,10 @@ import org.openjdk.jmh.annotations.Warmup;
 public class EngineKernelBenchmark {
 
     static final int ROWS = 16_384;
-    static final int BUILD_ROWS = 200_000;
+
+    /** The join's build rows: Q4's quarter of ORDERS, Q14's PART, a scale factor's ORDERS. */
+    @Param({"57000", "200000", "1500000"})
+    public int buildRows;
 
     private static final Schema LINES = Schema.of(
             new Column("l_partkey", DataType.BIGINT),
@@ -76,7 +80,7 @@ public class EngineKernelBenchmark {
         int[] shipDates = new int[ROWS];
         String[] comments = new String[ROWS];
         for (int i = 0; i < ROWS; i++) {
-            partKeys[i] = 1 + random.nextInt(BUILD_ROWS);
+            partKeys[i] = 1 + random.nextInt(2 * buildRows); // half of the probes find no match
             prices[i] = 90_000 + random.nextInt(10_000_000);
             discounts[i] = random.nextInt(11);
             quantities[i] = 100L * (1 + random.nextInt(50));
@@ -108,11 +112,11 @@ public class EngineKernelBenchmark {
                 .create(0);
         JoinBuildOperator.Factory build = new JoinBuildOperator.Factory(PARTS, List.of("p_partkey"));
         Operator builder = build.create(0);
-        long[] buildKeys = new long[BUILD_ROWS];
-        for (int i = 0; i < BUILD_ROWS; i++) {
+        long[] buildKeys = new long[buildRows];
+        for (int i = 0; i < buildRows; i++) {
             buildKeys[i] = i + 1;
         }
-        builder.addInput(Batch.of(BUILD_ROWS, new LongVector(DataType.BIGINT, buildKeys)));
+        builder.addInput(Batch.of(buildRows, new LongVector(DataType.BIGINT, buildKeys)));
         builder.finish();
         build.complete(1);
         HashJoin join = new HashJoin(
@@ -148,7 +152,7 @@ public class EngineKernelBenchmark {
         return aggregation.needsInput();
     }
 
-    /** Probe a 200,000-row build on one BIGINT key; every row finds one match; two output columns gathered. */
+    /** Probe a build of {@code buildRows} unique BIGINT keys; half of the rows find one match; two output columns. */
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public Batch probeOneLongKey() {
