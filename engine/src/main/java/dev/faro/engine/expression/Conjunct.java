@@ -155,16 +155,34 @@ abstract sealed class Conjunct {
         }
     }
 
-    /** {@code left op right} on two INTEGER or DATE columns (Q4's, Q12's and Q21's date comparisons). */
+    /**
+     * {@code left op right} on two INTEGER or DATE columns (Q4's, Q12's and Q21's date comparisons). The operator is
+     * fixed per instance: {@code >} and {@code >=} swap the columns, so each loop is one branch-free compare.
+     */
     static final class IntColumns extends Conjunct {
-        private final Comparison.Operator operator;
+        /** The four tests a loop knows; the other two operators are these with the columns swapped. */
+        private enum Test {
+            LESS,
+            LESS_OR_EQUAL,
+            EQUAL,
+            NOT_EQUAL
+        }
+
+        private final Test test;
         private final int left;
         private final int right;
 
         IntColumns(Comparison.Operator operator, int left, int right) {
-            this.operator = operator;
-            this.left = left;
-            this.right = right;
+            boolean swap = operator == Comparison.Operator.GREATER_THAN
+                    || operator == Comparison.Operator.GREATER_THAN_OR_EQUAL;
+            this.test = switch (operator) {
+                case LESS_THAN, GREATER_THAN -> Test.LESS;
+                case LESS_THAN_OR_EQUAL, GREATER_THAN_OR_EQUAL -> Test.LESS_OR_EQUAL;
+                case EQUAL -> Test.EQUAL;
+                case NOT_EQUAL -> Test.NOT_EQUAL;
+            };
+            this.left = swap ? right : left;
+            this.right = swap ? left : right;
         }
 
         @Override
@@ -173,16 +191,52 @@ abstract sealed class Conjunct {
             IntVector b = (IntVector) batch.column(right);
             int[] x = a.values();
             int[] y = b.values();
-            boolean[] xNulls = a.nulls();
-            boolean[] yNulls = b.nulls();
+            int out = switch (test) {
+                case LESS -> less(x, y, selection, count);
+                case LESS_OR_EQUAL -> lessOrEqual(x, y, selection, count);
+                case EQUAL -> equal(x, y, selection, count, true);
+                case NOT_EQUAL -> equal(x, y, selection, count, false);
+            };
+            return a.nulls() == null && b.nulls() == null ? out : dropNulls(a.nulls(), b.nulls(), selection, out);
+        }
+
+        private static int less(int[] x, int[] y, int[] selection, int count) {
             int out = 0;
             for (int j = 0; j < count; j++) {
                 int row = selection[j];
                 selection[out] = row;
-                boolean pass = (xNulls == null || !xNulls[row])
-                        && (yNulls == null || !yNulls[row])
-                        && ComparisonEvaluator.test(operator, Integer.compare(x[row], y[row]));
-                out += pass ? 1 : 0;
+                out += x[row] < y[row] ? 1 : 0;
+            }
+            return out;
+        }
+
+        private static int lessOrEqual(int[] x, int[] y, int[] selection, int count) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += x[row] <= y[row] ? 1 : 0;
+            }
+            return out;
+        }
+
+        private static int equal(int[] x, int[] y, int[] selection, int count, boolean equal) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += (x[row] == y[row]) == equal ? 1 : 0;
+            }
+            return out;
+        }
+
+        /** Drops the rows where either side is NULL (their comparison is NULL, not TRUE). */
+        private static int dropNulls(boolean[] xNulls, boolean[] yNulls, int[] selection, int count) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += (xNulls == null || !xNulls[row]) && (yNulls == null || !yNulls[row]) ? 1 : 0;
             }
             return out;
         }

@@ -55,6 +55,10 @@ class FilterKernelTest {
                 between(col("price"), decimal("0.07"), decimal("0.05")), // empty range
                 and(lt(col("day"), col("other")), ge(col("q"), lit(3))),
                 le(col("other"), col("day")),
+                gt(col("other"), col("day")),
+                ge(col("day"), col("other")),
+                eq(col("day"), col("other")),
+                ne(col("other"), col("day")),
                 eq(col("name"), lit("MAIL")),
                 ne(col("name"), lit("MAIL")),
                 in(col("name"), "MAIL", "SHIP"),
