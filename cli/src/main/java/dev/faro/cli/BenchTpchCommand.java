@@ -80,7 +80,8 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(
             names = "--profile",
             description = "Record a JFR profile (settings=profile) of every local worker, the data generation"
-                    + " included, into DIR/profile/worker-PID.jfr (DIR: --out); the paths are printed at the end.")
+                    + " included, into DIR/profile/worker-PID.jfr (DIR: --out; a worker stopped before it wrote it"
+                    + " leaves the recording's chunks under DIR/profile/repository); the files are printed at the end.")
     private boolean profile;
 
     @Option(names = "--quick", description = "SF 0.01 and one run: a smoke test that takes a minute.")

@@ -62,23 +62,50 @@ public final class TpchBenchmark {
         return ClusterStart.local(cluster);
     }
 
-    /** The JVM options of a worker recording a JFR profile (profile settings) into {@code directory}. */
+    /**
+     * The JVM options of a worker recording a JFR profile (profile settings) into {@code directory}: the whole
+     * recording as {@code worker-PID.jfr} when the worker exits, and its chunks as they fill under {@code
+     * repository/} (what is left when a slow worker is stopped before it could write the whole recording).
+     */
     static List<String> profileOptions(Path directory) {
+        Path absolute = directory.toAbsolutePath();
         try {
-            Files.createDirectories(directory);
+            Files.createDirectories(absolute.resolve("repository"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the profile directory " + directory + ": " + e, e);
         }
-        Path file = directory.toAbsolutePath().resolve("worker-%p.jfr");
-        return List.of("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + file);
+        return List.of(
+                "-XX:FlightRecorderOptions:repository=" + absolute.resolve("repository"),
+                "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                        + absolute.resolve("worker-%p.jfr"));
     }
 
-    /** The JFR files the workers wrote into {@code directory}, once they have exited. */
+    /**
+     * The JFR files the workers wrote under {@code directory}, once they have exited: each worker's whole recording,
+     * or where that is empty (the worker was stopped before writing it) the chunks of its repository.
+     */
     public static List<Path> profiles(Path directory) {
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".jfr"))
+        try (Stream<Path> files = Files.walk(directory, 3)) {
+            List<Path> all = files.filter(f -> f.getFileName().toString().endsWith(".jfr"))
                     .sorted()
                     .toList();
+            List<Path> written = new ArrayList<>();
+            for (Path file : all) {
+                if (Files.size(file) == 0) {
+                    continue; // a worker stopped before it wrote its whole recording: its chunks stand in
+                }
+                if (file.getParent().equals(directory)) {
+                    written.add(file);
+                    continue;
+                }
+                // a repository chunk, in a directory named ..._PID: kept when its worker's whole recording is empty
+                String pid = file.getParent().getFileName().toString().replaceAll(".*_", "");
+                Path whole = directory.resolve("worker-" + pid + ".jfr");
+                if (!Files.exists(whole) || Files.size(whole) == 0) {
+                    written.add(file);
+                }
+            }
+            return written;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the profile directory " + directory + ": " + e, e);
         }
