@@ -22,8 +22,9 @@ import org.knowm.xchart.CategoryChartBuilder;
 /**
  * The results of {@code faro bench tpch}: per query the median response time of each system, the best RC design,
  * and the ratios the issue asks for (MESQ/SR and the best RC design against DuckDB; MESQ/SR's speed-up over the TCP
- * baseline); on one node the engine alone against DuckDB per query and in total. Writes {@code tpch.csv} (every system's median, min, max), {@code tpch.json} (run metadata) and
- * {@code tpch.png} (bars per query) under the output directory.
+ * baseline); on one node the engine alone against DuckDB per query and in total. Writes {@code tpch.csv} (every
+ * system's median, min, max), {@code tpch.json} (run metadata) and {@code tpch.png} (bars per query) under the
+ * output directory.
  */
 public final class TpchBenchmarkReport {
 
