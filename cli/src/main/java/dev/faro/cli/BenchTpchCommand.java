@@ -36,14 +36,20 @@ import picocli.CommandLine.Spec;
             "Every (query, system) pair gets a warm-up run, then --runs timed runs interleaved across systems; the"
                     + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out.",
             "With --listen ADDR:PORT --workers N the cluster is N workers started on other hosts (faro worker --join"
-                    + " ADDR:PORT) over the net fabric; DuckDB still runs in this process."
+                    + " ADDR:PORT) over the net fabric; DuckDB still runs in this process.",
+            "--nodes 1 measures the engine alone (one worker JVM, no exchange leaves it): Faro against DuckDB per"
+                    + " query and in total. --profile records a JFR profile of every worker (open it with JDK"
+                    + " Mission Control, or 'jfr view hot-methods FILE')."
         })
 final class BenchTpchCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "Worker JVMs started on this host (default: 2).")
+    @Option(
+            names = "--nodes",
+            paramLabel = "N",
+            description = "Worker JVMs started on this host (default: 2; 1: the engine alone against DuckDB).")
     private Integer nodes;
 
     @Mixin
@@ -71,6 +77,13 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results).")
     private Path outputDirectory = TpchBenchmarkConfig.DEFAULT_OUTPUT_DIRECTORY;
 
+    @Option(
+            names = "--profile",
+            description = "Record a JFR profile (settings=profile) of every local worker, the data generation"
+                    + " included, into DIR/profile/worker-PID.jfr (DIR: --out; a worker stopped before it wrote it"
+                    + " leaves the recording's chunks under DIR/profile/repository); the files are printed at the end.")
+    private boolean profile;
+
     @Option(names = "--quick", description = "SF 0.01 and one run: a smoke test that takes a minute.")
     private boolean quick;
 
@@ -97,6 +110,18 @@ final class BenchTpchCommand implements Callable<Integer> {
             out.println("wrote "
                     + String.join(
                             ", ", report.write().stream().map(Path::toString).toList()));
+            if (config.profileDirectory() != null) {
+                List<Path> profiles = TpchBenchmark.profiles(config.profileDirectory());
+                out.println(
+                        profiles.isEmpty()
+                                ? "no JFR profile was written under " + config.profileDirectory()
+                                : "JFR profiles: "
+                                        + String.join(
+                                                ", ",
+                                                profiles.stream()
+                                                        .map(Path::toString)
+                                                        .toList()));
+            }
             out.flush();
             return CommandLine.ExitCode.OK;
         } catch (FaroException | IllegalStateException | UncheckedIOException e) {
@@ -115,6 +140,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             if (cluster.listening()) {
                 TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
+                if (profile) {
+                    throw new IllegalArgumentException("--profile records local workers only: start the workers"
+                            + " of --listen with FARO_JAVA_OPTS=-XX:StartFlightRecording=filename=worker.jfr instead");
+                }
                 config = config.withNodes(cluster.workers());
             }
             if (nodes != null) {
@@ -131,6 +160,9 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             if (runs != null) {
                 config = config.withRuns(runs);
+            }
+            if (profile) {
+                config = config.withProfileDirectory(outputDirectory.resolve("profile"));
             }
             if (!cluster.listening()) { // workers started elsewhere bring their own memory
                 TpchOptions.checkFits(

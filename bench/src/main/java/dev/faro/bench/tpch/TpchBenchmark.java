@@ -8,6 +8,10 @@ import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.EndpointImplementation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * {@code faro bench tpch}, the analog of TODS19 §7.2 (E9–E11) on one machine: the same TPC-H queries on the same
@@ -31,6 +36,8 @@ public final class TpchBenchmark {
 
     static final String MESQ_SR = EndpointDesign.MESQ_SR.paperName();
     static final String TCP = "TCP sockets";
+    /** The one cluster system of a single-node run: the engine alone. */
+    static final String FARO = "Faro";
 
     private final TpchBenchmarkConfig config;
     private final ClusterStart cluster;
@@ -41,11 +48,67 @@ public final class TpchBenchmark {
         this(config, localCluster(config, ClusterConfig.DEFAULT_PROVIDER), progress);
     }
 
-    /** A local cluster for {@code config}: its nodes as worker JVMs on {@code provider}, heaps sized for its data. */
+    /**
+     * A local cluster for {@code config}: its nodes as worker JVMs on {@code provider}, heaps sized for its data, each
+     * recording a JFR profile ({@code worker-PID.jfr}) into the config's profile directory when it has one.
+     */
     public static ClusterStart localCluster(TpchBenchmarkConfig config, String provider) {
-        return ClusterStart.local(ClusterConfig.local(config.nodes())
+        ClusterConfig cluster = ClusterConfig.local(config.nodes())
                 .withProvider(provider)
-                .withWorkerHeap(TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()) + "m"));
+                .withWorkerHeap(TpchSession.workerHeapMiB(config.nodes(), config.scaleFactor()) + "m");
+        if (config.profileDirectory() != null) {
+            cluster = cluster.withJvmOptions(profileOptions(config.profileDirectory()));
+        }
+        return ClusterStart.local(cluster);
+    }
+
+    /**
+     * The JVM options of a worker recording a JFR profile (profile settings) into {@code directory}: the whole
+     * recording as {@code worker-PID.jfr} when the worker exits, and its chunks as they fill under {@code
+     * repository/} (what is left when a slow worker is stopped before it could write the whole recording).
+     */
+    static List<String> profileOptions(Path directory) {
+        Path absolute = directory.toAbsolutePath();
+        try {
+            Files.createDirectories(absolute.resolve("repository"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the profile directory " + directory + ": " + e, e);
+        }
+        return List.of(
+                "-XX:FlightRecorderOptions:repository=" + absolute.resolve("repository"),
+                "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                        + absolute.resolve("worker-%p.jfr"));
+    }
+
+    /**
+     * The JFR files the workers wrote under {@code directory}, once they have exited: each worker's whole recording,
+     * or where that is empty (the worker was stopped before writing it) the chunks of its repository.
+     */
+    public static List<Path> profiles(Path directory) {
+        try (Stream<Path> files = Files.walk(directory, 3)) {
+            List<Path> all = files.filter(f -> f.getFileName().toString().endsWith(".jfr"))
+                    .sorted()
+                    .toList();
+            List<Path> written = new ArrayList<>();
+            for (Path file : all) {
+                if (Files.size(file) == 0) {
+                    continue; // a worker stopped before it wrote its whole recording: its chunks stand in
+                }
+                if (file.getParent().equals(directory)) {
+                    written.add(file);
+                    continue;
+                }
+                // a repository chunk, in a directory named ..._PID: kept when its worker's whole recording is empty
+                String pid = file.getParent().getFileName().toString().replaceAll(".*_", "");
+                Path whole = directory.resolve("worker-" + pid + ".jfr");
+                if (!Files.exists(whole) || Files.size(whole) == 0) {
+                    written.add(file);
+                }
+            }
+            return written;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the profile directory " + directory + ": " + e, e);
+        }
     }
 
     /**
@@ -62,9 +125,16 @@ public final class TpchBenchmark {
         this.progress = progress;
     }
 
-    /** The systems in report order: MESQ/SR, the six RC designs, the TCP baseline. */
-    static Map<String, TpchSettings> clusterSystems(TpchSettings base) {
+    /**
+     * The systems in report order: MESQ/SR, the six RC designs, the TCP baseline; on one node only {@link #FARO} (the
+     * designs do not differ when no exchange leaves the process).
+     */
+    static Map<String, TpchSettings> clusterSystems(TpchSettings base, boolean singleNode) {
         Map<String, TpchSettings> systems = new LinkedHashMap<>();
+        if (singleNode) {
+            systems.put(FARO, base);
+            return systems;
+        }
         systems.put(MESQ_SR, base.withDesign(EndpointDesign.MESQ_SR));
         for (EndpointDesign design : EndpointDesign.values()) {
             if (design.implementation() != EndpointImplementation.UD_TWO_SIDED) {
@@ -79,7 +149,7 @@ public final class TpchBenchmark {
         Instant started = Instant.now();
         TpchSettings base =
                 new TpchSettings(config.scaleFactor(), Placement.RANDOM, config.threads(), EndpointDesign.MESQ_SR);
-        Map<String, TpchSettings> systems = clusterSystems(base);
+        Map<String, TpchSettings> systems = clusterSystems(base, config.singleNode());
         List<TpchBenchmarkReport.Measurement> measurements = new ArrayList<>();
         try (TpchSession session = TpchSession.start(cluster, base, progress)) {
             progress.accept("loading the same rows into DuckDB (single process, "

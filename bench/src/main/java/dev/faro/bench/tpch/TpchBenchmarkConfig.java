@@ -6,19 +6,26 @@ import java.util.Objects;
 
 /**
  * Parameters of {@code faro bench tpch}: the cluster (nodes, engine threads per node), the database (scale factor),
- * the queries, and how many timed runs each (system, query) pair gets after one warm-up run.
+ * the queries, and how many timed runs each (system, query) pair gets after one warm-up run. One node measures the
+ * engine alone (no exchange crosses a process, so the shuffle designs do not differ). A non-null
+ * {@code profileDirectory} makes every local worker record a JFR profile into it.
  */
 public record TpchBenchmarkConfig(
-        int nodes, double scaleFactor, List<Integer> queries, int threads, int runs, Path outputDirectory) {
+        int nodes,
+        double scaleFactor,
+        List<Integer> queries,
+        int threads,
+        int runs,
+        Path outputDirectory,
+        Path profileDirectory) {
 
     public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
 
     public TpchBenchmarkConfig {
         queries = List.copyOf(queries);
         Objects.requireNonNull(outputDirectory, "outputDirectory is null");
-        if (nodes < 2) {
-            throw new IllegalArgumentException(
-                    "the benchmark compares exchanges: --nodes must be at least 2, got " + nodes);
+        if (nodes < 1) {
+            throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
         }
         if (!(scaleFactor > 0) || Double.isInfinite(scaleFactor)) {
             throw new IllegalArgumentException("the scale factor must be positive, got " + scaleFactor);
@@ -36,35 +43,45 @@ public record TpchBenchmarkConfig(
 
     /** 2 nodes, SF 1, Q3, Q4 and Q10 (TODS19 §7.2's queries), 2 threads per node, 3 runs. */
     public static TpchBenchmarkConfig defaults() {
-        return new TpchBenchmarkConfig(2, 1, List.of(3, 4, 10), 2, 3, DEFAULT_OUTPUT_DIRECTORY);
+        return new TpchBenchmarkConfig(2, 1, List.of(3, 4, 10), 2, 3, DEFAULT_OUTPUT_DIRECTORY, null);
     }
 
     /** A smoke test: SF 0.01, one run. */
     public static TpchBenchmarkConfig quick() {
-        return new TpchBenchmarkConfig(2, 0.01, List.of(3, 4, 10), 2, 1, DEFAULT_OUTPUT_DIRECTORY);
+        return new TpchBenchmarkConfig(2, 0.01, List.of(3, 4, 10), 2, 1, DEFAULT_OUTPUT_DIRECTORY, null);
     }
 
     public TpchBenchmarkConfig withNodes(int value) {
-        return new TpchBenchmarkConfig(value, scaleFactor, queries, threads, runs, outputDirectory);
+        return new TpchBenchmarkConfig(value, scaleFactor, queries, threads, runs, outputDirectory, profileDirectory);
     }
 
     public TpchBenchmarkConfig withScaleFactor(double value) {
-        return new TpchBenchmarkConfig(nodes, value, queries, threads, runs, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, value, queries, threads, runs, outputDirectory, profileDirectory);
     }
 
     public TpchBenchmarkConfig withQueries(List<Integer> value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, value, threads, runs, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, value, threads, runs, outputDirectory, profileDirectory);
     }
 
     public TpchBenchmarkConfig withThreads(int value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, value, runs, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, value, runs, outputDirectory, profileDirectory);
     }
 
     public TpchBenchmarkConfig withRuns(int value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, value, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, value, outputDirectory, profileDirectory);
     }
 
     public TpchBenchmarkConfig withOutputDirectory(Path value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, value);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, value, profileDirectory);
+    }
+
+    /** Every local worker records a JFR profile into {@code value} (null: none). */
+    public TpchBenchmarkConfig withProfileDirectory(Path value) {
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, outputDirectory, value);
+    }
+
+    /** Whether this is the engine alone: one node, so no exchange crosses a process. */
+    public boolean singleNode() {
+        return nodes == 1;
     }
 }

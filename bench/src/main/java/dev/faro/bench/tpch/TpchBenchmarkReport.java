@@ -22,8 +22,9 @@ import org.knowm.xchart.CategoryChartBuilder;
 /**
  * The results of {@code faro bench tpch}: per query the median response time of each system, the best RC design,
  * and the ratios the issue asks for (MESQ/SR and the best RC design against DuckDB; MESQ/SR's speed-up over the TCP
- * baseline). Writes {@code tpch.csv} (every system's median, min, max), {@code tpch.json} (run metadata) and
- * {@code tpch.png} (bars per query) under the output directory.
+ * baseline); on one node the engine alone against DuckDB per query and in total. Writes {@code tpch.csv} (every
+ * system's median, min, max), {@code tpch.json} (run metadata) and {@code tpch.png} (bars per query) under the
+ * output directory.
  */
 public final class TpchBenchmarkReport {
 
@@ -113,6 +114,40 @@ public final class TpchBenchmarkReport {
 
     /** The headline table: one row per query. */
     public String table() {
+        String title = String.format(
+                Locale.ROOT,
+                "TPC-H SF %s on %d node%s x %d threads, median of %d run%s%n",
+                config.scaleFactor(),
+                config.nodes(),
+                config.nodes() == 1 ? "" : "s",
+                config.threads(),
+                config.runs(),
+                config.runs() == 1 ? "" : "s");
+        return title + (config.singleNode() ? singleNodeTable() : clusterTable());
+    }
+
+    /** One node: Faro's and DuckDB's medians, their ratio, and the totals over all queries. */
+    private String singleNodeTable() {
+        List<ResultTable.Column> columns = List.of(
+                ResultTable.Column.text("query"),
+                ResultTable.Column.number("Faro s"),
+                ResultTable.Column.number("DuckDB s"),
+                ResultTable.Column.number("Faro÷DuckDB"));
+        List<List<String>> rows = new ArrayList<>();
+        double faroTotal = 0;
+        double duckTotal = 0;
+        for (int query : config.queries()) {
+            double faro = median(query, TpchBenchmark.FARO);
+            double duck = median(query, TpchBenchmark.DUCKDB);
+            faroTotal += faro;
+            duckTotal += duck;
+            rows.add(List.of("Q" + query, seconds(faro), seconds(duck), ratio(faro / duck)));
+        }
+        rows.add(List.of("total", seconds(faroTotal), seconds(duckTotal), ratio(faroTotal / duckTotal)));
+        return new ResultTable(columns, rows).format();
+    }
+
+    private String clusterTable() {
         List<ResultTable.Column> columns = List.of(
                 ResultTable.Column.text("query"),
                 ResultTable.Column.number("MESQ/SR s"),
@@ -146,15 +181,7 @@ public final class TpchBenchmarkReport {
                             "%.1f",
                             summaries.get(query).get(TpchBenchmark.MESQ_SR).bytesShuffled() / 1e6)));
         }
-        return String.format(
-                        Locale.ROOT,
-                        "TPC-H SF %s on %d nodes x %d threads, median of %d run%s%n",
-                        config.scaleFactor(),
-                        config.nodes(),
-                        config.threads(),
-                        config.runs(),
-                        config.runs() == 1 ? "" : "s")
-                + new ResultTable(columns, rows).format();
+        return new ResultTable(columns, rows).format();
     }
 
     /** Writes the CSV, JSON and PNG files; returns their paths. */
@@ -186,6 +213,9 @@ public final class TpchBenchmarkReport {
         parameters.put("threadsPerNode", config.threads());
         parameters.put("runs", config.runs());
         parameters.put("placement", "random");
+        if (config.profileDirectory() != null) {
+            parameters.put("profileDirectory", config.profileDirectory().toString());
+        }
         parameters.put("duckdbThreads", Runtime.getRuntime().availableProcessors());
         new RunMetadata("tpch", started, elapsed, MachineInfo.collect(), parameters).write(json);
         writePlot(png);
@@ -203,7 +233,10 @@ public final class TpchBenchmarkReport {
                 .build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         List<String> queries = config.queries().stream().map(q -> "Q" + q).toList();
-        for (String system : List.of(TpchBenchmark.MESQ_SR, "best RC", TpchBenchmark.TCP, TpchBenchmark.DUCKDB)) {
+        List<String> series = config.singleNode()
+                ? List.of(TpchBenchmark.FARO, TpchBenchmark.DUCKDB)
+                : List.of(TpchBenchmark.MESQ_SR, "best RC", TpchBenchmark.TCP, TpchBenchmark.DUCKDB);
+        for (String system : series) {
             List<Double> values = new ArrayList<>();
             for (int query : config.queries()) {
                 values.add(median(query, system.equals("best RC") ? bestRcDesign(query) : system));

@@ -1,24 +1,27 @@
 package dev.faro.engine.expression;
 
 import dev.faro.engine.vector.Batch;
-import dev.faro.engine.vector.BooleanVector;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.TypeKind;
 
 /**
- * A compiled predicate producing a selection: the positions of the rows where it is TRUE (not FALSE, not NULL).
+ * A compiled predicate producing a selection: the positions of the rows where it is TRUE (not FALSE, not NULL). The
+ * predicate's AND terms run as {@link Conjunct} selection kernels one after the other, each looking only at the rows
+ * the ones before it kept (a term that no specialised kernel covers is evaluated by its {@link Evaluator}).
  * Thread-confined; the selection array is reused across batches.
+ *
+ * <p>Data path: allocation-free after warm-up, except what a generic term's evaluator allocates.
  */
 public final class FilterEvaluator {
 
-    private final Evaluator predicate;
+    private final Conjunct[] conjuncts;
     private int[] selection = new int[1024];
 
     public FilterEvaluator(Expression predicate, Schema input) {
-        this.predicate = ExpressionCompiler.compile(predicate, input);
-        if (this.predicate.type().kind() != TypeKind.BOOLEAN) {
+        if (ExpressionTypes.typeOf(predicate, input).kind() != TypeKind.BOOLEAN) {
             throw new IllegalArgumentException("a filter needs a BOOLEAN predicate: predicate=" + predicate);
         }
+        this.conjuncts = Conjuncts.compile(predicate, input);
     }
 
     /** Evaluates over {@code batch}; returns how many rows pass, their positions in {@link #selection()}. */
@@ -27,14 +30,13 @@ public final class FilterEvaluator {
         if (selection.length < rows) {
             selection = new int[rows];
         }
-        BooleanVector result = (BooleanVector) predicate.evaluate(batch);
-        boolean[] values = result.values();
-        boolean[] nulls = result.nulls();
-        int count = 0;
+        int[] selection = this.selection;
         for (int i = 0; i < rows; i++) {
-            if (values[i] && (nulls == null || !nulls[i])) {
-                selection[count++] = i;
-            }
+            selection[i] = i;
+        }
+        int count = rows;
+        for (int c = 0; c < conjuncts.length && count > 0; c++) {
+            count = conjuncts[c].narrow(batch, selection, count);
         }
         return count;
     }

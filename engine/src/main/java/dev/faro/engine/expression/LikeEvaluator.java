@@ -7,17 +7,17 @@ import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.Vector;
 
 /**
- * {@code value LIKE pattern} with {@code %} and {@code _}: a greedy wildcard match that backtracks to the last
- * {@code %} (linear for the usual patterns, never allocates).
+ * {@code value LIKE pattern} with {@code %} and {@code _}, through a {@link LikePattern}; {@link #matches} is the
+ * general matcher: a greedy wildcard match that backtracks to the last {@code %} (never allocates).
  */
 final class LikeEvaluator implements Evaluator {
 
     private final Evaluator value;
-    private final String pattern;
+    private final LikePattern pattern;
 
     LikeEvaluator(Evaluator value, String pattern) {
         this.value = value;
-        this.pattern = pattern;
+        this.pattern = new LikePattern(pattern);
     }
 
     @Override
@@ -38,7 +38,7 @@ final class LikeEvaluator implements Evaluator {
                 }
                 nulls[i] = true;
             } else {
-                result[i] = matches(values[i], pattern);
+                result[i] = pattern.matches(values[i]);
             }
         }
         return new BooleanVector(result, nulls);

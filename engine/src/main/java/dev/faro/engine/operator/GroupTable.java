@@ -8,7 +8,9 @@ import java.util.List;
 
 /**
  * Maps group keys to dense group ids (0, 1, ...): open addressing over a power-of-two slot array, keys stored
- * column-wise in normalized form (see {@link KeyColumns}); NULL keys form their own group. Thread-confined.
+ * column-wise in normalized form (see {@link KeyColumns}); NULL keys form their own group. With one non-string key
+ * the lookup goes through a {@link LongGroupSlots} instead (the key beside its group id, no hash or key-column reads
+ * per probe). Thread-confined.
  *
  * <p>Data path: allocation-free except when the table grows.
  */
@@ -25,6 +27,10 @@ final class GroupTable {
     private int[] slots;
     private int mask;
     private int[] groupIds = new int[1024];
+    /** The lookup of a table with one non-string key, else null. */
+    private final LongGroupSlots longSlots;
+    /** The group of the NULL key when {@link #longSlots} is in use, or -1 before it exists. */
+    private int nullGroup = -1;
 
     GroupTable(List<DataType> keyTypes) {
         this.keyTypes = List.copyOf(keyTypes);
@@ -44,7 +50,8 @@ final class GroupTable {
             keyNulls[k] = new boolean[capacity];
         }
         groupHashes = new long[capacity];
-        slots = new int[2048];
+        longSlots = keyCount == 1 && !stringKey[0] ? new LongGroupSlots() : null;
+        slots = new int[longSlots == null ? 2048 : 2];
         Arrays.fill(slots, -1);
         mask = slots.length - 1;
     }
@@ -56,6 +63,14 @@ final class GroupTable {
     /** The hash of group {@code group}'s key. */
     long hash(int group) {
         return groupHashes[group];
+    }
+
+    /**
+     * Whether {@link #assign} reads the keys' row hashes; a table with one non-string key hashes only the keys of new
+     * groups itself (the same hash), so its keys need only be normalized.
+     */
+    boolean needsRowHashes() {
+        return longSlots == null;
     }
 
     /** The group id of every row of the loaded keys, inserting new groups; valid until the next call. */
@@ -72,6 +87,10 @@ final class GroupTable {
             return groupIds;
         }
         long[] hashes = keys.hashes;
+        if (longSlots != null) {
+            assignLongs(keys.longs[0], keys.nulls[0], rows);
+            return groupIds;
+        }
         for (int i = 0; i < rows; i++) {
             long hash = hashes[i];
             int slot = (int) hash & mask;
@@ -97,6 +116,34 @@ final class GroupTable {
         return groupIds;
     }
 
+    /** {@link #assign} with one non-string key: through {@link #longSlots}. */
+    private void assignLongs(long[] values, boolean[] nulls, int rows) {
+        int[] groupIds = this.groupIds;
+        LongGroupSlots longSlots = this.longSlots;
+        for (int i = 0; i < rows; i++) {
+            if (nulls != null && nulls[i]) {
+                groupIds[i] = nullGroup(KeyColumns.hashOfOneNullKey());
+                continue;
+            }
+            long value = values[i];
+            int candidate = groups;
+            int group = longSlots.findOrPut(value, candidate);
+            if (group == candidate) {
+                newGroup(KeyColumns.hashOfOneKey(value));
+                keyLongs[0][group] = value;
+            }
+            groupIds[i] = group;
+        }
+    }
+
+    private int nullGroup(long hash) {
+        if (nullGroup < 0) {
+            nullGroup = newGroup(hash);
+            keyNulls[0][nullGroup] = true;
+        }
+        return nullGroup;
+    }
+
     /** The group of {@code other}'s group {@code otherGroup} in this table, inserted when new. */
     int findOrInsert(GroupTable other, int otherGroup) {
         if (keyCount == 0) {
@@ -104,6 +151,20 @@ final class GroupTable {
                 newGroup(0);
             }
             return 0;
+        }
+        if (longSlots != null) {
+            long hash = other.groupHashes[otherGroup];
+            if (other.keyNulls[0][otherGroup]) {
+                return nullGroup(hash);
+            }
+            long value = other.keyLongs[0][otherGroup];
+            int candidate = groups;
+            int group = longSlots.findOrPut(value, candidate);
+            if (group == candidate) {
+                newGroup(hash);
+                keyLongs[0][group] = value;
+            }
+            return group;
         }
         long hash = other.groupHashes[otherGroup];
         int slot = (int) hash & mask;

@@ -58,7 +58,11 @@ public final class HashAggregationOperator implements Operator {
     @Override
     public void addInput(Batch batch) {
         int rows = batch.rowCount();
-        keys.load(batch);
+        if (table.needsRowHashes()) {
+            keys.load(batch);
+        } else {
+            keys.normalize(batch);
+        }
         int[] groupIds = table.assign(keys);
         int groups = table.groupCount();
         for (int a = 0; a < accumulators.length; a++) {

@@ -100,6 +100,9 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         boolean firstOnly = factory.type == JoinType.SEMI || factory.type == JoinType.ANTI;
         firstOnly &= residual == null;
         int pairs = 0;
+        if (table.headKeys != null && keys.strings[0] == null) {
+            return findPairsOneLong(rows, firstOnly);
+        }
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
@@ -114,6 +117,59 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                     if (firstOnly) {
                         break;
                     }
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /**
+     * {@link #findPairs} for one non-string key: the bucket's first key read beside its row ({@link
+     * JoinHashTable#headKeys}), the rest of the chain only when the build has duplicate keys or the first one differs.
+     */
+    private int findPairsOneLong(int rows, boolean firstOnly) {
+        long[] hashes = keys.hashes;
+        boolean[] anyNull = keys.anyNull;
+        long[] values = keys.longs[0];
+        long[] buildValues = table.keys.longs[0];
+        long[] headKeys = table.headKeys;
+        int[] next = table.next;
+        int mask = table.mask;
+        boolean stopAtFirst = firstOnly || table.uniqueKeys;
+        int pairs = 0;
+        for (int i = 0; i < rows; i++) {
+            if (anyNull[i]) {
+                continue;
+            }
+            long value = values[i];
+            int bucket = (int) hashes[i] & mask;
+            long entry = headKeys[2 * bucket + 1];
+            if (entry < 0) {
+                continue;
+            }
+            int b = (int) entry;
+            if (headKeys[2 * bucket] != value) {
+                if ((entry & JoinHashTable.MORE_ROWS) == 0) {
+                    continue; // the only row of the bucket has another key: no need to touch the chain
+                }
+                b = next[b];
+                while (b >= 0 && buildValues[b] != value) {
+                    b = next[b];
+                }
+            }
+            while (b >= 0) {
+                if (pairs == probeRows.length) {
+                    ensurePairs(pairs + 1);
+                }
+                probeRows[pairs] = i;
+                buildRows[pairs] = b;
+                pairs++;
+                if (stopAtFirst) {
+                    break;
+                }
+                b = next[b];
+                while (b >= 0 && buildValues[b] != value) {
+                    b = next[b];
                 }
             }
         }

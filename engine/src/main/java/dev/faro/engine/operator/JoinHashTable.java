@@ -15,6 +15,11 @@ import java.util.List;
  *
  * <p>Built in parallel: threads hash disjoint row ranges, then each inserts the rows of the buckets it owns
  * ({@code bucket % threads}); probing threads see the table after the builders were joined.
+ *
+ * <p>With one non-string key the table also keeps {@code headKeys}: per bucket the key of its first row beside that
+ * row, so a probe reads one cache line where the chain costs three ({@code heads}, the key column, {@code next}); and
+ * {@code uniqueKeys} says whether no key occurs twice (TPC-H's joins on a primary key), so a probe stops at its first
+ * match.
  */
 final class JoinHashTable {
 
@@ -23,13 +28,25 @@ final class JoinHashTable {
     final int[] heads;
     final int[] next;
     final int mask;
+    /** Set in a {@link #headKeys} row entry when the bucket's chain has more than its first row. */
+    static final long MORE_ROWS = 1L << 32;
 
-    private JoinHashTable(Batch rows, KeyColumns keys, int[] heads, int[] next) {
+    /**
+     * One non-string key: {@code [2 * bucket]} the key of the bucket's first row, {@code [2 * bucket + 1]} the row in
+     * the low 32 bits, {@link #MORE_ROWS} when more follow (-1: empty bucket); else null.
+     */
+    final long[] headKeys;
+    /** Whether no key occurs twice among the inserted rows (known only with {@link #headKeys}, else false). */
+    final boolean uniqueKeys;
+
+    private JoinHashTable(Batch rows, KeyColumns keys, int[] heads, int[] next, long[] headKeys, boolean unique) {
         this.rows = rows;
         this.keys = keys;
         this.heads = heads;
         this.next = next;
         this.mask = heads.length - 1;
+        this.headKeys = headKeys;
+        this.uniqueKeys = unique;
     }
 
     static JoinHashTable build(Schema schema, List<Batch> batches, int[] keyColumns, int threads) {
@@ -61,6 +78,8 @@ final class JoinHashTable {
                 threads, "join-hash", t -> keys.hashRange(Math.min(size, t * chunk), Math.min(size, (t + 1) * chunk)));
         long[] hashes = keys.hashes;
         boolean[] anyNull = keys.anyNull;
+        long[] values = keys.keyCount() == 1 && keys.strings[0] == null ? keys.longs[0] : null;
+        boolean[] duplicates = new boolean[Math.max(1, threads)];
         ParallelTasks.run(threads, "join-insert", t -> {
             for (int row = 0; row < size; row++) {
                 if (anyNull[row]) {
@@ -68,11 +87,32 @@ final class JoinHashTable {
                 }
                 int bucket = (int) hashes[row] & mask;
                 if (bucket % threads == t) {
+                    if (values != null && !duplicates[t]) {
+                        for (int b = heads[bucket]; b >= 0; b = next[b]) {
+                            if (values[b] == values[row]) {
+                                duplicates[t] = true;
+                                break;
+                            }
+                        }
+                    }
                     next[row] = heads[bucket];
                     heads[bucket] = row;
                 }
             }
         });
-        return new JoinHashTable(all, keys, heads, next);
+        if (values == null) {
+            return new JoinHashTable(all, keys, heads, next, null, false);
+        }
+        long[] headKeys = new long[2 * buckets];
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            int head = heads[bucket];
+            headKeys[2 * bucket] = head >= 0 ? values[head] : 0;
+            headKeys[2 * bucket + 1] = head < 0 ? -1 : next[head] < 0 ? head : head | MORE_ROWS;
+        }
+        boolean unique = true;
+        for (boolean duplicate : duplicates) {
+            unique &= !duplicate;
+        }
+        return new JoinHashTable(all, keys, heads, next, headKeys, unique);
     }
 }

@@ -125,6 +125,16 @@ final class KeyColumns {
         }
     }
 
+    /** The hash {@link #hashRange} gives a row whose only key is the non-NULL normalized {@code value}. */
+    static long hashOfOneKey(long value) {
+        return mix(0x9e3779b97f4a7c15L * 31 + value);
+    }
+
+    /** The hash {@link #hashRange} gives a row whose only key is NULL. */
+    static long hashOfOneNullKey() {
+        return mix(0x9e3779b97f4a7c15L * 31 + NULL_HASH);
+    }
+
     /** Whether key {@code k} of row {@code row} is NULL. */
     boolean isNull(int k, int row) {
         return strings[k] != null ? strings[k][row] == null : nulls[k] != null && nulls[k][row];

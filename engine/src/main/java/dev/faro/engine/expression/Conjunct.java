@@ -1,0 +1,352 @@
+package dev.faro.engine.expression;
+
+import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.BooleanVector;
+import dev.faro.engine.vector.IntVector;
+import dev.faro.engine.vector.LongVector;
+import dev.faro.engine.vector.StringVector;
+
+/**
+ * One term of a filter's conjunction as a selection kernel: narrows a selection (ascending row positions of a batch)
+ * in place to the rows where the term is TRUE, looking only at the selected rows. Each kernel is specialised to one
+ * column type and test so the loop is a tight, branch-free compaction over primitive arrays; {@link Generic} runs any
+ * other term through its {@link Evaluator}. SQL NULL is never TRUE, so a NULL row is dropped. Built by
+ * {@link Conjuncts}; thread-confined (the generic kernel's evaluator may cache buffers).
+ *
+ * <p>Data path: allocation-free, except what a generic term's evaluator allocates.
+ */
+abstract sealed class Conjunct {
+
+    /** Narrows {@code selection[0, count)} to the rows of {@code batch} where the term is TRUE; the new count. */
+    abstract int narrow(Batch batch, int[] selection, int count);
+
+    /** How much a row costs to test, for ordering the terms: cheap ones first. */
+    abstract int cost();
+
+    /** {@code low <= value <= high} on an INTEGER or DATE column (a comparison with a constant, or BETWEEN). */
+    static final class IntRange extends Conjunct {
+        final int column;
+        final long low;
+        final long high;
+
+        IntRange(int column, long low, long high) {
+            this.column = column;
+            this.low = low;
+            this.high = high;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            IntVector vector = (IntVector) batch.column(column);
+            int[] values = vector.values();
+            boolean[] nulls = vector.nulls();
+            if (high < low || high < Integer.MIN_VALUE || low > Integer.MAX_VALUE) {
+                return 0;
+            }
+            int low = (int) Math.max(this.low, Integer.MIN_VALUE);
+            int high = (int) Math.min(this.high, Integer.MAX_VALUE);
+            int out = 0;
+            if (nulls == null) {
+                for (int j = 0; j < count; j++) {
+                    int row = selection[j];
+                    int value = values[row];
+                    selection[out] = row;
+                    out += value >= low & value <= high ? 1 : 0;
+                }
+            } else {
+                for (int j = 0; j < count; j++) {
+                    int row = selection[j];
+                    int value = values[row];
+                    selection[out] = row;
+                    out += !nulls[row] & value >= low & value <= high ? 1 : 0;
+                }
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 1;
+        }
+    }
+
+    /** {@code low <= value <= high} on a BIGINT or DECIMAL column, the bounds at the column's scale. */
+    static final class LongRange extends Conjunct {
+        final int column;
+        final long low;
+        final long high;
+
+        LongRange(int column, long low, long high) {
+            this.column = column;
+            this.low = low;
+            this.high = high;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            LongVector vector = (LongVector) batch.column(column);
+            long[] values = vector.values();
+            boolean[] nulls = vector.nulls();
+            long low = this.low;
+            long high = this.high;
+            int out = 0;
+            if (nulls == null) {
+                for (int j = 0; j < count; j++) {
+                    int row = selection[j];
+                    long value = values[row];
+                    selection[out] = row;
+                    out += value >= low & value <= high ? 1 : 0;
+                }
+            } else {
+                for (int j = 0; j < count; j++) {
+                    int row = selection[j];
+                    long value = values[row];
+                    selection[out] = row;
+                    out += !nulls[row] & value >= low & value <= high ? 1 : 0;
+                }
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 1;
+        }
+    }
+
+    /** {@code value <> constant} on an exact column (INTEGER, DATE, BIGINT, DECIMAL) at the column's scale. */
+    static final class NotEqual extends Conjunct {
+        private final int column;
+        private final long constant;
+
+        NotEqual(int column, long constant) {
+            this.column = column;
+            this.constant = constant;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            long constant = this.constant;
+            int out = 0;
+            if (batch.column(column) instanceof IntVector vector) {
+                int[] values = vector.values();
+                boolean[] nulls = vector.nulls();
+                for (int j = 0; j < count; j++) {
+                    int row = selection[j];
+                    selection[out] = row;
+                    out += (nulls == null || !nulls[row]) && values[row] != constant ? 1 : 0;
+                }
+            } else {
+                LongVector vector = (LongVector) batch.column(column);
+                long[] values = vector.values();
+                boolean[] nulls = vector.nulls();
+                for (int j = 0; j < count; j++) {
+                    int row = selection[j];
+                    selection[out] = row;
+                    out += (nulls == null || !nulls[row]) && values[row] != constant ? 1 : 0;
+                }
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 1;
+        }
+    }
+
+    /**
+     * {@code left op right} on two INTEGER or DATE columns (Q4's, Q12's and Q21's date comparisons). The operator is
+     * fixed per instance: {@code >} and {@code >=} swap the columns, so each loop is one branch-free compare.
+     */
+    static final class IntColumns extends Conjunct {
+        /** The four tests a loop knows; the other two operators are these with the columns swapped. */
+        private enum Test {
+            LESS,
+            LESS_OR_EQUAL,
+            EQUAL,
+            NOT_EQUAL
+        }
+
+        private final Test test;
+        private final int left;
+        private final int right;
+
+        IntColumns(Comparison.Operator operator, int left, int right) {
+            boolean swap = operator == Comparison.Operator.GREATER_THAN
+                    || operator == Comparison.Operator.GREATER_THAN_OR_EQUAL;
+            this.test = switch (operator) {
+                case LESS_THAN, GREATER_THAN -> Test.LESS;
+                case LESS_THAN_OR_EQUAL, GREATER_THAN_OR_EQUAL -> Test.LESS_OR_EQUAL;
+                case EQUAL -> Test.EQUAL;
+                case NOT_EQUAL -> Test.NOT_EQUAL;
+            };
+            this.left = swap ? right : left;
+            this.right = swap ? left : right;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            IntVector a = (IntVector) batch.column(left);
+            IntVector b = (IntVector) batch.column(right);
+            int[] x = a.values();
+            int[] y = b.values();
+            int out = switch (test) {
+                case LESS -> less(x, y, selection, count);
+                case LESS_OR_EQUAL -> lessOrEqual(x, y, selection, count);
+                case EQUAL -> equal(x, y, selection, count, true);
+                case NOT_EQUAL -> equal(x, y, selection, count, false);
+            };
+            return a.nulls() == null && b.nulls() == null ? out : dropNulls(a.nulls(), b.nulls(), selection, out);
+        }
+
+        private static int less(int[] x, int[] y, int[] selection, int count) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += x[row] < y[row] ? 1 : 0;
+            }
+            return out;
+        }
+
+        private static int lessOrEqual(int[] x, int[] y, int[] selection, int count) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += x[row] <= y[row] ? 1 : 0;
+            }
+            return out;
+        }
+
+        private static int equal(int[] x, int[] y, int[] selection, int count, boolean equal) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += (x[row] == y[row]) == equal ? 1 : 0;
+            }
+            return out;
+        }
+
+        /** Drops the rows where either side is NULL (their comparison is NULL, not TRUE). */
+        private static int dropNulls(boolean[] xNulls, boolean[] yNulls, int[] selection, int count) {
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += (xNulls == null || !xNulls[row]) && (yNulls == null || !yNulls[row]) ? 1 : 0;
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 2;
+        }
+    }
+
+    /** {@code value = constant}, {@code value <> constant} or {@code value IN (constants)} on a VARCHAR column. */
+    static final class StringIn extends Conjunct {
+        private final int column;
+        private final String[] constants;
+        private final boolean negated;
+
+        StringIn(int column, String[] constants, boolean negated) {
+            this.column = column;
+            this.constants = constants.clone();
+            this.negated = negated;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            String[] values = ((StringVector) batch.column(column)).values();
+            String[] constants = this.constants;
+            boolean negated = this.negated;
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                String value = values[row];
+                if (value == null) {
+                    continue;
+                }
+                boolean found = false;
+                for (String constant : constants) {
+                    if (value.equals(constant)) {
+                        found = true;
+                        break;
+                    }
+                }
+                selection[out] = row;
+                out += found != negated ? 1 : 0;
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 3;
+        }
+    }
+
+    /** {@code value LIKE pattern} or {@code NOT (value LIKE pattern)} on a VARCHAR column. */
+    static final class Like extends Conjunct {
+        private final int column;
+        private final LikePattern pattern;
+        private final boolean negated;
+
+        Like(int column, String pattern, boolean negated) {
+            this.column = column;
+            this.pattern = new LikePattern(pattern);
+            this.negated = negated;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            String[] values = ((StringVector) batch.column(column)).values();
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                String value = values[row];
+                if (value != null && pattern.matches(value) != negated) {
+                    selection[out++] = row;
+                }
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 4;
+        }
+    }
+
+    /** Any other term: evaluated over the whole batch, then the selected rows where it is TRUE are kept. */
+    static final class Generic extends Conjunct {
+        private final Evaluator evaluator;
+
+        Generic(Evaluator evaluator) {
+            this.evaluator = evaluator;
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            BooleanVector result = (BooleanVector) evaluator.evaluate(batch);
+            boolean[] values = result.values();
+            boolean[] nulls = result.nulls();
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                selection[out] = row;
+                out += values[row] && (nulls == null || !nulls[row]) ? 1 : 0;
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 10;
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.faro.engine.operator;
+
+/**
+ * A primitive open-addressing map from a {@code long} key to a dense group id, for a {@link GroupTable} with one
+ * non-string key: key and id side by side in one {@code long[]} (one cache line per probe, where the general table
+ * reads a slot, a hash and a key column), Fibonacci hashing, linear probing, at most half full. Thread-confined.
+ *
+ * <p>Data path: allocation-free except when it grows.
+ */
+final class LongGroupSlots {
+
+    private static final long EMPTY = -1;
+
+    /** {@code [2 * slot]} the key, {@code [2 * slot + 1]} the group id or {@link #EMPTY}. */
+    private long[] table;
+
+    private int shift;
+    private int mask;
+    private int size;
+
+    LongGroupSlots() {
+        allocate(1024);
+    }
+
+    private void allocate(int slots) {
+        table = new long[2 * slots];
+        for (int s = 1; s < table.length; s += 2) {
+            table[s] = EMPTY;
+        }
+        mask = slots - 1;
+        shift = 64 - Integer.numberOfTrailingZeros(slots);
+    }
+
+    /** The group of {@code key}; when it has none, {@code candidate} becomes its group (and is returned). */
+    int findOrPut(long key, int candidate) {
+        long[] table = this.table;
+        int slot = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift);
+        while (true) {
+            long group = table[2 * slot + 1];
+            if (group == EMPTY) {
+                table[2 * slot] = key;
+                table[2 * slot + 1] = candidate;
+                if (++size * 2 > mask + 1) {
+                    grow();
+                }
+                return candidate;
+            }
+            if (table[2 * slot] == key) {
+                return (int) group;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /** How many keys are mapped. */
+    int size() {
+        return size;
+    }
+
+    private void grow() {
+        long[] old = table;
+        allocate((mask + 1) * 2);
+        for (int s = 0; s < old.length; s += 2) {
+            if (old[s + 1] != EMPTY) {
+                long key = old[s];
+                int slot = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift);
+                while (table[2 * slot + 1] != EMPTY) {
+                    slot = (slot + 1) & mask;
+                }
+                table[2 * slot] = key;
+                table[2 * slot + 1] = old[s + 1];
+            }
+        }
+    }
+}

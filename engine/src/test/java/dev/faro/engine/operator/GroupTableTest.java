@@ -1,0 +1,100 @@
+package dev.faro.engine.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.DataType;
+import dev.faro.engine.vector.IntVector;
+import dev.faro.engine.vector.LongVector;
+import dev.faro.engine.vector.Vector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@link GroupTable} with one non-string key (the {@link LongGroupSlots} lookup) groups rows exactly as the
+ * general table does: the same key beside a constant second key (or twice) goes through the old path.
+ * Random keys with and without NULLs, growth past the initial capacity, empty batches, and merging tables.
+ */
+class GroupTableTest {
+
+    @Test
+    void oneLongKeyGroupsAsTheGeneralTable() {
+        Random random = new Random(11);
+        for (boolean withNulls : new boolean[] {false, true}) {
+            for (int distinct : new int[] {1, 50, 40_000}) {
+                GroupTable fast = new GroupTable(List.of(DataType.BIGINT));
+                GroupTable general = new GroupTable(List.of(DataType.BIGINT, DataType.INTEGER));
+                KeyColumns fastKeys = new KeyColumns(new int[] {0});
+                KeyColumns generalKeys = new KeyColumns(new int[] {0, 2});
+                for (int rows : new int[] {0, 3000, 0, 16_384, 7}) {
+                    Batch batch = batch(random, rows, distinct, withNulls);
+                    fastKeys.load(batch);
+                    generalKeys.load(batch);
+                    int[] fastIds = fast.assign(fastKeys).clone();
+                    int[] generalIds = general.assign(generalKeys);
+                    for (int i = 0; i < rows; i++) {
+                        assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
+                    }
+                    assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+                    for (int i = 0; i < rows; i++) { // the group's hash is the row hash the old path computes
+                        assertThat(fast.hash(fastIds[i])).isEqualTo(fastKeys.hashes[i]);
+                    }
+                }
+                assertThat(render(fast, 0)).isEqualTo(render(general, 0));
+            }
+        }
+    }
+
+    @Test
+    void mergingTablesFindsTheSameGroupsAsTheGeneralTable() {
+        Random random = new Random(5);
+        GroupTable fastTarget = new GroupTable(List.of(DataType.INTEGER));
+        GroupTable generalTarget = new GroupTable(List.of(DataType.INTEGER, DataType.INTEGER));
+        for (int part = 0; part < 3; part++) {
+            GroupTable fast = new GroupTable(List.of(DataType.INTEGER));
+            GroupTable general = new GroupTable(List.of(DataType.INTEGER, DataType.INTEGER));
+            KeyColumns fastKeys = new KeyColumns(new int[] {1});
+            KeyColumns generalKeys = new KeyColumns(new int[] {1, 1});
+            Batch batch = batch(random, 5000, 3000, true);
+            fastKeys.load(batch);
+            generalKeys.load(batch);
+            fast.assign(fastKeys);
+            general.assign(generalKeys);
+            for (int group = 0; group < fast.groupCount(); group++) {
+                assertThat(fastTarget.findOrInsert(fast, group)).isEqualTo(generalTarget.findOrInsert(general, group));
+            }
+        }
+        assertThat(fastTarget.groupCount()).isEqualTo(generalTarget.groupCount());
+        assertThat(render(fastTarget, 0)).isEqualTo(render(generalTarget, 0));
+    }
+
+    private static List<Object> render(GroupTable table, int key) {
+        Vector keys = table.keyVector(key, 0, table.groupCount());
+        List<Object> values = new ArrayList<>();
+        for (int group = 0; group < table.groupCount(); group++) {
+            values.add(keys.getObject(group));
+        }
+        return values;
+    }
+
+    /** Column 0: BIGINT keys (negative ones too); 1: INTEGER keys; both with NULLs when asked; 2: INTEGER zeros. */
+    private static Batch batch(Random random, int rows, int distinct, boolean withNulls) {
+        long[] longs = new long[rows];
+        int[] ints = new int[rows];
+        boolean[] longNulls = new boolean[rows];
+        boolean[] intNulls = new boolean[rows];
+        for (int i = 0; i < rows; i++) {
+            longs[i] = (random.nextInt(distinct) - distinct / 2) * 1_000_003L;
+            ints[i] = random.nextInt(distinct);
+            longNulls[i] = withNulls && random.nextInt(10) == 0;
+            intNulls[i] = withNulls && random.nextInt(10) == 0;
+        }
+        return Batch.of(
+                rows,
+                new LongVector(DataType.BIGINT, longs, withNulls ? longNulls : null),
+                new IntVector(DataType.INTEGER, ints, withNulls ? intNulls : null),
+                new IntVector(DataType.INTEGER, new int[rows]));
+    }
+}
