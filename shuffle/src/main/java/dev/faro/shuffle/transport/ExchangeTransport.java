@@ -1,0 +1,31 @@
+package dev.faro.shuffle.transport;
+
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+
+/**
+ * A way to move one node's share of an exchange to the other nodes: the eight TODS19 designs over the fabric, the
+ * TCP socket baseline, and later systems (a multiplexer, a middleware, a switch). What a transport must provide is
+ * described in the package documentation. Coordination code; thread-safe.
+ */
+public interface ExchangeTransport {
+
+    /** The transport's name in results and errors, e.g. "MESQ/SR" or "TCP sockets". */
+    String name();
+
+    /** This node's index, in [0, {@link #nodeCount()}). */
+    int nodeIndex();
+
+    int nodeCount();
+
+    /**
+     * Opens this node's send and receive sides of one exchange. Collective: every node opens the same exchanges, with
+     * the same names and groups, in the same order.
+     *
+     * @param exchangeName unique per exchange of a query (the same on every node)
+     * @param groups where each group's buffers go (repartition: one singleton group per node)
+     * @param threads the threads that will send ({@link ExchangeChannel#sender(int)}) and receive
+     *     ({@link ExchangeChannel#receiver(int)}) at this node
+     * @throws dev.faro.fabric.FaroException {@code NETWORK} or {@code TIMEOUT} when a node cannot be reached
+     */
+    ExchangeChannel open(String exchangeName, TransmissionGroups groups, int threads);
+}
