@@ -58,13 +58,8 @@ public final class DesignTransport implements ExchangeTransport {
     }
 
     @Override
-    public int nodeIndex() {
-        return peers.nodeIndex();
-    }
-
-    @Override
-    public int nodeCount() {
-        return peers.nodes();
+    public PeerExchange peers() {
+        return peers;
     }
 
     @Override

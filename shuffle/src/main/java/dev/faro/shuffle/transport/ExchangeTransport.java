@@ -1,6 +1,7 @@
 package dev.faro.shuffle.transport;
 
 import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.setup.PeerExchange;
 
 /**
  * A way to move one node's share of an exchange to the other nodes: the eight TODS19 designs over the fabric, the
@@ -12,10 +13,20 @@ public interface ExchangeTransport {
     /** The transport's name in results and errors, e.g. "MESQ/SR" or "TCP sockets". */
     String name();
 
-    /** This node's index, in [0, {@link #nodeCount()}). */
-    int nodeIndex();
+    /**
+     * The bootstrap channel of the query's nodes that the transport opens its exchanges through; the engine also
+     * uses it to agree on a query's outcome (every node learns whether any failed).
+     */
+    PeerExchange peers();
 
-    int nodeCount();
+    /** This node's index, in [0, {@link #nodeCount()}). */
+    default int nodeIndex() {
+        return peers().nodeIndex();
+    }
+
+    default int nodeCount() {
+        return peers().nodes();
+    }
 
     /**
      * Opens this node's send and receive sides of one exchange. Collective: every node opens the same exchanges, with

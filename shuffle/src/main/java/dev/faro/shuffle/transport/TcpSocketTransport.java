@@ -34,13 +34,8 @@ public final class TcpSocketTransport implements ExchangeTransport {
     }
 
     @Override
-    public int nodeIndex() {
-        return peers.nodeIndex();
-    }
-
-    @Override
-    public int nodeCount() {
-        return peers.nodes();
+    public PeerExchange peers() {
+        return peers;
     }
 
     @Override

@@ -1,0 +1,144 @@
+package dev.faro.engine.exec;
+
+import dev.faro.engine.operator.Operator;
+import dev.faro.engine.operator.OperatorFactory;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs one node's pipelines of a query, each on its own platform threads (one driver per thread). Pipelines start in
+ * plan order; a pipeline starts once the pipelines it reads from have completed and every earlier breaker pipeline
+ * (one not feeding an exchange) has completed, so breakers run one after another as in a single-node plan and their
+ * memory does not add up. A pipeline feeding an exchange does not hold back the next ones: it streams while the
+ * pipelines after it run, up to the exchange's consuming pipeline, whose drivers take the buffers as they arrive.
+ * Deadlock-free: every pipeline waits only for pipelines before it, and each of those has started.
+ *
+ * <p>When a pipeline's last driver ends, the conductor (the thread calling {@link #run}) completes its sink. The first
+ * failure of any thread wins; the conductor then starts nothing more. Coordination code.
+ */
+final class PipelineScheduler {
+
+    private static final long POLL_MILLIS = 20;
+
+    private final List<Pipeline> pipelines;
+    private final int sinkThreads;
+    private final QueryFailure failure;
+    private final ProgressSignal progress;
+    private final boolean[] completed;
+    private final long[] startNanos;
+    private final List<List<Thread>> threads = new ArrayList<>();
+    private final LinkedBlockingQueue<Integer> ended = new LinkedBlockingQueue<>();
+    private final List<PipelineStatistics> statistics = new ArrayList<>();
+    private int running;
+
+    PipelineScheduler(List<Pipeline> pipelines, int sinkThreads, QueryFailure failure, ProgressSignal progress) {
+        this.pipelines = List.copyOf(pipelines);
+        this.sinkThreads = sinkThreads;
+        this.failure = failure;
+        this.progress = progress;
+        this.completed = new boolean[pipelines.size()];
+        this.startNanos = new long[pipelines.size()];
+    }
+
+    /** Runs every pipeline to completion; throws the first failure's consequence when the query fails. */
+    void run() throws InterruptedException {
+        for (Pipeline pipeline : pipelines) {
+            while (!ready(pipeline)) {
+                awaitEnd();
+            }
+            failure.check();
+            start(pipeline);
+        }
+        while (running > 0) {
+            awaitEnd();
+        }
+    }
+
+    private boolean ready(Pipeline pipeline) {
+        for (int after : pipeline.after()) {
+            if (!completed[after]) {
+                return false;
+            }
+        }
+        for (int earlier = 0; earlier < pipeline.id(); earlier++) {
+            if (pipelines.get(earlier).sendsTo() == null && !completed[earlier]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void start(Pipeline pipeline) {
+        startNanos[pipeline.id()] = System.nanoTime();
+        AtomicInteger left = new AtomicInteger(pipeline.threads());
+        List<Thread> drivers = new ArrayList<>();
+        running++;
+        for (int t = 0; t < pipeline.threads(); t++) {
+            int thread = t;
+            drivers.add(Thread.ofPlatform()
+                    .daemon()
+                    .name("pipeline-" + pipeline.id() + "-" + t)
+                    .start(() -> {
+                        try {
+                            List<Operator> operators = new ArrayList<>();
+                            for (OperatorFactory factory : pipeline.operators()) {
+                                operators.add(factory.create(thread));
+                            }
+                            operators.add(pipeline.sink().create(thread));
+                            new Driver(operators, failure, progress).run();
+                        } catch (Throwable e) {
+                            failure.fail(e);
+                        } finally {
+                            if (left.decrementAndGet() == 0) {
+                                ended.add(pipeline.id());
+                            }
+                        }
+                    }));
+        }
+        threads.add(drivers);
+    }
+
+    /** Waits for a pipeline to end and completes it; throws when the query failed meanwhile. */
+    private void awaitEnd() throws InterruptedException {
+        Integer id = ended.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        failure.check();
+        if (id == null) {
+            return;
+        }
+        running--;
+        Pipeline pipeline = pipelines.get(id);
+        pipeline.sink().complete(sinkThreads);
+        long nanos = System.nanoTime() - startNanos[id];
+        completed[id] = true;
+        statistics.add(new PipelineStatistics(id, pipeline.description(), pipeline.threads(), nanos));
+        if (pipeline.sendsTo() != null) {
+            pipeline.sendsTo().recordSendNanos(nanos);
+        }
+    }
+
+    /** Waits up to {@code bound} for every started driver to end; returns whether they all have. */
+    boolean awaitStopped(Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (List<Thread> drivers : threads) {
+            for (Thread driver : drivers) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !driver.join(Duration.ofNanos(left))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Each completed pipeline's run, in completion order. */
+    List<PipelineStatistics> statistics() {
+        List<PipelineStatistics> sorted = new ArrayList<>(statistics);
+        sorted.sort((a, b) -> Integer.compare(a.pipeline(), b.pipeline()));
+        return sorted;
+    }
+}
