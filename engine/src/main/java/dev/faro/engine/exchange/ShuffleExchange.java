@@ -39,6 +39,9 @@ public final class ShuffleExchange implements AutoCloseable {
     private final AtomicLong rowsReceived = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
     private volatile long sendNanos;
+    /** The channel's high-water mark when it was closed. */
+    private volatile int closedHighWater;
+
     private volatile ExchangeChannel channel;
 
     /**
@@ -135,7 +138,7 @@ public final class ShuffleExchange implements AutoCloseable {
     /** The most transport buffers this node's threads held at once (0 before {@link #open}). */
     public int buffersHeldHighWater() {
         ExchangeChannel opened = channel;
-        return opened == null ? 0 : opened.buffersHeldHighWater();
+        return opened == null ? closedHighWater : opened.buffersHeldHighWater();
     }
 
     public ExchangeStatistics statistics() {
@@ -162,8 +165,9 @@ public final class ShuffleExchange implements AutoCloseable {
     @Override
     public void close() {
         ExchangeChannel opened = channel;
-        channel = null;
         if (opened != null) {
+            closedHighWater = opened.buffersHeldHighWater();
+            channel = null;
             opened.close();
         }
     }
