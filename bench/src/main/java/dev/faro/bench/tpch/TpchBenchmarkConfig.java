@@ -1,20 +1,36 @@
 package dev.faro.bench.tpch;
 
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Parameters of {@code faro bench tpch}: the cluster (nodes, engine threads per node), the database (scale factor),
- * the queries, and how many timed runs each (system, query) pair gets after one warm-up run.
+ * the queries, how many timed runs each (system, query) pair gets after one warm-up run, and which exchange
+ * transports to compare (names as {@link TpchBenchmark#transports} reads them, in report order).
  */
 public record TpchBenchmarkConfig(
-        int nodes, double scaleFactor, List<Integer> queries, int threads, int runs, Path outputDirectory) {
+        int nodes,
+        double scaleFactor,
+        List<Integer> queries,
+        int threads,
+        int runs,
+        Path outputDirectory,
+        List<String> transports) {
 
     public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
 
+    /** The transports compared by default: MESQ/SR, the six RC designs and the TCP socket baseline. */
+    public static final List<String> DEFAULT_TRANSPORTS =
+            List.of("MESQ/SR", "SEMQ/SR", "MEMQ/SR", "SEMQ/RD", "MEMQ/RD", "SEMQ/WR", "MEMQ/WR", "tcp");
+
     public TpchBenchmarkConfig {
         queries = List.copyOf(queries);
+        transports = List.copyOf(transports);
+        if (transports.isEmpty()) {
+            throw new IllegalArgumentException("no transports given");
+        }
         Objects.requireNonNull(outputDirectory, "outputDirectory is null");
         if (nodes < 2) {
             throw new IllegalArgumentException(
@@ -36,35 +52,44 @@ public record TpchBenchmarkConfig(
 
     /** 2 nodes, SF 1, Q3, Q4 and Q10 (TODS19 §7.2's queries), 2 threads per node, 3 runs. */
     public static TpchBenchmarkConfig defaults() {
-        return new TpchBenchmarkConfig(2, 1, List.of(3, 4, 10), 2, 3, DEFAULT_OUTPUT_DIRECTORY);
+        return new TpchBenchmarkConfig(2, 1, List.of(3, 4, 10), 2, 3, DEFAULT_OUTPUT_DIRECTORY, DEFAULT_TRANSPORTS);
     }
 
     /** A smoke test: SF 0.01, one run. */
     public static TpchBenchmarkConfig quick() {
-        return new TpchBenchmarkConfig(2, 0.01, List.of(3, 4, 10), 2, 1, DEFAULT_OUTPUT_DIRECTORY);
+        return new TpchBenchmarkConfig(2, 0.01, List.of(3, 4, 10), 2, 1, DEFAULT_OUTPUT_DIRECTORY, DEFAULT_TRANSPORTS);
     }
 
     public TpchBenchmarkConfig withNodes(int value) {
-        return new TpchBenchmarkConfig(value, scaleFactor, queries, threads, runs, outputDirectory);
+        return new TpchBenchmarkConfig(value, scaleFactor, queries, threads, runs, outputDirectory, transports);
     }
 
     public TpchBenchmarkConfig withScaleFactor(double value) {
-        return new TpchBenchmarkConfig(nodes, value, queries, threads, runs, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, value, queries, threads, runs, outputDirectory, transports);
     }
 
     public TpchBenchmarkConfig withQueries(List<Integer> value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, value, threads, runs, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, value, threads, runs, outputDirectory, transports);
     }
 
     public TpchBenchmarkConfig withThreads(int value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, value, runs, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, value, runs, outputDirectory, transports);
     }
 
     public TpchBenchmarkConfig withRuns(int value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, value, outputDirectory);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, value, outputDirectory, transports);
     }
 
     public TpchBenchmarkConfig withOutputDirectory(Path value) {
-        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, value);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, value, transports);
+    }
+
+    /** The transports to compare; checked by {@link TpchBenchmark#transports}. */
+    public TpchBenchmarkConfig withTransports(List<String> value) {
+        TpchBenchmark.transports(
+                new dev.faro.cluster.tpch.TpchSettings(
+                        scaleFactor, dev.faro.engine.tpch.Placement.RANDOM, threads, EndpointDesign.MESQ_SR),
+                value);
+        return new TpchBenchmarkConfig(nodes, scaleFactor, queries, threads, runs, outputDirectory, value);
     }
 }
