@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * pipelines after it run, up to the exchange's consuming pipeline, whose drivers take the buffers as they arrive.
  * Deadlock-free: every pipeline waits only for pipelines before it, and each of those has started.
  *
- * <p>When a pipeline's last driver ends, the conductor (the thread calling {@link #run}) completes its sink. The first
- * failure of any thread wins; the conductor then starts nothing more. Coordination code.
+ * <p>When a pipeline's last driver ends, that thread completes the pipeline's sink (merging the threads' state, e.g.
+ * building a join's hash table); while a sink completes, the conductor (the thread calling {@link #run}) advances the
+ * progress signal, so that a producer waiting for credit meanwhile is not taken for a stall: the node is busy. The
+ * first failure of any thread wins; the conductor then starts nothing more. Coordination code.
  */
 final class PipelineScheduler {
 
@@ -33,7 +35,10 @@ final class PipelineScheduler {
     private final long[] startNanos;
     private final List<List<Thread>> threads = new ArrayList<>();
     private final LinkedBlockingQueue<Integer> ended = new LinkedBlockingQueue<>();
-    private final List<PipelineStatistics> statistics = new ArrayList<>();
+    private final List<PipelineStatistics> statistics = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Sinks completing now (written by the last driver of each pipeline, read by the conductor). */
+    private final AtomicInteger completing = new AtomicInteger();
+
     private int running;
 
     PipelineScheduler(List<Pipeline> pipelines, int sinkThreads, QueryFailure failure, ProgressSignal progress) {
@@ -95,7 +100,7 @@ final class PipelineScheduler {
                             failure.fail(e);
                         } finally {
                             if (left.decrementAndGet() == 0) {
-                                ended.add(pipeline.id());
+                                complete(pipeline);
                             }
                         }
                     }));
@@ -103,22 +108,39 @@ final class PipelineScheduler {
         threads.add(drivers);
     }
 
-    /** Waits for a pipeline to end and completes it; throws when the query failed meanwhile. */
+    /** Completes {@code pipeline}'s sink unless the query failed; on the pipeline's last driver thread. */
+    private void complete(Pipeline pipeline) {
+        completing.incrementAndGet();
+        try {
+            if (!failure.failed()) {
+                pipeline.sink().complete(sinkThreads);
+                long nanos = System.nanoTime() - startNanos[pipeline.id()];
+                statistics.add(
+                        new PipelineStatistics(pipeline.id(), pipeline.description(), pipeline.threads(), nanos));
+                if (pipeline.sendsTo() != null) {
+                    pipeline.sendsTo().recordSendNanos(nanos);
+                }
+            }
+        } catch (Throwable e) {
+            failure.fail(e);
+        } finally {
+            completing.decrementAndGet();
+            ended.add(pipeline.id());
+        }
+    }
+
+    /** Waits for a pipeline to end; throws when the query failed meanwhile. */
     private void awaitEnd() throws InterruptedException {
         Integer id = ended.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (completing.get() > 0) {
+            progress.advance(); // a sink is merging its threads' state: busy, not stalled
+        }
         failure.check();
         if (id == null) {
             return;
         }
         running--;
-        Pipeline pipeline = pipelines.get(id);
-        pipeline.sink().complete(sinkThreads);
-        long nanos = System.nanoTime() - startNanos[id];
         completed[id] = true;
-        statistics.add(new PipelineStatistics(id, pipeline.description(), pipeline.threads(), nanos));
-        if (pipeline.sendsTo() != null) {
-            pipeline.sendsTo().recordSendNanos(nanos);
-        }
     }
 
     /** Waits up to {@code bound} for every started driver to end; returns whether they all have. */
@@ -135,9 +157,12 @@ final class PipelineScheduler {
         return true;
     }
 
-    /** Each completed pipeline's run, in completion order. */
+    /** Each completed pipeline's run, by pipeline. */
     List<PipelineStatistics> statistics() {
-        List<PipelineStatistics> sorted = new ArrayList<>(statistics);
+        List<PipelineStatistics> sorted;
+        synchronized (statistics) {
+            sorted = new ArrayList<>(statistics);
+        }
         sorted.sort((a, b) -> Integer.compare(a.pipeline(), b.pipeline()));
         return sorted;
     }
