@@ -1,8 +1,13 @@
 package dev.faro.engine.exchange;
 
 import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.BooleanVector;
 import dev.faro.engine.vector.DataType;
+import dev.faro.engine.vector.DoubleVector;
+import dev.faro.engine.vector.IntVector;
+import dev.faro.engine.vector.LongVector;
 import dev.faro.engine.vector.Schema;
+import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.TypeKind;
 import dev.faro.engine.vector.Vector;
 import java.lang.foreign.MemorySegment;
@@ -22,7 +27,9 @@ import java.util.List;
  *  +------------------------------+-----------------------------------+------------------------------------+
  *  all little-endian, no alignment, no padding; rows follow each other in a buffer, each whole
  * </pre>
- * A row is as long as its values: a VARCHAR travels with its real length, a NULL with one byte. Which fixed-width
+ * A row is as long as its values: a VARCHAR travels with its real length, a NULL with one byte, a pruned column (one
+ * nothing reads after the exchange, see {@link RequiredColumns}) not at all: decoded batches hold an all-NULL
+ * vector in its place, so the schema stays the plan's. Which fixed-width
  * columns may be NULL is decided by the plan ({@link Nullability}); a NULL in a column planned as not nullable fails
  * loudly. Encoding is column at a time into the buffers of the rows' groups; decoding walks a buffer's rows once
  * for their starts (only when the schema has a variable part), then decodes column at a time.
@@ -37,6 +44,10 @@ public final class RowCodec {
 
     private final Schema schema;
     private final boolean[] nullable;
+    private final boolean[] pruned;
+    /** Per pruned column: an all-NULL vector shared by decoded batches (immutable; replaced by a longer one). */
+    private final Vector[] absent;
+
     private final ColumnCodec[] codecs;
     private final int[] columnOf;
     private final ColumnCodec[] variable;
@@ -46,21 +57,32 @@ public final class RowCodec {
     private int decodedRows;
     private int capacity = BATCH_ROWS;
 
+    /** A codec of every column of {@code schema}. */
+    public RowCodec(Schema schema, boolean[] nullable) {
+        this(schema, nullable, new boolean[schema.size()]);
+    }
+
     /**
      * @param nullable per column: whether it may be NULL (VARCHARs carry NULL in their length either way)
+     * @param pruned per column: whether it stays behind (decoded as NULLs)
      */
-    public RowCodec(Schema schema, boolean[] nullable) {
+    public RowCodec(Schema schema, boolean[] nullable, boolean[] pruned) {
         this.schema = schema;
         this.nullable = nullable.clone();
-        if (nullable.length != schema.size()) {
-            throw new IllegalArgumentException(
-                    "one nullability per column: columns=" + schema.size() + " nullable=" + nullable.length);
+        this.pruned = pruned.clone();
+        this.absent = new Vector[schema.size()];
+        if (nullable.length != schema.size() || pruned.length != schema.size()) {
+            throw new IllegalArgumentException("one nullability and one pruning per column: columns=" + schema.size()
+                    + " nullable=" + nullable.length + " pruned=" + pruned.length);
         }
         List<Integer> fixed = new ArrayList<>();
         List<Integer> nullableFixed = new ArrayList<>();
         List<Integer> strings = new ArrayList<>();
         for (int c = 0; c < schema.size(); c++) {
             DataType type = schema.type(c);
+            if (pruned[c]) {
+                continue;
+            }
             if (type.kind() == TypeKind.VARCHAR) {
                 strings.add(c);
             } else if (nullable[c]) {
@@ -71,8 +93,9 @@ public final class RowCodec {
         }
         fixed.sort((a, b) ->
                 Integer.compare(FixedColumnCodec.width(schema.type(b)), FixedColumnCodec.width(schema.type(a))));
-        this.codecs = new ColumnCodec[schema.size()];
-        this.columnOf = new int[schema.size()];
+        int sent = fixed.size() + nullableFixed.size() + strings.size();
+        this.codecs = new ColumnCodec[sent];
+        this.columnOf = new int[sent];
         int i = 0;
         int offset = 0;
         for (int c : fixed) {
@@ -89,7 +112,7 @@ public final class RowCodec {
             codecs[i++] = new VarcharColumnCodec(schema.type(c), capacity);
         }
         this.variable = Arrays.copyOfRange(codecs, fixed.size(), codecs.length);
-        this.fixedBytes = schema.size() == 0 ? 1 : offset;
+        this.fixedBytes = sent == 0 ? 1 : offset;
     }
 
     /** A codec of {@code schema} whose every column may be NULL. */
@@ -101,7 +124,7 @@ public final class RowCodec {
 
     /** Another codec of the same format, for another thread. */
     public RowCodec copy() {
-        return new RowCodec(schema, nullable);
+        return new RowCodec(schema, nullable, pruned);
     }
 
     public Schema schema() {
@@ -184,13 +207,33 @@ public final class RowCodec {
 
     /** The rows decoded so far as a batch (in schema order); the next decode starts a new one. */
     public Batch takeBatch() {
-        Vector[] columns = new Vector[codecs.length];
+        Vector[] columns = new Vector[schema.size()];
         for (int i = 0; i < codecs.length; i++) {
             columns[columnOf[i]] = codecs[i].take(decodedRows, capacity);
+        }
+        for (int c = 0; c < columns.length; c++) {
+            if (pruned[c]) {
+                if (absent[c] == null || absent[c].size() < decodedRows) {
+                    absent[c] = allNull(schema.type(c), Math.max(decodedRows, capacity));
+                }
+                columns[c] = absent[c];
+            }
         }
         Batch batch = new Batch(decodedRows, List.of(columns));
         decodedRows = 0;
         return batch;
+    }
+
+    private static Vector allNull(DataType type, int rows) {
+        Vector vector = Vector.allocate(type, rows, true);
+        switch (vector) {
+            case LongVector v -> Arrays.fill(v.nulls(), true);
+            case IntVector v -> Arrays.fill(v.nulls(), true);
+            case DoubleVector v -> Arrays.fill(v.nulls(), true);
+            case BooleanVector v -> Arrays.fill(v.nulls(), true);
+            case StringVector ignored -> {} // a null element is NULL
+        }
+        return vector;
     }
 
     private int[] rowAt(int rows) {

@@ -44,18 +44,32 @@ public final class ShuffleExchange implements AutoCloseable {
 
     private volatile ExchangeChannel channel;
 
+    /** An exchange that sends every column. */
+    public ShuffleExchange(
+            int id, ExchangeKind kind, Schema schema, boolean[] nullable, List<String> keys, ExecutionContext context) {
+        this(id, kind, schema, nullable, new boolean[schema.size()], keys, context);
+    }
+
     /**
      * @param nullable per column of {@code schema}: whether it may be NULL (see {@link Nullability})
+     * @param pruned per column: whether it stays behind, read by nothing after the exchange (see
+     *     {@link RequiredColumns}); never a key
      * @param keys the hash columns of a REPARTITION, empty otherwise
      */
     public ShuffleExchange(
-            int id, ExchangeKind kind, Schema schema, boolean[] nullable, List<String> keys, ExecutionContext context) {
+            int id,
+            ExchangeKind kind,
+            Schema schema,
+            boolean[] nullable,
+            boolean[] pruned,
+            List<String> keys,
+            ExecutionContext context) {
         this.id = id;
         this.kind = kind;
         this.schema = schema;
         this.keys = List.copyOf(keys);
         this.context = context;
-        this.codec = new RowCodec(schema, nullable);
+        this.codec = new RowCodec(schema, nullable, pruned);
         int nodes = context.nodeCount();
         this.groups = switch (kind) {
             case REPARTITION -> TransmissionGroups.repartition(nodes);

@@ -1,6 +1,7 @@
 package dev.faro.engine.exec;
 
 import dev.faro.engine.exchange.Nullability;
+import dev.faro.engine.exchange.RequiredColumns;
 import dev.faro.engine.exchange.ShuffleExchange;
 import dev.faro.engine.operator.CollectOperator;
 import dev.faro.engine.operator.FilterOperator;
@@ -48,6 +49,7 @@ final class PlanCompiler {
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final List<ShuffleExchange> exchanges = new ArrayList<>();
     private boolean gathers;
+    private RequiredColumns required;
 
     PlanCompiler(ExecutionContext context) {
         this.context = context;
@@ -74,6 +76,7 @@ final class PlanCompiler {
     /** Compiles {@code root}; returns the sink collecting the query's result. */
     CollectOperator.Factory compileRoot(PlanNode root) {
         CollectOperator.Factory result = new CollectOperator.Factory();
+        required = RequiredColumns.of(root);
         close(compile(root), result, null, "result");
         return result;
     }
@@ -190,6 +193,7 @@ final class PlanCompiler {
                         exchange.kind(),
                         exchange.child().outputSchema(),
                         Nullability.of(exchange.child(), context.catalog()),
+                        required.pruned(exchange),
                         exchange.keys(),
                         context);
                 exchanges.add(shuffle);

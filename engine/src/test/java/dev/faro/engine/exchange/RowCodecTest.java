@@ -75,6 +75,22 @@ class RowCodecTest {
     }
 
     @Test
+    void aPrunedColumnDoesNotTravelAndArrivesAsNulls() {
+        Schema schema = Schema.of(
+                new Column("key", DataType.BIGINT),
+                new Column("comment", DataType.varchar(79)),
+                new Column("day", DataType.DATE));
+        List<List<Object>> rows = List.of(row(1L, "a long comment nobody reads", "1995-03-15"), row(2L, "x", null));
+        Batch batch = TestTables.table("t", schema, rows, 2).batches().getFirst();
+        RowCodec codec = new RowCodec(schema, new boolean[] {false, false, true}, new boolean[] {false, true, false});
+        int[] sizes = new int[2];
+        codec.rowSizes(batch, 2, sizes);
+        assertThat(sizes).containsExactly(8 + 1 + 4, 8 + 1);
+        assertThat(roundTrip(codec, batch, 2).rows())
+                .containsExactly(java.util.Arrays.asList(1L, null, 9204), java.util.Arrays.asList(2L, null, null));
+    }
+
+    @Test
     void aNullInAColumnPlannedAsNotNullableFailsLoudly() {
         Schema schema = Schema.of(new Column("k", DataType.BIGINT));
         Batch batch = TestTables.table("t", schema, List.of(row((Object) null)), 1)

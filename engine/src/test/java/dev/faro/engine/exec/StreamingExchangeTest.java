@@ -40,7 +40,8 @@ class StreamingExchangeTest {
 
     @BeforeAll
     static void createDirectory() throws IOException {
-        directory = Files.createTempDirectory(Path.of("/dev/shm"), "faro-streaming-test");
+        directory = Files.createTempDirectory(
+                Path.of("/dev/shm"), "streaming-test-faro"); // not faro-*: a faro start sweeps those
     }
 
     @AfterAll

@@ -198,8 +198,8 @@ class TpchQueryTest {
         try {
             Path shm = Path.of("/dev/shm");
             return Files.isDirectory(shm)
-                    ? Files.createTempDirectory(shm, "faro-tpch-test")
-                    : Files.createTempDirectory("faro-tpch-test");
+                    ? Files.createTempDirectory(shm, "tpch-test-faro") // not faro-*: a faro start sweeps those
+                    : Files.createTempDirectory("tpch-test-faro");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
