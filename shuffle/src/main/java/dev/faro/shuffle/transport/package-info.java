@@ -30,7 +30,10 @@
  *   <li><b>Credits and blocking.</b> A transport bounds its memory: {@code payload} waits while no buffer is free and
  *       {@code send} while the destination has no credit; {@code take} waits while nothing has arrived. Waits spin,
  *       then park, and fail after the transport's stall timeout without progress anywhere in the query (a
- *       {@link dev.faro.shuffle.endpoint.ProgressSignal}); they never hang. So a node's memory for an exchange is
+ *       {@link dev.faro.shuffle.endpoint.ProgressSignal}); they never hang. Credit comes back only as receivers take
+ *       and release buffers (the UD designs grant none otherwise), so a node's receiving side must drain, on other
+ *       threads, while its sending side sends: the engine runs an exchange's consuming pipeline alongside the
+ *       producing one. So a node's memory for an exchange is
  *       the transport's buffers, whatever the relation's size;
  *       {@link dev.faro.shuffle.transport.ExchangeChannel#buffersHeldHighWater} reports how many the engine held at
  *       once.</li>
