@@ -6,6 +6,7 @@ import dev.faro.bench.tpch.TpchBenchmarkReport;
 import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.ucx.UcxFabricProvider;
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -31,10 +32,12 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "TPC-H response time (TODS19 §7.2, E9-E11 on one machine): the same queries on one local cluster with"
-                    + " the exchanges over MESQ/SR, each of the six RC designs and plain TCP sockets, next to a"
-                    + " single-process DuckDB loaded with the same rows, all in one invocation.",
+                    + " the exchanges over each exchange transport named by --transports (default: MESQ/SR, each of"
+                    + " the six RC designs and plain TCP sockets), next to a single-process DuckDB loaded with the"
+                    + " same rows, all in one invocation.",
             "Every (query, system) pair gets a warm-up run, then --runs timed runs interleaved across systems; the"
-                    + " table shows medians and ratios. Writes tpch.csv, tpch.json and tpch.png under --out.",
+                    + " table shows medians, their totals and ratios. Writes tpch.csv, tpch.json and tpch.png under"
+                    + " --out.",
             "With --listen ADDR:PORT --workers N the cluster is N workers started on other hosts (faro worker --join"
                     + " ADDR:PORT) over the net fabric; DuckDB still runs in this process.",
             "--nodes 1 measures the engine alone (one worker JVM, no exchange leaves it): Faro against DuckDB per"
@@ -87,6 +90,15 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "SF 0.01 and one run: a smoke test that takes a minute.")
     private boolean quick;
 
+    @Option(
+            names = "--transports",
+            paramLabel = "T",
+            split = ",",
+            description = "Exchange transports to compare, in report order: shuffle designs (MESQ/SR, SESQ/SR,"
+                    + " SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR), tcp (the TCP socket baseline) or all"
+                    + " (default: MESQ/SR, the six RC designs and tcp).")
+    private List<String> transports;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -134,9 +146,21 @@ final class BenchTpchCommand implements Callable<Integer> {
         TpchBenchmarkConfig config = quick ? TpchBenchmarkConfig.quick() : TpchBenchmarkConfig.defaults();
         try {
             config = config.withOutputDirectory(outputDirectory);
+            if (transports != null) {
+                config = config.withTransports(transports);
+            }
             if (cluster.provider().equals(UcxFabricProvider.NAME)) {
-                throw new IllegalArgumentException("the benchmark's reference system is MESQ/SR, which needs UD queue"
-                        + " pairs, and the ucx fabric has none: use --provider net, or faro tpch --provider ucx");
+                for (String transport : config.transports()) {
+                    if (transport.equalsIgnoreCase("all")
+                            || (!transport.equalsIgnoreCase("tcp")
+                                    && EndpointDesign.parse(transport)
+                                            .implementation()
+                                            .needsDatagrams())) {
+                        throw new IllegalArgumentException("transport " + transport + " needs UD queue pairs, and"
+                                + " the ucx fabric has none: name RC designs or tcp with --transports, or use"
+                                + " --provider net");
+                    }
+                }
             }
             if (cluster.listening()) {
                 TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
@@ -148,6 +172,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             if (nodes != null) {
                 config = config.withNodes(nodes);
+            }
+            if (transports != null && config.singleNode()) {
+                throw new IllegalArgumentException("--transports compares exchanges between nodes, and with --nodes 1"
+                        + " no exchange leaves the worker: leave it out, or use --nodes 2 or more");
             }
             if (scaleFactor != null) {
                 config = config.withScaleFactor(TpchOptions.scaleFactor(scaleFactor));

@@ -99,6 +99,20 @@ class TpchCommandTest {
     }
 
     @Test
+    void benchTpchRefusesAnUnknownOrRepeatedTransportInOneLine() {
+        assertThat(run("bench", "tpch", "--transports", "MEMQ/SR,carrier-pigeon"))
+                .isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString().lines().toList())
+                .containsExactly(
+                        "faro bench tpch: unknown transport 'carrier-pigeon'; known: all, tcp, SESQ/SR,"
+                                + " MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR (see faro bench tpch --help)");
+        err.getBuffer().setLength(0);
+        assertThat(run("bench", "tpch", "--transports", "tcp,mesq_sr,TCP")).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString().lines().toList())
+                .containsExactly("faro bench tpch: transport TCP sockets is named twice (see faro bench tpch --help)");
+    }
+
+    @Test
     void aSecretOnTheCommandLineIsNeverEchoed() {
         assertThat(run("worker", "--join", "127.0.0.1:1", "--secret", "hunter2"))
                 .isEqualTo(CommandLine.ExitCode.USAGE);

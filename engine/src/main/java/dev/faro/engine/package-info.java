@@ -1,8 +1,8 @@
 /**
  * Faro's parallel in-memory query engine. Packages: {@code vector} (typed column vectors and batches),
  * {@code expression} (scalar expressions and their evaluation), {@code operator} (scan, filter, project, hash join,
- * aggregation, sort, top-N, limit), {@code exchange} (repartition, broadcast and gather over the shuffle layer's
- * SHUFFLE/RECEIVE operators), {@code plan} (immutable physical plan nodes, JSON through Jackson), {@code exec}
+ * aggregation, sort, top-N, limit), {@code exchange} (repartition, broadcast and gather as a streaming sink/source
+ * pair over the shuffle layer's exchange transport SPI, {@code dev.faro.shuffle.transport}), {@code plan} (immutable physical plan nodes, JSON through Jackson), {@code exec}
  * (morsel-driven execution of a plan on one node), {@code tpch} (TPC-H data generation, placement and query plans).
  *
  * <p>Entry points: build a plan with {@code dev.faro.engine.plan.Plans} and the fluent methods of
@@ -10,7 +10,8 @@
  * {@code dev.faro.engine.exec.QueryExecutor.execute(plan, context)}, where the context is
  * {@code ExecutionContext.local(catalog, threads)} on one node or {@code ExecutionContext.distributed(...)} per node.
  *
- * <p>The engine knows nothing about processes or sockets: it runs a plan on one node given a fabric and a peer
- * exchange; the {@code cluster} module ships plans and gathers results.
+ * <p>The engine knows nothing about processes, sockets or which transport moves its rows: it runs a plan on one node
+ * given an {@code ExchangeTransport}; the {@code cluster} module builds the transport, ships plans and gathers
+ * results.
  */
 package dev.faro.engine;

@@ -7,7 +7,6 @@ import dev.faro.cluster.tpch.TpchSession;
 import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.shuffle.endpoint.EndpointDesign;
-import dev.faro.shuffle.endpoint.EndpointImplementation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,8 +22,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code faro bench tpch}, the analog of TODS19 §7.2 (E9–E11) on one machine: the same TPC-H queries on the same
- * local cluster with the exchanges over MESQ/SR, over each RC design, and over the plain TCP socket baseline, next to
- * a single-process DuckDB on the same rows, all in one invocation. Every (query, system) pair gets one untimed warm-up
+ * local cluster with the exchanges over each chosen exchange transport (by default MESQ/SR, each RC design and the
+ * plain TCP socket baseline; {@code --transports} names others), next to a single-process DuckDB on the same rows,
+ * all in one invocation. Every (query, system) pair gets one untimed warm-up
  * run, then {@code runs} timed runs interleaved across systems; the report shows medians and ratios. Every run's row
  * count is compared with DuckDB's and a difference fails the benchmark, so a broken plan cannot pass as a fast one
  * (the values are checked against DuckDB by the engine's tests). Coordination code.
@@ -34,7 +34,6 @@ public final class TpchBenchmark {
     /** The name of the single-process reference in the report. */
     static final String DUCKDB = "DuckDB";
 
-    static final String MESQ_SR = EndpointDesign.MESQ_SR.paperName();
     static final String TCP = "TCP sockets";
     /** The one cluster system of a single-node run: the engine alone. */
     static final String FARO = "Faro";
@@ -125,23 +124,58 @@ public final class TpchBenchmark {
         this.progress = progress;
     }
 
-    /**
-     * The systems in report order: MESQ/SR, the six RC designs, the TCP baseline; on one node only {@link #FARO} (the
-     * designs do not differ when no exchange leaves the process).
-     */
-    static Map<String, TpchSettings> clusterSystems(TpchSettings base, boolean singleNode) {
+    /** The one system of a single-node run, {@link #FARO}: the transports do not differ when no exchange leaves the process. */
+    static Map<String, TpchSettings> singleNodeSystem(TpchSettings base) {
         Map<String, TpchSettings> systems = new LinkedHashMap<>();
-        if (singleNode) {
-            systems.put(FARO, base);
-            return systems;
-        }
-        systems.put(MESQ_SR, base.withDesign(EndpointDesign.MESQ_SR));
-        for (EndpointDesign design : EndpointDesign.values()) {
-            if (design.implementation() != EndpointImplementation.UD_TWO_SIDED) {
-                systems.put(design.paperName(), base.withDesign(design));
+        systems.put(FARO, base);
+        return systems;
+    }
+
+    /**
+     * The named transports as settings, in the given order, keyed by their names in the report: a design's paper or
+     * constant name in any case ("MESQ/SR", "mesq_sr"), {@code tcp} for the TCP socket baseline, or {@code all} for
+     * the eight designs and TCP.
+     *
+     * @throws IllegalArgumentException naming the known transports, for an unknown or repeated one
+     */
+    static Map<String, TpchSettings> transports(TpchSettings base, List<String> names) {
+        Map<String, TpchSettings> systems = new LinkedHashMap<>();
+        for (String name : names) {
+            String trimmed = name.trim();
+            if (trimmed.equalsIgnoreCase("all")) {
+                for (EndpointDesign design : EndpointDesign.values()) {
+                    systems.putIfAbsent(design.paperName(), base.withDesign(design));
+                }
+                systems.putIfAbsent(TCP, base.withTcpSockets());
+                continue;
+            }
+            String key;
+            TpchSettings settings;
+            if (trimmed.equalsIgnoreCase("tcp") || trimmed.equalsIgnoreCase(TCP)) {
+                key = TCP;
+                settings = base.withTcpSockets();
+            } else {
+                EndpointDesign design;
+                try {
+                    design = EndpointDesign.parse(trimmed);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("unknown transport '" + trimmed + "'; known: all, tcp, "
+                            + String.join(
+                                    ", ",
+                                    java.util.Arrays.stream(EndpointDesign.values())
+                                            .map(EndpointDesign::paperName)
+                                            .toList()));
+                }
+                key = design.paperName();
+                settings = base.withDesign(design);
+            }
+            if (systems.putIfAbsent(key, settings) != null) {
+                throw new IllegalArgumentException("transport " + key + " is named twice");
             }
         }
-        systems.put(TCP, base.withTcpSockets());
+        if (systems.isEmpty()) {
+            throw new IllegalArgumentException("no transports given");
+        }
         return systems;
     }
 
@@ -149,7 +183,8 @@ public final class TpchBenchmark {
         Instant started = Instant.now();
         TpchSettings base =
                 new TpchSettings(config.scaleFactor(), Placement.RANDOM, config.threads(), EndpointDesign.MESQ_SR);
-        Map<String, TpchSettings> systems = clusterSystems(base, config.singleNode());
+        Map<String, TpchSettings> systems =
+                config.singleNode() ? singleNodeSystem(base) : transports(base, config.transports());
         List<TpchBenchmarkReport.Measurement> measurements = new ArrayList<>();
         try (TpchSession session = TpchSession.start(cluster, base, progress)) {
             progress.accept("loading the same rows into DuckDB (single process, "

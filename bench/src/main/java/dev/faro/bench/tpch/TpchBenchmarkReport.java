@@ -20,11 +20,11 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 
 /**
- * The results of {@code faro bench tpch}: per query the median response time of each system, the best RC design,
- * and the ratios the issue asks for (MESQ/SR and the best RC design against DuckDB; MESQ/SR's speed-up over the TCP
- * baseline); on one node the engine alone against DuckDB per query and in total. Writes {@code tpch.csv} (every
- * system's median, min, max), {@code tpch.json} (run metadata) and {@code tpch.png} (bars per query) under the
- * output directory.
+ * The results of {@code faro bench tpch}: per query and in total the median response time of each transport and of
+ * DuckDB, the fastest transport, and the ratios (the first transport and the fastest one against DuckDB; the TCP
+ * baseline against the fastest other transport); on one node the engine alone ({@code Faro}) against DuckDB. Writes
+ * {@code tpch.csv} (every system's median, min, max), {@code tpch.json} (run metadata) and {@code tpch.png} (bars per
+ * query) under the output directory.
  */
 public final class TpchBenchmarkReport {
 
@@ -97,91 +97,95 @@ public final class TpchBenchmarkReport {
                 runs.getFirst().bytesShuffled());
     }
 
-    /** The RC design with the lowest median for {@code query}. */
-    String bestRcDesign(int query) {
-        return summaries.get(query).values().stream()
-                .filter(s -> !s.system().equals(TpchBenchmark.MESQ_SR)
-                        && !s.system().equals(TpchBenchmark.TCP)
-                        && !s.system().equals(TpchBenchmark.DUCKDB))
-                .min(java.util.Comparator.comparingDouble(Summary::medianSeconds))
-                .orElseThrow()
-                .system();
-    }
-
     double median(int query, String system) {
         return summaries.get(query).get(system).medianSeconds();
     }
 
-    /** The headline table: one row per query. */
+    /** The sum over the queries of {@code system}'s medians. */
+    double total(String system) {
+        double total = 0;
+        for (int query : config.queries()) {
+            total += median(query, system);
+        }
+        return total;
+    }
+
+    /**
+     * The headline table: one row per query and a total row (sums of medians): each transport's median, DuckDB's,
+     * the fastest transport, the first transport's and the fastest one's ratio to DuckDB, and (with the TCP
+     * baseline among the transports) TCP's ratio to the fastest other transport.
+     */
     public String table() {
-        String title = String.format(
-                Locale.ROOT,
-                "TPC-H SF %s on %d node%s x %d threads, median of %d run%s%n",
-                config.scaleFactor(),
-                config.nodes(),
-                config.nodes() == 1 ? "" : "s",
-                config.threads(),
-                config.runs(),
-                config.runs() == 1 ? "" : "s");
-        return title + (config.singleNode() ? singleNodeTable() : clusterTable());
-    }
-
-    /** One node: Faro's and DuckDB's medians, their ratio, and the totals over all queries. */
-    private String singleNodeTable() {
-        List<ResultTable.Column> columns = List.of(
-                ResultTable.Column.text("query"),
-                ResultTable.Column.number("Faro s"),
-                ResultTable.Column.number("DuckDB s"),
-                ResultTable.Column.number("Faro÷DuckDB"));
-        List<List<String>> rows = new ArrayList<>();
-        double faroTotal = 0;
-        double duckTotal = 0;
-        for (int query : config.queries()) {
-            double faro = median(query, TpchBenchmark.FARO);
-            double duck = median(query, TpchBenchmark.DUCKDB);
-            faroTotal += faro;
-            duckTotal += duck;
-            rows.add(List.of("Q" + query, seconds(faro), seconds(duck), ratio(faro / duck)));
+        String first = clusterSystems.getFirst();
+        boolean tcp = clusterSystems.contains(TpchBenchmark.TCP) && clusterSystems.size() > 1;
+        List<ResultTable.Column> columns = new ArrayList<>();
+        columns.add(ResultTable.Column.text("query"));
+        for (String system : clusterSystems) {
+            columns.add(ResultTable.Column.number(system + " s"));
         }
-        rows.add(List.of("total", seconds(faroTotal), seconds(duckTotal), ratio(faroTotal / duckTotal)));
-        return new ResultTable(columns, rows).format();
-    }
-
-    private String clusterTable() {
-        List<ResultTable.Column> columns = List.of(
-                ResultTable.Column.text("query"),
-                ResultTable.Column.number("MESQ/SR s"),
-                ResultTable.Column.text("best RC"),
-                ResultTable.Column.number("best RC s"),
-                ResultTable.Column.number("TCP s"),
-                ResultTable.Column.number("DuckDB s"),
-                ResultTable.Column.number("MESQ/SR÷DuckDB"),
-                ResultTable.Column.number("best RC÷DuckDB"),
-                ResultTable.Column.number("TCP÷MESQ/SR"),
-                ResultTable.Column.number("shuffled MB"));
+        columns.add(ResultTable.Column.number("DuckDB s"));
+        columns.add(ResultTable.Column.text("best"));
+        columns.add(ResultTable.Column.number(first + "÷DuckDB"));
+        columns.add(ResultTable.Column.number("best÷DuckDB"));
+        if (tcp) {
+            columns.add(ResultTable.Column.number("TCP÷best other"));
+        }
+        columns.add(ResultTable.Column.number("shuffled MB"));
         List<List<String>> rows = new ArrayList<>();
         for (int query : config.queries()) {
-            String best = bestRcDesign(query);
-            double mesq = median(query, TpchBenchmark.MESQ_SR);
-            double rc = median(query, best);
-            double tcp = median(query, TpchBenchmark.TCP);
-            double duck = median(query, TpchBenchmark.DUCKDB);
-            rows.add(List.of(
-                    "Q" + query,
-                    seconds(mesq),
-                    best,
-                    seconds(rc),
-                    seconds(tcp),
-                    seconds(duck),
-                    ratio(mesq / duck),
-                    ratio(rc / duck),
-                    ratio(tcp / mesq),
-                    String.format(
-                            Locale.ROOT,
-                            "%.1f",
-                            summaries.get(query).get(TpchBenchmark.MESQ_SR).bytesShuffled() / 1e6)));
+            Map<String, Double> medians = new LinkedHashMap<>();
+            for (String system : systems()) {
+                medians.put(system, median(query, system));
+            }
+            rows.add(row("Q" + query, medians, summaries.get(query).get(first).bytesShuffled() / 1e6, tcp));
         }
-        return new ResultTable(columns, rows).format();
+        Map<String, Double> totals = new LinkedHashMap<>();
+        for (String system : systems()) {
+            totals.put(system, total(system));
+        }
+        double shuffled = 0;
+        for (int query : config.queries()) {
+            shuffled += summaries.get(query).get(first).bytesShuffled() / 1e6;
+        }
+        rows.add(row("total", totals, shuffled, tcp));
+        return String.format(
+                        Locale.ROOT,
+                        "TPC-H SF %s on %d node%s x %d threads, median of %d run%s%n",
+                        config.scaleFactor(),
+                        config.nodes(),
+                        config.nodes() == 1 ? "" : "s",
+                        config.threads(),
+                        config.runs(),
+                        config.runs() == 1 ? "" : "s")
+                + new ResultTable(columns, rows).format();
+    }
+
+    /** One line of the table from each system's seconds (DuckDB's last). */
+    private List<String> row(String label, Map<String, Double> seconds, double shuffledMegabytes, boolean tcp) {
+        String first = clusterSystems.getFirst();
+        String best = clusterSystems.stream()
+                .min(java.util.Comparator.comparingDouble(seconds::get))
+                .orElseThrow();
+        double duck = seconds.get(TpchBenchmark.DUCKDB);
+        List<String> row = new ArrayList<>();
+        row.add(label);
+        for (String system : clusterSystems) {
+            row.add(seconds(seconds.get(system)));
+        }
+        row.add(seconds(duck));
+        row.add(best);
+        row.add(ratio(seconds.get(first) / duck));
+        row.add(ratio(seconds.get(best) / duck));
+        if (tcp) {
+            double bestOther = clusterSystems.stream()
+                    .filter(system -> !system.equals(TpchBenchmark.TCP))
+                    .mapToDouble(seconds::get)
+                    .min()
+                    .orElseThrow();
+            row.add(ratio(seconds.get(TpchBenchmark.TCP) / bestOther));
+        }
+        row.add(String.format(Locale.ROOT, "%.1f", shuffledMegabytes));
+        return row;
     }
 
     /** Writes the CSV, JSON and PNG files; returns their paths. */
@@ -212,6 +216,7 @@ public final class TpchBenchmarkReport {
         parameters.put("queries", config.queries().toString());
         parameters.put("threadsPerNode", config.threads());
         parameters.put("runs", config.runs());
+        parameters.put("transports", String.join(",", clusterSystems));
         parameters.put("placement", "random");
         if (config.profileDirectory() != null) {
             parameters.put("profileDirectory", config.profileDirectory().toString());
@@ -233,13 +238,10 @@ public final class TpchBenchmarkReport {
                 .build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         List<String> queries = config.queries().stream().map(q -> "Q" + q).toList();
-        List<String> series = config.singleNode()
-                ? List.of(TpchBenchmark.FARO, TpchBenchmark.DUCKDB)
-                : List.of(TpchBenchmark.MESQ_SR, "best RC", TpchBenchmark.TCP, TpchBenchmark.DUCKDB);
-        for (String system : series) {
+        for (String system : systems()) {
             List<Double> values = new ArrayList<>();
             for (int query : config.queries()) {
-                values.add(median(query, system.equals("best RC") ? bestRcDesign(query) : system));
+                values.add(median(query, system));
             }
             chart.addSeries(system, queries, values);
         }

@@ -9,6 +9,11 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
+import dev.faro.shuffle.baseline.TcpShuffleConfig;
+import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.transport.DesignTransport;
+import dev.faro.shuffle.transport.ExchangeTransport;
+import dev.faro.shuffle.transport.TcpSocketTransport;
 
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
@@ -39,17 +44,8 @@ public final class QueryHandler implements TaskHandler {
         QueryTask task = QueryTask.fromJson(payload);
         ExecutionContext execution = context.nodes() == 1
                 ? ExecutionContext.local(tables, task.threads())
-                : ExecutionContext.distributed(
-                                tables,
-                                task.threads(),
-                                context.fabric(),
-                                context.exchange(),
-                                task.design(),
-                                task.queryId())
-                        .withTransport(task.transport())
-                        .withSecret(context.secret())
-                        .withEndpointTweaks(config -> config.withStallTimeout(context.exchangeStallTimeout())
-                                .withProgress(context.progress()));
+                : ExecutionContext.distributed(tables, task.threads(), transport(context, task), task.queryId())
+                        .withProgress(context.progress(), context.exchangeStallTimeout());
         QueryResult result = QueryExecutor.execute(task.plan(), execution);
         ObjectNode reply = ResultCodec.object();
         reply.put("nanos", result.statistics().elapsedNanos());
@@ -62,5 +58,26 @@ public final class QueryHandler implements TaskHandler {
         reply.set("columns", ResultCodec.encodeColumns(result.schema()));
         reply.set("rows", ResultCodec.encodeRows(result.schema(), result.batches()));
         return TaskReply.of(reply);
+    }
+
+    /** The task's transport over this worker's fabric or sockets, with the cluster's stall timeout and progress. */
+    static ExchangeTransport transport(WorkerContext context, QueryTask task) {
+        return switch (task.transport()) {
+            case FABRIC ->
+                new DesignTransport(
+                        context.fabric(),
+                        context.exchange(),
+                        task.design(),
+                        threads -> EndpointConfig.defaults(task.design(), threads)
+                                .withStallTimeout(context.exchangeStallTimeout())
+                                .withProgress(context.progress()));
+            case TCP_SOCKETS ->
+                new TcpSocketTransport(
+                        context.exchange(),
+                        context.secret(),
+                        threads -> TcpShuffleConfig.perThread(threads)
+                                .withStallTimeout(context.exchangeStallTimeout())
+                                .withProgress(context.progress()));
+        };
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.ProtocolException;
-import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.plan.PlanJson;
 import dev.faro.engine.plan.PlanNode;
 import dev.faro.shuffle.endpoint.EndpointDesign;

@@ -1,6 +1,5 @@
 package dev.faro.cluster.tpch;
 
-import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.util.Objects;

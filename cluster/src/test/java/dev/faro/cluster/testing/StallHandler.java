@@ -8,12 +8,14 @@ import dev.faro.cluster.worker.WorkerContext;
 import dev.faro.engine.exchange.ShuffleExchange;
 import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
-import dev.faro.engine.exec.QueryFailure;
+import dev.faro.engine.operator.Operator;
 import dev.faro.engine.plan.ExchangeKind;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.Schema;
+import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.transport.DesignTransport;
 import java.util.List;
 
 /**
@@ -35,18 +37,18 @@ public final class StallHandler implements TaskHandler {
     @Override
     public TaskReply handle(WorkerContext context, JsonNode payload) throws Exception {
         long busyMillis = payload.path("busyMillis").asLong();
+        DesignTransport transport = new DesignTransport(
+                context.fabric(),
+                context.exchange(),
+                EndpointDesign.MEMQ_SR,
+                threads -> EndpointConfig.defaults(EndpointDesign.MEMQ_SR, threads)
+                        .withStallTimeout(context.exchangeStallTimeout())
+                        .withProgress(context.progress()));
         ExecutionContext execution = ExecutionContext.distributed(
-                        Catalog.of(List.of()),
-                        1,
-                        context.fabric(),
-                        context.exchange(),
-                        EndpointDesign.MEMQ_SR,
-                        "stall-" + context.taskId())
-                .withEndpointTweaks(config ->
-                        config.withStallTimeout(context.exchangeStallTimeout()).withProgress(context.progress()));
-        QueryFailure failure = new QueryFailure();
-        ShuffleExchange exchange =
-                new ShuffleExchange(3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"), execution, failure);
+                        Catalog.of(List.of()), 1, transport, "stall-" + context.taskId())
+                .withProgress(context.progress(), context.exchangeStallTimeout());
+        ShuffleExchange exchange = new ShuffleExchange(
+                3, ExchangeKind.REPARTITION, SCHEMA, new boolean[] {false}, List.of("k"), execution);
         exchange.open();
         try {
             if (context.nodeIndex() == 1) {
@@ -59,19 +61,13 @@ public final class StallHandler implements TaskHandler {
                     Thread.sleep(50);
                 }
             }
-            exchange.startReceiving();
             exchange.sinkFactory().complete(1);
-            try {
-                exchange.awaitReceived();
-            } catch (QueryFailure.QueryAbortedException e) {
-                if (failure.first() instanceof RuntimeException cause) {
-                    throw cause;
-                }
-                throw e;
+            Operator source = exchange.sourceFactory().create(0);
+            while (!source.isFinished()) {
+                source.getOutput(); // the stall error, named, when nothing moves
             }
             return TaskReply.of(Json.object().put("node", context.nodeIndex()));
         } finally {
-            exchange.awaitReceivers(java.time.Duration.ofSeconds(30));
             try {
                 exchange.close();
             } catch (RuntimeException e) {

@@ -8,213 +8,245 @@ import dev.faro.engine.vector.IntVector;
 import dev.faro.engine.vector.LongVector;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.StringVector;
+import dev.faro.engine.vector.TypeKind;
 import dev.faro.engine.vector.Vector;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Fixed-width rows of a {@link Schema} for the shuffle layer's tuples:
+ * The exchange's row format, VLDB16 §3.2.1 (Fig. 8): densely packed rows of a {@link Schema}, specialised to it once
+ * (a {@link ColumnCodec} per column, so no per-value type switch), in three parts:
  * <pre>
- *  0                 N = ceil(columns / 8)
- *  +-----------------+---------+---------+-----+
- *  | null bitmap     | field 0 | field 1 | ... |   one row, {@link #rowBytes()} bytes, no alignment
- *  +-----------------+---------+---------+-----+
- *  bit c of the bitmap (byte c / 8, bit c % 8) set: column c is NULL (its field bytes are unspecified)
- *  BOOLEAN 1 byte (0/1); INTEGER, DATE 4 bytes; BIGINT, DECIMAL (unscaled), DOUBLE 8 bytes; all little-endian
- *  VARCHAR(n): 2-byte length L, then L bytes (ISO-8859-1; TPC-H strings are ASCII), then n - L unspecified bytes
+ *  +------------------------------+-----------------------------------+------------------------------------+
+ *  | fixed-width, not nullable    | nullable fixed-width              | variable length (VARCHAR)          |
+ *  | by width (8, 4, 1 bytes),    | per column: 1-byte indicator      | per column: 2-byte length L        |
+ *  | then schema order            | (1 present, 0 NULL), the value    | (0xffff: NULL), then L bytes       |
+ *  |                              | only when present; schema order   | (ISO-8859-1); schema order         |
+ *  +------------------------------+-----------------------------------+------------------------------------+
+ *  all little-endian, no alignment, no padding; rows follow each other in a buffer, each whole
  * </pre>
- * Thread-confined (a scratch buffer for strings). Data path: encode allocates nothing; decode allocates the batch's
- * arrays and one String per VARCHAR value.
+ * A row is as long as its values: a VARCHAR travels with its real length, a NULL with one byte, a pruned column (one
+ * nothing reads after the exchange, see {@link RequiredColumns}) not at all: decoded batches hold an all-NULL
+ * vector in its place, so the schema stays the plan's. Which fixed-width
+ * columns may be NULL is decided by the plan ({@link Nullability}); a NULL in a column planned as not nullable fails
+ * loudly. Encoding is column at a time into the buffers of the rows' groups; decoding walks a buffer's rows once
+ * for their starts (only when the schema has a variable part), then decodes column at a time.
+ *
+ * <p>Thread-confined (scratch arrays and a decoder's output arrays): one per driver. Data path: encoding allocates
+ * nothing after warm-up; decoding allocates the batch's arrays and one String per VARCHAR value.
  */
 public final class RowCodec {
 
-    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Rows a decoded batch is sized for at first (it grows when a buffer holds more). */
+    static final int BATCH_ROWS = 4096;
 
     private final Schema schema;
-    private final int[] offsets;
-    private final int rowBytes;
-    private byte[] scratch = new byte[256];
+    private final boolean[] nullable;
+    private final boolean[] pruned;
+    /** Per pruned column: an all-NULL vector shared by decoded batches (immutable; replaced by a longer one). */
+    private final Vector[] absent;
 
-    public RowCodec(Schema schema) {
+    private final ColumnCodec[] codecs;
+    private final int[] columnOf;
+    private final ColumnCodec[] variable;
+    private final int fixedBytes;
+    private int[] rowAt = new int[1024];
+    private int[] cursor = new int[1024];
+    private int decodedRows;
+    private int capacity = BATCH_ROWS;
+
+    /** A codec of every column of {@code schema}. */
+    public RowCodec(Schema schema, boolean[] nullable) {
+        this(schema, nullable, new boolean[schema.size()]);
+    }
+
+    /**
+     * @param nullable per column: whether it may be NULL (VARCHARs carry NULL in their length either way)
+     * @param pruned per column: whether it stays behind (decoded as NULLs)
+     */
+    public RowCodec(Schema schema, boolean[] nullable, boolean[] pruned) {
         this.schema = schema;
-        this.offsets = new int[schema.size()];
-        int offset = (schema.size() + 7) / 8;
-        for (int c = 0; c < schema.size(); c++) {
-            offsets[c] = offset;
-            offset += width(schema.type(c));
+        this.nullable = nullable.clone();
+        this.pruned = pruned.clone();
+        this.absent = new Vector[schema.size()];
+        if (nullable.length != schema.size() || pruned.length != schema.size()) {
+            throw new IllegalArgumentException("one nullability and one pruning per column: columns=" + schema.size()
+                    + " nullable=" + nullable.length + " pruned=" + pruned.length);
         }
-        this.rowBytes = Math.max(1, offset);
+        List<Integer> fixed = new ArrayList<>();
+        List<Integer> nullableFixed = new ArrayList<>();
+        List<Integer> strings = new ArrayList<>();
+        for (int c = 0; c < schema.size(); c++) {
+            DataType type = schema.type(c);
+            if (pruned[c]) {
+                continue;
+            }
+            if (type.kind() == TypeKind.VARCHAR) {
+                strings.add(c);
+            } else if (nullable[c]) {
+                nullableFixed.add(c);
+            } else {
+                fixed.add(c);
+            }
+        }
+        fixed.sort((a, b) ->
+                Integer.compare(FixedColumnCodec.width(schema.type(b)), FixedColumnCodec.width(schema.type(a))));
+        int sent = fixed.size() + nullableFixed.size() + strings.size();
+        this.codecs = new ColumnCodec[sent];
+        this.columnOf = new int[sent];
+        int i = 0;
+        int offset = 0;
+        for (int c : fixed) {
+            columnOf[i] = c;
+            codecs[i++] = FixedColumnCodec.of(schema.type(c), false, offset, capacity);
+            offset += FixedColumnCodec.width(schema.type(c));
+        }
+        for (int c : nullableFixed) {
+            columnOf[i] = c;
+            codecs[i++] = FixedColumnCodec.of(schema.type(c), true, 0, capacity);
+        }
+        for (int c : strings) {
+            columnOf[i] = c;
+            codecs[i++] = new VarcharColumnCodec(schema.type(c), capacity);
+        }
+        this.variable = Arrays.copyOfRange(codecs, fixed.size(), codecs.length);
+        this.fixedBytes = sent == 0 ? 1 : offset;
     }
 
-    static int width(DataType type) {
-        return switch (type.kind()) {
-            case BOOLEAN -> 1;
-            case INTEGER, DATE -> 4;
-            case BIGINT, DECIMAL, DOUBLE -> 8;
-            case VARCHAR -> 2 + type.maxLength();
-        };
+    /** A codec of {@code schema} whose every column may be NULL. */
+    public static RowCodec allNullable(Schema schema) {
+        boolean[] nullable = new boolean[schema.size()];
+        Arrays.fill(nullable, true);
+        return new RowCodec(schema, nullable);
     }
 
-    public int rowBytes() {
-        return rowBytes;
+    /** Another codec of the same format, for another thread. */
+    public RowCodec copy() {
+        return new RowCodec(schema, nullable, pruned);
     }
 
     public Schema schema() {
         return schema;
     }
 
-    /** The byte offset of column {@code column}'s field within a row. */
-    int offset(int column) {
-        return offsets[column];
+    /** Bytes of the row's first part (the smallest row when nothing else is present). */
+    public int fixedBytes() {
+        return fixedBytes;
     }
 
-    /** Encodes rows {@code [from, from+count)} of {@code batch} at the start of {@code out}. */
-    public void encode(Batch batch, int from, int count, MemorySegment out) {
-        int bitmapBytes = (schema.size() + 7) / 8;
-        for (int r = 0; r < count; r++) {
-            long row = (long) r * rowBytes;
-            for (int b = 0; b < bitmapBytes; b++) {
-                out.set(ValueLayout.JAVA_BYTE, row + b, (byte) 0);
-            }
-        }
-        for (int c = 0; c < schema.size(); c++) {
-            Vector vector = batch.column(c);
-            long field = offsets[c];
-            switch (vector) {
-                case LongVector v -> {
-                    long[] values = v.values();
-                    for (int r = 0; r < count; r++) {
-                        out.set(LONG, (long) r * rowBytes + field, values[from + r]);
-                    }
-                }
-                case IntVector v -> {
-                    int[] values = v.values();
-                    for (int r = 0; r < count; r++) {
-                        out.set(INT, (long) r * rowBytes + field, values[from + r]);
-                    }
-                }
-                case DoubleVector v -> {
-                    double[] values = v.values();
-                    for (int r = 0; r < count; r++) {
-                        out.set(DOUBLE, (long) r * rowBytes + field, values[from + r]);
-                    }
-                }
-                case BooleanVector v -> {
-                    boolean[] values = v.values();
-                    for (int r = 0; r < count; r++) {
-                        out.set(ValueLayout.JAVA_BYTE, (long) r * rowBytes + field, (byte) (values[from + r] ? 1 : 0));
-                    }
-                }
-                case StringVector v ->
-                    encodeStrings(v, from, count, out, field, schema.type(c).maxLength());
-            }
-            if (vector.mayHaveNulls()) {
-                for (int r = 0; r < count; r++) {
-                    if (vector.isNull(from + r)) {
-                        long bitmapByte = (long) r * rowBytes + c / 8;
-                        byte bits = out.get(ValueLayout.JAVA_BYTE, bitmapByte);
-                        out.set(ValueLayout.JAVA_BYTE, bitmapByte, (byte) (bits | 1 << (c % 8)));
-                    }
-                }
-            }
+    /** Sets {@code sizes[r]} to the encoded bytes of row r, for rows {@code [0, count)} of {@code batch}. */
+    public void rowSizes(Batch batch, int count, int[] sizes) {
+        Arrays.fill(sizes, 0, count, fixedBytes);
+        for (int i = codecs.length - variable.length; i < codecs.length; i++) {
+            codecs[i].addSizes(batch.column(columnOf[i]), 0, count, sizes);
         }
     }
 
-    private void encodeStrings(StringVector vector, int from, int count, MemorySegment out, long field, int max) {
-        String[] values = vector.values();
-        for (int r = 0; r < count; r++) {
-            String value = values[from + r];
-            long at = (long) r * rowBytes + field;
-            if (value == null) {
-                out.set(SHORT, at, (short) 0);
-                continue;
-            }
-            int length = value.length();
-            if (length > max) {
-                throw new IllegalArgumentException("string longer than its VARCHAR: max=" + max + " length=" + length);
-            }
-            out.set(SHORT, at, (short) length);
-            for (int i = 0; i < length; i++) {
-                char ch = value.charAt(i);
-                if (ch > 0xff) {
-                    throw new IllegalArgumentException("non-Latin-1 character in an exchanged string: " + (int) ch);
-                }
-                out.set(ValueLayout.JAVA_BYTE, at + 2 + i, (byte) ch);
-            }
+    /**
+     * Encodes rows {@code [from, from+count)} of {@code batch}: row r goes to {@code payloads[groupOf[r]]} at
+     * {@code rowAt[r]} (its bytes there must be free: see {@link #rowSizes}).
+     */
+    public void encode(Batch batch, int from, int count, MemorySegment[] payloads, int[] groupOf, int[] rowAt) {
+        int[] cursor = cursor(from + count);
+        for (int r = from; r < from + count; r++) {
+            cursor[r] = rowAt[r] + fixedBytes;
+        }
+        for (int i = 0; i < codecs.length; i++) {
+            codecs[i].encode(batch.column(columnOf[i]), from, count, payloads, groupOf, rowAt, cursor);
         }
     }
 
-    /** Decodes {@code count} rows at the start of {@code in} into a new batch. */
-    public Batch decode(MemorySegment in, int count) {
-        List<Vector> columns = new ArrayList<>(schema.size());
-        for (int c = 0; c < schema.size(); c++) {
-            DataType type = schema.type(c);
-            long field = offsets[c];
-            boolean[] nulls = null;
+    /** Decodes the rows of {@code payload}'s first {@code length} bytes, after those decoded before; returns how many. */
+    public int decode(MemorySegment payload, int length) {
+        int count;
+        int[] starts;
+        if (variable.length == 0) {
+            count = length / fixedBytes;
+            starts = rowAt(count);
             for (int r = 0; r < count; r++) {
-                byte bits = in.get(ValueLayout.JAVA_BYTE, (long) r * rowBytes + c / 8);
-                if ((bits & 1 << (c % 8)) != 0) {
-                    if (nulls == null) {
-                        nulls = new boolean[count];
-                    }
-                    nulls[r] = true;
+                starts[r] = r * fixedBytes;
+            }
+        } else {
+            count = 0;
+            int position = 0;
+            while (position < length) {
+                starts = rowAt(count + 1);
+                starts[count++] = position;
+                position += fixedBytes;
+                for (ColumnCodec codec : variable) {
+                    position += codec.fieldBytes(payload, position);
                 }
             }
-            columns.add(
-                    switch (type.kind()) {
-                        case BIGINT, DECIMAL -> {
-                            long[] values = new long[count];
-                            for (int r = 0; r < count; r++) {
-                                values[r] = in.get(LONG, (long) r * rowBytes + field);
-                            }
-                            yield new LongVector(type, values, nulls);
-                        }
-                        case INTEGER, DATE -> {
-                            int[] values = new int[count];
-                            for (int r = 0; r < count; r++) {
-                                values[r] = in.get(INT, (long) r * rowBytes + field);
-                            }
-                            yield new IntVector(type, values, nulls);
-                        }
-                        case DOUBLE -> {
-                            double[] values = new double[count];
-                            for (int r = 0; r < count; r++) {
-                                values[r] = in.get(DOUBLE, (long) r * rowBytes + field);
-                            }
-                            yield new DoubleVector(type, values, nulls);
-                        }
-                        case BOOLEAN -> {
-                            boolean[] values = new boolean[count];
-                            for (int r = 0; r < count; r++) {
-                                values[r] = in.get(ValueLayout.JAVA_BYTE, (long) r * rowBytes + field) != 0;
-                            }
-                            yield new BooleanVector(values, nulls);
-                        }
-                        case VARCHAR -> {
-                            String[] values = new String[count];
-                            for (int r = 0; r < count; r++) {
-                                if (nulls != null && nulls[r]) {
-                                    continue;
-                                }
-                                long at = (long) r * rowBytes + field;
-                                int length = Short.toUnsignedInt(in.get(SHORT, at));
-                                if (scratch.length < length) {
-                                    scratch = new byte[length];
-                                }
-                                MemorySegment.copy(in, ValueLayout.JAVA_BYTE, at + 2, scratch, 0, length);
-                                values[r] = new String(scratch, 0, length, StandardCharsets.ISO_8859_1);
-                            }
-                            yield new StringVector(type, values);
-                        }
-                    });
+            if (position != length) {
+                throw new IllegalStateException(
+                        "a received buffer does not end on a row: length=" + length + " rowsEndAt=" + position);
+            }
+            starts = rowAt;
         }
-        return new Batch(count, columns);
+        int[] cursor = cursor(count);
+        for (int r = 0; r < count; r++) {
+            cursor[r] = starts[r] + fixedBytes;
+        }
+        int outRow = decodedRows;
+        for (ColumnCodec codec : codecs) {
+            codec.ensureCapacity(outRow + count);
+        }
+        for (ColumnCodec codec : codecs) {
+            codec.decode(payload, count, starts, cursor, outRow);
+        }
+        decodedRows = outRow + count;
+        return count;
+    }
+
+    /** Rows decoded since the last {@link #takeBatch}. */
+    public int decodedRows() {
+        return decodedRows;
+    }
+
+    /** The rows decoded so far as a batch (in schema order); the next decode starts a new one. */
+    public Batch takeBatch() {
+        Vector[] columns = new Vector[schema.size()];
+        for (int i = 0; i < codecs.length; i++) {
+            columns[columnOf[i]] = codecs[i].take(decodedRows, capacity);
+        }
+        for (int c = 0; c < columns.length; c++) {
+            if (pruned[c]) {
+                if (absent[c] == null || absent[c].size() < decodedRows) {
+                    absent[c] = allNull(schema.type(c), Math.max(decodedRows, capacity));
+                }
+                columns[c] = absent[c];
+            }
+        }
+        Batch batch = new Batch(decodedRows, List.of(columns));
+        decodedRows = 0;
+        return batch;
+    }
+
+    private static Vector allNull(DataType type, int rows) {
+        Vector vector = Vector.allocate(type, rows, true);
+        switch (vector) {
+            case LongVector v -> Arrays.fill(v.nulls(), true);
+            case IntVector v -> Arrays.fill(v.nulls(), true);
+            case DoubleVector v -> Arrays.fill(v.nulls(), true);
+            case BooleanVector v -> Arrays.fill(v.nulls(), true);
+            case StringVector ignored -> {} // a null element is NULL
+        }
+        return vector;
+    }
+
+    private int[] rowAt(int rows) {
+        if (rowAt.length < rows) {
+            rowAt = Arrays.copyOf(rowAt, ColumnCodec.grown(rowAt.length, rows));
+        }
+        return rowAt;
+    }
+
+    private int[] cursor(int rows) {
+        if (cursor.length < rows) {
+            cursor = new int[ColumnCodec.grown(cursor.length, rows)];
+        }
+        return cursor;
     }
 }

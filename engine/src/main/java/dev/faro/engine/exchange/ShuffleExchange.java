@@ -2,115 +2,98 @@ package dev.faro.engine.exchange;
 
 import dev.faro.engine.exec.ExchangeStatistics;
 import dev.faro.engine.exec.ExecutionContext;
-import dev.faro.engine.exec.QueryFailure;
 import dev.faro.engine.operator.Operator;
+import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.engine.operator.SinkFactory;
 import dev.faro.engine.plan.ExchangeKind;
-import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Schema;
 import dev.faro.fabric.FaroException;
-import dev.faro.shuffle.baseline.TcpShuffleConfig;
-import dev.faro.shuffle.baseline.TcpShuffleOpener;
-import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
-import dev.faro.shuffle.operator.Partitioner;
-import dev.faro.shuffle.operator.ReceiveSource;
-import dev.faro.shuffle.operator.ShuffleSink;
-import dev.faro.shuffle.setup.EndpointFactory;
-import dev.faro.shuffle.setup.NodeEndpoints;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.time.Duration;
-import java.util.ArrayList;
+import dev.faro.shuffle.transport.ExchangeChannel;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One exchange of one query at one node, over the shuffle layer: the endpoints (opened collectively by every node at
- * query start, in plan order), the SHUFFLE side as a {@link SinkFactory} for the pipeline producing the rows
- * ({@link ShuffleSink}, TODS19 Algorithm 1, fixed-width rows of a {@link RowCodec}), and the RECEIVE side as
- * {@code threads} receiver threads ({@link ReceiveSource}, Algorithm 2) that decode rows into batches for the
- * consuming pipeline. Coordination code; the per-row encode/partition/decode paths allocate nothing but the decoded
- * batches.
+ * One exchange of one query at one node, over the context's {@link dev.faro.shuffle.transport.ExchangeTransport}: the
+ * channel (opened collectively by every node at query start, in plan order), the sending side as a
+ * {@link SinkFactory} for the producing pipeline ({@link ExchangeSinkOperator}: partition on columns, encode each row
+ * once into its group's transport buffer) and the receiving side as the source of the consuming pipeline
+ * ({@link ExchangeSourceOperator}: decode straight from received buffers). Both pipelines run at the same time, so a
+ * node's memory for the exchange is the transport's buffers, not the relation. Rows are in the {@link RowCodec}
+ * format. Coordination code; the operators are the data path.
  *
- * <p>Threads: {@link #open}, {@link #startReceiving}, {@link #awaitReceived} and {@link #close} are called by the
- * query's conductor; the sink's operators by the sending pipeline's drivers; receiver threads are this class's own.
+ * <p>Threads: {@link #open} and {@link #close} are called by the query's conductor; the operators by the drivers;
+ * the counters are atomics.
  */
 public final class ShuffleExchange implements AutoCloseable {
 
-    private static final int MAX_VECTOR_BYTES = 1 << 20;
-
     private final int id;
     private final ExchangeKind kind;
+    private final Schema schema;
     private final List<String> keys;
     private final ExecutionContext context;
-    private final QueryFailure failure;
     private final RowCodec codec;
     private final TransmissionGroups groups;
-    private final EndpointConfig config;
     private final AtomicLong rowsSent = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong rowsReceived = new AtomicLong();
-    private final List<Thread> receivers = new ArrayList<>();
-    private final List<List<Batch>> received = new ArrayList<>();
+    private final AtomicLong bytesReceived = new AtomicLong();
     private volatile long sendNanos;
-    private NodeEndpoints endpoints;
-    private ShuffleSink sink;
+    /** The channel's high-water mark when it was closed. */
+    private volatile int closedHighWater;
 
+    private volatile ExchangeChannel channel;
+
+    /** An exchange that sends every column. */
+    public ShuffleExchange(
+            int id, ExchangeKind kind, Schema schema, boolean[] nullable, List<String> keys, ExecutionContext context) {
+        this(id, kind, schema, nullable, new boolean[schema.size()], keys, context);
+    }
+
+    /**
+     * @param nullable per column of {@code schema}: whether it may be NULL (see {@link Nullability})
+     * @param pruned per column: whether it stays behind, read by nothing after the exchange (see
+     *     {@link RequiredColumns}); never a key
+     * @param keys the hash columns of a REPARTITION, empty otherwise
+     */
     public ShuffleExchange(
             int id,
             ExchangeKind kind,
             Schema schema,
+            boolean[] nullable,
+            boolean[] pruned,
             List<String> keys,
-            ExecutionContext context,
-            QueryFailure failure) {
+            ExecutionContext context) {
         this.id = id;
         this.kind = kind;
+        this.schema = schema;
         this.keys = List.copyOf(keys);
         this.context = context;
-        this.failure = failure;
-        this.codec = new RowCodec(schema);
+        this.codec = new RowCodec(schema, nullable, pruned);
         int nodes = context.nodeCount();
         this.groups = switch (kind) {
             case REPARTITION -> TransmissionGroups.repartition(nodes);
             case BROADCAST -> TransmissionGroups.broadcast(nodes);
             case GATHER -> TransmissionGroups.of(nodes, List.of(new int[] {0}));
         };
-        this.config = context.endpointConfig();
-        if (codec.rowBytes() > config.bufferBytes() / 2) {
-            throw new IllegalArgumentException("a row of exchange " + id + " takes " + codec.rowBytes()
-                    + " bytes, more than half a shuffle buffer (" + config.bufferBytes() + " bytes of "
-                    + config.design().paperName() + "): project fewer or narrower columns, or raise bufferBytes");
-        }
     }
 
     public int id() {
         return id;
     }
 
-    /** The shuffle's name, unique per query and exchange: {@code <queryId>-x<id>}. */
+    /** The exchange's name, unique per query and exchange: {@code <queryId>-x<id>}. */
     public String shuffleName() {
         return context.queryId() + "-x" + id;
     }
 
-    /** Opens this node's endpoints; collective: every node opens the query's exchanges in the same order. */
+    /** Opens this node's side of the exchange; collective: every node opens the query's exchanges in the same order. */
     public void open() {
-        endpoints = switch (context.transport()) {
-            case FABRIC ->
-                EndpointFactory.open(context.fabric(), context.peerExchange(), shuffleName(), config, groups);
-            case TCP_SOCKETS ->
-                TcpShuffleOpener.open(
-                        context.peerExchange(),
-                        shuffleName(),
-                        TcpShuffleConfig.perThread(context.threads())
-                                .withStallTimeout(config.stallTimeout())
-                                .withProgress(config.progress()),
-                        groups,
-                        context.secret());
-        };
-        Partitioner partitioner = kind == ExchangeKind.REPARTITION
-                ? new KeyPartitioner(codec, keys, groups.groupCount())
-                : (tuples, offset) -> 0;
-        sink = new ShuffleSink(endpoints, groups, partitioner, codec.rowBytes(), context.threads());
+        try {
+            channel = context.transport().open(shuffleName(), groups, context.threads());
+        } catch (FaroException e) {
+            throw (FaroException) named(e);
+        }
     }
 
     /** The sending side, for the pipeline that produces this exchange's rows. */
@@ -118,101 +101,73 @@ public final class ShuffleExchange implements AutoCloseable {
         return new SendFactory();
     }
 
-    /** Starts the receiver threads (none at a node that receives nothing, e.g. a GATHER's other nodes). */
-    public void startReceiving() {
-        if (!groups.receives(context.nodeIndex())) {
-            return;
-        }
-        for (int t = 0; t < context.threads(); t++) {
-            List<Batch> batches = new ArrayList<>();
-            received.add(batches);
-            int thread = t;
-            receivers.add(Thread.ofPlatform()
-                    .daemon()
-                    .name(shuffleName() + "-receive-" + t)
-                    .start(() -> receive(thread, batches)));
-        }
+    /** The receiving side, the source of the pipeline that consumes this exchange's rows. */
+    public OperatorFactory sourceFactory() {
+        return thread -> new ExchangeSourceOperator(channel().receiver(thread), codec.copy(), this);
     }
 
-    private void receive(int thread, List<Batch> batches) {
-        try (Arena arena = Arena.ofConfined()) {
-            ReceiveSource source = new ReceiveSource(endpoints.receiver(thread), codec.rowBytes());
-            RowCodec decoder = new RowCodec(codec.schema());
-            int rows = Math.max(1, Math.min(4096, MAX_VECTOR_BYTES / codec.rowBytes()));
-            MemorySegment vector = arena.allocate((long) rows * codec.rowBytes(), 8);
-            int count;
-            while ((count = source.next(vector)) > 0) {
-                batches.add(decoder.decode(vector, count));
-                rowsReceived.addAndGet(count);
-                config.progress().advance();
-                failure.check();
-            }
-        } catch (Throwable e) {
-            failure.fail(named(e));
+    private ExchangeChannel channel() {
+        ExchangeChannel opened = channel;
+        if (opened == null) {
+            throw new IllegalStateException("exchange " + id + " is not open");
         }
+        return opened;
     }
 
     /**
-     * A shuffle failure with this exchange's name in front: "exchange 2 (REPARTITION, shuffle q3-x2) at node 1:
-     * receive endpoint 0 (MESQ/SR): no data arrived for 10 s ... waiting for node 0)"; other throwables as they are.
+     * A transport failure with this exchange's name in front: "exchange 2 (REPARTITION, shuffle q3-x2, MESQ/SR) at
+     * node 1: receive endpoint 0 (MESQ/SR): no data arrived for 10 s ..."; other throwables as they are.
      */
     Throwable named(Throwable failure) {
         if (failure instanceof FaroException faro
                 && !String.valueOf(faro.getMessage()).startsWith("exchange ")) {
-            return new FaroException(
-                    faro.category(),
-                    "exchange " + id + " (" + kind + ", shuffle " + shuffleName() + ") at node " + context.nodeIndex()
-                            + ": " + faro.getMessage(),
-                    faro);
+            return new FaroException(faro.category(), describe() + ": " + faro.getMessage(), faro);
         }
         return failure;
     }
 
-    /**
-     * Waits until every sender's stream has ended at this node and returns the received batches; throws
-     * {@link QueryFailure.QueryAbortedException} when the query fails meanwhile.
-     */
-    public List<Batch> awaitReceived() {
-        for (Thread receiver : receivers) {
-            try {
-                while (!receiver.join(Duration.ofMillis(20))) {
-                    failure.check();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while receiving exchange " + id, e);
-            }
-        }
-        failure.check();
-        List<Batch> all = new ArrayList<>();
-        for (List<Batch> batches : received) {
-            all.addAll(batches);
-        }
-        return all;
+    /** The one-line error of a row that does not fit an empty buffer. */
+    IllegalArgumentException rowTooLarge(int rowBytes, long bufferBytes) {
+        return new IllegalArgumentException(describe() + ": a row takes " + rowBytes + " bytes, more than one "
+                + context.transport().name() + " buffer holds (" + bufferBytes
+                + " bytes): project fewer or shorter columns before the exchange, or use a transport with larger"
+                + " buffers");
     }
 
-    /** Waits up to {@code bound} for the receiver threads to end; returns whether they all have. */
-    public boolean awaitReceivers(Duration bound) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        for (Thread receiver : receivers) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || !receiver.join(Duration.ofNanos(left))) {
-                return false;
-            }
-        }
-        return true;
+    private String describe() {
+        return "exchange " + id + " (" + kind + ", shuffle " + shuffleName() + ", "
+                + context.transport().name() + ") at node " + context.nodeIndex();
     }
 
-    /** How long a blocked shuffle call may wait before failing: the endpoints' stall timeout. */
-    public Duration stallTimeout() {
-        return config.stallTimeout();
+    void addSent(long rows, long bytes) {
+        rowsSent.addAndGet(rows);
+        bytesSent.addAndGet(bytes);
+    }
+
+    void addReceived(long rows, long bytes) {
+        rowsReceived.addAndGet(rows);
+        bytesReceived.addAndGet(bytes);
+    }
+
+    /** The most transport buffers this node's threads held at once (0 before {@link #open}). */
+    public int buffersHeldHighWater() {
+        ExchangeChannel opened = channel;
+        return opened == null ? closedHighWater : opened.buffersHeldHighWater();
     }
 
     public ExchangeStatistics statistics() {
         long sent = rowsSent.get();
-        long got = rowsReceived.get();
+        long bytes = bytesSent.get();
         return new ExchangeStatistics(
-                id, kind, codec.rowBytes(), sent, sent * codec.rowBytes(), got, got * codec.rowBytes(), sendNanos);
+                id,
+                kind,
+                sent == 0 ? 0 : (int) (bytes / sent),
+                sent,
+                bytes,
+                rowsReceived.get(),
+                bytesReceived.get(),
+                sendNanos,
+                buffersHeldHighWater());
     }
 
     /** Records the wall time of the pipeline that sent this exchange's rows from this node. */
@@ -220,17 +175,18 @@ public final class ShuffleExchange implements AutoCloseable {
         sendNanos = nanos;
     }
 
-    /** Closes the endpoints (call after the receiver threads ended); idempotent. */
+    /** Closes the channel (call once no thread uses it); idempotent. */
     @Override
     public void close() {
-        NodeEndpoints opened = endpoints;
-        endpoints = null;
+        ExchangeChannel opened = channel;
         if (opened != null) {
+            closedHighWater = opened.buffersHeldHighWater();
+            channel = null;
             opened.close();
         }
     }
 
-    /** The SHUFFLE side: one writer per driver thread; {@link #complete} ends the streams of unused threads. */
+    /** The sending side: one sink per driver thread; {@link #complete} ends the streams of unused threads. */
     private final class SendFactory implements SinkFactory {
         private final boolean[] created = new boolean[context.threads()];
 
@@ -238,7 +194,11 @@ public final class ShuffleExchange implements AutoCloseable {
         public synchronized Operator create(int thread) {
             created[thread] = true;
             return new ExchangeSinkOperator(
-                    sink.writer(thread), new RowCodec(codec.schema()), rowsSent, ShuffleExchange.this);
+                    channel().sender(thread),
+                    codec.copy(),
+                    new RowPartitioner(schema, keys, groups.groupCount()),
+                    groups.groupCount(),
+                    ShuffleExchange.this);
         }
 
         @Override
@@ -250,7 +210,7 @@ public final class ShuffleExchange implements AutoCloseable {
                 }
                 if (!used) {
                     try {
-                        sink.writer(t).finish();
+                        channel().sender(t).finish();
                     } catch (FaroException e) {
                         throw (FaroException) named(e);
                     }

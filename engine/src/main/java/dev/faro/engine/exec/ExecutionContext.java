@@ -1,33 +1,30 @@
 package dev.faro.engine.exec;
 
-import dev.faro.fabric.Fabric;
-import dev.faro.fabric.auth.SharedSecret;
-import dev.faro.shuffle.endpoint.EndpointConfig;
-import dev.faro.shuffle.endpoint.EndpointDesign;
-import dev.faro.shuffle.setup.PeerExchange;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.transport.ExchangeTransport;
+import java.time.Duration;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 
 /**
  * What one node needs to execute a plan: its index and the node count, its {@link Catalog}, the worker threads per
- * pipeline and, when there is more than one node, the fabric, the peer exchange used to open shuffles, the endpoint
- * design (with optional configuration tweaks) and a query id naming the query's shuffles uniquely (every node of a
- * query uses the same id), the {@link ShuffleTransport} (the fabric unless the TCP baseline is asked for) and the
- * cluster's secret, with which the TCP baseline authenticates its connections (needed only there). With one node
- * exchanges pass rows through and the fabric fields may be null.
+ * pipeline, and with more than one node the {@link ExchangeTransport} every exchange of the query goes over (the
+ * engine knows nothing else of how rows move), a query id naming the query's exchanges uniquely (the same on every
+ * node), the {@link ProgressSignal} its drivers advance (what keeps a transport's waits from reporting a stall while
+ * the query progresses elsewhere) and how long, after a failure, threads blocked in the transport may take to stop
+ * (the transport's stall timeout). With one node exchanges pass rows through and {@code transport} is null.
  */
 public record ExecutionContext(
         int nodeIndex,
         int nodeCount,
         Catalog catalog,
         int threads,
-        Fabric fabric,
-        PeerExchange peerExchange,
-        EndpointDesign design,
-        UnaryOperator<EndpointConfig> endpointTweaks,
+        ExchangeTransport transport,
         String queryId,
-        ShuffleTransport transport,
-        SharedSecret secret) {
+        ProgressSignal progress,
+        Duration stallTimeout) {
+
+    /** The stall timeout when none is given: the endpoints' default. */
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
 
     public ExecutionContext {
         Objects.requireNonNull(catalog, "catalog is null");
@@ -39,20 +36,17 @@ public record ExecutionContext(
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be positive: threads=" + threads);
         }
-        if (endpointTweaks == null) {
-            endpointTweaks = UnaryOperator.identity();
+        if (progress == null) {
+            progress = ProgressSignal.NONE;
         }
-        if (transport == null) {
-            transport = ShuffleTransport.FABRIC;
+        if (stallTimeout == null) {
+            stallTimeout = DEFAULT_STALL_TIMEOUT;
         }
         if (nodeCount > 1) {
-            Objects.requireNonNull(fabric, "fabric is null (needed with more than one node)");
-            Objects.requireNonNull(peerExchange, "peerExchange is null (needed with more than one node)");
-            Objects.requireNonNull(design, "design is null (needed with more than one node)");
-            if (peerExchange.nodes() != nodeCount || peerExchange.nodeIndex() != nodeIndex) {
-                throw new IllegalArgumentException("the peer exchange disagrees: exchange node "
-                        + peerExchange.nodeIndex() + " of " + peerExchange.nodes() + ", context node " + nodeIndex
-                        + " of " + nodeCount);
+            Objects.requireNonNull(transport, "transport is null (needed with more than one node)");
+            if (transport.nodeCount() != nodeCount || transport.nodeIndex() != nodeIndex) {
+                throw new IllegalArgumentException("the transport disagrees: transport node " + transport.nodeIndex()
+                        + " of " + transport.nodeCount() + ", context node " + nodeIndex + " of " + nodeCount);
             }
         }
     }
@@ -64,76 +58,21 @@ public record ExecutionContext(
 
     /** A single-node context: exchanges are pass-throughs. */
     public static ExecutionContext local(Catalog catalog, int threads) {
-        return new ExecutionContext(0, 1, catalog, threads, null, null, null, null, "local", null, null);
+        return new ExecutionContext(0, 1, catalog, threads, null, "local", null, null);
     }
 
-    /** One node of a distributed query; node index and count come from {@code peers}. */
+    /** One node of a distributed query; node index and count come from {@code transport}. */
     public static ExecutionContext distributed(
-            Catalog catalog, int threads, Fabric fabric, PeerExchange peers, EndpointDesign design, String queryId) {
+            Catalog catalog, int threads, ExchangeTransport transport, String queryId) {
         return new ExecutionContext(
-                peers.nodeIndex(),
-                peers.nodes(),
-                catalog,
-                threads,
-                fabric,
-                peers,
-                design,
-                null,
-                queryId,
-                ShuffleTransport.FABRIC,
-                null);
+                transport.nodeIndex(), transport.nodeCount(), catalog, threads, transport, queryId, null, null);
     }
 
-    /** This context with {@code tweaks} applied to every shuffle's {@link EndpointConfig#defaults}. */
-    public ExecutionContext withEndpointTweaks(UnaryOperator<EndpointConfig> tweaks) {
-        return new ExecutionContext(
-                nodeIndex,
-                nodeCount,
-                catalog,
-                threads,
-                fabric,
-                peerExchange,
-                design,
-                tweaks,
-                queryId,
-                transport,
-                secret);
-    }
-
-    /** This context with its exchanges over {@code value} (the TCP baseline ignores the design). */
-    public ExecutionContext withTransport(ShuffleTransport value) {
-        return new ExecutionContext(
-                nodeIndex,
-                nodeCount,
-                catalog,
-                threads,
-                fabric,
-                peerExchange,
-                design,
-                endpointTweaks,
-                queryId,
-                value,
-                secret);
-    }
-
-    /** This context with the cluster's secret, which the TCP baseline's connections must prove (never logged). */
-    public ExecutionContext withSecret(SharedSecret value) {
-        return new ExecutionContext(
-                nodeIndex,
-                nodeCount,
-                catalog,
-                threads,
-                fabric,
-                peerExchange,
-                design,
-                endpointTweaks,
-                queryId,
-                transport,
-                value);
-    }
-
-    /** The endpoint configuration of this query's shuffles. */
-    public EndpointConfig endpointConfig() {
-        return endpointTweaks.apply(EndpointConfig.defaults(design, threads));
+    /**
+     * This context with {@code signal} advanced by its drivers (give the transport's waits the same signal) and
+     * {@code timeout} as the transport's stall timeout.
+     */
+    public ExecutionContext withProgress(ProgressSignal signal, Duration timeout) {
+        return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, transport, queryId, signal, timeout);
     }
 }

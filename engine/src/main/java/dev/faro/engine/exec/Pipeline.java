@@ -4,11 +4,13 @@ import dev.faro.engine.exchange.ShuffleExchange;
 import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.engine.operator.SinkFactory;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One pipeline of a compiled plan: a source, streaming operators and a sink (a breaker), run by {@code threads}
- * drivers. {@code sendsTo}, when set, is the exchange whose sending side this pipeline is: its receivers start with
- * the pipeline.
+ * drivers. {@code after} are the pipelines that must have completed before it starts (their sinks' products are its
+ * source or its join's build). {@code sendsTo}, when set, is the exchange whose sending side this pipeline is: it runs
+ * alongside the exchange's consuming pipeline.
  */
 record Pipeline(
         int id,
@@ -16,9 +18,11 @@ record Pipeline(
         List<OperatorFactory> operators,
         SinkFactory sink,
         int threads,
+        Set<Integer> after,
         ShuffleExchange sendsTo) {
 
     Pipeline {
         operators = List.copyOf(operators);
+        after = Set.copyOf(after);
     }
 }

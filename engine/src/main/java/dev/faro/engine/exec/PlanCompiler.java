@@ -1,5 +1,7 @@
 package dev.faro.engine.exec;
 
+import dev.faro.engine.exchange.Nullability;
+import dev.faro.engine.exchange.RequiredColumns;
 import dev.faro.engine.exchange.ShuffleExchange;
 import dev.faro.engine.operator.CollectOperator;
 import dev.faro.engine.operator.FilterOperator;
@@ -30,38 +32,51 @@ import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.Table;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
  * Splits a plan into pipelines at the breakers (join build, aggregation, sort/top-N, exchange, result), in an order
- * where every pipeline runs after those it reads from; exchanges are numbered in the same deterministic order on
- * every node. A pipeline after a sort or top-N runs on one thread, to keep the order. Coordination code.
+ * where every pipeline comes after those it reads from; exchanges are numbered in the same deterministic order on
+ * every node. Each pipeline names the pipelines whose product it needs complete before it starts (a materialized
+ * source, a join's build); an exchange's consuming pipeline does not wait for the producing one (they stream). A
+ * pipeline after a sort or top-N runs on one thread, to keep the order. Coordination code.
  */
 final class PlanCompiler {
 
     private final ExecutionContext context;
-    private final QueryFailure failure;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private final List<ShuffleExchange> exchanges = new ArrayList<>();
     private boolean gathers;
+    private RequiredColumns required;
 
-    PlanCompiler(ExecutionContext context, QueryFailure failure) {
+    PlanCompiler(ExecutionContext context) {
         this.context = context;
-        this.failure = failure;
     }
 
-    /** An open chain of operators, not yet closed by a sink. */
-    private record Chain(List<OperatorFactory> operators, boolean ordered, String description) {
+    /**
+     * An open chain of operators, not yet closed by a sink; {@code after} are the pipelines that must complete before
+     * it runs.
+     */
+    private record Chain(List<OperatorFactory> operators, boolean ordered, String description, Set<Integer> after) {
         Chain then(OperatorFactory factory, String step) {
             List<OperatorFactory> next = new ArrayList<>(operators);
             next.add(factory);
-            return new Chain(next, ordered, description + " > " + step);
+            return new Chain(next, ordered, description + " > " + step, after);
+        }
+
+        Chain after(int pipeline) {
+            Set<Integer> more = new TreeSet<>(after);
+            more.add(pipeline);
+            return new Chain(operators, ordered, description, more);
         }
     }
 
     /** Compiles {@code root}; returns the sink collecting the query's result. */
     CollectOperator.Factory compileRoot(PlanNode root) {
         CollectOperator.Factory result = new CollectOperator.Factory();
+        required = RequiredColumns.of(root);
         close(compile(root), result, null, "result");
         return result;
     }
@@ -79,14 +94,21 @@ final class PlanCompiler {
         return gathers;
     }
 
-    private void close(Chain chain, SinkFactory sink, ShuffleExchange sendsTo, String what) {
+    /** Closes {@code chain} with {@code sink} into a pipeline; returns its id. */
+    private int close(Chain chain, SinkFactory sink, ShuffleExchange sendsTo, String what) {
         int threads = chain.ordered() ? 1 : context.threads();
+        int id = pipelines.size();
         pipelines.add(new Pipeline(
-                pipelines.size(), chain.description() + " > " + what, chain.operators(), sink, threads, sendsTo));
+                id, chain.description() + " > " + what, chain.operators(), sink, threads, chain.after(), sendsTo));
+        return id;
     }
 
-    private static Chain source(Supplier<List<Batch>> batches, int[] columns, boolean ordered, String what) {
-        return new Chain(List.of(new ScanOperator.Factory(new Morsels(batches), columns)), ordered, what);
+    /** A chain reading {@code batches}, the product of pipeline {@code producer} (-1: a table, always there). */
+    private static Chain source(
+            Supplier<List<Batch>> batches, int[] columns, boolean ordered, String what, int producer) {
+        Chain chain =
+                new Chain(List.of(new ScanOperator.Factory(new Morsels(batches), columns)), ordered, what, Set.of());
+        return producer < 0 ? chain : chain.after(producer);
     }
 
     private Chain compile(PlanNode node) {
@@ -103,7 +125,7 @@ final class PlanCompiler {
                                 + table.schema().type(columns[i]));
                     }
                 }
-                yield source(table::batches, columns, false, "scan " + scan.table());
+                yield source(table::batches, columns, false, "scan " + scan.table(), -1);
             }
             case Filter filter ->
                 compile(filter.child())
@@ -124,8 +146,9 @@ final class PlanCompiler {
             case HashJoin join -> {
                 JoinBuildOperator.Factory build =
                         new JoinBuildOperator.Factory(join.build().outputSchema(), join.buildKeys());
-                close(compile(join.build()), build, null, "join build");
+                int built = close(compile(join.build()), build, null, "join build");
                 yield compile(join.probe())
+                        .after(built)
                         .then(
                                 new HashJoinProbeOperator.Factory(
                                         join, join.probe().outputSchema(), build),
@@ -138,20 +161,21 @@ final class PlanCompiler {
                         aggregate.groupKeys(),
                         aggregate.aggregates());
                 Chain chain = compile(aggregate.child());
-                close(chain, sink, null, aggregate.phase().name().toLowerCase() + " aggregation");
-                yield source(sink::output, null, chain.ordered(), "aggregated");
+                int aggregated =
+                        close(chain, sink, null, aggregate.phase().name().toLowerCase() + " aggregation");
+                yield source(sink::output, null, chain.ordered(), "aggregated", aggregated);
             }
             case Sort sort -> {
                 SortOperator.Factory sink =
                         new SortOperator.Factory(sort.child().outputSchema(), sort.keys(), -1);
-                close(compile(sort.child()), sink, null, "sort");
-                yield source(sink::output, null, true, "sorted");
+                int sorted = close(compile(sort.child()), sink, null, "sort");
+                yield source(sink::output, null, true, "sorted", sorted);
             }
             case TopN topN -> {
                 SortOperator.Factory sink =
                         new SortOperator.Factory(topN.child().outputSchema(), topN.keys(), topN.count());
-                close(compile(topN.child()), sink, null, "top-N");
-                yield source(sink::output, null, true, "top-N");
+                int top = close(compile(topN.child()), sink, null, "top-N");
+                yield source(sink::output, null, true, "top-N", top);
             }
             case Exchange exchange -> {
                 Chain chain = compile(exchange.child());
@@ -160,23 +184,25 @@ final class PlanCompiler {
                 }
                 if (context.nodeCount() == 1) {
                     CollectOperator.Factory sink = new CollectOperator.Factory();
-                    close(chain, sink, null, "local " + exchange.kind().name().toLowerCase());
-                    yield source(sink::output, null, chain.ordered(), "exchanged");
+                    int local = close(
+                            chain, sink, null, "local " + exchange.kind().name().toLowerCase());
+                    yield source(sink::output, null, chain.ordered(), "exchanged", local);
                 }
                 ShuffleExchange shuffle = new ShuffleExchange(
                         exchanges.size(),
                         exchange.kind(),
                         exchange.child().outputSchema(),
+                        Nullability.of(exchange.child(), context.catalog()),
+                        required.pruned(exchange),
                         exchange.keys(),
-                        context,
-                        failure);
+                        context);
                 exchanges.add(shuffle);
                 close(
                         chain,
                         shuffle.sinkFactory(),
                         shuffle,
                         exchange.kind().name().toLowerCase());
-                yield source(shuffle::awaitReceived, null, false, "received");
+                yield new Chain(List.of(shuffle.sourceFactory()), false, "received", Set.of());
             }
         };
     }

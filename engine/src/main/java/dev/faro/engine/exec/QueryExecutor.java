@@ -2,28 +2,25 @@ package dev.faro.engine.exec;
 
 import dev.faro.engine.exchange.ShuffleExchange;
 import dev.faro.engine.operator.CollectOperator;
-import dev.faro.engine.operator.Operator;
-import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.engine.plan.PlanNode;
-import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Executes a plan on one node with morsel-driven parallelism: compiles it into pipelines ({@link PlanCompiler}),
- * opens every exchange's endpoints in plan order (collective across nodes), then runs the pipelines one after the
- * other, each on its own platform threads (one driver per thread, pulling morsels from a shared dispenser). A
- * pipeline feeding an exchange starts that exchange's receiver threads first, so the consuming side drains while
- * the producing side sends. The first failure of any thread wins: the other threads stop at their next batch, the
- * endpoints are closed once the receiver threads ended, and {@link #execute} throws. With several nodes, the nodes
- * finally agree on the outcome through the peer exchange, so every node throws when any node failed.
+ * opens every exchange over the context's transport in plan order (collective across nodes), then runs the
+ * pipelines ({@link PipelineScheduler}): in plan order, each once those it reads from have completed, the breakers
+ * one after another, while every exchange's producing pipeline streams alongside its consuming one. The first
+ * failure of any thread wins: the other threads stop at their next step (or when the transport's waits fail), the
+ * exchanges are closed once no thread uses them, and {@link #execute} throws. With several nodes, the nodes finally
+ * agree on the outcome through the transport's peer exchange, so every node throws when any node failed.
  *
  * <p>Stateless; one call per query and node. Coordination code.
  */
 public final class QueryExecutor {
 
-    /** After a failure, how much longer than the stall timeout receiver threads get to end. */
+    /** After a failure, how much longer than the stall timeout threads blocked in a transport get to end. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     private QueryExecutor() {}
@@ -39,41 +36,33 @@ public final class QueryExecutor {
     public static QueryResult execute(PlanNode root, ExecutionContext context) {
         long start = System.nanoTime();
         QueryFailure failure = new QueryFailure();
-        PlanCompiler compiler = new PlanCompiler(context, failure);
+        PlanCompiler compiler = new PlanCompiler(context);
         CollectOperator.Factory result = compiler.compileRoot(root);
         List<ShuffleExchange> exchanges = compiler.exchanges();
-        List<PipelineStatistics> pipelineStatistics = new ArrayList<>();
         List<ShuffleExchange> opened = new ArrayList<>();
-        ProgressSignal progress =
-                context.nodeCount() > 1 ? context.endpointConfig().progress() : ProgressSignal.NONE;
+        PipelineScheduler scheduler =
+                new PipelineScheduler(compiler.pipelines(), context.threads(), failure, context.progress());
+        boolean stopped = true;
         try {
             for (ShuffleExchange exchange : exchanges) {
                 exchange.open();
                 opened.add(exchange);
             }
-            for (Pipeline pipeline : compiler.pipelines()) {
-                failure.check();
-                long pipelineStart = System.nanoTime();
-                if (pipeline.sendsTo() != null) {
-                    pipeline.sendsTo().startReceiving();
-                }
-                runDrivers(pipeline, failure, progress);
-                failure.check();
-                pipeline.sink().complete(context.threads());
-                long nanos = System.nanoTime() - pipelineStart;
-                pipelineStatistics.add(
-                        new PipelineStatistics(pipeline.id(), pipeline.description(), pipeline.threads(), nanos));
-                if (pipeline.sendsTo() != null) {
-                    pipeline.sendsTo().recordSendNanos(nanos);
-                }
-            }
+            scheduler.run();
         } catch (Throwable e) {
             failure.fail(e);
         } finally {
-            closeExchanges(opened, failure);
+            try {
+                stopped = scheduler.awaitStopped(context.stallTimeout().plus(STOP_GRACE));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure.fail(e);
+                stopped = false;
+            }
+            closeExchanges(opened, stopped, failure);
         }
         if (context.nodeCount() > 1
-                && !(failure.failed() && context.peerExchange().endsPeersOnFailure())) {
+                && !(failure.failed() && context.transport().peers().endsPeersOnFailure())) {
             agreeOnOutcome(context, failure); // a failed node under a coordinator fails at once (see the method)
         }
         if (failure.failed()) {
@@ -88,35 +77,9 @@ public final class QueryExecutor {
             statistics.add(exchange.statistics());
         }
         QueryStatistics queryStatistics =
-                new QueryStatistics(System.nanoTime() - start, pipelineStatistics, statistics);
+                new QueryStatistics(System.nanoTime() - start, scheduler.statistics(), statistics);
         boolean returnsRows = !compiler.gathers() || context.nodeIndex() == 0;
         return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
-    }
-
-    private static void runDrivers(Pipeline pipeline, QueryFailure failure, ProgressSignal progress)
-            throws InterruptedException {
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < pipeline.threads(); t++) {
-            int thread = t;
-            threads.add(Thread.ofPlatform()
-                    .daemon()
-                    .name("pipeline-" + pipeline.id() + "-" + t)
-                    .start(() -> {
-                        try {
-                            List<Operator> operators = new ArrayList<>();
-                            for (OperatorFactory factory : pipeline.operators()) {
-                                operators.add(factory.create(thread));
-                            }
-                            operators.add(pipeline.sink().create(thread));
-                            new Driver(operators, failure, progress).run();
-                        } catch (Throwable e) {
-                            failure.fail(e);
-                        }
-                    }));
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
     }
 
     /**
@@ -125,7 +88,8 @@ public final class QueryExecutor {
      */
     private static void agreeOnOutcome(ExecutionContext context, QueryFailure failure) {
         try {
-            byte[][] outcomes = context.peerExchange()
+            byte[][] outcomes = context.transport()
+                    .peers()
                     .allGather(context.queryId() + "/outcome", new byte[] {(byte) (failure.failed() ? 1 : 0)});
             for (int node = 0; node < outcomes.length; node++) {
                 if (outcomes[node].length > 0 && outcomes[node][0] != 0 && !failure.failed()) {
@@ -137,16 +101,16 @@ public final class QueryExecutor {
         }
     }
 
-    /** Closes every opened exchange once its receivers ended (bounded by the stall timeout); keeps the first error. */
-    private static void closeExchanges(List<ShuffleExchange> exchanges, QueryFailure failure) {
+    /** Closes every opened exchange when no thread uses it any more; keeps the first error. */
+    private static void closeExchanges(List<ShuffleExchange> exchanges, boolean stopped, QueryFailure failure) {
         for (ShuffleExchange exchange : exchanges) {
+            if (!stopped) {
+                failure.fail(new IllegalStateException(
+                        "threads of exchange " + exchange.shuffleName() + " did not stop; its transport left open"));
+                continue;
+            }
             try {
-                if (exchange.awaitReceivers(exchange.stallTimeout().plus(STOP_GRACE))) {
-                    exchange.close();
-                } else {
-                    failure.fail(new IllegalStateException(
-                            "receiver threads of " + exchange.shuffleName() + " did not stop; endpoints left open"));
-                }
+                exchange.close();
             } catch (Throwable e) {
                 failure.fail(e);
             }

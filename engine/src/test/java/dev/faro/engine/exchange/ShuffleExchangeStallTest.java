@@ -1,11 +1,11 @@
 package dev.faro.engine.exchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
-import dev.faro.engine.exec.QueryFailure;
+import dev.faro.engine.operator.Operator;
 import dev.faro.engine.plan.ExchangeKind;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
@@ -13,9 +13,12 @@ import dev.faro.engine.vector.Schema;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.FaroException;
+import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.setup.LocalPeerExchange;
+import dev.faro.shuffle.transport.DesignTransport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,21 +65,18 @@ class ShuffleExchangeStallTest {
         Throwable[] failure = new Throwable[1];
         run("stalled", (node, exchange) -> {
             if (node == 0) {
-                QueryFailure queryFailure = exchange.queryFailure();
-                exchange.exchange().startReceiving();
-                exchange.exchange().sinkFactory().complete(1);
-                assertThatThrownBy(() -> exchange.exchange().awaitReceived())
-                        .isInstanceOf(QueryFailure.QueryAbortedException.class);
-                failure[0] = queryFailure.first();
+                exchange.sinkFactory().complete(1);
+                Operator source = exchange.sourceFactory().create(0);
+                failure[0] = catchThrowable(source::getOutput);
                 node0Done.countDown();
             } else {
                 await(node0Done); // alive, but sends nothing and never ends its stream
-                exchange.exchange().sinkFactory().complete(1);
+                exchange.sinkFactory().complete(1);
             }
         });
-        assertThat(failure[0]).isNotNull();
+        assertThat(failure[0]).isInstanceOf(FaroException.class);
         assertThat(failure[0].getMessage())
-                .startsWith("exchange 3 (REPARTITION, shuffle stalled-x3) at node 0: ")
+                .startsWith("exchange 3 (REPARTITION, shuffle stalled-x3, MESQ/SR) at node 0: ")
                 .contains("no data arrived for 1 s with no progress anywhere in the query")
                 .contains("waiting for node 1");
     }
@@ -86,10 +86,10 @@ class ShuffleExchangeStallTest {
         ProgressSignal[] signals = {new ProgressSignal(), new ProgressSignal()};
         run("busy", signals, (node, exchange) -> {
             if (node == 0) {
-                exchange.exchange().startReceiving();
-                exchange.exchange().sinkFactory().complete(1);
-                assertThat(exchange.exchange().awaitReceived()).isEmpty();
-                assertThat(exchange.queryFailure().failed()).isFalse();
+                exchange.sinkFactory().complete(1);
+                Operator source = exchange.sourceFactory().create(0);
+                assertThat(source.getOutput()).isNull();
+                assertThat(source.isFinished()).isTrue();
             } else {
                 // node 1 computes for three stall timeouts; the heartbeat relays its progress to node 0
                 long epoch = 0;
@@ -99,21 +99,18 @@ class ShuffleExchangeStallTest {
                     signals[0].remoteAdvanced(++epoch);
                     sleep(100);
                 }
-                exchange.exchange().startReceiving();
-                exchange.exchange().sinkFactory().complete(1);
-                assertThat(exchange.exchange().awaitReceived()).isEmpty();
+                exchange.sinkFactory().complete(1);
+                Operator source = exchange.sourceFactory().create(0);
+                assertThat(source.getOutput()).isNull();
             }
         });
     }
 
-    /** One node's exchange and its query's failure. */
-    private record NodeExchange(ShuffleExchange exchange, QueryFailure queryFailure) {}
-
-    private void run(String queryId, BiConsumer<Integer, NodeExchange> body) throws Exception {
+    private void run(String queryId, BiConsumer<Integer, ShuffleExchange> body) throws Exception {
         run(queryId, new ProgressSignal[] {new ProgressSignal(), new ProgressSignal()}, body);
     }
 
-    private void run(String queryId, ProgressSignal[] signals, BiConsumer<Integer, NodeExchange> body)
+    private void run(String queryId, ProgressSignal[] signals, BiConsumer<Integer, ShuffleExchange> body)
             throws Exception {
         LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
         List<CompletableFuture<Void>> nodes = Stream.of(0, 1)
@@ -122,27 +119,27 @@ class ShuffleExchangeStallTest {
                             FabricConfig fabricConfig = FabricConfig.of("shm", queryId + "-node-" + node)
                                     .withOption("shm.directory", directory.toString());
                             try (Fabric fabric = Fabrics.open(fabricConfig)) {
-                                ExecutionContext context = ExecutionContext.distributed(
-                                                Catalog.of(List.of()),
-                                                1,
-                                                fabric,
-                                                peers.member(node),
-                                                EndpointDesign.MESQ_SR,
-                                                queryId)
-                                        .withEndpointTweaks(config -> config.withStallTimeout(STALL_TIMEOUT)
+                                DesignTransport transport = new DesignTransport(
+                                        fabric,
+                                        peers.member(node),
+                                        EndpointDesign.MESQ_SR,
+                                        threads -> EndpointConfig.defaults(EndpointDesign.MESQ_SR, threads)
+                                                .withStallTimeout(STALL_TIMEOUT)
                                                 .withProgress(signals[node]));
-                                QueryFailure failure = new QueryFailure();
+                                ExecutionContext context = ExecutionContext.distributed(
+                                                Catalog.of(List.of()), 1, transport, queryId)
+                                        .withProgress(signals[node], STALL_TIMEOUT);
                                 ShuffleExchange exchange = new ShuffleExchange(
-                                        3, ExchangeKind.REPARTITION, SCHEMA, List.of("k"), context, failure);
+                                        3,
+                                        ExchangeKind.REPARTITION,
+                                        SCHEMA,
+                                        new boolean[] {false},
+                                        List.of("k"),
+                                        context);
                                 exchange.open();
                                 try {
-                                    body.accept(node, new NodeExchange(exchange, failure));
+                                    body.accept(node, exchange);
                                 } finally {
-                                    try {
-                                        exchange.awaitReceivers(Duration.ofSeconds(30));
-                                    } catch (InterruptedException e) {
-                                        Thread.currentThread().interrupt();
-                                    }
                                     try {
                                         exchange.close();
                                     } catch (RuntimeException e) {

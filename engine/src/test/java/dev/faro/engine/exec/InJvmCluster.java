@@ -8,6 +8,7 @@ import dev.faro.fabric.Fabrics;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.setup.LocalPeerExchange;
+import dev.faro.shuffle.transport.DesignTransport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,14 +49,15 @@ final class InJvmCluster {
                     FabricConfig config = FabricConfig.of("shm", queryId + "-node-" + self)
                             .withOption("shm.directory", directory.toString());
                     try (Fabric fabric = Fabrics.open(config)) {
+                        EndpointConfig probe = tweaks.apply(EndpointConfig.defaults(design, threads));
+                        DesignTransport transport = new DesignTransport(
+                                fabric,
+                                peers.member(self),
+                                design,
+                                t -> tweaks.apply(EndpointConfig.defaults(design, t)));
                         ExecutionContext context = ExecutionContext.distributed(
-                                        Catalog.of(tablesPerNode.get(self)),
-                                        threads,
-                                        fabric,
-                                        peers.member(self),
-                                        design,
-                                        queryId)
-                                .withEndpointTweaks(tweaks);
+                                        Catalog.of(tablesPerNode.get(self)), threads, transport, queryId)
+                                .withProgress(probe.progress(), probe.stallTimeout());
                         return new Outcome(QueryExecutor.execute(plan, context), null);
                     } catch (Throwable e) {
                         return new Outcome(null, e);

@@ -4,14 +4,17 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
-import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.plan.PlanNode;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.auth.SharedSecret;
+import dev.faro.shuffle.baseline.TcpShuffleConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.setup.LocalPeerExchange;
+import dev.faro.shuffle.transport.DesignTransport;
+import dev.faro.shuffle.transport.ExchangeTransport;
+import dev.faro.shuffle.transport.TcpSocketTransport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,11 +55,15 @@ final class InJvmNodes implements AutoCloseable {
         }
     }
 
+    /** The name of the TCP socket baseline in {@link #run(PlanNode, String)}. */
+    static final String TCP = "tcp";
+
     QueryResult run(PlanNode plan, EndpointDesign design) throws Exception {
-        return run(plan, design, ShuffleTransport.FABRIC);
+        return run(plan, design.name());
     }
 
-    QueryResult run(PlanNode plan, EndpointDesign design, ShuffleTransport transport) throws Exception {
+    /** Runs {@code plan} over {@code transport}: a design's name or {@link #TCP}. */
+    QueryResult run(PlanNode plan, String transport) throws Exception {
         int nodes = catalogs.size();
         if (nodes == 1) {
             return QueryExecutor.execute(plan, ExecutionContext.local(catalogs.getFirst(), threads));
@@ -65,10 +72,10 @@ final class InJvmNodes implements AutoCloseable {
         LocalPeerExchange.Group group = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
         List<Future<QueryResult>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
-            ExecutionContext context = ExecutionContext.distributed(
-                            catalogs.get(node), threads, fabrics.get(node), group.member(node), design, queryId)
-                    .withTransport(transport)
-                    .withSecret(SECRET);
+            ExchangeTransport carrier = transport.equals(TCP)
+                    ? new TcpSocketTransport(group.member(node), SECRET, TcpShuffleConfig::perThread)
+                    : new DesignTransport(fabrics.get(node), group.member(node), EndpointDesign.parse(transport));
+            ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, carrier, queryId);
             results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
         }
         List<QueryResult> done = new ArrayList<>();

@@ -59,19 +59,39 @@ class TpchQueryTest {
     @ParameterizedTest(name = "SF {0}, {1} node(s), Q{2}")
     @MethodSource("cases")
     void matchesDuckDb(double sf, int nodes, int query) throws Exception {
-        assertMatches(sf, nodes, query, EndpointDesign.MESQ_SR, Placement.RANDOM);
+        assertMatches(sf, nodes, query, EndpointDesign.MESQ_SR.name(), Placement.RANDOM);
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(EndpointDesign.class)
     void everyDesignAnswersQ10(EndpointDesign design) throws Exception {
-        assertMatches(0.01, 2, 10, design, Placement.RANDOM);
+        assertMatches(0.01, 2, 10, design.name(), Placement.RANDOM);
+    }
+
+    /** Every transport behind the exchange SPI: the eight designs and the TCP baseline. */
+    Stream<Arguments> transports() {
+        List<Arguments> cases = new ArrayList<>();
+        for (int nodes = 2; nodes <= 3; nodes++) {
+            for (EndpointDesign design : EndpointDesign.values()) {
+                cases.add(Arguments.of(nodes, design.name()));
+            }
+            cases.add(Arguments.of(nodes, InJvmNodes.TCP));
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "SF 0.01, {0} nodes, every query over {1}")
+    @MethodSource("transports")
+    void everyQueryOverEveryTransportMatchesDuckDb(int nodes, String transport) throws Exception {
+        for (int query : TpchQueries.implemented()) {
+            assertMatches(0.01, nodes, query, transport, Placement.RANDOM);
+        }
     }
 
     @Test
     void firstKeyPlacementGivesTheSameAnswers() throws Exception {
         for (int query : TpchQueries.implemented()) {
-            assertMatches(0.01, 3, query, EndpointDesign.MEMQ_SR, Placement.FIRST_KEY);
+            assertMatches(0.01, 3, query, EndpointDesign.MEMQ_SR.name(), Placement.FIRST_KEY);
         }
     }
 
@@ -80,17 +100,17 @@ class TpchQueryTest {
         assertThatThrownBy(() -> TpchQueries.plan(99)).hasMessageContaining("implemented: [");
     }
 
-    private void assertMatches(double sf, int nodes, int query, EndpointDesign design, Placement placement)
+    private void assertMatches(double sf, int nodes, int query, String transport, Placement placement)
             throws Exception {
         PlanNode plan = PlanJson.fromJson(PlanJson.toJson(TpchQueries.plan(query)));
-        QueryResult result = cluster(sf, nodes, placement).run(plan, design);
+        QueryResult result = cluster(sf, nodes, placement).run(plan, transport);
         List<List<Object>> expected = oracle(sf).query(DuckDbOracle.queryText(query));
         List<List<Object>> actual = normalize(result);
         assertThat(expected)
                 .as("DuckDB's answer to Q" + query + " is not empty")
                 .isNotEmpty();
         assertThat(actual)
-                .as("Q%d at SF %s on %d nodes (%s)", query, sf, nodes, design.paperName())
+                .as("Q%d at SF %s on %d nodes (%s)", query, sf, nodes, transport)
                 .hasSameSizeAs(expected);
         for (int row = 0; row < expected.size(); row++) {
             assertRow(query, row, actual.get(row), expected.get(row));
@@ -178,8 +198,8 @@ class TpchQueryTest {
         try {
             Path shm = Path.of("/dev/shm");
             return Files.isDirectory(shm)
-                    ? Files.createTempDirectory(shm, "faro-tpch-test")
-                    : Files.createTempDirectory("faro-tpch-test");
+                    ? Files.createTempDirectory(shm, "tpch-test-faro") // not faro-*: a faro start sweeps those
+                    : Files.createTempDirectory("tpch-test-faro");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.QueryResult;
-import dev.faro.engine.exec.ShuffleTransport;
 import dev.faro.engine.vector.Table;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.nio.file.Files;
@@ -31,8 +30,7 @@ class TpchTcpBaselineTest {
         try (InJvmNodes cluster = new InJvmNodes(catalogs, Files.createDirectories(directory.resolve("shm")), 2)) {
             for (int query : List.of(3, 4, 10)) {
                 QueryResult fabric = cluster.run(TpchQueries.plan(query), EndpointDesign.MESQ_SR);
-                QueryResult tcp =
-                        cluster.run(TpchQueries.plan(query), EndpointDesign.MESQ_SR, ShuffleTransport.TCP_SOCKETS);
+                QueryResult tcp = cluster.run(TpchQueries.plan(query), InJvmNodes.TCP);
                 assertThat(tcp.rows()).as("Q" + query).isNotEmpty().isEqualTo(fabric.rows());
                 assertThat(tcp.statistics().bytesSent()).isPositive();
             }

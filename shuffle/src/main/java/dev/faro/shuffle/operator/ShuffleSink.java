@@ -245,6 +245,34 @@ public final class ShuffleSink {
             }
         }
 
+        /**
+         * The payload of {@code group}'s open buffer, acquiring one (waiting while none is free) when the group has
+         * none: for callers that encode variable-size rows straight into the buffer instead of {@link #add}ing
+         * fixed-width tuples. They keep the fill level with {@link #length(int, int)} and send a full buffer with
+         * {@link #send(int)}.
+         */
+        public MemorySegment payload(int group) {
+            MemorySegment payload = payloads[group];
+            return payload != null ? payload : open(group);
+        }
+
+        /** Bytes filled of {@code group}'s open buffer (0 when it has none). */
+        public int length(int group) {
+            return payloads[group] == null ? 0 : lengths[group];
+        }
+
+        /** Sets the bytes filled of {@code group}'s open buffer (see {@link #payload(int)}). */
+        public void length(int group, int bytes) {
+            lengths[group] = bytes;
+        }
+
+        /** Sends {@code group}'s open buffer now (MORE_DATA); the next {@link #payload(int)} acquires a new one. */
+        public void send(int group) {
+            if (output[group] != null) {
+                send(group, StreamState.MORE_DATA);
+            }
+        }
+
         private MemorySegment open(int group) {
             ShuffleBuffer buffer = endpoint.acquire();
             output[group] = buffer;

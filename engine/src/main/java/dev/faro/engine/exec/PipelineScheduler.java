@@ -1,0 +1,169 @@
+package dev.faro.engine.exec;
+
+import dev.faro.engine.operator.Operator;
+import dev.faro.engine.operator.OperatorFactory;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs one node's pipelines of a query, each on its own platform threads (one driver per thread). Pipelines start in
+ * plan order; a pipeline starts once the pipelines it reads from have completed and every earlier breaker pipeline
+ * (one not feeding an exchange) has completed, so breakers run one after another as in a single-node plan and their
+ * memory does not add up. A pipeline feeding an exchange does not hold back the next ones: it streams while the
+ * pipelines after it run, up to the exchange's consuming pipeline, whose drivers take the buffers as they arrive.
+ * Deadlock-free: every pipeline waits only for pipelines before it, and each of those has started.
+ *
+ * <p>When a pipeline's last driver ends, that thread completes the pipeline's sink (merging the threads' state, e.g.
+ * building a join's hash table); while a sink completes, the conductor (the thread calling {@link #run}) advances the
+ * progress signal, so that a producer waiting for credit meanwhile is not taken for a stall: the node is busy. The
+ * first failure of any thread wins; the conductor then starts nothing more. Coordination code.
+ */
+final class PipelineScheduler {
+
+    private static final long POLL_MILLIS = 20;
+
+    private final List<Pipeline> pipelines;
+    private final int sinkThreads;
+    private final QueryFailure failure;
+    private final ProgressSignal progress;
+    private final boolean[] completed;
+    private final long[] startNanos;
+    private final List<List<Thread>> threads = new ArrayList<>();
+    private final LinkedBlockingQueue<Integer> ended = new LinkedBlockingQueue<>();
+    private final List<PipelineStatistics> statistics = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Sinks completing now (written by the last driver of each pipeline, read by the conductor). */
+    private final AtomicInteger completing = new AtomicInteger();
+
+    private int running;
+
+    PipelineScheduler(List<Pipeline> pipelines, int sinkThreads, QueryFailure failure, ProgressSignal progress) {
+        this.pipelines = List.copyOf(pipelines);
+        this.sinkThreads = sinkThreads;
+        this.failure = failure;
+        this.progress = progress;
+        this.completed = new boolean[pipelines.size()];
+        this.startNanos = new long[pipelines.size()];
+    }
+
+    /** Runs every pipeline to completion; throws the first failure's consequence when the query fails. */
+    void run() throws InterruptedException {
+        for (Pipeline pipeline : pipelines) {
+            while (!ready(pipeline)) {
+                awaitEnd();
+            }
+            failure.check();
+            start(pipeline);
+        }
+        while (running > 0) {
+            awaitEnd();
+        }
+    }
+
+    private boolean ready(Pipeline pipeline) {
+        for (int after : pipeline.after()) {
+            if (!completed[after]) {
+                return false;
+            }
+        }
+        for (int earlier = 0; earlier < pipeline.id(); earlier++) {
+            if (pipelines.get(earlier).sendsTo() == null && !completed[earlier]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void start(Pipeline pipeline) {
+        startNanos[pipeline.id()] = System.nanoTime();
+        AtomicInteger left = new AtomicInteger(pipeline.threads());
+        List<Thread> drivers = new ArrayList<>();
+        running++;
+        for (int t = 0; t < pipeline.threads(); t++) {
+            int thread = t;
+            drivers.add(Thread.ofPlatform()
+                    .daemon()
+                    .name("pipeline-" + pipeline.id() + "-" + t)
+                    .start(() -> {
+                        try {
+                            List<Operator> operators = new ArrayList<>();
+                            for (OperatorFactory factory : pipeline.operators()) {
+                                operators.add(factory.create(thread));
+                            }
+                            operators.add(pipeline.sink().create(thread));
+                            new Driver(operators, failure, progress).run();
+                        } catch (Throwable e) {
+                            failure.fail(e);
+                        } finally {
+                            if (left.decrementAndGet() == 0) {
+                                complete(pipeline);
+                            }
+                        }
+                    }));
+        }
+        threads.add(drivers);
+    }
+
+    /** Completes {@code pipeline}'s sink unless the query failed; on the pipeline's last driver thread. */
+    private void complete(Pipeline pipeline) {
+        completing.incrementAndGet();
+        try {
+            if (!failure.failed()) {
+                pipeline.sink().complete(sinkThreads);
+                long nanos = System.nanoTime() - startNanos[pipeline.id()];
+                statistics.add(
+                        new PipelineStatistics(pipeline.id(), pipeline.description(), pipeline.threads(), nanos));
+                if (pipeline.sendsTo() != null) {
+                    pipeline.sendsTo().recordSendNanos(nanos);
+                }
+            }
+        } catch (Throwable e) {
+            failure.fail(e);
+        } finally {
+            completing.decrementAndGet();
+            ended.add(pipeline.id());
+        }
+    }
+
+    /** Waits for a pipeline to end; throws when the query failed meanwhile. */
+    private void awaitEnd() throws InterruptedException {
+        Integer id = ended.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (completing.get() > 0) {
+            progress.advance(); // a sink is merging its threads' state: busy, not stalled
+        }
+        failure.check();
+        if (id == null) {
+            return;
+        }
+        running--;
+        completed[id] = true;
+    }
+
+    /** Waits up to {@code bound} for every started driver to end; returns whether they all have. */
+    boolean awaitStopped(Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (List<Thread> drivers : threads) {
+            for (Thread driver : drivers) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !driver.join(Duration.ofNanos(left))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Each completed pipeline's run, by pipeline. */
+    List<PipelineStatistics> statistics() {
+        List<PipelineStatistics> sorted;
+        synchronized (statistics) {
+            sorted = new ArrayList<>(statistics);
+        }
+        sorted.sort((a, b) -> Integer.compare(a.pipeline(), b.pipeline()));
+        return sorted;
+    }
+}
