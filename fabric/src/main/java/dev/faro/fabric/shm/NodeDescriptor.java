@@ -70,4 +70,20 @@ final class NodeDescriptor {
     static String directoryName(long nodeId) {
         return "faro-" + String.format("%016x", nodeId);
     }
+
+    /**
+     * Whether {@code name} is a node's directory name ({@link #directoryName}); other {@code faro-*} entries of the
+     * same base (another program's {@code shm.directory}, e.g. {@code /dev/shm/faro-engine-test}) are not nodes.
+     */
+    static boolean isDirectoryName(String name) {
+        if (name.length() != "faro-".length() + 16 || !name.startsWith("faro-")) {
+            return false;
+        }
+        for (int i = "faro-".length(); i < name.length(); i++) {
+            if (Character.digit(name.charAt(i), 16) < 0 || Character.isUpperCase(name.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

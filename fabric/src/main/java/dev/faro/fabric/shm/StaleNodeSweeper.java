@@ -14,7 +14,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * Removes node directories whose owner died without closing (SIGKILL, a crash): their node file names a process that
  * no longer runs, or started at another time (a reused pid). Directories without a readable node file are removed
- * once they are older than a grace period, so a node that is just being created is left alone.
+ * once they are older than a grace period, so a node that is just being created is left alone. Only entries named
+ * like a node's directory ({@code faro-} and 16 hex digits) are considered.
  */
 final class StaleNodeSweeper {
 
@@ -25,7 +26,11 @@ final class StaleNodeSweeper {
     /** Sweeps {@code base}; returns the number of directories removed. */
     static int sweep(Path base, long unreadableGraceMillis) {
         int removed = 0;
-        try (DirectoryStream<Path> nodes = Files.newDirectoryStream(base, "faro-*")) {
+        // only node directories: a base such as /dev/shm also holds other programs' (and other Faro runs' own
+        // shm.directory) faro-* directories, which have no node file of their own and must not be swept
+        try (DirectoryStream<Path> nodes = Files.newDirectoryStream(
+                base,
+                entry -> NodeDescriptor.isDirectoryName(entry.getFileName().toString()))) {
             for (Path directory : nodes) {
                 if (Files.isDirectory(directory) && isStale(directory, unreadableGraceMillis)) {
                     SharedMemory.deleteTree(directory);

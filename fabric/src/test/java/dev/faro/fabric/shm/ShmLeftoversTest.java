@@ -38,4 +38,19 @@ class ShmLeftoversTest {
                 .isZero();
         assertThat(directory).isDirectory();
     }
+
+    @Test
+    void onlyNodeDirectoriesAreSwept(@TempDir Path base) throws Exception {
+        // another run's private shm.directory under the same base, old and without a node file: not a node
+        Path otherRunsBase = Files.createDirectory(base.resolve("faro-engine-test"));
+        Path abandonedNode = Files.createDirectory(base.resolve(NodeDescriptor.directoryName(0x2aL)));
+
+        assertThat(StaleNodeSweeper.sweep(base, -1)).isEqualTo(1);
+
+        assertThat(otherRunsBase).isDirectory();
+        assertThat(abandonedNode).doesNotExist();
+        assertThat(NodeDescriptor.isDirectoryName("faro-000000000000002a")).isTrue();
+        assertThat(NodeDescriptor.isDirectoryName("faro-000000000000002A")).isFalse();
+        assertThat(NodeDescriptor.isDirectoryName("faro-shm")).isFalse();
+    }
 }
