@@ -1,0 +1,190 @@
+package dev.faro.middleware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Exactly-once and end-of-stream with rings far smaller than the data (1 KiB rings, thousands of rows, so every
+ * ring wraps and fills many times), for one to three operators sharing the rings, with operators read in the
+ * reverse order of sending (so rows of later operators pile up in the demux queues); gather and broadcast; reuse
+ * of an operator id for a second query.
+ */
+class ShuffleMiddlewareTest {
+
+    private static final int ROWS_PER_OPERATOR = 6_000;
+
+    static MiddlewareConfig smallRings(int processes, int workers) {
+        return new MiddlewareConfig(processes, workers, 1024, 128, 128, 64, Duration.ofMillis(200));
+    }
+
+    private static long row(int operator, int source, int sequence) {
+        return (long) operator << 48 | (long) source << 32 | sequence;
+    }
+
+    private static int destination(int source, int sequence, int workers) {
+        return Math.floorMod(sequence * 31 + source * 7, workers);
+    }
+
+    @ParameterizedTest(name = "{0} processes x {1} workers, {2} operators")
+    @CsvSource({"2, 1, 1", "2, 2, 2", "3, 2, 3", "2, 3, 3"})
+    void everyRowArrivesExactlyOnceAtItsWorker(int processes, int workersPerProcess, int operators) throws Exception {
+        MiddlewareConfig config = smallRings(processes, workersPerProcess);
+        int workers = config.workers();
+        try (MiddlewareCluster cluster = new MiddlewareCluster("shm", config)) {
+            List<long[]> received = cluster.runOnEveryWorker(worker -> {
+                for (int sequence = 0; sequence < ROWS_PER_OPERATOR; sequence++) {
+                    for (int op = 0; op < operators; op++) {
+                        worker.sendLong(
+                                destination(worker.id(), sequence, workers), op, row(op, worker.id(), sequence));
+                    }
+                }
+                for (int op = 0; op < operators; op++) {
+                    worker.endOfStream(op);
+                }
+                long[] rows = new long[ROWS_PER_OPERATOR * operators * workers];
+                int count = 0;
+                MemorySegment into = Arena.ofAuto().allocate(64);
+                for (int op = operators - 1; op >= 0; op--) {
+                    int length;
+                    while ((length = worker.take(op, into)) != MiddlewareWorker.END) {
+                        assertThat(length).isEqualTo(Long.BYTES);
+                        long value = MiddlewareWorker.longAt(into);
+                        assertThat((int) (value >>> 48))
+                                .as("operator of a row taken for %d", op)
+                                .isEqualTo(op);
+                        rows[count++] = value;
+                    }
+                }
+                return Arrays.copyOf(rows, count);
+            });
+            for (int op = 0; op < operators; op++) {
+                for (int source = 0; source < workers; source++) {
+                    for (int sequence = 0; sequence < ROWS_PER_OPERATOR; sequence++) {
+                        // checked below in bulk
+                    }
+                }
+            }
+            long total = 0;
+            for (int worker = 0; worker < workers; worker++) {
+                long[] rows = received.get(worker);
+                total += rows.length;
+                for (long value : rows) {
+                    int source = (int) (value >>> 32) & 0xFFFF;
+                    int sequence = (int) value;
+                    assertThat(destination(source, sequence, workers)).isEqualTo(worker);
+                }
+            }
+            long[] all =
+                    received.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            assertThat(total).isEqualTo((long) ROWS_PER_OPERATOR * operators * workers);
+            for (int i = 1; i < all.length; i++) {
+                assertThat(all[i]).as("duplicate row").isNotEqualTo(all[i - 1]);
+            }
+            long writes = cluster.middlewares.stream()
+                    .mapToLong(m -> m.counters().writesPosted())
+                    .sum();
+            assertThat(writes).isPositive();
+        }
+    }
+
+    @Test
+    void twoStagesReKeyedLikeThePapersBenchmarkThenTheIdsServeASecondQuery() throws Exception {
+        MiddlewareConfig config = smallRings(2, 2);
+        int workers = config.workers();
+        try (MiddlewareCluster cluster = new MiddlewareCluster("shm", config)) {
+            for (int query = 0; query < 2; query++) {
+                List<long[]> sums = cluster.runOnEveryWorker(worker -> {
+                    MemorySegment into = Arena.ofAuto().allocate(64);
+                    for (int value = 0; value < ROWS_PER_OPERATOR; value++) {
+                        long key = (long) worker.id() * ROWS_PER_OPERATOR + value;
+                        worker.sendLong((int) (key % workers), 0, key);
+                    }
+                    worker.endOfStream(0);
+                    long firstStage = 0;
+                    while (worker.take(0, into) != MiddlewareWorker.END) {
+                        long key = MiddlewareWorker.longAt(into);
+                        assertThat(key % workers).isEqualTo(worker.id());
+                        firstStage++;
+                        worker.sendLong((int) ((key * 7 + 1) % workers), 1, key);
+                    }
+                    worker.endOfStream(1);
+                    long secondStage = 0;
+                    long sum = 0;
+                    while (worker.take(1, into) != MiddlewareWorker.END) {
+                        long key = MiddlewareWorker.longAt(into);
+                        assertThat((key * 7 + 1) % workers).isEqualTo(worker.id());
+                        secondStage++;
+                        sum += key;
+                    }
+                    return new long[] {firstStage, secondStage, sum};
+                });
+                long n = (long) ROWS_PER_OPERATOR * workers;
+                assertThat(sums.stream().mapToLong(s -> s[0]).sum()).isEqualTo(n);
+                assertThat(sums.stream().mapToLong(s -> s[1]).sum()).isEqualTo(n);
+                assertThat(sums.stream().mapToLong(s -> s[2]).sum()).isEqualTo(n * (n - 1) / 2);
+            }
+        }
+    }
+
+    @Test
+    void gatherBringsEveryRowToTheMasterAndBroadcastToEveryWorker() throws Exception {
+        MiddlewareConfig config = smallRings(3, 2);
+        int workers = config.workers();
+        try (MiddlewareCluster cluster = new MiddlewareCluster("shm", config)) {
+            List<long[]> counts = cluster.runOnEveryWorker(worker -> {
+                MemorySegment into = Arena.ofAuto().allocate(64);
+                for (int i = 0; i < 2_000; i++) {
+                    worker.gatherLong(0, (long) worker.id() * 2_000 + i);
+                    worker.broadcastLong(1, (long) worker.id() * 2_000 + i);
+                }
+                worker.endOfStream(0);
+                worker.endOfStream(1);
+                long gathered = 0;
+                long gatheredSum = 0;
+                while (worker.take(0, into) != MiddlewareWorker.END) {
+                    gathered++;
+                    gatheredSum += MiddlewareWorker.longAt(into);
+                }
+                long broadcast = 0;
+                long broadcastSum = 0;
+                while (worker.take(1, into) != MiddlewareWorker.END) {
+                    broadcast++;
+                    broadcastSum += MiddlewareWorker.longAt(into);
+                }
+                return new long[] {gathered, gatheredSum, broadcast, broadcastSum};
+            });
+            long n = 2_000L * workers;
+            long sum = n * (n - 1) / 2;
+            for (int worker = 0; worker < workers; worker++) {
+                long[] c = counts.get(worker);
+                if (worker == MiddlewareWorker.MASTER) {
+                    assertThat(c[0]).isEqualTo(n);
+                    assertThat(c[1]).isEqualTo(sum);
+                } else {
+                    assertThat(c[0]).isZero();
+                }
+                assertThat(c[2]).isEqualTo(n);
+                assertThat(c[3]).isEqualTo(sum);
+            }
+        }
+    }
+
+    @Test
+    void oneConnectionPerPeerProcess() throws Exception {
+        MiddlewareConfig config = smallRings(4, 2);
+        try (MiddlewareCluster cluster = new MiddlewareCluster("shm", config)) {
+            for (ShuffleMiddleware middleware : cluster.middlewares) {
+                assertThat(middleware.connectionCount()).isEqualTo(3);
+                assertThat(middleware.ringCount()).isEqualTo(3 * 2 * 4 + 4);
+            }
+        }
+    }
+}
