@@ -71,8 +71,36 @@ final class IncomingRing {
         return read;
     }
 
-    /** Receiving worker only. */
-    void advanceRead(long position) {
-        READ.setRelease(this, position);
+    /**
+     * Receiving worker only: reads records up to the written position until one row of operator {@code wanted} is
+     * found (copied into {@code into}; its length returned), moving every other operator's rows to its demux queue
+     * and counting ends of stream; returns {@link ShuffleQueues#NONE} when the ring is drained first. Frees what
+     * it read (for a same-process writer at once; a remote one learns it from a READ notification).
+     */
+    int drainInto(int wanted, MemorySegment into, DemuxQueue[] demux) {
+        long read = this.read;
+        long written = written();
+        int found = ShuffleQueues.NONE;
+        while (read != written && found == ShuffleQueues.NONE) {
+            long offset = read & mask;
+            int operator = RowRecordDescriptor.operatorId(ring, offset);
+            int length = RowRecordDescriptor.length(ring, offset);
+            if (operator == RowRecordDescriptor.PADDING) {
+                read += length;
+            } else if (length == RowRecordDescriptor.END_OF_STREAM) {
+                demux[operator].endsOfStream++;
+                read += RowRecordDescriptor.HEADER_LENGTH;
+            } else {
+                if (operator == wanted) {
+                    MemorySegment.copy(ring, offset + RowRecordDescriptor.HEADER_LENGTH, into, 0, length);
+                    found = length;
+                } else {
+                    demux[operator].add(ring, offset + RowRecordDescriptor.HEADER_LENGTH, length);
+                }
+                read += RowRecordDescriptor.recordLength(length);
+            }
+        }
+        READ.setRelease(this, read);
+        return found;
     }
 }

@@ -4,7 +4,6 @@ import dev.faro.fabric.FaroException;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -26,16 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Confined to one thread at a time. Data path: allocation-free after open (a demux queue grows only while a
  * later operator's rows run ahead of the current one).
  */
-public final class MiddlewareWorker {
-
-    /** Operator ids run from 0 to this − 1. */
-    public static final int MAX_OPERATORS = 64;
-    /** The worker rows are gathered to. */
-    public static final int MASTER = 0;
-    /** {@link #poll} found no row. */
-    public static final int NONE = -1;
-    /** Every worker ended the operator and all its rows were returned. */
-    public static final int END = -2;
+public final class MiddlewareWorker implements ShuffleQueues {
 
     private static final long PARK_NANOS = 1_000_000;
 
@@ -79,11 +69,13 @@ public final class MiddlewareWorker {
     }
 
     /** This worker's global id: process × workersPerProcess + local index. */
+    @Override
     public int id() {
         return worker;
     }
 
     /** Workers in the cluster. */
+    @Override
     public int workers() {
         return incoming.length;
     }
@@ -93,8 +85,9 @@ public final class MiddlewareWorker {
      * the pair (so the caller may reuse its memory at once) and posts a WRITE when the write threshold is reached.
      * Blocks while that ring is full, reading incoming rows into the demux queues meanwhile.
      */
+    @Override
     public void send(int destination, int operator, MemorySegment row, long offset, int length) {
-        checkOperator(operator);
+        RowRecordDescriptor.checkOperator(operator);
         if (length < 0 || length > config.maxRowBytes()) {
             throw new FaroException(
                     FaroException.Category.INVALID_ARGUMENT,
@@ -108,18 +101,14 @@ public final class MiddlewareWorker {
     }
 
     /** {@link #send} of an 8-byte row holding {@code value} (little-endian on this platform's order). */
+    @Override
     public void sendLong(int destination, int operator, long value) {
-        checkOperator(operator);
+        RowRecordDescriptor.checkOperator(operator);
         OutgoingRing ring = outgoing[destination];
         while (!ring.tryAppendLong(operator, value)) {
             waitForSpace(ring);
         }
         afterAppend(ring, Long.BYTES);
-    }
-
-    /** Gathers a row to the {@link #MASTER} worker. */
-    public void gatherLong(int operator, long value) {
-        sendLong(MASTER, operator, value);
     }
 
     /** Sends a row to every worker, this one included. */
@@ -129,14 +118,8 @@ public final class MiddlewareWorker {
         }
     }
 
-    /** Sends an 8-byte row to every worker, this one included. */
-    public void broadcastLong(int operator, long value) {
-        for (int destination = 0; destination < outgoing.length; destination++) {
-            sendLong(destination, operator, value);
-        }
-    }
-
     /** Writes out everything appended so far, whatever the write threshold. */
+    @Override
     public void flush() {
         middleware.checkUsable();
         for (OutgoingRing ring : outgoing) {
@@ -146,8 +129,9 @@ public final class MiddlewareWorker {
     }
 
     /** Ends this worker's rows of {@code operator}: an end-of-stream record to every worker, then a flush. */
+    @Override
     public void endOfStream(int operator) {
-        checkOperator(operator);
+        RowRecordDescriptor.checkOperator(operator);
         for (OutgoingRing ring : outgoing) {
             while (!ring.tryAppend(operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM)) {
                 waitForSpace(ring);
@@ -162,8 +146,9 @@ public final class MiddlewareWorker {
      * @return its length, {@link #NONE} if no row is there now, or {@link #END} once every worker ended the
      *     operator and all its rows were returned
      */
+    @Override
     public int poll(int operator, MemorySegment into) {
-        checkOperator(operator);
+        RowRecordDescriptor.checkOperator(operator);
         middleware.checkUsable();
         DemuxQueue queue = demux[operator];
         if (!queue.isEmpty()) {
@@ -185,6 +170,7 @@ public final class MiddlewareWorker {
     }
 
     /** Like {@link #poll}, but blocks until a row or the end arrives. */
+    @Override
     public int take(int operator, MemorySegment into) {
         slot.register();
         while (true) {
@@ -197,11 +183,6 @@ public final class MiddlewareWorker {
                 throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for rows");
             }
         }
-    }
-
-    /** Reads an 8-byte row returned into {@code into} by {@link #poll} or {@link #take}. */
-    public static long longAt(MemorySegment into) {
-        return into.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
     }
 
     private void afterAppend(OutgoingRing ring, int length) {
@@ -238,32 +219,11 @@ public final class MiddlewareWorker {
             }
             IncomingRing ring = incoming[index];
             long read = ring.unsynchronizedRead();
-            long written = ring.written();
-            if (read == written) {
+            if (read == ring.written()) {
                 continue;
             }
-            int found = NONE;
-            MemorySegment bytes = ring.ring;
-            while (read != written && found == NONE) {
-                long offset = read & ring.mask;
-                int operator = RowRecordDescriptor.operatorId(bytes, offset);
-                int length = RowRecordDescriptor.length(bytes, offset);
-                if (operator == RowRecordDescriptor.PADDING) {
-                    read += length;
-                } else if (length == RowRecordDescriptor.END_OF_STREAM) {
-                    demux[operator].endsOfStream++;
-                    read += RowRecordDescriptor.HEADER_LENGTH;
-                } else {
-                    if (operator == wanted) {
-                        MemorySegment.copy(bytes, offset + RowRecordDescriptor.HEADER_LENGTH, into, 0, length);
-                        found = length;
-                    } else {
-                        demux[operator].add(bytes, offset + RowRecordDescriptor.HEADER_LENGTH, length);
-                    }
-                    read += RowRecordDescriptor.recordLength(length);
-                }
-            }
-            ring.advanceRead(read);
+            int found = ring.drainInto(wanted, into, demux);
+            read = ring.unsynchronizedRead();
             if (read - ring.notified >= config.readNotifyThreshold()) {
                 notifyRead(ring, read);
             }
@@ -295,14 +255,6 @@ public final class MiddlewareWorker {
         if (ring.peer.trySendNotification(readRequest, readMessage)) {
             ring.notified = read;
             readNotificationsSent++;
-        }
-    }
-
-    private static void checkOperator(int operator) {
-        if (operator < 0 || operator >= MAX_OPERATORS) {
-            throw new FaroException(
-                    FaroException.Category.INVALID_ARGUMENT,
-                    "operator id must be in 0.." + (MAX_OPERATORS - 1) + ": " + operator);
         }
     }
 }

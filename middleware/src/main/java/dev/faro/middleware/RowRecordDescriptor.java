@@ -37,6 +37,15 @@ final class RowRecordDescriptor {
 
     private RowRecordDescriptor() {}
 
+    /** Throws INVALID_ARGUMENT unless {@code operator} is a valid operator id. */
+    static void checkOperator(int operator) {
+        if (operator < 0 || operator >= ShuffleQueues.MAX_OPERATORS) {
+            throw new dev.faro.fabric.FaroException(
+                    dev.faro.fabric.FaroException.Category.INVALID_ARGUMENT,
+                    "operator id must be in 0.." + (ShuffleQueues.MAX_OPERATORS - 1) + ": " + operator);
+        }
+    }
+
     /** Bytes a record with this payload occupies in the ring. */
     static int recordLength(int payloadLength) {
         return (HEADER_LENGTH + payloadLength + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;

@@ -13,7 +13,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
@@ -94,7 +93,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
             peers[q] = new PeerConnection(
                     q, queuePair, rings, receives, pairs, arena.allocate(NotificationDescriptor.MESSAGE_LENGTH, 8));
         }
-        MemorySegment local = arena.allocate(pairs * ringBytes, 64);
+        LocalRings local = new LocalRings(config, slots, arena);
         int workersTotal = config.workers();
         this.incoming = new IncomingRing[n][workersTotal];
         this.outgoing = new OutgoingRing[n][workersTotal];
@@ -104,8 +103,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 int writer = source % n;
                 int index = writer * n + reader;
                 if (sourceProcess == process) {
-                    incoming[reader][source] =
-                            new IncomingRing(index, local.asSlice(index * ringBytes, ringBytes), null, slots[writer]);
+                    incoming[reader][source] = local.incoming[reader][writer];
                 } else {
                     PeerConnection peer = peers[sourceProcess];
                     incoming[reader][source] = new IncomingRing(
@@ -120,17 +118,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 int index = writer * n + reader;
                 OutgoingRing ring;
                 if (destinationProcess == process) {
-                    ring = new OutgoingRing(
-                            index,
-                            config.ringBytes(),
-                            config.writeThreshold(),
-                            local.asSlice(index * ringBytes, ringBytes),
-                            null,
-                            null,
-                            0,
-                            0,
-                            incoming[reader][process * n + writer],
-                            slots[reader]);
+                    ring = local.outgoing[writer][reader];
                 } else {
                     PeerConnection peer = peers[destinationProcess];
                     ring = new OutgoingRing(

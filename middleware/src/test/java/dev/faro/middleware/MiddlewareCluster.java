@@ -21,17 +21,33 @@ final class MiddlewareCluster implements AutoCloseable {
     /** What one worker thread does. */
     @FunctionalInterface
     interface WorkerBody<T> {
-        T run(MiddlewareWorker worker) throws Exception;
+        T run(ShuffleQueues worker) throws Exception;
     }
 
     final Path directory;
     final List<Fabric> fabrics = new ArrayList<>();
     final List<ShuffleMiddleware> middlewares = new ArrayList<>();
+    final List<NioShuffle> nio = new ArrayList<>();
+    private final MiddlewareConfig config;
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
-    MiddlewareCluster(String provider, MiddlewareConfig config) throws Exception {
+    /** {@code transport}: a fabric provider ({@code shm}, {@code net}) for the middleware, or {@code nio}. */
+    MiddlewareCluster(String transport, MiddlewareConfig config) throws Exception {
+        this.config = config;
         directory = Files.createTempDirectory(Path.of("/dev/shm"), "faro-middleware-test");
         InMemoryExchange exchange = new InMemoryExchange(config.processes());
+        if (transport.equals("nio")) {
+            List<Future<NioShuffle>> opening = new ArrayList<>();
+            for (int process = 0; process < config.processes(); process++) {
+                int p = process;
+                opening.add(pool.submit(() -> NioShuffle.open(p, config, exchange.member(p))));
+            }
+            for (Future<NioShuffle> future : opening) {
+                nio.add(future.get(60, TimeUnit.SECONDS));
+            }
+            return;
+        }
+        String provider = transport;
         List<Future<ShuffleMiddleware>> opening = new ArrayList<>();
         for (int process = 0; process < config.processes(); process++) {
             Fabric fabric = Fabrics.open(
@@ -48,9 +64,11 @@ final class MiddlewareCluster implements AutoCloseable {
     /** Runs {@code body} on every worker of every process, each on its own thread; results by global worker id. */
     <T> List<T> runOnEveryWorker(WorkerBody<T> body) throws Exception {
         List<Future<T>> futures = new ArrayList<>();
-        for (ShuffleMiddleware middleware : middlewares) {
-            for (int local = 0; local < middleware.config().workersPerProcess(); local++) {
-                MiddlewareWorker worker = middleware.worker(local);
+        for (int process = 0; process < config.processes(); process++) {
+            for (int local = 0; local < config.workersPerProcess(); local++) {
+                ShuffleQueues worker = nio.isEmpty()
+                        ? middlewares.get(process).worker(local)
+                        : nio.get(process).worker(local);
                 futures.add(pool.submit(() -> body.run(worker)));
             }
         }
@@ -69,6 +87,9 @@ final class MiddlewareCluster implements AutoCloseable {
     public void close() throws IOException {
         for (ShuffleMiddleware middleware : middlewares) {
             middleware.close();
+        }
+        for (NioShuffle shuffle : nio) {
+            shuffle.close();
         }
         for (Fabric fabric : fabrics) {
             fabric.close();
