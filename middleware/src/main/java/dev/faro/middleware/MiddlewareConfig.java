@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param workersPerProcess worker threads per process, at least 1
  * @param ringBytes capacity of each ring (one outgoing and one incoming per worker pair); a power of two, ≥ 1 KiB
  *     (the paper: 64 KB)
- * @param writeThreshold bytes a worker lets pend in an outgoing ring before it posts a WRITE, unless flushed (the
- *     paper: 16 KB best on Soft-iWARP); 0 writes at once; at most {@code ringBytes / 2}
+ * @param writeThreshold bytes a worker lets pend in an outgoing ring before it posts a WRITE, unless flushed or the ring is full (the
+ *     paper: 16 KB best on Soft-iWARP); 0 writes at once; at most {@code ringBytes}
  * @param readNotifyThreshold bytes a worker consumes from an incoming ring before it tells the sender with a READ
  *     notification; at least 8, at most {@code ringBytes / 2}
  * @param maxRowBytes the largest row payload; at most {@code ringBytes / 4}
@@ -45,8 +45,8 @@ public record MiddlewareConfig(
                 "ringBytes must be a power of two of at least 1024: %d",
                 ringBytes);
         FaroException.checkArgument(
-                writeThreshold >= 0 && writeThreshold <= ringBytes / 2,
-                "writeThreshold must be in 0..ringBytes/2: writeThreshold=%d ringBytes=%d",
+                writeThreshold >= 0 && writeThreshold <= ringBytes,
+                "writeThreshold must be in 0..ringBytes: writeThreshold=%d ringBytes=%d",
                 writeThreshold,
                 ringBytes);
         FaroException.checkArgument(
@@ -79,7 +79,7 @@ public record MiddlewareConfig(
                 processes,
                 workersPerProcess,
                 bytes,
-                Math.min(writeThreshold, bytes / 2),
+                Math.min(writeThreshold, bytes),
                 Math.min(readNotifyThreshold, bytes / 2),
                 Math.min(maxRowBytes, bytes / 4),
                 heartbeat);
