@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             BenchFabricCommand.class,
             BenchShuffleCommand.class,
             BenchTpchCommand.class,
-            BenchLocksCommand.class
+            BenchLocksCommand.class,
+            BenchMiddlewareCommand.class
         })
 final class BenchCommand {}
