@@ -85,6 +85,18 @@ final class IncomingRing {
             long offset = read & mask;
             int operator = RowRecordDescriptor.operatorId(ring, offset);
             int length = RowRecordDescriptor.length(ring, offset);
+            if ((operator < 0 && operator != RowRecordDescriptor.PADDING)
+                    || operator >= ShuffleQueues.MAX_OPERATORS
+                    || length < RowRecordDescriptor.END_OF_STREAM) {
+                throw new IllegalStateException("corrupt record in ring " + index + ": operatorId=" + operator
+                        + " length=" + length + " read=" + read + " written=" + written);
+            }
+            long span = operator == RowRecordDescriptor.PADDING
+                    ? length
+                    : RowRecordDescriptor.recordLength(Math.max(length, 0));
+            if (read + span - written > 0) {
+                break; // a WRITE cut by the remote free space ended inside this record; the next one completes it
+            }
             if (operator == RowRecordDescriptor.PADDING) {
                 read += length;
             } else if (length == RowRecordDescriptor.END_OF_STREAM) {
