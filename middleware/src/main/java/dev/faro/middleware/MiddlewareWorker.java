@@ -199,6 +199,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
         ring.tryPost();
         drain(-1, null);
         returnConsumedSpace();
+        checkInterrupted();
         middleware.checkUsable();
         if (ring.unsynchronizedBacklog() + RowRecordDescriptor.recordLength(config.maxRowBytes()) * 2L
                 > ring.capacity) {
@@ -255,6 +256,12 @@ public final class MiddlewareWorker implements ShuffleQueues {
         if (ring.peer.trySendNotification(readRequest, readMessage)) {
             ring.notified = read;
             readNotificationsSent++;
+        }
+    }
+
+    private static void checkInterrupted() {
+        if (Thread.interrupted()) {
+            throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for ring space");
         }
     }
 }

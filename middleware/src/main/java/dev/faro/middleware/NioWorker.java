@@ -126,6 +126,7 @@ public final class NioWorker implements ShuffleQueues {
             writeOut(destination);
             if (buffer.remaining() < recordLength) {
                 sendBlocks++;
+                checkInterrupted();
                 drainChannels(-1, null);
                 LockSupport.parkNanos(this, PARK_NANOS);
             }
@@ -150,6 +151,7 @@ public final class NioWorker implements ShuffleQueues {
         ring.tryPost();
         drainChannels(-1, null);
         drainLocal(-1, null);
+        checkInterrupted();
         writeAll();
         LockSupport.parkNanos(this, PARK_NANOS);
     }
@@ -204,6 +206,9 @@ public final class NioWorker implements ShuffleQueues {
             int result = poll(operator, into);
             if (result != NONE) {
                 return result;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for rows");
             }
             try {
                 selector.select(1);
@@ -324,6 +329,12 @@ public final class NioWorker implements ShuffleQueues {
             selector.close();
         } catch (IOException ignored) {
             // closing
+        }
+    }
+
+    private static void checkInterrupted() {
+        if (Thread.interrupted()) {
+            throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for ring space");
         }
     }
 }

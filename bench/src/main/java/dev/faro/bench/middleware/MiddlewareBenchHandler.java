@@ -130,8 +130,19 @@ public final class MiddlewareBenchHandler implements TaskHandler {
                         }
                     }));
         }
-        for (Thread thread : threads) {
-            thread.join();
+        try {
+            for (Thread thread : threads) {
+                thread.join();
+            }
+        } catch (InterruptedException e) {
+            // cancelled (a peer died, the user stopped): stop the workers before the middleware closes under them
+            for (Thread thread : threads) {
+                thread.interrupt();
+            }
+            for (Thread thread : threads) {
+                thread.join(10_000);
+            }
+            throw e;
         }
         long elapsed = System.nanoTime() - start;
         Throwable failed = failure.get();
@@ -148,24 +159,54 @@ public final class MiddlewareBenchHandler implements TaskHandler {
         return elapsed;
     }
 
-    /** The paper's plan for one worker (Fig. 2): generator → shuffle → re-key → shuffle. */
+    /**
+     * The paper's plan for one worker (Fig. 2), pulled as its Volcano operators are (§2.1): shuffle #2 first returns
+     * a row that arrived for it; else its child, the re-key over shuffle #1, takes a row that arrived for shuffle #1
+     * and sends it on; else shuffle #1's child, the generator, makes the next integer and shuffle #1 sends it. So
+     * rows are consumed as they arrive, and a worker blocks only when it has nothing left to generate.
+     */
     private static void runWorker(ShuffleQueues worker, long first, long count, long[] result) {
         int workers = worker.workers();
         MemorySegment into = Arena.ofAuto().allocate(64);
-        for (long value = first; value < first + count; value++) {
-            worker.sendLong((int) (value % workers), 0, value);
-        }
-        worker.endOfStream(0);
-        while (worker.take(0, into) != ShuffleQueues.END) {
-            long value = ShuffleQueues.longAt(into);
-            worker.sendLong(reKey(value, workers), 1, value);
-        }
-        worker.endOfStream(1);
+        long next = first;
+        long end = first + count;
+        boolean generated = false;
+        boolean firstEnded = false;
         long rows = 0;
         long sum = 0;
-        while (worker.take(1, into) != ShuffleQueues.END) {
-            rows++;
-            sum += ShuffleQueues.longAt(into);
+        while (true) {
+            int length = worker.poll(1, into);
+            if (length == ShuffleQueues.END) {
+                break;
+            }
+            if (length >= 0) {
+                rows++;
+                sum += ShuffleQueues.longAt(into);
+                continue;
+            }
+            if (firstEnded) {
+                length = worker.take(1, into);
+                if (length == ShuffleQueues.END) {
+                    break;
+                }
+                rows++;
+                sum += ShuffleQueues.longAt(into);
+                continue;
+            }
+            length = next < end || !generated ? worker.poll(0, into) : worker.take(0, into);
+            if (length >= 0) {
+                long value = ShuffleQueues.longAt(into);
+                worker.sendLong(reKey(value, workers), 1, value);
+            } else if (length == ShuffleQueues.END) {
+                worker.endOfStream(1);
+                firstEnded = true;
+            } else if (next < end) {
+                worker.sendLong((int) (next % workers), 0, next);
+                next++;
+            } else {
+                worker.endOfStream(0);
+                generated = true;
+            }
         }
         result[0] = rows;
         result[1] = sum;

@@ -31,6 +31,15 @@ public final class MiddlewareBenchmark {
     private final ClusterStart joined;
     private final Consumer<String> progress;
 
+    /** V1's transports; tests of the middleware alone leave NIO out. */
+    private List<String> transports = List.of(MiddlewareCase.NIO, MiddlewareCase.FABRIC);
+
+    /** The running cluster, for {@link #workerPids()}; null outside {@link #run()}. */
+    private volatile Coordinator running;
+
+    /** Every failed node's one-line failure from the last failed round (for failure tests); empty otherwise. */
+    private volatile List<String> nodeFailures = List.of();
+
     /**
      * @param joined workers that join from elsewhere ({@code --listen}), or null for a local cluster
      */
@@ -57,6 +66,7 @@ public final class MiddlewareBenchmark {
         List<MiddlewareResult> v1 = new ArrayList<>();
         List<MiddlewareResult> v2 = new ArrayList<>();
         try (Coordinator coordinator = start.start(progress)) {
+            running = coordinator;
             if (coordinator.nodes() < config.maxProcesses()) {
                 throw new IllegalArgumentException("--processes " + config.maxProcesses() + " needs as many workers; "
                         + coordinator.nodes() + " joined");
@@ -64,7 +74,7 @@ public final class MiddlewareBenchmark {
             for (int processes : config.processes()) {
                 MiddlewareCase base = config.baseCase(processes);
                 if (config.experiments().contains("v1")) {
-                    for (String transport : List.of(MiddlewareCase.NIO, MiddlewareCase.FABRIC)) {
+                    for (String transport : transports) {
                         for (int workers : config.workers()) {
                             v1.add(measure(
                                     coordinator, base.withTransport(transport).withWorkers(workers)));
@@ -77,6 +87,8 @@ public final class MiddlewareBenchmark {
                     }
                 }
             }
+        } finally {
+            running = null;
         }
         return MiddlewareReport.write(config, v1, v2, startedAt, Duration.between(startedAt, Instant.now()));
     }
@@ -109,13 +121,18 @@ public final class MiddlewareBenchmark {
             throw new FaroException(e.category(), point.label() + ": " + e.getMessage());
         }
         NodeAnswer failed = null;
+        List<String> failures = new ArrayList<>();
         for (NodeAnswer answer : answers) {
+            if (!answer.succeeded()) {
+                failures.add("node " + answer.node() + ": " + answer.failure().getMessage());
+            }
             if (!answer.succeeded()
                     && (failed == null || answer.failure().kind() != ClusterException.Kind.TASK_FAILED)) {
                 failed = answer;
             }
         }
         if (failed != null) {
+            nodeFailures = List.copyOf(failures);
             throw new FaroException(
                     failed.failure().category(),
                     "process " + failed.node() + " failed " + point.label() + ": "
@@ -136,6 +153,23 @@ public final class MiddlewareBenchmark {
                     + " rows (sum " + sum + "), generated " + expected[0] + " (sum " + expected[1] + ")");
         }
         return replies;
+    }
+
+    /** Runs V1 over these transports only ({@code fabric}, {@code nio}); for tests. */
+    MiddlewareBenchmark onlyTransports(List<String> only) {
+        this.transports = List.copyOf(only);
+        return this;
+    }
+
+    /** The workers' process ids while {@link #run()} runs (for failure tests); empty otherwise. */
+    public List<Long> workerPids() {
+        Coordinator coordinator = running;
+        return coordinator == null ? List.of() : coordinator.workerPids();
+    }
+
+    /** Every failed node's one-line failure from the round that failed the run; empty if none failed. */
+    public List<String> nodeFailures() {
+        return nodeFailures;
     }
 
     /** Rows and their sum that the plan generates (what the second shuffle must deliver). */
