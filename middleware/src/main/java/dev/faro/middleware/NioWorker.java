@@ -44,6 +44,11 @@ public final class NioWorker implements ShuffleQueues {
     /** Counters (this worker's thread). */
     long sendBlocks;
 
+    /** Polls since the channels were last read: a poll reads them (a syscall each) every 16th time or when idle. */
+    private int pollsSinceRead;
+
+    private boolean readChannelsNow = true;
+
     NioWorker(
             MiddlewareConfig config,
             int process,
@@ -127,7 +132,7 @@ public final class NioWorker implements ShuffleQueues {
             if (buffer.remaining() < recordLength) {
                 sendBlocks++;
                 checkInterrupted();
-                drainChannels(-1, null);
+                drainChannels(-1, null, true);
                 LockSupport.parkNanos(this, PARK_NANOS);
             }
         }
@@ -149,7 +154,7 @@ public final class NioWorker implements ShuffleQueues {
         slot.register();
         ring.requestFlush();
         ring.tryPost();
-        drainChannels(-1, null);
+        drainChannels(-1, null, true);
         drainLocal(-1, null);
         checkInterrupted();
         writeAll();
@@ -183,7 +188,12 @@ public final class NioWorker implements ShuffleQueues {
         }
         int found = drainLocal(operator, into);
         if (found == NONE) {
-            found = drainChannels(operator, into);
+            boolean read = readChannelsNow || ++pollsSinceRead >= 16;
+            if (read) {
+                pollsSinceRead = 0;
+                readChannelsNow = false;
+            }
+            found = drainChannels(operator, into, read);
         }
         if (found != NONE) {
             return found;
@@ -207,6 +217,7 @@ public final class NioWorker implements ShuffleQueues {
             if (result != NONE) {
                 return result;
             }
+            readChannelsNow = true;
             if (Thread.currentThread().isInterrupted()) {
                 throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for rows");
             }
@@ -237,7 +248,7 @@ public final class NioWorker implements ShuffleQueues {
         return NONE;
     }
 
-    private int drainChannels(int wanted, MemorySegment into) {
+    private int drainChannels(int wanted, MemorySegment into, boolean read) {
         for (int source = 0; source < channels.length; source++) {
             SocketChannel channel = channels[source];
             if (channel == null) {
@@ -245,8 +256,11 @@ public final class NioWorker implements ShuffleQueues {
             }
             ByteBuffer buffer = in[source];
             int found = parse(source, wanted, into);
-            if (found != NONE) {
-                return found;
+            if (found != NONE || !read) {
+                if (found != NONE) {
+                    return found;
+                }
+                continue;
             }
             try {
                 if (channel.read(buffer) < 0) {
