@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             BenchShuffleCommand.class,
             BenchTpchCommand.class,
             BenchLocksCommand.class,
-            BenchZeroSidedCommand.class
+            BenchZeroSidedCommand.class,
+            BenchMiddlewareCommand.class
         })
 final class BenchCommand {}

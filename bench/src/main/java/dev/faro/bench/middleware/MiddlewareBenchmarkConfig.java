@@ -1,0 +1,137 @@
+package dev.faro.bench.middleware;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code faro bench middleware} runs.
+ *
+ * @param provider the fabric provider the middleware runs on ({@code shm}, {@code net}, {@code ucx})
+ * @param experiments {@code v1} (2-stage shuffle, NIO against the middleware, V3 and V4 counts with it) and/or
+ *     {@code v2} (write-threshold sweep)
+ * @param processes process counts (worker JVMs) of V1 and V2 (the paper: 4 and 8)
+ * @param workers workers per process of V1 (the paper varies them; 1, 2, 4)
+ * @param rowsPerProcess integers each process generates (the paper: 5 M)
+ * @param ringBytes ring (and NIO buffer) size (the paper: 64 KB)
+ * @param writeThreshold V1's write threshold (the paper: 16 KB)
+ * @param thresholds V2's write thresholds in bytes (the paper's Fig. 4: 0 … 64 KB), at 2 workers per process
+ * @param runs runs per point; the median time is kept (the paper averages 8)
+ * @param outputDirectory where CSV and PNG files go
+ */
+public record MiddlewareBenchmarkConfig(
+        String provider,
+        List<String> experiments,
+        List<Integer> processes,
+        List<Integer> workers,
+        long rowsPerProcess,
+        int ringBytes,
+        int writeThreshold,
+        List<Integer> thresholds,
+        int runs,
+        Path outputDirectory) {
+
+    public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
+
+    public MiddlewareBenchmarkConfig {
+        Objects.requireNonNull(provider, "provider is null");
+        experiments = List.copyOf(experiments);
+        processes = List.copyOf(processes);
+        workers = List.copyOf(workers);
+        thresholds = List.copyOf(thresholds);
+        Objects.requireNonNull(outputDirectory, "outputDirectory is null");
+        for (String experiment : experiments) {
+            if (!experiment.equals("v1") && !experiment.equals("v2")) {
+                throw new IllegalArgumentException("--experiments takes v1 and v2, not '" + experiment + "'");
+            }
+        }
+        for (int p : processes) {
+            if (p < 2 || p > 16) {
+                throw new IllegalArgumentException("--processes must be in 2..16: " + p);
+            }
+        }
+        for (int w : workers) {
+            if (w < 1 || w > 16) {
+                throw new IllegalArgumentException("--workers-per-process must be in 1..16: " + w);
+            }
+        }
+        if (rowsPerProcess < 1 || rowsPerProcess > 1_000_000_000L) {
+            throw new IllegalArgumentException("--rows must be in 1..1000000000: " + rowsPerProcess);
+        }
+        if (ringBytes < 1024 || Integer.bitCount(ringBytes) != 1) {
+            throw new IllegalArgumentException("--ring must be a power of two of at least 1024 bytes: " + ringBytes);
+        }
+        for (int t : thresholds) {
+            if (t < 0 || t > ringBytes) {
+                throw new IllegalArgumentException("write thresholds must be in 0.." + ringBytes + ": " + t);
+            }
+        }
+        if (writeThreshold < 0 || writeThreshold > ringBytes) {
+            throw new IllegalArgumentException("--write-threshold must be in 0.." + ringBytes + ": " + writeThreshold);
+        }
+        if (runs < 1 || runs > 100) {
+            throw new IllegalArgumentException("--runs must be in 1..100: " + runs);
+        }
+    }
+
+    /** The paper's settings: 4 and 8 processes, 1/2/4 workers, 5 M integers, 64 KB rings, 16 KB, 3 runs. */
+    public static MiddlewareBenchmarkConfig defaults() {
+        return new MiddlewareBenchmarkConfig(
+                "shm",
+                List.of("v1", "v2"),
+                List.of(4, 8),
+                List.of(1, 2, 4),
+                5_000_000,
+                64 * 1024,
+                16 * 1024,
+                List.of(0, 1024, 4 * 1024, 16 * 1024, 32 * 1024, 64 * 1024),
+                3,
+                DEFAULT_OUTPUT_DIRECTORY);
+    }
+
+    /** A smoke test: 4 processes, 1 and 2 workers, 200 k integers, one run. */
+    public static MiddlewareBenchmarkConfig quick() {
+        MiddlewareBenchmarkConfig d = defaults();
+        return new MiddlewareBenchmarkConfig(
+                d.provider,
+                d.experiments,
+                List.of(4),
+                List.of(1, 2),
+                200_000,
+                d.ringBytes,
+                d.writeThreshold,
+                d.thresholds,
+                1,
+                d.outputDirectory);
+    }
+
+    public MiddlewareBenchmarkConfig with(
+            String newProvider,
+            List<String> newExperiments,
+            List<Integer> newProcesses,
+            List<Integer> newWorkers,
+            long newRows,
+            int newRuns,
+            Path newOutput) {
+        return new MiddlewareBenchmarkConfig(
+                newProvider,
+                newExperiments,
+                newProcesses,
+                newWorkers,
+                newRows,
+                ringBytes,
+                writeThreshold,
+                thresholds,
+                newRuns,
+                newOutput);
+    }
+
+    /** The largest process count: the cluster needs that many worker JVMs. */
+    public int maxProcesses() {
+        return processes.stream().mapToInt(Integer::intValue).max().orElse(2);
+    }
+
+    MiddlewareCase baseCase(int processCount) {
+        return new MiddlewareCase(MiddlewareCase.FABRIC, processCount, 1, rowsPerProcess, ringBytes, writeThreshold);
+    }
+}

@@ -1,0 +1,267 @@
+package dev.faro.middleware;
+
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.WorkRequest;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker's end of the middleware: the paper's four functions (send rows to workers, retrieve queued rows,
+ * block when there is nothing to process, block when a row cannot be copied into a full ring), per shuffle
+ * operator. Every operator of a plan shares this worker's rings; rows carry the operator id and are sorted into
+ * per-operator demux queues as they are read (see {@link DemuxQueue} for why that avoids deadlock).
+ *
+ * <p>A shuffle operator with id {@code op} (0 … {@link #MAX_OPERATORS} − 1) on every worker:
+ *
+ * <pre>{@code
+ * for each row: worker.send(destination, op, row, 0, length)   // hash repartition; or gather / broadcast
+ * worker.endOfStream(op);                                       // after the last row: flushes, tells everyone
+ * while ((length = worker.take(op, into)) != MiddlewareWorker.END) { ... }
+ * }</pre>
+ *
+ * An operator id may be reused for the next query once every worker has seen {@link #END} for it.
+ *
+ * <p>Confined to one thread at a time. Data path: allocation-free after open (a demux queue grows only while a
+ * later operator's rows run ahead of the current one).
+ */
+public final class MiddlewareWorker implements ShuffleQueues {
+
+    private static final long PARK_NANOS = 1_000_000;
+
+    private final ShuffleMiddleware middleware;
+    private final MiddlewareConfig config;
+    private final int worker;
+    private final WorkerSlot slot;
+    private final IncomingRing[] incoming;
+    private final OutgoingRing[] outgoing;
+    private final DemuxQueue[] demux = new DemuxQueue[MAX_OPERATORS];
+    private final WorkRequest readRequest = new WorkRequest();
+    private final MemorySegment readMessage;
+    private final MemorySegment longRow;
+    private int nextRing;
+
+    /** Counters (this worker's thread writes; approximate elsewhere). */
+    long readNotificationsSent;
+
+    long remoteBytesSent;
+    long sendBlocks;
+
+    MiddlewareWorker(
+            ShuffleMiddleware middleware,
+            MiddlewareConfig config,
+            int worker,
+            WorkerSlot slot,
+            IncomingRing[] incoming,
+            OutgoingRing[] outgoing,
+            Arena arena) {
+        this.middleware = middleware;
+        this.config = config;
+        this.worker = worker;
+        this.slot = slot;
+        this.incoming = incoming;
+        this.outgoing = outgoing;
+        for (int op = 0; op < MAX_OPERATORS; op++) {
+            demux[op] = new DemuxQueue(1024);
+        }
+        this.readMessage = arena.allocate(NotificationDescriptor.ENTRY_LENGTH, 8);
+        this.longRow = arena.allocate(Long.BYTES, 8);
+    }
+
+    /** This worker's global id: process × workersPerProcess + local index. */
+    @Override
+    public int id() {
+        return worker;
+    }
+
+    /** Workers in the cluster. */
+    @Override
+    public int workers() {
+        return incoming.length;
+    }
+
+    /**
+     * Sends one row of operator {@code operator} to worker {@code destination}: copies it into the outgoing ring of
+     * the pair (so the caller may reuse its memory at once) and posts a WRITE when the write threshold is reached.
+     * Blocks while that ring is full, reading incoming rows into the demux queues meanwhile.
+     */
+    @Override
+    public void send(int destination, int operator, MemorySegment row, long offset, int length) {
+        RowRecordDescriptor.checkOperator(operator);
+        if (length < 0 || length > config.maxRowBytes()) {
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "row length must be in 0.." + config.maxRowBytes() + ": " + length);
+        }
+        OutgoingRing ring = outgoing[destination];
+        while (!ring.tryAppend(operator, row, offset, length)) {
+            waitForSpace(ring);
+        }
+        afterAppend(ring, length);
+    }
+
+    /** {@link #send} of an 8-byte row holding {@code value} (little-endian on this platform's order). */
+    @Override
+    public void sendLong(int destination, int operator, long value) {
+        RowRecordDescriptor.checkOperator(operator);
+        OutgoingRing ring = outgoing[destination];
+        while (!ring.tryAppendLong(operator, value)) {
+            waitForSpace(ring);
+        }
+        afterAppend(ring, Long.BYTES);
+    }
+
+    /** Sends a row to every worker, this one included. */
+    public void broadcast(int operator, MemorySegment row, long offset, int length) {
+        for (int destination = 0; destination < outgoing.length; destination++) {
+            send(destination, operator, row, offset, length);
+        }
+    }
+
+    /** Writes out everything appended so far, whatever the write threshold. */
+    @Override
+    public void flush() {
+        middleware.checkUsable();
+        for (OutgoingRing ring : outgoing) {
+            ring.requestFlush();
+            ring.tryPost();
+        }
+    }
+
+    /** Ends this worker's rows of {@code operator}: an end-of-stream record to every worker, then a flush. */
+    @Override
+    public void endOfStream(int operator) {
+        RowRecordDescriptor.checkOperator(operator);
+        for (OutgoingRing ring : outgoing) {
+            while (!ring.tryAppend(operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM)) {
+                waitForSpace(ring);
+            }
+        }
+        flush();
+    }
+
+    /**
+     * The next row of {@code operator} for this worker, copied into {@code into}, without blocking.
+     *
+     * @return its length, {@link #NONE} if no row is there now, or {@link #END} once every worker ended the
+     *     operator and all its rows were returned
+     */
+    @Override
+    public int poll(int operator, MemorySegment into) {
+        RowRecordDescriptor.checkOperator(operator);
+        middleware.checkUsable();
+        DemuxQueue queue = demux[operator];
+        if (!queue.isEmpty()) {
+            return queue.remove(into);
+        }
+        int found = drain(operator, into);
+        if (found != NONE) {
+            return found;
+        }
+        if (!queue.isEmpty()) {
+            return queue.remove(into);
+        }
+        if (queue.endsOfStream == incoming.length) {
+            queue.endsOfStream = 0;
+            return END;
+        }
+        returnConsumedSpace();
+        return NONE;
+    }
+
+    /** Like {@link #poll}, but blocks until a row or the end arrives. */
+    @Override
+    public int take(int operator, MemorySegment into) {
+        slot.register();
+        while (true) {
+            int result = poll(operator, into);
+            if (result != NONE) {
+                return result;
+            }
+            LockSupport.parkNanos(this, PARK_NANOS);
+            if (Thread.interrupted()) {
+                throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for rows");
+            }
+        }
+    }
+
+    private void afterAppend(OutgoingRing ring, int length) {
+        if (ring.peer != null) {
+            remoteBytesSent += RowRecordDescriptor.recordLength(length);
+        }
+        ring.tryPost();
+    }
+
+    private void waitForSpace(OutgoingRing ring) {
+        sendBlocks++;
+        slot.register();
+        ring.requestFlush();
+        ring.tryPost();
+        drain(-1, null);
+        returnConsumedSpace();
+        checkInterrupted();
+        middleware.checkUsable();
+        if (ring.unsynchronizedBacklog() + RowRecordDescriptor.recordLength(config.maxRowBytes()) * 2L
+                > ring.capacity) {
+            LockSupport.parkNanos(this, PARK_NANOS);
+        }
+    }
+
+    /**
+     * Reads records from the incoming rings, starting with the one after the last ring read, until one row of
+     * {@code wanted} is found (copied into {@code into}); every other row goes to its demux queue.
+     */
+    private int drain(int wanted, MemorySegment into) {
+        int rings = incoming.length;
+        for (int i = 0; i < rings; i++) {
+            int index = nextRing + i;
+            if (index >= rings) {
+                index -= rings;
+            }
+            IncomingRing ring = incoming[index];
+            long read = ring.unsynchronizedRead();
+            if (read == ring.written()) {
+                continue;
+            }
+            int found = ring.drainInto(wanted, into, demux);
+            read = ring.unsynchronizedRead();
+            if (read - ring.notified >= config.readNotifyThreshold()) {
+                notifyRead(ring, read);
+            }
+            if (found != NONE) {
+                nextRing = index;
+                return found;
+            }
+        }
+        return NONE;
+    }
+
+    /** Returns consumed space below the READ threshold too: called when this worker runs dry or waits. */
+    private void returnConsumedSpace() {
+        for (IncomingRing ring : incoming) {
+            long read = ring.unsynchronizedRead();
+            if (read != ring.notified) {
+                notifyRead(ring, read);
+            }
+        }
+    }
+
+    private void notifyRead(IncomingRing ring, long read) {
+        if (ring.peer == null) {
+            ring.notified = read;
+            ring.localWriter.wake();
+            return;
+        }
+        NotificationDescriptor.put(readMessage, 0, NotificationDescriptor.READ, ring.index, read);
+        if (ring.peer.trySendNotification(readRequest, readMessage)) {
+            ring.notified = read;
+            readNotificationsSent++;
+        }
+    }
+
+    private static void checkInterrupted() {
+        if (Thread.interrupted()) {
+            throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for ring space");
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.faro.middleware;
+
+import dev.faro.fabric.FaroException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The paper's baseline: the same shuffle queues over Java NIO sockets, exactly as DAIS16's original middleware —
+ * every worker listens on a server socket (loopback here), and one non-blocking channel connects each pair of
+ * workers on different processes, with its own outgoing and incoming buffer ({@code ringBytes} each). That is
+ * {@code n·n·(m − 1)} channels per process for {@code m} processes of {@code n} workers, against the middleware's
+ * {@code m − 1} connections. Same-process pairs use the same in-place rings as the middleware.
+ *
+ * <p>Coordination code; the per-row path is {@link NioWorker}.
+ */
+public final class NioShuffle implements AutoCloseable {
+
+    private final MiddlewareConfig config;
+    private final Arena arena = Arena.ofShared();
+    private final NioWorker[] workers;
+    private final SocketChannel[][] channels;
+
+    private NioShuffle(MiddlewareConfig config, int process, SocketChannel[][] channels) throws IOException {
+        this.config = config;
+        this.channels = channels;
+        int n = config.workersPerProcess();
+        WorkerSlot[] slots = new WorkerSlot[n];
+        for (int i = 0; i < n; i++) {
+            slots[i] = new WorkerSlot();
+        }
+        LocalRings local = new LocalRings(config, slots, arena);
+        workers = new NioWorker[n];
+        for (int i = 0; i < n; i++) {
+            workers[i] = new NioWorker(config, process, i, slots[i], local, channels[i], arena);
+        }
+    }
+
+    /**
+     * Opens the baseline for process {@code process}: listens on loopback, exchanges ports through
+     * {@code exchange}, and connects every pair of workers on different processes (the lower global id connects).
+     */
+    public static NioShuffle open(int process, MiddlewareConfig config, PeerExchange exchange)
+            throws InterruptedException {
+        Objects.requireNonNull(config, "config is null");
+        int n = config.workersPerProcess();
+        int total = config.workers();
+        ServerSocketChannel[] servers = new ServerSocketChannel[n];
+        SocketChannel[][] channels = new SocketChannel[n][total];
+        try {
+            ByteBuffer ports = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < n; i++) {
+                servers[i] = ServerSocketChannel.open();
+                servers[i].bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), total);
+                ports.putInt(((InetSocketAddress) servers[i].getLocalAddress()).getPort());
+            }
+            List<byte[]> all = exchange.allGather(ports.array());
+            int accepts = 0;
+            for (int i = 0; i < n; i++) {
+                int me = process * n + i;
+                for (int other = 0; other < total; other++) {
+                    if (config.processOf(other) == process) {
+                        continue;
+                    }
+                    if (me < other) {
+                        int port = ByteBuffer.wrap(all.get(config.processOf(other)))
+                                .order(ByteOrder.LITTLE_ENDIAN)
+                                .getInt(4 * (other % n));
+                        SocketChannel channel =
+                                SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                        ByteBuffer hello = ByteBuffer.allocate(4)
+                                .order(ByteOrder.LITTLE_ENDIAN)
+                                .putInt(0, me);
+                        while (hello.hasRemaining()) {
+                            channel.write(hello);
+                        }
+                        channels[i][other] = channel;
+                    } else {
+                        accepts++;
+                    }
+                }
+            }
+            for (int i = 0; i < n && accepts > 0; i++) {
+                int me = process * n + i;
+                for (int other = 0; other < me; other++) {
+                    if (config.processOf(other) == process) {
+                        continue;
+                    }
+                    SocketChannel channel = servers[i].accept();
+                    ByteBuffer hello = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+                    while (hello.hasRemaining()) {
+                        if (channel.read(hello) < 0) {
+                            throw new IOException("a peer closed its channel during setup");
+                        }
+                    }
+                    channels[i][hello.getInt(0)] = channel;
+                }
+            }
+            for (SocketChannel[] row : channels) {
+                for (SocketChannel channel : row) {
+                    if (channel != null) {
+                        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                        channel.configureBlocking(false);
+                    }
+                }
+            }
+            exchange.allGather(new byte[0]);
+            return new NioShuffle(config, process, channels);
+        } catch (IOException e) {
+            closeAll(channels);
+            throw new FaroException(FaroException.Category.IO, "NIO shuffle setup failed: " + e.getMessage(), e);
+        } finally {
+            for (ServerSocketChannel server : servers) {
+                closeQuietly(server);
+            }
+        }
+    }
+
+    /** The queues of local worker {@code local}. */
+    public NioWorker worker(int local) {
+        return workers[local];
+    }
+
+    public MiddlewareConfig config() {
+        return config;
+    }
+
+    /** Socket channels this process holds: one per pair of workers on different processes. */
+    public int connectionCount() {
+        int count = 0;
+        for (SocketChannel[] row : channels) {
+            for (SocketChannel channel : row) {
+                count += channel == null ? 0 : 1;
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public void close() {
+        for (NioWorker worker : workers) {
+            worker.closeSelector();
+        }
+        closeAll(channels);
+        arena.close();
+    }
+
+    private static void closeAll(SocketChannel[][] channels) {
+        for (SocketChannel[] row : channels) {
+            for (SocketChannel channel : row) {
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // closing: nothing to do about it
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package dev.faro.middleware;
+
+import dev.faro.fabric.FaroException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker's shuffle queues over NIO (the paper's baseline): rows for a worker of another process are
+ * serialized into the outgoing buffer of that pair's channel and written (non-blocking) once
+ * {@code writeThreshold} bytes are pending or on flush; polling copies what the channels hold into the incoming
+ * buffers (the paper's step 2, which the RDMA version does not need) and reads rows from there. Records are
+ * {@code [operatorId:int][length:int][payload]}, little-endian, length −1 for end of stream.
+ *
+ * <p>Confined to one thread at a time; it alone touches its channels.
+ */
+public final class NioWorker implements ShuffleQueues {
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final long PARK_NANOS = 200_000;
+
+    private final MiddlewareConfig config;
+    private final int id;
+    private final int firstLocal;
+    private final WorkerSlot slot;
+    private final OutgoingRing[] localOut;
+    private final IncomingRing[] localIn;
+    private final SocketChannel[] channels;
+    private final ByteBuffer[] out;
+    private final ByteBuffer[] in;
+    private final MemorySegment[] outSegment;
+    private final MemorySegment[] inSegment;
+    private final DemuxQueue[] demux = new DemuxQueue[MAX_OPERATORS];
+    private final MemorySegment longRow;
+    private final Selector selector;
+
+    /** Counters (this worker's thread). */
+    long sendBlocks;
+
+    /** Polls since the channels were last read: a poll reads them (a syscall each) every 16th time or when idle. */
+    private int pollsSinceRead;
+
+    private boolean readChannelsNow = true;
+
+    NioWorker(
+            MiddlewareConfig config,
+            int process,
+            int local,
+            WorkerSlot slot,
+            LocalRings rings,
+            SocketChannel[] channels,
+            Arena arena)
+            throws IOException {
+        this.config = config;
+        int n = config.workersPerProcess();
+        this.id = process * n + local;
+        this.firstLocal = process * n;
+        this.slot = slot;
+        this.localOut = rings.outgoing[local];
+        this.localIn = rings.incoming[local];
+        this.channels = channels;
+        int total = config.workers();
+        this.out = new ByteBuffer[total];
+        this.in = new ByteBuffer[total];
+        this.outSegment = new MemorySegment[total];
+        this.inSegment = new MemorySegment[total];
+        this.selector = Selector.open();
+        for (int other = 0; other < total; other++) {
+            if (channels[other] != null) {
+                outSegment[other] = arena.allocate(config.ringBytes(), 64);
+                inSegment[other] = arena.allocate(config.ringBytes(), 64);
+                out[other] = outSegment[other].asByteBuffer();
+                in[other] = inSegment[other].asByteBuffer();
+                channels[other].register(selector, SelectionKey.OP_READ);
+            }
+        }
+        for (int op = 0; op < MAX_OPERATORS; op++) {
+            demux[op] = new DemuxQueue(1024);
+        }
+        this.longRow = arena.allocate(Long.BYTES, 8);
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public int workers() {
+        return out.length;
+    }
+
+    @Override
+    public void send(int destination, int operator, MemorySegment row, long offset, int length) {
+        RowRecordDescriptor.checkOperator(operator);
+        if (length < 0 || length > config.maxRowBytes()) {
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "row length must be in 0.." + config.maxRowBytes() + ": " + length);
+        }
+        append(destination, operator, row, offset, length);
+    }
+
+    @Override
+    public void sendLong(int destination, int operator, long value) {
+        RowRecordDescriptor.checkOperator(operator);
+        longRow.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, value);
+        append(destination, operator, longRow, 0, Long.BYTES);
+    }
+
+    private void append(int destination, int operator, MemorySegment row, long offset, int length) {
+        int local = destination - firstLocal;
+        if (local >= 0 && local < localOut.length) {
+            OutgoingRing ring = localOut[local];
+            while (!ring.tryAppend(operator, row, offset, length)) {
+                waitForSpace(ring);
+            }
+            ring.tryPost();
+            return;
+        }
+        ByteBuffer buffer = out[destination];
+        int recordLength = RowRecordDescriptor.HEADER_LENGTH + Math.max(length, 0);
+        while (buffer.remaining() < recordLength) {
+            writeOut(destination);
+            if (buffer.remaining() < recordLength) {
+                sendBlocks++;
+                checkInterrupted();
+                drainChannels(-1, null, true);
+                LockSupport.parkNanos(this, PARK_NANOS);
+            }
+        }
+        int position = buffer.position();
+        MemorySegment segment = outSegment[destination];
+        segment.set(INT, position, operator);
+        segment.set(INT, position + 4, length);
+        if (length > 0) {
+            MemorySegment.copy(row, offset, segment, position + RowRecordDescriptor.HEADER_LENGTH, length);
+        }
+        buffer.position(position + recordLength);
+        if (buffer.position() >= config.writeThreshold()) {
+            writeOut(destination);
+        }
+    }
+
+    private void waitForSpace(OutgoingRing ring) {
+        sendBlocks++;
+        slot.register();
+        ring.requestFlush();
+        ring.tryPost();
+        drainChannels(-1, null, true);
+        drainLocal(-1, null);
+        checkInterrupted();
+        writeAll();
+        LockSupport.parkNanos(this, PARK_NANOS);
+    }
+
+    @Override
+    public void flush() {
+        for (OutgoingRing ring : localOut) {
+            ring.requestFlush();
+            ring.tryPost();
+        }
+        writeAll();
+    }
+
+    @Override
+    public void endOfStream(int operator) {
+        RowRecordDescriptor.checkOperator(operator);
+        for (int destination = 0; destination < out.length; destination++) {
+            append(destination, operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM);
+        }
+        flush();
+    }
+
+    @Override
+    public int poll(int operator, MemorySegment into) {
+        RowRecordDescriptor.checkOperator(operator);
+        DemuxQueue queue = demux[operator];
+        if (!queue.isEmpty()) {
+            return queue.remove(into);
+        }
+        int found = drainLocal(operator, into);
+        if (found == NONE) {
+            boolean read = readChannelsNow || ++pollsSinceRead >= 16;
+            if (read) {
+                pollsSinceRead = 0;
+                readChannelsNow = false;
+            }
+            found = drainChannels(operator, into, read);
+        }
+        if (found != NONE) {
+            return found;
+        }
+        writeAll(); // a non-blocking write may have left bytes behind; keep them moving while idle
+        if (!queue.isEmpty()) {
+            return queue.remove(into);
+        }
+        if (queue.endsOfStream == out.length) {
+            queue.endsOfStream = 0;
+            return END;
+        }
+        return NONE;
+    }
+
+    @Override
+    public int take(int operator, MemorySegment into) {
+        slot.register();
+        while (true) {
+            int result = poll(operator, into);
+            if (result != NONE) {
+                return result;
+            }
+            readChannelsNow = true;
+            if (Thread.currentThread().isInterrupted()) {
+                throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for rows");
+            }
+            try {
+                selector.select(1);
+                selector.selectedKeys().clear();
+            } catch (IOException e) {
+                throw new FaroException(FaroException.Category.IO, "NIO select failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private int drainLocal(int wanted, MemorySegment into) {
+        for (IncomingRing ring : localIn) {
+            if (ring.unsynchronizedRead() == ring.written()) {
+                continue;
+            }
+            int found = ring.drainInto(wanted, into, demux);
+            long read = ring.unsynchronizedRead();
+            if (read - ring.notified >= config.readNotifyThreshold() || found == NONE) {
+                ring.notified = read;
+                ring.localWriter.wake();
+            }
+            if (found != NONE) {
+                return found;
+            }
+        }
+        return NONE;
+    }
+
+    private int drainChannels(int wanted, MemorySegment into, boolean read) {
+        for (int source = 0; source < channels.length; source++) {
+            SocketChannel channel = channels[source];
+            if (channel == null) {
+                continue;
+            }
+            ByteBuffer buffer = in[source];
+            int found = parse(source, wanted, into);
+            if (found != NONE || !read) {
+                if (found != NONE) {
+                    return found;
+                }
+                continue;
+            }
+            try {
+                if (channel.read(buffer) < 0) {
+                    throw new FaroException(
+                            FaroException.Category.NETWORK,
+                            "worker " + source + " closed its channel mid-shuffle (its process died or stopped)");
+                }
+            } catch (IOException e) {
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "channel to worker " + source + " failed: " + e.getMessage(),
+                        e);
+            }
+            found = parse(source, wanted, into);
+            if (found != NONE) {
+                return found;
+            }
+        }
+        return NONE;
+    }
+
+    /** Reads whole records from the incoming buffer of {@code source} (in write mode before and after). */
+    private int parse(int source, int wanted, MemorySegment into) {
+        ByteBuffer buffer = in[source];
+        MemorySegment segment = inSegment[source];
+        int limit = buffer.position();
+        int position = 0;
+        int found = NONE;
+        while (found == NONE && limit - position >= RowRecordDescriptor.HEADER_LENGTH) {
+            int operator = segment.get(INT, position);
+            int length = segment.get(INT, position + 4);
+            if (length == RowRecordDescriptor.END_OF_STREAM) {
+                demux[operator].endsOfStream++;
+                position += RowRecordDescriptor.HEADER_LENGTH;
+                continue;
+            }
+            if (limit - position < RowRecordDescriptor.HEADER_LENGTH + length) {
+                break;
+            }
+            if (operator == wanted) {
+                MemorySegment.copy(segment, position + RowRecordDescriptor.HEADER_LENGTH, into, 0, length);
+                found = length;
+            } else {
+                demux[operator].add(segment, position + RowRecordDescriptor.HEADER_LENGTH, length);
+            }
+            position += RowRecordDescriptor.HEADER_LENGTH + length;
+        }
+        if (position > 0) {
+            buffer.flip().position(position);
+            buffer.compact();
+        }
+        return found;
+    }
+
+    private void writeAll() {
+        for (int destination = 0; destination < out.length; destination++) {
+            if (out[destination] != null && out[destination].position() > 0) {
+                writeOut(destination);
+            }
+        }
+    }
+
+    private void writeOut(int destination) {
+        ByteBuffer buffer = out[destination];
+        buffer.flip();
+        try {
+            channels[destination].write(buffer);
+        } catch (IOException e) {
+            throw new FaroException(
+                    FaroException.Category.NETWORK,
+                    "channel to worker " + destination + " failed: " + e.getMessage(),
+                    e);
+        } finally {
+            buffer.compact();
+        }
+    }
+
+    void closeSelector() {
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+
+    private static void checkInterrupted() {
+        if (Thread.interrupted()) {
+            throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for ring space");
+        }
+    }
+}

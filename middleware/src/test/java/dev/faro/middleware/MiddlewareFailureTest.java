@@ -1,0 +1,71 @@
+package dev.faro.middleware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.faro.fabric.FaroException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A process whose fabric dies mid-shuffle (in one JVM: its node closes under the open middleware): every worker of
+ * every surviving process, whether it is sending into a full ring or waiting for rows, fails with one clear
+ * {@code NETWORK} error naming a peer, within seconds and without hanging; the survivors' close returns promptly.
+ * The multi-JVM version with a killed process is {@code MiddlewareKillIT} (bench).
+ */
+class MiddlewareFailureTest {
+
+    @Test
+    void everySurvivorFailsWithAClearNetworkErrorAndNoHang() throws Exception {
+        MiddlewareConfig config = ShuffleMiddlewareTest.smallRings(3, 2);
+        try (MiddlewareCluster cluster = new MiddlewareCluster("shm", config)) {
+            List<CompletableFuture<Throwable>> survivors = new ArrayList<>();
+            for (int process = 0; process < 2; process++) {
+                for (int local = 0; local < 2; local++) {
+                    MiddlewareWorker worker = cluster.middlewares.get(process).worker(local);
+                    boolean sender = local == 0;
+                    survivors.add(CompletableFuture.supplyAsync(() -> run(worker, sender), cluster.pool()));
+                }
+            }
+            Thread.sleep(300); // let the shuffle get going; the failure is what is timed, not this
+            long killedNs = System.nanoTime();
+            cluster.fabrics.get(2).close();
+            for (CompletableFuture<Throwable> survivor : survivors) {
+                Throwable failure = survivor.get(30, TimeUnit.SECONDS);
+                assertThat(failure).isInstanceOf(FaroException.class);
+                assertThat(((FaroException) failure).category()).isEqualTo(FaroException.Category.NETWORK);
+                assertThat(failure.getMessage()).contains("peer process 2");
+            }
+            System.out.printf(
+                    "[middleware] all survivors failed %d ms after the peer's fabric closed%n",
+                    Duration.ofNanos(System.nanoTime() - killedNs).toMillis());
+            long closeNs = System.nanoTime();
+            cluster.middlewares.get(0).close();
+            cluster.middlewares.get(1).close();
+            assertThat(Duration.ofNanos(System.nanoTime() - closeNs)).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    /** A sender sends rows to everyone forever; a receiver waits for an operator nobody ends. */
+    private static Throwable run(MiddlewareWorker worker, boolean sender) {
+        MemorySegment into = Arena.ofAuto().allocate(64);
+        try {
+            if (sender) {
+                for (long i = 0; ; i++) {
+                    worker.sendLong((int) (i % worker.workers()), 0, i);
+                }
+            }
+            while (worker.take(1, into) != MiddlewareWorker.END) {
+                // nothing is sent on operator 1
+            }
+            return new AssertionError("operator 1 ended although process 2 never ended it");
+        } catch (Throwable failure) {
+            return failure;
+        }
+    }
+}
