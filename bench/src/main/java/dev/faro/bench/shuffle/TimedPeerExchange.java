@@ -1,6 +1,6 @@
 package dev.faro.bench.shuffle;
 
-import dev.faro.shuffle.setup.PeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import java.util.Objects;
 
 /**

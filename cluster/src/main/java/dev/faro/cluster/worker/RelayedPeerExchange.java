@@ -1,7 +1,7 @@
 package dev.faro.cluster.worker;
 
 import dev.faro.fabric.FaroException;
-import dev.faro.shuffle.setup.PeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -8,7 +8,7 @@ import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
-import dev.faro.shuffle.setup.PeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;

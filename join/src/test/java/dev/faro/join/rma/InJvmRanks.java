@@ -3,7 +3,7 @@ package dev.faro.join.rma;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
-import dev.faro.shuffle.setup.LocalPeerExchange;
+import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import dev.faro.fabric.Fabric;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
-import dev.faro.shuffle.setup.LocalPeerExchange;
+import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package dev.faro.shuffle.setup;
 
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.TransmissionGroups;

@@ -3,6 +3,7 @@ package dev.faro.shuffle.setup;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import java.io.ByteArrayInputStream;

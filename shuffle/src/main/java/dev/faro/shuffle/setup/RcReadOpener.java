@@ -1,6 +1,7 @@
 package dev.faro.shuffle.setup;
 
 import dev.faro.fabric.Fabric;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.SendEndpoint;

@@ -2,6 +2,7 @@ package dev.faro.shuffle.setup;
 
 import dev.faro.fabric.Access;
 import dev.faro.fabric.Fabric;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.buffer.BufferPool;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;

@@ -1,11 +1,11 @@
 package dev.faro.shuffle.transport;
 
 import dev.faro.fabric.Fabric;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.setup.EndpointFactory;
-import dev.faro.shuffle.setup.PeerExchange;
 import java.util.Objects;
 import java.util.function.IntFunction;
 

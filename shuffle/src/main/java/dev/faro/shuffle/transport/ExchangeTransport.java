@@ -1,7 +1,7 @@
 package dev.faro.shuffle.transport;
 
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
-import dev.faro.shuffle.setup.PeerExchange;
 
 /**
  * A way to move one node's share of an exchange to the other nodes: the eight TODS19 designs over the fabric, the

@@ -1,10 +1,10 @@
 package dev.faro.shuffle.transport;
 
 import dev.faro.fabric.auth.SharedSecret;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.baseline.TcpShuffleConfig;
 import dev.faro.shuffle.baseline.TcpShuffleOpener;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
-import dev.faro.shuffle.setup.PeerExchange;
 import java.util.Objects;
 import java.util.function.IntFunction;
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.auth.SharedSecret;
+import dev.faro.fabric.bootstrap.LocalPeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StreamState;
@@ -12,9 +14,7 @@ import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.Partitioner;
 import dev.faro.shuffle.operator.ReceiveSource;
 import dev.faro.shuffle.operator.ShuffleSink;
-import dev.faro.shuffle.setup.LocalPeerExchange;
 import dev.faro.shuffle.setup.NodeEndpoints;
-import dev.faro.shuffle.setup.PeerExchange;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

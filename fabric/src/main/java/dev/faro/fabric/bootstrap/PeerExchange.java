@@ -1,4 +1,4 @@
-package dev.faro.shuffle.setup;
+package dev.faro.fabric.bootstrap;
 
 /**
  * The bootstrap channel endpoints use to swap queue-pair addresses and remote keys at open (the "exchange routing

@@ -1,4 +1,4 @@
-package dev.faro.shuffle.setup;
+package dev.faro.fabric.bootstrap;
 
 import dev.faro.fabric.FaroException;
 import java.time.Duration;
