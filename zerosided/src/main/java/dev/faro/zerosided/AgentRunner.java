@@ -10,8 +10,8 @@ import java.util.function.LongConsumer;
  * Runs agents (a NIC's or the switch's {@code doWork()}) composed on one platform thread until closed, with a
  * spin → yield → park idle strategy when a whole pass found no work, or, given a waiter (e.g. {@code
  * PacketLink::awaitDatagram} of the link the agents poll), spin → wait on it: the thread then sleeps until its next
- * packet arrives instead of until a timer fires, and burns no CPU in yields other threads of a busy host need. The first failure of an agent stops the thread
- * and is kept ({@link #failure()}).
+ * packet arrives instead of until a timer fires, and burns no CPU in yields other threads of a busy host need. The
+ * first failure of an agent stops the thread and is kept ({@link #failure()}).
  *
  * <p>Coordination code around a data-path loop.
  */
