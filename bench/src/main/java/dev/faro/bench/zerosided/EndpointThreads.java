@@ -89,10 +89,10 @@ final class EndpointThreads {
     }
 
     /**
-     * Spin briefly, then park: a blocked endpoint thread must not starve the NIC, switch and driver threads on a machine
-     * with few cores. No yield phase: a yielding thread stays runnable and, measured with JFR on a loaded 2-core host,
-     * the two endpoint threads took as much CPU in yields as the NIC and switch threads in moving the data. A buffer
-     * holds enough items to ride out a park.
+     * Spin briefly, then park: a blocked endpoint thread must not starve the NIC, switch and driver threads on a
+     * machine with few cores. No yield phase: a yielding thread stays runnable and, measured with JFR on a loaded
+     * 2-core host, the two endpoint threads took as much CPU in yields as the NIC and switch threads in moving the
+     * data. A buffer holds enough items to ride out a park.
      */
     private static int backOff(int idle) {
         if (idle < 64) {
