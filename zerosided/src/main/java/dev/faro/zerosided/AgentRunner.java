@@ -4,11 +4,14 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * Runs agents (a NIC's or the switch's {@code doWork()}) composed on one platform thread until closed, with a
- * spin → yield → park idle strategy when a whole pass found no work. The first failure of an agent stops the thread
- * and is kept ({@link #failure()}).
+ * spin → yield → park idle strategy when a whole pass found no work, or, given a waiter (e.g. {@code
+ * PacketLink::awaitDatagram} of the link the agents poll), spin → wait on it: the thread then sleeps until its next
+ * packet arrives instead of until a timer fires, and burns no CPU in yields other threads of a busy host need. The
+ * first failure of an agent stops the thread and is kept ({@link #failure()}).
  *
  * <p>Coordination code around a data-path loop.
  */
@@ -17,18 +20,27 @@ public final class AgentRunner implements AutoCloseable {
     private static final int SPINS = 100;
     private static final int YIELDS = 100;
     private static final long PARK_NS = 50_000;
+    private static final long WAIT_NS = 1_000_000; // bounds the wait, so timers (deadline scans, commands) still run
 
     private final Thread thread;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean running = true;
 
-    /** Starts a thread named {@code name} running {@code agents} round robin. */
+    /** Starts a thread named {@code name} running {@code agents} round robin; idle, it spins, yields, then parks. */
     public AgentRunner(String name, List<IntSupplier> agents) {
-        List<IntSupplier> copy = List.copyOf(agents);
-        this.thread = Thread.ofPlatform().name(name).daemon().start(() -> run(copy));
+        this(name, agents, null);
     }
 
-    private void run(List<IntSupplier> agents) {
+    /**
+     * Starts a thread named {@code name} running {@code agents} round robin; idle, it spins, then calls {@code waiter}
+     * with a timeout in nanoseconds (about a millisecond) until a pass finds work.
+     */
+    public AgentRunner(String name, List<IntSupplier> agents, LongConsumer waiter) {
+        List<IntSupplier> copy = List.copyOf(agents);
+        this.thread = Thread.ofPlatform().name(name).daemon().start(() -> run(copy, waiter));
+    }
+
+    private void run(List<IntSupplier> agents, LongConsumer waiter) {
         int idle = 0;
         try {
             while (running) {
@@ -40,6 +52,8 @@ public final class AgentRunner implements AutoCloseable {
                     idle = 0;
                 } else if (++idle <= SPINS) {
                     Thread.onSpinWait();
+                } else if (waiter != null) {
+                    waiter.accept(WAIT_NS);
                 } else if (idle <= SPINS + YIELDS) {
                     Thread.yield();
                 } else {

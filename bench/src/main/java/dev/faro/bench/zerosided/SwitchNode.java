@@ -38,7 +38,8 @@ final class SwitchNode {
             System.arraycopy(producerQps, 0, answer, 1, point.flows());
             System.arraycopy(consumerQps, 0, answer, 1 + point.flows(), point.flows());
             context.exchange().allGather("switch", ZeroSidedPointHandler.encode(answer));
-            AgentRunner runner = new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork));
+            AgentRunner runner =
+                    new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), link::awaitDatagram);
             try {
                 context.exchange().allGather("done", new byte[0]);
             } finally {

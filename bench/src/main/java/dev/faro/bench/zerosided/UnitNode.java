@@ -32,7 +32,8 @@ final class UnitNode {
             throws Exception {
         boolean producer = context.nodeIndex() == ZeroSidedPointHandler.PRODUCER_NODE;
         try (Arena arena = Arena.ofShared()) {
-            SimulatedRcNic nic = new SimulatedRcNic(UdpPacketLink.open(0), config.mtuBytes());
+            UdpPacketLink link = UdpPacketLink.open(0);
+            SimulatedRcNic nic = new SimulatedRcNic(link, config.mtuBytes());
             try {
                 List<BufferExposure> exposures = new ArrayList<>();
                 long[] words = new long[point.flows() * WORDS_PER_ENDPOINT];
@@ -60,7 +61,7 @@ final class UnitNode {
                     buffers.add(exposures.get(flow).view(null));
                     exposures.get(flow).connect(switchPort, switchQp, 0);
                 }
-                AgentRunner nicRunner = new AgentRunner("zerosided-nic", List.of(nic::doWork));
+                AgentRunner nicRunner = new AgentRunner("zerosided-nic", List.of(nic::doWork), link::awaitDatagram);
                 try {
                     runEndpoints(context, point, producer, buffers, reply);
                 } finally {

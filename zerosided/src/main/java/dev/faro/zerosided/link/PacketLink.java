@@ -1,6 +1,7 @@
 package dev.faro.zerosided.link;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One attachment point of the packet fabric: sends datagrams to other attachment points by port and receives the ones
@@ -31,6 +32,15 @@ public interface PacketLink extends AutoCloseable {
      * @return its length, or {@link #NOTHING}; {@link #sourcePort()} then names its sender
      */
     int receive(ByteBuffer buffer, int offset);
+
+    /**
+     * Waits, when its owner is idle, until a datagram may be waiting or about {@code timeoutNanos} passed, whichever is
+     * first (it may also return early). The default parks for the timeout; a link on a real socket waits on the socket,
+     * so the kernel wakes its owner as soon as a datagram arrives instead of at the end of a timer.
+     */
+    default void awaitDatagram(long timeoutNanos) {
+        LockSupport.parkNanos(timeoutNanos);
+    }
 
     /** The sender of the datagram the last successful {@link #receive} returned. */
     int sourcePort();

@@ -8,6 +8,10 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A {@link PacketLink} over a real UDP socket bound to 127.0.0.1 (never a wildcard), non-blocking; ports are UDP
@@ -27,6 +31,7 @@ public final class UdpPacketLink implements PacketLink {
     private final int port;
     private final InetSocketAddress[] destinations = new InetSocketAddress[65536];
     private InetSocketAddress lastSource;
+    private Selector selector; // opened on the first idle wait
     private long dropped;
 
     private UdpPacketLink(DatagramChannel channel, int port) {
@@ -104,6 +109,24 @@ public final class UdpPacketLink implements PacketLink {
         }
     }
 
+    /**
+     * Blocks in a selector on the socket: the kernel wakes the owner when a datagram arrives. Not the data path (the
+     * owner found no work); timeouts below a millisecond wait a millisecond at most.
+     */
+    @Override
+    public void awaitDatagram(long timeoutNanos) {
+        try {
+            if (selector == null) {
+                selector = Selector.open();
+                channel.register(selector, SelectionKey.OP_READ);
+            }
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+            selector.selectedKeys().clear();
+        } catch (IOException e) {
+            LockSupport.parkNanos(timeoutNanos); // no selector: wait as a timer would
+        }
+    }
+
     @Override
     public int sourcePort() {
         return lastSource == null ? 0 : lastSource.getPort();
@@ -117,6 +140,9 @@ public final class UdpPacketLink implements PacketLink {
     @Override
     public void close() {
         try {
+            if (selector != null) {
+                selector.close();
+            }
             channel.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

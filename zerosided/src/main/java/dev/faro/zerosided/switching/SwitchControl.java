@@ -1,7 +1,9 @@
 package dev.faro.zerosided.switching;
 
 import dev.faro.zerosided.packet.Psn;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -11,6 +13,10 @@ import java.util.concurrent.CompletableFuture;
  * packets, in the order given, so a flow never sees half a change. Producers are never told about a change: their
  * buffers and connections stay as they are (elasticity without producer-side change).
  *
+ * <p>Every argument is checked here, on the caller's side, against the endpoints and flows installed through this
+ * control plane: a bad one is refused with a one-line {@link IllegalArgumentException} and the switch never sees it
+ * (a command that failed on the switch's thread would stop its loop).
+ *
  * <p>Coordination code: any thread; the methods return at once, before the switch has applied the change.
  */
 public final class SwitchControl {
@@ -18,6 +24,9 @@ public final class SwitchControl {
     private final ZeroSidedSwitch target;
     private int endpoints;
     private int flows;
+    // caller-side copies of what the switch was told, to check arguments before enqueuing them
+    private final boolean[] producerEndpoint = new boolean[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
+    private final List<Boolean> loadBalancing = new ArrayList<>();
 
     SwitchControl(ZeroSidedSwitch target) {
         this.target = target;
@@ -44,6 +53,7 @@ public final class SwitchControl {
             throw new IllegalStateException("too many endpoints: maximum=" + ZeroSidedSwitch.MAXIMUM_ENDPOINTS);
         }
         int index = endpoints++;
+        producerEndpoint[index] = endpoint.producer();
         target.enqueue(s -> {
             s.registers.port[index] = endpoint.port();
             s.registers.queuePair[index] = endpoint.queuePair();
@@ -65,7 +75,11 @@ public final class SwitchControl {
      * @return the flow's id
      */
     public synchronized int installShuffle(int[][] producerBuffers, int[] consumers) {
-        int flow = flows++;
+        Objects.requireNonNull(producerBuffers, "producerBuffers is null");
+        for (int[] buffers : producerBuffers) {
+            checkEndpoints(buffers, true);
+        }
+        checkEndpoints(consumers, false);
         int[][] byConsumer = new int[consumers.length][producerBuffers.length];
         for (int p = 0; p < producerBuffers.length; p++) {
             if (producerBuffers[p].length != consumers.length) {
@@ -76,6 +90,7 @@ public final class SwitchControl {
                 byConsumer[c][p] = producerBuffers[p][c];
             }
         }
+        int flow = newFlow(false);
         int[] consumerCopy = consumers.clone();
         target.enqueue(s -> {
             for (int c = 0; c < consumerCopy.length; c++) {
@@ -96,7 +111,9 @@ public final class SwitchControl {
      * @return the flow's id
      */
     public synchronized int installLoadBalance(int[] producers, int[] consumers) {
-        int flow = flows++;
+        checkEndpoints(producers, true);
+        checkEndpoints(consumers, false);
+        int flow = newFlow(true);
         int[] producerCopy = producers.clone();
         int[] consumerCopy = consumers.clone();
         target.enqueue(s -> {
@@ -114,14 +131,13 @@ public final class SwitchControl {
      * @return the flow's id
      */
     public synchronized int installReplication(int[] producers, int[] consumers) {
-        int flow = flows++;
+        checkEndpoints(producers, true);
+        checkEndpoints(consumers, false);
+        int flow = newFlow(false);
         int[] producerCopy = producers.clone();
         int[] consumerCopy = consumers.clone();
         target.enqueue(s -> {
             for (int p : producerCopy) {
-                if (!s.registers.producer[p]) {
-                    throw new IllegalArgumentException("endpoint " + p + " is a consumer buffer, not a producer's");
-                }
                 s.registers.threadKind[p] = SwitchRegisters.REPLICATION_THREAD;
                 s.registers.consumersOf[p] = consumerCopy.clone();
                 s.registers.threadFlow[p] = flow;
@@ -138,10 +154,11 @@ public final class SwitchControl {
      * Sets flow {@code flow}'s QoS weight (default 1): while flows compete, each gets a share of the switch's transfers
      * in proportion to its weight. Takes effect at the next transfers; the PUs are not told.
      *
-     * @throws IllegalArgumentException if the weight is not positive
+     * @throws IllegalArgumentException if the weight is not positive and finite, or the flow unknown
      */
-    public void setWeight(int flow, double weight) {
-        if (!(weight > 0)) {
+    public synchronized void setWeight(int flow, double weight) {
+        checkFlow(flow, false);
+        if (!(weight > 0) || Double.isInfinite(weight)) {
             throw new IllegalArgumentException("weight must be positive: weight=" + weight);
         }
         target.enqueue(s -> s.qos.setWeight(flow, weight));
@@ -151,7 +168,9 @@ public final class SwitchControl {
      * Adds {@code consumer} to load-balancing flow {@code flow} while it runs: it gets a switch thread over the flow's
      * producers. The producers are not told.
      */
-    public void addConsumer(int flow, int consumer) {
+    public synchronized void addConsumer(int flow, int consumer) {
+        checkFlow(flow, true);
+        checkEndpoint(consumer, false);
         target.enqueue(s -> {
             int[] producers = null;
             for (int c = 0; c < s.registers.endpointCount; c++) {
@@ -170,7 +189,8 @@ public final class SwitchControl {
      * Removes {@code consumer} from its flow while the flow runs: its switch thread finishes the transfer it has
      * started (so nothing is lost or duplicated) and then stops; the items already in its buffer stay there for it.
      */
-    public void removeConsumer(int consumer) {
+    public synchronized void removeConsumer(int consumer) {
+        checkEndpoint(consumer, false);
         target.enqueue(s -> {
             s.registers.removing[consumer] = true;
             s.recirculate(consumer);
@@ -178,7 +198,9 @@ public final class SwitchControl {
     }
 
     /** Adds producer buffer {@code producer} to every switch thread of load-balancing flow {@code flow}. */
-    public void addProducer(int flow, int producer) {
+    public synchronized void addProducer(int flow, int producer) {
+        checkFlow(flow, true);
+        checkEndpoint(producer, true);
         target.enqueue(s -> {
             for (int c = 0; c < s.registers.endpointCount; c++) {
                 if (s.registers.threadFlow[c] == flow && s.registers.producersOf[c] != null) {
@@ -191,7 +213,8 @@ public final class SwitchControl {
     }
 
     /** Removes flow {@code flow}: each of its switch threads stops after its current transfer. */
-    public void removeFlow(int flow) {
+    public synchronized void removeFlow(int flow) {
+        checkFlow(flow, false);
         target.enqueue(s -> {
             for (int c = 0; c < s.registers.endpointCount; c++) {
                 if (s.registers.threadFlow[c] == flow && s.registers.producersOf[c] != null) {
@@ -268,10 +291,42 @@ public final class SwitchControl {
         return text.toString();
     }
 
-    private static void startThread(ZeroSidedSwitch s, int consumer, int flow, int[] producers) {
-        if (s.registers.producer[consumer]) {
-            throw new IllegalArgumentException("endpoint " + consumer + " is a producer buffer, not a consumer's");
+    private int newFlow(boolean balancing) {
+        loadBalancing.add(balancing);
+        return flows++;
+    }
+
+    private void checkFlow(int flow, boolean mustBalance) {
+        if (flow < 0 || flow >= flows) {
+            throw new IllegalArgumentException("no flow " + flow + ": installed flows are 0.." + (flows - 1));
         }
+        if (mustBalance && !loadBalancing.get(flow)) {
+            throw new IllegalArgumentException("flow " + flow + " is not a load-balancing flow");
+        }
+    }
+
+    private void checkEndpoints(int[] list, boolean producers) {
+        Objects.requireNonNull(list, producers ? "producers is null" : "consumers is null");
+        if (list.length == 0) {
+            throw new IllegalArgumentException(producers ? "no producer buffers" : "no consumer buffers");
+        }
+        for (int endpoint : list) {
+            checkEndpoint(endpoint, producers);
+        }
+    }
+
+    private void checkEndpoint(int endpoint, boolean producer) {
+        if (endpoint < 0 || endpoint >= endpoints) {
+            throw new IllegalArgumentException(
+                    "no endpoint " + endpoint + ": installed endpoints are 0.." + (endpoints - 1));
+        }
+        if (producerEndpoint[endpoint] != producer) {
+            throw new IllegalArgumentException("endpoint " + endpoint + " is a "
+                    + (producer ? "consumer buffer, not a producer's" : "producer buffer, not a consumer's"));
+        }
+    }
+
+    private static void startThread(ZeroSidedSwitch s, int consumer, int flow, int[] producers) {
         s.registers.threadFlow[consumer] = flow;
         s.registers.producersOf[consumer] = producers.clone();
         s.registers.removing[consumer] = false;
