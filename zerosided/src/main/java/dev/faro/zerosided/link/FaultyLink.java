@@ -79,7 +79,10 @@ public final class FaultyLink implements PacketLink {
             return;
         }
         int copies = random.nextDouble() < faults.duplicateRate() ? 2 : 1;
-        if (heldLength < 0 && random.nextDouble() < faults.reorderRate()) {
+        // drawn for every datagram, held or not, so that which datagrams are lost and duplicated depends on the seed
+        // alone and not on whether the clock released a held one earlier
+        boolean reorder = random.nextDouble() < faults.reorderRate();
+        if (heldLength < 0 && reorder) {
             held.put(0, buffer, offset, length);
             heldLength = length;
             heldDestination = destinationPort;
