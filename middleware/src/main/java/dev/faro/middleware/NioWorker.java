@@ -14,7 +14,8 @@ import java.nio.channels.SocketChannel;
 /**
  * One worker's shuffle queues over NIO (the paper's baseline): rows for a worker of another process are
  * serialized into the outgoing buffer of that pair's channel and written (non-blocking) once
- * {@code writeThreshold} bytes are pending or on flush; polling copies what the channels hold into the incoming
+ * {@code writeThreshold} bytes are pending or on flush (never per row: an idle poll only retries bytes a
+ * write left behind); polling copies what the channels hold into the incoming
  * buffers (the paper's step 2, which the RDMA version does not need) and reads rows from there. Records are
  * {@code [operatorId:int][length:int][payload]}, little-endian, length −1 for end of stream.
  *
@@ -48,6 +49,9 @@ public final class NioWorker implements ShuffleQueues {
     private final Selector selector;
     private final SelectionKey[] keys;
 
+    /** Destinations whose due bytes (threshold reached or flushed) a non-blocking write left behind. */
+    private final boolean[] owed;
+
     /** Counters (this worker's thread). */
     long sendBlocks;
 
@@ -80,6 +84,7 @@ public final class NioWorker implements ShuffleQueues {
         this.inSegment = new MemorySegment[total];
         this.selector = Selector.open();
         this.keys = new SelectionKey[total];
+        this.owed = new boolean[total];
         for (int other = 0; other < total; other++) {
             if (channels[other] != null) {
                 outSegment[other] = arena.allocate(config.ringBytes(), 64);
@@ -212,7 +217,7 @@ public final class NioWorker implements ShuffleQueues {
         if (found != NONE) {
             return found;
         }
-        writeAll(); // a non-blocking write may have left bytes behind; keep them moving while idle
+        writeOwed(); // a non-blocking write may have left due bytes behind; keep them moving while idle
         if (!queue.isEmpty()) {
             return queue.remove(into);
         }
@@ -247,8 +252,7 @@ public final class NioWorker implements ShuffleQueues {
         for (int other = 0; other < keys.length; other++) {
             SelectionKey key = keys[other];
             if (key != null) {
-                int wanted =
-                        out[other].position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+                int wanted = owed[other] ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
                 if (key.interestOps() != wanted) {
                     key.interestOps(wanted);
                 }
@@ -356,6 +360,15 @@ public final class NioWorker implements ShuffleQueues {
         }
     }
 
+    private void writeOwed() {
+        for (int destination = 0; destination < owed.length; destination++) {
+            if (owed[destination]) {
+                writeOut(destination);
+            }
+        }
+    }
+
+    /** Writes what the socket takes; bytes it leaves behind are owed (written when it is writable again). */
     private void writeOut(int destination) {
         ByteBuffer buffer = out[destination];
         buffer.flip();
@@ -368,6 +381,7 @@ public final class NioWorker implements ShuffleQueues {
                     e);
         } finally {
             buffer.compact();
+            owed[destination] = buffer.position() > 0;
         }
     }
 
