@@ -10,21 +10,28 @@ import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker's shuffle queues over NIO (the paper's baseline): rows for a worker of another process are
  * serialized into the outgoing buffer of that pair's channel and written (non-blocking) once
- * {@code writeThreshold} bytes are pending or on flush; polling copies what the channels hold into the incoming
+ * {@code writeThreshold} bytes are pending or on flush (never per row: an idle poll only retries bytes a
+ * write left behind); polling copies what the channels hold into the incoming
  * buffers (the paper's step 2, which the RDMA version does not need) and reads rows from there. Records are
  * {@code [operatorId:int][length:int][payload]}, little-endian, length −1 for end of stream.
+ *
+ * <p>Every wait is woken by an event, as in a competent NIO program: the worker waits in its selector, which
+ * returns when a channel is readable, when a channel with bytes left behind is writable again (OP_WRITE interest
+ * only while bytes are pending), or when a same-process peer has published rows or freed ring space
+ * ({@link Selector#wakeup()} through the {@link WorkerSlot}). The selector timeout is only a backstop, the same
+ * as the middleware's park.
  *
  * <p>Confined to one thread at a time; it alone touches its channels.
  */
 public final class NioWorker implements ShuffleQueues {
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final long PARK_NANOS = 200_000;
+    /** Backstop of a selector wait, as {@code MiddlewareWorker}'s park; events end waits long before. */
+    private static final long BACKSTOP_MILLIS = 1;
 
     private final MiddlewareConfig config;
     private final int id;
@@ -40,6 +47,10 @@ public final class NioWorker implements ShuffleQueues {
     private final DemuxQueue[] demux = new DemuxQueue[MAX_OPERATORS];
     private final MemorySegment longRow;
     private final Selector selector;
+    private final SelectionKey[] keys;
+
+    /** Destinations whose due bytes (threshold reached or flushed) a non-blocking write left behind. */
+    private final boolean[] owed;
 
     /** Counters (this worker's thread). */
     long sendBlocks;
@@ -72,19 +83,22 @@ public final class NioWorker implements ShuffleQueues {
         this.outSegment = new MemorySegment[total];
         this.inSegment = new MemorySegment[total];
         this.selector = Selector.open();
+        this.keys = new SelectionKey[total];
+        this.owed = new boolean[total];
         for (int other = 0; other < total; other++) {
             if (channels[other] != null) {
                 outSegment[other] = arena.allocate(config.ringBytes(), 64);
                 inSegment[other] = arena.allocate(config.ringBytes(), 64);
                 out[other] = outSegment[other].asByteBuffer();
                 in[other] = inSegment[other].asByteBuffer();
-                channels[other].register(selector, SelectionKey.OP_READ);
+                keys[other] = channels[other].register(selector, SelectionKey.OP_READ);
             }
         }
         for (int op = 0; op < MAX_OPERATORS; op++) {
             demux[op] = new DemuxQueue(1024);
         }
         this.longRow = arena.allocate(Long.BYTES, 8);
+        slot.attach(selector);
     }
 
     @Override
@@ -133,7 +147,9 @@ public final class NioWorker implements ShuffleQueues {
                 sendBlocks++;
                 checkInterrupted();
                 drainChannels(-1, null, true);
-                LockSupport.parkNanos(this, PARK_NANOS);
+                if (buffer.remaining() < recordLength) {
+                    awaitEvent();
+                }
             }
         }
         int position = buffer.position();
@@ -158,7 +174,10 @@ public final class NioWorker implements ShuffleQueues {
         drainLocal(-1, null);
         checkInterrupted();
         writeAll();
-        LockSupport.parkNanos(this, PARK_NANOS);
+        if (ring.unsynchronizedBacklog() + RowRecordDescriptor.recordLength(config.maxRowBytes()) * 2L
+                > ring.capacity) {
+            awaitEvent();
+        }
     }
 
     @Override
@@ -198,7 +217,7 @@ public final class NioWorker implements ShuffleQueues {
         if (found != NONE) {
             return found;
         }
-        writeAll(); // a non-blocking write may have left bytes behind; keep them moving while idle
+        writeOwed(); // a non-blocking write may have left due bytes behind; keep them moving while idle
         if (!queue.isEmpty()) {
             return queue.remove(into);
         }
@@ -217,17 +236,35 @@ public final class NioWorker implements ShuffleQueues {
             if (result != NONE) {
                 return result;
             }
-            readChannelsNow = true;
             if (Thread.currentThread().isInterrupted()) {
                 throw new FaroException(FaroException.Category.CLOSED, "interrupted while waiting for rows");
             }
-            try {
-                selector.select(1);
-                selector.selectedKeys().clear();
-            } catch (IOException e) {
-                throw new FaroException(FaroException.Category.IO, "NIO select failed: " + e.getMessage(), e);
+            awaitEvent();
+        }
+    }
+
+    /**
+     * Waits in the selector until a channel is readable, a channel with pending output is writable, or a
+     * same-process peer wakes this worker; then the next poll reads the channels.
+     */
+    private void awaitEvent() {
+        slot.register();
+        for (int other = 0; other < keys.length; other++) {
+            SelectionKey key = keys[other];
+            if (key != null) {
+                int wanted = owed[other] ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+                if (key.interestOps() != wanted) {
+                    key.interestOps(wanted);
+                }
             }
         }
+        try {
+            selector.select(BACKSTOP_MILLIS);
+            selector.selectedKeys().clear();
+        } catch (IOException e) {
+            throw new FaroException(FaroException.Category.IO, "NIO select failed: " + e.getMessage(), e);
+        }
+        readChannelsNow = true;
     }
 
     private int drainLocal(int wanted, MemorySegment into) {
@@ -323,6 +360,15 @@ public final class NioWorker implements ShuffleQueues {
         }
     }
 
+    private void writeOwed() {
+        for (int destination = 0; destination < owed.length; destination++) {
+            if (owed[destination]) {
+                writeOut(destination);
+            }
+        }
+    }
+
+    /** Writes what the socket takes; bytes it leaves behind are owed (written when it is writable again). */
     private void writeOut(int destination) {
         ByteBuffer buffer = out[destination];
         buffer.flip();
@@ -335,6 +381,7 @@ public final class NioWorker implements ShuffleQueues {
                     e);
         } finally {
             buffer.compact();
+            owed[destination] = buffer.position() > 0;
         }
     }
 
