@@ -60,9 +60,9 @@ class ClusterOptionsTest {
                         + " host; with --listen use --workers (see faro bench tpch --help)",
                 "tpch --provider ucx --design MESQ/SR | faro tpch: MESQ/SR needs UD queue pairs, which the ucx fabric does"
                         + " not offer; choose an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR) or tcp",
-                "bench tpch --listen 7000 --workers 2 --provider ucx | faro bench tpch: the benchmark's reference system is"
-                        + " MESQ/SR, which needs UD queue pairs, and the ucx fabric has none: use --provider net, or faro tpch"
-                        + " --provider ucx (see faro bench tpch --help)",
+                "bench tpch --listen 7000 --workers 2 --provider ucx | faro bench tpch: transport MESQ/SR needs UD queue"
+                        + " pairs, and the ucx fabric has none: name RC designs or tcp with --transports, or use --provider"
+                        + " net (see faro bench tpch --help)",
                 "bench tpch --workers 2 | faro bench tpch: --workers goes with --listen ADDR:PORT (workers started"
                         + " elsewhere); a local cluster's size is --nodes (see faro bench tpch --help)",
             })
