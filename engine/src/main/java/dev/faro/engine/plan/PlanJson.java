@@ -10,7 +10,8 @@ public final class PlanJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private PlanJson() {}
 
@@ -25,7 +26,11 @@ public final class PlanJson {
     /** Reads a plan; every node's constructor validates it again. */
     public static PlanNode fromJson(String json) {
         try {
-            return MAPPER.readValue(json, PlanNode.class);
+            PlanNode plan = MAPPER.readValue(json, PlanNode.class);
+            if (plan == null) { // the JSON literal null
+                throw new IllegalArgumentException("not a valid plan: null");
+            }
+            return plan;
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not a valid plan: " + e.getOriginalMessage(), e);
         }
