@@ -280,7 +280,7 @@ public final class RmaLane {
             boolean success = completion.status().isSuccess();
             if (completion.opcode() == Opcode.RECEIVE_WRITE_WITH_IMMEDIATE || completion.opcode() == Opcode.RECEIVE) {
                 if (success) {
-                    int rank = rankOf(completion.queuePairNumber());
+                    int rank = (int) id; // postReceive names each receive by its peer rank
                     int at = (int) (notificationsIn++ & (notificationRanks.length - 1));
                     notificationRanks[at] = rank;
                     notificationImmediates[at] = completion.immediate();
@@ -350,25 +350,19 @@ public final class RmaLane {
         probing[rank] = true;
     }
 
+    /**
+     * Posts one receive on {@code rank}'s queue pair. Its request id is the rank, so a notification's completion names
+     * its writer without a search over the queue pairs.
+     */
     void postReceive(int rank) {
         queuePairs[rank].postReceive(rank, scratch, 8, 8);
-    }
-
-    private int rankOf(int queuePairNumber) {
-        for (int rank = 0; rank < queuePairs.length; rank++) {
-            if (queuePairs[rank] != null && queuePairs[rank].queuePairNumber() == queuePairNumber) {
-                return rank;
-            }
-        }
-        throw new IllegalStateException("no peer owns queue pair " + queuePairNumber);
     }
 
     private void fail(WorkCompletion completion) {
         if (failure == null) {
             long id = completion.requestId();
-            int rank = completion.opcode() == Opcode.RECEIVE_WRITE_WITH_IMMEDIATE
-                    ? rankOf(completion.queuePairNumber())
-                    : id >= PROBE_REQUEST_BASE ? (int) (id - PROBE_REQUEST_BASE) : slotRank[(int) id];
+            // Only sends and probes fail a lane: poll() handles receive completions before it gets here.
+            int rank = id >= PROBE_REQUEST_BASE ? (int) (id - PROBE_REQUEST_BASE) : slotRank[(int) id];
             failure = new FaroException(
                     FaroException.Category.NETWORK,
                     "rank " + group.rank() + ": " + completion.opcode() + " with rank " + rank + " failed ("
