@@ -283,14 +283,14 @@ public final class LockServer implements GrantSink, AutoCloseable {
 
     @Override
     public void onGranted(int agent, long transactionId, long lockId, LockMode mode, long queuedNs) {
-        long start = System.nanoTime();
+        // A queued grant is a side effect of another agent's request (a release, an expiry): no processing of its own.
         respond(
                 agent,
                 MessageDescriptor.GRANTED,
                 mode.ordinal(),
                 lockId,
                 transactionId,
-                MessageDescriptor.timings(queuedNs, System.nanoTime() - start));
+                MessageDescriptor.timings(queuedNs, 0));
     }
 
     @Override
