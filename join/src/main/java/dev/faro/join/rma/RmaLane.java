@@ -15,7 +15,9 @@ import java.lang.foreign.MemorySegment;
  * until the put's completion is polled, which is the per-request completion of MPI's {@code MPI_Rput} + wait.
  * {@link #flush()} waits for every put of the lane ({@code MPI_Win_flush_all} for this thread). A notified put
  * ({@link #putNotify}) is a WRITE_WITH_IMMEDIATE: the target's lane of the same index sees its immediate through
- * {@link #pollNotification()} (foMPI-NA's notified access).
+ * {@link #pollNotification()} (foMPI-NA's notified access). A lane buffers at most the next power of two of
+ * {@code ranks × notificationDepth} notifications not yet taken; one more fails the lane with
+ * {@link FaroException.Category#QUEUE_FULL}.
  *
  * <p>Threading: a lane is confined to one thread at a time. Data path: {@link #put}, {@link #putNotify},
  * {@link #isComplete}, {@link #await} and {@link #flush} allocate nothing. A failed completion (the peer died or
@@ -280,7 +282,13 @@ public final class RmaLane {
             boolean success = completion.status().isSuccess();
             if (completion.opcode() == Opcode.RECEIVE_WRITE_WITH_IMMEDIATE || completion.opcode() == Opcode.RECEIVE) {
                 if (success) {
-                    int rank = rankOf(completion.queuePairNumber());
+                    int rank = (int) id; // postReceive names each receive by its peer rank
+                    if (notificationsIn - notificationsOut == notificationRanks.length) {
+                        // The receive is reposted as soon as it is polled, so the posted receives do not bound the
+                        // notifications waiting here: fail loudly rather than overwrite the oldest.
+                        overflow(rank);
+                        continue;
+                    }
                     int at = (int) (notificationsIn++ & (notificationRanks.length - 1));
                     notificationRanks[at] = rank;
                     notificationImmediates[at] = completion.immediate();
@@ -350,29 +358,33 @@ public final class RmaLane {
         probing[rank] = true;
     }
 
+    /**
+     * Posts one receive on {@code rank}'s queue pair. Its request id is the rank, so a notification's completion names
+     * its writer without a search over the queue pairs.
+     */
     void postReceive(int rank) {
         queuePairs[rank].postReceive(rank, scratch, 8, 8);
-    }
-
-    private int rankOf(int queuePairNumber) {
-        for (int rank = 0; rank < queuePairs.length; rank++) {
-            if (queuePairs[rank] != null && queuePairs[rank].queuePairNumber() == queuePairNumber) {
-                return rank;
-            }
-        }
-        throw new IllegalStateException("no peer owns queue pair " + queuePairNumber);
     }
 
     private void fail(WorkCompletion completion) {
         if (failure == null) {
             long id = completion.requestId();
-            int rank = completion.opcode() == Opcode.RECEIVE_WRITE_WITH_IMMEDIATE
-                    ? rankOf(completion.queuePairNumber())
-                    : id >= PROBE_REQUEST_BASE ? (int) (id - PROBE_REQUEST_BASE) : slotRank[(int) id];
+            // Only sends and probes fail a lane: poll() handles receive completions before it gets here.
+            int rank = id >= PROBE_REQUEST_BASE ? (int) (id - PROBE_REQUEST_BASE) : slotRank[(int) id];
             failure = new FaroException(
                     FaroException.Category.NETWORK,
                     "rank " + group.rank() + ": " + completion.opcode() + " with rank " + rank + " failed ("
                             + completion.status() + "): rank " + rank + " died or closed");
+        }
+    }
+
+    private void overflow(int rank) {
+        if (failure == null) {
+            failure = new FaroException(
+                    FaroException.Category.QUEUE_FULL,
+                    "rank " + group.rank() + ": a notified put from rank " + rank + " found "
+                            + notificationRanks.length + " notifications not yet taken (pollNotification); "
+                            + "take them, or raise notificationDepth");
         }
     }
 

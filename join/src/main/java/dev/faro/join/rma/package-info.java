@@ -1,8 +1,9 @@
 /**
- * A small MPI-3-RMA-like layer over the Faro fabric, for the ETH19 joins and any other one-sided algorithm (the
- * lock manager may reuse it): {@link dev.faro.join.rma.RmaGroup} (ranks connected by RC queue pairs, one lane per
- * thread), {@link dev.faro.join.rma.RmaWindow} (registered memory at every rank, created collectively),
- * {@link dev.faro.join.rma.RmaLane} (put with per-request completion, flush, notified put) and
+ * A small MPI-3-RMA-like layer over the Faro fabric, for the ETH19 joins and any other one-sided algorithm (the joins
+ * use puts, flushes and collectives; notified puts have no user yet: the lock manager in {@code txn} does not depend
+ * on this module and writes its own mailboxes): {@link dev.faro.join.rma.RmaGroup} (ranks connected by RC queue
+ * pairs, one lane per thread), {@link dev.faro.join.rma.RmaWindow} (registered memory at every rank, created
+ * collectively), {@link dev.faro.join.rma.RmaLane} (put with per-request completion, flush, notified put) and
  * {@link dev.faro.join.rma.Collectives} (allreduce, scan, reduce-scatter, all-to-all, barrier, broadcast).
  *
  * <p>MPI terms to Faro terms: {@code MPI_Win_create} is {@code RmaGroup.createWindow}; {@code MPI_Put} /

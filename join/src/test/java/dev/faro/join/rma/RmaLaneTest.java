@@ -167,4 +167,49 @@ class RmaLaneTest {
         });
         assertThat(refusals).allSatisfy(r -> assertThat(r).contains("slot 0 is still pending"));
     }
+
+    @ParameterizedTest
+    @FieldSource("PROVIDERS")
+    void notificationsNotTakenFailTheLaneLoudlyInsteadOfBeingOverwritten(String provider) throws Exception {
+        // 2 ranks × 16 receives: a lane buffers 32 notifications; rank 0 sends 64 and rank 1 only polls.
+        int notifications = 64;
+        LocalPeerExchange.Group exchange = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+        RmaConfig config = RmaConfig.of(1, 8).withTimeout(Duration.ofSeconds(30));
+        List<CompletableFuture<String>> outcomes = new java.util.ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        for (int rank = 0; rank < 2; rank++) {
+            int self = rank;
+            outcomes.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        try (Fabric fabric = Fabrics.open(InJvmRanks.config(provider, directory, self));
+                                RmaGroup group =
+                                        RmaGroup.open(fabric, exchange.member(self), "overflow", config, () -> {})) {
+                            RmaWindow window = group.createWindow(Long.BYTES);
+                            MemoryRegion message = group.registerLocal(Long.BYTES);
+                            RmaLane lane = group.lane(0);
+                            if (self == 0) {
+                                for (int i = 0; i < notifications; i++) {
+                                    int slot = i % lane.requestSlots();
+                                    lane.await(slot);
+                                    lane.putNotify(1, window, 0, message, 0, Long.BYTES, i, slot);
+                                }
+                                lane.flush();
+                                return "sent";
+                            }
+                            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                            while (System.nanoTime() - deadline < 0) {
+                                lane.poll();
+                            }
+                            return "no overflow in 30 s";
+                        } catch (FaroException e) {
+                            return e.category() + ": " + e.getMessage();
+                        }
+                    },
+                    pool));
+        }
+        pool.shutdown();
+        assertThat(outcomes.get(1).get(50, TimeUnit.SECONDS))
+                .startsWith("QUEUE_FULL: rank 1: a notified put from rank 0 found 32 notifications not yet taken");
+        outcomes.get(0).get(50, TimeUnit.SECONDS); // the sender ends either way (sent, or failed by the closed peer)
+    }
 }

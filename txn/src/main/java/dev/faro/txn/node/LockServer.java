@@ -20,6 +20,8 @@ import dev.faro.txn.mailbox.MailboxLayout;
 import dev.faro.txn.mailbox.MessageDescriptor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,6 +48,9 @@ public final class LockServer implements GrantSink, AutoCloseable {
     private static final long KIND_SEND = 2L << 32;
     private static final long KIND_PROBE = 3L << 32;
     private static final long EXPIRE_INTERVAL_NS = 1_000_000L;
+    private static final VarHandle LOCK_REQUESTS = counter("lockRequests");
+    private static final VarHandle PROCESSING_NS = counter("processingNs");
+    private static final VarHandle ABANDONED_AGENTS = counter("abandonedAgents");
 
     private final Topology topology;
     private final int server;
@@ -75,11 +80,11 @@ public final class LockServer implements GrantSink, AutoCloseable {
     private long lastExpireNs;
     private long lastProbeNs;
 
-    // Counters: written by the server thread, read approximately by others.
-    private volatile long lockRequests;
-    private volatile long processingNs;
-    private volatile long abandonedAgents;
-    private volatile long messages;
+    // Counters: written by the server thread only, with opaque stores (no fence per request: a volatile increment
+    // would be one); read by others with opaque loads, so approximate while running.
+    private long lockRequests;
+    private long processingNs;
+    private long abandonedAgents;
 
     LockServer(Fabric fabric, Topology topology, int server, LockManagerOptions options) {
         this.topology = topology;
@@ -226,7 +231,6 @@ public final class LockServer implements GrantSink, AutoCloseable {
             return;
         }
         lastHeardNs[agent] = nowNs;
-        messages++;
         if (maxDelayNs > 0) {
             delay();
         }
@@ -240,14 +244,14 @@ public final class LockServer implements GrantSink, AutoCloseable {
         long transaction = MessageDescriptor.transactionId(slots, slot);
         switch (tag) {
             case MessageDescriptor.LOCK_REQUEST -> {
-                lockRequests++;
+                LOCK_REQUESTS.setOpaque(this, lockRequests + 1);
                 long lockId = MessageDescriptor.lockId(slots, slot);
                 LockMode mode = LockMode.ofCode(MessageDescriptor.mode(slots, slot));
                 int outcome =
                         table.request(agent, transaction, MessageDescriptor.aux(slots, slot), lockId, mode, startNs);
                 if (outcome != LockTable.QUEUED) {
                     long spent = System.nanoTime() - startNs;
-                    processingNs += spent;
+                    PROCESSING_NS.setOpaque(this, processingNs + spent);
                     respond(
                             agent,
                             outcome == LockTable.GRANTED ? MessageDescriptor.GRANTED : MessageDescriptor.DENIED,
@@ -283,14 +287,14 @@ public final class LockServer implements GrantSink, AutoCloseable {
 
     @Override
     public void onGranted(int agent, long transactionId, long lockId, LockMode mode, long queuedNs) {
-        long start = System.nanoTime();
+        // A queued grant is a side effect of another agent's request (a release, an expiry): no processing of its own.
         respond(
                 agent,
                 MessageDescriptor.GRANTED,
                 mode.ordinal(),
                 lockId,
                 transactionId,
-                MessageDescriptor.timings(queuedNs, System.nanoTime() - start));
+                MessageDescriptor.timings(queuedNs, 0));
     }
 
     @Override
@@ -375,11 +379,19 @@ public final class LockServer implements GrantSink, AutoCloseable {
         for (int agent = 0; agent < gone.length; agent++) {
             if (gone[agent] && !abandoned[agent]) {
                 abandoned[agent] = true;
-                abandonedAgents++;
+                ABANDONED_AGENTS.setOpaque(this, abandonedAgents + 1);
                 released += table.abandon(agent, nowNs);
             }
         }
         return released;
+    }
+
+    private static VarHandle counter(String name) {
+        try {
+            return MethodHandles.lookup().findVarHandle(LockServer.class, name, long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private void delay() {
@@ -391,22 +403,17 @@ public final class LockServer implements GrantSink, AutoCloseable {
 
     /** Lock requests handled so far (approximate while running). */
     public long lockRequests() {
-        return lockRequests;
+        return (long) LOCK_REQUESTS.getOpaque(this);
     }
 
     /** Summed processing time of the requests answered at once, in ns (approximate while running). */
     public long processingNs() {
-        return processingNs;
-    }
-
-    /** Messages received so far (approximate while running). */
-    public long messages() {
-        return messages;
+        return (long) PROCESSING_NS.getOpaque(this);
     }
 
     /** Agents this server declared gone (their locks released). */
     public long abandonedAgents() {
-        return abandonedAgents;
+        return (long) ABANDONED_AGENTS.getOpaque(this);
     }
 
     /** The lock table; only for checks after {@link #close} or from the server's own thread. */

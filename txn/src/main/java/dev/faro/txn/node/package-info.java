@@ -26,7 +26,9 @@
  *
  * A mailbox slot is written again only after its reader answered the previous message (response, vote or
  * acknowledgment), so one slot per writer is enough. Failures: an agent waits at most the response timeout and fails
- * with one line naming the server; a server that sees an error completion towards an agent, or whose one-sided READ
- * probe of a silent lock holder fails, releases that agent's locks, so waiters behind a dead agent are granted.
+ * with one line naming the server (for a wait on several, the acknowledgments of an end of transaction or the data
+ * writes, the first of them, not necessarily the silent one; a vote's timeout names the vote count instead); a server
+ * that sees an error completion towards an agent, or whose one-sided READ probe of a silent lock holder fails,
+ * releases that agent's locks, so waiters behind a dead agent are granted.
  */
 package dev.faro.txn.node;
