@@ -139,7 +139,12 @@ public final class MpiBaseline {
      * would make MPI collapse under its own polling and flatter the designs).
      */
     public static int ranksPerNode(ShuffleCase shuffleCase, int cores) {
-        return (long) shuffleCase.nodes() * shuffleCase.threads() <= cores ? shuffleCase.threads() : 1;
+        return fitsOneRankPerThread(shuffleCase, cores) ? shuffleCase.threads() : 1;
+    }
+
+    /** Whether {@code nodes × threads} ranks fit the host's {@code cores}. */
+    private static boolean fitsOneRankPerThread(ShuffleCase shuffleCase, int cores) {
+        return (long) shuffleCase.nodes() * shuffleCase.threads() <= cores;
     }
 
     /** What the MPI rows of {@code shuffleCase} ran on this host, for the tables: ranks, per node, and why. */
@@ -157,7 +162,7 @@ public final class MpiBaseline {
                 perNode == 1 ? "" : "s",
                 work,
                 cores,
-                (long) shuffleCase.nodes() * shuffleCase.threads() <= cores
+                fitsOneRankPerThread(shuffleCase, cores)
                         ? "one rank per thread of a node"
                         : shuffleCase.threads() > 1
                                 ? "nodes x threads = " + shuffleCase.nodes() * shuffleCase.threads()

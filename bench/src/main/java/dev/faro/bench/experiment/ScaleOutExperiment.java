@@ -103,8 +103,10 @@ public final class ScaleOutExperiment extends ExperimentDriver {
 
     /**
      * The headline at the smallest node count, against MPI at equal cores ({@link MpiBaseline#ranksPerNode}; the line
-     * names MPI's configuration): the best design at least 1.5x MPI and 2x TCP on repartition, MESQ/SR at least 1x MPI,
-     * and the best design at least 1x MPI on broadcast; then the best ratios seen per pattern.
+     * names MPI's configuration) and at MPI's fastest run, not its median: Open MPI is bimodal on the development host
+     * (repartition at 1.05 or 2.8 GB/s run to run), and a goal met against its slow mode is not met. The designs'
+     * medians against that: the best design at least 1.5x MPI and 2x TCP on repartition, MESQ/SR at least 1x MPI, and
+     * the best design at least 1x MPI on broadcast; then the best ratios seen per pattern (against medians).
      */
     @Override
     protected List<String> findings(List<TrialResult> results) {
@@ -122,23 +124,27 @@ public final class ScaleOutExperiment extends ExperimentDriver {
         Optional<TrialResult> mpiBroadcast = find(results, broadcast, "MPI");
         Optional<TrialResult> tcp = find(results, repartition, "TCP");
         if (bestRepartition.isPresent() && mpi.isPresent() && tcp.isPresent()) {
-            double bestMpi =
-                    bestRepartition.get().gigabytesPerSecond() / mpi.get().gigabytesPerSecond();
+            double mpiFastest = mpi.get().maxGigabytesPerSecond();
+            double bestMpi = bestRepartition.get().gigabytesPerSecond() / mpiFastest;
             double bestTcp =
                     bestRepartition.get().gigabytesPerSecond() / tcp.get().gigabytesPerSecond();
-            double mesqMpi = mesq.map(m -> m.gigabytesPerSecond() / mpi.get().gigabytesPerSecond())
-                    .orElse(Double.NaN);
+            double mesqMpi = mesq.map(m -> m.gigabytesPerSecond() / mpiFastest).orElse(Double.NaN);
             double broadcastMpi = bestBroadcast.isPresent() && mpiBroadcast.isPresent()
                     ? bestBroadcast.get().gigabytesPerSecond()
-                            / mpiBroadcast.get().gigabytesPerSecond()
+                            / mpiBroadcast.get().maxGigabytesPerSecond()
                     : Double.NaN;
             boolean met = bestMpi >= 1.5 && bestTcp >= 2 && mesqMpi >= 1 && broadcastMpi >= 1;
             findings.add(format(
-                    "goal at %d nodes, MPI at equal cores (%s): %s — repartition: best design %s %.2fx MPI (>= 1.5)"
+                    "goal at %d nodes, MPI at equal cores (%s), at its fastest of %d runs (repartition %.2f GB/s,"
+                            + " median %.2f, slowest %.2f): %s — repartition: best design %s %.2fx MPI (>= 1.5)"
                             + " and %.2fx TCP (>= 2), MESQ/SR %.2fx MPI (>= 1); broadcast: best design %s %.2fx MPI"
                             + " (>= 1)",
                     nodes,
                     MpiBaseline.configuration(mpi.get().trial().shuffleCase()),
+                    mpi.get().runs(),
+                    mpiFastest,
+                    mpi.get().gigabytesPerSecond(),
+                    mpi.get().minGigabytesPerSecond(),
                     met ? "MET" : "NOT MET",
                     bestRepartition.get().trial().series(),
                     bestMpi,

@@ -3,7 +3,9 @@
  * before they connect (the "exchange routing information" step of TODS19 §2.3): {@link
  * dev.faro.fabric.bootstrap.PeerExchange}, with an in-JVM implementation ({@link
  * dev.faro.fabric.bootstrap.LocalPeerExchange}); the cluster runtime relays it through its coordinator. It lives
- * beside the fabric, not in a user of it, because every system on the fabric (the shuffle designs, the joins, the
- * lock manager, the middleware) needs it once to connect and nothing else of the others.
+ * beside the fabric, not in a user of it, because several systems on the fabric need it once to connect and nothing
+ * else of each other: the shuffle designs and the TCP baseline, the joins' RMA group, and the lock manager (which
+ * takes the gathered addresses, from this exchange in {@code faro bench locks}). The middleware declares a one-method
+ * all-gather of its own ({@code dev.faro.middleware.PeerExchange}), which its bench adapts from this one.
  */
 package dev.faro.fabric.bootstrap;

@@ -98,6 +98,8 @@ public final class ShuffleSink {
          * two words or there are more than {@value #PACKED_GROUPS} groups (then tuples go one at a time).
          */
         private final long[] staging;
+        /** {@link #staging} as a segment, the source of {@link #copyWhole} (null with it). */
+        private final MemorySegment stagingSegment;
         /** log2 of the bits of a group's rank field in the staged path's counter: 4 (16 bits) or 3 (8 bits). */
         private final int fieldShift;
         /** The bits of a rank field: {@code 0xffff} or {@code 0xff}. */
@@ -116,6 +118,7 @@ public final class ShuffleSink {
             this.lengths = new int[count];
             this.limits = new int[count];
             this.staging = tupleBytes == PAIR_BYTES && count <= PACKED_GROUPS ? new long[count * RUN_LONGS] : null;
+            this.stagingSegment = staging != null ? MemorySegment.ofArray(staging) : null;
             this.fieldShift = count <= 4 ? 4 : 3;
             this.fieldMask = (1 << (1 << fieldShift)) - 1;
             this.chunkTuples = Math.min(CHUNK_TUPLES, fieldMask);
@@ -171,49 +174,39 @@ public final class ShuffleSink {
 
         /** Copies each group's staged run ({@code ranks}: its length) into the group's buffers, sending full ones. */
         private void copyStaged(long ranks) {
-            long[] staging = this.staging;
             for (int group = 0; group < output.length; group++) {
                 int staged = (int) (ranks >>> (group << fieldShift)) & fieldMask;
-                int copied = 0;
-                while (copied < staged) {
-                    if (payloads[group] == null) {
-                        open(group);
-                    }
-                    int length = lengths[group];
-                    int take = Math.min(staged - copied, (limits[group] + PAIR_BYTES - length) / PAIR_BYTES);
-                    MemorySegment.copy(
-                            staging, group * RUN_LONGS + copied * 2, payloads[group], WORD, length, take * 2);
-                    copied += take;
-                    length += take * PAIR_BYTES;
-                    lengths[group] = length;
-                    if (length > limits[group]) {
-                        send(group, StreamState.MORE_DATA);
-                    }
-                }
+                copyWhole(group, stagingSegment, (long) group * RUN_LONGS * Long.BYTES, (long) staged * PAIR_BYTES);
             }
         }
 
         /**
-         * One group (broadcast): every tuple goes to it, so the vector is copied into the group's buffers as it is, a
-         * buffer's worth of whole tuples at a time, without asking the partitioner.
+         * One group (broadcast): every tuple goes to it, so the vector is copied into the group's buffers as it is,
+         * without asking the partitioner.
          */
         private void addToSingleGroup(MemorySegment tuples, long offset, int count) {
-            long remaining = (long) count * tupleBytes;
-            long from = offset;
-            while (remaining > 0) {
-                if (payloads[0] == null) {
-                    open(0);
+            copyWhole(0, tuples, offset, (long) count * tupleBytes);
+        }
+
+        /**
+         * Copies {@code bytes} of whole tuples from {@code from} at {@code offset} into {@code group}'s buffers, a
+         * buffer's worth of whole tuples at a time, sending each buffer that fills.
+         */
+        private void copyWhole(int group, MemorySegment from, long offset, long bytes) {
+            while (bytes > 0) {
+                if (payloads[group] == null) {
+                    open(group);
                 }
-                int length = lengths[0];
-                long room = (long) (limits[0] + tupleBytes - length) / tupleBytes * tupleBytes;
-                long take = Math.min(room, remaining);
-                MemorySegment.copy(tuples, from, payloads[0], length, take);
-                from += take;
-                remaining -= take;
+                int length = lengths[group];
+                long room = (long) (limits[group] + tupleBytes - length) / tupleBytes * tupleBytes;
+                long take = Math.min(room, bytes);
+                MemorySegment.copy(from, offset, payloads[group], length, take);
+                offset += take;
+                bytes -= take;
                 length += (int) take;
-                lengths[0] = length;
-                if (length > limits[0]) {
-                    send(0, StreamState.MORE_DATA);
+                lengths[group] = length;
+                if (length > limits[group]) {
+                    send(group, StreamState.MORE_DATA);
                 }
             }
         }
