@@ -28,23 +28,32 @@ abstract sealed class Conjunct {
         final int column;
         final long low;
         final long high;
+        /** Whether no int lies in the range. */
+        private final boolean empty;
+        /** The range clamped to the int values. */
+        private final int intLow;
+
+        private final int intHigh;
 
         IntRange(int column, long low, long high) {
             this.column = column;
             this.low = low;
             this.high = high;
+            this.empty = high < low || high < Integer.MIN_VALUE || low > Integer.MAX_VALUE;
+            this.intLow = Math.clamp(low, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            this.intHigh = Math.clamp(high, Integer.MIN_VALUE, Integer.MAX_VALUE);
         }
 
         @Override
         int narrow(Batch batch, int[] selection, int count) {
+            if (empty) {
+                return 0;
+            }
             IntVector vector = (IntVector) batch.column(column);
             int[] values = vector.values();
             boolean[] nulls = vector.nulls();
-            if (high < low || high < Integer.MIN_VALUE || low > Integer.MAX_VALUE) {
-                return 0;
-            }
-            int low = (int) Math.max(this.low, Integer.MIN_VALUE);
-            int high = (int) Math.min(this.high, Integer.MAX_VALUE);
+            int low = intLow;
+            int high = intHigh;
             int out = 0;
             if (nulls == null) {
                 for (int j = 0; j < count; j++) {
