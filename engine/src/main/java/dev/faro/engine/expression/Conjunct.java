@@ -9,8 +9,9 @@ import dev.faro.engine.vector.StringVector;
 /**
  * One term of a filter's conjunction as a selection kernel: narrows a selection (ascending row positions of a batch)
  * in place to the rows where the term is TRUE, looking only at the selected rows. Each kernel is specialised to one
- * column type and test so the loop is a tight, branch-free compaction over primitive arrays; {@link Generic} runs any
- * other term through its {@link Evaluator}. SQL NULL is never TRUE, so a NULL row is dropped. Built by
+ * column type and test: the numeric ones are tight compactions over the column's primitive array (branch-free where no
+ * NULLs are possible), the string ones loop over the selected strings; {@link Generic} runs any other term through its
+ * {@link Evaluator} over the whole batch. SQL NULL is never TRUE, so a NULL row is dropped. Built by
  * {@link Conjuncts}; thread-confined (the generic kernel's evaluator may cache buffers).
  *
  * <p>Data path: allocation-free, except what a generic term's evaluator allocates.
