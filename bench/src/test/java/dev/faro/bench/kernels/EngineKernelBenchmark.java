@@ -64,7 +64,9 @@ public class EngineKernelBenchmark {
             new Column("o_comment", DataType.varchar(79)));
     private static final Schema PARTS = Schema.of(new Column("p_partkey", DataType.BIGINT));
 
-    private Batch lines;
+    /** The benchmarks' input batch; read by the test of their bodies. */
+    Batch lines;
+
     private FilterEvaluator q6Filter;
     private FilterEvaluator q13Filter;
     private Operator aggregation;

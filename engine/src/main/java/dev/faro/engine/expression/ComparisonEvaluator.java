@@ -26,19 +26,31 @@ final class ComparisonEvaluator implements Evaluator {
         this.left = left;
         this.right = right;
         this.domain = ExpressionTypes.comparisonDomain(left.type(), right.type());
-        boolean exactDomain = domain.kind() != TypeKind.VARCHAR
-                && domain.kind() != TypeKind.DOUBLE
-                && domain.kind() != TypeKind.BOOLEAN;
-        if (exactDomain
-                && right instanceof ConstantEvaluator c
-                && c.literal().value() != null
-                && ExpressionTypes.scale(left.type()) == ExpressionTypes.scale(domain)) {
+        if (right instanceof ConstantEvaluator c && comparesAsValueLongs(left.type(), c.literal())) {
             constantFastPath = true;
-            constant = Coercions.longs(ConstantEvaluator.build(c.literal(), 1), 1, ExpressionTypes.scale(domain))[0];
+            constant = longConstant(left.type(), c.literal());
         } else {
             constantFastPath = false;
             constant = 0;
         }
+    }
+
+    /**
+     * Whether a value of {@code valueType} compares with {@code literal} on the value's own longs: the literal is not
+     * NULL and the comparison's domain is exact (or DATE) at the value's scale, so the literal's digits fit it.
+     */
+    static boolean comparesAsValueLongs(DataType valueType, Literal literal) {
+        DataType domain = ExpressionTypes.comparisonDomain(valueType, literal.type());
+        return literal.value() != null
+                && domain.kind() != TypeKind.VARCHAR
+                && domain.kind() != TypeKind.DOUBLE
+                && domain.kind() != TypeKind.BOOLEAN
+                && ExpressionTypes.scale(valueType) == ExpressionTypes.scale(domain);
+    }
+
+    /** {@code literal} as a long at {@code valueType}'s scale; only when {@link #comparesAsValueLongs} holds. */
+    static long longConstant(DataType valueType, Literal literal) {
+        return Coercions.longs(ConstantEvaluator.build(literal, 1), 1, ExpressionTypes.scale(valueType))[0];
     }
 
     @Override

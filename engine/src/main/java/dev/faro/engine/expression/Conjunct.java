@@ -9,8 +9,9 @@ import dev.faro.engine.vector.StringVector;
 /**
  * One term of a filter's conjunction as a selection kernel: narrows a selection (ascending row positions of a batch)
  * in place to the rows where the term is TRUE, looking only at the selected rows. Each kernel is specialised to one
- * column type and test so the loop is a tight, branch-free compaction over primitive arrays; {@link Generic} runs any
- * other term through its {@link Evaluator}. SQL NULL is never TRUE, so a NULL row is dropped. Built by
+ * column type and test: the numeric ones are tight compactions over the column's primitive array (branch-free where no
+ * NULLs are possible), the string ones loop over the selected strings; {@link Generic} runs any other term through its
+ * {@link Evaluator} over the whole batch. SQL NULL is never TRUE, so a NULL row is dropped. Built by
  * {@link Conjuncts}; thread-confined (the generic kernel's evaluator may cache buffers).
  *
  * <p>Data path: allocation-free, except what a generic term's evaluator allocates.
@@ -28,23 +29,32 @@ abstract sealed class Conjunct {
         final int column;
         final long low;
         final long high;
+        /** Whether no int lies in the range. */
+        private final boolean empty;
+        /** The range clamped to the int values. */
+        private final int intLow;
+
+        private final int intHigh;
 
         IntRange(int column, long low, long high) {
             this.column = column;
             this.low = low;
             this.high = high;
+            this.empty = high < low || high < Integer.MIN_VALUE || low > Integer.MAX_VALUE;
+            this.intLow = Math.clamp(low, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            this.intHigh = Math.clamp(high, Integer.MIN_VALUE, Integer.MAX_VALUE);
         }
 
         @Override
         int narrow(Batch batch, int[] selection, int count) {
+            if (empty) {
+                return 0;
+            }
             IntVector vector = (IntVector) batch.column(column);
             int[] values = vector.values();
             boolean[] nulls = vector.nulls();
-            if (high < low || high < Integer.MIN_VALUE || low > Integer.MAX_VALUE) {
-                return 0;
-            }
-            int low = (int) Math.max(this.low, Integer.MIN_VALUE);
-            int high = (int) Math.min(this.high, Integer.MAX_VALUE);
+            int low = intLow;
+            int high = intHigh;
             int out = 0;
             if (nulls == null) {
                 for (int j = 0; j < count; j++) {

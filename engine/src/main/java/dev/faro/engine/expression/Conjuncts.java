@@ -104,14 +104,10 @@ final class Conjuncts {
         if (!type.isInt() && !type.isLong()) {
             return null;
         }
-        DataType domain = ExpressionTypes.comparisonDomain(type, literal.type());
-        if (domain.kind() == TypeKind.DOUBLE
-                || domain.kind() == TypeKind.VARCHAR
-                || domain.kind() == TypeKind.BOOLEAN
-                || ExpressionTypes.scale(domain) != ExpressionTypes.scale(type)) {
-            return null; // the constant has digits the column's scale cannot hold: compare in the evaluator
+        if (!ComparisonEvaluator.comparesAsValueLongs(type, literal)) {
+            return null; // e.g. the constant has digits the column's scale cannot hold: compare in the evaluator
         }
-        long constant = Coercions.longs(ConstantEvaluator.build(literal, 1), 1, ExpressionTypes.scale(domain))[0];
+        long constant = ComparisonEvaluator.longConstant(type, literal);
         if (operator == Comparison.Operator.NOT_EQUAL) {
             return new Conjunct.NotEqual(index, constant);
         }

@@ -86,11 +86,11 @@ final class GroupTable {
             Arrays.fill(groupIds, 0, rows, 0);
             return groupIds;
         }
-        long[] hashes = keys.hashes;
         if (longSlots != null) {
             assignLongs(keys.longs[0], keys.nulls[0], rows);
             return groupIds;
         }
+        long[] hashes = keys.hashes;
         for (int i = 0; i < rows; i++) {
             long hash = hashes[i];
             int slot = (int) hash & mask;
@@ -119,26 +119,26 @@ final class GroupTable {
     /** {@link #assign} with one non-string key: through {@link #longSlots}. */
     private void assignLongs(long[] values, boolean[] nulls, int rows) {
         int[] groupIds = this.groupIds;
-        LongGroupSlots longSlots = this.longSlots;
         for (int i = 0; i < rows; i++) {
-            if (nulls != null && nulls[i]) {
-                groupIds[i] = nullGroup(KeyColumns.hashOfOneNullKey());
-                continue;
-            }
-            long value = values[i];
-            int candidate = groups;
-            int group = longSlots.findOrPut(value, candidate);
-            if (group == candidate) {
-                newGroup(KeyColumns.hashOfOneKey(value));
-                keyLongs[0][group] = value;
-            }
-            groupIds[i] = group;
+            groupIds[i] = nulls != null && nulls[i] ? nullGroup() : longGroup(values[i]);
         }
     }
 
-    private int nullGroup(long hash) {
+    /** The group of the non-NULL one-key {@code value} through {@link #longSlots}, inserted when new. */
+    private int longGroup(long value) {
+        int candidate = groups;
+        int group = longSlots.findOrPut(value, candidate);
+        if (group == candidate) {
+            newGroup(KeyColumns.hashOfOneKey(value));
+            keyLongs[0][group] = value;
+        }
+        return group;
+    }
+
+    /** The group of the NULL key when {@link #longSlots} is in use, inserted when new. */
+    private int nullGroup() {
         if (nullGroup < 0) {
-            nullGroup = newGroup(hash);
+            nullGroup = newGroup(KeyColumns.hashOfOneNullKey());
             keyNulls[0][nullGroup] = true;
         }
         return nullGroup;
@@ -153,18 +153,7 @@ final class GroupTable {
             return 0;
         }
         if (longSlots != null) {
-            long hash = other.groupHashes[otherGroup];
-            if (other.keyNulls[0][otherGroup]) {
-                return nullGroup(hash);
-            }
-            long value = other.keyLongs[0][otherGroup];
-            int candidate = groups;
-            int group = longSlots.findOrPut(value, candidate);
-            if (group == candidate) {
-                newGroup(hash);
-                keyLongs[0][group] = value;
-            }
-            return group;
+            return other.keyNulls[0][otherGroup] ? nullGroup() : longGroup(other.keyLongs[0][otherGroup]);
         }
         long hash = other.groupHashes[otherGroup];
         int slot = (int) hash & mask;

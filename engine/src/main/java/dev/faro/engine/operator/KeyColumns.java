@@ -16,6 +16,8 @@ import dev.faro.engine.vector.Vector;
 final class KeyColumns {
 
     private static final long NULL_HASH = 0x5bd1e995L;
+    /** The hash of a row before its first key is combined in. */
+    private static final long HASH_SEED = 0x9e3779b97f4a7c15L;
 
     private final int[] columns;
     final long[][] longs;
@@ -88,7 +90,7 @@ final class KeyColumns {
 
     /** Hashes rows {@code [from, to)} of the normalized keys; ranges may be hashed by different threads. */
     void hashRange(int from, int to) {
-        java.util.Arrays.fill(hashes, from, to, 0x9e3779b97f4a7c15L);
+        java.util.Arrays.fill(hashes, from, to, HASH_SEED);
         java.util.Arrays.fill(anyNull, from, to, false);
         for (int k = 0; k < columns.length; k++) {
             String[] keyStrings = strings[k];
@@ -102,7 +104,7 @@ final class KeyColumns {
                     } else {
                         h = value.hashCode();
                     }
-                    hashes[i] = mix(hashes[i] * 31 + h);
+                    hashes[i] = combine(hashes[i], h);
                 }
                 continue;
             }
@@ -110,7 +112,7 @@ final class KeyColumns {
             boolean[] keyNulls = nulls[k];
             if (keyNulls == null) {
                 for (int i = from; i < to; i++) {
-                    hashes[i] = mix(hashes[i] * 31 + values[i]);
+                    hashes[i] = combine(hashes[i], values[i]);
                 }
             } else {
                 for (int i = from; i < to; i++) {
@@ -119,7 +121,7 @@ final class KeyColumns {
                         anyNull[i] = true;
                         h = NULL_HASH;
                     }
-                    hashes[i] = mix(hashes[i] * 31 + h);
+                    hashes[i] = combine(hashes[i], h);
                 }
             }
         }
@@ -127,12 +129,17 @@ final class KeyColumns {
 
     /** The hash {@link #hashRange} gives a row whose only key is the non-NULL normalized {@code value}. */
     static long hashOfOneKey(long value) {
-        return mix(0x9e3779b97f4a7c15L * 31 + value);
+        return combine(HASH_SEED, value);
     }
 
     /** The hash {@link #hashRange} gives a row whose only key is NULL. */
     static long hashOfOneNullKey() {
-        return mix(0x9e3779b97f4a7c15L * 31 + NULL_HASH);
+        return combine(HASH_SEED, NULL_HASH);
+    }
+
+    /** A row's hash so far with one more key's hash (or normalized value) combined in. */
+    private static long combine(long hash, long keyHash) {
+        return mix(hash * 31 + keyHash);
     }
 
     /** Whether key {@code k} of row {@code row} is NULL. */
