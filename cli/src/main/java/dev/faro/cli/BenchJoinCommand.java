@@ -154,11 +154,7 @@ final class BenchJoinCommand implements Callable<Integer> {
                             : bandwidthCaps.stream().map(ByteSizes::parse).toList(),
                     noSortMerge ? Boolean.FALSE : null,
                     outputDirectory);
-            if (cluster.listening() && config.nodeCounts().getLast() > cluster.workers()) {
-                throw new IllegalArgumentException(
-                        "--nodes " + config.nodeCounts().getLast() + " is more than the " + cluster.workers()
-                                + " workers that join (--workers)");
-            }
+            cluster.requireJoined("--nodes", config.nodeCounts().getLast());
             joined = cluster.listening() ? cluster.joining(provider, progress) : null;
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -119,11 +119,8 @@ final class BenchLocksCommand implements Callable<Integer> {
         LocksBenchmarkConfig config = config();
         ClusterStart joined;
         try {
+            cluster.requireJoined("--nodes", config.nodes());
             joined = cluster.listening() ? cluster.joining(config.provider(), progress) : null;
-            if (joined != null && cluster.workers() < config.nodes()) {
-                throw new IllegalArgumentException(
-                        "--nodes " + config.nodes() + " is more than the " + cluster.workers() + " --workers");
-            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

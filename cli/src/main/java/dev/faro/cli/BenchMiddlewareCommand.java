@@ -105,11 +105,8 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
         MiddlewareBenchmarkConfig config = config();
         ClusterStart joined;
         try {
+            cluster.requireJoined("--processes", config.maxProcesses());
             joined = cluster.listening() ? cluster.joining(config.provider(), progress) : null;
-            if (joined != null && cluster.workers() < config.maxProcesses()) {
-                throw new IllegalArgumentException("--processes " + config.maxProcesses() + " is more than the "
-                        + cluster.workers() + " --workers");
-            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
