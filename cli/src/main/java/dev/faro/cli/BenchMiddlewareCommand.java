@@ -4,19 +4,13 @@ import dev.faro.bench.middleware.MiddlewareBenchmark;
 import dev.faro.bench.middleware.MiddlewareBenchmarkConfig;
 import dev.faro.bench.middleware.MiddlewareReport;
 import dev.faro.cluster.coordinator.ClusterStart;
-import dev.faro.fabric.FaroException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -45,9 +39,6 @@ import picocli.CommandLine.Spec;
                     + " their PNG plots under --out."
         })
 final class BenchMiddlewareCommand implements Callable<Integer> {
-
-    /** Exit code when the benchmark fails at run time. */
-    static final int FAILED = 1;
 
     @Spec
     private CommandSpec spec;
@@ -95,33 +86,24 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
     private boolean quick;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
+    public Integer call() throws InterruptedException {
+        BenchRun run = new BenchRun(spec);
         MiddlewareBenchmarkConfig config = config();
-        ClusterStart joined;
-        try {
+        ClusterStart joined = run.options(() -> {
             cluster.requireJoined("--processes", config.maxProcesses());
-            joined = cluster.listening() ? cluster.joining(config.provider(), progress) : null;
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
-            MiddlewareReport report = new MiddlewareBenchmark(config, joined, progress).run();
+            return cluster.listening() ? cluster.joining(config.provider(), run.progress()) : null;
+        });
+        return run.run(out -> {
+            MiddlewareReport report;
+            try {
+                report = new MiddlewareBenchmark(config, joined, run.progress()).run();
+            } catch (IllegalArgumentException e) {
+                // a refusal found at run time (fewer workers joined than --processes) fails the run
+                throw new IllegalStateException(e.getMessage(), e);
+            }
             out.print(report.text());
-            out.println("wrote "
-                    + String.join(
-                            ", ", report.files().stream().map(Path::toString).toList()));
-            out.flush();
-            return CommandLine.ExitCode.OK;
-        } catch (FaroException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            UserStop.printFailure(err, "faro bench middleware: " + e.getMessage());
-            return FAILED;
-        }
+            BenchRun.printWrote(out, report.files());
+        });
     }
 
     /** The options over the defaults; invalid values are usage errors. */
@@ -142,7 +124,7 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
                     runs != null ? runs : config.runs(),
                     outputDirectory);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 }
