@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
             "Prints throughput (|R|+|S| tuples/s), the thesis's phase breakdown (histogram, window allocation, network"
                     + " partitioning split into compute/put/wait, local partitioning, build-probe, imbalance), the"
                     + " per-core rates and a Table 4.2 analogue with the thesis's figures beside ours; writes join.csv,"
-                    + " join.json and join.png under --out.",
+                    + " join.json and join.png under --out (and join-crossover.png with two or more non-zero"
+                    + " --bandwidth-cap values).",
             "Every result is checked against the single-process join's (count and checksum of matched rid pairs)."
         })
 final class BenchJoinCommand implements Callable<Integer> {

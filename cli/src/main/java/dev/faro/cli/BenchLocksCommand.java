@@ -57,7 +57,8 @@ final class BenchLocksCommand implements Callable<Integer> {
     @Option(
             names = "--nodes",
             paramLabel = "N",
-            description = "Worker JVMs (nodes); 'nodes' sweeps 1, 2, 4, ... up to it (default: 2).")
+            description = "Worker JVMs (nodes); 'nodes' sweeps 1, 2, 4, ... up to it (default: 2; with --listen:"
+                    + " --workers).")
     private Integer nodes;
 
     @Option(names = "--servers", paramLabel = "N", description = "Lock servers per node (default: 1).")

@@ -57,7 +57,8 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
             names = "--processes",
             paramLabel = "N",
             split = ",",
-            description = "Process (worker JVM) counts (default: 4,8, the paper's; --quick: 4).")
+            description = "Process (worker JVM) counts (default: 4,8, the paper's; --quick: 4; with --listen:"
+                    + " --workers).")
     private List<Integer> processes;
 
     @Option(
