@@ -141,10 +141,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             if (cluster.listening()) {
                 TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
-                if (profile) {
-                    throw new IllegalArgumentException("--profile records local workers only: start the workers"
-                            + " of --listen with FARO_JAVA_OPTS=-XX:StartFlightRecording=filename=worker.jfr instead");
-                }
+                TpchOptions.refuseWithListen(
+                        "--profile",
+                        profile ? Boolean.TRUE : null,
+                        "FARO_JAVA_OPTS=-XX:StartFlightRecording=filename=worker.jfr on each worker host");
                 config = config.withNodes(cluster.workers());
             }
             if (nodes != null) {
