@@ -126,10 +126,8 @@ final class BenchJoinCommand implements Callable<Integer> {
         Consumer<String> progress = run.progress();
         String provider = run.options(() -> cluster.listening() ? cluster.provider() : cluster.localProvider());
         JoinBenchConfig config = run.options(() -> config(provider));
-        ClusterStart joined = run.options(() -> {
-            cluster.requireJoined("--nodes", config.nodeCounts().getLast());
-            return cluster.listening() ? cluster.joining(provider, progress) : null;
-        });
+        ClusterStart joined =
+                run.joined(cluster, provider, "--nodes", config.nodeCounts().getLast());
         return run.run(out -> {
             JoinBenchmark benchmark = new JoinBenchmark(config, progress);
             JoinBenchReport report;

@@ -104,10 +104,7 @@ final class BenchLocksCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         BenchRun run = new BenchRun(spec);
         LocksBenchmarkConfig config = config();
-        ClusterStart joined = run.options(() -> {
-            cluster.requireJoined("--nodes", config.nodes());
-            return cluster.listening() ? cluster.joining(config.provider(), run.progress()) : null;
-        });
+        ClusterStart joined = run.joined(cluster, config.provider(), "--nodes", config.nodes());
         return run.run(out -> {
             LocksReport report = new LocksBenchmark(config, joined, run.progress()).run();
             out.print(report.text());

@@ -90,10 +90,7 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         BenchRun run = new BenchRun(spec);
         MiddlewareBenchmarkConfig config = config();
-        ClusterStart joined = run.options(() -> {
-            cluster.requireJoined("--processes", config.maxProcesses());
-            return cluster.listening() ? cluster.joining(config.provider(), run.progress()) : null;
-        });
+        ClusterStart joined = run.joined(cluster, config.provider(), "--processes", config.maxProcesses());
         return run.run(out -> {
             MiddlewareReport report;
             try {

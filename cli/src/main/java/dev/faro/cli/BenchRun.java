@@ -1,5 +1,6 @@
 package dev.faro.cli;
 
+import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.FaroException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -63,6 +64,17 @@ final class BenchRun {
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw usageError(spec, e);
         }
+    }
+
+    /**
+     * The workers that join at {@code --listen} over {@code provider} for a benchmark of up to {@code nodes} nodes (the
+     * value of {@code option}), or null for a local cluster; every refusal is a usage error.
+     */
+    ClusterStart joined(ClusterOptions cluster, String provider, String option, int nodes) {
+        return options(() -> {
+            cluster.requireJoined(option, nodes);
+            return cluster.listening() ? cluster.joining(provider, progress) : null;
+        });
     }
 
     /** The usage error of the command {@code spec} whose one line is {@code cause}'s message. */
