@@ -73,10 +73,10 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             names = "--provider",
             paramLabel = "PROVIDER",
             description = "The verbs fabric of the CPU-driven baseline: shm, net or ucx (default: ${DEFAULT-VALUE}).")
-    private String provider = "shm";
+    private String provider = ZeroSidedBenchConfig.DEFAULT.provider();
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
-    private Path outputDirectory = Path.of("results");
+    private Path outputDirectory = ZeroSidedBenchConfig.DEFAULT.outputDirectory();
 
     @Option(names = "--quick", description = "Two flow counts, one short run each: a smoke test of seconds.")
     private boolean quick;
