@@ -4,18 +4,13 @@ import dev.faro.bench.experiment.ExperimentDriver;
 import dev.faro.bench.experiment.ExperimentReport;
 import dev.faro.bench.experiment.ExperimentSettings;
 import dev.faro.cluster.coordinator.ClusterStart;
-import dev.faro.fabric.FaroException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -89,32 +84,19 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ExperimentDriver driver = driver();
         ExperimentSettings settings = settings(driver);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
-        ClusterStart joined;
-        try {
-            joined = ShuffleWorkers.joined(cluster, progress);
-            driver.checkRunnable(settings, joined);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        ExperimentReport report;
-        try {
-            report = driver.run(settings, joined, progress);
-        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            UserStop.printFailure(err, "faro bench shuffle " + driver.name() + ": " + e.getMessage());
-            return BenchShuffleCommand.FAILED;
-        }
-        out.print(report.table());
-        out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and "
-                + String.join(
-                        ", ", report.plotFiles().stream().map(Path::toString).toList()));
-        out.flush();
-        return CommandLine.ExitCode.OK;
+        BenchRun run = new BenchRun(spec);
+        ClusterStart joined = run.options(() -> {
+            ClusterStart start = ShuffleWorkers.joined(cluster, run.progress());
+            driver.checkRunnable(settings, start);
+            return start;
+        });
+        return run.run(out -> {
+            ExperimentReport report = driver.run(settings, joined, run.progress());
+            out.print(report.table());
+            List<Path> files = new ArrayList<>(List.of(report.csvFile(), report.metadataFile()));
+            files.addAll(report.plotFiles());
+            BenchRun.printWrote(out, files);
+        });
     }
 
     /** The options over the driver's defaults; invalid values are usage errors. */
@@ -145,7 +127,7 @@ abstract class BenchExperimentCommand implements Callable<Integer> {
             }
             return settings;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 }

@@ -23,7 +23,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -45,9 +44,6 @@ import picocli.CommandLine.Spec;
                     + " elsewhere (faro worker --join ADDR:PORT), over net and/or ucx."
         })
 final class BenchFabricCommand implements Callable<Integer> {
-
-    /** Exit code when the benchmark fails at run time (a worker died or an operation failed). */
-    static final int FAILED = 1;
 
     @Spec
     private CommandSpec spec;
@@ -108,20 +104,13 @@ final class BenchFabricCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        BenchRun run = new BenchRun(spec);
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
+        Consumer<String> progress = run.progress();
         FabricBenchmarkConfig base = config();
         List<String> providers = providers();
-        ClusterStart joined;
-        try {
-            joined = cluster.listening() ? cluster.joining(providers.getFirst(), progress) : null;
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        ClusterStart joined =
+                run.options(() -> cluster.listening() ? cluster.joining(providers.getFirst(), progress) : null);
         List<FabricBenchmarkReport> reports = new ArrayList<>();
         FabricBenchCluster workers = null;
         String provider = providers.getFirst();
@@ -135,24 +124,23 @@ final class BenchFabricCommand implements Callable<Integer> {
                 FabricBenchmarkReport report = workers == null ? benchmark.run() : benchmark.run(workers);
                 out.println("provider " + provider + ":");
                 out.print(report.table());
-                out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
+                BenchRun.printWrote(out, List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
                 out.flush();
                 reports.add(report);
             }
         } catch (IllegalArgumentException e) {
             // known only once the workers report the provider's limits, e.g. every size above the UD MTU
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            String which = workers == null && joined != null ? "" : provider + ": ";
-            UserStop.printFailure(err, "faro bench fabric: " + which + e.getMessage());
-            return FAILED;
+            run.failed((workers == null && joined != null ? "" : provider + ": ") + e.getMessage());
+            return BenchRun.FAILED;
         } finally {
             if (workers != null) {
                 workers.close();
             }
         }
         if (reports.size() > 1 || providers.contains("ucx")) {
-            out.print(ProviderComparison.table(providers, reports, base, err, joined != null));
+            out.print(ProviderComparison.table(providers, reports, base, run.err(), joined != null));
             out.flush();
         }
         return CommandLine.ExitCode.OK;
@@ -181,7 +169,7 @@ final class BenchFabricCommand implements Callable<Integer> {
             }
             return providers;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 
@@ -214,7 +202,7 @@ final class BenchFabricCommand implements Callable<Integer> {
             }
             return config;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 

@@ -6,19 +6,14 @@ import dev.faro.bench.join.JoinBenchReport;
 import dev.faro.bench.join.JoinBenchmark;
 import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.cluster.coordinator.Coordinator;
-import dev.faro.fabric.FaroException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -40,12 +35,11 @@ import picocli.CommandLine.Spec;
             "Prints throughput (|R|+|S| tuples/s), the thesis's phase breakdown (histogram, window allocation, network"
                     + " partitioning split into compute/put/wait, local partitioning, build-probe, imbalance), the"
                     + " per-core rates and a Table 4.2 analogue with the thesis's figures beside ours; writes join.csv,"
-                    + " join.json and join.png under --out.",
+                    + " join.json and join.png under --out (and join-crossover.png with two or more non-zero"
+                    + " --bandwidth-cap values).",
             "Every result is checked against the single-process join's (count and checksum of matched rid pairs)."
         })
 final class BenchJoinCommand implements Callable<Integer> {
-
-    static final int FAILED = 1;
 
     @Spec
     private CommandSpec spec;
@@ -127,43 +121,14 @@ final class BenchJoinCommand implements Callable<Integer> {
     private boolean quick;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
-        JoinBenchConfig config;
-        ClusterStart joined;
-        try {
-            String provider = cluster.listening() ? cluster.provider() : cluster.localProvider();
-            JoinBenchConfig base = quick ? JoinBenchConfig.quick() : JoinBenchConfig.defaults();
-            config = base.with(
-                    provider,
-                    nodes,
-                    threads,
-                    workloads,
-                    tuples == null ? null : ByteSizes.parse(tuples),
-                    buffers,
-                    bufferSize == null ? null : Math.toIntExact(ByteSizes.parse(bufferSize)),
-                    bits,
-                    runs,
-                    bandwidthCaps == null
-                            ? null
-                            : bandwidthCaps.stream().map(ByteSizes::parse).toList(),
-                    noSortMerge ? Boolean.FALSE : null,
-                    outputDirectory);
-            if (cluster.listening() && config.nodeCounts().getLast() > cluster.workers()) {
-                throw new IllegalArgumentException(
-                        "--nodes " + config.nodeCounts().getLast() + " is more than the " + cluster.workers()
-                                + " workers that join (--workers)");
-            }
-            joined = cluster.listening() ? cluster.joining(provider, progress) : null;
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
+    public Integer call() throws InterruptedException {
+        BenchRun run = new BenchRun(spec);
+        Consumer<String> progress = run.progress();
+        String provider = run.options(() -> cluster.listening() ? cluster.provider() : cluster.localProvider());
+        JoinBenchConfig config = run.options(() -> config(provider));
+        ClusterStart joined =
+                run.joined(cluster, provider, "--nodes", config.nodeCounts().getLast());
+        return run.run(out -> {
             JoinBenchmark benchmark = new JoinBenchmark(config, progress);
             JoinBenchReport report;
             if (joined == null) {
@@ -174,12 +139,26 @@ final class BenchJoinCommand implements Callable<Integer> {
                 }
             }
             out.print(report.text());
-            out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
-            out.flush();
-            return CommandLine.ExitCode.OK;
-        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            UserStop.printFailure(err, "faro bench join: " + e.getMessage());
-            return FAILED;
-        }
+            BenchRun.printWrote(out, List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+        });
+    }
+
+    private JoinBenchConfig config(String provider) {
+        JoinBenchConfig base = quick ? JoinBenchConfig.quick() : JoinBenchConfig.defaults();
+        return base.with(
+                provider,
+                nodes,
+                threads,
+                workloads,
+                tuples == null ? null : ByteSizes.parse(tuples),
+                buffers,
+                bufferSize == null ? null : Math.toIntExact(ByteSizes.parse(bufferSize)),
+                bits,
+                runs,
+                bandwidthCaps == null
+                        ? null
+                        : bandwidthCaps.stream().map(ByteSizes::parse).toList(),
+                noSortMerge ? Boolean.FALSE : null,
+                outputDirectory);
     }
 }

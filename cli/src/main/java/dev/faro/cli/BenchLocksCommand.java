@@ -4,21 +4,15 @@ import dev.faro.bench.locks.LocksBenchmark;
 import dev.faro.bench.locks.LocksBenchmarkConfig;
 import dev.faro.bench.locks.LocksReport;
 import dev.faro.cluster.coordinator.ClusterStart;
-import dev.faro.fabric.FaroException;
 import dev.faro.txn.lock.DeadlockPolicy;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -47,9 +41,6 @@ import picocli.CommandLine.Spec;
         })
 final class BenchLocksCommand implements Callable<Integer> {
 
-    /** Exit code when the benchmark fails at run time. */
-    static final int FAILED = 1;
-
     @Spec
     private CommandSpec spec;
 
@@ -66,7 +57,8 @@ final class BenchLocksCommand implements Callable<Integer> {
     @Option(
             names = "--nodes",
             paramLabel = "N",
-            description = "Worker JVMs (nodes); 'nodes' sweeps 1, 2, 4, ... up to it (default: 2).")
+            description = "Worker JVMs (nodes); 'nodes' sweeps 1, 2, 4, ... up to it (default: 2; with --listen:"
+                    + " --workers).")
     private Integer nodes;
 
     @Option(names = "--servers", paramLabel = "N", description = "Lock servers per node (default: 1).")
@@ -109,36 +101,15 @@ final class BenchLocksCommand implements Callable<Integer> {
     private boolean quick;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
+    public Integer call() throws InterruptedException {
+        BenchRun run = new BenchRun(spec);
         LocksBenchmarkConfig config = config();
-        ClusterStart joined;
-        try {
-            joined = cluster.listening() ? cluster.joining(config.provider(), progress) : null;
-            if (joined != null && cluster.workers() < config.nodes()) {
-                throw new IllegalArgumentException(
-                        "--nodes " + config.nodes() + " is more than the " + cluster.workers() + " --workers");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
-            LocksReport report = new LocksBenchmark(config, joined, progress).run();
+        ClusterStart joined = run.joined(cluster, config.provider(), "--nodes", config.nodes());
+        return run.run(out -> {
+            LocksReport report = new LocksBenchmark(config, joined, run.progress()).run();
             out.print(report.text());
-            out.println("wrote "
-                    + String.join(
-                            ", ", report.files().stream().map(Path::toString).toList()));
-            out.flush();
-            return CommandLine.ExitCode.OK;
-        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            UserStop.printFailure(err, "faro bench locks: " + e.getMessage());
-            return FAILED;
-        }
+            BenchRun.printWrote(out, report.files());
+        });
     }
 
     /** The options over the defaults; invalid values are usage errors. */
@@ -173,7 +144,7 @@ final class BenchLocksCommand implements Callable<Integer> {
             }
             return config;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 

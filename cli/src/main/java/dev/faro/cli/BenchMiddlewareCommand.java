@@ -4,19 +4,13 @@ import dev.faro.bench.middleware.MiddlewareBenchmark;
 import dev.faro.bench.middleware.MiddlewareBenchmarkConfig;
 import dev.faro.bench.middleware.MiddlewareReport;
 import dev.faro.cluster.coordinator.ClusterStart;
-import dev.faro.fabric.FaroException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -46,9 +40,6 @@ import picocli.CommandLine.Spec;
         })
 final class BenchMiddlewareCommand implements Callable<Integer> {
 
-    /** Exit code when the benchmark fails at run time. */
-    static final int FAILED = 1;
-
     @Spec
     private CommandSpec spec;
 
@@ -66,7 +57,8 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
             names = "--processes",
             paramLabel = "N",
             split = ",",
-            description = "Process (worker JVM) counts (default: 4,8, the paper's; --quick: 4).")
+            description = "Process (worker JVM) counts (default: 4,8, the paper's; --quick: 4; with --listen:"
+                    + " --workers).")
     private List<Integer> processes;
 
     @Option(
@@ -95,36 +87,21 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
     private boolean quick;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
+    public Integer call() throws InterruptedException {
+        BenchRun run = new BenchRun(spec);
         MiddlewareBenchmarkConfig config = config();
-        ClusterStart joined;
-        try {
-            joined = cluster.listening() ? cluster.joining(config.provider(), progress) : null;
-            if (joined != null && cluster.workers() < config.maxProcesses()) {
-                throw new IllegalArgumentException("--processes " + config.maxProcesses() + " is more than the "
-                        + cluster.workers() + " --workers");
+        ClusterStart joined = run.joined(cluster, config.provider(), "--processes", config.maxProcesses());
+        return run.run(out -> {
+            MiddlewareReport report;
+            try {
+                report = new MiddlewareBenchmark(config, joined, run.progress()).run();
+            } catch (IllegalArgumentException e) {
+                // a refusal found at run time (fewer workers joined than --processes) fails the run
+                throw new IllegalStateException(e.getMessage(), e);
             }
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
-            MiddlewareReport report = new MiddlewareBenchmark(config, joined, progress).run();
             out.print(report.text());
-            out.println("wrote "
-                    + String.join(
-                            ", ", report.files().stream().map(Path::toString).toList()));
-            out.flush();
-            return CommandLine.ExitCode.OK;
-        } catch (FaroException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            UserStop.printFailure(err, "faro bench middleware: " + e.getMessage());
-            return FAILED;
-        }
+            BenchRun.printWrote(out, report.files());
+        });
     }
 
     /** The options over the defaults; invalid values are usage errors. */
@@ -145,7 +122,7 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
                     runs != null ? runs : config.runs(),
                     outputDirectory);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 }

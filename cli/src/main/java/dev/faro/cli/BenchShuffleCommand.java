@@ -5,21 +5,16 @@ import dev.faro.bench.shuffle.ShuffleThroughput;
 import dev.faro.bench.shuffle.ShuffleThroughputConfig;
 import dev.faro.bench.shuffle.ShuffleThroughputReport;
 import dev.faro.cluster.coordinator.ClusterStart;
-import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.EndpointDesign;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -43,9 +38,6 @@ import picocli.CommandLine.Spec;
             BenchShuffleExperimentCommands.E8.class
         })
 final class BenchShuffleCommand {
-
-    /** Exit code when the experiment fails at run time (a worker could not start). */
-    static final int FAILED = 1;
 
     /**
      * {@code faro bench shuffle throughput}: parses the options into a {@link ShuffleThroughputConfig}, runs
@@ -128,32 +120,16 @@ final class BenchShuffleCommand {
         @Override
         public Integer call() throws InterruptedException {
             ShuffleThroughputConfig config = config();
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
-            Consumer<String> progress = line -> {
-                err.println(line);
-                err.flush();
-            };
-            ClusterStart joined;
-            try {
-                joined = ShuffleWorkers.joined(cluster, progress);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
+            BenchRun run = new BenchRun(spec);
+            ClusterStart joined = run.options(() -> ShuffleWorkers.joined(cluster, run.progress()));
             if (ShuffleWorkers.rcOnly(cluster) && allDesigns()) {
-                progress.accept("note: the ucx fabric has RC queue pairs only: SESQ/SR and MESQ/SR are left out");
+                run.progress().accept("note: the ucx fabric has RC queue pairs only: SESQ/SR and MESQ/SR are left out");
             }
-            ShuffleThroughputReport report;
-            try {
-                report = new ShuffleThroughput(config, joined, progress).run();
-            } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-                UserStop.printFailure(err, "faro bench shuffle throughput: " + e.getMessage());
-                return FAILED;
-            }
-            out.print(report.table());
-            out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
-            out.flush();
-            return CommandLine.ExitCode.OK;
+            return run.run(out -> {
+                ShuffleThroughputReport report = new ShuffleThroughput(config, joined, run.progress()).run();
+                out.print(report.table());
+                BenchRun.printWrote(out, List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+            });
         }
 
         /** Whether the designs are every implemented one (no --designs, or 'all' among them). */
@@ -191,7 +167,7 @@ final class BenchShuffleCommand {
                 }
                 return config;
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
+                throw BenchRun.usageError(spec, e);
             }
         }
     }

@@ -4,21 +4,15 @@ import dev.faro.bench.tpch.TpchBenchmark;
 import dev.faro.bench.tpch.TpchBenchmarkConfig;
 import dev.faro.bench.tpch.TpchBenchmarkReport;
 import dev.faro.cluster.coordinator.ClusterStart;
-import dev.faro.fabric.FaroException;
 import dev.faro.fabric.ucx.UcxFabricProvider;
 import dev.faro.shuffle.endpoint.EndpointDesign;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -100,28 +94,16 @@ final class BenchTpchCommand implements Callable<Integer> {
     private List<String> transports;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
+    public Integer call() throws InterruptedException {
+        BenchRun run = new BenchRun(spec);
         TpchBenchmarkConfig config = config();
-        ClusterStart start;
-        try {
-            start = cluster.listening()
-                    ? cluster.joining(progress)
-                    : TpchBenchmark.localCluster(config, cluster.localProvider());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
-            TpchBenchmarkReport report = new TpchBenchmark(config, start, progress).run();
+        ClusterStart start = run.options(() -> cluster.listening()
+                ? cluster.joining(run.progress())
+                : TpchBenchmark.localCluster(config, cluster.localProvider()));
+        return run.run(out -> {
+            TpchBenchmarkReport report = new TpchBenchmark(config, start, run.progress()).run();
             out.print(report.table());
-            out.println("wrote "
-                    + String.join(
-                            ", ", report.write().stream().map(Path::toString).toList()));
+            BenchRun.printWrote(out, report.write());
             if (config.profileDirectory() != null) {
                 List<Path> profiles = TpchBenchmark.profiles(config.profileDirectory());
                 out.println(
@@ -134,12 +116,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                                                         .map(Path::toString)
                                                         .toList()));
             }
-            out.flush();
-            return CommandLine.ExitCode.OK;
-        } catch (FaroException | IllegalStateException | UncheckedIOException e) {
-            UserStop.printFailure(err, "faro bench tpch: " + e.getMessage());
-            return TpchCommand.FAILED;
-        }
+        });
     }
 
     TpchBenchmarkConfig config() {
@@ -164,10 +141,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             if (cluster.listening()) {
                 TpchOptions.refuseWithListen("--nodes", nodes, "--workers");
-                if (profile) {
-                    throw new IllegalArgumentException("--profile records local workers only: start the workers"
-                            + " of --listen with FARO_JAVA_OPTS=-XX:StartFlightRecording=filename=worker.jfr instead");
-                }
+                TpchOptions.refuseWithListen(
+                        "--profile",
+                        profile ? Boolean.TRUE : null,
+                        "FARO_JAVA_OPTS=-XX:StartFlightRecording=filename=worker.jfr on each worker host");
                 config = config.withNodes(cluster.workers());
             }
             if (nodes != null) {
@@ -209,7 +186,7 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             return config;
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw BenchRun.usageError(spec, e);
         }
     }
 }

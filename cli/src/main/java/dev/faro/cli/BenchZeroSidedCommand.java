@@ -2,18 +2,12 @@ package dev.faro.cli;
 
 import dev.faro.bench.zerosided.ZeroSidedBenchConfig;
 import dev.faro.bench.zerosided.ZeroSidedBenchmark;
-import dev.faro.fabric.FaroException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -37,9 +31,6 @@ import picocli.CommandLine.Spec;
                     + " and .png under --out."
         })
 final class BenchZeroSidedCommand implements Callable<Integer> {
-
-    /** Exit code when the benchmark fails at run time. */
-    static final int FAILED = 1;
 
     @Spec
     private CommandSpec spec;
@@ -82,43 +73,30 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             names = "--provider",
             paramLabel = "PROVIDER",
             description = "The verbs fabric of the CPU-driven baseline: shm, net or ucx (default: ${DEFAULT-VALUE}).")
-    private String provider = "shm";
+    private String provider = ZeroSidedBenchConfig.DEFAULT.provider();
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
-    private Path outputDirectory = Path.of("results");
+    private Path outputDirectory = ZeroSidedBenchConfig.DEFAULT.outputDirectory();
 
     @Option(names = "--quick", description = "Two flow counts, one short run each: a smoke test of seconds.")
     private boolean quick;
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Consumer<String> progress = line -> {
-            err.println(line);
-            err.flush();
-        };
-        ZeroSidedBenchConfig config;
-        try {
+    public Integer call() throws InterruptedException {
+        BenchRun run = new BenchRun(spec);
+        ZeroSidedBenchConfig config = run.options(() -> {
             if (!List.of("shm", "net", "ucx").contains(provider)) {
                 throw new IllegalArgumentException("--provider must be shm, net or ucx: " + provider);
             }
-            config = (quick ? ZeroSidedBenchConfig.QUICK : ZeroSidedBenchConfig.DEFAULT)
+            return (quick ? ZeroSidedBenchConfig.QUICK : ZeroSidedBenchConfig.DEFAULT)
                     .with(flows, drivers, itemBytes, seconds, runs)
                     .withProvider(provider)
                     .withOutputDirectory(outputDirectory);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
-            ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, progress).run();
+        });
+        return run.run(out -> {
+            ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, run.progress()).run();
             out.print(report.table());
-            out.println("wrote " + report.csvFile() + ", " + report.metadataFile() + " and " + report.plotFile());
-            out.flush();
-            return CommandLine.ExitCode.OK;
-        } catch (FaroException | UncheckedIOException | IllegalStateException e) {
-            UserStop.printFailure(err, "faro bench zerosided: " + e.getMessage());
-            return FAILED;
-        }
+            BenchRun.printWrote(out, List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+        });
     }
 }

@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The options that say where a command's workers come from (a picocli mixin of {@code faro tpch}, {@code faro bench
- * tpch}, {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}, and {@code faro bench fabric}):
+ * tpch}, {@code faro bench shuffle}'s commands, there through {@link ShuffleWorkers}, {@code faro bench fabric},
+ * {@code join}, {@code locks} and {@code middleware}):
  * without {@code --listen}, a local cluster this process starts; with {@code --listen ADDR:PORT --workers N}, this
  * process is the coordinator of N workers started elsewhere ({@code faro worker --join ADDR:PORT} by hand, ssh,
  * srun or mpirun) and waits for them until the join timeout. The secret comes from {@code --secret-file} or {@code
@@ -93,6 +94,17 @@ final class ClusterOptions {
             throw new IllegalArgumentException("--workers must be at least 1, got " + workers);
         }
         return workers;
+    }
+
+    /**
+     * Refuses {@code nodes} (the value of {@code option}) when more than the workers that join: with {@code --listen}
+     * every node is a joined worker. Without {@code --listen}, nothing to check.
+     */
+    void requireJoined(String option, int nodes) {
+        if (listening() && nodes > workers()) {
+            throw new IllegalArgumentException(option + " " + nodes + " is more than the " + workers
+                    + " workers that join (--workers " + workers + "); with --listen every node is a joined worker");
+        }
     }
 
     /** The workers' provider: {@code --provider}, or the default ({@code net} with {@code --listen}, else shm). */

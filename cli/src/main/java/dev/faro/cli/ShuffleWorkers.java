@@ -34,11 +34,7 @@ final class ShuffleWorkers {
         int workers = cluster.workers();
         if (given != null) {
             for (int nodes : given) {
-                if (nodes > workers) {
-                    throw new IllegalArgumentException("--nodes " + nodes + " is more than the " + workers
-                            + " workers that join (--workers " + workers + "); with --listen every node is a joined"
-                            + " worker");
-                }
+                cluster.requireJoined("--nodes", nodes);
             }
             return given;
         }

@@ -65,6 +65,18 @@ class ClusterOptionsTest {
                         + " net (see faro bench tpch --help)",
                 "bench tpch --workers 2 | faro bench tpch: --workers goes with --listen ADDR:PORT (workers started"
                         + " elsewhere); a local cluster's size is --nodes (see faro bench tpch --help)",
+                "bench tpch --listen 7000 --workers 2 --profile | faro bench tpch: --profile is for workers started on"
+                        + " this host; with --listen use FARO_JAVA_OPTS=-XX:StartFlightRecording=filename=worker.jfr on"
+                        + " each worker host (see faro bench tpch --help)",
+                "bench join --listen 7000 --workers 2 --nodes 2,4 | faro bench join: --nodes 4 is more than the 2"
+                        + " workers that join (--workers 2); with --listen every node is a joined worker (see faro bench"
+                        + " join --help)",
+                "bench locks --listen 7000 --workers 2 --nodes 3 | faro bench locks: --nodes 3 is more than the 2"
+                        + " workers that join (--workers 2); with --listen every node is a joined worker (see faro bench"
+                        + " locks --help)",
+                "bench middleware --listen 7000 --workers 4 --processes 4,8 | faro bench middleware: --processes 8 is"
+                        + " more than the 4 workers that join (--workers 4); with --listen every node is a joined worker"
+                        + " (see faro bench middleware --help)",
             })
     void badCombinationsAreOneLineErrors(String commandLine, String message) {
         assertThat(run(commandLine.split(" "))).isEqualTo(CommandLine.ExitCode.USAGE);
