@@ -14,7 +14,7 @@ import dev.faro.shuffle.transport.ExchangeReceiver;
  * downstream operator finishes early (a limit), {@link #finish} drains and releases the rest, so that the senders
  * can end their streams.
  *
- * <p>Thread-confined. Data path: allocates the decoded batches only.
+ * <p>Thread-confined. Data path: allocates the decoded batches only (and, in them, one String per VARCHAR value).
  */
 final class ExchangeSourceOperator implements Operator {
 

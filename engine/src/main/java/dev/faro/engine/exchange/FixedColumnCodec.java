@@ -5,6 +5,7 @@ import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.DoubleVector;
 import dev.faro.engine.vector.IntVector;
 import dev.faro.engine.vector.LongVector;
+import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.Vector;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -60,8 +61,9 @@ abstract sealed class FixedColumnCodec extends ColumnCodec {
 
     @Override
     void addSizes(Vector vector, int from, int count, int[] sizes) {
+        boolean[] isNull = nullFlags(vector);
         for (int r = from; r < from + count; r++) {
-            sizes[r] += vector.isNull(r) ? 1 : 1 + width;
+            sizes[r] += isNull != null && isNull[r] ? 1 : 1 + width;
         }
     }
 
@@ -69,18 +71,19 @@ abstract sealed class FixedColumnCodec extends ColumnCodec {
     void encode(
             Vector vector, int from, int count, MemorySegment[] payloads, int[] groupOf, int[] rowAt, int[] cursor) {
         int[] at = positions(from + count);
+        boolean[] nullFlags = nullFlags(vector);
         if (nullable) {
             for (int r = from; r < from + count; r++) {
                 int field = cursor[r];
-                boolean isNull = vector.isNull(r);
+                boolean isNull = nullFlags != null && nullFlags[r];
                 payloads[groupOf[r]].set(BYTE, field, (byte) (isNull ? 0 : 1));
                 at[r] = isNull ? -1 : field + 1;
                 cursor[r] = isNull ? field + 1 : field + 1 + width;
             }
         } else {
-            if (vector.mayHaveNulls()) {
+            if (nullFlags != null) {
                 for (int r = from; r < from + count; r++) {
-                    if (vector.isNull(r)) {
+                    if (nullFlags[r]) {
                         throw new IllegalStateException(
                                 "a NULL in an exchanged column planned as not nullable: type=" + type);
                     }
@@ -91,6 +94,20 @@ abstract sealed class FixedColumnCodec extends ColumnCodec {
             }
         }
         write(vector, from, count, payloads, groupOf, at);
+    }
+
+    /**
+     * The vector's null flags (null when no row is NULL), fetched once per call so the per-row loops read an array
+     * instead of calling {@link Vector#isNull} through the interface, a call site every fixed-width kind shares.
+     */
+    private static boolean[] nullFlags(Vector vector) {
+        return switch (vector) {
+            case LongVector v -> v.nulls();
+            case IntVector v -> v.nulls();
+            case DoubleVector v -> v.nulls();
+            case BooleanVector v -> v.nulls();
+            case StringVector ignored -> throw new IllegalArgumentException("VARCHAR is not fixed-width");
+        };
     }
 
     /** Writes the values of rows {@code [from, from+count)} at {@code at[r]} (skipping -1). */

@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
 public interface ExchangeSender {
 
     /**
-     * The payload of {@code group}'s open buffer ({@link ExchangeChannel#payloadCapacity()} bytes), acquiring a free
+     * The payload of {@code group}'s open buffer (its {@code byteSize()} is the buffer's capacity), acquiring a free
      * buffer first when the group has none; waits while the transport has no free buffer or credit.
      *
      * @throws dev.faro.fabric.FaroException {@code NETWORK} when the exchange failed (the first error, see the package
