@@ -140,6 +140,7 @@ public final class TpchBenchmark {
      */
     static Map<String, TpchSettings> transports(TpchSettings base, List<String> names) {
         Map<String, TpchSettings> systems = new LinkedHashMap<>();
+        java.util.Set<String> named = new java.util.HashSet<>();
         for (String name : names) {
             String trimmed = name.trim();
             if (trimmed.equalsIgnoreCase("all")) {
@@ -169,9 +170,10 @@ public final class TpchBenchmark {
                 key = design.paperName();
                 settings = base.withDesign(design);
             }
-            if (systems.putIfAbsent(key, settings) != null) {
+            if (!named.add(key)) { // a name given twice; one that 'all' also covers is fine, in either order
                 throw new IllegalArgumentException("transport " + key + " is named twice");
             }
+            systems.putIfAbsent(key, settings);
         }
         if (systems.isEmpty()) {
             throw new IllegalArgumentException("no transports given");
