@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * After each batch of completions it sends the queued WRITTEN entries, up to eight per SEND (batched
  * notifications), and a heartbeat to a peer it has said nothing to for a while, so a dead peer becomes an error
  * completion even when no data moves. An error completion fails the middleware (first error wins): every worker's
- * next call throws it.
+ * next poll, take or flush, and any send that waits for ring space, throws it.
  *
  * <p>Data path: allocation-free after construction.
  */
