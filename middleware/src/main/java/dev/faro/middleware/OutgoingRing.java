@@ -72,7 +72,7 @@ final class OutgoingRing {
     private long reservedEnd;
     /** Written by the sending worker: a flush asks for everything up to here to be written. */
     private long flushTarget;
-    /** Written by the thread holding {@code inFlight}. */
+    /** Written by the thread holding {@code inFlight}; read without it only as a lower bound (it only grows). */
     private long sent;
     /** Written by the network thread on WRITE completion. */
     private long completed;
@@ -189,11 +189,15 @@ final class OutgoingRing {
             }
             return;
         }
+        // The sending worker calls this after every row: skip the flag's compare-and-set while nothing is due. Read
+        // without the flag, sent may be stale; it only grows, so a stale value overstates what is due, never hides it.
+        if (!isDue(sent)) {
+            return;
+        }
         while (IN_FLIGHT.compareAndSet(this, 0, 1)) {
             long pending = (long) HEAD.getAcquire(this) - sent;
-            boolean due = pending > 0 && (pending >= writeThreshold || (long) FLUSH_TARGET.getAcquire(this) - sent > 0);
             long remoteFree = capacity - (sent - (long) REMOTE_READ.getAcquire(this));
-            if (due && remoteFree > 0) {
+            if (isDue(sent) && remoteFree > 0) {
                 int offset = (int) (sent & mask);
                 int length = (int) Math.min(Math.min(pending, remoteFree), capacity - offset);
                 inFlightLength = length;
@@ -209,13 +213,16 @@ final class OutgoingRing {
             }
             IN_FLIGHT.setRelease(this, 0);
             // the condition may have changed while this thread held the flag; the other thread saw it held and left
-            pending = (long) HEAD.getAcquire(this) - sent;
-            due = pending > 0 && (pending >= writeThreshold || (long) FLUSH_TARGET.getAcquire(this) - sent > 0);
-            remoteFree = capacity - (sent - (long) REMOTE_READ.getAcquire(this));
-            if (!due || remoteFree <= 0) {
+            if (!isDue(sent) || capacity - (sent - (long) REMOTE_READ.getAcquire(this)) <= 0) {
                 return;
             }
         }
+    }
+
+    /** Whether a WRITE from {@code sentPosition} is due: bytes pending, and the threshold reached or a flush asked. */
+    private boolean isDue(long sentPosition) {
+        long pending = (long) HEAD.getAcquire(this) - sentPosition;
+        return pending > 0 && (pending >= writeThreshold || (long) FLUSH_TARGET.getAcquire(this) - sentPosition > 0);
     }
 
     /** Network thread: the WRITE in flight completed; frees its local space and releases the flag. */
