@@ -137,8 +137,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 outgoing[writer][destination] = ring;
             }
         }
-        this.networkThread = new NetworkThread(
-                this, completionQueue, peers, config.heartbeat().toNanos());
+        this.networkThread = new NetworkThread(this, completionQueue, peers);
         this.networkThreadHandle = Thread.ofPlatform()
                 .daemon()
                 .name("middleware-network-p" + process)
