@@ -1,8 +1,6 @@
 package dev.faro.middleware;
 
 import dev.faro.fabric.FaroException;
-import java.time.Duration;
-import java.util.Objects;
 
 /**
  * The shape and knobs of one {@link ShuffleMiddleware}: how many processes and workers, how big the shared rings are,
@@ -17,8 +15,6 @@ import java.util.Objects;
  * @param readNotifyThreshold bytes a worker consumes from an incoming ring before it tells the sender with a READ
  *     notification; at least 8, at most {@code ringBytes / 2}
  * @param maxRowBytes the largest row payload; at most {@code ringBytes / 4}
- * @param heartbeat how often the network thread sends an empty notification to a peer it has sent nothing to, so a
- *     dead peer shows up as an error completion even when no data moves
  */
 public record MiddlewareConfig(
         int processes,
@@ -26,8 +22,7 @@ public record MiddlewareConfig(
         int ringBytes,
         int writeThreshold,
         int readNotifyThreshold,
-        int maxRowBytes,
-        Duration heartbeat) {
+        int maxRowBytes) {
 
     /** The paper's write threshold: 16 KB. */
     public static final int DEFAULT_WRITE_THRESHOLD = 16 * 1024;
@@ -59,19 +54,12 @@ public record MiddlewareConfig(
                 "maxRowBytes must be in 1..ringBytes/4: maxRowBytes=%d ringBytes=%d",
                 maxRowBytes,
                 ringBytes);
-        Objects.requireNonNull(heartbeat, "heartbeat is null");
     }
 
     /** The paper's settings (64 KB rings, 16 KB write threshold, READ after 16 KB consumed) for this shape. */
     public static MiddlewareConfig defaults(int processes, int workersPerProcess) {
         return new MiddlewareConfig(
-                processes,
-                workersPerProcess,
-                DEFAULT_RING_BYTES,
-                DEFAULT_WRITE_THRESHOLD,
-                DEFAULT_RING_BYTES / 4,
-                256,
-                Duration.ofMillis(500));
+                processes, workersPerProcess, DEFAULT_RING_BYTES, DEFAULT_WRITE_THRESHOLD, DEFAULT_RING_BYTES / 4, 256);
     }
 
     public MiddlewareConfig withRingBytes(int bytes) {
@@ -81,18 +69,15 @@ public record MiddlewareConfig(
                 bytes,
                 Math.min(writeThreshold, bytes),
                 Math.min(readNotifyThreshold, bytes / 2),
-                Math.min(maxRowBytes, bytes / 4),
-                heartbeat);
+                Math.min(maxRowBytes, bytes / 4));
     }
 
     public MiddlewareConfig withWriteThreshold(int bytes) {
-        return new MiddlewareConfig(
-                processes, workersPerProcess, ringBytes, bytes, readNotifyThreshold, maxRowBytes, heartbeat);
+        return new MiddlewareConfig(processes, workersPerProcess, ringBytes, bytes, readNotifyThreshold, maxRowBytes);
     }
 
     public MiddlewareConfig withReadNotifyThreshold(int bytes) {
-        return new MiddlewareConfig(
-                processes, workersPerProcess, ringBytes, writeThreshold, bytes, maxRowBytes, heartbeat);
+        return new MiddlewareConfig(processes, workersPerProcess, ringBytes, writeThreshold, bytes, maxRowBytes);
     }
 
     /** All workers of the cluster: {@code processes * workersPerProcess}; global worker ids run 0 … this − 1. */

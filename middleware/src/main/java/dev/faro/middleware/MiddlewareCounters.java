@@ -5,10 +5,9 @@ package dev.faro.middleware;
  *
  * @param writesPosted one-sided WRITEs posted (by workers and, deferred, by the network thread)
  * @param remoteBytes row bytes (records with headers) sent to other processes
- * @param notificationMessages notification SENDs (WRITTEN batches from the network thread, READs from workers,
- *     heartbeats excluded)
+ * @param notificationMessages notification SENDs (WRITTEN batches from the network thread, READs from workers)
  * @param notificationEntries WRITTEN and READ entries in those messages
- * @param notificationsReceived notification messages received (heartbeats included)
+ * @param notificationsReceived notification messages received
  * @param sendBlocks times a worker found its outgoing ring full and had to wait
  */
 public record MiddlewareCounters(

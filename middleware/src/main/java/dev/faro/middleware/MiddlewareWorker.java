@@ -87,12 +87,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
      */
     @Override
     public void send(int destination, int operator, MemorySegment row, long offset, int length) {
-        RowRecordDescriptor.checkOperator(operator);
-        if (length < 0 || length > config.maxRowBytes()) {
-            throw new FaroException(
-                    FaroException.Category.INVALID_ARGUMENT,
-                    "row length must be in 0.." + config.maxRowBytes() + ": " + length);
-        }
+        RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
         OutgoingRing ring = outgoing[destination];
         while (!ring.tryAppend(operator, row, offset, length)) {
             waitForSpace(ring);

@@ -20,9 +20,10 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * After each batch of completions it sends the queued WRITTEN entries, up to eight per SEND (batched
- * notifications), and a heartbeat to a peer it has said nothing to for a while, so a dead peer becomes an error
- * completion even when no data moves. An error completion fails the middleware (first error wins): every worker's
- * next call throws it.
+ * notifications). A dead peer needs no heartbeat of its own here: the fabric fails the queue pair of a peer
+ * unresponsive for its peer timeout ({@link dev.faro.fabric.FabricConfig#peerTimeout()}), which flushes the posted
+ * receives into error completions even when no data moves. An error completion fails the middleware (first error
+ * wins): every worker's next poll, take or flush, and any send that waits for ring space, throws it.
  *
  * <p>Data path: allocation-free after construction.
  */
@@ -34,19 +35,16 @@ final class NetworkThread implements Runnable {
     private final CompletionQueue completionQueue;
     private final PeerConnection[] peers;
     private final WorkCompletion[] completions;
-    private final long heartbeatNs;
     private volatile boolean running = true;
 
     /** Approximate counters (network thread writes). */
     long notificationsReceived;
 
-    NetworkThread(
-            ShuffleMiddleware middleware, CompletionQueue completionQueue, PeerConnection[] peers, long heartbeatNs) {
+    NetworkThread(ShuffleMiddleware middleware, CompletionQueue completionQueue, PeerConnection[] peers) {
         this.middleware = middleware;
         this.completionQueue = completionQueue;
         this.peers = peers;
         this.completions = WorkCompletion.array(256);
-        this.heartbeatNs = heartbeatNs;
     }
 
     void stop() {
@@ -61,10 +59,9 @@ final class NetworkThread implements Runnable {
                 for (int i = 0; i < count && running; i++) {
                     onCompletion(completions[i]);
                 }
-                long nowNs = System.nanoTime();
                 for (PeerConnection peer : peers) {
                     if (peer != null) {
-                        sendAnnouncements(peer, nowNs);
+                        sendAnnouncements(peer);
                     }
                 }
             }
@@ -137,7 +134,7 @@ final class NetworkThread implements Runnable {
         }
     }
 
-    private void sendAnnouncements(PeerConnection peer, long nowNs) {
+    private void sendAnnouncements(PeerConnection peer) {
         int sentUpTo = 0;
         while (sentUpTo < peer.announceCount) {
             int batch = Math.min(NotificationDescriptor.MAX_ENTRIES, peer.announceCount - sentUpTo);
@@ -154,18 +151,11 @@ final class NetworkThread implements Runnable {
             }
             peer.notificationMessagesSent++;
             peer.notificationEntriesSent += batch;
-            peer.lastSendNs = nowNs;
             sentUpTo += batch;
         }
         if (sentUpTo > 0) {
             System.arraycopy(peer.announce, sentUpTo, peer.announce, 0, peer.announceCount - sentUpTo);
             peer.announceCount -= sentUpTo;
-        }
-        if (nowNs - peer.lastSendNs > heartbeatNs) {
-            NotificationDescriptor.put(peer.message, 0, NotificationDescriptor.HEARTBEAT, 0, 0);
-            if (peer.trySendNotification(peer.request, peer.messagePrefixes[1])) {
-                peer.lastSendNs = nowNs;
-            }
         }
     }
 }

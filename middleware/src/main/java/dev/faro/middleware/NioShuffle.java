@@ -1,6 +1,7 @@
 package dev.faro.middleware;
 
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
@@ -10,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -45,12 +45,13 @@ public final class NioShuffle implements AutoCloseable {
     }
 
     /**
-     * Opens the baseline for process {@code process}: listens on loopback, exchanges ports through
-     * {@code exchange}, and connects every pair of workers on different processes (the lower global id connects).
+     * Opens the baseline for process {@code exchange.nodeIndex()}: listens on loopback, exchanges ports through
+     * {@code exchange} (keys {@code middleware.nio.ports} then {@code middleware.nio.connected}), and connects every
+     * pair of workers on different processes (the lower global id connects). The exchange has one node per process.
      */
-    public static NioShuffle open(int process, MiddlewareConfig config, PeerExchange exchange)
-            throws InterruptedException {
+    public static NioShuffle open(MiddlewareConfig config, PeerExchange exchange) {
         Objects.requireNonNull(config, "config is null");
+        int process = ShuffleMiddleware.checkExchange(config, exchange);
         int n = config.workersPerProcess();
         int total = config.workers();
         ServerSocketChannel[] servers = new ServerSocketChannel[n];
@@ -62,7 +63,7 @@ public final class NioShuffle implements AutoCloseable {
                 servers[i].bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), total);
                 ports.putInt(((InetSocketAddress) servers[i].getLocalAddress()).getPort());
             }
-            List<byte[]> all = exchange.allGather(ports.array());
+            byte[][] all = exchange.allGather("middleware.nio.ports", ports.array());
             int accepts = 0;
             for (int i = 0; i < n; i++) {
                 int me = process * n + i;
@@ -71,7 +72,7 @@ public final class NioShuffle implements AutoCloseable {
                         continue;
                     }
                     if (me < other) {
-                        int port = ByteBuffer.wrap(all.get(config.processOf(other)))
+                        int port = ByteBuffer.wrap(all[config.processOf(other)])
                                 .order(ByteOrder.LITTLE_ENDIAN)
                                 .getInt(4 * (other % n));
                         SocketChannel channel =
@@ -112,7 +113,7 @@ public final class NioShuffle implements AutoCloseable {
                     }
                 }
             }
-            exchange.allGather(new byte[0]);
+            exchange.allGather("middleware.nio.connected", new byte[0]);
             return new NioShuffle(config, process, channels);
         } catch (IOException e) {
             closeAll(channels);

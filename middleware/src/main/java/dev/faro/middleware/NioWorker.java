@@ -6,7 +6,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -16,8 +15,9 @@ import java.nio.channels.SocketChannel;
  * serialized into the outgoing buffer of that pair's channel and written (non-blocking) once
  * {@code writeThreshold} bytes are pending or on flush (never per row: an idle poll only retries bytes a
  * write left behind); polling copies what the channels hold into the incoming
- * buffers (the paper's step 2, which the RDMA version does not need) and reads rows from there. Records are
- * {@code [operatorId:int][length:int][payload]}, little-endian, length −1 for end of stream.
+ * buffers (the paper's step 2, which the RDMA version does not need) and reads rows from there. Records have the
+ * header of {@link RowRecordDescriptor} ({@code [operatorId:int][length:int]}, little-endian, length −1 for end of
+ * stream) followed by the payload, packed: a stream needs neither the ring's 8-byte alignment nor padding records.
  *
  * <p>Every wait is woken by an event, as in a competent NIO program: the worker waits in its selector, which
  * returns when a channel is readable, when a channel with bytes left behind is writable again (OP_WRITE interest
@@ -29,7 +29,6 @@ import java.nio.channels.SocketChannel;
  */
 public final class NioWorker implements ShuffleQueues {
 
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** Backstop of a selector wait, as {@code MiddlewareWorker}'s park; events end waits long before. */
     private static final long BACKSTOP_MILLIS = 1;
 
@@ -113,12 +112,7 @@ public final class NioWorker implements ShuffleQueues {
 
     @Override
     public void send(int destination, int operator, MemorySegment row, long offset, int length) {
-        RowRecordDescriptor.checkOperator(operator);
-        if (length < 0 || length > config.maxRowBytes()) {
-            throw new FaroException(
-                    FaroException.Category.INVALID_ARGUMENT,
-                    "row length must be in 0.." + config.maxRowBytes() + ": " + length);
-        }
+        RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
         append(destination, operator, row, offset, length);
     }
 
@@ -154,8 +148,7 @@ public final class NioWorker implements ShuffleQueues {
         }
         int position = buffer.position();
         MemorySegment segment = outSegment[destination];
-        segment.set(INT, position, operator);
-        segment.set(INT, position + 4, length);
+        RowRecordDescriptor.writeHeader(segment, position, operator, length);
         if (length > 0) {
             MemorySegment.copy(row, offset, segment, position + RowRecordDescriptor.HEADER_LENGTH, length);
         }
@@ -327,8 +320,8 @@ public final class NioWorker implements ShuffleQueues {
         int position = 0;
         int found = NONE;
         while (found == NONE && limit - position >= RowRecordDescriptor.HEADER_LENGTH) {
-            int operator = segment.get(INT, position);
-            int length = segment.get(INT, position + 4);
+            int operator = RowRecordDescriptor.operatorId(segment, position);
+            int length = RowRecordDescriptor.length(segment, position);
             if (length == RowRecordDescriptor.END_OF_STREAM) {
                 demux[operator].endsOfStream++;
                 position += RowRecordDescriptor.HEADER_LENGTH;

@@ -14,8 +14,7 @@ import java.nio.ByteOrder;
  *  | type  | spare |  ring index   |          position             |  one entry, 16 B; a message is 1..8 entries
  *  +-------+-------+---------------+-------------------------------+
  *  type (int): {@link #WRITTEN} (sender → receiver: the ring holds data up to position),
- *              {@link #READ} (receiver → sender: the receiver consumed up to position),
- *              {@link #HEARTBEAT} (nothing; proves the peer alive)
+ *              {@link #READ} (receiver → sender: the receiver consumed up to position)
  *  ring index (int): writerLocal * workersPerProcess + readerLocal, the worker pair in the two processes
  *  position (long): absolute, monotonic byte position in the ring pair; a repeated or stale value is harmless
  *  little-endian; written by the sending thread into an inline SEND, read by the receiver's network thread
@@ -25,7 +24,6 @@ final class NotificationDescriptor {
 
     static final int WRITTEN = 1;
     static final int READ = 2;
-    static final int HEARTBEAT = 3;
     static final int TYPE_OFFSET = 0;
     static final int RING_OFFSET = 4;
     static final int POSITION_OFFSET = 8;

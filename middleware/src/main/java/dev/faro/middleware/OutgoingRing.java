@@ -4,6 +4,7 @@ import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -67,9 +68,11 @@ final class OutgoingRing {
 
     /** Written by the sending worker (release); read by the flag holder and a same-process reader. */
     private long head;
+    /** Sending worker only: where {@code head} moves when the record {@link #reserve} made room for is published. */
+    private long reservedEnd;
     /** Written by the sending worker: a flush asks for everything up to here to be written. */
     private long flushTarget;
-    /** Written by the thread holding {@code inFlight}. */
+    /** Written by the thread holding {@code inFlight}; read without it only as a lower bound (it only grows). */
     private long sent;
     /** Written by the network thread on WRITE completion. */
     private long completed;
@@ -118,6 +121,36 @@ final class OutgoingRing {
      * @return false when the ring has no room (nothing written)
      */
     boolean tryAppend(int operatorId, MemorySegment source, long sourceOffset, int length) {
+        int payloadOffset = reserve(operatorId, length);
+        if (payloadOffset < 0) {
+            return false;
+        }
+        if (length > 0) {
+            MemorySegment.copy(source, sourceOffset, ring, payloadOffset, length);
+        }
+        HEAD.setRelease(this, reservedEnd);
+        return true;
+    }
+
+    /** Sending worker only: appends an 8-byte row without a source segment. */
+    boolean tryAppendLong(int operatorId, long value) {
+        int payloadOffset = reserve(operatorId, Long.BYTES);
+        if (payloadOffset < 0) {
+            return false;
+        }
+        ring.set(ValueLayout.JAVA_LONG_UNALIGNED, payloadOffset, value);
+        HEAD.setRelease(this, reservedEnd);
+        return true;
+    }
+
+    /**
+     * Sending worker only: makes room for a record with a {@code length}-byte payload (padding to the end of the ring
+     * first if it would wrap), writes its header and sets {@link #reservedEnd}; the caller writes the payload and then
+     * publishes {@code head = reservedEnd}.
+     *
+     * @return the payload's offset in the ring, or -1 when the ring has no room (nothing written)
+     */
+    private int reserve(int operatorId, int length) {
         int recordLength = RowRecordDescriptor.recordLength(Math.max(length, 0));
         long position = head;
         int offset = (int) (position & mask);
@@ -125,7 +158,7 @@ final class OutgoingRing {
         int padding = tail < recordLength ? tail : 0;
         long freed = localReader == null ? (long) COMPLETED.getAcquire(this) : localReader.readPosition();
         if (position + padding + recordLength - freed > capacity) {
-            return false;
+            return -1;
         }
         if (padding > 0) {
             RowRecordDescriptor.writeHeader(ring, offset, RowRecordDescriptor.PADDING, padding);
@@ -133,33 +166,8 @@ final class OutgoingRing {
             offset = 0;
         }
         RowRecordDescriptor.writeHeader(ring, offset, operatorId, length);
-        if (length > 0) {
-            MemorySegment.copy(source, sourceOffset, ring, offset + RowRecordDescriptor.HEADER_LENGTH, length);
-        }
-        HEAD.setRelease(this, position + recordLength);
-        return true;
-    }
-
-    /** Sending worker only: appends an 8-byte row without a source segment. */
-    boolean tryAppendLong(int operatorId, long value) {
-        int recordLength = RowRecordDescriptor.recordLength(Long.BYTES);
-        long position = head;
-        int offset = (int) (position & mask);
-        int tail = capacity - offset;
-        int padding = tail < recordLength ? tail : 0;
-        long freed = localReader == null ? (long) COMPLETED.getAcquire(this) : localReader.readPosition();
-        if (position + padding + recordLength - freed > capacity) {
-            return false;
-        }
-        if (padding > 0) {
-            RowRecordDescriptor.writeHeader(ring, offset, RowRecordDescriptor.PADDING, padding);
-            position += padding;
-            offset = 0;
-        }
-        RowRecordDescriptor.writeHeader(ring, offset, operatorId, Long.BYTES);
-        ring.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, offset + RowRecordDescriptor.HEADER_LENGTH, value);
-        HEAD.setRelease(this, position + recordLength);
-        return true;
+        reservedEnd = position + recordLength;
+        return offset + RowRecordDescriptor.HEADER_LENGTH;
     }
 
     /** Sending worker only: asks for everything appended so far to be written regardless of the threshold. */
@@ -181,11 +189,15 @@ final class OutgoingRing {
             }
             return;
         }
+        // The sending worker calls this after every row: skip the flag's compare-and-set while nothing is due. Read
+        // without the flag, sent may be stale; it only grows, so a stale value overstates what is due, never hides it.
+        if (!isDue(sent)) {
+            return;
+        }
         while (IN_FLIGHT.compareAndSet(this, 0, 1)) {
             long pending = (long) HEAD.getAcquire(this) - sent;
-            boolean due = pending > 0 && (pending >= writeThreshold || (long) FLUSH_TARGET.getAcquire(this) - sent > 0);
             long remoteFree = capacity - (sent - (long) REMOTE_READ.getAcquire(this));
-            if (due && remoteFree > 0) {
+            if (isDue(sent) && remoteFree > 0) {
                 int offset = (int) (sent & mask);
                 int length = (int) Math.min(Math.min(pending, remoteFree), capacity - offset);
                 inFlightLength = length;
@@ -201,13 +213,16 @@ final class OutgoingRing {
             }
             IN_FLIGHT.setRelease(this, 0);
             // the condition may have changed while this thread held the flag; the other thread saw it held and left
-            pending = (long) HEAD.getAcquire(this) - sent;
-            due = pending > 0 && (pending >= writeThreshold || (long) FLUSH_TARGET.getAcquire(this) - sent > 0);
-            remoteFree = capacity - (sent - (long) REMOTE_READ.getAcquire(this));
-            if (!due || remoteFree <= 0) {
+            if (!isDue(sent) || capacity - (sent - (long) REMOTE_READ.getAcquire(this)) <= 0) {
                 return;
             }
         }
+    }
+
+    /** Whether a WRITE from {@code sentPosition} is due: bytes pending, and the threshold reached or a flush asked. */
+    private boolean isDue(long sentPosition) {
+        long pending = (long) HEAD.getAcquire(this) - sentPosition;
+        return pending > 0 && (pending >= writeThreshold || (long) FLUSH_TARGET.getAcquire(this) - sentPosition > 0);
     }
 
     /** Network thread: the WRITE in flight completed; frees its local space and releases the flag. */

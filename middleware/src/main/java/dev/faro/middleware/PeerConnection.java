@@ -46,8 +46,6 @@ final class PeerConnection {
     final int[] announce;
 
     int announceCount;
-    /** Network thread: when it last sent anything to this peer (heartbeats fill silences). */
-    long lastSendNs;
     /** Network thread: the reusable request for notification SENDs. */
     final WorkRequest request = new WorkRequest();
 

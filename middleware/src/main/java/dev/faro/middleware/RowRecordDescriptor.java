@@ -46,6 +46,16 @@ final class RowRecordDescriptor {
         }
     }
 
+    /** Throws INVALID_ARGUMENT unless {@code operator} is a valid operator id and {@code length} in 0..maxRowBytes. */
+    static void checkRow(int operator, int length, int maxRowBytes) {
+        checkOperator(operator);
+        if (length < 0 || length > maxRowBytes) {
+            throw new dev.faro.fabric.FaroException(
+                    dev.faro.fabric.FaroException.Category.INVALID_ARGUMENT,
+                    "row length must be in 0.." + maxRowBytes + ": " + length);
+        }
+    }
+
     /** Bytes a record with this payload occupies in the ring. */
     static int recordLength(int payloadLength) {
         return (HEADER_LENGTH + payloadLength + RECORD_ALIGNMENT - 1) & -RECORD_ALIGNMENT;

@@ -7,6 +7,7 @@ import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -16,7 +17,6 @@ import java.lang.foreign.Arena;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -137,8 +137,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 outgoing[writer][destination] = ring;
             }
         }
-        this.networkThread = new NetworkThread(
-                this, completionQueue, peers, config.heartbeat().toNanos());
+        this.networkThread = new NetworkThread(this, completionQueue, peers);
         this.networkThreadHandle = Thread.ofPlatform()
                 .daemon()
                 .name("middleware-network-p" + process)
@@ -151,28 +150,23 @@ public final class ShuffleMiddleware implements AutoCloseable {
     }
 
     /**
-     * Opens the middleware of process {@code process} on {@code fabric}: allocates everything, exchanges queue pair
-     * addresses and region keys through {@code exchange} (two rounds: addresses, then "connected and receives
-     * posted"), and starts the network thread. The fabric stays the caller's.
+     * Opens the middleware of process {@code exchange.nodeIndex()} on {@code fabric}: allocates everything, exchanges
+     * queue pair addresses and region keys through {@code exchange} (two rounds, keys {@code middleware.addresses}
+     * then {@code middleware.connected}: "connected and receives posted"), and starts the network thread. The fabric
+     * and the exchange stay the caller's; the exchange has one node per process.
      */
-    public static ShuffleMiddleware open(Fabric fabric, int process, MiddlewareConfig config, PeerExchange exchange)
-            throws InterruptedException {
+    public static ShuffleMiddleware open(Fabric fabric, MiddlewareConfig config, PeerExchange exchange) {
         Objects.requireNonNull(fabric, "fabric is null");
         Objects.requireNonNull(config, "config is null");
-        Objects.requireNonNull(exchange, "exchange is null");
-        FaroException.checkArgument(
-                process >= 0 && process < config.processes(),
-                "process must be in 0..processes-1: process=%d processes=%d",
-                process,
-                config.processes());
+        int process = checkExchange(config, exchange);
         ShuffleMiddleware middleware = new ShuffleMiddleware(config, process, fabric);
         try {
-            List<byte[]> all = exchange.allGather(middleware.addresses());
+            byte[][] all = exchange.allGather("middleware.addresses", middleware.addresses());
             middleware.connect(fabric, all);
-            exchange.allGather(new byte[0]);
+            exchange.allGather("middleware.connected", new byte[0]);
             middleware.networkThreadHandle.start();
             return middleware;
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException e) {
             middleware.close();
             throw e;
         }
@@ -196,15 +190,26 @@ public final class ShuffleMiddleware implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    private void connect(Fabric fabric, List<byte[]> all) {
+    /** The exchange's node index, this process's index, once the exchange is known to have one node per process. */
+    static int checkExchange(MiddlewareConfig config, PeerExchange exchange) {
+        Objects.requireNonNull(exchange, "exchange is null");
         FaroException.checkArgument(
-                all.size() == config.processes(), "the exchange returned %d contributions", all.size());
+                exchange.nodes() == config.processes(),
+                "the exchange has %d nodes, the config %d processes",
+                exchange.nodes(),
+                config.processes());
+        return exchange.nodeIndex();
+    }
+
+    private void connect(Fabric fabric, byte[][] all) {
+        FaroException.checkArgument(
+                all.length == config.processes(), "the exchange returned %d contributions", all.length);
         for (int q = 0; q < peers.length; q++) {
             PeerConnection peer = peers[q];
             if (peer == null) {
                 continue;
             }
-            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all.get(q)))) {
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all[q]))) {
                 byte[] address = null;
                 byte[] key = null;
                 for (int entry = 0; entry <= process; entry++) {

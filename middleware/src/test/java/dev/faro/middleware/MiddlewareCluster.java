@@ -3,9 +3,11 @@ package dev.faro.middleware;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,12 +37,12 @@ final class MiddlewareCluster implements AutoCloseable {
     MiddlewareCluster(String transport, MiddlewareConfig config) throws Exception {
         this.config = config;
         directory = Files.createTempDirectory(Path.of("/dev/shm"), "faro-middleware-test");
-        InMemoryExchange exchange = new InMemoryExchange(config.processes());
+        LocalPeerExchange.Group exchange = LocalPeerExchange.group(config.processes(), Duration.ofSeconds(30));
         if (transport.equals("nio")) {
             List<Future<NioShuffle>> opening = new ArrayList<>();
             for (int process = 0; process < config.processes(); process++) {
                 int p = process;
-                opening.add(pool.submit(() -> NioShuffle.open(p, config, exchange.member(p))));
+                opening.add(pool.submit(() -> NioShuffle.open(config, exchange.member(p))));
             }
             for (Future<NioShuffle> future : opening) {
                 nio.add(future.get(60, TimeUnit.SECONDS));
@@ -54,7 +56,7 @@ final class MiddlewareCluster implements AutoCloseable {
                     FabricConfig.of(provider, "p" + process).withOption("shm.directory", directory.toString()));
             fabrics.add(fabric);
             int p = process;
-            opening.add(pool.submit(() -> ShuffleMiddleware.open(fabric, p, config, exchange.member(p))));
+            opening.add(pool.submit(() -> ShuffleMiddleware.open(fabric, config, exchange.member(p))));
         }
         for (Future<ShuffleMiddleware> future : opening) {
             middlewares.add(future.get(60, TimeUnit.SECONDS));

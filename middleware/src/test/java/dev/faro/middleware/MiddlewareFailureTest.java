@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * A process whose fabric dies mid-shuffle (in one JVM: its node closes under the open middleware): every worker of
  * every surviving process, whether it is sending into a full ring or waiting for rows, fails with one clear
  * {@code NETWORK} error naming a peer, within seconds and without hanging; the survivors' close returns promptly.
- * The multi-JVM version with a killed process is {@code MiddlewareKillIT} (bench).
+ * The multi-JVM version with a killed process is {@code MiddlewareBenchmarkIT}'s
+ * {@code aProcessKilledMidShuffleFailsEverySurvivorWithOneClearLine} (bench).
  */
 class MiddlewareFailureTest {
 
@@ -48,6 +49,32 @@ class MiddlewareFailureTest {
             cluster.middlewares.get(0).close();
             cluster.middlewares.get(1).close();
             assertThat(Duration.ofNanos(System.nanoTime() - closeNs)).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    /**
+     * The package's claim that a dead peer fails the survivors "even when no data moves": every worker only waits for
+     * rows, nothing is ever sent, and the peer's fabric closes.
+     */
+    @Test
+    void aPeerDyingWhileNoDataMovesFailsEveryWaitingWorker() throws Exception {
+        MiddlewareConfig config = ShuffleMiddlewareTest.smallRings(3, 1);
+        try (MiddlewareCluster cluster = new MiddlewareCluster("shm", config)) {
+            List<CompletableFuture<Throwable>> survivors = new ArrayList<>();
+            for (int process = 0; process < 2; process++) {
+                MiddlewareWorker worker = cluster.middlewares.get(process).worker(0);
+                survivors.add(CompletableFuture.supplyAsync(() -> run(worker, false), cluster.pool()));
+            }
+            Thread.sleep(300); // every worker is waiting in take
+            cluster.fabrics.get(2).close();
+            for (CompletableFuture<Throwable> survivor : survivors) {
+                Throwable failure = survivor.get(30, TimeUnit.SECONDS);
+                assertThat(failure).isInstanceOf(FaroException.class);
+                assertThat(((FaroException) failure).category()).isEqualTo(FaroException.Category.NETWORK);
+                assertThat(failure.getMessage()).contains("peer process 2");
+            }
+            cluster.middlewares.get(0).close();
+            cluster.middlewares.get(1).close();
         }
     }
 

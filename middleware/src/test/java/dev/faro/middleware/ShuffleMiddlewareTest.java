@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +21,7 @@ class ShuffleMiddlewareTest {
     private static final int ROWS_PER_OPERATOR = 6_000;
 
     static MiddlewareConfig smallRings(int processes, int workers) {
-        return new MiddlewareConfig(processes, workers, 1024, 128, 128, 64, Duration.ofMillis(200));
+        return new MiddlewareConfig(processes, workers, 1024, 128, 128, 64);
     }
 
     private static long row(int operator, int source, int sequence) {

@@ -10,13 +10,11 @@ import dev.faro.fabric.FaroException;
 import dev.faro.middleware.MiddlewareConfig;
 import dev.faro.middleware.MiddlewareCounters;
 import dev.faro.middleware.NioShuffle;
-import dev.faro.middleware.PeerExchange;
 import dev.faro.middleware.ShuffleMiddleware;
 import dev.faro.middleware.ShuffleQueues;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -56,21 +54,19 @@ public final class MiddlewareBenchHandler implements TaskHandler {
         MiddlewareConfig config = MiddlewareConfig.defaults(point.processes(), point.workersPerProcess())
                 .withRingBytes(point.ringBytes())
                 .withWriteThreshold(point.writeThreshold());
-        int[] round = {0};
-        PeerExchange exchange = mine -> Arrays.asList(context.exchange().allGather("middleware." + round[0]++, mine));
         ShuffleMiddleware middleware = null;
         NioShuffle nio = null;
         try {
             List<ShuffleQueues> queues = new ArrayList<>();
             int connections;
             if (point.transport().equals(MiddlewareCase.NIO)) {
-                nio = NioShuffle.open(node, config, exchange);
+                nio = NioShuffle.open(config, context.exchange());
                 for (int local = 0; local < config.workersPerProcess(); local++) {
                     queues.add(nio.worker(local));
                 }
                 connections = nio.connectionCount();
             } else {
-                middleware = ShuffleMiddleware.open(context.fabric(), node, config, exchange);
+                middleware = ShuffleMiddleware.open(context.fabric(), config, context.exchange());
                 for (int local = 0; local < config.workersPerProcess(); local++) {
                     queues.add(middleware.worker(local));
                 }

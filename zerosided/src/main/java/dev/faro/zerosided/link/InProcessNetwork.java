@@ -2,12 +2,13 @@ package dev.faro.zerosided.link;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The packet fabric inside one JVM, for fast tests: links whose datagrams go through bounded per-port queues of
  * preallocated slots instead of sockets. A datagram is copied into the destination's queue on send (as onto a wire)
- * and out of it on receive; a full queue drops it, as a switch port does. Links may be owned by different threads; the
- * queues are locked.
+ * and out of it on receive; a full queue drops it, as a switch port does. Links may be owned by different threads; each
+ * port's queue is locked (by its senders and its receiver only), the table of ports is not.
  *
  * <p>Data path: allocation-free after {@link #open()}.
  */
@@ -22,23 +23,25 @@ public final class InProcessNetwork {
     private static final int FIRST_PORT = 40_000;
 
     private final AtomicInteger nextPort = new AtomicInteger(FIRST_PORT);
-    private final Queue[] queues = new Queue[4096];
+    /** Queues by port − {@link #FIRST_PORT}: set by {@link #open()}, cleared on close, read on every send. */
+    private final AtomicReferenceArray<Queue> queues = new AtomicReferenceArray<>(4096);
 
     /** Opens a new link on a fresh port. */
-    public synchronized PacketLink open() {
+    public PacketLink open() {
         int port = nextPort.getAndIncrement();
         Queue queue = new Queue();
-        queues[port - FIRST_PORT] = queue;
+        queues.set(port - FIRST_PORT, queue);
         return new Link(port, queue);
     }
 
-    private synchronized Queue queue(int port) {
+    /** Every send: a volatile read, not the network-wide lock every link's sends would otherwise contend on. */
+    private Queue queue(int port) {
         int index = port - FIRST_PORT;
-        return index < 0 || index >= queues.length ? null : queues[index];
+        return index < 0 || index >= queues.length() ? null : queues.get(index);
     }
 
-    private synchronized void remove(int port) {
-        queues[port - FIRST_PORT] = null;
+    private void remove(int port) {
+        queues.set(port - FIRST_PORT, null);
     }
 
     /** One port's bounded queue of datagrams; lock: itself. */
