@@ -4,8 +4,8 @@
  * dev.faro.fabric.bootstrap.PeerExchange}, with an in-JVM implementation ({@link
  * dev.faro.fabric.bootstrap.LocalPeerExchange}); the cluster runtime relays it through its coordinator. It lives
  * beside the fabric, not in a user of it, because several systems on the fabric need it once to connect and nothing
- * else of each other: the shuffle designs and the TCP baseline, the joins' RMA group, and the lock manager (which
- * takes the gathered addresses, from this exchange in {@code faro bench locks}). The middleware declares a one-method
- * all-gather of its own ({@code dev.faro.middleware.PeerExchange}), which its bench adapts from this one.
+ * else of each other: the shuffle designs and the TCP baseline, the joins' RMA group, the DAIS16 middleware and its
+ * NIO baseline, and the lock manager (which takes the gathered addresses, from this exchange in {@code faro bench
+ * locks}).
  */
 package dev.faro.fabric.bootstrap;
