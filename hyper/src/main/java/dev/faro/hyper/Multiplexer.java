@@ -1,0 +1,702 @@
+package dev.faro.hyper;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.WorkCompletion;
+import dev.faro.fabric.WorkRequest;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.EnumSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The communication multiplexer of one node (VLDB16 §3.2.2): one network thread that owns all of the node's traffic
+ * for every exchange of every running query. Only multiplexers are connected, by one RC queue pair per peer node
+ * (n(n−1) queue pairs per cluster, whatever the thread count); workers never post verbs. Workers hand full messages
+ * to the send queue of their destination node ({@link #enqueue}); the network thread posts them as two-sided SENDs of
+ * the used bytes only, releases them when the SEND completed, receives into the pool's receive messages, routes
+ * each received message by its exchange id to that exchange's receive queues (one per worker group, taken in turn),
+ * counts {@code isLast} markers, and posts a receive message again once a worker released it.
+ *
+ * <h2>Flow control</h2>
+ * Node {@code p} keeps {@code receivesPerPeer} (R) receives posted on its queue pair to this node, and counts every
+ * receive it posts again ({@code reposted}, absolute, only grows); after each change it writes that count (an 8-byte
+ * inline RDMA WRITE, at most one in flight per peer) into this node's credit word for {@code p}. This node sends its
+ * {@code k}-th message to {@code p} only while {@code k < R + credit word}, so no SEND ever finds no receive posted.
+ *
+ * <pre>
+ *  credit region (this node's, REMOTE_WRITE): one word per peer, 128 B apart
+ *  0                8                                128
+ *  +----------------+--------------------------------+
+ *  | reposted by p  |          padding               |  word of peer p at p * 128
+ *  +----------------+--------------------------------+
+ *  written by peer p's network thread (RDMA WRITE); read by this node's network thread (acquire); only grows.
+ * </pre>
+ *
+ * <h2>Completions</h2>
+ * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
+ * a worker handing it a message or a released receive unparks it, and completions are found at the next wake-up
+ * (the fabric has no completion interrupt: a park of {@value #PARK_NANOS} ns stands in for the HCA event). Busy
+ * polling ({@link HyperConfig#busyPolling()}) spins instead.
+ *
+ * <h2>Failure</h2>
+ * An error completion or a queue pair in ERROR (the fabric fails a dead peer's queue pair after its peer timeout,
+ * posted receives included) fails every open exchange with the peer named, once; the first error wins in each
+ * exchange. Later opens with that peer fail at once. A crash of the network thread fails every open exchange too.
+ *
+ * <p>Threads: {@link #enqueue}, {@link #releaseReceive} and {@link #wake} are called by workers; connecting and
+ * opening by query conductors; everything else runs on the network thread. Data path: allocation-free.
+ */
+public final class Multiplexer implements AutoCloseable {
+
+    /** An empty queue's poll result (end markers are negative, message indexes not). */
+    static final int EMPTY = Integer.MIN_VALUE;
+
+    private static final int KIND_DATA = 0;
+    private static final int KIND_END = 1;
+    private static final int KIND_RECEIVE = 2;
+    private static final int KIND_CREDIT = 3;
+    private static final long CREDIT_STRIDE_BYTES = 128;
+    private static final int SPINS = 64;
+    static final long PARK_NANOS = 20_000;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final int self;
+    private final int nodes;
+    private final HyperConfig config;
+    private final MessagePool pool;
+    private final ExchangeTable table;
+    private final CompletionQueue completionQueue;
+    private final RcQueuePair[] queuePairs;
+    private final MemoryRegion credits;
+    private final int sendDepth;
+    private final int incarnation = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
+    private final IndexQueue[] sendQueues;
+    private final IndexQueue returned;
+
+    /** Written by connecting threads (release), read by the network thread (acquire). */
+    private final AtomicIntegerArray connected;
+
+    private final AtomicReferenceArray<RemoteKey> peerCreditKeys;
+    private final int[] peerIncarnations;
+    /** The first failure of each peer's connection; set once. */
+    private final AtomicReferenceArray<String> peerFailures;
+
+    // Network thread only.
+    private final long[] sent;
+    private final long[] reposted;
+    private final long[] creditWritten;
+    private final boolean[] creditInFlight;
+    private final int[] outstanding;
+    private final WorkRequest request = new WorkRequest();
+    private final WorkCompletion[] completions = WorkCompletion.array(64);
+    private final MemorySegment endHeader;
+    private final MemorySegment creditValue;
+    private int startPeer;
+    private int receiveRotation;
+    private int loops;
+
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean sleeping;
+
+    // Counters: written by the network thread only; approximate reads.
+    private volatile long messagesSent;
+    private volatile long bytesSent;
+    private volatile long messagesReceived;
+    private volatile long creditWrites;
+    private volatile long dropped;
+    private volatile long parks;
+
+    /**
+     * Starts the multiplexer of node {@code self} of {@code nodes}: registers the message pool and the credit words,
+     * creates one queue pair per peer with its receives posted, and starts the network thread. The queue pairs are
+     * connected by the first exchange opened with each peer ({@link #offer}, {@link #connect}).
+     */
+    public Multiplexer(Fabric fabric, int self, int nodes, HyperConfig config) {
+        if (nodes < 1 || self < 0 || self >= nodes) {
+            throw new IllegalArgumentException("bad node: self=" + self + " nodes=" + nodes);
+        }
+        this.self = self;
+        this.nodes = nodes;
+        this.config = config;
+        int receives = config.receivesPerPeer();
+        this.sendDepth = receives + 2;
+        this.table = new ExchangeTable(nodes);
+        this.pool = new MessagePool(
+                fabric, self, nodes, config.workerGroups(), config.sendMessages(), receives, config.messageBytes());
+        this.credits =
+                fabric.register(CREDIT_STRIDE_BYTES * nodes, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.completionQueue = fabric.createCompletionQueue(Math.max(16, (nodes - 1) * (sendDepth + receives) + 16));
+        this.queuePairs = new RcQueuePair[nodes];
+        this.sendQueues = new IndexQueue[nodes];
+        this.returned = new IndexQueue(pool.size());
+        this.connected = new AtomicIntegerArray(nodes);
+        this.peerCreditKeys = new AtomicReferenceArray<>(nodes);
+        this.peerIncarnations = new int[nodes];
+        this.peerFailures = new AtomicReferenceArray<>(nodes);
+        this.sent = new long[nodes];
+        this.reposted = new long[nodes];
+        this.creditWritten = new long[nodes];
+        this.creditInFlight = new boolean[nodes];
+        this.outstanding = new int[nodes];
+        MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
+        this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
+        this.creditValue = scratch.asSlice(MessageDescriptor.LENGTH, 8);
+        try {
+            for (int peer = 0; peer < nodes; peer++) {
+                // every send queue holds every message and an end marker per open exchange
+                sendQueues[peer] = new IndexQueue(pool.size() + 2 * ExchangeTable.SLOTS);
+                if (peer == self) {
+                    continue;
+                }
+                queuePairs[peer] = fabric.createRcQueuePair(new QueuePairConfig(
+                        completionQueue,
+                        completionQueue,
+                        sendDepth,
+                        receives,
+                        QueuePairConfig.DEFAULT_MAX_INLINE_BYTES));
+                int first = pool.firstReceive(peer, self);
+                for (int r = 0; r < receives; r++) {
+                    post(pool.message(first + r));
+                }
+                reposted[peer] = 0; // the first R receives are the initial credit, not counted
+            }
+        } catch (RuntimeException e) {
+            closeResources();
+            throw e;
+        }
+        this.thread = Thread.ofPlatform()
+                .daemon()
+                .name("hyper-multiplexer-node-" + self)
+                .start(this::run);
+    }
+
+    int self() {
+        return self;
+    }
+
+    int nodes() {
+        return nodes;
+    }
+
+    HyperConfig config() {
+        return config;
+    }
+
+    MessagePool pool() {
+        return pool;
+    }
+
+    ExchangeTable table() {
+        return table;
+    }
+
+    // ------------------------------------------------------------------------------------------ connection setup
+
+    /** What this node publishes at each open: its incarnation, its credit words' key, its queue pair for each node. */
+    byte[] offer() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(incarnation);
+            writeBytes(out, credits.remoteKey().toBytes());
+            for (int node = 0; node < nodes; node++) {
+                writeBytes(
+                        out,
+                        node == self ? new byte[0] : queuePairs[node].address().toBytes());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Connects this node's queue pair for {@code peer} from the peer's {@link #offer} (once per peer; later offers
+     * must come from the same incarnation of the peer's multiplexer). Returns whether it connected now.
+     */
+    synchronized boolean connect(int peer, byte[] peerOffer, Fabric fabric) {
+        checkPeer(peer);
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(peerOffer));
+            int peerIncarnation = in.readInt();
+            byte[] key = readBytes(in);
+            byte[] address = null;
+            for (int node = 0; node < nodes; node++) {
+                byte[] forNode = readBytes(in);
+                if (node == self) {
+                    address = forNode;
+                }
+            }
+            if (connected.get(peer) == 1) {
+                if (peerIncarnations[peer] != peerIncarnation) {
+                    throw new FaroException(
+                            FaroException.Category.NETWORK,
+                            "hyper multiplexer at node " + self + ": node " + peer + " restarted its multiplexer; the"
+                                    + " connection to its previous one is gone (restart this node's worker too)");
+                }
+                return false;
+            }
+            QueuePairAddress peerAddress = fabric.importAddress(address);
+            queuePairs[peer].connect(peerAddress);
+            peerCreditKeys.set(peer, fabric.importRemoteKey(key));
+            peerIncarnations[peer] = peerIncarnation;
+            connected.set(peer, 1);
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    boolean isConnected(int peer) {
+        return peer == self || connected.get(peer) == 1;
+    }
+
+    /** Throws the failure of {@code peer}'s connection, if it failed (opens check every peer first). */
+    void checkPeer(int peer) {
+        String failure = peerFailures.get(peer);
+        if (failure != null) {
+            throw new FaroException(FaroException.Category.NETWORK, failure);
+        }
+        if (!running) {
+            throw new FaroException(FaroException.Category.CLOSED, "hyper multiplexer at node " + self + " is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ worker side
+
+    /**
+     * Queues message {@code index} (retained for this destination) or, when negative, the end marker of exchange id
+     * {@code -index - 2}, for {@code peer}. Data path.
+     */
+    void enqueue(int peer, int entry) {
+        if (!sendQueues[peer].offer(entry)) {
+            throw new IllegalStateException("send queue full: peer=" + peer + " entry=" + entry);
+        }
+        wake();
+    }
+
+    /** The end marker entry of exchange {@code id}. */
+    static int endEntry(int id) {
+        return -id - 2;
+    }
+
+    /** A worker is done with received message {@code index}: the network thread posts it again. Data path. */
+    void releaseReceive(int index) {
+        if (!returned.offer(index)) {
+            throw new IllegalStateException("return queue full: index=" + index);
+        }
+        wake();
+    }
+
+    /** Releases one hold of a message a worker held (received or own-node). Data path. */
+    void release(Message message) {
+        if (message.kind == Message.KIND_RECEIVE) {
+            message.retain.set(0);
+            releaseReceive(message.index);
+        } else {
+            pool.releaseSend(message.index);
+        }
+    }
+
+    /** Unparks the network thread if it sleeps. Data path: a volatile read, rarely an unpark. */
+    void wake() {
+        if (sleeping) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ network thread
+
+    private void run() {
+        int idles = 0;
+        try {
+            while (running) {
+                int work = pollCompletions();
+                work += repostReturned();
+                work += postSends();
+                work += writeCredits();
+                if ((++loops & 1023) == 0) {
+                    checkQueuePairs();
+                }
+                if (work > 0) {
+                    idles = 0;
+                } else {
+                    idle(idles++);
+                }
+            }
+        } catch (Throwable t) {
+            String message = "hyper multiplexer at node " + self + " crashed: " + t;
+            for (int peer = 0; peer < nodes; peer++) {
+                peerFailures.compareAndSet(peer, null, message);
+            }
+            for (DecoupledExchange exchange : table.openExchanges()) {
+                exchange.fail(message);
+            }
+            if (t instanceof Error error) {
+                throw error;
+            }
+        }
+    }
+
+    private void idle(int idles) {
+        if (config.busyPolling() || idles < SPINS) {
+            Thread.onSpinWait();
+            return;
+        }
+        sleeping = true;
+        if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
+            parks++;
+            LockSupport.parkNanos(PARK_NANOS);
+        }
+        sleeping = false;
+    }
+
+    private boolean hasSendable() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && hasCredit(peer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasCredit(int peer) {
+        long limit = config.receivesPerPeer() + (long) LONG.getAcquire(credits.segment(), peer * CREDIT_STRIDE_BYTES);
+        return sent[peer] - limit < 0;
+    }
+
+    private static long requestId(int kind, int peer, int index) {
+        return (long) kind << 56 | (long) (peer & 0xFF_FFFF) << 32 | (index & 0xFFFF_FFFFL);
+    }
+
+    private int pollCompletions() {
+        int count = completionQueue.poll(completions);
+        for (int i = 0; i < count; i++) {
+            WorkCompletion completion = completions[i];
+            long id = completion.requestId();
+            int kind = (int) (id >>> 56);
+            int peer = (int) (id >>> 32) & 0xFF_FFFF;
+            int index = (int) id;
+            if (kind != KIND_RECEIVE) {
+                outstanding[peer]--;
+            }
+            if (!completion.status().isSuccess()) {
+                if (kind == KIND_DATA) {
+                    pool.releaseSend(index);
+                }
+                failPeer(peer, completion.status() + " on " + completion.opcode());
+                continue;
+            }
+            switch (kind) {
+                case KIND_DATA -> pool.releaseSend(index);
+                case KIND_CREDIT -> creditInFlight[peer] = false;
+                case KIND_RECEIVE -> onReceive(pool.message(index), completion.byteLength());
+                default -> {
+                    // KIND_END: nothing to release
+                }
+            }
+        }
+        return count;
+    }
+
+    private void onReceive(Message message, int length) {
+        int peer = message.peer;
+        MemorySegment segment = message.segment;
+        if (length < MessageDescriptor.LENGTH
+                || !MessageDescriptor.hasMagic(segment)
+                || MessageDescriptor.sourceNode(segment) != peer) {
+            failPeer(peer, "a malformed message (" + length + " bytes)");
+            return;
+        }
+        messagesReceived++;
+        DecoupledExchange exchange = table.incoming(peer, MessageDescriptor.exchangeId(segment));
+        if (exchange == null) {
+            dropped++;
+            post(message);
+            return;
+        }
+        if (MessageDescriptor.isLast(segment)) {
+            post(message);
+            exchange.onEnd();
+            return;
+        }
+        int used = MessageDescriptor.bytesUsed(segment);
+        if (used < 0 || used > length - MessageDescriptor.LENGTH) {
+            failPeer(peer, "a message with a bad length (" + used + " of " + length + " bytes)");
+            return;
+        }
+        message.buffer.payloadLength(used);
+        message.retain.set(1);
+        exchange.deliver(message.index, receiveRotation++);
+    }
+
+    /** Posts receive message {@code message} on its peer's queue pair. */
+    private void post(Message message) {
+        int peer = message.peer;
+        queuePairs[peer].postReceive(
+                requestId(KIND_RECEIVE, peer, message.index),
+                message.region,
+                message.regionOffset,
+                pool.messageBytes());
+    }
+
+    private int repostReturned() {
+        int work = 0;
+        int index;
+        while ((index = returned.poll(EMPTY)) != EMPTY) {
+            Message message = pool.message(index);
+            if (peerFailures.get(message.peer) == null) {
+                try {
+                    post(message);
+                    reposted[message.peer]++;
+                } catch (FaroException e) {
+                    failPeer(message.peer, "posting a receive: " + e.getMessage());
+                }
+            }
+            work++;
+        }
+        return work;
+    }
+
+    private int writeCredits() {
+        int work = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer == self
+                    || creditInFlight[peer]
+                    || reposted[peer] == creditWritten[peer]
+                    || peerFailures.get(peer) != null
+                    || connected.get(peer) == 0) {
+                continue;
+            }
+            creditValue.set(ValueLayout.JAVA_LONG, 0, reposted[peer]);
+            request.clear()
+                    .requestId(requestId(KIND_CREDIT, peer, 0))
+                    .opcode(Opcode.WRITE)
+                    .inline(creditValue)
+                    .remote(peerCreditKeys.get(peer), self * CREDIT_STRIDE_BYTES);
+            if (postSend(peer)) {
+                creditInFlight[peer] = true;
+                creditWritten[peer] = reposted[peer];
+                creditWrites++;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private int postSends() {
+        int work = 0;
+        for (int k = 0; k < nodes; k++) {
+            int peer = (startPeer + k) % nodes;
+            if (peer == self || connected.get(peer) == 0) {
+                continue;
+            }
+            if (peerFailures.get(peer) != null) {
+                work += dropQueued(peer);
+                continue;
+            }
+            IndexQueue queue = sendQueues[peer];
+            int entry;
+            while ((entry = queue.peek(EMPTY)) != EMPTY && hasCredit(peer) && outstanding[peer] < sendDepth - 1) {
+                queue.poll(EMPTY);
+                if (entry >= 0) {
+                    Message message = pool.message(entry);
+                    int bytes = MessageDescriptor.LENGTH + MessageDescriptor.bytesUsed(message.segment);
+                    request.clear()
+                            .requestId(requestId(KIND_DATA, peer, entry))
+                            .opcode(Opcode.SEND)
+                            .local(message.region, message.regionOffset, bytes);
+                    if (!postSend(peer)) {
+                        pool.releaseSend(entry);
+                        break;
+                    }
+                    bytesSent += bytes;
+                } else {
+                    MessageDescriptor.write(endHeader, -entry - 2, self, MessageDescriptor.FLAG_LAST, 0);
+                    request.clear()
+                            .requestId(requestId(KIND_END, peer, 0))
+                            .opcode(Opcode.SEND)
+                            .inline(endHeader);
+                    if (!postSend(peer)) {
+                        break;
+                    }
+                }
+                sent[peer]++;
+                messagesSent++;
+                work++;
+            }
+        }
+        startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
+        return work;
+    }
+
+    /** Posts {@link #request} on {@code peer}'s queue pair; false (and the peer failed) when posting threw. */
+    private boolean postSend(int peer) {
+        try {
+            queuePairs[peer].postSend(request);
+            outstanding[peer]++;
+            return true;
+        } catch (FaroException e) {
+            failPeer(peer, "posting a send: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Releases what waits to go to a failed peer. */
+    private int dropQueued(int peer) {
+        int work = 0;
+        int entry;
+        while ((entry = sendQueues[peer].poll(EMPTY)) != EMPTY) {
+            if (entry >= 0) {
+                pool.releaseSend(entry);
+            }
+            work++;
+        }
+        return work;
+    }
+
+    private void checkQueuePairs() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self
+                    && connected.get(peer) == 1
+                    && peerFailures.get(peer) == null
+                    && queuePairs[peer].state() == QueuePairState.ERROR) {
+                failPeer(peer, "its queue pair is in error (peer died or closed)");
+            }
+        }
+    }
+
+    /** Records the first failure of {@code peer}'s connection and fails every open exchange with it. */
+    private void failPeer(int peer, String reason) {
+        String message =
+                "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (" + reason + ")";
+        if (peerFailures.compareAndSet(peer, null, message)) {
+            for (DecoupledExchange exchange : table.openExchanges()) {
+                exchange.fail(message);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ reporting, close
+
+    /** Messages (data and end markers) posted to peers so far. Approximate. */
+    public long messagesSent() {
+        return messagesSent;
+    }
+
+    /** Bytes posted to peers (headers included, only the used bytes of each message). Approximate. */
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    public long messagesReceived() {
+        return messagesReceived;
+    }
+
+    /** Credit words written to peers. Approximate. */
+    public long creditWrites() {
+        return creditWrites;
+    }
+
+    /** Messages of exchanges closed before they arrived (after a failure). Approximate. */
+    public long dropped() {
+        return dropped;
+    }
+
+    /** Times the network thread parked for lack of work. Approximate. */
+    public long parks() {
+        return parks;
+    }
+
+    /** Queue pairs this node opened: one per peer node, whatever the thread and exchange counts. */
+    public int queuePairs() {
+        return nodes - 1;
+    }
+
+    /** Bytes of registered memory: the message pool and the credit words, registered once at start. */
+    public long registeredBytes() {
+        return pool.region().lengthBytes() + credits.lengthBytes();
+    }
+
+    /** Send messages taken by workers so far, and of those, the ones taken from another group's free list. */
+    public long poolAcquires() {
+        return pool.acquires();
+    }
+
+    public long poolStolen() {
+        return pool.stolen();
+    }
+
+    /** The sum of the pool's retain counts (0 when no exchange holds a message; exact when the node is idle). */
+    public long retained() {
+        return pool.retained();
+    }
+
+    /** Send messages not free (0 when the node is idle). */
+    public int sendMessagesInUse() {
+        return pool.sendMessagesInUse();
+    }
+
+    /** Stops the network thread, fails the exchanges still open and frees the queue pairs and the pool. */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (DecoupledExchange exchange : table.openExchanges()) {
+            exchange.fail("hyper multiplexer at node " + self + " closed");
+        }
+        closeResources();
+    }
+
+    private void closeResources() {
+        for (RcQueuePair queuePair : queuePairs) {
+            if (queuePair != null) {
+                queuePair.close();
+            }
+        }
+        completionQueue.close();
+        credits.close();
+        pool.close();
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {
+        out.writeInt(value.length);
+        out.write(value);
+    }
+
+    private static byte[] readBytes(DataInputStream in) throws IOException {
+        byte[] value = new byte[in.readInt()];
+        in.readFully(value);
+        return value;
+    }
+}

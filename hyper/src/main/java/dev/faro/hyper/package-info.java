@@ -1,0 +1,36 @@
+/**
+ * VLDB16 (Rödiger, Mühlbauer, Kemper, Neumann: high-speed query processing over high-speed networks, §3.2): the
+ * communication multiplexer, the node's message pool and the decoupled exchange, as the exchange transport
+ * {@value dev.faro.hyper.HyperTransport#NAME}.
+ *
+ * <p>What it owns:
+ * <ul>
+ *   <li>{@link dev.faro.hyper.Multiplexer}: one per node and node lifetime, shared by every exchange of every running
+ *       query. One network thread owns all of the node's traffic; only multiplexers are connected, by one RC queue
+ *       pair per peer node (n(n−1) per cluster); one send queue per destination node; two-sided SEND/RECEIVE of the
+ *       used bytes only; credit as an absolute count of re-posted receives, written back with an 8-byte RDMA WRITE;
+ *       event-mode waiting (park, woken by workers) by default, busy polling as an option.</li>
+ *   <li>{@link dev.faro.hyper.MessagePool}: every message, registered once when the multiplexer starts, reused by
+ *       every exchange and query; per worker group free lists (the paper's NUMA-local pools, modelled as groups of
+ *       worker threads); reference counted, so a broadcast is one message with a retain count.</li>
+ *   <li>{@link dev.faro.hyper.DecoupledExchange}: one message per destination <em>server</em> per producing worker;
+ *       the node's own share bypasses the network; per-group receive queues with local-first dequeue and work
+ *       stealing; termination by counting one {@code isLast} marker per node and exchange.</li>
+ * </ul>
+ *
+ * <pre>
+ *  worker (node A)                 network thread A              network thread B              worker (node B)
+ *  fill message for B ─┐
+ *  full / finish       ├─ retain, send queue[B] ──► SEND (used bytes) ──────► receive completion:
+ *                      │                             completion: release       route by exchange id,
+ *  own share (A) ──────┴─ receive queue (A) directly                           deal to group queues ──► take
+ *                                                                               release ◄──────────────── release
+ *                                                   credit word ◄── WRITE ───── post the receive again
+ *  last local worker finished: isLast marker per receiving peer (behind the data on the FIFO send queue)
+ * </pre>
+ *
+ * <p>Not yet: round-robin network scheduling (n−1 conflict-free phases with a per-phase quota and phase
+ * synchronisation; sends are unscheduled all-to-all, rotating the first destination), the classic exchange
+ * baseline, the contention model, and {@code faro bench hyper}.
+ */
+package dev.faro.hyper;
