@@ -79,6 +79,9 @@ public final class HyperTransport implements ExchangeTransport {
         }
         int self = multiplexer.self();
         int nodes = multiplexer.nodes();
+        for (int peer = 0; peer < nodes; peer++) {
+            multiplexer.checkPeer(peer); // a connection that failed fails the open at once, before any gather
+        }
         DecoupledExchange exchange =
                 new DecoupledExchange(multiplexer, exchangeName, groups, threads, stallTimeout, progress);
         try {

@@ -434,11 +434,11 @@ public final class Multiplexer implements AutoCloseable {
         DecoupledExchange exchange = table.incoming(peer, MessageDescriptor.exchangeId(segment));
         if (exchange == null) {
             dropped++;
-            post(message);
+            repost(message);
             return;
         }
         if (MessageDescriptor.isLast(segment)) {
-            post(message);
+            repost(message);
             exchange.onEnd();
             return;
         }
@@ -462,19 +462,23 @@ public final class Multiplexer implements AutoCloseable {
                 pool.messageBytes());
     }
 
+    /** Posts a receive message again and counts it as credit for its peer (unless the peer failed). */
+    private void repost(Message message) {
+        if (peerFailures.get(message.peer) == null) {
+            try {
+                post(message);
+                reposted[message.peer]++;
+            } catch (FaroException e) {
+                failPeer(message.peer, "posting a receive: " + e.getMessage());
+            }
+        }
+    }
+
     private int repostReturned() {
         int work = 0;
         int index;
         while ((index = returned.poll(EMPTY)) != EMPTY) {
-            Message message = pool.message(index);
-            if (peerFailures.get(message.peer) == null) {
-                try {
-                    post(message);
-                    reposted[message.peer]++;
-                } catch (FaroException e) {
-                    failPeer(message.peer, "posting a receive: " + e.getMessage());
-                }
-            }
+            repost(pool.message(index));
             work++;
         }
         return work;

@@ -117,6 +117,27 @@ class DecoupledExchangeTest {
         }
     }
 
+    /**
+     * Many more exchanges than a peer has receives posted: every end marker and every message returns its credit,
+     * and every query finds its pool as the previous one left it (same region, retain counts at zero).
+     */
+    @Test
+    void exchangesAfterExchangesReuseThePoolAndTheCredit() throws Exception {
+        int nodes = 2;
+        try (HyperCluster cluster = new HyperCluster(nodes, HyperCluster.small())) {
+            long registered = cluster.multiplexers.get(0).registeredBytes();
+            for (int query = 0; query < 12; query++) {
+                long[][] got = runQuery(cluster, "s" + query, nodes, TransmissionGroups.repartition(nodes), 2_000);
+                for (int node = 0; node < nodes; node++) {
+                    int self = node;
+                    assertThat(got[node]).containsExactly(expected(nodes, 2_000, value -> (int) (value % nodes), self));
+                }
+                assertPoolsIdle(cluster);
+            }
+            assertThat(cluster.multiplexers.get(0).registeredBytes()).isEqualTo(registered);
+        }
+    }
+
     static void assertPoolsIdle(HyperCluster cluster) throws InterruptedException {
         cluster.awaitIdle();
         for (Multiplexer multiplexer : cluster.multiplexers) {
