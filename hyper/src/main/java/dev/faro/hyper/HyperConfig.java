@@ -13,9 +13,18 @@ package dev.faro.hyper;
  *     group {@code t % workerGroups}); a worker takes from its own group's queue first and steals from the others
  * @param busyPolling true: the network thread spins on the completion queue (lowest latency, a full core); false
  *     (the paper's choice): it parks when idle and is woken by workers handing it messages
+ * @param schedule unscheduled all-to-all, or round-robin phases
+ * @param phaseQuota with {@link NetworkSchedule#ROUND_ROBIN}: messages a node sends per phase at most (8 in the
+ *     paper)
  */
 public record HyperConfig(
-        int messageBytes, int sendMessages, int receivesPerPeer, int workerGroups, boolean busyPolling) {
+        int messageBytes,
+        int sendMessages,
+        int receivesPerPeer,
+        int workerGroups,
+        boolean busyPolling,
+        NetworkSchedule schedule,
+        int phaseQuota) {
 
     /** The paper's message size. */
     public static final int DEFAULT_MESSAGE_BYTES = 512 * 1024;
@@ -34,33 +43,51 @@ public record HyperConfig(
         if (workerGroups < 1 || workerGroups > 64) {
             throw new IllegalArgumentException("workerGroups must be in [1, 64]: workerGroups=" + workerGroups);
         }
+        java.util.Objects.requireNonNull(schedule, "schedule is null");
+        if (phaseQuota < 1) {
+            throw new IllegalArgumentException("phaseQuota must be positive: phaseQuota=" + phaseQuota);
+        }
     }
+
+    /** The paper's quota of messages per phase. */
+    public static final int DEFAULT_PHASE_QUOTA = 8;
 
     /**
      * 512 KiB messages, 64 send messages (32 MiB) and 8 receives per peer (4 MiB per peer), two worker groups, event
-     * mode.
+     * mode, unscheduled all-to-all (round-robin phases pay a synchronisation per phase and can only pay off where a
+     * switch port is contended, which loopback has not).
      */
     public static HyperConfig defaults() {
-        return new HyperConfig(DEFAULT_MESSAGE_BYTES, 64, 8, 2, false);
+        return new HyperConfig(DEFAULT_MESSAGE_BYTES, 64, 8, 2, false, NetworkSchedule.ALL_TO_ALL, DEFAULT_PHASE_QUOTA);
     }
 
     public HyperConfig withMessageBytes(int bytes) {
-        return new HyperConfig(bytes, sendMessages, receivesPerPeer, workerGroups, busyPolling);
+        return new HyperConfig(bytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, phaseQuota);
     }
 
     public HyperConfig withSendMessages(int messages) {
-        return new HyperConfig(messageBytes, messages, receivesPerPeer, workerGroups, busyPolling);
+        return new HyperConfig(
+                messageBytes, messages, receivesPerPeer, workerGroups, busyPolling, schedule, phaseQuota);
     }
 
     public HyperConfig withReceivesPerPeer(int receives) {
-        return new HyperConfig(messageBytes, sendMessages, receives, workerGroups, busyPolling);
+        return new HyperConfig(messageBytes, sendMessages, receives, workerGroups, busyPolling, schedule, phaseQuota);
     }
 
     public HyperConfig withWorkerGroups(int groups) {
-        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, groups, busyPolling);
+        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, groups, busyPolling, schedule, phaseQuota);
     }
 
     public HyperConfig withBusyPolling(boolean busy) {
-        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, workerGroups, busy);
+        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, workerGroups, busy, schedule, phaseQuota);
+    }
+
+    public HyperConfig withSchedule(NetworkSchedule newSchedule) {
+        return new HyperConfig(
+                messageBytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, newSchedule, phaseQuota);
+    }
+
+    public HyperConfig withPhaseQuota(int quota) {
+        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, quota);
     }
 }

@@ -77,7 +77,11 @@ public final class Multiplexer implements AutoCloseable {
     private static final int KIND_END = 1;
     private static final int KIND_RECEIVE = 2;
     private static final int KIND_CREDIT = 3;
+    private static final int KIND_PHASE = 4;
     private static final long CREDIT_STRIDE_BYTES = 128;
+    /** Where in a peer's 128 bytes of the credit region its phase word lies. */
+    private static final long PHASE_OFFSET = 64;
+
     private static final int SPINS = 64;
     static final long PARK_NANOS = 20_000;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
@@ -109,6 +113,16 @@ public final class Multiplexer implements AutoCloseable {
     private final long[] creditWritten;
     private final boolean[] creditInFlight;
     private final int[] outstanding;
+    /** Data messages and end markers posted to each peer and not completed. */
+    private final int[] outstandingData;
+
+    private final long[] phaseWritten;
+    private final boolean[] phaseInFlight;
+    /** Round-robin: the phase this node is in, whether it announced its end, and what it sent in it. */
+    private long phase;
+
+    private boolean announced;
+    private int sentInPhase;
     private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions = WorkCompletion.array(64);
     private final MemorySegment endHeader;
@@ -128,6 +142,7 @@ public final class Multiplexer implements AutoCloseable {
     private volatile long creditWrites;
     private volatile long dropped;
     private volatile long parks;
+    private volatile long phases;
 
     /**
      * Starts the multiplexer of node {@code self} of {@code nodes}: registers the message pool and the credit words,
@@ -142,7 +157,7 @@ public final class Multiplexer implements AutoCloseable {
         this.nodes = nodes;
         this.config = config;
         int receives = config.receivesPerPeer();
-        this.sendDepth = receives + 2;
+        this.sendDepth = receives + 3; // R data sends, a credit write and a phase write in flight, one spare
         this.table = new ExchangeTable(nodes);
         this.pool = new MessagePool(
                 fabric, self, nodes, config.workerGroups(), config.sendMessages(), receives, config.messageBytes());
@@ -161,6 +176,9 @@ public final class Multiplexer implements AutoCloseable {
         this.creditWritten = new long[nodes];
         this.creditInFlight = new boolean[nodes];
         this.outstanding = new int[nodes];
+        this.outstandingData = new int[nodes];
+        this.phaseWritten = new long[nodes];
+        this.phaseInFlight = new boolean[nodes];
         MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
         this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
         this.creditValue = scratch.asSlice(MessageDescriptor.LENGTH, 8);
@@ -402,6 +420,9 @@ public final class Multiplexer implements AutoCloseable {
             if (kind != KIND_RECEIVE) {
                 outstanding[peer]--;
             }
+            if (kind == KIND_DATA || kind == KIND_END) {
+                outstandingData[peer]--;
+            }
             if (!completion.status().isSuccess()) {
                 if (kind == KIND_DATA) {
                     pool.releaseSend(index);
@@ -412,6 +433,7 @@ public final class Multiplexer implements AutoCloseable {
             switch (kind) {
                 case KIND_DATA -> pool.releaseSend(index);
                 case KIND_CREDIT -> creditInFlight[peer] = false;
+                case KIND_PHASE -> phaseInFlight[peer] = false;
                 case KIND_RECEIVE -> onReceive(pool.message(index), completion.byteLength());
                 default -> {
                     // KIND_END: nothing to release
@@ -511,49 +533,161 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private int postSends() {
+        if (config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy()) {
+            return postScheduled();
+        }
         int work = 0;
         for (int k = 0; k < nodes; k++) {
             int peer = (startPeer + k) % nodes;
-            if (peer == self || connected.get(peer) == 0) {
-                continue;
-            }
-            if (peerFailures.get(peer) != null) {
-                work += dropQueued(peer);
-                continue;
-            }
-            IndexQueue queue = sendQueues[peer];
-            int entry;
-            while ((entry = queue.peek(EMPTY)) != EMPTY && hasCredit(peer) && outstanding[peer] < sendDepth - 1) {
-                queue.poll(EMPTY);
-                if (entry >= 0) {
-                    Message message = pool.message(entry);
-                    int bytes = MessageDescriptor.LENGTH + MessageDescriptor.bytesUsed(message.segment);
-                    request.clear()
-                            .requestId(requestId(KIND_DATA, peer, entry))
-                            .opcode(Opcode.SEND)
-                            .local(message.region, message.regionOffset, bytes);
-                    if (!postSend(peer)) {
-                        pool.releaseSend(entry);
-                        break;
-                    }
-                    bytesSent += bytes;
-                } else {
-                    MessageDescriptor.write(endHeader, -entry - 2, self, MessageDescriptor.FLAG_LAST, 0);
-                    request.clear()
-                            .requestId(requestId(KIND_END, peer, 0))
-                            .opcode(Opcode.SEND)
-                            .inline(endHeader);
-                    if (!postSend(peer)) {
-                        break;
-                    }
-                }
-                sent[peer]++;
-                messagesSent++;
-                work++;
-            }
+            work += sendFrom(peer, Integer.MAX_VALUE);
         }
         startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
         return work;
+    }
+
+    /**
+     * Round-robin phases (see {@link NetworkSchedule#ROUND_ROBIN}): send up to the quota to this phase's target;
+     * when the quota is reached, or the target's queue is empty or without credit, and the phase's sends completed,
+     * announce the next phase to every peer; move on once every peer announced it. A node with nothing queued takes
+     * part only while a peer is ahead of it (waits for it), so an idle cluster stops switching phases.
+     */
+    private int postScheduled() {
+        int work = 0;
+        if (!announced) {
+            if (!anyQueued() && !anyPeerPast(phase)) {
+                return 0;
+            }
+            int target = (int) ((self + 1 + phase % (nodes - 1)) % nodes);
+            int count = sendFrom(target, config.phaseQuota() - sentInPhase);
+            sentInPhase += count;
+            work += count;
+            boolean done = sentInPhase >= config.phaseQuota()
+                    || sendQueues[target].unsynchronizedIsEmpty()
+                    || !hasCredit(target);
+            if (done && outstandingData[target] == 0) {
+                announced = true;
+                work++;
+            }
+        }
+        work += writePhases(phase + (announced ? 1 : 0));
+        if (announced && allPeersPast(phase)) {
+            phase++;
+            announced = false;
+            sentInPhase = 0;
+            phases++;
+            work++;
+        }
+        return work;
+    }
+
+    private boolean allConnectedAndHealthy() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && (connected.get(peer) == 0 || peerFailures.get(peer) != null)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean anyQueued() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long peerPhase(int peer) {
+        return (long) LONG.getAcquire(credits.segment(), peer * CREDIT_STRIDE_BYTES + PHASE_OFFSET);
+    }
+
+    /** Whether some peer announced the end of phase {@code p} (it waits for this node). */
+    private boolean anyPeerPast(long p) {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && peerPhase(peer) > p) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean allPeersPast(long p) {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && peerPhase(peer) <= p) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes {@code value} into every peer's phase word for this node where it is not written yet. */
+    private int writePhases(long value) {
+        int work = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer == self || phaseInFlight[peer] || phaseWritten[peer] == value || outstanding[peer] >= sendDepth) {
+                continue;
+            }
+            creditValue.set(ValueLayout.JAVA_LONG, 0, value);
+            request.clear()
+                    .requestId(requestId(KIND_PHASE, peer, 0))
+                    .opcode(Opcode.WRITE)
+                    .inline(creditValue)
+                    .remote(peerCreditKeys.get(peer), self * CREDIT_STRIDE_BYTES + PHASE_OFFSET);
+            if (postSend(peer)) {
+                phaseInFlight[peer] = true;
+                phaseWritten[peer] = value;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** Posts up to {@code max} queued entries for {@code peer}, as credit and its send queue allow; returns how many. */
+    private int sendFrom(int peer, int max) {
+        if (peer == self || connected.get(peer) == 0) {
+            return 0;
+        }
+        if (peerFailures.get(peer) != null) {
+            dropQueued(peer);
+            return 0;
+        }
+        IndexQueue queue = sendQueues[peer];
+        int count = 0;
+        int entry;
+        while (count < max
+                && (entry = queue.peek(EMPTY)) != EMPTY
+                && hasCredit(peer)
+                && outstanding[peer] < sendDepth - 2) {
+            queue.poll(EMPTY);
+            if (entry >= 0) {
+                Message message = pool.message(entry);
+                int bytes = MessageDescriptor.LENGTH + MessageDescriptor.bytesUsed(message.segment);
+                request.clear()
+                        .requestId(requestId(KIND_DATA, peer, entry))
+                        .opcode(Opcode.SEND)
+                        .local(message.region, message.regionOffset, bytes);
+                if (!postSend(peer)) {
+                    pool.releaseSend(entry);
+                    break;
+                }
+                bytesSent += bytes;
+            } else {
+                MessageDescriptor.write(endHeader, -entry - 2, self, MessageDescriptor.FLAG_LAST, 0);
+                request.clear()
+                        .requestId(requestId(KIND_END, peer, 0))
+                        .opcode(Opcode.SEND)
+                        .inline(endHeader);
+                if (!postSend(peer)) {
+                    break;
+                }
+            }
+            outstandingData[peer]++;
+            sent[peer]++;
+            messagesSent++;
+            count++;
+        }
+        return count;
     }
 
     /** Posts {@link #request} on {@code peer}'s queue pair; false (and the peer failed) when posting threw. */
@@ -629,14 +763,23 @@ public final class Multiplexer implements AutoCloseable {
         return dropped;
     }
 
+    /** Round-robin phases this node completed. Approximate. */
+    public long phases() {
+        return phases;
+    }
+
     /** Times the network thread parked for lack of work. Approximate. */
     public long parks() {
         return parks;
     }
 
-    /** Queue pairs this node opened: one per peer node, whatever the thread and exchange counts. */
+    /** Queue pairs this node has connected: one per peer node, whatever the thread, exchange and query counts. */
     public int queuePairs() {
-        return nodes - 1;
+        int count = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            count += peer == self ? 0 : connected.get(peer);
+        }
+        return count;
     }
 
     /** Bytes of registered memory: the message pool and the credit words, registered once at start. */

@@ -29,8 +29,15 @@
  *  last local worker finished: isLast marker per receiving peer (behind the data on the FIFO send queue)
  * </pre>
  *
- * <p>Not yet: round-robin network scheduling (n−1 conflict-free phases with a per-phase quota and phase
- * synchronisation; sends are unscheduled all-to-all, rotating the first destination), the classic exchange
- * baseline, the contention model, and {@code faro bench hyper}.
+ * <p>Network scheduling ({@link dev.faro.hyper.NetworkSchedule}): unscheduled all-to-all by default, round-robin
+ * phases as an option (n−1 conflict-free phases, a quota of messages per phase, each phase's end announced to every
+ * peer with an 8-byte RDMA WRITE of the next phase number into its phase word, next to the credit words). With two
+ * nodes there is one phase, and no synchronisation is done.
+ *
+ * <p>{@link dev.faro.hyper.ParallelUnits}: §3.1's counts of connections, buffers and broadcast thresholds, classic
+ * against hybrid.
+ *
+ * <p>Not yet: the classic exchange as a runnable baseline, the switch-contention model of the {@code shm} fabric,
+ * {@code faro bench hyper}, and the experiments V2–V12 of the digest.
  */
 package dev.faro.hyper;

@@ -49,6 +49,29 @@ class DecoupledExchangeTest {
         }
     }
 
+    /** Round-robin phases (quota 2, so many phases) deliver the same, and the phases advance on every node. */
+    @ParameterizedTest(name = "{0} nodes")
+    @ValueSource(ints = {3, 4})
+    void roundRobinPhasesDeliverEveryValueOnce(int nodes) throws Exception {
+        HyperConfig config =
+                HyperCluster.small().withSchedule(NetworkSchedule.ROUND_ROBIN).withPhaseQuota(2);
+        try (HyperCluster cluster = new HyperCluster(nodes, config)) {
+            for (int query = 0; query < 2; query++) {
+                long[][] got = runQuery(cluster, "rr" + query, nodes, TransmissionGroups.repartition(nodes), 20_000);
+                for (int node = 0; node < nodes; node++) {
+                    int self = node;
+                    assertThat(got[node])
+                            .containsExactly(expected(nodes, 20_000, value -> (int) (value % nodes), self));
+                }
+                assertPoolsIdle(cluster);
+            }
+            for (Multiplexer multiplexer : cluster.multiplexers) {
+                // each node sends at least 20,000 / nodes values * 8 B / 4 KiB messages per peer, 2 per phase
+                assertThat(multiplexer.phases()).as("phases completed").isGreaterThan(nodes * 2L);
+            }
+        }
+    }
+
     @Test
     void broadcastReachesEveryNodeOnceFromOneRetainedMessage() throws Exception {
         int nodes = 3;
