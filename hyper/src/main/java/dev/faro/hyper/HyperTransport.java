@@ -1,6 +1,5 @@
 package dev.faro.hyper;
 
-import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.ProgressSignal;
@@ -17,10 +16,12 @@ import java.util.Objects;
  * transport {@value #NAME}. One instance per query and node; the {@link Multiplexer} (network thread, queue pairs,
  * message pool) is the node's and outlives every query.
  *
- * <p>Open: two gathers over the query's {@link PeerExchange}. The first publishes this node's id for the exchange and
- * its multiplexer's connection offer; each node connects its queue pair to every peer not yet connected (the first
- * exchange a pair of nodes shares connects them, later ones find them connected) and routes each peer's id to the
- * exchange. The second ensures every node did so before any node sends. Coordination code; immutable, thread-safe.
+ * <p>Open: gathers over the query's {@link PeerExchange}. The first publishes this node's id for the exchange and
+ * its multiplexer's connection offer (incarnation, queue pair addresses, credit key); each node replaces a queue pair
+ * still connected to a previous incarnation of a peer (a replaced worker) or whose connection failed, and routes each
+ * peer's id to the exchange. The second ensures every node did so before any node sends, and says whether some node
+ * has a queue pair to connect; only then (the first exchange after a start or a replacement) each node connects from
+ * the second gather's offers and a third gather waits for all. Coordination code; immutable, thread-safe.
  */
 public final class HyperTransport implements ExchangeTransport {
 
@@ -28,24 +29,17 @@ public final class HyperTransport implements ExchangeTransport {
     public static final String NAME = "hyper";
 
     private final Multiplexer multiplexer;
-    private final Fabric fabric;
     private final PeerExchange peers;
     private final Duration stallTimeout;
     private final ProgressSignal progress;
 
     /**
-     * @param multiplexer this node's multiplexer, started on {@code fabric}
+     * @param multiplexer this node's multiplexer
      * @param stallTimeout how long a wait may see no progress anywhere in the query before it fails the exchange
      * @param progress the query's progress signal (or {@link ProgressSignal#NONE})
      */
-    public HyperTransport(
-            Multiplexer multiplexer,
-            Fabric fabric,
-            PeerExchange peers,
-            Duration stallTimeout,
-            ProgressSignal progress) {
+    public HyperTransport(Multiplexer multiplexer, PeerExchange peers, Duration stallTimeout, ProgressSignal progress) {
         this.multiplexer = Objects.requireNonNull(multiplexer, "multiplexer is null");
-        this.fabric = Objects.requireNonNull(fabric, "fabric is null");
         this.peers = Objects.requireNonNull(peers, "peers is null");
         this.stallTimeout = Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         this.progress = Objects.requireNonNull(progress, "progress is null");
@@ -70,6 +64,17 @@ public final class HyperTransport implements ExchangeTransport {
         return multiplexer;
     }
 
+    private static byte[] withInt(int value, byte[] bytes) {
+        return ByteBuffer.allocate(Integer.BYTES + bytes.length)
+                .putInt(value)
+                .put(bytes)
+                .array();
+    }
+
+    private static byte[] offer(byte[] contribution) {
+        return Arrays.copyOfRange(contribution, Integer.BYTES, contribution.length);
+    }
+
     @Override
     public ExchangeChannel open(String exchangeName, TransmissionGroups groups, int threads) {
         Objects.requireNonNull(exchangeName, "exchangeName is null");
@@ -79,29 +84,44 @@ public final class HyperTransport implements ExchangeTransport {
         }
         int self = multiplexer.self();
         int nodes = multiplexer.nodes();
-        for (int peer = 0; peer < nodes; peer++) {
-            multiplexer.checkPeer(peer); // a connection that failed fails the open at once, before any gather
-        }
         DecoupledExchange exchange =
                 new DecoupledExchange(multiplexer, exchangeName, groups, threads, stallTimeout, progress);
         try {
-            byte[] offer = multiplexer.offer();
-            byte[] local = ByteBuffer.allocate(Integer.BYTES + offer.length)
-                    .putInt(exchange.id())
-                    .put(offer)
-                    .array();
-            byte[][] all = peers.allGather(exchangeName + "/hyper/open", local);
+            // 1. ids and offers; a queue pair connected to a previous incarnation of a peer (its worker was
+            // replaced) or whose connection failed is replaced by a fresh one, before this exchange is routed
+            byte[][] opened =
+                    peers.allGather(exchangeName + "/hyper/open", withInt(exchange.id(), multiplexer.offer()));
             for (int peer = 0; peer < nodes; peer++) {
-                if (peer == self) {
-                    continue;
+                if (peer != self && multiplexer.isStale(peer, offer(opened[peer]))) {
+                    multiplexer.replaceQueuePair(peer);
                 }
-                multiplexer.checkPeer(peer);
-                ByteBuffer from = ByteBuffer.wrap(all[peer]);
-                int peerId = from.getInt();
-                multiplexer.connect(peer, Arrays.copyOfRange(all[peer], Integer.BYTES, all[peer].length), fabric);
-                exchange.mapPeer(peer, peerId);
             }
-            peers.allGather(exchangeName + "/hyper/ready", new byte[0]);
+            boolean allConnected = true;
+            for (int peer = 0; peer < nodes; peer++) {
+                if (peer != self) {
+                    exchange.mapPeer(peer, ByteBuffer.wrap(opened[peer]).getInt());
+                    allConnected &= multiplexer.isConnected(peer);
+                }
+            }
+            // 2. every node has routed the exchange; fresh offers where some node has a queue pair to connect
+            byte[][] ready =
+                    peers.allGather(exchangeName + "/hyper/ready", withInt(allConnected ? 1 : 0, multiplexer.offer()));
+            boolean connecting = false;
+            for (byte[] contribution : ready) {
+                connecting |= ByteBuffer.wrap(contribution).getInt() == 0;
+            }
+            if (connecting) {
+                for (int peer = 0; peer < nodes; peer++) {
+                    if (peer != self) {
+                        multiplexer.connect(peer, offer(ready[peer]));
+                    }
+                }
+                // 3. every node connected before any node sends
+                peers.allGather(exchangeName + "/hyper/connected", new byte[0]);
+            }
+            for (int peer = 0; peer < nodes; peer++) {
+                multiplexer.checkPeer(peer);
+            }
             return exchange;
         } catch (RuntimeException e) {
             exchange.close();

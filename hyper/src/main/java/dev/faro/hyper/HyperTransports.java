@@ -32,6 +32,6 @@ public final class HyperTransports implements TransportFactory {
                 MULTIPLEXER_KEY,
                 Multiplexer.class,
                 () -> new Multiplexer(node.fabric(), self, nodes, HyperConfig.defaults()));
-        return new HyperTransport(multiplexer, node.fabric(), node.peers(), node.stallTimeout(), node.progress());
+        return new HyperTransport(multiplexer, node.peers(), node.stallTimeout(), node.progress());
     }
 }

@@ -23,6 +23,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -103,7 +104,12 @@ public final class Multiplexer implements AutoCloseable {
     private final AtomicIntegerArray connected;
 
     private final AtomicReferenceArray<RemoteKey> peerCreditKeys;
+    /** The incarnation of the peer multiplexer each queue pair is connected to; guarded by this. */
     private final int[] peerIncarnations;
+    /** Peers whose queue pair the network thread must replace (a restarted peer); set by openers, cleared by it. */
+    private final AtomicIntegerArray replaceRequested;
+
+    private final Fabric fabric;
     /** The first failure of each peer's connection; set once. */
     private final AtomicReferenceArray<String> peerFailures;
 
@@ -113,6 +119,12 @@ public final class Multiplexer implements AutoCloseable {
     private final long[] creditWritten;
     private final boolean[] creditInFlight;
     private final int[] outstanding;
+    /** Per peer: the connection's epoch (request ids carry it, so completions of a replaced queue pair are ignored). */
+    private final int[] epochs;
+    /** Per peer: data messages and end markers posted and not completed, in posting order. */
+    private final IndexQueue[] inFlight;
+    /** Per message: whether it is posted as a receive now. */
+    private final boolean[] posted;
     /** Data messages and end markers posted to each peer and not completed. */
     private final int[] outstandingData;
 
@@ -170,6 +182,11 @@ public final class Multiplexer implements AutoCloseable {
         this.connected = new AtomicIntegerArray(nodes);
         this.peerCreditKeys = new AtomicReferenceArray<>(nodes);
         this.peerIncarnations = new int[nodes];
+        this.replaceRequested = new AtomicIntegerArray(nodes);
+        this.fabric = fabric;
+        this.epochs = new int[nodes];
+        this.inFlight = new IndexQueue[nodes];
+        this.posted = new boolean[pool.size()];
         this.peerFailures = new AtomicReferenceArray<>(nodes);
         this.sent = new long[nodes];
         this.reposted = new long[nodes];
@@ -186,20 +203,10 @@ public final class Multiplexer implements AutoCloseable {
             for (int peer = 0; peer < nodes; peer++) {
                 // every send queue holds every message and an end marker per open exchange
                 sendQueues[peer] = new IndexQueue(pool.size() + 2 * ExchangeTable.SLOTS);
-                if (peer == self) {
-                    continue;
+                inFlight[peer] = new IndexQueue(sendDepth * 2);
+                if (peer != self) {
+                    openQueuePair(peer); // its R receives are the initial credit, not counted in reposted
                 }
-                queuePairs[peer] = fabric.createRcQueuePair(new QueuePairConfig(
-                        completionQueue,
-                        completionQueue,
-                        sendDepth,
-                        receives,
-                        QueuePairConfig.DEFAULT_MAX_INLINE_BYTES));
-                int first = pool.firstReceive(peer, self);
-                for (int r = 0; r < receives; r++) {
-                    post(pool.message(first + r));
-                }
-                reposted[peer] = 0; // the first R receives are the initial credit, not counted
             }
         } catch (RuntimeException e) {
             closeResources();
@@ -254,7 +261,7 @@ public final class Multiplexer implements AutoCloseable {
      * Connects this node's queue pair for {@code peer} from the peer's {@link #offer} (once per peer; later offers
      * must come from the same incarnation of the peer's multiplexer). Returns whether it connected now.
      */
-    synchronized boolean connect(int peer, byte[] peerOffer, Fabric fabric) {
+    synchronized boolean connect(int peer, byte[] peerOffer) {
         checkPeer(peer);
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(peerOffer));
@@ -268,12 +275,6 @@ public final class Multiplexer implements AutoCloseable {
                 }
             }
             if (connected.get(peer) == 1) {
-                if (peerIncarnations[peer] != peerIncarnation) {
-                    throw new FaroException(
-                            FaroException.Category.NETWORK,
-                            "hyper multiplexer at node " + self + ": node " + peer + " restarted its multiplexer; the"
-                                    + " connection to its previous one is gone (restart this node's worker too)");
-                }
                 return false;
             }
             QueuePairAddress peerAddress = fabric.importAddress(address);
@@ -284,6 +285,40 @@ public final class Multiplexer implements AutoCloseable {
             return true;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The incarnation of the multiplexer that made {@code offer}. */
+    static int incarnation(byte[] offer) {
+        return ByteBuffer.wrap(offer).getInt();
+    }
+
+    /**
+     * Whether this node's queue pair for {@code peer} is connected to another incarnation of the peer's multiplexer
+     * than the one that made {@code peerOffer} (the peer's worker was replaced), or its connection failed.
+     */
+    synchronized boolean isStale(int peer, byte[] peerOffer) {
+        return connected.get(peer) == 1
+                && (peerIncarnations[peer] != incarnation(peerOffer) || peerFailures.get(peer) != null);
+    }
+
+    /**
+     * Replaces the queue pair for {@code peer} with a new, unconnected one (its receives posted), after failing the
+     * exchanges that use the old connection: a replaced peer's worker is a new process with a new multiplexer. Waits
+     * for the network thread to do it. Coordination code.
+     */
+    void replaceQueuePair(int peer) {
+        replaceRequested.set(peer, 1);
+        LockSupport.unpark(thread);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (replaceRequested.get(peer) == 1) {
+            if (!running || System.nanoTime() - deadline > 0) {
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "hyper multiplexer at node " + self + ": could not replace the connection to node " + peer);
+            }
+            LockSupport.parkNanos(PARK_NANOS);
+            LockSupport.unpark(thread);
         }
     }
 
@@ -351,7 +386,8 @@ public final class Multiplexer implements AutoCloseable {
         int idles = 0;
         try {
             while (running) {
-                int work = pollCompletions();
+                int work = replaceRequestedQueuePairs();
+                work += pollCompletions();
                 work += repostReturned();
                 work += postSends();
                 work += writeCredits();
@@ -405,8 +441,12 @@ public final class Multiplexer implements AutoCloseable {
         return sent[peer] - limit < 0;
     }
 
-    private static long requestId(int kind, int peer, int index) {
-        return (long) kind << 56 | (long) (peer & 0xFF_FFFF) << 32 | (index & 0xFFFF_FFFFL);
+    /** kind (8 bits), the peer's connection epoch (16), peer (8), index (32). */
+    private long requestId(int kind, int peer, int index) {
+        return (long) kind << 56
+                | (long) (epochs[peer] & 0xFFFF) << 40
+                | (long) (peer & 0xFF) << 32
+                | (index & 0xFFFF_FFFFL);
     }
 
     private int pollCompletions() {
@@ -415,13 +455,19 @@ public final class Multiplexer implements AutoCloseable {
             WorkCompletion completion = completions[i];
             long id = completion.requestId();
             int kind = (int) (id >>> 56);
-            int peer = (int) (id >>> 32) & 0xFF_FFFF;
+            int peer = (int) (id >>> 32) & 0xFF;
             int index = (int) id;
+            if ((int) (id >>> 40 & 0xFFFF) != (epochs[peer] & 0xFFFF)) {
+                continue; // of a replaced queue pair: its messages were released or posted again then
+            }
             if (kind != KIND_RECEIVE) {
                 outstanding[peer]--;
+            } else {
+                posted[index] = false;
             }
             if (kind == KIND_DATA || kind == KIND_END) {
                 outstandingData[peer]--;
+                inFlight[peer].poll(EMPTY);
             }
             if (!completion.status().isSuccess()) {
                 if (kind == KIND_DATA) {
@@ -477,6 +523,7 @@ public final class Multiplexer implements AutoCloseable {
     /** Posts receive message {@code message} on its peer's queue pair. */
     private void post(Message message) {
         int peer = message.peer;
+        posted[message.index] = true;
         queuePairs[peer].postReceive(
                 requestId(KIND_RECEIVE, peer, message.index),
                 message.region,
@@ -486,7 +533,7 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Posts a receive message again and counts it as credit for its peer (unless the peer failed). */
     private void repost(Message message) {
-        if (peerFailures.get(message.peer) == null) {
+        if (peerFailures.get(message.peer) == null && !posted[message.index]) {
             try {
                 post(message);
                 reposted[message.peer]++;
@@ -683,6 +730,7 @@ public final class Multiplexer implements AutoCloseable {
                 }
             }
             outstandingData[peer]++;
+            inFlight[peer].offer(entry);
             sent[peer]++;
             messagesSent++;
             count++;
@@ -713,6 +761,73 @@ public final class Multiplexer implements AutoCloseable {
             work++;
         }
         return work;
+    }
+
+    /** Creates the queue pair for {@code peer} and posts the peer's receive messages that no worker holds. */
+    private void openQueuePair(int peer) {
+        queuePairs[peer] = fabric.createRcQueuePair(new QueuePairConfig(
+                completionQueue,
+                completionQueue,
+                sendDepth,
+                config.receivesPerPeer(),
+                QueuePairConfig.DEFAULT_MAX_INLINE_BYTES));
+        int first = pool.firstReceive(peer, self);
+        for (int r = 0; r < config.receivesPerPeer(); r++) {
+            Message message = pool.message(first + r);
+            posted[message.index] = false;
+            if (message.retain.get() == 0) {
+                post(message); // a held one is posted when its worker releases it
+            }
+        }
+    }
+
+    private int replaceRequestedQueuePairs() {
+        int work = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && replaceRequested.get(peer) == 1) {
+                replace(peer);
+                replaceRequested.set(peer, 0);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** The network thread's part of {@link #replaceQueuePair}: a fresh connection state for {@code peer}. */
+    private void replace(int peer) {
+        String message = "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (node "
+                + peer + " was restarted)";
+        peerFailures.compareAndSet(peer, null, message);
+        for (DecoupledExchange exchange : table.openExchanges()) {
+            if (exchange.peerId(peer) >= 0) {
+                exchange.fail(message);
+            }
+        }
+        dropQueued(peer);
+        int entry;
+        while ((entry = inFlight[peer].poll(EMPTY)) != EMPTY) {
+            if (entry >= 0) {
+                pool.releaseSend(entry);
+            }
+        }
+        queuePairs[peer].close();
+        epochs[peer]++;
+        sent[peer] = 0;
+        reposted[peer] = 0;
+        creditWritten[peer] = 0;
+        creditInFlight[peer] = false;
+        outstanding[peer] = 0;
+        outstandingData[peer] = 0;
+        phaseWritten[peer] = 0;
+        phaseInFlight[peer] = false;
+        LONG.setRelease(credits.segment(), peer * CREDIT_STRIDE_BYTES, 0L);
+        LONG.setRelease(credits.segment(), peer * CREDIT_STRIDE_BYTES + PHASE_OFFSET, 0L);
+        openQueuePair(peer);
+        synchronized (this) {
+            connected.set(peer, 0);
+            peerIncarnations[peer] = 0;
+            peerFailures.set(peer, null);
+        }
     }
 
     private void checkQueuePairs() {

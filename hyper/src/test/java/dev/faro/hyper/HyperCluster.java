@@ -47,6 +47,20 @@ final class HyperCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Replaces node {@code node} as the cluster runtime replaces a killed worker: a new fabric and a new multiplexer
+     * (a new incarnation) under the same node index; the old ones are closed.
+     */
+    void replace(int node, HyperConfig config) {
+        multiplexers.get(node).close();
+        fabrics.get(node).close();
+        Fabric fabric = Fabrics.open(FabricConfig.of("shm", "hyper-" + node + "-replaced")
+                .withPeerTimeout(Duration.ofSeconds(2))
+                .withOption("shm.directory", directory.toString()));
+        fabrics.set(node, fabric);
+        multiplexers.set(node, new Multiplexer(fabric, node, nodes(), config));
+    }
+
     /** Small messages and pools, so that workers wait for messages and the network thread for credit. */
     static HyperConfig small() {
         return HyperConfig.defaults()
@@ -70,11 +84,7 @@ final class HyperCluster implements AutoCloseable {
         List<HyperTransport> transports = new ArrayList<>();
         for (int node = 0; node < nodes(); node++) {
             transports.add(new HyperTransport(
-                    multiplexers.get(node),
-                    fabrics.get(node),
-                    group.member(node),
-                    Duration.ofSeconds(20),
-                    ProgressSignal.NONE));
+                    multiplexers.get(node), group.member(node), Duration.ofSeconds(20), ProgressSignal.NONE));
         }
         return transports;
     }

@@ -1,7 +1,6 @@
 package dev.faro.hyper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
@@ -21,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * A node whose fabric dies mid-exchange (in one JVM: its fabric closes under the open exchange, so its queue pairs
  * vanish as a killed process's do): every worker of every surviving node, whether it sends or waits for messages,
  * fails with one clear {@code NETWORK} error naming the dead node, within seconds and without hanging; the survivors'
- * pools get every message back, and a later open with the dead node fails at once with the same cause.
+ * pools get every message back, and once the node is replaced (a new process: a new multiplexer under the same node
+ * index) the survivors reconnect to it and the next query works.
  */
 class MultiplexerFailureTest {
 
@@ -29,6 +29,7 @@ class MultiplexerFailureTest {
     void aDeadNodeFailsEverySurvivorWithOneClearErrorAndNoHang() throws Exception {
         int nodes = 3;
         try (HyperCluster cluster = new HyperCluster(nodes, HyperCluster.small())) {
+            DecoupledExchangeTest.runQuery(cluster, "before", nodes, TransmissionGroups.repartition(nodes), 6_000);
             List<HyperTransport> transports = cluster.query();
             List<Future<Throwable>> workers = new ArrayList<>();
             List<ExchangeChannel> channels = new ArrayList<>();
@@ -65,10 +66,21 @@ class MultiplexerFailureTest {
                 assertThat(cluster.multiplexers.get(node).retained()).isZero();
                 assertThat(cluster.multiplexers.get(node).sendMessagesInUse()).isZero();
             }
-            HyperTransport next = cluster.query().get(0);
-            assertThatThrownBy(() -> next.open("next-x1", TransmissionGroups.repartition(nodes), 1))
-                    .isInstanceOf(FaroException.class)
-                    .hasMessageContaining("the connection to node 2 failed");
+            // the runtime replaces the dead worker: the survivors reconnect to its new multiplexer, the next query
+            // works
+            cluster.replace(2, HyperCluster.small());
+            long[][] got = DecoupledExchangeTest.runQuery(
+                    cluster, "next", nodes, TransmissionGroups.repartition(nodes), 6_000);
+            for (int node = 0; node < nodes; node++) {
+                int self = node;
+                assertThat(got[node])
+                        .containsExactly(
+                                DecoupledExchangeTest.expected(nodes, 6_000, value -> (int) (value % nodes), self));
+            }
+            DecoupledExchangeTest.assertPoolsIdle(cluster);
+            for (Multiplexer multiplexer : cluster.multiplexers) {
+                assertThat(multiplexer.queuePairs()).isEqualTo(nodes - 1);
+            }
         }
     }
 
