@@ -58,7 +58,8 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Completions</h2>
  * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
  * a worker handing it a message or a released receive unparks it, and completions are found at the next wake-up
- * (the fabric has no completion interrupt: a park of {@value #PARK_NANOS} ns stands in for the HCA event). Busy
+ * (the fabric has no completion interrupt: parks of {@value #PARK_NANOS} ns, growing to {@value #MAX_PARK_NANOS} ns
+ * over a quiet spell, stand in for the HCA event). Busy
  * polling ({@link HyperConfig#busyPolling()}) spins instead.
  *
  * <h2>Failure</h2>
@@ -85,6 +86,9 @@ public final class Multiplexer implements AutoCloseable {
 
     private static final int SPINS = 64;
     static final long PARK_NANOS = 20_000;
+    /** The longest park of a network thread that has been idle for a while (doubling from {@link #PARK_NANOS}). */
+    static final long MAX_PARK_NANOS = 1_000_000;
+
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final int self;
@@ -414,6 +418,12 @@ public final class Multiplexer implements AutoCloseable {
         }
     }
 
+    /**
+     * Spins, then parks for {@link #PARK_NANOS}, doubling each further idle park up to {@link #MAX_PARK_NANOS}: a
+     * network thread that wakes every few tens of microseconds for nothing takes the core from the workers of a
+     * CPU-bound query on a small host, while one that sleeps long adds up to a millisecond before it notices a
+     * receive after a quiet spell (a worker handing it a message or a release wakes it at once).
+     */
     private void idle(int idles) {
         if (config.busyPolling() || idles < SPINS) {
             Thread.onSpinWait();
@@ -422,7 +432,8 @@ public final class Multiplexer implements AutoCloseable {
         sleeping = true;
         if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
             parks++;
-            LockSupport.parkNanos(PARK_NANOS);
+            int doublings = Math.min(6, (idles - SPINS) / 8);
+            LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, PARK_NANOS << doublings));
         }
         sleeping = false;
     }
