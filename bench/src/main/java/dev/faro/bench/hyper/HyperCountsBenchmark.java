@@ -74,6 +74,7 @@ public final class HyperCountsBenchmark {
 
     public Report run() throws InterruptedException {
         List<List<String>> rows = new ArrayList<>();
+        List<List<String>> tableRows = new ArrayList<>();
         List<Double> x = new ArrayList<>();
         List<Double> classicBuffers = new ArrayList<>();
         List<Double> hybridBuffers = new ArrayList<>();
@@ -84,17 +85,28 @@ public final class HyperCountsBenchmark {
                     + " threads per node)");
             long queuePairs = measureQueuePairs(nodes);
             boolean paperRow = nodes == 6 && threads == 40;
-            rows.add(List.of(
-                    Integer.toString(nodes),
-                    Integer.toString(threads),
-                    count(units.classicConnections()),
-                    count(units.hybridConnections()),
-                    count(queuePairs),
-                    count(units.classicBuffersPerOperator()),
-                    count(units.hybridBuffersPerOperator()),
-                    count(units.classicBroadcastRatio()),
-                    count(units.hybridBroadcastRatio()),
-                    paperRow ? "57,560 / 30; 239 / 5; 239 / 5" : ""));
+            long[] values = {
+                nodes,
+                threads,
+                units.classicConnections(),
+                units.hybridConnections(),
+                queuePairs,
+                units.classicBuffersPerOperator(),
+                units.hybridBuffersPerOperator(),
+                units.classicBroadcastRatio(),
+                units.hybridBroadcastRatio()
+            };
+            List<String> csvRow = new ArrayList<>();
+            List<String> tableRow = new ArrayList<>();
+            for (long value : values) {
+                csvRow.add(Long.toString(value));
+                tableRow.add(count(value));
+            }
+            String paper = paperRow ? "57,560 / 30; 239 / 5; 239 / 5" : "";
+            csvRow.add(paper);
+            tableRow.add(paper);
+            rows.add(csvRow);
+            tableRows.add(tableRow);
             x.add((double) nodes);
             classicBuffers.add((double) units.classicBuffersPerOperator());
             hybridBuffers.add((double) units.hybridBuffersPerOperator());
@@ -118,7 +130,7 @@ public final class HyperCountsBenchmark {
         String table = "VLDB16 V1: classic (n*t units) vs hybrid (n servers) parallelism, " + threads
                 + " threads per node; measured: queue pairs the hyper multiplexers connected (" + measuredThreads
                 + " threads per node; the count does not depend on it)\n"
-                + new ResultTable(columns, rows).format();
+                + new ResultTable(columns, tableRows).format();
         try {
             Files.createDirectories(outputDirectory);
         } catch (IOException e) {
