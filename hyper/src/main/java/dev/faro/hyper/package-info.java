@@ -37,7 +37,14 @@
  * <p>{@link dev.faro.hyper.ParallelUnits}: §3.1's counts of connections, buffers and broadcast thresholds, classic
  * against hybrid.
  *
- * <p>Not yet: the classic exchange as a runnable baseline, the switch-contention model of the {@code shm} fabric,
- * {@code faro bench hyper}, and the experiments V2–V12 of the digest.
+ * <p>Failure and replacement: a dead peer fails every open exchange with one {@code NETWORK} error naming it; when the
+ * runtime replaces the peer's worker (a new multiplexer incarnation under the same node index), the next open
+ * replaces the stale queue pair (request ids carry a connection epoch, so late completions of the old one are
+ * ignored) and connects to the new one.
+ *
+ * <p>{@code faro bench hyper} (bench module) prints V1 of the digest. Not yet: the classic exchange as a runnable
+ * baseline (n·t units, per-thread connections), the optimizer rule "broadcast while the size ratio is below n − 1",
+ * the switch-contention model of the {@code shm} fabric and the network-namespace measurement with {@code tc tbf},
+ * and the experiments V2, V4, V7, V8 and V12 of the digest.
  */
 package dev.faro.hyper;
