@@ -13,18 +13,12 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -43,17 +37,9 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Flow control</h2>
  * Node {@code p} keeps {@code receivesPerPeer} (R) receives posted on its queue pair to this node, and counts every
  * receive it posts again ({@code reposted}, absolute, only grows); after each change it writes that count (an 8-byte
- * inline RDMA WRITE, at most one in flight per peer) into this node's credit word for {@code p}. This node sends its
- * {@code k}-th message to {@code p} only while {@code k < R + credit word}, so no SEND ever finds no receive posted.
- *
- * <pre>
- *  credit region (this node's, REMOTE_WRITE): one word per peer, 128 B apart
- *  0                8                                128
- *  +----------------+--------------------------------+
- *  | reposted by p  |          padding               |  word of peer p at p * 128
- *  +----------------+--------------------------------+
- *  written by peer p's network thread (RDMA WRITE); read by this node's network thread (acquire); only grows.
- * </pre>
+ * inline RDMA WRITE, at most one in flight per peer) into this node's credit word for {@code p}
+ * ({@link CreditWordsDescriptor}). This node sends its {@code k}-th message to {@code p} only while
+ * {@code k < R + credit word}, so no SEND ever finds no receive posted.
  *
  * <h2>Completions</h2>
  * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
@@ -80,16 +66,11 @@ public final class Multiplexer implements AutoCloseable {
     private static final int KIND_RECEIVE = 2;
     private static final int KIND_CREDIT = 3;
     private static final int KIND_PHASE = 4;
-    private static final long CREDIT_STRIDE_BYTES = 128;
-    /** Where in a peer's 128 bytes of the credit region its phase word lies. */
-    private static final long PHASE_OFFSET = 64;
 
     private static final int SPINS = 64;
     static final long PARK_NANOS = 20_000;
     /** The longest park of a network thread that has been idle for a while (doubling from {@link #PARK_NANOS}). */
     static final long MAX_PARK_NANOS = 1_000_000;
-
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final int self;
     private final int nodes;
@@ -134,11 +115,7 @@ public final class Multiplexer implements AutoCloseable {
 
     private final long[] phaseWritten;
     private final boolean[] phaseInFlight;
-    /** Round-robin: the phase this node is in, whether it announced its end, and what it sent in it. */
-    private long phase;
-
-    private boolean announced;
-    private int sentInPhase;
+    private final PhaseSchedule schedule;
     private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions = WorkCompletion.array(64);
     private final MemorySegment endHeader;
@@ -158,7 +135,6 @@ public final class Multiplexer implements AutoCloseable {
     private volatile long creditWrites;
     private volatile long dropped;
     private volatile long parks;
-    private volatile long phases;
 
     /**
      * Starts the multiplexer of node {@code self} of {@code nodes}: registers the message pool and the credit words,
@@ -177,8 +153,8 @@ public final class Multiplexer implements AutoCloseable {
         this.table = new ExchangeTable(nodes);
         this.pool = new MessagePool(
                 fabric, self, nodes, config.workerGroups(), config.sendMessages(), receives, config.messageBytes());
-        this.credits =
-                fabric.register(CREDIT_STRIDE_BYTES * nodes, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.credits = fabric.register(
+                CreditWordsDescriptor.regionLength(nodes), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.completionQueue = fabric.createCompletionQueue(Math.max(16, (nodes - 1) * (sendDepth + receives) + 16));
         this.queuePairs = new RcQueuePair[nodes];
         this.sendQueues = new IndexQueue[nodes];
@@ -200,6 +176,7 @@ public final class Multiplexer implements AutoCloseable {
         this.outstandingData = new int[nodes];
         this.phaseWritten = new long[nodes];
         this.phaseInFlight = new boolean[nodes];
+        this.schedule = new PhaseSchedule(self, nodes, config.phaseQuota(), new ScheduledSends(), credits.segment());
         MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
         this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
         this.creditValue = scratch.asSlice(MessageDescriptor.LENGTH, 8);
@@ -244,57 +221,32 @@ public final class Multiplexer implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------ connection setup
 
-    /** What this node publishes at each open: its incarnation, its credit words' key, its queue pair for each node. */
+    /** What this node publishes at each open ({@link ConnectionOffer}, encoded). */
     byte[] offer() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(incarnation);
-            writeBytes(out, credits.remoteKey().toBytes());
-            for (int node = 0; node < nodes; node++) {
-                writeBytes(
-                        out,
-                        node == self ? new byte[0] : queuePairs[node].address().toBytes());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<byte[]> addresses = new ArrayList<>(nodes);
+        for (int node = 0; node < nodes; node++) {
+            addresses.add(
+                    node == self ? new byte[0] : queuePairs[node].address().toBytes());
         }
-        return bytes.toByteArray();
+        return new ConnectionOffer(incarnation, credits.remoteKey().toBytes(), addresses).encode();
     }
 
     /**
-     * Connects this node's queue pair for {@code peer} from the peer's {@link #offer} (once per peer; later offers
-     * must come from the same incarnation of the peer's multiplexer). Returns whether it connected now.
+     * Connects this node's queue pair for {@code peer} from the peer's {@link #offer}, unless it is connected already.
+     * Returns whether it connected now.
      */
     synchronized boolean connect(int peer, byte[] peerOffer) {
         checkPeer(peer);
-        try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(peerOffer));
-            int peerIncarnation = in.readInt();
-            byte[] key = readBytes(in);
-            byte[] address = null;
-            for (int node = 0; node < nodes; node++) {
-                byte[] forNode = readBytes(in);
-                if (node == self) {
-                    address = forNode;
-                }
-            }
-            if (connected.get(peer) == 1) {
-                return false;
-            }
-            QueuePairAddress peerAddress = fabric.importAddress(address);
-            queuePairs[peer].connect(peerAddress);
-            peerCreditKeys.set(peer, fabric.importRemoteKey(key));
-            peerIncarnations[peer] = peerIncarnation;
-            connected.set(peer, 1);
-            return true;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (connected.get(peer) == 1) {
+            return false;
         }
-    }
-
-    /** The incarnation of the multiplexer that made {@code offer}. */
-    static int incarnation(byte[] offer) {
-        return ByteBuffer.wrap(offer).getInt();
+        ConnectionOffer offer = ConnectionOffer.decode(peerOffer, nodes);
+        QueuePairAddress peerAddress = fabric.importAddress(offer.addressFor(self));
+        queuePairs[peer].connect(peerAddress);
+        peerCreditKeys.set(peer, fabric.importRemoteKey(offer.creditKey()));
+        peerIncarnations[peer] = offer.incarnation();
+        connected.set(peer, 1);
+        return true;
     }
 
     /**
@@ -303,7 +255,9 @@ public final class Multiplexer implements AutoCloseable {
      */
     synchronized boolean isStale(int peer, byte[] peerOffer) {
         return connected.get(peer) == 1
-                && (peerIncarnations[peer] != incarnation(peerOffer) || peerFailures.get(peer) != null);
+                && (peerIncarnations[peer]
+                                != ConnectionOffer.decode(peerOffer, nodes).incarnation()
+                        || peerFailures.get(peer) != null);
     }
 
     /**
@@ -448,7 +402,7 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private boolean hasCredit(int peer) {
-        long limit = config.receivesPerPeer() + (long) LONG.getAcquire(credits.segment(), peer * CREDIT_STRIDE_BYTES);
+        long limit = config.receivesPerPeer() + CreditWordsDescriptor.credit(credits.segment(), peer);
         return sent[peer] - limit < 0;
     }
 
@@ -579,7 +533,7 @@ public final class Multiplexer implements AutoCloseable {
                     .requestId(requestId(KIND_CREDIT, peer, 0))
                     .opcode(Opcode.WRITE)
                     .inline(creditValue)
-                    .remote(peerCreditKeys.get(peer), self * CREDIT_STRIDE_BYTES);
+                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.creditOffset(self));
             if (postSend(peer)) {
                 creditInFlight[peer] = true;
                 creditWritten[peer] = reposted[peer];
@@ -592,7 +546,7 @@ public final class Multiplexer implements AutoCloseable {
 
     private int postSends() {
         if (config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy()) {
-            return postScheduled();
+            return schedule.doWork();
         }
         int work = 0;
         for (int k = 0; k < nodes; k++) {
@@ -603,76 +557,37 @@ public final class Multiplexer implements AutoCloseable {
         return work;
     }
 
-    /**
-     * Round-robin phases (see {@link NetworkSchedule#ROUND_ROBIN}): send up to the quota to this phase's target;
-     * when the quota is reached, or the target's queue is empty or without credit, and the phase's sends completed,
-     * announce the next phase to every peer; move on once every peer announced it. A node with nothing queued takes
-     * part only while a peer is ahead of it (waits for it), so an idle cluster stops switching phases.
-     */
-    private int postScheduled() {
-        int work = 0;
-        if (!announced) {
-            if (!anyQueued() && !anyPeerPast(phase)) {
-                return 0;
-            }
-            int target = (int) ((self + 1 + phase % (nodes - 1)) % nodes);
-            int count = sendFrom(target, config.phaseQuota() - sentInPhase);
-            sentInPhase += count;
-            work += count;
-            boolean done = sentInPhase >= config.phaseQuota()
-                    || sendQueues[target].unsynchronizedIsEmpty()
-                    || !hasCredit(target);
-            if (done && outstandingData[target] == 0) {
-                announced = true;
-                work++;
-            }
+    /** The multiplexer's sends as the round-robin schedule sees them. */
+    private final class ScheduledSends implements PhaseSchedule.Sends {
+        @Override
+        public int sendFrom(int peer, int max) {
+            return Multiplexer.this.sendFrom(peer, max);
         }
-        work += writePhases(phase + (announced ? 1 : 0));
-        if (announced && allPeersPast(phase)) {
-            phase++;
-            announced = false;
-            sentInPhase = 0;
-            phases++;
-            work++;
+
+        @Override
+        public boolean queueEmpty(int peer) {
+            return sendQueues[peer].unsynchronizedIsEmpty();
         }
-        return work;
+
+        @Override
+        public boolean hasCredit(int peer) {
+            return Multiplexer.this.hasCredit(peer);
+        }
+
+        @Override
+        public int outstandingData(int peer) {
+            return outstandingData[peer];
+        }
+
+        @Override
+        public int writePhases(long value) {
+            return Multiplexer.this.writePhases(value);
+        }
     }
 
     private boolean allConnectedAndHealthy() {
         for (int peer = 0; peer < nodes; peer++) {
             if (peer != self && (connected.get(peer) == 0 || peerFailures.get(peer) != null)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean anyQueued() {
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private long peerPhase(int peer) {
-        return (long) LONG.getAcquire(credits.segment(), peer * CREDIT_STRIDE_BYTES + PHASE_OFFSET);
-    }
-
-    /** Whether some peer announced the end of phase {@code p} (it waits for this node). */
-    private boolean anyPeerPast(long p) {
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && peerPhase(peer) > p) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean allPeersPast(long p) {
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && peerPhase(peer) <= p) {
                 return false;
             }
         }
@@ -691,7 +606,7 @@ public final class Multiplexer implements AutoCloseable {
                     .requestId(requestId(KIND_PHASE, peer, 0))
                     .opcode(Opcode.WRITE)
                     .inline(creditValue)
-                    .remote(peerCreditKeys.get(peer), self * CREDIT_STRIDE_BYTES + PHASE_OFFSET);
+                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.phaseOffset(self));
             if (postSend(peer)) {
                 phaseInFlight[peer] = true;
                 phaseWritten[peer] = value;
@@ -831,8 +746,7 @@ public final class Multiplexer implements AutoCloseable {
         outstandingData[peer] = 0;
         phaseWritten[peer] = 0;
         phaseInFlight[peer] = false;
-        LONG.setRelease(credits.segment(), peer * CREDIT_STRIDE_BYTES, 0L);
-        LONG.setRelease(credits.segment(), peer * CREDIT_STRIDE_BYTES + PHASE_OFFSET, 0L);
+        CreditWordsDescriptor.reset(credits.segment(), peer); // a replaced peer catches up the phases
         openQueuePair(peer);
         synchronized (this) {
             connected.set(peer, 0);
@@ -891,7 +805,7 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Round-robin phases this node completed. Approximate. */
     public long phases() {
-        return phases;
+        return schedule.phases();
     }
 
     /** Times the network thread parked for lack of work. Approximate. */
@@ -960,16 +874,5 @@ public final class Multiplexer implements AutoCloseable {
         completionQueue.close();
         credits.close();
         pool.close();
-    }
-
-    private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {
-        out.writeInt(value.length);
-        out.write(value);
-    }
-
-    private static byte[] readBytes(DataInputStream in) throws IOException {
-        byte[] value = new byte[in.readInt()];
-        in.readFully(value);
-        return value;
     }
 }
