@@ -155,6 +155,7 @@ public final class LocksBenchHandler implements TaskHandler {
         context.throwIfCancelled();
         Throwable failed = failure.get();
         if (failed != null) {
+            manager.throwIfServerFailed(); // the root cause when it is one of this node's servers
             if (failed instanceof FaroException faro) {
                 throw faro;
             }

@@ -461,6 +461,13 @@ public final class TransactionAgent implements AutoCloseable {
                                 + ") is unreachable: " + completion.status() + " on " + completion.opcode());
             }
             if (completion.opcode() == Opcode.RECEIVE_WRITE_WITH_IMMEDIATE) {
+                if ((completion.immediate() & MessageDescriptor.FAILED_IMMEDIATE_FLAG) != 0) {
+                    int failed = completion.immediate() & ~MessageDescriptor.FAILED_IMMEDIATE_FLAG;
+                    throw new FaroException(
+                            FaroException.Category.NETWORK,
+                            "agent " + agent + ": lock server " + failed + " (node " + topology.nodeOfServer(failed)
+                                    + ") failed; its node reports why");
+                }
                 queuePairs[server].postReceive(KIND_RECEIVE | server, region, 0, 0);
                 lastSender = completion.immediate();
                 messagesReceived++;
