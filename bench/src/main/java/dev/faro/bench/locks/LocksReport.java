@@ -8,6 +8,7 @@ import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.bench.report.RunMetadata;
 import dev.faro.txn.model.TransactionModel;
 import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.ModelCalibration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The tables, CSV files, plot and metadata of {@code faro bench locks}, each table with the thesis's figures in
@@ -82,8 +84,9 @@ public record LocksReport(String text, List<Path> files) {
     private static String title(String experiment) {
         return switch (experiment) {
             case "remote" ->
-                "Synthetic workload against the remote-lock probability, with the model of Eqs. 5.1-5.4"
-                        + " fitted from this run (Table 5.1; paper: 2,520 concurrent transactions on 70 Cray nodes)";
+                "Synthetic workload against the remote-lock probability, with the model of Eqs. 5.1-5.4 fed by"
+                        + " micro-benchmarks of this run: local and remote lock, 2PC vote, clean-up (Table 5.1; paper:"
+                        + " 2,520 concurrent transactions on 70 Cray nodes)";
             case "isolation" -> "TPC-C, serializable against read committed (Sec. 5.4.2; paper: 140 nodes)";
             case "nodes" -> "TPC-C serializable against node count (Fig. 5.5; paper: linear from 1 to 140 nodes)";
             case "roles" ->
@@ -94,7 +97,30 @@ public record LocksReport(String text, List<Path> files) {
     }
 
     /**
-     * The model fitted from the sweep itself: local message and queue time and clean-up from the run with the fewest
+     * The model of the sweep: fed by the micro-benchmarks of its runs ({@link ModelCalibration}, the medians over the
+     * points of each input) with the workload's queue time (the median over the points), or, when the results carry no
+     * micro-benchmarks, {@link #fit}.
+     */
+    static TransactionModel model(List<LocksResult> sweep) {
+        if (sweep.stream().anyMatch(result -> result.calibration() == null)) {
+            return fit(sweep);
+        }
+        ModelCalibration calibration = new ModelCalibration(
+                median(sweep, result -> result.calibration().localLockMicros()),
+                median(sweep, result -> result.calibration().remoteLockMicros()),
+                median(sweep, result -> result.calibration().voteMicros()),
+                median(sweep, result -> result.calibration().cleanUpMicros()));
+        return calibration.model(median(sweep, result -> result.statistics().meanQueueMicros()));
+    }
+
+    private static double median(List<LocksResult> sweep, ToDoubleFunction<LocksResult> value) {
+        double[] values = sweep.stream().mapToDouble(value).sorted().toArray();
+        int middle = values.length / 2;
+        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    }
+
+    /**
+     * The model fitted from the sweep itself (for results without micro-benchmarks): local message and queue time and clean-up from the run with the fewest
      * remote locks, remote message and vote from the run with the most.
      */
     static TransactionModel fit(List<LocksResult> sweep) {
@@ -119,7 +145,7 @@ public record LocksReport(String text, List<Path> files) {
     }
 
     static ResultTable remoteTable(List<LocksResult> sweep) {
-        TransactionModel model = fit(sweep);
+        TransactionModel model = model(sweep);
         double baseline = sweep.getFirst().transactionsPerSecond();
         double paperBaseline = ThesisNumbers.MEASURED_2520.getFirst();
         List<List<String>> rows = new ArrayList<>();
@@ -305,6 +331,16 @@ public record LocksReport(String text, List<Path> files) {
         rows.add(row("2PC vote", s.meanVoteMicros(), ThesisNumbers.VOTE_MICROS));
         rows.add(row("clean-up (end of transaction)", s.meanCleanUpMicros(), Double.NaN));
         rows.add(row("transaction", s.meanTransactionMicros(), Double.NaN));
+        ModelCalibration calibration = result.calibration();
+        if (calibration != null) {
+            rows.add(row("micro-benchmark: local lock (mean, quiet)", calibration.localLockMicros(), Double.NaN));
+            rows.add(row("micro-benchmark: remote lock (mean, quiet)", calibration.remoteLockMicros(), Double.NaN));
+            rows.add(row(
+                    "micro-benchmark: 2PC vote, 2 participants (mean)",
+                    calibration.voteMicros(),
+                    ThesisNumbers.VOTE_MICROS));
+            rows.add(row("micro-benchmark: clean-up, all local (mean)", calibration.cleanUpMicros(), Double.NaN));
+        }
         rows.add(List.of(
                 "local lock / local round trip (medians)",
                 fixed(result.localLockMedianMicros() / result.pingLocalMicros(), 2),
@@ -341,7 +377,7 @@ public record LocksReport(String text, List<Path> files) {
     }
 
     private static void writeRemotePlot(Path file, List<LocksResult> sweep) {
-        TransactionModel model = fit(sweep);
+        TransactionModel model = model(sweep);
         double base = sweep.getFirst().transactionsPerSecond();
         int concurrent = sweep.getFirst().concurrentTransactions();
         int locks = sweep.getFirst().lockCase().locksPerTransaction();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.txn.model.TransactionModel;
 import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.ModelCalibration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,40 @@ class LocksReportTest {
         assertThat(model.cleanUpMicros()).isCloseTo(7.0, within(1e-9));
         assertThat(model.voteMicros()).isCloseTo(9.0, within(1e-9));
         assertThat(model.remoteCommMicros()).isCloseTo(15.0, within(1e-9)); // (30.1 - 0.1) / 2
+    }
+
+    private static LocksResult calibrated(double remotePercent, ModelCalibration calibration) {
+        LocksResult r = result(remotePercent, 20_100, 30_100, 9_000);
+        return new LocksResult(
+                r.lockCase(),
+                r.statistics(),
+                r.committedByType(),
+                r.transactionsPerSecond(),
+                r.typePerSecond(),
+                r.lockRequestsPerSecond(),
+                r.pingLocalMicros(),
+                r.pingRemoteMicros(),
+                r.serverProcessingMicros(),
+                r.localLockMedianMicros(),
+                r.localLockP99Micros(),
+                r.remoteLockMedianMicros(),
+                r.remoteLockP99Micros(),
+                calibration);
+    }
+
+    @Test
+    void modelIsFedByTheMicroBenchmarksMediansNotBySweepPoints() {
+        List<LocksResult> sweep = List.of(
+                calibrated(0, new ModelCalibration(4, 6, 20, 3)),
+                calibrated(10, new ModelCalibration(5, 8, 30, 4)),
+                calibrated(50, new ModelCalibration(100, 100, 100, 100))); // an outlier run
+        TransactionModel model = LocksReport.model(sweep);
+        assertThat(model.localCommMicros()).isCloseTo(2.5, within(1e-9)); // median 5 / 2
+        assertThat(model.remoteCommMicros()).isCloseTo(4.0, within(1e-9));
+        assertThat(model.voteMicros()).isCloseTo(30, within(1e-9));
+        assertThat(model.cleanUpMicros()).isCloseTo(4, within(1e-9));
+        assertThat(model.queueMicros()).as("the workload's queue time").isCloseTo(0.1, within(1e-9));
+        assertThat(LocksReport.remoteTable(sweep).format()).contains("t_local 2.50", "t_vote 30.0");
     }
 
     @Test
