@@ -83,6 +83,10 @@ public final class LocksBenchmark {
                                 .map(n -> base.withTpcc(TpccIsolation.SERIALIZABLE)
                                         .withNodes(n))
                                 .toList();
+                    case "contention" ->
+                        LocksBenchmarkConfig.HOT_PERCENTS.stream()
+                                .map(hot -> base.withContention(config.nodes() < 2 ? 0 : 1, hot))
+                                .toList();
                     case "roles" ->
                         roleSplits().stream()
                                 .map(split -> base.withTpcc(TpccIsolation.SERIALIZABLE)

@@ -88,6 +88,34 @@ class LocksReportTest {
     }
 
     @Test
+    void contentionTableShowsTheQueueTimeOfEachHotShare() {
+        LocksCase base = LocksBenchmarkConfig.defaults().baseCase();
+        AgentStatistics contended = new AgentStatistics();
+        contended.committed = 100;
+        contended.localLocks = 1_000;
+        contended.localLockNs = 1_000 * 50_000L;
+        contended.queuedNs = 1_000 * 30_000L; // 30 µs per request in the waiting groups
+        LocksResult quiet = result(1, 20_100, 30_100, 9_000);
+        LocksResult hot = new LocksResult(
+                base.withContention(1, 50),
+                contended,
+                new long[] {100},
+                50,
+                new double[] {50},
+                500,
+                20,
+                30,
+                0.4,
+                40,
+                90,
+                60,
+                200);
+        String text = LocksReport.contentionTable(List.of(quiet, hot)).format();
+        assertThat(text).contains("queue us", "30.00", "hot %", "50");
+        assertThat(base.withContention(1, 50).label()).contains("50% hot");
+    }
+
+    @Test
     void remoteTableHasThePapersColumnsBesideOurs() {
         ResultTable table =
                 LocksReport.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)));

@@ -53,10 +53,9 @@ public final class SyntheticWorkload implements Workload {
         if (!(hotProbability >= 0 && hotProbability <= 1)) {
             throw new IllegalArgumentException("hotProbability must be in [0, 1]: " + hotProbability);
         }
-        if (hotProbability > 0
-                && (locksPerTransaction > hotLocks(topology) || topology.locksPerServer() < HOT_LOCKS_PER_SERVER)) {
-            throw new IllegalArgumentException("hot locks need " + HOT_LOCKS_PER_SERVER + " locks per server and at"
-                    + " most " + hotLocks(topology) + " locks per transaction");
+        if (hotProbability > 0 && topology.locksPerServer() < 2 * HOT_LOCKS_PER_SERVER) {
+            throw new IllegalArgumentException(
+                    "hot locks need at least " + 2 * HOT_LOCKS_PER_SERVER + " locks per server: " + topology);
         }
         this.locksPerTransaction = locksPerTransaction;
         this.remoteProbability = remoteProbability;
@@ -118,6 +117,7 @@ public final class SyntheticWorkload implements Workload {
                 count++;
             }
         }
+        count = Math.min(count, hotLocks(topology)); // a transaction may hold every hot lock, not more
         int drawn = 0;
         while (drawn < count) {
             int server = random.nextInt(topology.servers());

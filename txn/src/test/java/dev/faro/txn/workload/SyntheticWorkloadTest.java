@@ -61,8 +61,16 @@ class SyntheticWorkloadTest {
     }
 
     @Test
-    void refusesMoreLocksPerTransactionThanHotLocks() {
-        assertThatThrownBy(() -> new SyntheticWorkload(new Topology(1, 1, 1, 1 << 16), 10, 0, 0.5))
+    void aTransactionNeverHoldsMoreHotLocksThanThereAre() {
+        Topology single = new Topology(1, 1, 1, 1 << 16); // 4 hot locks
+        SyntheticWorkload workload = new SyntheticWorkload(single, 10, 0, 1.0);
+        LockList locks = new LockList();
+        workload.next(0, new SplittableRandom(3), locks);
+        assertThat(locks.size()).isEqualTo(10);
+        for (int j = 0; j < SyntheticWorkload.HOT_LOCKS_PER_SERVER; j++) {
+            assertThat(locks.lockId(j)).isEqualTo(j);
+        }
+        assertThatThrownBy(() -> new SyntheticWorkload(new Topology(1, 1, 1, 4), 2, 0, 0.5))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("hot locks");
     }
