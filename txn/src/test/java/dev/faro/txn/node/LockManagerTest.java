@@ -196,6 +196,9 @@ class LockManagerTest {
             TransactionAgent remote = manager.agents().get(1);
             LockServer failing = manager.servers().get(0);
             failing.injectFailure(new IllegalStateException("injected"));
+            while (failing.failure() == null) {
+                Thread.sleep(1); // it throws at its next idle duty cycle
+            }
             local.begin(1);
             assertThatThrownBy(() -> local.lock(1, LockMode.X))
                     .isInstanceOfSatisfying(
