@@ -230,6 +230,7 @@ public record LocksReport(String text, List<Path> files) {
                     rate(result.typePerSecond()[0]),
                     rate(result.lockRequestsPerSecond()),
                     fixed(result.statistics().meanLockMicros(), 2),
+                    fixed(result.localLockMedianMicros(), 2),
                     fixed(lockSharePercent(result.statistics()), 1),
                     fixed(result.abortPercent(), 2),
                     fixed(serializable ? ThesisNumbers.SERIALIZABLE_LOCKS : ThesisNumbers.READ_COMMITTED_LOCKS, 1),
@@ -250,6 +251,7 @@ public record LocksReport(String text, List<Path> files) {
                             readCommitted.statistics().meanLockMicros()
                                     / serializable.statistics().meanLockMicros(),
                             2),
+                    fixed(readCommitted.localLockMedianMicros() / serializable.localLockMedianMicros(), 2),
                     "",
                     "",
                     fixed(ThesisNumbers.READ_COMMITTED_LOCKS / ThesisNumbers.SERIALIZABLE_LOCKS, 2),
@@ -265,6 +267,7 @@ public record LocksReport(String text, List<Path> files) {
                         Column.number("new-order/s"),
                         Column.number("lock req/s"),
                         Column.number("lock us"),
+                        Column.number("local lock med. us"),
                         Column.number("lock % of tx"),
                         Column.number("abort %"),
                         Column.number("paper locks/tx"),
