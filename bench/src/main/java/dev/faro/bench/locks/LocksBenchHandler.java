@@ -33,8 +33,10 @@ import org.HdrHistogram.Histogram;
  */
 public final class LocksBenchHandler implements TaskHandler {
 
-    /** Local and mixed transactions of the model's micro-benchmarks, per point (about 0.1 s on shm). */
-    static final int CALIBRATION_ROUNDS = 300;
+    /** Local and mixed transactions of the model's micro-benchmarks per point: 250 for the default 2,000 pings. */
+    static int calibrationRounds(LocksCase lockCase) {
+        return Math.max(20, lockCase.pings() / 8);
+    }
 
     /** The task type. */
     public static final String TYPE = "bench.locks";
@@ -67,7 +69,7 @@ public final class LocksBenchHandler implements TaskHandler {
             long remotePing = pings[1];
             context.exchange().allGather("txn.pinged", new byte[0]);
             // the model's micro-benchmarks, every node's first agent at once (as during the load)
-            ModelCalibration calibration = ModelCalibration.measure(first, CALIBRATION_ROUNDS);
+            ModelCalibration calibration = ModelCalibration.measure(first, calibrationRounds(lockCase));
             context.exchange().allGather("txn.calibrated", new byte[0]);
 
             long[] committedByType =

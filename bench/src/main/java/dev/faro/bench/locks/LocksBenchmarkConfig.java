@@ -231,6 +231,6 @@ public record LocksBenchmarkConfig(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                2_000);
+                (int) Math.min(2_000, Math.max(100, durationMs))); // short points (smoke tests) calibrate briefly
     }
 }
