@@ -103,6 +103,8 @@ public final class LocksBenchHandler implements TaskHandler {
                     .put("calibrationRemoteLockUs", calibration.remoteLockMicros())
                     .put("calibrationVoteUs", calibration.voteMicros())
                     .put("calibrationCleanUpUs", calibration.cleanUpMicros())
+                    .put("calibrationLocalLockMedianUs", calibration.localLockMedianMicros())
+                    .put("calibrationRemoteLockMedianUs", calibration.remoteLockMedianMicros())
                     .put("serverRequests", serverRequests)
                     .put("serverProcessingNs", serverProcessingNs)
                     .put("localLockMedianNs", local.getTotalCount() == 0 ? -1 : local.getValueAtPercentile(50))

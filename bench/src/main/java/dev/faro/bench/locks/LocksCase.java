@@ -147,20 +147,7 @@ public record LocksCase(
     }
 
     public LocksCase withSynthetic(double percent) {
-        return new LocksCase(
-                nodes,
-                serversPerNode,
-                agentsPerNode,
-                SYNTHETIC,
-                percent,
-                locksPerTransaction,
-                hotPercent,
-                isolation,
-                policy,
-                lockTimeoutMs,
-                warmupMs,
-                durationMs,
-                pings);
+        return withContention(percent, hotPercent);
     }
 
     /** The synthetic workload at {@code remote} % remote locks with {@code hot} % of its locks on the hot ones. */

@@ -408,6 +408,18 @@ public record LocksReport(String text, List<Path> files) {
                     ThesisNumbers.VOTE_MICROS));
             rows.add(row("micro-benchmark: clean-up, all local (mean)", calibration.cleanUpMicros(), Double.NaN));
         }
+        if (calibration != null && Double.isFinite(calibration.localLockMedianMicros())) {
+            rows.add(List.of(
+                    "quiet local lock / local round trip (medians)",
+                    fixed(calibration.localLockMedianMicros() / result.pingLocalMicros(), 2),
+                    fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
+                    "goal <= 3"));
+            rows.add(List.of(
+                    "quiet remote lock / remote round trip (medians)",
+                    fixed(calibration.remoteLockMedianMicros() / result.pingRemoteMicros(), 2),
+                    fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
+                    "goal <= 3"));
+        }
         rows.add(List.of(
                 "local lock / local round trip (medians)",
                 fixed(result.localLockMedianMicros() / result.pingLocalMicros(), 2),

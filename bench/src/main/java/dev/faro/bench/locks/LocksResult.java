@@ -126,7 +126,9 @@ public record LocksResult(
                         mean(replies, "calibrationLocalLockUs"),
                         mean(replies, "calibrationRemoteLockUs"),
                         mean(replies, "calibrationVoteUs"),
-                        mean(replies, "calibrationCleanUpUs")));
+                        mean(replies, "calibrationCleanUpUs"),
+                        mean(replies, "calibrationLocalLockMedianUs"),
+                        mean(replies, "calibrationRemoteLockMedianUs")));
     }
 
     private static double mean(List<JsonNode> replies, String field) {

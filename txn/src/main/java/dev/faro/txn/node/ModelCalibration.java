@@ -24,9 +24,21 @@ import dev.faro.txn.model.TransactionModel;
  * @param remoteLockMicros mean latency of a lock on another node, µs (the local one on a single node)
  * @param voteMicros mean 2PC vote with two participants, µs (0 on a single node)
  * @param cleanUpMicros mean end of an all-local transaction, µs
+ * @param localLockMedianMicros median latency of a local lock, µs (to compare with the round trip, also a median)
+ * @param remoteLockMedianMicros median latency of a remote lock, µs (the local one on a single node)
  */
 public record ModelCalibration(
-        double localLockMicros, double remoteLockMicros, double voteMicros, double cleanUpMicros) {
+        double localLockMicros,
+        double remoteLockMicros,
+        double voteMicros,
+        double cleanUpMicros,
+        double localLockMedianMicros,
+        double remoteLockMedianMicros) {
+
+    /** The model's inputs only (no medians). */
+    public ModelCalibration(double localLockMicros, double remoteLockMicros, double voteMicros, double cleanUpMicros) {
+        this(localLockMicros, remoteLockMicros, voteMicros, cleanUpMicros, Double.NaN, Double.NaN);
+    }
 
     /** Locks per calibration transaction, as the synthetic workload's. */
     public static final int LOCKS = 10;
@@ -51,11 +63,16 @@ public record ModelCalibration(
         agent.resetStatistics();
         long cleanUpNs = run(agent, rounds, localServer, remoteServer);
         AgentStatistics statistics = agent.statistics();
+        double localMedian = agent.localLockLatencies().getValueAtPercentile(50) / 1e3;
         ModelCalibration calibration = new ModelCalibration(
                 statistics.meanLocalLockMicros(),
                 statistics.remoteLocks == 0 ? statistics.meanLocalLockMicros() : statistics.meanRemoteLockMicros(),
                 statistics.meanVoteMicros(),
-                cleanUpNs / 1e3 / rounds);
+                cleanUpNs / 1e3 / rounds,
+                localMedian,
+                statistics.remoteLocks == 0
+                        ? localMedian
+                        : agent.remoteLockLatencies().getValueAtPercentile(50) / 1e3);
         agent.resetStatistics();
         return calibration;
     }
