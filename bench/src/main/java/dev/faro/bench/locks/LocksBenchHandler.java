@@ -118,8 +118,10 @@ public final class LocksBenchHandler implements TaskHandler {
     /**
      * The medians of {@code count} round trips from {@code agent} to a local and to a remote server (-1 for none),
      * after {@code count} warm-up rounds to both: local and remote alternate, so neither is measured on a colder JIT or
-     * in a different moment of the machine's load than the other (measured one after the other, the first, local, one
-     * read 18 µs against 1 µs for the remote one: the warm-up of the ping path, not the fabric).
+     * in a different moment of the machine's load than the other. A round trip between threads of one process (agent and
+     * server of this node) still reads about 25 µs on a loaded 2-core host against 2.5 µs between processes: in one JVM
+     * it is the same to another fabric node, and spinning instead of parking does not change it, so it is the
+     * scheduling of two threads of one process, not the fabric or the JIT.
      */
     private static long[] medianPings(TransactionAgent agent, int localServer, int remoteServer, int count) {
         if (count == 0) {
