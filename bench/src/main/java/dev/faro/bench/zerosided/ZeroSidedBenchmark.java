@@ -8,6 +8,7 @@ import dev.faro.cluster.coordinator.ClusterConfig;
 import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.fabric.FaroException;
+import dev.faro.zerosided.link.LinkKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -158,7 +159,8 @@ public final class ZeroSidedBenchmark {
                 config.capacity(),
                 config.maxBatchBytes(),
                 config.warmupSeconds(),
-                config.seconds());
+                config.seconds(),
+                config.link());
     }
 
     private List<JsonNode> round(ZeroSidedPoint point) {
@@ -202,7 +204,10 @@ public final class ZeroSidedBenchmark {
         parameters.put("seconds", config.seconds());
         parameters.put("runs", config.runs());
         parameters.put("baselineProvider", config.provider());
-        parameters.put("zeroSidedTransport", "simulated RC NICs and switch over UDP on 127.0.0.1, MTU 1024");
+        parameters.put(
+                "zeroSidedTransport",
+                "simulated RC NICs and switch over "
+                        + LinkKind.of(config.link()).description() + ", MTU 1024");
         parameters.put("paper", PAPER_FIG6);
         return parameters;
     }

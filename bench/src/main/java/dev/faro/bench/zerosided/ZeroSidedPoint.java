@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param maxBatchBytes the batching cap, for the switch and the drivers alike
  * @param warmupSeconds untimed time before the window
  * @param seconds the timed window
+ * @param link the packet link between the switch and the NICs ({@code shm} or {@code udp})
  */
 record ZeroSidedPoint(
         String mode,
@@ -26,7 +27,8 @@ record ZeroSidedPoint(
         int capacity,
         int maxBatchBytes,
         double warmupSeconds,
-        double seconds) {
+        double seconds,
+        String link) {
 
     static final String ZERO_SIDED = "zero-sided";
     static final String CPU_DRIVEN = "cpu-driven";
@@ -42,7 +44,8 @@ record ZeroSidedPoint(
                 .put("capacity", capacity)
                 .put("maxBatchBytes", maxBatchBytes)
                 .put("warmupSeconds", warmupSeconds)
-                .put("seconds", seconds);
+                .put("seconds", seconds)
+                .put("link", link);
     }
 
     static ZeroSidedPoint fromJson(JsonNode json) {
@@ -54,7 +57,8 @@ record ZeroSidedPoint(
                 json.path("capacity").asInt(),
                 json.path("maxBatchBytes").asInt(),
                 json.path("warmupSeconds").asDouble(),
-                json.path("seconds").asDouble());
+                json.path("seconds").asDouble(),
+                json.path("link").asText("shm"));
     }
 
     /** The label of this point's series: {@code zero-sided}, {@code cpu-driven (1 driver)}, ... */
