@@ -83,6 +83,14 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
                     + " call per packet) or udp (a UDP datagram per packet on 127.0.0.1) (default: ${DEFAULT-VALUE}).")
     private String link = ZeroSidedBenchConfig.DEFAULT.link();
 
+    @Option(
+            names = "--experiments",
+            paramLabel = "NAME",
+            split = ",",
+            description = "Experiments after Fig. 6, run on the switch node in one process: q1 (V6, TPC-H Q1 load"
+                    + " balancing), or none (default: all of them).")
+    private List<String> experiments;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = ZeroSidedBenchConfig.DEFAULT.outputDirectory();
 
@@ -100,12 +108,19 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
                     .with(flows, drivers, itemBytes, seconds, runs)
                     .withProvider(provider)
                     .withLink(link)
+                    .withExperiments(
+                            experiments == null || experiments.equals(List.of("all"))
+                                    ? ZeroSidedBenchConfig.DEFAULT.experiments()
+                                    : experiments.equals(List.of("none")) ? List.of() : experiments)
                     .withOutputDirectory(outputDirectory);
         });
         return run.run(out -> {
             ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, run.progress()).run();
             out.print(report.table());
-            BenchRun.printWrote(out, List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+            List<Path> files =
+                    new java.util.ArrayList<>(List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+            files.addAll(report.experimentFiles());
+            BenchRun.printWrote(out, files);
         });
     }
 }

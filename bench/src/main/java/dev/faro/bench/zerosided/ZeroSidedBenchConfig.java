@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param provider the verbs fabric of the CPU-driven baseline and of the cluster ({@code shm}, {@code net}, {@code ucx})
  * @param link the zero-sided packet link between the switch and the NICs ({@code shm}: shared-memory rings, the
  *     default; {@code udp}: UDP on 127.0.0.1)
+ * @param experiments the experiments beyond Fig. 6 to run after it (names of {@link ZeroSidedExperiments#ALL})
  * @param outputDirectory where CSV, JSON and PNG go
  */
 public record ZeroSidedBenchConfig(
@@ -33,15 +34,38 @@ public record ZeroSidedBenchConfig(
         int runs,
         String provider,
         String link,
+        List<String> experiments,
         Path outputDirectory) {
 
     /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 256 KiB batches; 0.5 s + 2 s; 3 runs; shm; shm link. */
     public static final ZeroSidedBenchConfig DEFAULT = new ZeroSidedBenchConfig(
-            List.of(1, 2, 4), List.of(1, 2), 4096, 256, 256 << 10, 0.5, 2, 3, "shm", "shm", Path.of("results"));
+            List.of(1, 2, 4),
+            List.of(1, 2),
+            4096,
+            256,
+            256 << 10,
+            0.5,
+            2,
+            3,
+            "shm",
+            "shm",
+            ZeroSidedExperiments.ALL,
+            Path.of("results"));
 
     /** A smoke test: flows 1 and 2, one short run per point. */
     public static final ZeroSidedBenchConfig QUICK = new ZeroSidedBenchConfig(
-            List.of(1, 2), List.of(1, 2), 4096, 256, 256 << 10, 0.2, 0.5, 1, "shm", "shm", Path.of("results"));
+            List.of(1, 2),
+            List.of(1, 2),
+            4096,
+            256,
+            256 << 10,
+            0.2,
+            0.5,
+            1,
+            "shm",
+            "shm",
+            ZeroSidedExperiments.ALL,
+            Path.of("results"));
 
     public ZeroSidedBenchConfig {
         flows = List.copyOf(flows);
@@ -49,6 +73,12 @@ public record ZeroSidedBenchConfig(
         Objects.requireNonNull(provider, "provider is null");
         Objects.requireNonNull(link, "link is null");
         LinkKind.of(link);
+        experiments = List.copyOf(experiments);
+        for (String experiment : experiments) {
+            check(
+                    ZeroSidedExperiments.isExperiment(experiment),
+                    "unknown experiment " + experiment + ": known are " + String.join(", ", ZeroSidedExperiments.ALL));
+        }
         Objects.requireNonNull(outputDirectory, "outputDirectory is null");
         check(!flows.isEmpty() && flows.stream().allMatch(f -> f >= 1 && f <= 64), "flows must be within [1, 64]");
         check(
@@ -86,6 +116,7 @@ public record ZeroSidedBenchConfig(
                 newRuns == null ? runs : newRuns,
                 provider,
                 link,
+                experiments,
                 outputDirectory);
     }
 
@@ -101,6 +132,7 @@ public record ZeroSidedBenchConfig(
                 runs,
                 value,
                 link,
+                experiments,
                 outputDirectory);
     }
 
@@ -116,7 +148,24 @@ public record ZeroSidedBenchConfig(
                 runs,
                 provider,
                 link,
+                experiments,
                 value);
+    }
+
+    public ZeroSidedBenchConfig withExperiments(List<String> value) {
+        return new ZeroSidedBenchConfig(
+                flows,
+                drivers,
+                itemBytes,
+                capacity,
+                maxBatchBytes,
+                warmupSeconds,
+                seconds,
+                runs,
+                provider,
+                link,
+                value,
+                outputDirectory);
     }
 
     public ZeroSidedBenchConfig withLink(String value) {
@@ -131,6 +180,7 @@ public record ZeroSidedBenchConfig(
                 runs,
                 provider,
                 value,
+                experiments,
                 outputDirectory);
     }
 }

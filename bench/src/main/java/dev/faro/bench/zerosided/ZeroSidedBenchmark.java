@@ -47,7 +47,7 @@ public final class ZeroSidedBenchmark {
     }
 
     /** What a run produced: the printed table and the files written. */
-    public record Report(String table, Path csvFile, Path plotFile, Path metadataFile) {}
+    public record Report(String table, Path csvFile, Path plotFile, Path metadataFile, List<Path> experimentFiles) {}
 
     /**
      * Runs every point and writes the report.
@@ -128,6 +128,13 @@ public final class ZeroSidedBenchmark {
                     }
                 }
             }
+            List<ExperimentResult> experiments = new ArrayList<>();
+            for (String experiment : config.experiments()) {
+                progress.accept(experiment + " (node 0: the switch, NICs and PU threads in one process)");
+                ZeroSidedPoint point = point(experiment, 1, 1);
+                experiments.add(ExperimentResult.fromJson(
+                        round(point).get(ZeroSidedPointHandler.SWITCH_NODE).path("experiment")));
+            }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
             return ZeroSidedReport.write(
                     config,
@@ -138,6 +145,7 @@ public final class ZeroSidedBenchmark {
                     communication,
                     retries,
                     highWater,
+                    experiments,
                     new RunMetadata("zerosided", startedAt, elapsed, machine, parameters()));
         } finally {
             cluster = null;
@@ -160,7 +168,8 @@ public final class ZeroSidedBenchmark {
                 config.maxBatchBytes(),
                 config.warmupSeconds(),
                 config.seconds(),
-                config.link());
+                config.link(),
+                config.runs());
     }
 
     private List<JsonNode> round(ZeroSidedPoint point) {
@@ -208,6 +217,7 @@ public final class ZeroSidedBenchmark {
                 "zeroSidedTransport",
                 "simulated RC NICs and switch over "
                         + LinkKind.of(config.link()).description() + ", MTU 1024");
+        parameters.put("experiments", config.experiments());
         parameters.put("paper", PAPER_FIG6);
         return parameters;
     }

@@ -34,6 +34,7 @@ final class ZeroSidedReport {
             Map<Integer, List<Double>> communicationNanos,
             Map<Integer, List<Double>> switchRetries,
             long payloadHighWaterBytes,
+            List<ExperimentResult> experiments,
             RunMetadata metadata) {
         List<String> series = List.copyOf(throughput.keySet());
         String zeroSided = series.getFirst();
@@ -110,8 +111,15 @@ final class ZeroSidedReport {
                 config.provider(),
                 payloadHighWaterBytes,
                 ZeroSidedSwitch.stateBytesPerPair());
-        String table =
-                header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n";
+        StringBuilder table = new StringBuilder(
+                header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n");
+        List<Path> experimentFiles = new ArrayList<>();
+        for (ExperimentResult experiment : experiments) {
+            table.append('\n').append(experiment.text());
+            Path file = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".csv");
+            CsvWriter.write(file, experiment.csvHeader(), experiment.csvRows());
+            experimentFiles.add(file);
+        }
 
         Path directory = config.outputDirectory();
         Path csv = directory.resolve("zerosided.csv");
@@ -149,7 +157,7 @@ final class ZeroSidedReport {
                 false,
                 "GB/s",
                 lines);
-        return new ZeroSidedBenchmark.Report(table, csv, plot, metadataFile);
+        return new ZeroSidedBenchmark.Report(table.toString(), csv, plot, metadataFile, experimentFiles);
     }
 
     private static String gigabytes(double bytesPerSecond) {
