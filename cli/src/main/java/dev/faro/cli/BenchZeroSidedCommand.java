@@ -87,8 +87,10 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             names = "--experiments",
             paramLabel = "NAME",
             split = ",",
-            description = "Experiments after Fig. 6, run on the switch node in one process: q1 (V6, TPC-H Q1 load"
-                    + " balancing), or none (default: all of them).")
+            description = "Experiments after Fig. 6, each run on the switch node in one process: batching (V2, Fig. 7),"
+                    + " latency (V3, polling vs doorbell, Fig. 10), q1 (V6, TPC-H Q1 load balancing, Fig. 16),"
+                    + " elasticity (V7, Fig. 13), replication (V8/V9, Figs. 12, 14), qos (V10, Fig. 11); all or"
+                    + " none (default: all).")
     private List<String> experiments;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")

@@ -143,7 +143,7 @@ final class Q1LoadBalancing {
 
     /** One run: returns makespan, each consumer's finish time (s) and each consumer's row count. */
     private static double[] runOnce(LinkKind link, Rows rows, double baseRate, boolean balanced) {
-        SwitchConfig config = SwitchConfig.DEFAULT.withMaxBatchBytes(64 * ITEM_BYTES);
+        SwitchConfig config = SwitchConfig.DEFAULT.withMaxBatchBytes(128 * ITEM_BYTES);
         try (SwitchRig rig = new SwitchRig(link, config)) {
             int consumers = SPEEDS.length;
             SwitchRig.Buffer[][] producerBuffers = new SwitchRig.Buffer[PRODUCERS][balanced ? 1 : consumers];

@@ -1,8 +1,10 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.fabric.FaultInjection;
 import dev.faro.zerosided.AgentRunner;
 import dev.faro.zerosided.BufferExposure;
 import dev.faro.zerosided.LinkDoorbell;
+import dev.faro.zerosided.link.FaultyLink;
 import dev.faro.zerosided.link.LinkKind;
 import dev.faro.zerosided.link.PacketLink;
 import dev.faro.zerosided.nic.SimulatedRcNic;
@@ -26,6 +28,8 @@ import java.util.function.IntSupplier;
 final class SwitchRig implements AutoCloseable {
 
     private final LinkKind linkKind;
+    private final FaultInjection faults;
+    private int links;
     private final SwitchConfig config;
     private final Arena arena = Arena.ofShared();
     private final ZeroSidedSwitch zeroSidedSwitch;
@@ -36,9 +40,15 @@ final class SwitchRig implements AutoCloseable {
     private AgentRunner nicRunner;
 
     SwitchRig(LinkKind linkKind, SwitchConfig config) {
+        this(linkKind, config, FaultInjection.NONE);
+    }
+
+    /** As above, every link injecting {@code faults} (each its own seed) into what it sends. */
+    SwitchRig(LinkKind linkKind, SwitchConfig config, FaultInjection faults) {
         this.linkKind = linkKind;
         this.config = config;
-        this.switchLink = linkKind.open();
+        this.faults = faults;
+        this.switchLink = open();
         this.zeroSidedSwitch = new ZeroSidedSwitch(switchLink, config);
     }
 
@@ -59,19 +69,29 @@ final class SwitchRig implements AutoCloseable {
      * @param doorbell whether the PU rings a doorbell (over a link of its own) on every push or pop
      */
     Buffer expose(int capacity, int itemBytes, boolean producer, boolean doorbell) {
-        SimulatedRcNic nic = new SimulatedRcNic(linkKind.open(), config.mtuBytes());
+        SimulatedRcNic nic = new SimulatedRcNic(open(), config.mtuBytes());
         nics.add(nic);
         BufferExposure exposure = BufferExposure.allocate(nic, arena, capacity, itemBytes, producer);
         int endpoint = zeroSidedSwitch.control().addEndpoint(exposure.endpoint());
         exposure.connect(zeroSidedSwitch.port(), endpoint, 0);
         LinkDoorbell bell = null;
         if (doorbell) {
-            PacketLink link = linkKind.open();
+            PacketLink link = open();
             doorbellLinks.add(link);
             bell = new LinkDoorbell(
                     link, zeroSidedSwitch.port(), endpoint, exposure.endpoint().baseAddress());
         }
         return new Buffer(endpoint, exposure.view(bell));
+    }
+
+    private PacketLink open() {
+        PacketLink link = linkKind.open();
+        if (!faults.isEnabled()) {
+            return link;
+        }
+        FaultInjection seeded = new FaultInjection(
+                faults.seed() + 7919L * links++, faults.lossRate(), faults.reorderRate(), faults.duplicateRate());
+        return new FaultyLink(link, seeded, 0);
     }
 
     /** Starts the switch's thread and the NICs' thread; expose every buffer before. */

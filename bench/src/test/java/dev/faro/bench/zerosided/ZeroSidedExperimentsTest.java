@@ -19,4 +19,24 @@ class ZeroSidedExperimentsTest {
         assertThat(result.csvRows()).hasSize(2);
         assertThat(result.csvRows().getFirst()).hasSameSizeAs(result.csvHeader());
     }
+
+    @Test
+    void batchingSweepLatencyElasticityReplicationAndQosRunOnce() throws Exception {
+        ExperimentResult batching = BatchingSweep.run(LinkKind.SHM, 0.05, 1);
+        ExperimentResult latency = PollingLatency.run(LinkKind.SHM, 0.1, 1);
+        ExperimentResult elasticity = Elasticity.run(LinkKind.SHM, 0.2);
+        ExperimentResult replication = ReplicationOrder.run(LinkKind.SHM, 0.1);
+        ExperimentResult qos = QosShares.run(LinkKind.SHM, 0.3);
+        for (ExperimentResult result : java.util.List.of(batching, latency, elasticity, replication, qos)) {
+            System.out.print(result.text());
+            assertThat(result.text()).contains("paper: ");
+            assertThat(result.csvRows())
+                    .isNotEmpty()
+                    .allSatisfy(row -> assertThat(row).hasSameSizeAs(result.csvHeader()));
+        }
+        assertThat(batching.csvRows()).hasSize(BatchingSweep.ITEM_BYTES.size() * BatchingSweep.BATCH_ITEMS.size());
+        assertThat(latency.text()).contains("doorbell", "poll every 10 us");
+        assertThat(replication.csvRows())
+                .allSatisfy(row -> assertThat(row.get(3)).isEqualTo("yes"));
+    }
 }
