@@ -304,15 +304,15 @@ final class Q1LoadBalancing {
     private record Rows(MemorySegment data, int count, long[] expected) {
 
         static Rows generate(double scaleFactor) {
-            List<LineItem> items = new ArrayList<>();
-            for (LineItem item : new LineItemGenerator(scaleFactor, 1, 1)) {
-                items.add(item);
-            }
-            MemorySegment data = MemorySegment.ofArray(new long[items.size() * ITEM_BYTES / Long.BYTES]);
+            long[] words = new long[1 << 16];
             long[] expected = new long[GROUPS * FIELDS];
-            for (int i = 0; i < items.size(); i++) {
-                LineItem item = items.get(i);
-                long at = (long) i * ITEM_BYTES;
+            int count = 0;
+            for (LineItem item : new LineItemGenerator(scaleFactor, 1, 1)) {
+                if ((count + 1L) * ITEM_BYTES / Long.BYTES > words.length) {
+                    words = Arrays.copyOf(words, 2 * words.length);
+                }
+                MemorySegment data = MemorySegment.ofArray(words);
+                long at = (long) count++ * ITEM_BYTES;
                 data.set(ValueLayout.JAVA_LONG_UNALIGNED, at, item.quantity());
                 data.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 8, item.extendedPriceInCents());
                 data.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 16, item.discountPercent());
@@ -324,7 +324,7 @@ final class Q1LoadBalancing {
                         "FO".indexOf(item.status().charAt(0)));
                 accumulate(data, at, expected);
             }
-            return new Rows(data, items.size(), expected);
+            return new Rows(MemorySegment.ofArray(words), count, expected);
         }
     }
 }

@@ -60,7 +60,7 @@ public final class ZeroSidedBenchmark {
         long startNs = System.nanoTime();
         ClusterConfig clusterConfig = ClusterConfig.local(ZeroSidedPointHandler.NODES)
                 .withProvider(config.provider())
-                .withWorkerHeap("256m")
+                .withWorkerHeap("512m")
                 .withJvmOptions(WORKER_JVM_OPTIONS)
                 .withExchangeTimeout(Duration.ofSeconds(
                         (long) (config.warmupSeconds() + config.seconds()) + ROUND_SLACK.toSeconds()));

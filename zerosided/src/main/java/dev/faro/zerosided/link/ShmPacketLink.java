@@ -31,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  * the datagram and unmaps it.
  *
  * <p>Owned by one thread, as every link. Data path: allocation-free once every destination has been sent to once
- * (destinations are mapped on first use).
+ * (destinations are mapped on first use, and the table of them grows to the highest port).
  */
 public final class ShmPacketLink implements PacketLink {
 
@@ -54,9 +54,10 @@ public final class ShmPacketLink implements PacketLink {
     private final ByteBuffer ringBytes;
     private final int slotLength;
 
-    private final Arena[] destinationArenas = new Arena[LAST_PORT + 1];
-    private final MemorySegment[] destinations = new MemorySegment[LAST_PORT + 1];
-    private final ByteBuffer[] destinationBytes = new ByteBuffer[LAST_PORT + 1];
+    // Destinations by port, grown to the highest port sent to (ports are handed out from 1 up, so they stay small).
+    private Arena[] destinationArenas = new Arena[64];
+    private MemorySegment[] destinations = new MemorySegment[64];
+    private ByteBuffer[] destinationBytes = new ByteBuffer[64];
 
     /** The next position to take from this link's ring; receiving thread only. */
     private long head;
@@ -177,7 +178,7 @@ public final class ShmPacketLink implements PacketLink {
             dropped++;
             return;
         }
-        MemorySegment destination = destinations[destinationPort];
+        MemorySegment destination = destinationPort < destinations.length ? destinations[destinationPort] : null;
         if (destination == null) {
             destination = map(destinationPort);
             if (destination == null) {
@@ -285,6 +286,12 @@ public final class ShmPacketLink implements PacketLink {
                 destinationArena.close();
                 return null;
             }
+            if (destinationPort >= destinations.length) {
+                int length = Math.max(destinationPort + 1, 2 * destinations.length);
+                destinationArenas = java.util.Arrays.copyOf(destinationArenas, length);
+                destinations = java.util.Arrays.copyOf(destinations, length);
+                destinationBytes = java.util.Arrays.copyOf(destinationBytes, length);
+            }
             destinationArenas[destinationPort] = destinationArena;
             destinations[destinationPort] = segment;
             destinationBytes[destinationPort] = segment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
@@ -313,7 +320,7 @@ public final class ShmPacketLink implements PacketLink {
         }
         closed = true;
         ShmPacketLinkDescriptor.markClosed(ring);
-        for (int destinationPort = FIRST_PORT; destinationPort <= LAST_PORT; destinationPort++) {
+        for (int destinationPort = FIRST_PORT; destinationPort < destinations.length; destinationPort++) {
             if (destinationArenas[destinationPort] != null) {
                 unmap(destinationPort);
             }
