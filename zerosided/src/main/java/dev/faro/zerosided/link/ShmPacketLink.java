@@ -8,12 +8,16 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -25,13 +29,14 @@ import java.util.concurrent.locks.LockSupport;
  * while the datagrams stay byte-exact and unreliable: a full ring drops, a {@link FaultyLink} around it injects loss,
  * duplication, reordering and delay as around UDP.
  *
- * <p>Ports are allocated by creating the file exclusively (1 to 65535), so links of any process using the same
- * directory address each other by port alone. A file whose owner process is gone is removed when a new link finds
- * it. A link marks its file closed, unmaps it and deletes it on close; a sender that sees a closed destination drops
- * the datagram and unmaps it.
+ * <p>A port is its owner's process id and the link's index in that process ({@code pid << 9 | index}), so links of
+ * any process using the same directory address each other by port alone, and no two live processes ever compete for
+ * a name. A process's first link removes the files of processes that are gone (a killed worker's). A link marks its
+ * file closed, unmaps it and deletes it on close; a sender that sees a closed destination drops the datagram and
+ * unmaps it.
  *
  * <p>Owned by one thread, as every link. Data path: allocation-free once every destination has been sent to once
- * (destinations are mapped on first use, and the table of them grows to the highest port).
+ * (destinations are mapped on first use, into a short list searched linearly).
  */
 public final class ShmPacketLink implements PacketLink {
 
@@ -41,10 +46,18 @@ public final class ShmPacketLink implements PacketLink {
     /** The largest datagram. */
     public static final int MAX_DATAGRAM_BYTES = InProcessNetwork.SLOT_BYTES;
 
-    private static final int FIRST_PORT = 1;
-    private static final int LAST_PORT = 65_535;
+    /** A port is the owner's process id shifted left by this, plus the link's index in its process (1 to 511). */
+    static final int INDEX_BITS = 9;
+
+    private static final int MAX_INDEX = (1 << INDEX_BITS) - 1;
     private static final String PREFIX = "zs-link-";
     private static final long IDLE_PARK_NS = 20_000;
+
+    /** Indexes of this process's open links; guarded by itself. */
+    private static final BitSet LIVE_INDEXES = new BitSet();
+
+    /** Directories this process has swept of dead processes' files; guarded by {@link #LIVE_INDEXES}. */
+    private static final Set<Path> SWEPT = new HashSet<>();
 
     private final Path directory;
     private final int port;
@@ -54,10 +67,12 @@ public final class ShmPacketLink implements PacketLink {
     private final ByteBuffer ringBytes;
     private final int slotLength;
 
-    // Destinations by port, grown to the highest port sent to (ports are handed out from 1 up, so they stay small).
-    private Arena[] destinationArenas = new Arena[64];
-    private MemorySegment[] destinations = new MemorySegment[64];
-    private ByteBuffer[] destinationBytes = new ByteBuffer[64];
+    // Destinations mapped so far: a short list searched linearly (a link talks to a handful of ports).
+    private int[] destinationPorts = new int[8];
+    private Arena[] destinationArenas = new Arena[8];
+    private MemorySegment[] destinations = new MemorySegment[8];
+    private ByteBuffer[] destinationBytes = new ByteBuffer[8];
+    private int destinationCount;
 
     /** The next position to take from this link's ring; receiving thread only. */
     private long head;
@@ -106,33 +121,32 @@ public final class ShmPacketLink implements PacketLink {
             }
             int slotLength = ShmPacketLinkDescriptor.slotLength(MAX_DATAGRAM_BYTES);
             long length = ShmPacketLinkDescriptor.fileLength(SLOTS, slotLength);
-            for (int port = FIRST_PORT; port <= LAST_PORT; port++) {
-                Path file = directory.resolve(PREFIX + port);
-                FileChannel channel;
-                try {
-                    channel = FileChannel.open(
-                            file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
-                } catch (FileAlreadyExistsException e) {
-                    if (removeIfStale(file)) {
-                        port--; // try the same port again
-                    }
-                    continue;
-                }
+            long pid = ProcessHandle.current().pid();
+            if (pid > (Integer.MAX_VALUE >> INDEX_BITS)) {
+                throw new FaroException(FaroException.Category.IO, "process id " + pid + " does not fit a port");
+            }
+            int index = claimIndex(directory);
+            int port = (int) (pid << INDEX_BITS) | index;
+            Path file = directory.resolve(PREFIX + port);
+            try {
+                // a file of this name is a dead process's (one with this process's id): no live process can own it
+                Files.deleteIfExists(file);
+                FileChannel channel = FileChannel.open(
+                        file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 Arena arena = Arena.ofShared();
                 try (channel) {
                     MemorySegment ring = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
-                    ShmPacketLinkDescriptor.initialize(
-                            ring, SLOTS, slotLength, ProcessHandle.current().pid());
+                    ShmPacketLinkDescriptor.initialize(ring, SLOTS, slotLength, pid);
                     return new ShmPacketLink(directory, port, file, arena, ring, slotLength);
                 } catch (IOException | RuntimeException e) {
                     arena.close();
                     Files.deleteIfExists(file);
                     throw e;
                 }
+            } catch (IOException | RuntimeException e) {
+                releaseIndex(index);
+                throw e;
             }
-            throw new FaroException(
-                    FaroException.Category.IO,
-                    "every shared-memory packet port in " + directory + " is taken (" + LAST_PORT + " links)");
         } catch (IOException e) {
             throw new FaroException(
                     FaroException.Category.IO,
@@ -140,26 +154,49 @@ public final class ShmPacketLink implements PacketLink {
         }
     }
 
-    /** Removes {@code file} if the process that made it is gone; true if removed. */
-    private static boolean removeIfStale(Path file) throws IOException {
-        ByteBuffer header =
-                ByteBuffer.allocate(ShmPacketLinkDescriptor.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (header.hasRemaining() && channel.read(header) >= 0) {
-                // read the header
+    /** Claims a free index of this process, sweeping {@code directory} of dead processes' files first (once). */
+    private static int claimIndex(Path directory) throws IOException {
+        synchronized (LIVE_INDEXES) {
+            if (SWEPT.add(directory)) {
+                sweep(directory);
             }
-        } catch (NoSuchFileException e) {
-            return true; // removed meanwhile: the port is free again
+            int index = LIVE_INDEXES.nextClearBit(1);
+            if (index > MAX_INDEX) {
+                throw new FaroException(
+                        FaroException.Category.IO,
+                        "this process has " + MAX_INDEX + " shared-memory packet links open");
+            }
+            LIVE_INDEXES.set(index);
+            return index;
         }
-        if (header.position() < ShmPacketLinkDescriptor.SLOTS_OFFSET
-                || header.getInt(ShmPacketLinkDescriptor.MAGIC_OFFSET) != ShmPacketLinkDescriptor.MAGIC) {
-            return false; // being made right now, or not ours
+    }
+
+    private static void releaseIndex(int index) {
+        synchronized (LIVE_INDEXES) {
+            LIVE_INDEXES.clear(index);
         }
-        long pid = header.getLong(ShmPacketLinkDescriptor.OWNER_PID_OFFSET);
-        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
+    }
+
+    /**
+     * Removes the files of processes that are gone: a port names its owner's process id, so a file whose process is
+     * not alive is garbage, and only a process with that id (i.e. none now) could make a file of that name.
+     */
+    private static void sweep(Path directory) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
+            for (Path candidate : files) {
+                long owner;
+                try {
+                    owner = Integer.parseInt(candidate.getFileName().toString().substring(PREFIX.length()))
+                            >>> INDEX_BITS;
+                } catch (NumberFormatException e) {
+                    continue; // not a port file
+                }
+                if (owner != ProcessHandle.current().pid()
+                        && !ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    Files.deleteIfExists(candidate);
+                }
+            }
         }
-        return Files.deleteIfExists(file);
     }
 
     @Override
@@ -174,20 +211,21 @@ public final class ShmPacketLink implements PacketLink {
 
     @Override
     public void send(ByteBuffer buffer, int offset, int length, int destinationPort) {
-        if (destinationPort < FIRST_PORT || destinationPort > LAST_PORT || length > MAX_DATAGRAM_BYTES) {
+        if (destinationPort <= 0 || length > MAX_DATAGRAM_BYTES) {
             dropped++;
             return;
         }
-        MemorySegment destination = destinationPort < destinations.length ? destinations[destinationPort] : null;
-        if (destination == null) {
-            destination = map(destinationPort);
-            if (destination == null) {
+        int at = find(destinationPort);
+        if (at < 0) {
+            at = map(destinationPort);
+            if (at < 0) {
                 dropped++;
                 return;
             }
         }
+        MemorySegment destination = destinations[at];
         if (ShmPacketLinkDescriptor.closed(destination)) {
-            unmap(destinationPort);
+            unmap(at);
             dropped++;
             return;
         }
@@ -214,8 +252,7 @@ public final class ShmPacketLink implements PacketLink {
                 Thread.onSpinWait(); // another sender claimed this position: read the tail again
             }
         }
-        destinationBytes[destinationPort].put(
-                (int) slot + ShmPacketLinkDescriptor.SLOT_DATAGRAM_OFFSET, buffer, offset, length);
+        destinationBytes[at].put((int) slot + ShmPacketLinkDescriptor.SLOT_DATAGRAM_OFFSET, buffer, offset, length);
         ShmPacketLinkDescriptor.INT_HANDLE.set(
                 destination, slot + ShmPacketLinkDescriptor.SLOT_DATAGRAM_LENGTH_OFFSET, length);
         ShmPacketLinkDescriptor.INT_HANDLE.set(destination, slot + ShmPacketLinkDescriptor.SLOT_SOURCE_OFFSET, port);
@@ -267,49 +304,65 @@ public final class ShmPacketLink implements PacketLink {
         return dropped;
     }
 
-    /** Maps port {@code destinationPort}'s ring, or returns null when it does not exist or is not ready. */
-    private MemorySegment map(int destinationPort) {
+    /** The index of {@code destinationPort} among the mapped destinations, or -1. */
+    private int find(int destinationPort) {
+        for (int i = 0; i < destinationCount; i++) {
+            if (destinationPorts[i] == destinationPort) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Maps port {@code destinationPort}'s ring and returns its index, or -1 when it does not exist or is not ready. */
+    private int map(int destinationPort) {
         Path destinationFile = directory.resolve(PREFIX + destinationPort);
         Arena destinationArena = Arena.ofShared();
         try (FileChannel channel =
                 FileChannel.open(destinationFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = channel.size();
-            if (size < ShmPacketLinkDescriptor.HEADER_LENGTH) {
+            if (size != ShmPacketLinkDescriptor.fileLength(SLOTS, slotLength)) {
                 destinationArena.close();
-                return null;
+                return -1; // not (yet) a ring of this shape
             }
             MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, destinationArena);
             if (!ShmPacketLinkDescriptor.ready(segment)
                     || ShmPacketLinkDescriptor.slots(segment) != SLOTS
-                    || ShmPacketLinkDescriptor.slotLength(segment) != slotLength
-                    || size != ShmPacketLinkDescriptor.fileLength(SLOTS, slotLength)) {
+                    || ShmPacketLinkDescriptor.slotLength(segment) != slotLength) {
                 destinationArena.close();
-                return null;
+                return -1;
             }
-            if (destinationPort >= destinations.length) {
-                int length = Math.max(destinationPort + 1, 2 * destinations.length);
-                destinationArenas = java.util.Arrays.copyOf(destinationArenas, length);
-                destinations = java.util.Arrays.copyOf(destinations, length);
-                destinationBytes = java.util.Arrays.copyOf(destinationBytes, length);
+            if (destinationCount == destinations.length) {
+                int grown = 2 * destinationCount;
+                destinationPorts = Arrays.copyOf(destinationPorts, grown);
+                destinationArenas = Arrays.copyOf(destinationArenas, grown);
+                destinations = Arrays.copyOf(destinations, grown);
+                destinationBytes = Arrays.copyOf(destinationBytes, grown);
             }
-            destinationArenas[destinationPort] = destinationArena;
-            destinations[destinationPort] = segment;
-            destinationBytes[destinationPort] = segment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            return segment;
+            int at = destinationCount++;
+            destinationPorts[at] = destinationPort;
+            destinationArenas[at] = destinationArena;
+            destinations[at] = segment;
+            destinationBytes[at] = segment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            return at;
         } catch (IOException e) {
             destinationArena.close();
-            return null; // no such port: the network drops it
+            return -1; // no such port: the network drops it
         }
     }
 
-    private void unmap(int destinationPort) {
-        destinations[destinationPort] = null;
-        destinationBytes[destinationPort] = null;
-        Arena destinationArena = destinationArenas[destinationPort];
-        destinationArenas[destinationPort] = null;
-        if (destinationArena != null) {
-            destinationArena.close();
-        }
+    /** Unmaps the destination at {@code at} (its owner closed it); the last one takes its place. */
+    private void unmap(int at) {
+        Arena destinationArena = destinationArenas[at];
+        int last = --destinationCount;
+        destinationPorts[at] = destinationPorts[last];
+        destinationArenas[at] = destinationArenas[last];
+        destinations[at] = destinations[last];
+        destinationBytes[at] = destinationBytes[last];
+        destinationArenas[last] = null;
+        destinations[last] = null;
+        destinationBytes[last] = null;
+        destinationArena.close();
     }
 
     /** Idempotent: the owner of a NIC or a switch and the NIC or switch itself may both close it. */
@@ -320,16 +373,16 @@ public final class ShmPacketLink implements PacketLink {
         }
         closed = true;
         ShmPacketLinkDescriptor.markClosed(ring);
-        for (int destinationPort = FIRST_PORT; destinationPort < destinations.length; destinationPort++) {
-            if (destinationArenas[destinationPort] != null) {
-                unmap(destinationPort);
-            }
+        while (destinationCount > 0) {
+            unmap(destinationCount - 1);
         }
         arena.close();
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            releaseIndex(port & MAX_INDEX);
         }
     }
 }

@@ -64,22 +64,21 @@ class ShmPacketLinkTest {
     }
 
     @Test
-    void aDeadOwnersFileIsTakenOver() throws Exception {
-        Path stale;
-        try (ShmPacketLink first = ShmPacketLink.open(directory)) {
-            stale = directory.resolve("zs-link-" + first.port());
-            Files.copy(stale, directory.resolve("copy"));
+    void portsNameTheirProcessAndDeadProcessesFilesAreSwept() throws Exception {
+        long deadPid = 4_000_000;
+        while (ProcessHandle.of(deadPid).isPresent()) {
+            deadPid--;
         }
-        // a file left by a process that is gone: the pid field says an impossible pid
-        Files.move(directory.resolve("copy"), stale);
-        try (var channel = java.nio.channels.FileChannel.open(stale, java.nio.file.StandardOpenOption.WRITE)) {
-            ByteBuffer pid = ByteBuffer.allocate(8)
-                    .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                    .putLong(0, Long.MAX_VALUE);
-            channel.write(pid, ShmPacketLinkDescriptor.OWNER_PID_OFFSET);
-        }
-        try (ShmPacketLink next = ShmPacketLink.open(directory)) {
-            assertThat(directory.resolve("zs-link-" + next.port())).isEqualTo(stale);
+        Path dead = directory.resolve("zs-link-" + (deadPid << ShmPacketLink.INDEX_BITS | 1));
+        Path alive = directory.resolve(
+                "zs-link-" + (ProcessHandle.current().parent().orElseThrow().pid() << ShmPacketLink.INDEX_BITS | 1));
+        Files.write(dead, new byte[16]);
+        Files.write(alive, new byte[16]);
+        try (ShmPacketLink link = ShmPacketLink.open(directory)) {
+            assertThat(link.port() >>> ShmPacketLink.INDEX_BITS)
+                    .isEqualTo(ProcessHandle.current().pid());
+            assertThat(dead).as("a dead process's file").doesNotExist();
+            assertThat(alive).as("a live process's file").exists();
         }
     }
 
@@ -111,7 +110,9 @@ class ShmPacketLinkTest {
             ByteBuffer into = ByteBuffer.allocate(64);
             long received = 0;
             long deadline = System.nanoTime() + 20_000_000_000L;
-            while (threads.stream().anyMatch(Thread::isAlive) || receiver.receive(into, 0) != PacketLink.NOTHING) {
+            boolean sendersDone = false;
+            while (!sendersDone) {
+                sendersDone = threads.stream().noneMatch(Thread::isAlive); // then one last drain below
                 int length;
                 while ((length = receiver.receive(into, 0)) != PacketLink.NOTHING) {
                     assertThat(length).isEqualTo(8);
@@ -125,10 +126,6 @@ class ShmPacketLinkTest {
             }
             for (Thread thread : threads) {
                 thread.join();
-            }
-            while (receiver.receive(into, 0) != PacketLink.NOTHING) {
-                seen.set(into.getInt(0));
-                received++;
             }
             assertThat(received + dropped.get()).isEqualTo((long) senders * perSender);
             assertThat(received).isPositive();
