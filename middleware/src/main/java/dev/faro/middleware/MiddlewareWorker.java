@@ -106,6 +106,62 @@ public final class MiddlewareWorker implements ShuffleQueues {
         afterAppend(ring, Long.BYTES);
     }
 
+    /**
+     * {@link #send} without waiting: appends the row if the ring towards {@code destination} has room and posts a
+     * WRITE when one is due; else asks for that ring to be written out and returns false (nothing appended). For
+     * callers that wait their own way (the exchange transport, whose waits are stall-checked).
+     */
+    public boolean trySend(int destination, int operator, MemorySegment row, long offset, int length) {
+        RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
+        OutgoingRing ring = outgoing[destination];
+        if (!ring.tryAppend(operator, row, offset, length)) {
+            ring.requestFlush();
+            ring.tryPost();
+            return false;
+        }
+        afterAppend(ring, length);
+        return true;
+    }
+
+    /**
+     * Ends this worker's rows of {@code operator} towards worker {@code destination} only, without waiting: appends
+     * the end-of-stream record and flushes that ring, or returns false when the ring has no room.
+     */
+    public boolean tryEndOfStream(int destination, int operator) {
+        RowRecordDescriptor.checkOperator(operator);
+        OutgoingRing ring = outgoing[destination];
+        boolean appended = ring.tryAppend(operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM);
+        ring.requestFlush();
+        ring.tryPost();
+        return appended;
+    }
+
+    /**
+     * What a waiting worker does so that no peer waits on it (the package's deadlock argument): writes out every
+     * outgoing ring whatever the threshold, reads every incoming ring into the demux queues, and returns the space
+     * read. Throws the middleware's failure.
+     *
+     * @return whether any incoming bytes were read
+     */
+    public boolean service() {
+        middleware.checkUsable();
+        for (OutgoingRing ring : outgoing) {
+            ring.requestFlush();
+            ring.tryPost();
+        }
+        long before = 0;
+        for (IncomingRing ring : incoming) {
+            before += ring.unsynchronizedRead();
+        }
+        drain(-1, null);
+        returnConsumedSpace();
+        long after = 0;
+        for (IncomingRing ring : incoming) {
+            after += ring.unsynchronizedRead();
+        }
+        return after != before;
+    }
+
     /** Sends a row to every worker, this one included. */
     public void broadcast(int operator, MemorySegment row, long offset, int length) {
         for (int destination = 0; destination < outgoing.length; destination++) {
@@ -143,6 +199,15 @@ public final class MiddlewareWorker implements ShuffleQueues {
      */
     @Override
     public int poll(int operator, MemorySegment into) {
+        return poll(operator, into, incoming.length);
+    }
+
+    /**
+     * {@link #poll(int, MemorySegment)} for an operator whose rows come from fewer senders than every worker: it
+     * ends once {@code expectedEnds} end-of-stream records of it arrived here (each sender that sends to this worker
+     * ends with one, {@link #tryEndOfStream}).
+     */
+    public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
         middleware.checkUsable();
         DemuxQueue queue = demux[operator];
@@ -156,7 +221,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
         if (!queue.isEmpty()) {
             return queue.remove(into);
         }
-        if (queue.endsOfStream == incoming.length) {
+        if (queue.endsOfStream == expectedEnds) {
             queue.endsOfStream = 0;
             return END;
         }
