@@ -254,10 +254,14 @@ final class MiddlewareChannel implements ExchangeChannel {
         }
 
         private void await(WaitLoop.Step step, int destination, String what) {
+            int result;
             try {
-                waits.awaitOrFail(step, destination, null, what, " (sending to worker " + destination + ")");
+                result = waits.await(step, destination, null);
             } catch (FaroException e) {
                 throw failed(e);
+            }
+            if (result == WaitLoop.STALLED) {
+                throw waits.fail(what + " for " + waits.stall() + " (sending to worker " + destination + ")");
             }
         }
 
