@@ -111,6 +111,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
      * WRITE when one is due; else asks for that ring to be written out and returns false (nothing appended). For
      * callers that wait their own way (the exchange transport, whose waits are stall-checked).
      */
+    @Override
     public boolean trySend(int destination, int operator, MemorySegment row, long offset, int length) {
         RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
         OutgoingRing ring = outgoing[destination];
@@ -127,6 +128,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
      * Ends this worker's rows of {@code operator} towards worker {@code destination} only, without waiting: appends
      * the end-of-stream record and flushes that ring, or returns false when the ring has no room.
      */
+    @Override
     public boolean tryEndOfStream(int destination, int operator) {
         RowRecordDescriptor.checkOperator(operator);
         OutgoingRing ring = outgoing[destination];
@@ -143,6 +145,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
      *
      * @return whether any incoming bytes were read
      */
+    @Override
     public boolean service() {
         middleware.checkUsable();
         for (OutgoingRing ring : outgoing) {
@@ -207,6 +210,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
      * ends once {@code expectedEnds} end-of-stream records of it arrived here (each sender that sends to this worker
      * ends with one, {@link #tryEndOfStream}).
      */
+    @Override
     public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
         middleware.checkUsable();

@@ -59,6 +59,9 @@ public final class NioWorker implements ShuffleQueues {
 
     private boolean readChannelsNow = true;
 
+    /** Bytes read from channels and same-process rings (this worker's thread; to tell {@link #service} moved). */
+    private long readBytes;
+
     NioWorker(
             MiddlewareConfig config,
             int process,
@@ -158,6 +161,71 @@ public final class NioWorker implements ShuffleQueues {
         }
     }
 
+    @Override
+    public boolean trySend(int destination, int operator, MemorySegment row, long offset, int length) {
+        RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
+        return tryAppend(destination, operator, row, offset, length);
+    }
+
+    @Override
+    public boolean tryEndOfStream(int destination, int operator) {
+        RowRecordDescriptor.checkOperator(operator);
+        boolean appended = tryAppend(destination, operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM);
+        int local = destination - firstLocal;
+        if (local >= 0 && local < localOut.length) {
+            localOut[local].requestFlush();
+            localOut[local].tryPost();
+        } else if (out[destination].position() > 0) {
+            writeOut(destination);
+        }
+        return appended;
+    }
+
+    /** {@link #append} without waiting: false when the ring or the channel's buffer has no room. */
+    private boolean tryAppend(int destination, int operator, MemorySegment row, long offset, int length) {
+        int local = destination - firstLocal;
+        if (local >= 0 && local < localOut.length) {
+            OutgoingRing ring = localOut[local];
+            if (!ring.tryAppend(operator, row, offset, length)) {
+                ring.requestFlush();
+                ring.tryPost();
+                return false;
+            }
+            ring.tryPost();
+            return true;
+        }
+        ByteBuffer buffer = out[destination];
+        int recordLength = RowRecordDescriptor.HEADER_LENGTH + Math.max(length, 0);
+        if (buffer.remaining() < recordLength) {
+            writeOut(destination);
+            if (buffer.remaining() < recordLength) {
+                sendBlocks++;
+                return false;
+            }
+        }
+        int position = buffer.position();
+        MemorySegment segment = outSegment[destination];
+        RowRecordDescriptor.writeHeader(segment, position, operator, length);
+        if (length > 0) {
+            MemorySegment.copy(row, offset, segment, position + RowRecordDescriptor.HEADER_LENGTH, length);
+        }
+        buffer.position(position + recordLength);
+        if (buffer.position() >= config.writeThreshold()) {
+            writeOut(destination);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean service() {
+        flush();
+        long before = readBytes;
+        drainChannels(-1, null, true);
+        drainLocal(-1, null);
+        writeOwed();
+        return readBytes != before;
+    }
+
     private void waitForSpace(OutgoingRing ring) {
         sendBlocks++;
         slot.register();
@@ -193,6 +261,11 @@ public final class NioWorker implements ShuffleQueues {
 
     @Override
     public int poll(int operator, MemorySegment into) {
+        return poll(operator, into, out.length);
+    }
+
+    @Override
+    public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
         DemuxQueue queue = demux[operator];
         if (!queue.isEmpty()) {
@@ -214,7 +287,7 @@ public final class NioWorker implements ShuffleQueues {
         if (!queue.isEmpty()) {
             return queue.remove(into);
         }
-        if (queue.endsOfStream == out.length) {
+        if (queue.endsOfStream == expectedEnds) {
             queue.endsOfStream = 0;
             return END;
         }
@@ -265,8 +338,10 @@ public final class NioWorker implements ShuffleQueues {
             if (ring.unsynchronizedRead() == ring.written()) {
                 continue;
             }
+            long start = ring.unsynchronizedRead();
             int found = ring.drainInto(wanted, into, demux);
             long read = ring.unsynchronizedRead();
+            readBytes += read - start;
             if (read - ring.notified >= config.readNotifyThreshold() || found == NONE) {
                 ring.notified = read;
                 ring.localWriter.wake();
@@ -293,11 +368,13 @@ public final class NioWorker implements ShuffleQueues {
                 continue;
             }
             try {
-                if (channel.read(buffer) < 0) {
+                int bytes = channel.read(buffer);
+                if (bytes < 0) {
                     throw new FaroException(
                             FaroException.Category.NETWORK,
                             "worker " + source + " closed its channel mid-shuffle (its process died or stopped)");
                 }
+                readBytes += bytes;
             } catch (IOException e) {
                 throw new FaroException(
                         FaroException.Category.NETWORK,

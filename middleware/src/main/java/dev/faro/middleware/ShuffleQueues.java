@@ -49,6 +49,33 @@ public sealed interface ShuffleQueues permits MiddlewareWorker, NioWorker {
     /** Like {@link #poll}, but blocks until a row or the end arrives. */
     int take(int operator, MemorySegment into);
 
+    /**
+     * {@link #send} without waiting: appends the row if the queue towards {@code destination} has room (writing out
+     * what is due), else pushes that queue out and returns false (nothing appended). For callers that wait their own
+     * way (the exchange transport).
+     */
+    boolean trySend(int destination, int operator, MemorySegment row, long offset, int length);
+
+    /**
+     * Ends this worker's rows of {@code operator} towards {@code destination} only, without waiting, and pushes that
+     * queue out; false when it has no room (nothing appended).
+     */
+    boolean tryEndOfStream(int destination, int operator);
+
+    /**
+     * What a waiting worker does so that no peer waits on it: pushes out every outgoing queue whatever the threshold,
+     * reads whatever arrived into the demux queues and returns the space.
+     *
+     * @return whether anything was read
+     */
+    boolean service();
+
+    /**
+     * {@link #poll(int, MemorySegment)} for an operator whose rows come from fewer senders than every worker: it
+     * ends once {@code expectedEnds} end-of-stream records of it arrived at this worker.
+     */
+    int poll(int operator, MemorySegment into, int expectedEnds);
+
     /** Gathers a row to the {@link #MASTER} worker. */
     default void gatherLong(int operator, long value) {
         sendLong(MASTER, operator, value);

@@ -18,9 +18,12 @@ import java.util.Objects;
  */
 public final class Dais16Transport implements ExchangeTransport {
 
-    /** The transport's name in reports and on {@code --transports}. */
+    /** The transport's name in reports and on {@code --transports}: the middleware on the fabric. */
     public static final String NAME = "DAIS16";
+    /** The same over the paper's NIO sockets baseline. */
+    public static final String NIO_NAME = "DAIS16/NIO";
 
+    private final String name;
     private final NodeMiddleware node;
     private final PeerExchange peers;
     private final Duration stallTimeout;
@@ -33,6 +36,13 @@ public final class Dais16Transport implements ExchangeTransport {
      * @param progress the query's progress signal
      */
     public Dais16Transport(NodeMiddleware node, PeerExchange peers, Duration stallTimeout, ProgressSignal progress) {
+        this(NAME, node, peers, stallTimeout, progress);
+    }
+
+    /** As above, named {@code name} in reports ({@link #NAME} or {@link #NIO_NAME}, after the node's backend). */
+    public Dais16Transport(
+            String name, NodeMiddleware node, PeerExchange peers, Duration stallTimeout, ProgressSignal progress) {
+        this.name = Objects.requireNonNull(name, "name is null");
         this.node = Objects.requireNonNull(node, "node is null");
         this.peers = Objects.requireNonNull(peers, "peers is null");
         this.stallTimeout = Objects.requireNonNull(stallTimeout, "stallTimeout is null");
@@ -41,7 +51,7 @@ public final class Dais16Transport implements ExchangeTransport {
 
     @Override
     public String name() {
-        return NAME;
+        return name;
     }
 
     @Override

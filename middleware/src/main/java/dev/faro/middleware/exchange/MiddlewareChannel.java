@@ -1,7 +1,6 @@
 package dev.faro.middleware.exchange;
 
 import dev.faro.fabric.FaroException;
-import dev.faro.middleware.MiddlewareWorker;
 import dev.faro.middleware.ShuffleQueues;
 import dev.faro.shuffle.endpoint.EndpointFailure;
 import dev.faro.shuffle.endpoint.ProgressSignal;
@@ -35,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * exchange).
  *
  * <p>Waits go through the shuffle layer's {@link WaitLoop} (spin, park, stall after the stall timeout with no progress
- * anywhere in the query). While waiting, a thread services its worker ({@link MiddlewareWorker#service}: writes out
+ * anywhere in the query). While waiting, a thread services its worker ({@link ShuffleQueues#service}: writes out
  * the rings, reads incoming rings into the demux queues and returns the space), so no peer waits on it.
  *
  * <p>Threads: senders and receivers are thread-confined; a worker is used under its {@link WorkerLock}. Data path:
@@ -168,7 +167,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
     private final class Sender implements ExchangeSender {
         private final int thread;
-        private final MiddlewareWorker worker;
+        private final ShuffleQueues worker;
         private final WorkerLock lock;
         private final MemorySegment[] buffers;
         private final int[] fill;
@@ -182,7 +181,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
         Sender(int thread) {
             this.thread = thread;
-            this.worker = lease.middleware().worker(thread);
+            this.worker = lease.workers()[thread];
             this.lock = lease.locks()[thread];
             int groupCount = groups.groupCount();
             this.buffers = new MemorySegment[groupCount];
@@ -291,7 +290,7 @@ final class MiddlewareChannel implements ExchangeChannel {
     }
 
     private final class Receiver implements ExchangeReceiver {
-        private final MiddlewareWorker worker;
+        private final ShuffleQueues worker;
         private final WorkerLock lock;
         private final ShuffleBuffer buffer;
         private final MemorySegment payload;
@@ -300,7 +299,7 @@ final class MiddlewareChannel implements ExchangeChannel {
         boolean ended;
 
         Receiver(int thread) {
-            this.worker = lease.middleware().worker(thread);
+            this.worker = lease.workers()[thread];
             this.lock = lease.locks()[thread];
             MemorySegment segment = arena.allocate(MessageHeaderDescriptor.LENGTH + NodeMiddleware.BUFFER_BYTES, 8);
             this.buffer = new ShuffleBuffer(thread, segment);

@@ -4,6 +4,7 @@ import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.middleware.MiddlewareConfig;
+import dev.faro.middleware.NioShuffle;
 import dev.faro.middleware.ShuffleMiddleware;
 import dev.faro.middleware.ShuffleQueues;
 import java.nio.ByteBuffer;
@@ -33,9 +34,20 @@ public final class NodeMiddleware implements AutoCloseable {
     /** The largest record: one engine buffer of rows (32 KiB). */
     static final int BUFFER_BYTES = RING_BYTES / 4;
 
+    /** What carries the rows between nodes. */
+    public enum Backend {
+        /** The middleware on the node's fabric: shared rings, one-sided WRITE, batched notifications. */
+        FABRIC,
+        /** The paper's baseline: one non-blocking socket channel per pair of workers on different nodes. */
+        NIO
+    }
+
     private final Fabric fabric;
+    private final Backend backend;
     private final int writeThreshold;
     private ShuffleMiddleware middleware;
+    private NioShuffle nio;
+    private ShuffleQueues[] workers;
     private WorkerLock[] locks;
     private int generation;
     private long opened;
@@ -44,12 +56,14 @@ public final class NodeMiddleware implements AutoCloseable {
 
     /** A node's middleware over {@code fabric} with the paper's write threshold (16 KB). */
     public NodeMiddleware(Fabric fabric) {
-        this(fabric, MiddlewareConfig.DEFAULT_WRITE_THRESHOLD);
+        this(fabric, Backend.FABRIC);
     }
 
-    NodeMiddleware(Fabric fabric, int writeThreshold) {
+    /** A node's middleware on {@code backend} ({@code fabric} is unused by NIO) with the paper's write threshold. */
+    public NodeMiddleware(Fabric fabric, Backend backend) {
         this.fabric = Objects.requireNonNull(fabric, "fabric is null");
-        this.writeThreshold = writeThreshold;
+        this.backend = Objects.requireNonNull(backend, "backend is null");
+        this.writeThreshold = MiddlewareConfig.DEFAULT_WRITE_THRESHOLD;
     }
 
     /** The configuration of the middleware for {@code nodes} nodes of {@code threads} engine threads. */
@@ -62,11 +76,12 @@ public final class NodeMiddleware implements AutoCloseable {
      * cannot serve, see the class comment) and allocates the exchange's operator id. Collective.
      */
     synchronized Lease open(PeerExchange peers, String exchangeName, int threads) {
-        boolean ready = middleware != null
-                && !middleware.unusable()
+        MiddlewareConfig current = middleware != null ? middleware.config() : nio != null ? nio.config() : null;
+        boolean ready = current != null
+                && (middleware == null || !middleware.unusable())
                 && !dirty
-                && middleware.config().processes() == peers.nodes()
-                && middleware.config().workersPerProcess() == threads;
+                && current.processes() == peers.nodes()
+                && current.workersPerProcess() == threads;
         byte[] mine = ByteBuffer.allocate(9)
                 .put((byte) (ready ? 1 : 0))
                 .putLong(opened)
@@ -89,20 +104,29 @@ public final class NodeMiddleware implements AutoCloseable {
                             + peers.nodeIndex() + " (operator id " + operator + " is still in use)");
         }
         inUse[operator] = true;
-        return new Lease(middleware, locks, operator, generation);
+        return new Lease(workers, locks, operator, generation);
     }
 
     private void replace(PeerExchange peers, String exchangeName, int threads) {
-        if (middleware != null) {
-            middleware.close();
-            middleware = null;
-        }
+        closeBackend();
         generation++;
         opened = 0;
         java.util.Arrays.fill(inUse, false);
         dirty = false;
-        middleware = ShuffleMiddleware.open(
-                fabric, config(peers.nodes(), threads), peers, "dais16." + exchangeName + ".g" + generation);
+        MiddlewareConfig config = config(peers.nodes(), threads);
+        String keys = "dais16." + exchangeName + ".g" + generation;
+        workers = new ShuffleQueues[threads];
+        if (backend == Backend.FABRIC) {
+            middleware = ShuffleMiddleware.open(fabric, config, peers, keys);
+            for (int t = 0; t < threads; t++) {
+                workers[t] = middleware.worker(t);
+            }
+        } else {
+            nio = NioShuffle.open(config, peers, keys);
+            for (int t = 0; t < threads; t++) {
+                workers[t] = nio.worker(t);
+            }
+        }
         locks = new WorkerLock[threads];
         for (int t = 0; t < threads; t++) {
             locks[t] = new WorkerLock();
@@ -128,19 +152,27 @@ public final class NodeMiddleware implements AutoCloseable {
         return generation;
     }
 
-    /** The current middleware, null before the first exchange; for counters and tests. */
+    /** The current fabric middleware, null before the first exchange or with NIO; for counters and tests. */
     public synchronized ShuffleMiddleware middleware() {
         return middleware;
     }
 
     @Override
     public synchronized void close() {
+        closeBackend();
+    }
+
+    private void closeBackend() {
         if (middleware != null) {
             middleware.close();
             middleware = null;
         }
+        if (nio != null) {
+            nio.close();
+            nio = null;
+        }
     }
 
-    /** One exchange's share of the middleware: its operator id in the shared rings. */
-    record Lease(ShuffleMiddleware middleware, WorkerLock[] locks, int operator, int generation) {}
+    /** One exchange's share of the middleware: the workers (by engine thread) and its operator id. */
+    record Lease(ShuffleQueues[] workers, WorkerLock[] locks, int operator, int generation) {}
 }

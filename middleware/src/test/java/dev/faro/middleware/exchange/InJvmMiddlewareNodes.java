@@ -22,12 +22,16 @@ final class InJvmMiddlewareNodes implements AutoCloseable {
     final List<NodeMiddleware> middlewares = new ArrayList<>();
 
     InJvmMiddlewareNodes(int nodes) throws IOException {
+        this(nodes, NodeMiddleware.Backend.FABRIC);
+    }
+
+    InJvmMiddlewareNodes(int nodes, NodeMiddleware.Backend backend) throws IOException {
         directory = Files.createTempDirectory(Path.of("/dev/shm"), "faro-dais16-test");
         for (int node = 0; node < nodes; node++) {
             Fabric fabric =
                     Fabrics.open(FabricConfig.of("shm", "n" + node).withOption("shm.directory", directory.toString()));
             fabrics.add(fabric);
-            middlewares.add(new NodeMiddleware(fabric));
+            middlewares.add(new NodeMiddleware(fabric, backend));
         }
     }
 
