@@ -158,6 +158,29 @@ public final class TpccGenerator {
                 warehouse(), district(), customer(), history(), orders(), newOrder(), orderLine(), item(), stock());
     }
 
+    /**
+     * Node {@code node}'s share of {@code whole}, a table generated for one node with {@code seed}: the blocks a
+     * generator for {@code nodes} nodes keeps there (the same rows, without generating them again).
+     */
+    public static Table place(Table whole, long seed, int node, int nodes) {
+        if (nodes < 1 || node < 0 || node >= nodes) {
+            throw new IllegalArgumentException("bad placement: node=" + node + " nodes=" + nodes);
+        }
+        List<Batch> kept = new ArrayList<>();
+        for (int block = 0; block < whole.batches().size(); block++) {
+            if (owner(whole.name(), seed, block, nodes) == node) {
+                kept.add(whole.batches().get(block));
+            }
+        }
+        return new Table(whole.name(), whole.schema(), kept);
+    }
+
+    /** The node that holds block {@code block} of {@code table}. */
+    private static int owner(String table, long seed, long block, int nodes) {
+        long mixed = (block * 0x9E3779B97F4A7C15L + table.hashCode() + seed) * 0xBF58476D1CE4E5B9L;
+        return (int) Math.floorMod(mixed >>> 17, (long) nodes);
+    }
+
     private Table warehouse() {
         Builder table = new Builder("warehouse", WAREHOUSE);
         SplittableRandom random = random(1);
@@ -340,7 +363,6 @@ public final class TpccGenerator {
     private final class Builder {
         private final String name;
         private final Schema schema;
-        private final int tableSalt;
         private final List<Batch> batches = new ArrayList<>();
         private final List<Object[]> rows = new ArrayList<>();
         private long block;
@@ -348,7 +370,6 @@ public final class TpccGenerator {
         Builder(String name, Schema schema) {
             this.name = name;
             this.schema = schema;
-            this.tableSalt = name.hashCode();
         }
 
         void add(Object... row) {
@@ -366,8 +387,7 @@ public final class TpccGenerator {
         }
 
         private void flush() {
-            long mixed = (block++ * 0x9E3779B97F4A7C15L + tableSalt + seed) * 0xBF58476D1CE4E5B9L;
-            if (Math.floorMod(mixed >>> 17, nodes) == node) {
+            if (owner(name, seed, block++, nodes) == node) {
                 batches.add(batch());
             }
             rows.clear();
