@@ -68,6 +68,19 @@ public final class MiddlewareWorker implements ShuffleQueues {
         this.longRow = arena.allocate(Long.BYTES, 8);
     }
 
+    /**
+     * Bytes the demux queues allocated growing since open: the one allocation after open, when rows of an operator
+     * are read (by a thread reading for another operator, or servicing while it waits) faster than that operator's
+     * reader takes them. Approximate while the worker runs.
+     */
+    public long demuxBytesGrown() {
+        long bytes = 0;
+        for (DemuxQueue queue : demux) {
+            bytes += queue.grownBytes;
+        }
+        return bytes;
+    }
+
     /** This worker's global id: process × workersPerProcess + local index. */
     @Override
     public int id() {
@@ -138,31 +151,14 @@ public final class MiddlewareWorker implements ShuffleQueues {
         return appended;
     }
 
-    /**
-     * What a waiting worker does so that no peer waits on it (the package's deadlock argument): writes out every
-     * outgoing ring whatever the threshold, reads every incoming ring into the demux queues, and returns the space
-     * read. Throws the middleware's failure.
-     *
-     * @return whether any incoming bytes were read
-     */
     @Override
-    public boolean service() {
+    public void push() {
         middleware.checkUsable();
         for (OutgoingRing ring : outgoing) {
             ring.requestFlush();
             ring.tryPost();
         }
-        long before = 0;
-        for (IncomingRing ring : incoming) {
-            before += ring.unsynchronizedRead();
-        }
-        drain(-1, null);
         returnConsumedSpace();
-        long after = 0;
-        for (IncomingRing ring : incoming) {
-            after += ring.unsynchronizedRead();
-        }
-        return after != before;
     }
 
     /** Sends a row to every worker, this one included. */

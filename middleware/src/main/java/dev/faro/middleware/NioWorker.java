@@ -59,9 +59,6 @@ public final class NioWorker implements ShuffleQueues {
 
     private boolean readChannelsNow = true;
 
-    /** Bytes read from channels and same-process rings (this worker's thread; to tell {@link #service} moved). */
-    private long readBytes;
-
     NioWorker(
             MiddlewareConfig config,
             int process,
@@ -217,13 +214,9 @@ public final class NioWorker implements ShuffleQueues {
     }
 
     @Override
-    public boolean service() {
+    public void push() {
         flush();
-        long before = readBytes;
-        drainChannels(-1, null, true);
-        drainLocal(-1, null);
         writeOwed();
-        return readBytes != before;
     }
 
     private void waitForSpace(OutgoingRing ring) {
@@ -338,10 +331,8 @@ public final class NioWorker implements ShuffleQueues {
             if (ring.unsynchronizedRead() == ring.written()) {
                 continue;
             }
-            long start = ring.unsynchronizedRead();
             int found = ring.drainInto(wanted, into, demux);
             long read = ring.unsynchronizedRead();
-            readBytes += read - start;
             if (read - ring.notified >= config.readNotifyThreshold() || found == NONE) {
                 ring.notified = read;
                 ring.localWriter.wake();
@@ -368,13 +359,11 @@ public final class NioWorker implements ShuffleQueues {
                 continue;
             }
             try {
-                int bytes = channel.read(buffer);
-                if (bytes < 0) {
+                if (channel.read(buffer) < 0) {
                     throw new FaroException(
                             FaroException.Category.NETWORK,
                             "worker " + source + " closed its channel mid-shuffle (its process died or stopped)");
                 }
-                readBytes += bytes;
             } catch (IOException e) {
                 throw new FaroException(
                         FaroException.Category.NETWORK,

@@ -63,12 +63,11 @@ public sealed interface ShuffleQueues permits MiddlewareWorker, NioWorker {
     boolean tryEndOfStream(int destination, int operator);
 
     /**
-     * What a waiting worker does so that no peer waits on it: pushes out every outgoing queue whatever the threshold,
-     * reads whatever arrived into the demux queues and returns the space.
-     *
-     * @return whether anything was read
+     * Pushes out every outgoing queue whatever the threshold and returns the space already read to its senders, so
+     * that nothing this worker holds keeps a peer waiting; reads nothing new (a thread waiting to send leaves the
+     * incoming rows to the readers, so that rows never pile up in the demux queues faster than they are taken).
      */
-    boolean service();
+    void push();
 
     /**
      * {@link #poll(int, MemorySegment)} for an operator whose rows come from fewer senders than every worker: it

@@ -34,8 +34,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * exchange).
  *
  * <p>Waits go through the shuffle layer's {@link WaitLoop} (spin, park, stall after the stall timeout with no progress
- * anywhere in the query). While waiting, a thread services its worker ({@link ShuffleQueues#service}: writes out
- * the rings, reads incoming rings into the demux queues and returns the space), so no peer waits on it.
+ * anywhere in the query). A thread waiting for ring space pushes its worker out ({@link ShuffleQueues#push}: writes
+ * out every ring whatever the write threshold and returns the space read), so nothing it holds keeps a peer waiting;
+ * it does not read for the receivers (the paper's blocked worker does), since the engine runs every exchange's
+ * receivers alongside its senders, and rows read ahead for a slower receiver would pile up on the heap. A receiver
+ * reading its exchange moves the other exchanges' rows it meets into their demux queues, so a ring never stays
+ * blocked behind an exchange whose receiver has not started.
  *
  * <p>Threads: senders and receivers are thread-confined; a worker is used under its {@link WorkerLock}. Data path:
  * allocation-free after the first {@link #sender} / {@link #receiver} call of a thread.
@@ -270,7 +274,8 @@ final class MiddlewareChannel implements ExchangeChannel {
                 if (worker.trySend(destination, lease.operator(), buffers[appending], 0, fill[appending])) {
                     return WaitLoop.DONE;
                 }
-                return worker.service() ? WaitLoop.PROGRESS : WaitLoop.IDLE;
+                worker.push();
+                return WaitLoop.IDLE;
             } finally {
                 lock.unlock();
             }
@@ -282,7 +287,8 @@ final class MiddlewareChannel implements ExchangeChannel {
                 if (worker.tryEndOfStream(destination, lease.operator())) {
                     return WaitLoop.DONE;
                 }
-                return worker.service() ? WaitLoop.PROGRESS : WaitLoop.IDLE;
+                worker.push();
+                return WaitLoop.IDLE;
             } finally {
                 lock.unlock();
             }

@@ -18,11 +18,13 @@
  *                      │   records of every exchange mixed                                   │
  * </pre>
  *
- * <p>Deadlock and memory: a thread that waits (for ring space or for data) services its worker: writes out its
- * outgoing rings whatever the write threshold, and reads its incoming rings into the demux queues, returning their
- * space. So no sender waits on a ring whose head holds another exchange's rows, but those rows then wait on the heap
- * until their exchange's receiver runs: the shared rings bound the memory of the network path, not of the node (the
- * paper's demux caveat). Per-exchange credit, as the TODS19 designs have, is what the shared rings give up.
+ * <p>Deadlock and memory: a thread that waits for ring space writes out its worker's rings whatever the write
+ * threshold and returns the space read, but reads nothing (the engine runs an exchange's receivers alongside its
+ * senders, as the SPI requires; a sender reading ahead for them would pile rows on the heap). A receiver reading its
+ * exchange moves every other exchange's rows it meets into their demux queues, so no ring stays blocked behind an
+ * exchange whose receiver has not started; those rows then wait on the heap until it starts: the shared rings bound
+ * the memory of the network path, not of the node (the paper's demux caveat). Per-exchange credit, as the TODS19
+ * designs have, is what the shared rings give up.
  *
  * <p>Failure: a failed middleware (a peer died) fails every exchange's next call with the first error; a query that
  * ends with streams not ended (it failed) leaves the rings stale, and the next query replaces the middleware on every
