@@ -125,36 +125,16 @@ public final class NioWorker implements ShuffleQueues {
 
     private void append(int destination, int operator, MemorySegment row, long offset, int length) {
         int local = destination - firstLocal;
-        if (local >= 0 && local < localOut.length) {
-            OutgoingRing ring = localOut[local];
-            while (!ring.tryAppend(operator, row, offset, length)) {
-                waitForSpace(ring);
-            }
-            ring.tryPost();
-            return;
-        }
-        ByteBuffer buffer = out[destination];
-        int recordLength = RowRecordDescriptor.HEADER_LENGTH + Math.max(length, 0);
-        while (buffer.remaining() < recordLength) {
-            writeOut(destination);
-            if (buffer.remaining() < recordLength) {
-                sendBlocks++;
+        while (!tryAppend(destination, operator, row, offset, length)) {
+            if (local >= 0 && local < localOut.length) {
+                waitForSpace(localOut[local]);
+            } else {
                 checkInterrupted();
                 drainChannels(-1, null, true);
-                if (buffer.remaining() < recordLength) {
+                if (out[destination].remaining() < RowRecordDescriptor.HEADER_LENGTH + Math.max(length, 0)) {
                     awaitEvent();
                 }
             }
-        }
-        int position = buffer.position();
-        MemorySegment segment = outSegment[destination];
-        RowRecordDescriptor.writeHeader(segment, position, operator, length);
-        if (length > 0) {
-            MemorySegment.copy(row, offset, segment, position + RowRecordDescriptor.HEADER_LENGTH, length);
-        }
-        buffer.position(position + recordLength);
-        if (buffer.position() >= config.writeThreshold()) {
-            writeOut(destination);
         }
     }
 
