@@ -95,6 +95,7 @@ public record JoinBenchReport(
                     + " against the radix hash join at the same point; the thesis: SMJ about 2x slower rack-scale"
                     + " (1.31x on 1,024 Cray cores, Table 4.1)\n");
             text.append(sortMergeTable(sortMergeRows).format());
+            text.append(SortMergeReport.text(sortMergeRows));
         }
         String skew = skewTable(rows);
         if (!skew.isEmpty()) {

@@ -92,11 +92,23 @@ public final class JoinBenchmark {
                             rows.add(new JoinRow(name, nodes, threads, k, cap, measured, reference, rates));
                         }
                         if (config.sortMerge()) {
+                            progress.accept(name + ": sort-merge micro-benchmarks (1 thread, one node's data, "
+                                    + threads + " key ranges)");
+                            SortMergeRates smjRates = sortMergeRates(coordinator, perNode, withThreads(base, threads));
                             progress.accept(name + ": distributed sort-merge join, " + nodes + " nodes x " + threads
                                     + " threads");
-                            JoinPoint sortMerge =
-                                    distributed(coordinator, nodes, perNode, withThreads(base, threads), cap, true);
-                            sortMergeRows.add(new SortMergeRow(name, nodes, threads, cap, sortMerge, rows.getLast()));
+                            List<JsonNode> replies = distributedReplies(
+                                    coordinator, nodes, perNode, withThreads(base, threads), cap, true);
+                            JoinPoint sortMerge = point(nodes, perNode, replies);
+                            sortMergeRows.add(new SortMergeRow(
+                                    name,
+                                    nodes,
+                                    threads,
+                                    cap,
+                                    sortMerge,
+                                    rows.getLast(),
+                                    smjRates,
+                                    bandwidthCurve(replies.getFirst())));
                         }
                     }
                 }
@@ -128,7 +140,31 @@ public final class JoinBenchmark {
         return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1));
     }
 
+    private SortMergeRates sortMergeRates(Coordinator coordinator, JoinWorkload workload, RadixJoinConfig join) {
+        JoinCase joinCase = new JoinCase(false, true, 1, workload, join, config.warmups(), config.runs(), 0, 0);
+        return SortMergeRates.of(answers(coordinator, 1, joinCase).getFirst());
+    }
+
+    /** The bandwidth curve of a sort-merge case's reply: (message bytes, bytes per second) pairs. */
+    private static List<double[]> bandwidthCurve(JsonNode reply) {
+        List<double[]> curve = new ArrayList<>();
+        for (JsonNode pair : reply.path("bandwidthCurve")) {
+            curve.add(new double[] {pair.get(0).asDouble(), pair.get(1).asDouble()});
+        }
+        return curve;
+    }
+
     private JoinPoint distributed(
+            Coordinator coordinator,
+            int nodes,
+            JoinWorkload workload,
+            RadixJoinConfig join,
+            long cap,
+            boolean sortMerge) {
+        return point(nodes, workload, distributedReplies(coordinator, nodes, workload, join, cap, sortMerge));
+    }
+
+    private List<JsonNode> distributedReplies(
             Coordinator coordinator,
             int nodes,
             JoinWorkload workload,
@@ -140,7 +176,10 @@ public final class JoinBenchmark {
                 nodes == 1 ? 0 : cap > 0 ? Math.min(config.bandwidthBytes(), cap / 4) : config.bandwidthBytes();
         JoinCase joinCase = new JoinCase(
                 true, sortMerge, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes, cap);
-        List<JsonNode> replies = answers(coordinator, nodes, joinCase);
+        return answers(coordinator, nodes, joinCase);
+    }
+
+    private JoinPoint point(int nodes, JoinWorkload workload, List<JsonNode> replies) {
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();
         for (int run = 0; run < config.runs(); run++) {
