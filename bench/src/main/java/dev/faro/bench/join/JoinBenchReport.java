@@ -97,6 +97,12 @@ public record JoinBenchReport(
             text.append(sortMergeTable(sortMergeRows).format());
             text.append(SortMergeReport.text(sortMergeRows));
         }
+        String scaling = ScalingTable.text(rows);
+        if (!scaling.isEmpty()) {
+            text.append("\nstrong scaling: the same total input on more nodes (speed-up and efficiency against the"
+                    + " smallest node count of the same threads per node, k and cap)\n");
+            text.append(scaling);
+        }
         String skew = skewTable(rows);
         if (!skew.isEmpty()) {
             text.append("\nskew: time against uniform 1:4 on the same nodes (the thesis, 4 machines: 1.20x at Zipf"
@@ -119,6 +125,7 @@ public record JoinBenchReport(
         parameters.put("networkBits", config.networkBits());
         parameters.put("warmups", config.warmups());
         parameters.put("runs", config.runs());
+        parameters.put("scalings", config.scalings());
         new RunMetadata("join", started, elapsed, MachineInfo.collect(), parameters).write(json);
         PlotWriter.writeLines(
                 png,
@@ -144,6 +151,7 @@ public record JoinBenchReport(
     private static ResultTable mainTable(List<JoinRow> rows) {
         List<Column> columns = List.of(
                 Column.text("workload"),
+                Column.text("scaling"),
                 Column.number("N"),
                 Column.number("T"),
                 Column.number("k"),
@@ -167,6 +175,7 @@ public record JoinBenchReport(
             RadixJoinModel model = row.model();
             List<String> cellsOfRow = new ArrayList<>(List.of(
                     row.workload(),
+                    row.scaling(),
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
                     Integer.toString(row.buffers()),
@@ -393,6 +402,7 @@ public record JoinBenchReport(
             }
             for (JoinRow other : rows) {
                 if (other.workload().equals(twin)
+                        && other.scaling().equals(row.scaling())
                         && other.nodes() == row.nodes()
                         && other.threads() == row.threads()
                         && other.buffers() == row.buffers()) {

@@ -77,38 +77,45 @@ public final class JoinBenchmark {
                     .withAssignment(JoinWorkloads.assignment(name));
             progress.accept(name + ": per-core rates (single-process join, 1 thread, one node's data)");
             JoinPoint rates = local(coordinator, 1, perNode, base);
-            for (int nodes : config.nodeCounts()) {
-                for (int threads : config.threadCounts()) {
-                    progress.accept(name + ": single-process radix join, " + nodes * threads + " threads, " + nodes
-                            + " nodes' data");
-                    JoinPoint reference = local(coordinator, nodes, perNode, withThreads(base, nodes * threads));
-                    for (long cap : config.bandwidthCaps()) {
-                        for (int k : config.bufferCounts()) {
-                            progress.accept(name + ": distributed radix join, " + nodes + " nodes x " + threads
-                                    + " threads, k = " + k
-                                    + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
-                            RadixJoinConfig join = withThreads(base, threads).withBuffers(k, config.bufferBytes());
-                            JoinPoint measured = distributed(coordinator, nodes, perNode, join, cap, false);
-                            rows.add(new JoinRow(name, nodes, threads, k, cap, measured, reference, rates));
-                        }
-                        if (config.sortMerge()) {
-                            progress.accept(name + ": sort-merge micro-benchmarks (1 thread, one node's data, "
-                                    + threads + " key ranges)");
-                            SortMergeRates smjRates = sortMergeRates(coordinator, perNode, withThreads(base, threads));
-                            progress.accept(name + ": distributed sort-merge join, " + nodes + " nodes x " + threads
-                                    + " threads");
-                            List<JsonNode> replies = distributedReplies(
-                                    coordinator, nodes, perNode, withThreads(base, threads), cap, true);
-                            JoinPoint sortMerge = point(nodes, perNode, replies);
-                            sortMergeRows.add(new SortMergeRow(
-                                    name,
-                                    nodes,
-                                    threads,
-                                    cap,
-                                    sortMerge,
-                                    rows.getLast(),
-                                    smjRates,
-                                    bandwidthCurve(replies.getFirst())));
+            for (String scaling : config.scalings()) {
+                for (int nodes : config.nodeCounts()) {
+                    JoinWorkload workload = JoinWorkloads.parse(name, config.innerPerNode(scaling, nodes), 1);
+                    for (int threads : config.threadCounts()) {
+                        progress.accept(name + " (" + scaling + "): single-process radix join, " + nodes * threads
+                                + " threads, " + nodes + " nodes' data");
+                        JoinPoint reference = local(coordinator, nodes, workload, withThreads(base, nodes * threads));
+                        for (long cap : config.bandwidthCaps()) {
+                            for (int k : config.bufferCounts()) {
+                                progress.accept(name + " (" + scaling + "): distributed radix join, " + nodes
+                                        + " nodes x " + threads
+                                        + " threads, k = " + k
+                                        + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
+                                RadixJoinConfig join =
+                                        withThreads(base, threads).withBuffers(k, config.bufferBytes());
+                                JoinPoint measured = distributed(coordinator, nodes, workload, join, cap, false);
+                                rows.add(
+                                        new JoinRow(name, scaling, nodes, threads, k, cap, measured, reference, rates));
+                            }
+                            if (config.sortMerge()) {
+                                progress.accept(name + ": sort-merge micro-benchmarks (1 thread, one node's data, "
+                                        + threads + " key ranges)");
+                                SortMergeRates smjRates =
+                                        sortMergeRates(coordinator, workload, withThreads(base, threads));
+                                progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes
+                                        + " nodes x " + threads + " threads");
+                                List<JsonNode> replies = distributedReplies(
+                                        coordinator, nodes, workload, withThreads(base, threads), cap, true);
+                                JoinPoint sortMerge = point(nodes, workload, replies);
+                                sortMergeRows.add(new SortMergeRow(
+                                        name,
+                                        nodes,
+                                        threads,
+                                        cap,
+                                        sortMerge,
+                                        rows.getLast(),
+                                        smjRates,
+                                        bandwidthCurve(replies.getFirst())));
+                            }
                         }
                     }
                 }

@@ -14,6 +14,7 @@ final class JoinReportData {
     static List<String> csvHeader() {
         return List.of(
                 "workload",
+                "scaling",
                 "nodes",
                 "threads",
                 "buffers",
@@ -50,6 +51,7 @@ final class JoinReportData {
             RadixJoinModel m = row.model();
             cells.add(List.of(
                     row.workload(),
+                    row.scaling(),
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
                     Integer.toString(row.buffers()),
@@ -85,25 +87,29 @@ final class JoinReportData {
         List<PlotWriter.Line> lines = new ArrayList<>();
         String workload = rows.getFirst().workload();
         int k = config.bufferCounts().getLast();
-        for (int threads : config.threadCounts()) {
-            List<Double> x = new ArrayList<>();
-            List<Double> rhj = new ArrayList<>();
-            List<Double> reference = new ArrayList<>();
-            List<Double> model = new ArrayList<>();
-            for (JoinRow row : rows) {
-                if (row.workload().equals(workload)
-                        && row.threads() == threads
-                        && row.buffers() == k
-                        && row.bandwidthCap() == config.bandwidthCaps().getFirst()) {
-                    x.add((double) row.nodes());
-                    rhj.add(row.measured().tuplesPerSecond() / 1e6);
-                    reference.add(row.reference().tuplesPerSecond() / 1e6);
-                    model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
+        for (String scaling : config.scalings()) {
+            for (int threads : config.threadCounts()) {
+                List<Double> x = new ArrayList<>();
+                List<Double> rhj = new ArrayList<>();
+                List<Double> reference = new ArrayList<>();
+                List<Double> model = new ArrayList<>();
+                for (JoinRow row : rows) {
+                    if (row.workload().equals(workload)
+                            && row.scaling().equals(scaling)
+                            && row.threads() == threads
+                            && row.buffers() == k
+                            && row.bandwidthCap() == config.bandwidthCaps().getFirst()) {
+                        x.add((double) row.nodes());
+                        rhj.add(row.measured().tuplesPerSecond() / 1e6);
+                        reference.add(row.reference().tuplesPerSecond() / 1e6);
+                        model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
+                    }
                 }
+                String label = (config.scalings().size() > 1 ? scaling + ", " : "") + threads;
+                lines.add(new PlotWriter.Line("RHJ, " + label + " thread(s)/node, k=" + k, x, rhj, false));
+                lines.add(new PlotWriter.Line("1 process, same cores (" + label + "/node)", x, reference, true));
+                lines.add(new PlotWriter.Line("model (Eq. 3.11), " + label + "/node", x, model, true));
             }
-            lines.add(new PlotWriter.Line("RHJ, " + threads + " thread(s)/node, k=" + k, x, rhj, false));
-            lines.add(new PlotWriter.Line("1 process, same cores (" + threads + "/node)", x, reference, true));
-            lines.add(new PlotWriter.Line("model (Eq. 3.11), " + threads + "/node", x, model, true));
         }
         return lines;
     }
@@ -119,6 +125,7 @@ final class JoinReportData {
                 List<Double> model = new ArrayList<>();
                 for (JoinRow row : rows) {
                     if (row.workload().equals(workload)
+                            && row.scaling().equals(config.scalings().getFirst())
                             && row.nodes() == nodes
                             && row.threads() == threads
                             && row.buffers() == k

@@ -8,6 +8,7 @@ import dev.faro.join.workload.Tuples;
  * total cores, and the per-core rates (one thread, one node's data) that feed the model.
  *
  * @param workload the workload's name
+ * @param scaling {@code weak} or {@code strong} ({@link JoinBenchConfig#scalings})
  * @param nodes N
  * @param threads T, per node
  * @param buffers k
@@ -18,6 +19,7 @@ import dev.faro.join.workload.Tuples;
  */
 record JoinRow(
         String workload,
+        String scaling,
         int nodes,
         int threads,
         int buffers,
