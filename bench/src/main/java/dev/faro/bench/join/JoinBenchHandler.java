@@ -54,6 +54,7 @@ public final class JoinBenchHandler implements TaskHandler {
                 MemorySegment inner = workload.inner(arena, 0, joinCase.nodes());
                 MemorySegment outer = workload.outer(arena, 0, joinCase.nodes());
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start();
                     SortMergeMicroBenchmarks.Times times = SortMergeMicroBenchmarks.measure(
                             joinCase.sortMergeConfig(),
                             joinCase.config().threads(),
@@ -62,7 +63,7 @@ public final class JoinBenchHandler implements TaskHandler {
                             outer,
                             workload.outerPerNode());
                     if (run >= joinCase.warmups()) {
-                        runs.add(SortMergeRates.encode(times));
+                        runs.add(SortMergeRates.encode(times).put("cpuShare", share.stop()));
                     }
                     context.throwIfCancelled();
                 }
@@ -85,10 +86,15 @@ public final class JoinBenchHandler implements TaskHandler {
                     context.throwIfCancelled();
                 }
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start();
                     LocalRadixJoin.Outcome outcome =
                             LocalRadixJoin.run(joinCase.config(), inner, innerTotal, outer, outerTotal);
                     if (run >= joinCase.warmups()) {
-                        runs.add(encode(outcome.times(), outcome.result(), outcome.result()));
+                        ObjectNode encoded = encode(outcome.times(), outcome.result(), outcome.result());
+                        if (joinCase.config().threads() == 1) {
+                            encoded.put("cpuShare", share.stop());
+                        }
+                        runs.add(encoded);
                     }
                     context.throwIfCancelled();
                 }

@@ -144,7 +144,8 @@ public final class JoinBenchmark {
             results.add(JoinBenchHandler.result(run));
         }
         long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
-        return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1));
+        return JoinPoint.of(
+                tuples, runs, results, 0, reply.path("passes").asInt(1), SortMergeRates.median(reply, "cpuShare"));
     }
 
     private SortMergeRates sortMergeRates(Coordinator coordinator, JoinWorkload workload, RadixJoinConfig join) {
@@ -205,7 +206,8 @@ public final class JoinBenchmark {
                 runs,
                 results,
                 first.path("bandwidth").asDouble(0),
-                first.path("passes").asInt(1));
+                first.path("passes").asInt(1),
+                Double.NaN);
     }
 
     /**

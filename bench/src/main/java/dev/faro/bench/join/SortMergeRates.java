@@ -18,8 +18,10 @@ import java.util.List;
  * @param merge P_merge at {@code fanIn}
  * @param match P_scan of the merge-join scan
  * @param fanIn the runs one core merges
+ * @param cpuShare the micro-benchmark thread's CPU time over wall time ({@link CpuShare}), the median run's
  */
-record SortMergeRates(double scan, double partition, double sortRun, double merge, double match, long fanIn) {
+record SortMergeRates(
+        double scan, double partition, double sortRun, double merge, double match, long fanIn, double cpuShare) {
 
     static ObjectNode encode(SortMergeMicroBenchmarks.Times times) {
         ObjectNode run = JsonNodeFactory.instance.objectNode();
@@ -43,7 +45,20 @@ record SortMergeRates(double scan, double partition, double sortRun, double merg
                 median(runs, "sort"),
                 median(runs, "merge"),
                 median(runs, "match"),
-                runs.getFirst().path("fanIn").asLong());
+                runs.getFirst().path("fanIn").asLong(),
+                median(reply, "cpuShare"));
+    }
+
+    /** The median of a number every run of {@code reply} has, or NaN if none has it. */
+    static double median(JsonNode reply, String field) {
+        List<Double> values = new ArrayList<>();
+        for (JsonNode run : reply.path("runs")) {
+            if (run.has(field) && !run.path(field).isNull()) {
+                values.add(run.path(field).asDouble());
+            }
+        }
+        values.sort(Comparator.naturalOrder());
+        return values.isEmpty() ? Double.NaN : values.get(values.size() / 2);
     }
 
     private static double median(List<JsonNode> runs, String component) {

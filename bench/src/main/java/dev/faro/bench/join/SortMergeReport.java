@@ -74,29 +74,34 @@ final class SortMergeReport {
         for (SortMergeRow row : rows) {
             SortMergeRates r = row.rates();
             String point = row.workload() + " T=" + row.threads();
-            cells.add(rate(point, "scan (splitters + histogram)", r.scan(), 225));
-            cells.add(rate(point, "partition (range scatter)", r.partition(), 120));
-            cells.add(rate(point, "sort run (l = " + RUN_TUPLES + ")", r.sortRun(), 45));
-            cells.add(rate(point, "merge (fan-in " + r.fanIn() + ")", r.merge(), 270));
-            cells.add(rate(point, "match (merge-join scan)", r.match(), 370));
+            double share = r.cpuShare();
+            cells.add(rate(point, "scan (splitters + histogram)", r.scan(), share, 225));
+            cells.add(rate(point, "partition (range scatter)", r.partition(), share, 120));
+            cells.add(rate(point, "sort run (l = " + RUN_TUPLES + ")", r.sortRun(), share, 45));
+            cells.add(rate(point, "merge (fan-in " + r.fanIn() + ")", r.merge(), share, 270));
+            cells.add(rate(point, "match (merge-join scan)", r.match(), share, 370));
         }
         return new ResultTable(
                 List.of(
                         Column.text("point"),
                         Column.text("phase"),
                         Column.number("ours"),
+                        Column.number("CPU share"),
+                        Column.number("per CPU-s"),
                         Column.number("paper"),
                         Column.number("paper/ours"),
                         Column.text("")),
                 cells);
     }
 
-    private static List<String> rate(String point, String phase, double rate, double paper) {
+    private static List<String> rate(String point, String phase, double rate, double cpuShare, double paper) {
         double factor = paper / (rate / 1e6);
         return List.of(
                 point,
                 phase,
                 mega(rate),
+                Double.isNaN(cpuShare) ? "-" : format("%.2f", cpuShare),
+                Double.isNaN(cpuShare) ? "-" : mega(rate / cpuShare),
                 format("%.0f", paper),
                 format("%.1f", factor),
                 factor > 10 ? "> 10x below" : "");
