@@ -86,15 +86,12 @@ public final class JoinBenchHandler implements TaskHandler {
                     context.throwIfCancelled();
                 }
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
-                    CpuShare share = CpuShare.start();
+                    CpuShare share = CpuShare.start(joinCase.config().threads());
                     LocalRadixJoin.Outcome outcome =
                             LocalRadixJoin.run(joinCase.config(), inner, innerTotal, outer, outerTotal);
                     if (run >= joinCase.warmups()) {
-                        ObjectNode encoded = encode(outcome.times(), outcome.result(), outcome.result());
-                        if (joinCase.config().threads() == 1) {
-                            encoded.put("cpuShare", share.stop());
-                        }
-                        runs.add(encoded);
+                        runs.add(encode(outcome.times(), outcome.result(), outcome.result())
+                                .put("cpuShare", share.stop()));
                     }
                     context.throwIfCancelled();
                 }
@@ -130,6 +127,7 @@ public final class JoinBenchHandler implements TaskHandler {
                     }
                 }
                 for (int run = 0; joinCase.sortMerge() && run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start(joinCase.config().threads());
                     SortMergeJoin.Outcome outcome = SortMergeJoin.run(
                             group,
                             joinCase.sortMergeConfig(),
@@ -138,14 +136,17 @@ public final class JoinBenchHandler implements TaskHandler {
                             outer,
                             workload.outerPerNode());
                     if (run >= joinCase.warmups()) {
-                        runs.add(encode(outcome.times(), outcome.global(), outcome.local()));
+                        runs.add(encode(outcome.times(), outcome.global(), outcome.local())
+                                .put("cpuShare", share.stop()));
                     }
                 }
                 for (int run = 0; !joinCase.sortMerge() && run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start(joinCase.config().threads());
                     RadixHashJoin.Outcome outcome = RadixHashJoin.run(
                             group, joinCase.config(), inner, workload.innerPerNode(), outer, workload.outerPerNode());
                     if (run >= joinCase.warmups()) {
-                        runs.add(encode(outcome.times(), outcome.global(), outcome.local()));
+                        runs.add(encode(outcome.times(), outcome.global(), outcome.local())
+                                .put("cpuShare", share.stop()));
                     }
                 }
                 group.finish();

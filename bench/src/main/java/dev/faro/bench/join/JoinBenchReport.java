@@ -59,6 +59,10 @@ public record JoinBenchReport(
             Duration elapsed) {
         StringBuilder text = new StringBuilder();
         text.append(mainTable(rows).format());
+        text.append("ratio: distributed over single-process throughput on the same total cores; w/o alloc: without the"
+                + " distributed join's window allocation (the reference allocates before its timer); CPU share:"
+                + " CPU time over wall time per thread, distributed (mean over nodes) / reference; per CPU: the"
+                + " ratio times reference share / distributed share\n");
         text.append("\nper-core rates (single-process join, 1 thread, one node's data), M tuples/s per wall second; CPU"
                 + " share: the thread's CPU time over wall time (below 1 on a loaded host), per CPU-s: the rate"
                 + " over it; a wall rate more than 10x below the thesis's is flagged\n");
@@ -160,6 +164,8 @@ public record JoinBenchReport(
                 Column.number("1-proc M/s"),
                 Column.number("ratio"),
                 Column.number("w/o alloc"),
+                Column.text("CPU share"),
+                Column.number("per CPU"),
                 Column.text("result"),
                 Column.number("hist"),
                 Column.number("window"),
@@ -185,6 +191,9 @@ public record JoinBenchReport(
                     mega(row.reference().tuplesPerSecond()),
                     format("%.2f", row.ratio()),
                     format("%.2f", row.ratioWithoutWindows()),
+                    format("%.2f", row.measured().cpuShare()) + "/"
+                            + format("%.2f", row.reference().cpuShare()),
+                    format("%.2f", row.ratioPerCpu()),
                     row.correct() ? "ok" : "MISMATCH"));
             cellsOfRow.addAll(phaseCells(row.measured()));
             cellsOfRow.add(format("%.3f", model.totalSeconds()));

@@ -207,7 +207,10 @@ public final class JoinBenchmark {
                 results,
                 first.path("bandwidth").asDouble(0),
                 first.path("passes").asInt(1),
-                Double.NaN);
+                replies.stream()
+                        .mapToDouble(reply -> SortMergeRates.median(reply, "cpuShare"))
+                        .average()
+                        .orElse(Double.NaN));
     }
 
     /**

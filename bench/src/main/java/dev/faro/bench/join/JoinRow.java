@@ -50,6 +50,14 @@ record JoinRow(
         return measured.tuples() / seconds / reference.tuplesPerSecond();
     }
 
+    /**
+     * The ratio per CPU second: {@link #ratio} times the reference's CPU share over the distributed join's (mean over
+     * nodes), so that a distributed join whose threads got less of the cores on a loaded host is not charged for it.
+     */
+    double ratioPerCpu() {
+        return ratio() * reference.cpuShare() / measured.cpuShare();
+    }
+
     /** Per-thread rate of a phase of the one-thread run, in tuples per second. */
     static double rate(JoinPoint point, long nanos) {
         return nanos <= 0 ? Double.NaN : point.tuples() / (nanos / 1e9);
