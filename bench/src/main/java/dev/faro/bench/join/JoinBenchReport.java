@@ -351,7 +351,7 @@ public record JoinBenchReport(
                 cells);
     }
 
-    private static List<String> rateRow(
+    static List<String> rateRow(
             String workload, String phase, double rate, double cpuShare, String paper, double paperLow) {
         double factor = paperLow / (rate / 1e6);
         return List.of(
@@ -395,9 +395,15 @@ public record JoinBenchReport(
             Double.NaN,
             model.totalSeconds()
         };
+        return measuredAgainstModel(names, measured, modelled, PAPER_TABLE_4_2);
+    }
+
+    /** A Table 4.2-style table: phases, measured and modelled seconds, their difference, the thesis's two columns. */
+    static ResultTable measuredAgainstModel(
+            String[] names, double[] measured, double[] modelled, double[][] paperTable) {
         List<List<String>> cells = new ArrayList<>();
         for (int i = 0; i < names.length; i++) {
-            double[] paper = PAPER_TABLE_4_2[i];
+            double[] paper = paperTable[i];
             cells.add(List.of(
                     names[i],
                     format("%.3f", measured[i]),

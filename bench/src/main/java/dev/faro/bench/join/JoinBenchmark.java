@@ -92,7 +92,10 @@ public final class JoinBenchmark {
                                         + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
                                 RadixJoinConfig join =
                                         withThreads(base, threads).withBuffers(k, config.bufferBytes());
-                                JoinPoint measured = distributed(coordinator, nodes, workload, join, cap, false);
+                                JoinPoint measured = point(
+                                        nodes,
+                                        workload,
+                                        distributedReplies(coordinator, nodes, workload, join, cap, false));
                                 rows.add(
                                         new JoinRow(name, scaling, nodes, threads, k, cap, measured, reference, rates));
                             }
@@ -160,16 +163,6 @@ public final class JoinBenchmark {
             curve.add(new double[] {pair.get(0).asDouble(), pair.get(1).asDouble()});
         }
         return curve;
-    }
-
-    private JoinPoint distributed(
-            Coordinator coordinator,
-            int nodes,
-            JoinWorkload workload,
-            RadixJoinConfig join,
-            long cap,
-            boolean sortMerge) {
-        return point(nodes, workload, distributedReplies(coordinator, nodes, workload, join, cap, sortMerge));
     }
 
     private List<JsonNode> distributedReplies(

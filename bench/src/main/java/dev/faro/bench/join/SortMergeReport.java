@@ -95,16 +95,7 @@ final class SortMergeReport {
     }
 
     private static List<String> rate(String point, String phase, double rate, double cpuShare, double paper) {
-        double factor = paper / (rate / 1e6);
-        return List.of(
-                point,
-                phase,
-                mega(rate),
-                Double.isNaN(cpuShare) ? "-" : format("%.2f", cpuShare),
-                Double.isNaN(cpuShare) ? "-" : mega(rate / cpuShare),
-                format("%.0f", paper),
-                format("%.1f", factor),
-                factor > 10 ? "> 10x below" : "");
+        return JoinBenchReport.rateRow(point, phase, rate, cpuShare, format("%.0f", paper), paper);
     }
 
     private static ResultTable modelTable(SortMergeRow row, SortMergeJoinModel model) {
@@ -136,28 +127,7 @@ final class SortMergeReport {
             Double.NaN,
             model.totalSeconds()
         };
-        List<List<String>> cells = new ArrayList<>();
-        for (int i = 0; i < names.length; i++) {
-            double[] paper = PAPER_TABLE_4_2[i];
-            cells.add(List.of(
-                    names[i],
-                    format("%.3f", measured[i]),
-                    Double.isNaN(modelled[i]) ? "-" : format("%.3f", modelled[i]),
-                    Double.isNaN(modelled[i]) || modelled[i] <= 0
-                            ? "-"
-                            : format("%+.0f%%", 100 * (measured[i] / modelled[i] - 1)),
-                    format("%.2f", paper[0]),
-                    Double.isNaN(paper[1]) ? "-" : format("%.2f", paper[1])));
-        }
-        return new ResultTable(
-                List.of(
-                        Column.text("phase"),
-                        Column.number("measured"),
-                        Column.number("model"),
-                        Column.number("measured vs model"),
-                        Column.number("paper measured"),
-                        Column.number("paper model")),
-                cells);
+        return JoinBenchReport.measuredAgainstModel(names, measured, modelled, PAPER_TABLE_4_2);
     }
 
     private static ResultTable curveTable(List<double[]> curve) {
