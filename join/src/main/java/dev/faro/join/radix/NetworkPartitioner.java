@@ -1,6 +1,7 @@
 package dev.faro.join.radix;
 
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.join.rma.PlainSegments;
 import dev.faro.join.rma.RmaLane;
 import dev.faro.join.rma.RmaWindow;
 import dev.faro.join.workload.Tuples;
@@ -57,7 +58,7 @@ final class NetworkPartitioner {
             int remoteCount) {
         this.lane = lane;
         this.buffers = buffers;
-        this.bufferBytes = buffers.segment();
+        this.bufferBytes = PlainSegments.of(buffers.segment());
         this.k = k;
         this.bufferSize = bufferSize;
         this.owners = owners;
