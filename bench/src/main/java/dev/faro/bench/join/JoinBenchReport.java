@@ -366,7 +366,6 @@ public record JoinBenchReport(
     }
 
     private static ResultTable modelTable(JoinRow row) {
-        PhaseTimes t = row.measured().mean();
         RadixJoinModel model = row.model();
         String[] names = {
             "histogram",
@@ -377,15 +376,7 @@ public record JoinBenchReport(
             "imbalance",
             "total"
         };
-        double[] measured = {
-            t.histogramNanos() / 1e9,
-            t.windowNanos() / 1e9,
-            t.networkNanos() / 1e9,
-            t.localPartitionNanos() / 1e9,
-            t.buildProbeNanos() / 1e9,
-            row.measured().imbalanceNanos() / 1e9,
-            t.totalNanos() / 1e9
-        };
+        double[] measured = measuredSeconds(row.measured());
         double[] modelled = {
             model.histogramSeconds(),
             Double.NaN,
@@ -396,6 +387,20 @@ public record JoinBenchReport(
             model.totalSeconds()
         };
         return measuredAgainstModel(names, measured, modelled, PAPER_TABLE_4_2);
+    }
+
+    /** A point's seven rows of a Table 4.2-style table: its five phase slots, window, imbalance, total, seconds. */
+    static double[] measuredSeconds(JoinPoint point) {
+        PhaseTimes t = point.mean();
+        return new double[] {
+            t.histogramNanos() / 1e9,
+            t.windowNanos() / 1e9,
+            t.networkNanos() / 1e9,
+            t.localPartitionNanos() / 1e9,
+            t.buildProbeNanos() / 1e9,
+            point.imbalanceNanos() / 1e9,
+            t.totalNanos() / 1e9
+        };
     }
 
     /** A Table 4.2-style table: phases, measured and modelled seconds, their difference, the thesis's two columns. */

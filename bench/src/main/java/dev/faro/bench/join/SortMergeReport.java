@@ -6,7 +6,6 @@ import static dev.faro.bench.join.JoinBenchReport.mega;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.join.model.SortMergeJoinModel;
-import dev.faro.join.radix.PhaseTimes;
 import dev.faro.join.sortmerge.SortMergeJoinConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,7 +98,6 @@ final class SortMergeReport {
     }
 
     private static ResultTable modelTable(SortMergeRow row, SortMergeJoinModel model) {
-        PhaseTimes t = row.measured().mean();
         String[] names = {
             "partitioning (histogram + pass)",
             "window allocation",
@@ -109,15 +107,7 @@ final class SortMergeReport {
             "imbalance",
             "total"
         };
-        double[] measured = {
-            t.histogramNanos() / 1e9,
-            t.windowNanos() / 1e9,
-            t.networkNanos() / 1e9,
-            t.localPartitionNanos() / 1e9,
-            t.buildProbeNanos() / 1e9,
-            row.measured().imbalanceNanos() / 1e9,
-            t.totalNanos() / 1e9
-        };
+        double[] measured = JoinBenchReport.measuredSeconds(row.measured());
         double[] modelled = {
             model.histogramSeconds() + model.partitionSeconds(),
             Double.NaN,

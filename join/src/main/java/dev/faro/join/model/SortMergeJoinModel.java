@@ -75,16 +75,12 @@ public record SortMergeJoinModel(
 
     /** Eq. 3.3 for the sort phase: network-bound iff (N − 1)/N · P_sort_run(l) > P_network. */
     public boolean networkBound() {
-        return nodes > 1 && (nodes - 1.0) / nodes * sortRunRate > networkRatePerThread();
+        return NetworkPass.networkBound(nodes, sortRunRate, networkRatePerThread());
     }
 
     /** Eqs. 3.13–3.14: the per-thread rate of sorting and shipping runs. */
     public double sortRatePerThread() {
-        if (!networkBound()) {
-            return sortRunRate;
-        }
-        double n = nodes;
-        return 1.0 / ((1.0 / n) / sortRunRate + ((n - 1.0) / n) / networkRatePerThread());
+        return NetworkPass.ratePerThread(nodes, sortRunRate, networkRatePerThread());
     }
 
     /** Eqs. 3.15–3.16: T_sort. */
