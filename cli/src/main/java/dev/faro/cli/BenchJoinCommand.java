@@ -110,6 +110,16 @@ final class BenchJoinCommand implements Callable<Integer> {
     private List<String> bandwidthCaps;
 
     @Option(
+            names = "--scaling",
+            paramLabel = "S",
+            split = ",",
+            description =
+                    "weak: --tuples R tuples per node at every node count; strong: a fixed total of --tuples x the"
+                            + " largest --nodes R tuples split over each node count (speed-up and efficiency table); or both"
+                            + " (default: weak).")
+    private List<String> scalings;
+
+    @Option(
             names = "--no-sort-merge",
             description = "Leave out the sort-merge join (by default it runs at every point, beside the radix join).")
     private boolean noSortMerge;
@@ -145,6 +155,9 @@ final class BenchJoinCommand implements Callable<Integer> {
 
     private JoinBenchConfig config(String provider) {
         JoinBenchConfig base = quick ? JoinBenchConfig.quick() : JoinBenchConfig.defaults();
+        if (scalings != null) {
+            base = base.withScalings(scalings);
+        }
         return base.with(
                 provider,
                 nodes,

@@ -6,8 +6,9 @@
  *       notified puts, collectives over the fabric);
  *   <li>{@code .workload}: the thesis's input relations (16-byte key, rid tuples; 1:N, selectivity, Zipf);
  *   <li>{@code .radix}: the distributed radix hash join, its single-process reference, the phase timers;
- *   <li>{@code .sortmerge}: the distributed sort-merge join;
- *   <li>{@code .model}: the thesis's performance model of the radix join (Eqs. 3.1–3.11).
+ *   <li>{@code .sortmerge}: the distributed sort-merge join and its micro-benchmarks;
+ *   <li>{@code .model}: the thesis's performance models of the radix join (Eqs. 3.1–3.11) and the sort-merge join
+ *       (Eqs. 3.12–3.20).
  * </ul>
  *
  * <p>At the root: {@link dev.faro.join.JoinResult} (count and checksum of matches) and {@link dev.faro.join.Workers}

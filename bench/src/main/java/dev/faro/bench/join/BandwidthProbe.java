@@ -4,6 +4,7 @@ import dev.faro.fabric.MemoryRegion;
 import dev.faro.join.rma.RmaGroup;
 import dev.faro.join.rma.RmaLane;
 import dev.faro.join.rma.RmaWindow;
+import java.util.List;
 
 /**
  * The fabric bandwidth the model needs ({@code bw}, thesis Eq. 3.2): rank 0 puts {@code bytes} to rank 1 in
@@ -13,6 +14,9 @@ import dev.faro.join.rma.RmaWindow;
 final class BandwidthProbe {
 
     private static final int OUTSTANDING = 8;
+
+    /** The message sizes of the bandwidth curve (the model's bw against message size). */
+    static final List<Integer> CURVE_BYTES = List.of(1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20);
 
     private BandwidthProbe() {}
 

@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param sortMerge whether the sort-merge join runs too, at every point (with the largest k's radix join beside it)
  * @param bandwidthCaps emulated injection bandwidths per node to measure, bytes per second (0: the fabric's own)
  * @param outputDirectory where CSV, JSON and PNG go
+ * @param scalings {@code weak} ({@code innerPerNode} R tuples on every node) and/or {@code strong} (a fixed total of
+ *     {@code innerPerNode} x the largest node count R tuples, split over the nodes of each point)
  */
 public record JoinBenchConfig(
         String provider,
@@ -36,10 +38,12 @@ public record JoinBenchConfig(
         long bandwidthBytes,
         boolean sortMerge,
         List<Long> bandwidthCaps,
-        Path outputDirectory) {
+        Path outputDirectory,
+        List<String> scalings) {
 
     public static final int MAX_NODES = 16;
     public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
+    public static final List<String> SCALINGS = List.of("weak", "strong");
 
     public JoinBenchConfig {
         Objects.requireNonNull(provider, "provider is null");
@@ -49,6 +53,10 @@ public record JoinBenchConfig(
         workloads = List.copyOf(workloads.stream().distinct().toList());
         bufferCounts = List.copyOf(bufferCounts.stream().distinct().sorted().toList());
         bandwidthCaps = List.copyOf(bandwidthCaps.stream().distinct().toList());
+        scalings = List.copyOf(scalings.stream().distinct().toList());
+        require(
+                !scalings.isEmpty() && SCALINGS.containsAll(scalings),
+                "--scaling must be weak, strong or both: " + scalings);
         require(
                 !nodeCounts.isEmpty() && nodeCounts.getFirst() >= 1 && nodeCounts.getLast() <= MAX_NODES,
                 "--nodes must be in [1, " + MAX_NODES + "]: " + nodeCounts);
@@ -100,7 +108,8 @@ public record JoinBenchConfig(
                 128L << 20,
                 true,
                 List.of(0L),
-                DEFAULT_OUTPUT_DIRECTORY);
+                DEFAULT_OUTPUT_DIRECTORY,
+                List.of("weak"));
     }
 
     /** A smoke test of seconds: 2 nodes, 1 thread, 200 k tuples, k = 2, one run. */
@@ -119,7 +128,8 @@ public record JoinBenchConfig(
                 16L << 20,
                 true,
                 List.of(0L),
-                DEFAULT_OUTPUT_DIRECTORY);
+                DEFAULT_OUTPUT_DIRECTORY,
+                List.of("weak"));
     }
 
     public JoinBenchConfig with(
@@ -149,6 +159,32 @@ public record JoinBenchConfig(
                 bandwidthBytes,
                 newSortMerge != null ? newSortMerge : sortMerge,
                 caps != null ? caps : bandwidthCaps,
-                output != null ? output : outputDirectory);
+                output != null ? output : outputDirectory,
+                scalings);
+    }
+
+    /** This configuration with other scalings ({@code weak}, {@code strong}). */
+    public JoinBenchConfig withScalings(List<String> values) {
+        return new JoinBenchConfig(
+                provider,
+                nodeCounts,
+                threadCounts,
+                workloads,
+                innerPerNode,
+                bufferCounts,
+                bufferBytes,
+                networkBits,
+                warmups,
+                runs,
+                bandwidthBytes,
+                sortMerge,
+                bandwidthCaps,
+                outputDirectory,
+                values);
+    }
+
+    /** R tuples per node at {@code nodes} nodes under {@code scaling}. */
+    long innerPerNode(String scaling, int nodes) {
+        return scaling.equals("strong") ? innerPerNode * nodeCounts.getLast() / nodes : innerPerNode;
     }
 }

@@ -14,6 +14,7 @@ import dev.faro.join.radix.RadixHashJoin;
 import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.rma.RmaGroup;
 import dev.faro.join.sortmerge.SortMergeJoin;
+import dev.faro.join.sortmerge.SortMergeMicroBenchmarks;
 import dev.faro.join.sortmerge.SortMergePhaseTimes;
 import dev.faro.join.workload.JoinWorkload;
 import dev.faro.join.workload.Tuples;
@@ -24,8 +25,9 @@ import java.lang.foreign.MemorySegment;
  * Cluster task {@value #TYPE}: this node's part of one {@link JoinCase}. A distributed case generates the node's
  * share of R and S, opens an {@link RmaGroup} on the worker's fabric (bootstrapped through the task's exchange,
  * every wait cancellable by the coordinator), optionally measures the fabric's bandwidth from rank 0 to rank 1, and
- * runs the radix hash join {@code warmups + runs} times. A single-process case (node 0 only) generates every node's
- * share and runs {@link LocalRadixJoin}. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
+ * runs the radix hash join {@code warmups + runs} times (a sort-merge case measures the bandwidth at its run size and
+ * a curve of message sizes too). A single-process case (node 0 only) generates every node's share and runs
+ * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on one node's share. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
  * A failure (a peer that died: {@code NETWORK}) fails the task with its one-line message.
  *
  * <p>Coordination code.
@@ -47,6 +49,26 @@ public final class JoinBenchHandler implements TaskHandler {
         ObjectNode reply = JsonNodeFactory.instance.objectNode();
         ArrayNode runs = reply.putArray("runs");
         try (Arena arena = Arena.ofShared()) {
+            if (!joinCase.distributed() && joinCase.sortMerge()) {
+                // the sort-merge join's micro-benchmarks: one thread, one node's data, a range per thread of the point
+                MemorySegment inner = workload.inner(arena, 0, joinCase.nodes());
+                MemorySegment outer = workload.outer(arena, 0, joinCase.nodes());
+                for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start();
+                    SortMergeMicroBenchmarks.Times times = SortMergeMicroBenchmarks.measure(
+                            joinCase.sortMergeConfig(),
+                            joinCase.config().threads(),
+                            inner,
+                            workload.innerPerNode(),
+                            outer,
+                            workload.outerPerNode());
+                    if (run >= joinCase.warmups()) {
+                        runs.add(SortMergeRates.encode(times).put("cpuShare", share.stop()));
+                    }
+                    context.throwIfCancelled();
+                }
+                return TaskReply.of(reply);
+            }
             if (!joinCase.distributed()) {
                 int nodes = joinCase.nodes();
                 long innerTotal = workload.innerPerNode() * nodes;
@@ -64,10 +86,12 @@ public final class JoinBenchHandler implements TaskHandler {
                     context.throwIfCancelled();
                 }
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start(joinCase.config().threads());
                     LocalRadixJoin.Outcome outcome =
                             LocalRadixJoin.run(joinCase.config(), inner, innerTotal, outer, outerTotal);
                     if (run >= joinCase.warmups()) {
-                        runs.add(encode(outcome.times(), outcome.result(), outcome.result()));
+                        runs.add(encode(outcome.times(), outcome.result(), outcome.result())
+                                .put("cpuShare", share.stop()));
                     }
                     context.throwIfCancelled();
                 }
@@ -88,14 +112,22 @@ public final class JoinBenchHandler implements TaskHandler {
                     rma.withBandwidthCap(joinCase.bandwidthCap()),
                     context::throwIfCancelled)) {
                 if (joinCase.bandwidthBytes() > 0 && nodes > 1) {
-                    reply.put(
-                            "bandwidth",
-                            BandwidthProbe.measure(
-                                    group,
-                                    joinCase.bandwidthBytes(),
-                                    joinCase.config().bufferBytes()));
+                    // the radix join's buffers, or the sort-merge join's runs, with a curve around the latter
+                    int messageBytes = joinCase.sortMerge()
+                            ? joinCase.sortMergeConfig().runTuples() * Tuples.TUPLE_LENGTH
+                            : joinCase.config().bufferBytes();
+                    reply.put("bandwidth", BandwidthProbe.measure(group, joinCase.bandwidthBytes(), messageBytes));
+                    if (joinCase.sortMerge()) {
+                        ArrayNode curve = reply.putArray("bandwidthCurve");
+                        for (int size : BandwidthProbe.CURVE_BYTES) {
+                            curve.addArray()
+                                    .add(size)
+                                    .add(BandwidthProbe.measure(group, joinCase.bandwidthBytes() / 4, size));
+                        }
+                    }
                 }
                 for (int run = 0; joinCase.sortMerge() && run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start(joinCase.config().threads());
                     SortMergeJoin.Outcome outcome = SortMergeJoin.run(
                             group,
                             joinCase.sortMergeConfig(),
@@ -104,14 +136,17 @@ public final class JoinBenchHandler implements TaskHandler {
                             outer,
                             workload.outerPerNode());
                     if (run >= joinCase.warmups()) {
-                        runs.add(encode(outcome.times(), outcome.global(), outcome.local()));
+                        runs.add(encode(outcome.times(), outcome.global(), outcome.local())
+                                .put("cpuShare", share.stop()));
                     }
                 }
                 for (int run = 0; !joinCase.sortMerge() && run < joinCase.warmups() + joinCase.runs(); run++) {
+                    CpuShare share = CpuShare.start(joinCase.config().threads());
                     RadixHashJoin.Outcome outcome = RadixHashJoin.run(
                             group, joinCase.config(), inner, workload.innerPerNode(), outer, workload.outerPerNode());
                     if (run >= joinCase.warmups()) {
-                        runs.add(encode(outcome.times(), outcome.global(), outcome.local()));
+                        runs.add(encode(outcome.times(), outcome.global(), outcome.local())
+                                .put("cpuShare", share.stop()));
                     }
                 }
                 group.finish();

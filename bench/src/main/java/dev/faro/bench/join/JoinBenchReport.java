@@ -59,9 +59,13 @@ public record JoinBenchReport(
             Duration elapsed) {
         StringBuilder text = new StringBuilder();
         text.append(mainTable(rows).format());
-        text.append(
-                "\nper-core rates (single-process join, 1 thread, one node's data), M tuples/s; a rate more than 10x"
-                        + " below the thesis's is flagged\n");
+        text.append("ratio: distributed over single-process throughput on the same total cores; w/o alloc: without the"
+                + " distributed join's window allocation (the reference allocates before its timer); CPU share:"
+                + " CPU time over wall time per thread, distributed (mean over nodes) / reference; per CPU: the"
+                + " ratio times reference share / distributed share\n");
+        text.append("\nper-core rates (single-process join, 1 thread, one node's data), M tuples/s per wall second; CPU"
+                + " share: the thread's CPU time over wall time (below 1 on a loaded host), per CPU-s: the rate"
+                + " over it; a wall rate more than 10x below the thesis's is flagged\n");
         text.append(ratesTable(rows).format());
         JoinRow last = rows.getLast();
         text.append(String.format(
@@ -95,6 +99,13 @@ public record JoinBenchReport(
                     + " against the radix hash join at the same point; the thesis: SMJ about 2x slower rack-scale"
                     + " (1.31x on 1,024 Cray cores, Table 4.1)\n");
             text.append(sortMergeTable(sortMergeRows).format());
+            text.append(SortMergeReport.text(sortMergeRows));
+        }
+        String scaling = ScalingTable.text(rows);
+        if (!scaling.isEmpty()) {
+            text.append("\nstrong scaling: the same total input on more nodes (speed-up and efficiency against the"
+                    + " smallest node count of the same threads per node, k and cap)\n");
+            text.append(scaling);
         }
         String skew = skewTable(rows);
         if (!skew.isEmpty()) {
@@ -118,6 +129,7 @@ public record JoinBenchReport(
         parameters.put("networkBits", config.networkBits());
         parameters.put("warmups", config.warmups());
         parameters.put("runs", config.runs());
+        parameters.put("scalings", config.scalings());
         new RunMetadata("join", started, elapsed, MachineInfo.collect(), parameters).write(json);
         PlotWriter.writeLines(
                 png,
@@ -143,6 +155,7 @@ public record JoinBenchReport(
     private static ResultTable mainTable(List<JoinRow> rows) {
         List<Column> columns = List.of(
                 Column.text("workload"),
+                Column.text("scaling"),
                 Column.number("N"),
                 Column.number("T"),
                 Column.number("k"),
@@ -150,6 +163,9 @@ public record JoinBenchReport(
                 Column.number("RHJ M/s"),
                 Column.number("1-proc M/s"),
                 Column.number("ratio"),
+                Column.number("w/o alloc"),
+                Column.text("CPU share"),
+                Column.number("per CPU"),
                 Column.text("result"),
                 Column.number("hist"),
                 Column.number("window"),
@@ -166,6 +182,7 @@ public record JoinBenchReport(
             RadixJoinModel model = row.model();
             List<String> cellsOfRow = new ArrayList<>(List.of(
                     row.workload(),
+                    row.scaling(),
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
                     Integer.toString(row.buffers()),
@@ -173,6 +190,10 @@ public record JoinBenchReport(
                     mega(row.measured().tuplesPerSecond()),
                     mega(row.reference().tuplesPerSecond()),
                     format("%.2f", row.ratio()),
+                    format("%.2f", row.ratioWithoutWindows()),
+                    format("%.2f", row.measured().cpuShare()) + "/"
+                            + format("%.2f", row.reference().cpuShare()),
+                    format("%.2f", row.ratioPerCpu()),
                     row.correct() ? "ok" : "MISMATCH"));
             cellsOfRow.addAll(phaseCells(row.measured()));
             cellsOfRow.add(format("%.3f", model.totalSeconds()));
@@ -290,12 +311,14 @@ public record JoinBenchReport(
                     row.workload(),
                     "scan (histogram)",
                     JoinRow.rate(row.rates(), t.histogramNanos()),
+                    row.rates().cpuShare(),
                     "225",
                     PAPER_SCAN));
             cells.add(rateRow(
                     row.workload(),
                     "partition (network fan-out)",
                     JoinRow.rate(row.rates(), t.networkNanos()),
+                    row.rates().cpuShare(),
                     PAPER_PARTITION,
                     PAPER_PARTITION_LOW));
             if (row.rates().passes() > 1) {
@@ -303,6 +326,7 @@ public record JoinBenchReport(
                         row.workload(),
                         "partition (local pass)",
                         JoinRow.rate(row.rates(), t.localPartitionNanos()),
+                        row.rates().cpuShare(),
                         PAPER_PARTITION,
                         PAPER_PARTITION_LOW));
             }
@@ -310,6 +334,7 @@ public record JoinBenchReport(
                     row.workload(),
                     "build-probe",
                     JoinRow.rate(row.rates(), t.buildProbeNanos()),
+                    row.rates().cpuShare(),
                     "210",
                     PAPER_BUILD_PROBE));
         }
@@ -318,19 +343,29 @@ public record JoinBenchReport(
                         Column.text("workload"),
                         Column.text("phase"),
                         Column.number("ours"),
+                        Column.number("CPU share"),
+                        Column.number("per CPU-s"),
                         Column.number("paper"),
                         Column.number("paper/ours"),
                         Column.text("")),
                 cells);
     }
 
-    private static List<String> rateRow(String workload, String phase, double rate, String paper, double paperLow) {
+    static List<String> rateRow(
+            String workload, String phase, double rate, double cpuShare, String paper, double paperLow) {
         double factor = paperLow / (rate / 1e6);
-        return List.of(workload, phase, mega(rate), paper, format("%.1f", factor), factor > 10 ? "> 10x below" : "");
+        return List.of(
+                workload,
+                phase,
+                mega(rate),
+                Double.isNaN(cpuShare) ? "-" : format("%.2f", cpuShare),
+                Double.isNaN(cpuShare) ? "-" : mega(rate / cpuShare),
+                paper,
+                format("%.1f", factor),
+                factor > 10 ? "> 10x below" : "");
     }
 
     private static ResultTable modelTable(JoinRow row) {
-        PhaseTimes t = row.measured().mean();
         RadixJoinModel model = row.model();
         String[] names = {
             "histogram",
@@ -341,15 +376,7 @@ public record JoinBenchReport(
             "imbalance",
             "total"
         };
-        double[] measured = {
-            t.histogramNanos() / 1e9,
-            t.windowNanos() / 1e9,
-            t.networkNanos() / 1e9,
-            t.localPartitionNanos() / 1e9,
-            t.buildProbeNanos() / 1e9,
-            row.measured().imbalanceNanos() / 1e9,
-            t.totalNanos() / 1e9
-        };
+        double[] measured = measuredSeconds(row.measured());
         double[] modelled = {
             model.histogramSeconds(),
             Double.NaN,
@@ -359,9 +386,29 @@ public record JoinBenchReport(
             Double.NaN,
             model.totalSeconds()
         };
+        return measuredAgainstModel(names, measured, modelled, PAPER_TABLE_4_2);
+    }
+
+    /** A point's seven rows of a Table 4.2-style table: its five phase slots, window, imbalance, total, seconds. */
+    static double[] measuredSeconds(JoinPoint point) {
+        PhaseTimes t = point.mean();
+        return new double[] {
+            t.histogramNanos() / 1e9,
+            t.windowNanos() / 1e9,
+            t.networkNanos() / 1e9,
+            t.localPartitionNanos() / 1e9,
+            t.buildProbeNanos() / 1e9,
+            point.imbalanceNanos() / 1e9,
+            t.totalNanos() / 1e9
+        };
+    }
+
+    /** A Table 4.2-style table: phases, measured and modelled seconds, their difference, the thesis's two columns. */
+    static ResultTable measuredAgainstModel(
+            String[] names, double[] measured, double[] modelled, double[][] paperTable) {
         List<List<String>> cells = new ArrayList<>();
         for (int i = 0; i < names.length; i++) {
-            double[] paper = PAPER_TABLE_4_2[i];
+            double[] paper = paperTable[i];
             cells.add(List.of(
                     names[i],
                     format("%.3f", measured[i]),
@@ -392,6 +439,7 @@ public record JoinBenchReport(
             }
             for (JoinRow other : rows) {
                 if (other.workload().equals(twin)
+                        && other.scaling().equals(row.scaling())
                         && other.nodes() == row.nodes()
                         && other.threads() == row.threads()
                         && other.buffers() == row.buffers()) {

@@ -77,26 +77,48 @@ public final class JoinBenchmark {
                     .withAssignment(JoinWorkloads.assignment(name));
             progress.accept(name + ": per-core rates (single-process join, 1 thread, one node's data)");
             JoinPoint rates = local(coordinator, 1, perNode, base);
-            for (int nodes : config.nodeCounts()) {
-                for (int threads : config.threadCounts()) {
-                    progress.accept(name + ": single-process radix join, " + nodes * threads + " threads, " + nodes
-                            + " nodes' data");
-                    JoinPoint reference = local(coordinator, nodes, perNode, withThreads(base, nodes * threads));
-                    for (long cap : config.bandwidthCaps()) {
-                        for (int k : config.bufferCounts()) {
-                            progress.accept(name + ": distributed radix join, " + nodes + " nodes x " + threads
-                                    + " threads, k = " + k
-                                    + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
-                            RadixJoinConfig join = withThreads(base, threads).withBuffers(k, config.bufferBytes());
-                            JoinPoint measured = distributed(coordinator, nodes, perNode, join, cap, false);
-                            rows.add(new JoinRow(name, nodes, threads, k, cap, measured, reference, rates));
-                        }
-                        if (config.sortMerge()) {
-                            progress.accept(name + ": distributed sort-merge join, " + nodes + " nodes x " + threads
-                                    + " threads");
-                            JoinPoint sortMerge =
-                                    distributed(coordinator, nodes, perNode, withThreads(base, threads), cap, true);
-                            sortMergeRows.add(new SortMergeRow(name, nodes, threads, cap, sortMerge, rows.getLast()));
+            for (String scaling : config.scalings()) {
+                for (int nodes : config.nodeCounts()) {
+                    JoinWorkload workload = JoinWorkloads.parse(name, config.innerPerNode(scaling, nodes), 1);
+                    for (int threads : config.threadCounts()) {
+                        progress.accept(name + " (" + scaling + "): single-process radix join, " + nodes * threads
+                                + " threads, " + nodes + " nodes' data");
+                        JoinPoint reference = local(coordinator, nodes, workload, withThreads(base, nodes * threads));
+                        for (long cap : config.bandwidthCaps()) {
+                            for (int k : config.bufferCounts()) {
+                                progress.accept(name + " (" + scaling + "): distributed radix join, " + nodes
+                                        + " nodes x " + threads
+                                        + " threads, k = " + k
+                                        + (cap > 0 ? ", bandwidth capped at " + (cap >> 20) + " MiB/s per node" : ""));
+                                RadixJoinConfig join =
+                                        withThreads(base, threads).withBuffers(k, config.bufferBytes());
+                                JoinPoint measured = point(
+                                        nodes,
+                                        workload,
+                                        distributedReplies(coordinator, nodes, workload, join, cap, false));
+                                rows.add(
+                                        new JoinRow(name, scaling, nodes, threads, k, cap, measured, reference, rates));
+                            }
+                            if (config.sortMerge()) {
+                                progress.accept(name + ": sort-merge micro-benchmarks (1 thread, one node's data, "
+                                        + threads + " key ranges)");
+                                SortMergeRates smjRates =
+                                        sortMergeRates(coordinator, workload, withThreads(base, threads));
+                                progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes
+                                        + " nodes x " + threads + " threads");
+                                List<JsonNode> replies = distributedReplies(
+                                        coordinator, nodes, workload, withThreads(base, threads), cap, true);
+                                JoinPoint sortMerge = point(nodes, workload, replies);
+                                sortMergeRows.add(new SortMergeRow(
+                                        name,
+                                        nodes,
+                                        threads,
+                                        cap,
+                                        sortMerge,
+                                        rows.getLast(),
+                                        smjRates,
+                                        bandwidthCurve(replies.getFirst())));
+                            }
                         }
                     }
                 }
@@ -125,10 +147,25 @@ public final class JoinBenchmark {
             results.add(JoinBenchHandler.result(run));
         }
         long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
-        return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1));
+        return JoinPoint.of(
+                tuples, runs, results, 0, reply.path("passes").asInt(1), SortMergeRates.median(reply, "cpuShare"));
     }
 
-    private JoinPoint distributed(
+    private SortMergeRates sortMergeRates(Coordinator coordinator, JoinWorkload workload, RadixJoinConfig join) {
+        JoinCase joinCase = new JoinCase(false, true, 1, workload, join, config.warmups(), config.runs(), 0, 0);
+        return SortMergeRates.of(answers(coordinator, 1, joinCase).getFirst());
+    }
+
+    /** The bandwidth curve of a sort-merge case's reply: (message bytes, bytes per second) pairs. */
+    private static List<double[]> bandwidthCurve(JsonNode reply) {
+        List<double[]> curve = new ArrayList<>();
+        for (JsonNode pair : reply.path("bandwidthCurve")) {
+            curve.add(new double[] {pair.get(0).asDouble(), pair.get(1).asDouble()});
+        }
+        return curve;
+    }
+
+    private List<JsonNode> distributedReplies(
             Coordinator coordinator,
             int nodes,
             JoinWorkload workload,
@@ -140,7 +177,10 @@ public final class JoinBenchmark {
                 nodes == 1 ? 0 : cap > 0 ? Math.min(config.bandwidthBytes(), cap / 4) : config.bandwidthBytes();
         JoinCase joinCase = new JoinCase(
                 true, sortMerge, nodes, workload, join, config.warmups(), config.runs(), bandwidthBytes, cap);
-        List<JsonNode> replies = answers(coordinator, nodes, joinCase);
+        return answers(coordinator, nodes, joinCase);
+    }
+
+    private JoinPoint point(int nodes, JoinWorkload workload, List<JsonNode> replies) {
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();
         for (int run = 0; run < config.runs(); run++) {
@@ -159,7 +199,11 @@ public final class JoinBenchmark {
                 runs,
                 results,
                 first.path("bandwidth").asDouble(0),
-                first.path("passes").asInt(1));
+                first.path("passes").asInt(1),
+                replies.stream()
+                        .mapToDouble(reply -> SortMergeRates.median(reply, "cpuShare"))
+                        .average()
+                        .orElse(Double.NaN));
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.List;
  * @param imbalanceNanos the median run's imbalance
  * @param bandwidthBytesPerSecond the fabric bandwidth measured before the runs (0 when not measured)
  * @param passes d, the partitioning passes (2 with a local pass, else 1)
+ * @param cpuShare the median run's CPU time over wall time of a one-thread run ({@link CpuShare}), else NaN
  */
 record JoinPoint(
         long tuples,
@@ -26,11 +27,17 @@ record JoinPoint(
         PhaseTimes mean,
         long imbalanceNanos,
         double bandwidthBytesPerSecond,
-        int passes) {
+        int passes,
+        double cpuShare) {
 
     /** Reduces {@code runs.get(run).get(node)} and the per-run results to the median run. */
     static JoinPoint of(
-            long tuples, List<List<PhaseTimes>> runs, List<JoinResult> results, double bandwidth, int passes) {
+            long tuples,
+            List<List<PhaseTimes>> runs,
+            List<JoinResult> results,
+            double bandwidth,
+            int passes,
+            double cpuShare) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             order.add(i);
@@ -45,7 +52,8 @@ record JoinPoint(
                 mean(median),
                 PhaseTimes.imbalanceNanos(median),
                 bandwidth,
-                passes);
+                passes,
+                cpuShare);
     }
 
     private static long maxTotal(List<PhaseTimes> nodes) {

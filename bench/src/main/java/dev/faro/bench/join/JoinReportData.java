@@ -14,6 +14,7 @@ final class JoinReportData {
     static List<String> csvHeader() {
         return List.of(
                 "workload",
+                "scaling",
                 "nodes",
                 "threads",
                 "buffers",
@@ -23,6 +24,7 @@ final class JoinReportData {
                 "tuples_per_second",
                 "reference_tuples_per_second",
                 "ratio",
+                "ratio_without_window_allocation",
                 "correct",
                 "histogram_s",
                 "window_s",
@@ -50,6 +52,7 @@ final class JoinReportData {
             RadixJoinModel m = row.model();
             cells.add(List.of(
                     row.workload(),
+                    row.scaling(),
                     Integer.toString(row.nodes()),
                     Integer.toString(row.threads()),
                     Integer.toString(row.buffers()),
@@ -59,6 +62,7 @@ final class JoinReportData {
                     JoinBenchReport.format("%.0f", row.measured().tuplesPerSecond()),
                     JoinBenchReport.format("%.0f", row.reference().tuplesPerSecond()),
                     JoinBenchReport.format("%.4f", row.ratio()),
+                    JoinBenchReport.format("%.4f", row.ratioWithoutWindows()),
                     Boolean.toString(row.correct()),
                     JoinBenchReport.seconds(t.histogramNanos()),
                     JoinBenchReport.seconds(t.windowNanos()),
@@ -85,25 +89,29 @@ final class JoinReportData {
         List<PlotWriter.Line> lines = new ArrayList<>();
         String workload = rows.getFirst().workload();
         int k = config.bufferCounts().getLast();
-        for (int threads : config.threadCounts()) {
-            List<Double> x = new ArrayList<>();
-            List<Double> rhj = new ArrayList<>();
-            List<Double> reference = new ArrayList<>();
-            List<Double> model = new ArrayList<>();
-            for (JoinRow row : rows) {
-                if (row.workload().equals(workload)
-                        && row.threads() == threads
-                        && row.buffers() == k
-                        && row.bandwidthCap() == config.bandwidthCaps().getFirst()) {
-                    x.add((double) row.nodes());
-                    rhj.add(row.measured().tuplesPerSecond() / 1e6);
-                    reference.add(row.reference().tuplesPerSecond() / 1e6);
-                    model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
+        for (String scaling : config.scalings()) {
+            for (int threads : config.threadCounts()) {
+                List<Double> x = new ArrayList<>();
+                List<Double> rhj = new ArrayList<>();
+                List<Double> reference = new ArrayList<>();
+                List<Double> model = new ArrayList<>();
+                for (JoinRow row : rows) {
+                    if (row.workload().equals(workload)
+                            && row.scaling().equals(scaling)
+                            && row.threads() == threads
+                            && row.buffers() == k
+                            && row.bandwidthCap() == config.bandwidthCaps().getFirst()) {
+                        x.add((double) row.nodes());
+                        rhj.add(row.measured().tuplesPerSecond() / 1e6);
+                        reference.add(row.reference().tuplesPerSecond() / 1e6);
+                        model.add(row.measured().tuples() / row.model().totalSeconds() / 1e6);
+                    }
                 }
+                String label = (config.scalings().size() > 1 ? scaling + ", " : "") + threads;
+                lines.add(new PlotWriter.Line("RHJ, " + label + " thread(s)/node, k=" + k, x, rhj, false));
+                lines.add(new PlotWriter.Line("1 process, same cores (" + label + "/node)", x, reference, true));
+                lines.add(new PlotWriter.Line("model (Eq. 3.11), " + label + "/node", x, model, true));
             }
-            lines.add(new PlotWriter.Line("RHJ, " + threads + " thread(s)/node, k=" + k, x, rhj, false));
-            lines.add(new PlotWriter.Line("1 process, same cores (" + threads + "/node)", x, reference, true));
-            lines.add(new PlotWriter.Line("model (Eq. 3.11), " + threads + "/node", x, model, true));
         }
         return lines;
     }
@@ -119,6 +127,7 @@ final class JoinReportData {
                 List<Double> model = new ArrayList<>();
                 for (JoinRow row : rows) {
                     if (row.workload().equals(workload)
+                            && row.scaling().equals(config.scalings().getFirst())
                             && row.nodes() == nodes
                             && row.threads() == threads
                             && row.buffers() == k

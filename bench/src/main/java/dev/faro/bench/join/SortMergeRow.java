@@ -1,5 +1,9 @@
 package dev.faro.bench.join;
 
+import dev.faro.join.model.SortMergeJoinModel;
+import dev.faro.join.workload.Tuples;
+import java.util.List;
+
 /**
  * One sort-merge join point of {@code faro bench join}, with the radix hash join of the same point (its largest k)
  * beside it. The phases sit in {@link dev.faro.join.radix.PhaseTimes}' slots: range partitioning as histogram, sort
@@ -11,8 +15,41 @@ package dev.faro.bench.join;
  * @param bandwidthCap the emulated bandwidth per node (0: none)
  * @param measured the sort-merge join
  * @param radix the radix hash join at the same point
+ * @param rates the sort-merge micro-benchmarks of this point (one thread, one node's data, T key ranges)
+ * @param bandwidthCurve the fabric's bandwidth against message size, (bytes, bytes per second), measured before the
+ *     runs (empty on one node)
  */
-record SortMergeRow(String workload, int nodes, int threads, long bandwidthCap, JoinPoint measured, JoinRow radix) {
+record SortMergeRow(
+        String workload,
+        int nodes,
+        int threads,
+        long bandwidthCap,
+        JoinPoint measured,
+        JoinRow radix,
+        SortMergeRates rates,
+        List<double[]> bandwidthCurve) {
+
+    /** The thesis's model (Eqs. 3.12–3.20) for this point, fed by {@link #rates} and the bandwidth at the run size. */
+    SortMergeJoinModel model(int runTuples) {
+        double bandwidth = measured.bandwidthBytesPerSecond() > 0
+                ? measured.bandwidthBytesPerSecond() / Tuples.TUPLE_LENGTH
+                : Double.MAX_VALUE / 4;
+        long inner =
+                measured.tuples() / (1 + JoinWorkloads.parse(workload, 1, 1).outerRatio());
+        return new SortMergeJoinModel(
+                nodes,
+                threads,
+                inner,
+                measured.tuples() - inner,
+                runTuples,
+                Math.max(2, rates.fanIn()),
+                rates.scan(),
+                rates.partition(),
+                rates.sortRun(),
+                rates.merge(),
+                rates.match(),
+                bandwidth);
+    }
 
     /** Whether the sort-merge join's result equals the radix join's and the reference's. */
     boolean correct() {

@@ -51,5 +51,38 @@ class JoinBenchmarkIT {
         assertThat(report.metadataFile()).exists();
         assertThat(report.plotFile()).exists();
         assertThat(Files.exists(output.resolve("join-crossover.png"))).isTrue();
+        assertThat(report.text())
+                .contains("Table 4.2 analogue, sort-merge join")
+                .contains("fabric bandwidth against message size")
+                .contains("sort run (l = 8192)");
+        assertThat(report.sortMergeRows())
+                .allSatisfy(row -> assertThat(row.rates().fanIn()).isPositive());
+    }
+
+    @Test
+    void strongScalingKeepsTheTotalInputAndReportsTheSpeedUp() {
+        JoinBenchConfig config = JoinBenchConfig.quick()
+                .with(
+                        null,
+                        List.of(1, 2),
+                        List.of(1),
+                        List.of("1:1"),
+                        40_000L,
+                        List.of(2),
+                        16 * 1024,
+                        5,
+                        1,
+                        null,
+                        false,
+                        output)
+                .withScalings(List.of("strong"));
+        JoinBenchReport report = new JoinBenchmark(config, line -> System.err.println("[bench join] " + line)).run();
+        System.err.println(report.text());
+        assertThat(report.rows()).hasSize(2).allSatisfy(row -> {
+            assertThat(row.correct()).isTrue();
+            assertThat(row.scaling()).isEqualTo("strong");
+            assertThat(row.measured().tuples()).isEqualTo(160_000); // 2 x 40 k R + as many S, on 1 node and on 2
+        });
+        assertThat(report.text()).contains("strong scaling").contains("efficiency");
     }
 }

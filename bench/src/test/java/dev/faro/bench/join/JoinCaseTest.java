@@ -56,4 +56,17 @@ class JoinCaseTest {
                         () -> base.with(null, null, null, null, null, null, null, null, null, List.of(5L), null, null))
                 .hasMessageStartingWith("--bandwidth-cap values must be 0 (none) or at least 1M");
     }
+
+    @Test
+    void strongScalingSplitsOneTotalOverTheNodesAndWeakKeepsThePerNodeSize() {
+        JoinBenchConfig config = JoinBenchConfig.defaults()
+                .with(null, List.of(1, 2, 4), null, null, 1_000_000L, null, null, null, null, null, null, null)
+                .withScalings(List.of("weak", "strong"));
+        assertThat(config.innerPerNode("weak", 2)).isEqualTo(1_000_000);
+        assertThat(config.innerPerNode("strong", 4)).isEqualTo(1_000_000);
+        assertThat(config.innerPerNode("strong", 2)).isEqualTo(2_000_000);
+        assertThat(config.innerPerNode("strong", 1)).isEqualTo(4_000_000);
+        assertThatThrownBy(() -> config.withScalings(List.of("linear")))
+                .hasMessageStartingWith("--scaling must be weak, strong or both");
+    }
 }

@@ -59,16 +59,12 @@ public record RadixJoinModel(
 
     /** Eq. 3.3: network-bound iff (N − 1)/N · P_partition > P_network. */
     public boolean networkBound() {
-        return nodes > 1 && (nodes - 1.0) / nodes * partitionRate > networkRatePerThread();
+        return NetworkPass.networkBound(nodes, partitionRate, networkRatePerThread());
     }
 
     /** Eqs. 3.4–3.5: the per-thread rate of the network pass (P_partition if compute-bound). */
     public double networkPassRatePerThread() {
-        if (!networkBound()) {
-            return partitionRate;
-        }
-        double n = nodes;
-        return 1.0 / ((1.0 / n) / partitionRate + ((n - 1.0) / n) / networkRatePerThread());
+        return NetworkPass.ratePerThread(nodes, partitionRate, networkRatePerThread());
     }
 
     /** Eqs. 3.6 and 3.8 (first term): the network-partitioning pass, in seconds. */

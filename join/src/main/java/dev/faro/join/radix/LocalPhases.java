@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * partitions this node owns lie contiguously in {@code inner} and {@code outer}; the local pass radix-partitions each
  * of them on the next {@code localBits} key bits into {@code innerScratch} / {@code outerScratch} (same offsets), and
  * build-probe then joins every cache-sized sub-partition pair. With {@code localBits == 0} there is no local pass
- * (d = 1) and build-probe reads the partitions in place. Threads take whole partitions from a shared counter.
+ * (d = 1) and build-probe reads the partitions in place. The local pass's threads take whole partitions from a shared
+ * counter; build-probe's take tasks planned by {@link BuildProbeTasks}, which splits skewed partitions.
  *
  * <p>Shared by the distributed join ({@link RadixHashJoin}) and the single-process reference
  * ({@link LocalRadixJoin}). Coordination code around the allocation-free {@link RadixKernels} and
@@ -34,6 +35,9 @@ final class LocalPhases {
     private final long[][] innerBounds;
 
     private final long[][] outerBounds;
+
+    private long[] probedByThread = new long[0];
+    private int splitPartitions;
 
     LocalPhases(
             MemorySegment inner,
@@ -100,45 +104,91 @@ final class LocalPhases {
         return bounds;
     }
 
-    /** Phase 4: build and probe every (sub-)partition on {@code threads} threads; returns this node's result. */
+    /**
+     * Phase 4: build and probe every (sub-)partition on {@code threads} threads; returns this node's result. Threads
+     * take work from a shared counter; with more than one thread, skewed partitions are split as the thesis does
+     * (§3.2.1): an outer (sub-)partition above {@link #splitOuterTuples} is cut into ranges that several threads probe
+     * against one read-only table (built in a first round, probed in a second), and an inner one too large for the
+     * cache ({@link #splitInnerTuples}) is cut into several tables, each probed by the whole outer partition.
+     */
     JoinResult buildProbe(int threads) {
-        AtomicInteger nextPartition = new AtomicInteger();
-        JoinResult[] results = new JoinResult[threads];
+        BuildProbeTasks tasks = BuildProbeTasks.plan(this, threads);
+        splitPartitions = tasks.splitPartitions();
+        BuildProbe[] kernels = new BuildProbe[threads];
+        BuildProbe[] shared = new BuildProbe[tasks.sharedTables()];
+        AtomicInteger next = new AtomicInteger();
         Workers.run("build-probe", threads, thread -> {
-            BuildProbe kernel = new BuildProbe();
-            for (int at = nextPartition.getAndIncrement();
-                    at < innerStart.length;
-                    at = nextPartition.getAndIncrement()) {
-                if (localBits == 0) {
-                    kernel.join(
-                            inner,
-                            innerStart[at],
-                            innerStart[at] + innerCount[at],
-                            outer,
-                            outerStart[at],
-                            outerStart[at] + outerCount[at],
-                            networkBits);
-                    continue;
-                }
-                long[] innerSub = innerBounds[at];
-                long[] outerSub = outerBounds[at];
-                for (int q = 0; q + 1 < innerSub.length; q++) {
-                    kernel.join(
-                            innerScratch,
-                            innerSub[q],
-                            innerSub[q + 1],
-                            outerScratch,
-                            outerSub[q],
-                            outerSub[q + 1],
-                            networkBits + localBits);
-                }
+            kernels[thread] = new BuildProbe();
+            for (int task = next.getAndIncrement(); task < tasks.firstRound(); task = next.getAndIncrement()) {
+                tasks.runFirstRound(task, kernels[thread], shared);
             }
-            results[thread] = kernel.result();
         });
+        if (tasks.secondRound() > 0) {
+            AtomicInteger probe = new AtomicInteger();
+            Workers.run("probe-split", threads, thread -> {
+                for (int task = probe.getAndIncrement(); task < tasks.secondRound(); task = probe.getAndIncrement()) {
+                    tasks.runSecondRound(task, kernels[thread], shared);
+                }
+            });
+        }
+        probedByThread = new long[threads];
         JoinResult sum = new JoinResult(0, 0);
-        for (JoinResult result : results) {
-            sum = sum.plus(result);
+        for (int t = 0; t < threads; t++) {
+            sum = sum.plus(kernels[t].result());
+            probedByThread[t] = kernels[t].probed();
         }
         return sum;
+    }
+
+    /** Outer tuples probed by each thread in the last {@link #buildProbe} (including an inner split's repeats). */
+    long[] probedByThread() {
+        return probedByThread.clone();
+    }
+
+    /** The (sub-)partitions the last {@link #buildProbe} split across threads. */
+    int splitPartitions() {
+        return splitPartitions;
+    }
+
+    /** Calls {@code pair} for every (sub-)partition pair: segments, inner and outer ranges, the bits already used. */
+    void forEachPair(PairConsumer pair) {
+        for (int at = 0; at < innerStart.length; at++) {
+            if (localBits == 0) {
+                pair.accept(
+                        inner,
+                        innerStart[at],
+                        innerStart[at] + innerCount[at],
+                        outer,
+                        outerStart[at],
+                        outerStart[at] + outerCount[at],
+                        networkBits);
+                continue;
+            }
+            long[] innerSub = innerBounds[at];
+            long[] outerSub = outerBounds[at];
+            for (int q = 0; q + 1 < innerSub.length; q++) {
+                pair.accept(
+                        innerScratch,
+                        innerSub[q],
+                        innerSub[q + 1],
+                        outerScratch,
+                        outerSub[q],
+                        outerSub[q + 1],
+                        networkBits + localBits);
+            }
+        }
+    }
+
+    /** Receives one (sub-)partition pair of {@link #forEachPair}. */
+    @FunctionalInterface
+    interface PairConsumer {
+        void accept(
+                MemorySegment inner,
+                long innerFrom,
+                long innerTo,
+                MemorySegment outer,
+                long outerFrom,
+                long outerTo,
+                int shift);
     }
 }

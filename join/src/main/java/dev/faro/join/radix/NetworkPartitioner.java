@@ -1,6 +1,7 @@
 package dev.faro.join.radix;
 
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.join.rma.PlainSegments;
 import dev.faro.join.rma.RmaLane;
 import dev.faro.join.rma.RmaWindow;
 import dev.faro.join.workload.Tuples;
@@ -33,14 +34,16 @@ final class NetworkPartitioner {
     private final MemorySegment bufferBytes;
     private final int k;
     private final int bufferSize;
-    private final int bufferTuples;
     private final int[] owners;
-    private final int rank;
-    private final int[] remoteIndex;
-    /** By remote partition index: tuples in the current buffer, and which of the k buffers is current. */
-    private final int[] fill;
+    /** By partition: -1 for a partition this node owns, else its remote partition index. */
+    private final int[] route;
+    /** By remote partition index: the byte offset of the next tuple in the current buffer, and that buffer's end. */
+    private final long[] writeAt;
 
+    private final long[] bufferEnd;
+    /** By remote partition index: which of the k buffers is current. */
     private final int[] current;
+
     private long putNanos;
     private long waitNanos;
 
@@ -55,15 +58,21 @@ final class NetworkPartitioner {
             int remoteCount) {
         this.lane = lane;
         this.buffers = buffers;
-        this.bufferBytes = buffers.segment();
+        this.bufferBytes = PlainSegments.of(buffers.segment());
         this.k = k;
         this.bufferSize = bufferSize;
-        this.bufferTuples = bufferSize / Tuples.TUPLE_LENGTH;
         this.owners = owners;
-        this.rank = rank;
-        this.remoteIndex = remoteIndex;
-        this.fill = new int[remoteCount];
+        this.route = new int[owners.length];
+        for (int p = 0; p < owners.length; p++) {
+            route[p] = owners[p] == rank ? -1 : remoteIndex[p];
+        }
+        this.writeAt = new long[remoteCount];
+        this.bufferEnd = new long[remoteCount];
         this.current = new int[remoteCount];
+        for (int r = 0; r < remoteCount; r++) {
+            writeAt[r] = (long) r * k * bufferSize;
+            bufferEnd[r] = writeAt[r] + bufferSize;
+        }
     }
 
     /** The buffer bytes a thread needs. */
@@ -84,23 +93,25 @@ final class NetworkPartitioner {
             long key = source.get(LONG, at);
             long rid = source.get(LONG, at + Tuples.RID_OFFSET);
             int partition = (int) key & mask;
-            if (owners[partition] == rank) {
+            int r = route[partition];
+            if (r < 0) {
                 long target = cursors[partition]++ * Tuples.TUPLE_LENGTH;
                 local.set(LONG, target, key);
                 local.set(LONG, target + Tuples.RID_OFFSET, rid);
                 continue;
             }
-            int r = remoteIndex[partition];
-            long target = (long) (r * k + current[r]) * bufferSize + (long) fill[r] * Tuples.TUPLE_LENGTH;
+            long target = writeAt[r];
             bufferBytes.set(LONG, target, key);
             bufferBytes.set(LONG, target + Tuples.RID_OFFSET, rid);
-            if (++fill[r] == bufferTuples) {
+            target += Tuples.TUPLE_LENGTH;
+            writeAt[r] = target;
+            if (target == bufferEnd[r]) {
                 ship(partition, r, window, cursors);
             }
         }
         for (int partition = 0; partition < owners.length; partition++) {
-            int r = remoteIndex[partition];
-            if (r >= 0 && fill[r] > 0) {
+            int r = route[partition];
+            if (r >= 0 && writeAt[r] > bufferEnd[r] - bufferSize) {
                 ship(partition, r, window, cursors);
             }
         }
@@ -108,7 +119,7 @@ final class NetworkPartitioner {
 
     private void ship(int partition, int r, RmaWindow window, long[] cursors) {
         int slot = r * k + current[r];
-        int tuples = fill[r];
+        int tuples = (int) ((writeAt[r] - (bufferEnd[r] - bufferSize)) / Tuples.TUPLE_LENGTH);
         long start = System.nanoTime();
         lane.put(
                 owners[partition],
@@ -121,10 +132,11 @@ final class NetworkPartitioner {
         long put = System.nanoTime();
         putNanos += put - start;
         cursors[partition] += tuples;
-        fill[r] = 0;
         int next = current[r] + 1 == k ? 0 : current[r] + 1;
         current[r] = next;
         int nextSlot = r * k + next;
+        writeAt[r] = (long) nextSlot * bufferSize;
+        bufferEnd[r] = writeAt[r] + bufferSize;
         if (!lane.isComplete(nextSlot)) {
             lane.await(nextSlot);
             waitNanos += System.nanoTime() - put;

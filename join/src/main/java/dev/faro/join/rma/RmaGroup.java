@@ -9,6 +9,8 @@ import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.bootstrap.PeerExchange;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -39,6 +41,9 @@ public final class RmaGroup implements AutoCloseable {
     private static final Set<Access> REMOTE_RIGHTS =
             EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
     private static final Set<Access> LOCAL_RIGHTS = EnumSet.of(Access.LOCAL_WRITE);
+
+    /** The smallest page size of the platforms we run on; touching more often is harmless. */
+    private static final long PAGE_BYTES = 4096;
 
     private final Fabric fabric;
     private final int rank;
@@ -173,7 +178,19 @@ public final class RmaGroup implements AutoCloseable {
     private MemoryRegion register(long lengthBytes, Set<Access> access) {
         MemoryRegion region = fabric.register(lengthBytes, access);
         regions.add(region);
+        prefault(region.segment());
         return region;
+    }
+
+    /**
+     * Touches every page of a new region, as {@code ibv_reg_mr} does when it pins memory: the page faults belong to
+     * registration (the thesis's window allocation), not to the first pass that writes the region. Writes zero into
+     * memory that is zeroed already, before the region's key leaves this rank.
+     */
+    private static void prefault(MemorySegment segment) {
+        for (long at = 0; at < segment.byteSize(); at += PAGE_BYTES) {
+            segment.set(ValueLayout.JAVA_BYTE, at, (byte) 0);
+        }
     }
 
     /** This rank, in {@code [0, size())}. */

@@ -17,10 +17,13 @@ public final class RmaWindow implements AutoCloseable {
     private final MemoryRegion region;
     /** By rank; this rank's own key at its index. */
     private final RemoteKey[] keys;
+    /** The region's bytes as a plain native segment ({@link PlainSegments}). */
+    private final MemorySegment segment;
 
     RmaWindow(MemoryRegion region, RemoteKey[] keys) {
         this.region = Objects.requireNonNull(region, "region is null");
         this.keys = keys.clone();
+        this.segment = PlainSegments.of(region.segment());
     }
 
     /** This rank's part of the window: the registered region peers put into. */
@@ -28,9 +31,9 @@ public final class RmaWindow implements AutoCloseable {
         return region;
     }
 
-    /** This rank's bytes. */
+    /** This rank's bytes, as a plain native segment ({@link PlainSegments}). */
     public MemorySegment segment() {
-        return region.segment();
+        return segment;
     }
 
     /** The key of {@code rank}'s part. */

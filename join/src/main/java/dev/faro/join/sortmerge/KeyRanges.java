@@ -25,6 +25,29 @@ final class KeyRanges {
     }
 
     static KeyRanges equalWidth(Collectives collectives, MemorySegment[] input, long[] tuples, int ranges) {
+        long[] all = collectives.allGather(minMax(input, tuples));
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int r = 0; r < all.length; r += 2) {
+            min = Math.min(min, all[r]);
+            max = Math.max(max, all[r + 1]);
+        }
+        return equalWidth(min, max, ranges);
+    }
+
+    /** Equal-width ranges over {@code [min, max]} (empty when {@code max < min}). */
+    static KeyRanges equalWidth(long min, long max, int ranges) {
+        long width = max < min ? 1 : Math.max(1, (max - min) / ranges + 1);
+        return new KeyRanges(min, width, null, ranges);
+    }
+
+    /** Equal-width ranges over the keys of {@code input} alone (no other rank). */
+    static KeyRanges equalWidthLocal(MemorySegment[] input, long[] tuples, int ranges) {
+        long[] minMax = minMax(input, tuples);
+        return equalWidth(minMax[0], minMax[1], ranges);
+    }
+
+    private static long[] minMax(MemorySegment[] input, long[] tuples) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int rel = 0; rel < input.length; rel++) {
@@ -34,16 +57,15 @@ final class KeyRanges {
                 max = Math.max(max, key);
             }
         }
-        long[] all = collectives.allGather(new long[] {min, max});
-        for (int r = 0; r < all.length; r += 2) {
-            min = Math.min(min, all[r]);
-            max = Math.max(max, all[r + 1]);
-        }
-        long width = max < min ? 1 : Math.max(1, (max - min) / ranges + 1);
-        return new KeyRanges(min, width, null, ranges);
+        return new long[] {min, max};
     }
 
     static KeyRanges sampled(Collectives collectives, MemorySegment[] input, long[] tuples, int ranges, int sample) {
+        return fromSample(collectives.allGather(sample(input, tuples, sample)), ranges);
+    }
+
+    /** An evenly spaced sample of {@code sample} keys of each relation of {@code input}. */
+    static long[] sample(MemorySegment[] input, long[] tuples, int sample) {
         long[] mine = new long[2 * sample];
         int at = 0;
         for (int rel = 0; rel < input.length; rel++) {
@@ -51,7 +73,11 @@ final class KeyRanges {
                 mine[at++] = tuples[rel] == 0 ? Long.MAX_VALUE : Tuples.key(input[rel], tuples[rel] * i / sample);
             }
         }
-        long[] all = collectives.allGather(mine);
+        return mine;
+    }
+
+    /** Splitters at even quantiles of {@code sample} (sorted in place). */
+    static KeyRanges fromSample(long[] all, int ranges) {
         Arrays.sort(all);
         long[] splitters = new long[ranges - 1];
         for (int j = 0; j < ranges - 1; j++) {

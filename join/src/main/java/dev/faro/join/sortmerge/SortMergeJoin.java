@@ -4,6 +4,7 @@ import dev.faro.fabric.MemoryRegion;
 import dev.faro.join.JoinResult;
 import dev.faro.join.Workers;
 import dev.faro.join.rma.Collectives;
+import dev.faro.join.rma.PlainSegments;
 import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.rma.RmaGroup;
 import dev.faro.join.rma.RmaLane;
@@ -162,6 +163,7 @@ public final class SortMergeJoin {
                 RmaLane lane = group.lane(t);
                 RunSorter sorter = new RunSorter(l);
                 MemoryRegion buffer = runBuffers[t];
+                MemorySegment runSegment = PlainSegments.of(buffer.segment());
                 long bytesBefore = lane.bytesPut();
                 int next = 0;
                 int self = rank * threads + t;
@@ -180,7 +182,7 @@ public final class SortMergeJoin {
                                     partitioned[rel],
                                     nodeStart[rel][d] + j * l,
                                     tuples,
-                                    buffer.segment(),
+                                    runSegment,
                                     (long) next * runBytes);
                             long putStart = System.nanoTime();
                             sortNanos[t] += putStart - sortStart;

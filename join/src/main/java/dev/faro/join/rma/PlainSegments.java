@@ -1,0 +1,21 @@
+package dev.faro.join.rma;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Plain native views of registered memory for the joins' per-tuple loops. A provider may hand out its regions as
+ * mapped segments ({@code shm} maps files) while the relations and scratch buffers are plain native segments; when
+ * one JVM's hot loops touch both kinds, the JDK's shared memory-access code sees two segment classes and C2 no longer
+ * folds its bounds, alignment and liveness checks (a JFR profile of a worker showed {@code checkBounds},
+ * {@code isAlignedForElement} and {@code checkValidStateRaw} as calls taking a third of the network pass). The view
+ * covers the same bytes with the same lifetime (the region's scope: closing the region still ends every access).
+ */
+public final class PlainSegments {
+
+    private PlainSegments() {}
+
+    /** A plain native segment over {@code segment}'s bytes, in {@code segment}'s scope. */
+    public static MemorySegment of(MemorySegment segment) {
+        return segment.isNative() ? segment.reinterpret(segment.byteSize()) : segment;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.faro.join.sortmerge;
+
+import dev.faro.join.JoinResult;
+import dev.faro.join.workload.Tuples;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The per-thread rates the sort-merge join's model needs (thesis §3.3.2, Table 4.2's SMJ parameters), measured on
+ * one thread with the join's own kernels over one node's R and S: P_scan (splitters and histogram), P_partition (the
+ * range scatter), P_sort_run(l) ({@link RunSorter}), P_merge at the join's fan-in ({@link MultiWayMerge}) and P_scan
+ * of the merge-join scan. The data is cut into {@code ranges} key ranges; with the join's threads per node as
+ * {@code ranges}, each range holds what one core of the distributed join merges and matches (one node's share of the
+ * range from every node under weak scaling), so the merge runs at that core's fan-in. The result is the join of the
+ * node's own R and S.
+ *
+ * <p>Coordination code around the kernels.
+ */
+public final class SortMergeMicroBenchmarks {
+
+    /**
+     * One measurement, in nanoseconds per component over {@code tuples} (|R| + |S|) tuples.
+     *
+     * @param tuples |R| + |S| of the node
+     * @param histogramNanos splitters and the range histogram (P_scan)
+     * @param partitionNanos the range scatter (P_partition)
+     * @param sortNanos every run sorted (P_sort_run(l))
+     * @param mergeNanos every range's runs merged (P_merge at {@code fanIn})
+     * @param matchNanos the merge-join scan of every range (P_scan of Eq. 3.19)
+     * @param fanIn the largest number of runs merged in one range
+     * @param result the join of this node's R and S
+     */
+    public record Times(
+            long tuples,
+            long histogramNanos,
+            long partitionNanos,
+            long sortNanos,
+            long mergeNanos,
+            long matchNanos,
+            long fanIn,
+            JoinResult result) {}
+
+    private static final int SAMPLE = 1024;
+
+    private SortMergeMicroBenchmarks() {}
+
+    /** Measures once over {@code inner} and {@code outer} on the calling thread. */
+    public static Times measure(
+            SortMergeJoinConfig config,
+            int ranges,
+            MemorySegment inner,
+            long innerTuples,
+            MemorySegment outer,
+            long outerTuples) {
+        MemorySegment[] input = {inner, outer};
+        long[] tuples = {innerTuples, outerTuples};
+        int l = config.runTuples();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[][] copies = new MemorySegment[3][2];
+            for (MemorySegment[] copy : copies) {
+                for (int rel = 0; rel < 2; rel++) {
+                    copy[rel] = arena.allocate(Math.max(16, tuples[rel] * Tuples.TUPLE_LENGTH), 64);
+                }
+            }
+            MemorySegment[] partitioned = copies[0];
+            MemorySegment[] sorted = copies[1];
+            MemorySegment[] merged = copies[2];
+            long start = System.nanoTime();
+            KeyRanges keyRanges = config.sampledSplitters()
+                    ? KeyRanges.fromSample(KeyRanges.sample(input, tuples, SAMPLE), ranges)
+                    : KeyRanges.equalWidthLocal(input, tuples, ranges);
+            long[][] starts = new long[2][ranges + 1];
+            for (int rel = 0; rel < 2; rel++) {
+                long[] counts = new long[ranges];
+                for (long i = 0; i < tuples[rel]; i++) {
+                    counts[keyRanges.range(Tuples.key(input[rel], i))]++;
+                }
+                for (int d = 0; d < ranges; d++) {
+                    starts[rel][d + 1] = starts[rel][d] + counts[d];
+                }
+            }
+            long afterHistogram = System.nanoTime();
+            for (int rel = 0; rel < 2; rel++) {
+                long[] cursors = starts[rel].clone();
+                for (long i = 0; i < tuples[rel]; i++) {
+                    long key = Tuples.key(input[rel], i);
+                    Tuples.set(partitioned[rel], cursors[keyRanges.range(key)]++, key, Tuples.rid(input[rel], i));
+                }
+            }
+            long afterPartition = System.nanoTime();
+            RunSorter sorter = new RunSorter(l);
+            for (int rel = 0; rel < 2; rel++) {
+                for (int d = 0; d < ranges; d++) {
+                    for (long at = starts[rel][d]; at < starts[rel][d + 1]; at += l) {
+                        int count = (int) Math.min(l, starts[rel][d + 1] - at);
+                        sorter.sort(partitioned[rel], at, count, sorted[rel], at * Tuples.TUPLE_LENGTH);
+                    }
+                }
+            }
+            long afterSort = System.nanoTime();
+            MultiWayMerge merge = new MultiWayMerge();
+            long fanIn = 0;
+            for (int rel = 0; rel < 2; rel++) {
+                for (int d = 0; d < ranges; d++) {
+                    long from = starts[rel][d];
+                    long to = starts[rel][d + 1];
+                    int runs = (int) ((to - from + l - 1) / l);
+                    fanIn = Math.max(fanIn, runs);
+                    long[] runStarts = new long[runs];
+                    long[] runEnds = new long[runs];
+                    for (int j = 0; j < runs; j++) {
+                        runStarts[j] = from + (long) j * l;
+                        runEnds[j] = Math.min(to, runStarts[j] + l);
+                    }
+                    merge.merge(sorted[rel], runStarts, runEnds, runs, merged[rel], from);
+                }
+            }
+            long afterMerge = System.nanoTime();
+            JoinResult result = new JoinResult(0, 0);
+            for (int d = 0; d < ranges; d++) {
+                result = result.plus(SortMergeJoin.match(
+                        merged[0], starts[0][d], starts[0][d + 1], merged[1], starts[1][d], starts[1][d + 1]));
+            }
+            long end = System.nanoTime();
+            return new Times(
+                    innerTuples + outerTuples,
+                    afterHistogram - start,
+                    afterPartition - afterHistogram,
+                    afterSort - afterPartition,
+                    afterMerge - afterSort,
+                    end - afterMerge,
+                    fanIn,
+                    result);
+        }
+    }
+}
