@@ -46,6 +46,7 @@ import java.util.Set;
 public final class RequiredColumns {
 
     private final Map<Exchange, Set<String>> byExchange = new IdentityHashMap<>();
+    private final Map<PlanNode, Set<String>> byNode = new IdentityHashMap<>();
 
     private RequiredColumns() {}
 
@@ -68,7 +69,22 @@ public final class RequiredColumns {
         return pruned;
     }
 
+    /**
+     * Per output column of {@code node} (a node of the analysed plan): whether nothing above it reads the column, so
+     * an operator may leave its values unspecified (the same conservative rule as for exchanges).
+     */
+    public boolean[] unread(PlanNode node) {
+        Set<String> required = byNode.getOrDefault(node, Set.of());
+        Schema schema = node.outputSchema();
+        boolean[] unread = new boolean[schema.size()];
+        for (int c = 0; c < unread.length; c++) {
+            unread[c] = !required.contains(schema.column(c).name());
+        }
+        return unread;
+    }
+
     private void walk(PlanNode node, Set<String> required) {
+        byNode.computeIfAbsent(node, n -> new HashSet<>()).addAll(required);
         switch (node) {
             case TableScan ignored -> {}
             case Filter filter -> {

@@ -5,6 +5,7 @@ import dev.faro.engine.expression.FilterEvaluator;
 import dev.faro.engine.plan.HashJoin;
 import dev.faro.engine.plan.JoinType;
 import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.Vector;
 import dev.faro.engine.vector.VectorBuilder;
@@ -29,9 +30,12 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private int[] buildRows = new int[1024];
     private boolean[] matched = new boolean[1024];
     private int[] selection = new int[1024];
+    /** Per output column nothing above reads: a vector of default values standing in for it (grown, never written). */
+    private final Vector[] fillers;
 
     private HashJoinProbeOperator(Factory factory) {
         this.factory = factory;
+        this.fillers = new Vector[factory.output.length];
         this.keys = new KeyColumns(factory.probeKeys);
         this.residual = factory.residual == null ? null : new FilterEvaluator(factory.residual, factory.combined);
     }
@@ -78,11 +82,12 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                     yield null;
                 }
                 List<Vector> columns = new ArrayList<>(factory.output.length);
-                for (int column : factory.output) {
+                for (int o = 0; o < factory.output.length; o++) {
+                    Vector column = batch.column(factory.output[o]);
                     columns.add(
-                            count == rows
-                                    ? batch.column(column)
-                                    : VectorBuilder.gather(batch.column(column), selection, count));
+                            count == rows || factory.unread[o]
+                                    ? column
+                                    : VectorBuilder.gather(column, selection, count));
                 }
                 yield new Batch(count, columns);
             }
@@ -210,8 +215,11 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         }
         int probeColumns = batch.columnCount();
         List<Vector> columns = new ArrayList<>(factory.output.length);
-        for (int column : factory.output) {
-            if (column < probeColumns) {
+        for (int o = 0; o < factory.output.length; o++) {
+            int column = factory.output[o];
+            if (factory.unread[o]) {
+                columns.add(filler(o, count));
+            } else if (column < probeColumns) {
                 columns.add(VectorBuilder.gather(batch.column(column), probeRows, count));
             } else {
                 Vector source = table.rows.column(column - probeColumns);
@@ -230,6 +238,16 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         return new Batch(count, columns);
     }
 
+    /** A vector of output column {@code o}'s type with at least {@code count} rows, for a column nothing reads. */
+    private Vector filler(int o, int count) {
+        Vector filler = fillers[o];
+        if (filler == null || filler.size() < count) {
+            filler = Vector.allocate(factory.outputTypes[o], Math.max(count, 1024), false);
+            fillers[o] = filler;
+        }
+        return filler;
+    }
+
     private void ensurePairs(int pairs) {
         if (pairs > probeRows.length) {
             probeRows = Arrays.copyOf(probeRows, pairs * 2);
@@ -245,8 +263,19 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         private final Expression residual;
         private final Schema combined;
         private final int[] output;
+        private final DataType[] outputTypes;
+        private final boolean[] unread;
 
+        /** Every output column materialised. */
         public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build) {
+            this(join, probe, build, null);
+        }
+
+        /**
+         * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that column
+         * then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
+         */
+        public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread) {
             this.type = join.type();
             this.build = build;
             this.probeKeys = new int[join.probeKeys().size()];
@@ -258,9 +287,16 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             Schema visible = type == JoinType.SEMI || type == JoinType.ANTI ? probe : combined;
             List<String> names = join.outputColumns().isEmpty() ? visible.names() : join.outputColumns();
             this.output = new int[names.size()];
+            this.outputTypes = new DataType[output.length];
             for (int i = 0; i < output.length; i++) {
                 output[i] = visible.indexOf(names.get(i));
+                outputTypes[i] = visible.type(output[i]);
             }
+            if (unread != null && unread.length != output.length) {
+                throw new IllegalArgumentException(
+                        "one flag per output column: unread=" + unread.length + " columns=" + output.length);
+            }
+            this.unread = unread == null ? new boolean[output.length] : unread.clone();
         }
 
         @Override
