@@ -108,11 +108,15 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         if (table.headKeys != null && keys.strings[0] == null) {
             return findPairsOneLong(rows, firstOnly);
         }
+        JoinFilter filter = table.filter;
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
             }
             long hash = hashes[i];
+            if (filter != null && !filter.mightContain(hash)) {
+                continue;
+            }
             for (int b = heads[(int) hash & mask]; b >= 0; b = next[b]) {
                 if (buildHashes[b] == hash && keys.equalsRow(i, buildKeys, b)) {
                     ensurePairs(pairs + 1);
@@ -141,13 +145,18 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         int[] next = table.next;
         int mask = table.mask;
         boolean stopAtFirst = firstOnly || table.uniqueKeys;
+        JoinFilter filter = table.filter;
         int pairs = 0;
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
             }
+            long hash = hashes[i];
+            if (filter != null && !filter.mightContain(hash)) {
+                continue; // no build row has this key (the table not touched)
+            }
             long value = values[i];
-            int bucket = (int) hashes[i] & mask;
+            int bucket = (int) hash & mask;
             long entry = headKeys[2 * bucket + 1];
             if (entry < 0) {
                 continue;

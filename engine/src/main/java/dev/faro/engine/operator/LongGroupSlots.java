@@ -52,6 +52,16 @@ final class LongGroupSlots {
         }
     }
 
+    /** Makes room for {@code keys} keys in all, so that inserting them does not grow the table. */
+    void reserve(int keys) {
+        int slots = Integer.highestOneBit(Math.max(1, keys) * 2 - 1) << 1; // at most half full, as grow() keeps it
+        if (slots > mask + 1) {
+            long[] old = table;
+            allocate(slots);
+            rehashFrom(old);
+        }
+    }
+
     /** How many keys are mapped. */
     int size() {
         return size;
@@ -60,6 +70,11 @@ final class LongGroupSlots {
     private void grow() {
         long[] old = table;
         allocate((mask + 1) * 2);
+        rehashFrom(old);
+    }
+
+    /** Inserts the entries of the previous table {@code old} into the freshly allocated one. */
+    private void rehashFrom(long[] old) {
         for (int s = 0; s < old.length; s += 2) {
             if (old[s + 1] != EMPTY) {
                 long key = old[s];
