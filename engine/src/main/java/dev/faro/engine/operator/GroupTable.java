@@ -119,8 +119,15 @@ final class GroupTable {
     /** {@link #assign} with one non-string key: through {@link #longSlots}. */
     private void assignLongs(long[] values, boolean[] nulls, int rows) {
         int[] groupIds = this.groupIds;
-        for (int i = 0; i < rows; i++) {
-            groupIds[i] = nulls != null && nulls[i] ? nullGroup() : longGroup(values[i]);
+        int chunk = LongGroupSlots.PREFETCH_ROWS;
+        for (int from = 0; from < rows; from += chunk) {
+            int to = Math.min(rows, from + chunk);
+            if (longSlots.prefetches()) {
+                longSlots.prefetch(values, from, to);
+            }
+            for (int i = from; i < to; i++) {
+                groupIds[i] = nulls != null && nulls[i] ? nullGroup() : longGroup(values[i]);
+            }
         }
     }
 

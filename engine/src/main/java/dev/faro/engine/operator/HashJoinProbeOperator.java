@@ -30,6 +30,12 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private int[] buildRows = new int[1024];
     private boolean[] matched = new boolean[1024];
     private int[] selection = new int[1024];
+    /** Rows of one chunk of the batch that may have a partner ({@link #findPairsOneLong}). */
+    private final int[] candidates = new int[CHUNK_ROWS];
+    /** Where {@link #findPairsOneLong}'s prefetching reads go, so that the JIT cannot drop them. */
+    private long prefetched;
+    /** Rows per chunk of the one-key probe: their buckets' cache lines (at most 16 KiB) stay in L1 between passes. */
+    private static final int CHUNK_ROWS = 256;
     /** Per output column nothing above reads: a vector of default values standing in for it (grown, never written). */
     private final Vector[] fillers;
 
@@ -146,44 +152,59 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         int mask = table.mask;
         boolean stopAtFirst = firstOnly || table.uniqueKeys;
         JoinFilter filter = table.filter;
+        boolean prefetch = mask + 1 >= LongGroupSlots.PREFETCH_MIN_SLOTS;
+        int[] candidates = this.candidates;
         int pairs = 0;
-        for (int i = 0; i < rows; i++) {
-            if (anyNull[i]) {
-                continue;
-            }
-            long hash = hashes[i];
-            if (filter != null && !filter.mightContain(hash)) {
-                continue; // no build row has this key (the table not touched)
-            }
-            long value = values[i];
-            int bucket = (int) hash & mask;
-            long entry = headKeys[2 * bucket + 1];
-            if (entry < 0) {
-                continue;
-            }
-            int b = (int) entry;
-            if (headKeys[2 * bucket] != value) {
-                if ((entry & JoinHashTable.MORE_ROWS) == 0) {
-                    continue; // the only row of the bucket has another key: no need to touch the chain
+        for (int from = 0; from < rows; from += CHUNK_ROWS) {
+            int to = Math.min(rows, from + CHUNK_ROWS);
+            // pass 1: the rows that may have a partner; on a large table, read their buckets now (group prefetching:
+            // independent loads whose cache misses overlap, where pass 2's would come one after another)
+            int count = 0;
+            long touched = 0;
+            for (int i = from; i < to; i++) {
+                long hash = hashes[i];
+                if (anyNull[i] || (filter != null && !filter.mightContain(hash))) {
+                    continue; // NULL matches nothing; the filter knows that no build row has this key
                 }
-                b = next[b];
-                while (b >= 0 && buildValues[b] != value) {
+                candidates[count++] = i;
+                if (prefetch) {
+                    touched += headKeys[2 * ((int) hash & mask) + 1];
+                }
+            }
+            prefetched += touched;
+            // pass 2: the bucket's first key beside its row, the chain only past it
+            for (int c = 0; c < count; c++) {
+                int i = candidates[c];
+                long value = values[i];
+                int bucket = (int) hashes[i] & mask;
+                long entry = headKeys[2 * bucket + 1];
+                if (entry < 0) {
+                    continue;
+                }
+                int b = (int) entry;
+                if (headKeys[2 * bucket] != value) {
+                    if ((entry & JoinHashTable.MORE_ROWS) == 0) {
+                        continue; // the only row of the bucket has another key: no need to touch the chain
+                    }
                     b = next[b];
+                    while (b >= 0 && buildValues[b] != value) {
+                        b = next[b];
+                    }
                 }
-            }
-            while (b >= 0) {
-                if (pairs == probeRows.length) {
-                    ensurePairs(pairs + 1);
-                }
-                probeRows[pairs] = i;
-                buildRows[pairs] = b;
-                pairs++;
-                if (stopAtFirst) {
-                    break;
-                }
-                b = next[b];
-                while (b >= 0 && buildValues[b] != value) {
+                while (b >= 0) {
+                    if (pairs == probeRows.length) {
+                        ensurePairs(pairs + 1);
+                    }
+                    probeRows[pairs] = i;
+                    buildRows[pairs] = b;
+                    pairs++;
+                    if (stopAtFirst) {
+                        break;
+                    }
                     b = next[b];
+                    while (b >= 0 && buildValues[b] != value) {
+                        b = next[b];
+                    }
                 }
             }
         }

@@ -47,6 +47,22 @@ class JoinProbeKernelTest {
         }
     }
 
+    @Test
+    void oneLongKeyProbeOfALargeTableEqualsTheGeneralProbe() {
+        // 40,000 build rows: 2^17 buckets, so the one-key probe reads its buckets ahead (and the filter is on)
+        Random random = new Random(29);
+        for (boolean uniqueBuild : new boolean[] {true, false}) {
+            List<Batch> build = List.of(batch(random, 40_000, 80_000, uniqueBuild, true));
+            List<Batch> probes =
+                    List.of(batch(random, 9000, 120_000, false, true), batch(random, 300, 80_000, false, false));
+            for (JoinType type : JoinType.values()) {
+                assertThat(run(type, build, probes, List.of("k"), List.of("bk")))
+                        .as("%s join, unique build %s", type, uniqueBuild)
+                        .isEqualTo(run(type, build, probes, List.of("k", "k"), List.of("bk", "bk")));
+            }
+        }
+    }
+
     private static List<List<Object>> run(
             JoinType type, List<Batch> build, List<Batch> probes, List<String> probeKeys, List<String> buildKeys) {
         JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(BUILD, buildKeys);
