@@ -5,7 +5,7 @@ import dev.faro.bench.tpch.TpchBenchmarkConfig;
 import dev.faro.bench.tpch.TpchBenchmarkReport;
 import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.fabric.ucx.UcxFabricProvider;
-import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -89,7 +89,8 @@ final class BenchTpchCommand implements Callable<Integer> {
             paramLabel = "T",
             split = ",",
             description = "Exchange transports to compare, in report order: shuffle designs (MESQ/SR, SESQ/SR,"
-                    + " SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR), tcp (the TCP socket baseline) or all"
+                    + " SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR), tcp (the TCP socket baseline), the"
+                    + " transports other modules register (an unknown name lists them), or all of them"
                     + " (default: MESQ/SR, the six RC designs and tcp).")
     private List<String> transports;
 
@@ -129,10 +130,7 @@ final class BenchTpchCommand implements Callable<Integer> {
             if (cluster.provider().equals(UcxFabricProvider.NAME)) {
                 for (String transport : config.transports()) {
                     if (transport.equalsIgnoreCase("all")
-                            || (!transport.equalsIgnoreCase("tcp")
-                                    && EndpointDesign.parse(transport)
-                                            .implementation()
-                                            .needsDatagrams())) {
+                            || TpchOptions.needsDatagrams(ExchangeTransports.resolve(transport))) {
                         throw new IllegalArgumentException("transport " + transport + " needs UD queue pairs, and"
                                 + " the ucx fabric has none: name RC designs or tcp with --transports, or use"
                                 + " --provider net");

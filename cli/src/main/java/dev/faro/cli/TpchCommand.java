@@ -70,12 +70,12 @@ final class TpchCommand implements Callable<Integer> {
     private List<String> queries = List.of("3", "4", "10");
 
     @Option(
-            names = "--design",
-            paramLabel = "DESIGN",
-            description =
-                    "Shuffle design of the exchanges by paper name"
-                            + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
-                            + " on shm; MEMQ/SR on ucx, which has RC queue pairs only), or 'tcp' for the plain TCP socket baseline.")
+            names = {"--transport", "--design"},
+            paramLabel = "T",
+            description = "Exchange transport: a shuffle design by paper name"
+                    + " (SESQ/SR, MESQ/SR, SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR; default: MESQ/SR, the best"
+                    + " on shm; MEMQ/SR on ucx, which has RC queue pairs only), 'tcp' for the plain TCP socket"
+                    + " baseline, or a transport another module registers (an unknown name lists them).")
     private String design;
 
     @Option(
@@ -151,7 +151,7 @@ final class TpchCommand implements Callable<Integer> {
         int nodeCount = start.config().nodes();
         try (TpchSession session = TpchSession.start(start, settings, line -> progress(err, line))) {
             for (int number : numbers) {
-                progress(err, "running Q" + number + " (" + settings.exchangeName() + ")");
+                progress(err, "running Q" + number + " (" + settings.transport() + ")");
                 QueryOutcome outcome = session.run(number);
                 output.add(outcome);
                 if (out.checkError()) {

@@ -6,6 +6,7 @@ import dev.faro.engine.tpch.TpchQueries;
 import dev.faro.fabric.ucx.UcxFabricProvider;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.EndpointImplementation;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -61,28 +62,31 @@ final class TpchOptions {
     }
 
     /**
-     * {@code settings} with the exchanges of {@code design}: a design's paper name, or {@code tcp}; null for the
-     * default, MESQ/SR, or MEMQ/SR on {@code ucx}, whose fabric has no UD queue pairs (a UD design is refused there).
+     * {@code settings} with the exchanges over {@code transport}: any name {@link ExchangeTransports#resolve} takes (a
+     * design's paper name, {@code tcp}, or a transport another module registers); null for the default, MESQ/SR, or
+     * MEMQ/SR on {@code ucx}, whose fabric has no UD queue pairs (a UD design is refused there).
      */
-    static TpchSettings exchange(TpchSettings settings, String design, String provider) {
+    static TpchSettings exchange(TpchSettings settings, String transport, String provider) {
         boolean rcOnly = provider.equals(UcxFabricProvider.NAME);
-        if (design == null) {
+        if (transport == null) {
             return settings.withDesign(rcOnly ? EndpointDesign.MEMQ_SR : EndpointDesign.MESQ_SR);
         }
-        if (design.strip().equalsIgnoreCase("tcp")) {
-            return settings.withTcpSockets();
-        }
-        EndpointDesign parsed;
-        try {
-            parsed = EndpointDesign.parse(design);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + " or tcp");
-        }
-        if (rcOnly && parsed.implementation() == EndpointImplementation.UD_TWO_SIDED) {
-            throw new IllegalArgumentException(parsed.paperName() + " needs UD queue pairs, which the ucx fabric does"
+        TpchSettings chosen = settings.withTransport(transport);
+        if (rcOnly && needsDatagrams(chosen.transport())) {
+            throw new IllegalArgumentException(chosen.transport() + " needs UD queue pairs, which the ucx fabric does"
                     + " not offer; choose an RC design (SEMQ/SR, MEMQ/SR, SEMQ/RD, MEMQ/RD, SEMQ/WR, MEMQ/WR) or tcp");
         }
-        return settings.withDesign(parsed);
+        return chosen;
+    }
+
+    /** Whether the transport {@code name} (canonical) is a design on UD queue pairs, which the ucx fabric lacks. */
+    static boolean needsDatagrams(String name) {
+        for (EndpointDesign design : EndpointDesign.values()) {
+            if (design.paperName().equals(name)) {
+                return design.implementation() == EndpointImplementation.UD_TWO_SIDED;
+            }
+        }
+        return false;
     }
 
     /** A JVM heap size like {@code 4g}, {@code 512m} or {@code 1048576k}, in MiB. */

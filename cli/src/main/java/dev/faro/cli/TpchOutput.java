@@ -83,7 +83,7 @@ final class TpchOutput {
                 number(settings.scaleFactor()),
                 nodes,
                 nodes == 1 ? "" : "s",
-                settings.exchangeName(),
+                settings.transport(),
                 settings.placement().optionName(),
                 settings.threads(),
                 settings.threads() == 1 ? "" : "s");
@@ -125,7 +125,7 @@ final class TpchOutput {
         ObjectNode document = mapper.createObjectNode();
         document.put("scaleFactor", settings.scaleFactor())
                 .put("nodes", nodes)
-                .put("design", settings.exchangeName())
+                .put("design", settings.transport())
                 .put("placement", settings.placement().optionName())
                 .put("threadsPerNode", settings.threads());
         ArrayNode queries = document.putArray("queries");

@@ -7,6 +7,7 @@ import dev.faro.cluster.tpch.TpchSession;
 import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,7 +35,6 @@ public final class TpchBenchmark {
     /** The name of the single-process reference in the report. */
     static final String DUCKDB = "DuckDB";
 
-    static final String TCP = "TCP sockets";
     /** The one cluster system of a single-node run: the engine alone. */
     static final String FARO = "Faro";
 
@@ -132,9 +132,10 @@ public final class TpchBenchmark {
     }
 
     /**
-     * The named transports as settings, in the given order, keyed by their names in the report: a design's paper or
-     * constant name in any case ("MESQ/SR", "mesq_sr"), {@code tcp} for the TCP socket baseline, or {@code all} for
-     * the eight designs and TCP.
+     * The named transports as settings, in the given order, keyed by their names in the report: any name
+     * {@link ExchangeTransports#resolve} takes (a design's paper or constant name in any case, "MESQ/SR" or "mesq_sr";
+     * {@code tcp} for the TCP socket baseline; a transport another module registers), or {@code all} for every
+     * transport on the class path.
      *
      * @throws IllegalArgumentException naming the known transports, for an unknown or repeated one
      */
@@ -142,38 +143,22 @@ public final class TpchBenchmark {
         Map<String, TpchSettings> systems = new LinkedHashMap<>();
         java.util.Set<String> named = new java.util.HashSet<>();
         for (String name : names) {
-            String trimmed = name.trim();
-            if (trimmed.equalsIgnoreCase("all")) {
-                for (EndpointDesign design : EndpointDesign.values()) {
-                    systems.putIfAbsent(design.paperName(), base.withDesign(design));
+            if (name.strip().equalsIgnoreCase("all")) {
+                for (String transport : ExchangeTransports.names()) {
+                    systems.putIfAbsent(transport, base.withTransport(transport));
                 }
-                systems.putIfAbsent(TCP, base.withTcpSockets());
                 continue;
             }
             String key;
-            TpchSettings settings;
-            if (trimmed.equalsIgnoreCase("tcp") || trimmed.equalsIgnoreCase(TCP)) {
-                key = TCP;
-                settings = base.withTcpSockets();
-            } else {
-                EndpointDesign design;
-                try {
-                    design = EndpointDesign.parse(trimmed);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("unknown transport '" + trimmed + "'; known: all, tcp, "
-                            + String.join(
-                                    ", ",
-                                    java.util.Arrays.stream(EndpointDesign.values())
-                                            .map(EndpointDesign::paperName)
-                                            .toList()));
-                }
-                key = design.paperName();
-                settings = base.withDesign(design);
+            try {
+                key = ExchangeTransports.resolve(name);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage() + ", or all");
             }
             if (!named.add(key)) { // a name given twice; one that 'all' also covers is fine, in either order
                 throw new IllegalArgumentException("transport " + key + " is named twice");
             }
-            systems.putIfAbsent(key, settings);
+            systems.putIfAbsent(key, base.withTransport(key));
         }
         if (systems.isEmpty()) {
             throw new IllegalArgumentException("no transports given");

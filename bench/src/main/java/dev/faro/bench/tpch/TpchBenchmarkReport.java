@@ -4,6 +4,7 @@ import dev.faro.bench.report.CsvWriter;
 import dev.faro.bench.report.MachineInfo;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.RunMetadata;
+import dev.faro.shuffle.transport.BuiltInTransports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -117,7 +118,7 @@ public final class TpchBenchmarkReport {
      */
     public String table() {
         String first = clusterSystems.getFirst();
-        boolean tcp = clusterSystems.contains(TpchBenchmark.TCP) && clusterSystems.size() > 1;
+        boolean tcp = clusterSystems.contains(BuiltInTransports.TCP) && clusterSystems.size() > 1;
         List<ResultTable.Column> columns = new ArrayList<>();
         columns.add(ResultTable.Column.text("query"));
         for (String system : clusterSystems) {
@@ -178,11 +179,11 @@ public final class TpchBenchmarkReport {
         row.add(ratio(seconds.get(best) / duck));
         if (tcp) {
             double bestOther = clusterSystems.stream()
-                    .filter(system -> !system.equals(TpchBenchmark.TCP))
+                    .filter(system -> !system.equals(BuiltInTransports.TCP))
                     .mapToDouble(seconds::get)
                     .min()
                     .orElseThrow();
-            row.add(ratio(seconds.get(TpchBenchmark.TCP) / bestOther));
+            row.add(ratio(seconds.get(BuiltInTransports.TCP) / bestOther));
         }
         row.add(String.format(Locale.ROOT, "%.1f", shuffledMegabytes));
         return row;

@@ -9,11 +9,9 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.exec.QueryExecutor;
 import dev.faro.engine.exec.QueryResult;
-import dev.faro.shuffle.baseline.TcpShuffleConfig;
-import dev.faro.shuffle.endpoint.EndpointConfig;
-import dev.faro.shuffle.transport.DesignTransport;
 import dev.faro.shuffle.transport.ExchangeTransport;
-import dev.faro.shuffle.transport.TcpSocketTransport;
+import dev.faro.shuffle.transport.ExchangeTransports;
+import dev.faro.shuffle.transport.TransportNode;
 
 /**
  * Task {@value #TYPE}: executes a plan on this node against the catalog a {@link TpchLoadHandler} left, exchanging
@@ -60,24 +58,24 @@ public final class QueryHandler implements TaskHandler {
         return TaskReply.of(reply);
     }
 
-    /** The task's transport over this worker's fabric or sockets, with the cluster's stall timeout and progress. */
+    /** The worker attribute holding the objects transports keep across queries ({@link TransportNode#shared}). */
+    static final String TRANSPORT_OBJECTS = "transport.shared";
+
+    /**
+     * The task's transport at this worker, with the cluster's stall timeout and progress. The objects transports share
+     * across queries live as long as the worker's session (the worker process ends with it).
+     */
     static ExchangeTransport transport(WorkerContext context, QueryTask task) {
-        return switch (task.transport()) {
-            case FABRIC ->
-                new DesignTransport(
+        TransportNode.Shared shared = (TransportNode.Shared)
+                context.attributes().computeIfAbsent(TRANSPORT_OBJECTS, key -> new TransportNode.Shared());
+        return ExchangeTransports.create(
+                task.transport(),
+                new TransportNode(
                         context.fabric(),
                         context.exchange(),
-                        task.design(),
-                        threads -> EndpointConfig.defaults(task.design(), threads)
-                                .withStallTimeout(context.exchangeStallTimeout())
-                                .withProgress(context.progress()));
-            case TCP_SOCKETS ->
-                new TcpSocketTransport(
-                        context.exchange(),
                         context.secret(),
-                        threads -> TcpShuffleConfig.perThread(threads)
-                                .withStallTimeout(context.exchangeStallTimeout())
-                                .withProgress(context.progress()));
-        };
+                        context.exchangeStallTimeout(),
+                        context.progress(),
+                        shared));
     }
 }

@@ -6,22 +6,19 @@ import dev.faro.cluster.protocol.Json;
 import dev.faro.cluster.protocol.ProtocolException;
 import dev.faro.engine.plan.PlanJson;
 import dev.faro.engine.plan.PlanNode;
-import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.util.Objects;
 
 /**
- * The payload of a {@value QueryHandler#TYPE} task: {@code {"queryId": "q7", "plan": {...}, "design": "MESQ_SR",
- * "transport": "FABRIC", "threads": 2}} ({@code transport} may be absent: {@code FABRIC}; {@code TCP_SOCKETS} is the
- * socket baseline, and the design is then ignored). The coordinator writes it with {@link #toJson}, each worker reads
- * it with {@link #fromJson}.
+ * The payload of a {@value QueryHandler#TYPE} task: {@code {"queryId": "q7", "plan": {...}, "transport": "MESQ/SR",
+ * "threads": 2}}. The coordinator writes it with {@link #toJson}, each worker reads it with {@link #fromJson}.
  *
  * @param queryId names the query's exchanges, the same on every node
  * @param plan the physical plan (JSON, see {@link PlanJson})
- * @param design the shuffle design of the exchanges over the fabric
- * @param transport what carries the exchanges
+ * @param transport what carries the exchanges: an {@link ExchangeTransports} name, in the canonical form
  * @param threads engine threads on each node, 1 to {@value #MAX_THREADS}
  */
-public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, ShuffleTransport transport, int threads) {
+public record QueryTask(String queryId, PlanNode plan, String transport, int threads) {
 
     /** The most threads a task may ask of a node: more is a corrupt payload, not a plan for this hardware. */
     public static final int MAX_THREADS = 4096;
@@ -31,8 +28,7 @@ public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, Sh
     public QueryTask {
         Objects.requireNonNull(queryId, "queryId is null");
         Objects.requireNonNull(plan, "plan is null");
-        Objects.requireNonNull(design, "design is null");
-        Objects.requireNonNull(transport, "transport is null");
+        transport = ExchangeTransports.resolve(Objects.requireNonNull(transport, "transport is null"));
         checkThreads(threads);
     }
 
@@ -46,8 +42,7 @@ public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, Sh
         ObjectNode payload = Json.object();
         payload.put("queryId", queryId);
         payload.set("plan", PlanJson.mapper().valueToTree(plan));
-        payload.put("design", design.name());
-        payload.put("transport", transport.name());
+        payload.put("transport", transport);
         payload.put("threads", threads);
         return payload;
     }
@@ -55,8 +50,8 @@ public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, Sh
     /**
      * Decodes a payload a peer sent.
      *
-     * @throws ProtocolException when it is not one (a field missing, of the wrong kind or out of range, or a plan
-     *     that does not decode or validate)
+     * @throws ProtocolException when it is not one (a field missing, of the wrong kind or out of range, a plan that
+     *     does not decode or validate, or a transport this worker does not have)
      */
     public static QueryTask fromJson(JsonNode payload) {
         Json.requireObject(payload, WHAT);
@@ -67,13 +62,10 @@ public record QueryTask(String queryId, PlanNode plan, EndpointDesign design, Sh
         } catch (IllegalArgumentException e) {
             throw new ProtocolException(WHAT + ": " + e.getMessage(), e);
         }
-        EndpointDesign design = Json.enumValue(payload, "design", EndpointDesign.class, WHAT);
-        ShuffleTransport transport = payload.hasNonNull("transport")
-                ? Json.enumValue(payload, "transport", ShuffleTransport.class, WHAT)
-                : ShuffleTransport.FABRIC;
+        String transport = Json.text(payload, "transport", WHAT);
         int threads = Json.intNumber(payload, "threads", WHAT);
         try {
-            return new QueryTask(queryId, plan, design, transport, threads);
+            return new QueryTask(queryId, plan, transport, threads);
         } catch (IllegalArgumentException e) {
             throw new ProtocolException(WHAT + ": " + e.getMessage(), e);
         }

@@ -160,13 +160,13 @@ public final class TpchSession implements AutoCloseable {
         return cluster.workerPids();
     }
 
-    /** Runs TPC-H query {@code number} with the session's design. */
+    /** Runs TPC-H query {@code number} over the session's transport. */
     public QueryOutcome run(int number) {
         return run(number, settings);
     }
 
     /**
-     * Runs TPC-H query {@code number} with {@code overrides}' design, transport and threads (same database). When a
+     * Runs TPC-H query {@code number} with {@code overrides}' transport and threads (same database). When a
      * worker that joined from another host is lost during the query, says so to the progress consumer and runs the
      * query once more: that waits up to the join timeout for a new worker to join in its place (and load its share),
      * and otherwise fails with a {@link ClusterException} naming the lost worker.
@@ -191,13 +191,8 @@ public final class TpchSession implements AutoCloseable {
 
     private QueryOutcome runOnce(int number, TpchSettings overrides) {
         String queryId = "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet();
-        JsonNode payload = new QueryTask(
-                        queryId,
-                        TpchQueries.plan(number),
-                        overrides.design(),
-                        overrides.transport(),
-                        overrides.threads())
-                .toJson();
+        JsonNode payload =
+                new QueryTask(queryId, TpchQueries.plan(number), overrides.transport(), overrides.threads()).toJson();
         long start = System.nanoTime();
         List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);
         long elapsed = System.nanoTime() - start;

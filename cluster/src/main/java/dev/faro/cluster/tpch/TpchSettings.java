@@ -2,14 +2,18 @@ package dev.faro.cluster.tpch;
 
 import dev.faro.engine.tpch.Placement;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.transport.BuiltInTransports;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.util.Objects;
 
 /**
- * What a {@link TpchSession} runs: the database (scale factor, placement), the engine threads per node, and what
- * carries the exchanges: the fabric with a shuffle design, or the TCP socket baseline (the design is then ignored).
+ * What a {@link TpchSession} runs: the database (scale factor, placement), the engine threads per node, and the
+ * exchange transport that carries the exchanges (an {@link ExchangeTransports} name: a shuffle design such as
+ * {@code MESQ/SR}, {@code TCP sockets}, or any transport another module registers).
+ *
+ * @param transport the transport's canonical name (any form {@link ExchangeTransports#resolve} takes is accepted)
  */
-public record TpchSettings(
-        double scaleFactor, Placement placement, int threads, EndpointDesign design, ShuffleTransport transport) {
+public record TpchSettings(double scaleFactor, Placement placement, int threads, String transport) {
 
     /**
      * At most this many engine threads per node: each thread has its own send buffers per exchange and destination;
@@ -18,8 +22,9 @@ public record TpchSettings(
      */
     public static final int MAX_THREADS = 32;
 
+    /** The exchanges over the fabric with {@code design}. */
     public TpchSettings(double scaleFactor, Placement placement, int threads, EndpointDesign design) {
-        this(scaleFactor, placement, threads, design, ShuffleTransport.FABRIC);
+        this(scaleFactor, placement, threads, design.paperName());
     }
 
     public TpchSettings {
@@ -27,8 +32,7 @@ public record TpchSettings(
             throw new IllegalArgumentException("the scale factor must be positive, got " + scaleFactor);
         }
         Objects.requireNonNull(placement, "placement is null");
-        Objects.requireNonNull(design, "design is null");
-        Objects.requireNonNull(transport, "transport is null");
+        transport = ExchangeTransports.resolve(Objects.requireNonNull(transport, "transport is null"));
         if (threads < 1 || threads > MAX_THREADS) {
             throw new IllegalArgumentException(
                     "threads per node must be between 1 and " + MAX_THREADS + ", got " + threads);
@@ -37,16 +41,20 @@ public record TpchSettings(
 
     /** The exchanges over the fabric with {@code value}. */
     public TpchSettings withDesign(EndpointDesign value) {
-        return new TpchSettings(scaleFactor, placement, threads, value, ShuffleTransport.FABRIC);
+        return withTransport(value.paperName());
     }
 
     /** The exchanges over the TCP socket baseline. */
     public TpchSettings withTcpSockets() {
-        return new TpchSettings(scaleFactor, placement, threads, design, ShuffleTransport.TCP_SOCKETS);
+        return withTransport(BuiltInTransports.TCP);
     }
 
-    /** What carries the exchanges, for people: the design's paper name, or {@code TCP sockets}. */
-    public String exchangeName() {
-        return transport == ShuffleTransport.TCP_SOCKETS ? "TCP sockets" : design.paperName();
+    /**
+     * The exchanges over the transport {@code name} (any form {@link ExchangeTransports#resolve} takes).
+     *
+     * @throws IllegalArgumentException naming the known transports, for an unknown one
+     */
+    public TpchSettings withTransport(String name) {
+        return new TpchSettings(scaleFactor, placement, threads, name);
     }
 }

@@ -134,7 +134,7 @@ class TpchSoakIT {
             int query, TpchSettings system, List<List<Object>> rows, Map<Integer, List<List<Object>>> answers) {
         List<List<Object>> first = answers.putIfAbsent(query, rows);
         if (first != null) {
-            assertThat(rows).as("Q%d over %s", query, system.exchangeName()).isEqualTo(first);
+            assertThat(rows).as("Q%d over %s", query, system.transport()).isEqualTo(first);
         }
     }
 

@@ -10,11 +10,10 @@ import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
-import dev.faro.shuffle.baseline.TcpShuffleConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
-import dev.faro.shuffle.transport.DesignTransport;
 import dev.faro.shuffle.transport.ExchangeTransport;
-import dev.faro.shuffle.transport.TcpSocketTransport;
+import dev.faro.shuffle.transport.ExchangeTransports;
+import dev.faro.shuffle.transport.TransportNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +37,9 @@ final class InJvmNodes implements AutoCloseable {
 
     private final List<Catalog> catalogs;
     private final List<Fabric> fabrics = new ArrayList<>();
+    /** Each node's objects that transports keep across queries. */
+    private final List<TransportNode.Shared> shared = new ArrayList<>();
+
     private final ExecutorService executor;
     private final int threads;
 
@@ -51,6 +53,7 @@ final class InJvmNodes implements AutoCloseable {
             for (int node = 0; node < catalogs.size(); node++) {
                 fabrics.add(Fabrics.open(FabricConfig.of("shm", "tpch-" + cluster + "-node-" + node)
                         .withOption("shm.directory", shmDirectory.toString())));
+                shared.add(new TransportNode.Shared());
             }
         }
     }
@@ -62,7 +65,7 @@ final class InJvmNodes implements AutoCloseable {
         return run(plan, design.name());
     }
 
-    /** Runs {@code plan} over {@code transport}: a design's name or {@link #TCP}. */
+    /** Runs {@code plan} over {@code transport}: any {@link ExchangeTransports} name (a design's, {@link #TCP}, ...). */
     QueryResult run(PlanNode plan, String transport) throws Exception {
         int nodes = catalogs.size();
         if (nodes == 1) {
@@ -72,9 +75,8 @@ final class InJvmNodes implements AutoCloseable {
         LocalPeerExchange.Group group = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
         List<Future<QueryResult>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
-            ExchangeTransport carrier = transport.equals(TCP)
-                    ? new TcpSocketTransport(group.member(node), SECRET, TcpShuffleConfig::perThread)
-                    : new DesignTransport(fabrics.get(node), group.member(node), EndpointDesign.parse(transport));
+            ExchangeTransport carrier = ExchangeTransports.create(
+                    transport, TransportNode.of(fabrics.get(node), group.member(node), SECRET, shared.get(node)));
             ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, carrier, queryId);
             results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
         }
@@ -93,6 +95,9 @@ final class InJvmNodes implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
+        for (TransportNode.Shared objects : shared) {
+            objects.close();
+        }
         for (Fabric fabric : fabrics) {
             fabric.close();
         }

@@ -11,6 +11,7 @@ import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.Table;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,14 +69,16 @@ class TpchQueryTest {
         assertMatches(0.01, 2, 10, design.name(), Placement.RANDOM);
     }
 
-    /** Every transport behind the exchange SPI: the eight designs and the TCP baseline. */
+    /**
+     * Every transport behind the exchange SPI on this test's class path: the eight designs, the TCP baseline, and
+     * those of the modules this one depends on for tests.
+     */
     Stream<Arguments> transports() {
         List<Arguments> cases = new ArrayList<>();
         for (int nodes = 2; nodes <= 3; nodes++) {
-            for (EndpointDesign design : EndpointDesign.values()) {
-                cases.add(Arguments.of(nodes, design.name()));
+            for (String transport : ExchangeTransports.names()) {
+                cases.add(Arguments.of(nodes, transport));
             }
-            cases.add(Arguments.of(nodes, InJvmNodes.TCP));
         }
         return cases.stream();
     }

@@ -7,6 +7,17 @@
  * middleware, the zero-sided switch) becomes one more {@link dev.faro.shuffle.transport.ExchangeTransport}, and
  * {@code faro bench tpch --transports} then compares it with the others on the same queries.
  *
+ * <h2>Plugging one in</h2>
+ * A module registers a {@link dev.faro.shuffle.transport.TransportFactory} with {@link java.util.ServiceLoader}
+ * ({@code META-INF/services/dev.faro.shuffle.transport.TransportFactory}); {@link
+ * dev.faro.shuffle.transport.ExchangeTransports} finds every factory on the class path and makes a transport by name
+ * for each query at each node, from a {@link dev.faro.shuffle.transport.TransportNode}: the node's fabric, the query's
+ * peers, the cluster secret, the stall timeout and progress signal, and the node's objects that outlive queries (a
+ * multiplexer or middleware instance every query shares). The worker, {@code faro tpch --transport},
+ * {@code faro bench tpch --transports} and the engine's {@code TpchQueryTest} reach a transport only by its name; none
+ * of them changes when a transport is added. This module's own are {@link
+ * dev.faro.shuffle.transport.BuiltInTransports}.
+ *
  * <h2>What a transport provides</h2>
  * <ul>
  *   <li><b>Open, collectively.</b> {@link dev.faro.shuffle.transport.ExchangeTransport#open} is called by every node
