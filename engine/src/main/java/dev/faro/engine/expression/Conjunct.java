@@ -300,6 +300,55 @@ abstract sealed class Conjunct {
         }
     }
 
+    /**
+     * {@code SUBSTRING(value, start, length) IN (constants)} on a VARCHAR column, comparing the constants with the
+     * value's characters in place (Q22's country codes): no substring is made, where the evaluator makes one per row.
+     */
+    static final class SubstringIn extends Conjunct {
+        private final int column;
+        private final int start;
+        private final int length;
+        private final String[] constants;
+
+        SubstringIn(int column, int start, int length, String[] constants) {
+            this.column = column;
+            this.start = start;
+            this.length = length;
+            this.constants = constants.clone();
+        }
+
+        @Override
+        int narrow(Batch batch, int[] selection, int count) {
+            String[] values = ((StringVector) batch.column(column)).values();
+            String[] constants = this.constants;
+            int out = 0;
+            for (int j = 0; j < count; j++) {
+                int row = selection[j];
+                String value = values[row];
+                if (value == null) {
+                    continue;
+                }
+                int from = Math.min(start - 1, value.length()); // SUBSTRING's bounds, as the evaluator takes them
+                int to = Math.min(value.length(), from + length);
+                boolean found = false;
+                for (String constant : constants) {
+                    if (constant.length() == to - from && value.regionMatches(from, constant, 0, to - from)) {
+                        found = true;
+                        break;
+                    }
+                }
+                selection[out] = row;
+                out += found ? 1 : 0;
+            }
+            return out;
+        }
+
+        @Override
+        int cost() {
+            return 3;
+        }
+    }
+
     /** {@code value LIKE pattern} or {@code NOT (value LIKE pattern)} on a VARCHAR column. */
     static final class Like extends Conjunct {
         private final int column;
