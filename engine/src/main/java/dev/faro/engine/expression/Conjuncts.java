@@ -65,8 +65,8 @@ final class Conjuncts {
                 String[] constants = stringConstants(in);
                 yield constants == null
                         ? null
-                        : new Conjunct.SubstringIn(
-                                input.indexOf(column.name()), substring.start(), substring.length(), constants);
+                        : new Conjunct.StringIn(
+                                input.indexOf(column.name()), constants, substring.start(), substring.length());
             }
             default -> null;
         };

@@ -2,16 +2,13 @@ package dev.faro.engine.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.faro.engine.plan.HashJoin;
 import dev.faro.engine.plan.JoinType;
-import dev.faro.engine.plan.Plans;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.LongVector;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.StringVector;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -73,6 +70,21 @@ class JoinFilterTest {
         }
     }
 
+    @Test
+    void aBuildGetsAFilterFromItsThresholdOn() {
+        Random random = new Random(1);
+        for (int threshold : new int[] {0, 3000, 3001}) {
+            JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(BUILD, List.of("bk"), threshold);
+            Operator builder = builds.create(0);
+            builder.addInput(batch(random, 3000, 5000, true, false));
+            builder.finish();
+            builds.complete(2);
+            assertThat(builds.table().filter != null)
+                    .as("threshold %d", threshold)
+                    .isEqualTo(threshold <= 3000);
+        }
+    }
+
     private static List<List<Object>> run(
             JoinType type,
             List<Batch> build,
@@ -80,32 +92,7 @@ class JoinFilterTest {
             List<String> probeKeys,
             List<String> buildKeys,
             int filterMinRows) {
-        JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(BUILD, buildKeys, filterMinRows);
-        Operator builder = builds.create(0);
-        for (Batch batch : build) {
-            builder.addInput(batch);
-        }
-        builder.finish();
-        builds.complete(2);
-        assertThat(builds.table().filter != null).isEqualTo(filterMinRows == 0);
-        HashJoin join = new HashJoin(
-                type,
-                Plans.scan("probe", PROBE, "k", "ps"),
-                Plans.scan("build", BUILD, "bk", "bs"),
-                probeKeys,
-                buildKeys,
-                null,
-                List.of());
-        Operator probe = new HashJoinProbeOperator.Factory(join, PROBE, builds).create(0);
-        List<List<Object>> rows = new ArrayList<>();
-        for (Batch batch : probes) {
-            probe.addInput(batch);
-            Batch output = probe.getOutput();
-            if (output != null) {
-                rows.addAll(output.rows());
-            }
-        }
-        return rows;
+        return JoinProbes.run(type, PROBE, BUILD, build, probes, probeKeys, buildKeys, filterMinRows);
     }
 
     /** Keys below {@code range} (distinct when unique), a two-letter string derived from the key beside them. */

@@ -2,9 +2,7 @@ package dev.faro.engine.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.faro.engine.plan.HashJoin;
 import dev.faro.engine.plan.JoinType;
-import dev.faro.engine.plan.Plans;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
@@ -65,31 +63,7 @@ class JoinProbeKernelTest {
 
     private static List<List<Object>> run(
             JoinType type, List<Batch> build, List<Batch> probes, List<String> probeKeys, List<String> buildKeys) {
-        JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(BUILD, buildKeys);
-        Operator builder = builds.create(0);
-        for (Batch batch : build) {
-            builder.addInput(batch);
-        }
-        builder.finish();
-        builds.complete(2);
-        HashJoin join = new HashJoin(
-                type,
-                Plans.scan("probe", PROBE, "k", "p"),
-                Plans.scan("build", BUILD, "bk", "b"),
-                probeKeys,
-                buildKeys,
-                null,
-                List.of());
-        Operator probe = new HashJoinProbeOperator.Factory(join, PROBE, builds).create(0);
-        List<List<Object>> rows = new ArrayList<>();
-        for (Batch batch : probes) {
-            probe.addInput(batch);
-            Batch output = probe.getOutput();
-            if (output != null) {
-                rows.addAll(output.rows());
-            }
-        }
-        return rows;
+        return JoinProbes.run(type, PROBE, BUILD, build, probes, probeKeys, buildKeys, JoinHashTable.FILTER_MIN_ROWS);
     }
 
     /** Keys below {@code range} (a permutation's prefix when unique), a running row number beside them. */
