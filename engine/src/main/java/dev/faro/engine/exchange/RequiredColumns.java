@@ -41,7 +41,8 @@ import java.util.Set;
  * Which output columns of each exchange of a plan the operators above it read, so that the others are pruned before
  * the exchange (VLDB16 §3.2.1): they do not travel, and the receiving side fills them with NULLs. Conservative: every
  * column an operator evaluates counts (all projections of a project, a FINAL aggregation's whole input), so a pruned
- * column is never read. Coordination code: once per query at compile time.
+ * column is never read. The same analysis tells filters and join probes which of their output columns nothing above
+ * reads ({@link #unread}: late materialisation). Coordination code: once per query at compile time.
  */
 public final class RequiredColumns {
 
