@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             BenchTpchCommand.class,
             BenchLocksCommand.class,
             BenchZeroSidedCommand.class,
+            BenchHyperCommand.class,
             BenchMiddlewareCommand.class
         })
 final class BenchCommand {}

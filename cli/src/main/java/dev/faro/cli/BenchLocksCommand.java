@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
                     + " send lock requests with WRITE_WITH_IMMEDIATE into the servers' mailboxes, and 2PC votes are one"
                     + " remote FETCH_ADD on the agent's vote word.",
             "Experiments (--experiments): remote = synthetic workload (10 locks/tx, random modes) against the"
-                    + " remote-lock probability, with the model of Eqs. 5.1-5.4 fitted from the same run (Table 5.1);"
+                    + " remote-lock probability, with the model of Eqs. 5.1-5.4 fed by micro-benchmarks of the same run"
+                    + " (local and remote lock, vote, clean-up; Table 5.1);"
                     + " isolation = TPC-C lock sets, serializable against read committed; nodes = TPC-C against node"
                     + " count; roles = the split of a node's threads between servers and agents. A latency breakdown"
                     + " (communication, queue, processing, vote, clean-up) follows, next to the round trip through the"
@@ -51,7 +52,8 @@ final class BenchLocksCommand implements Callable<Integer> {
             names = "--experiments",
             paramLabel = "E",
             split = ",",
-            description = "Which experiments: remote, isolation, nodes, roles (default: all).")
+            description = "Which experiments: remote, isolation, nodes, roles (default: these four), contention (only"
+                    + " when named: hot locks, so the breakdown shows queue time).")
     private List<String> experiments;
 
     @Option(

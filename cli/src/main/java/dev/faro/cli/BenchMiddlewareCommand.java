@@ -50,7 +50,8 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
             names = "--experiments",
             paramLabel = "E",
             split = ",",
-            description = "Which experiments: v1 (with V3 and V4 counts), v2 (default: both).")
+            description =
+                    "Which experiments: v1 (with V3 and V4 counts), v2, fig5 (TPC-C queries through the engine, NIO vs middleware; middleware-fig5.csv/png) (default: v1,v2).")
     private List<String> experiments;
 
     @Option(

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
                     + " in one invocation.",
             "Three local worker JVMs: node 0 runs the switch, node 1 the producer threads (and the baseline's drivers),"
                     + " node 2 the consumer threads. Zero-sided traffic is RoCE-like packets between simulated RC NICs"
-                    + " and the switch over UDP on 127.0.0.1; the baseline posts RC WRITEs on the --provider fabric.",
+                    + " and the switch over shared-memory packet rings (--link shm, the default) or UDP on 127.0.0.1"
+                    + " (--link udp); the baseline posts RC WRITEs on the --provider fabric.",
             "The switch's own forwarding rate (against perfect NICs, no I/O) is measured first; every figure is also"
                     + " shown as a ratio to it. Prints a table with the paper's column and writes zerosided.csv, .json"
                     + " and .png under --out."
@@ -75,6 +76,23 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             description = "The verbs fabric of the CPU-driven baseline: shm, net or ucx (default: ${DEFAULT-VALUE}).")
     private String provider = ZeroSidedBenchConfig.DEFAULT.provider();
 
+    @Option(
+            names = "--link",
+            paramLabel = "LINK",
+            description = "The zero-sided packet link: shm (byte-exact packets through shared-memory rings, no system"
+                    + " call per packet) or udp (a UDP datagram per packet on 127.0.0.1) (default: ${DEFAULT-VALUE}).")
+    private String link = ZeroSidedBenchConfig.DEFAULT.link();
+
+    @Option(
+            names = "--experiments",
+            paramLabel = "NAME",
+            split = ",",
+            description = "Experiments after Fig. 6, each run on the switch node in one process: batching (V2, Fig. 7),"
+                    + " latency (V3, polling vs doorbell, Fig. 10), q1 (V6, TPC-H Q1 load balancing, Fig. 16),"
+                    + " elasticity (V7, Fig. 13), replication (V8/V9, Figs. 12, 14), qos (V10, Fig. 11); all or"
+                    + " none (default: all).")
+    private List<String> experiments;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = ZeroSidedBenchConfig.DEFAULT.outputDirectory();
 
@@ -91,12 +109,20 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             return (quick ? ZeroSidedBenchConfig.QUICK : ZeroSidedBenchConfig.DEFAULT)
                     .with(flows, drivers, itemBytes, seconds, runs)
                     .withProvider(provider)
+                    .withLink(link)
+                    .withExperiments(
+                            experiments == null || experiments.equals(List.of("all"))
+                                    ? ZeroSidedBenchConfig.DEFAULT.experiments()
+                                    : experiments.equals(List.of("none")) ? List.of() : experiments)
                     .withOutputDirectory(outputDirectory);
         });
         return run.run(out -> {
             ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, run.progress()).run();
             out.print(report.table());
-            BenchRun.printWrote(out, List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+            List<Path> files =
+                    new java.util.ArrayList<>(List.of(report.csvFile(), report.metadataFile(), report.plotFile()));
+            files.addAll(report.experimentFiles());
+            BenchRun.printWrote(out, files);
         });
     }
 }

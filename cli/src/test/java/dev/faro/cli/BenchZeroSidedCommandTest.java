@@ -32,6 +32,8 @@ class BenchZeroSidedCommandTest {
                 "--item-size | 12    | item size must be a multiple of 8 up to 1M",
                 "--seconds   | 0     | seconds must be within (0, 600]",
                 "--runs      | 0     | runs must be within [1, 100]",
+                "--link      | tcp   | link must be shm or udp: tcp",
+                "--experiments | v99 | unknown experiment v99: known are batching, latency, q1",
             })
     void badValuesAreOneLineUsageErrors(String option, String value, String message) {
         assertThat(run("bench", "zerosided", option, value)).isEqualTo(CommandLine.ExitCode.USAGE);
@@ -52,6 +54,9 @@ class BenchZeroSidedCommandTest {
                         "--flows",
                         "--drivers",
                         "--provider",
-                        "--quick");
+                        "--quick",
+                        "--link",
+                        "--experiments",
+                        "Fig. 16");
     }
 }

@@ -17,6 +17,9 @@ final class DemuxQueue {
     private byte[] bytes;
     private int readIndex;
     private int writeIndex;
+    /** Bytes of the arrays allocated by growing (the owning worker's thread writes; approximate elsewhere). */
+    long grownBytes;
+
     /** Ends of stream received for this operator (from senders). */
     int endsOfStream;
 
@@ -52,7 +55,11 @@ final class DemuxQueue {
 
     private void compactOrGrow(int needed) {
         int used = writeIndex - readIndex;
-        byte[] target = used + needed <= bytes.length / 2 ? bytes : new byte[Math.max(bytes.length * 2, used + needed)];
+        byte[] target = bytes;
+        if (used + needed > bytes.length / 2) {
+            target = new byte[Math.max(bytes.length * 2, used + needed)];
+            grownBytes += target.length;
+        }
         System.arraycopy(bytes, readIndex, target, 0, used);
         bytes = target;
         readIndex = 0;

@@ -68,6 +68,19 @@ public final class MiddlewareWorker implements ShuffleQueues {
         this.longRow = arena.allocate(Long.BYTES, 8);
     }
 
+    /**
+     * Bytes the demux queues allocated growing since open: the one allocation after open, when rows of an operator
+     * are read (by a thread reading for another operator, or servicing while it waits) faster than that operator's
+     * reader takes them. Approximate while the worker runs.
+     */
+    public long demuxBytesGrown() {
+        long bytes = 0;
+        for (DemuxQueue queue : demux) {
+            bytes += queue.grownBytes;
+        }
+        return bytes;
+    }
+
     /** This worker's global id: process × workersPerProcess + local index. */
     @Override
     public int id() {
@@ -104,6 +117,48 @@ public final class MiddlewareWorker implements ShuffleQueues {
             waitForSpace(ring);
         }
         afterAppend(ring, Long.BYTES);
+    }
+
+    /**
+     * {@link #send} without waiting: appends the row if the ring towards {@code destination} has room and posts a
+     * WRITE when one is due; else asks for that ring to be written out and returns false (nothing appended). For
+     * callers that wait their own way (the exchange transport, whose waits are stall-checked).
+     */
+    @Override
+    public boolean trySend(int destination, int operator, MemorySegment row, long offset, int length) {
+        RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
+        OutgoingRing ring = outgoing[destination];
+        if (!ring.tryAppend(operator, row, offset, length)) {
+            ring.requestFlush();
+            ring.tryPost();
+            return false;
+        }
+        afterAppend(ring, length);
+        return true;
+    }
+
+    /**
+     * Ends this worker's rows of {@code operator} towards worker {@code destination} only, without waiting: appends
+     * the end-of-stream record and flushes that ring, or returns false when the ring has no room.
+     */
+    @Override
+    public boolean tryEndOfStream(int destination, int operator) {
+        RowRecordDescriptor.checkOperator(operator);
+        OutgoingRing ring = outgoing[destination];
+        boolean appended = ring.tryAppend(operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM);
+        ring.requestFlush();
+        ring.tryPost();
+        return appended;
+    }
+
+    @Override
+    public void push() {
+        middleware.checkUsable();
+        for (OutgoingRing ring : outgoing) {
+            ring.requestFlush();
+            ring.tryPost();
+        }
+        returnConsumedSpace();
     }
 
     /** Sends a row to every worker, this one included. */
@@ -143,6 +198,16 @@ public final class MiddlewareWorker implements ShuffleQueues {
      */
     @Override
     public int poll(int operator, MemorySegment into) {
+        return poll(operator, into, incoming.length);
+    }
+
+    /**
+     * {@link #poll(int, MemorySegment)} for an operator whose rows come from fewer senders than every worker: it
+     * ends once {@code expectedEnds} end-of-stream records of it arrived here (each sender that sends to this worker
+     * ends with one, {@link #tryEndOfStream}).
+     */
+    @Override
+    public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
         middleware.checkUsable();
         DemuxQueue queue = demux[operator];
@@ -156,7 +221,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
         if (!queue.isEmpty()) {
             return queue.remove(into);
         }
-        if (queue.endsOfStream == incoming.length) {
+        if (queue.endsOfStream == expectedEnds) {
             queue.endsOfStream = 0;
             return END;
         }

@@ -50,7 +50,13 @@ public final class NioShuffle implements AutoCloseable {
      * pair of workers on different processes (the lower global id connects). The exchange has one node per process.
      */
     public static NioShuffle open(MiddlewareConfig config, PeerExchange exchange) {
+        return open(config, exchange, "middleware.nio");
+    }
+
+    /** {@link #open(MiddlewareConfig, PeerExchange)} with the exchange's keys under {@code keyPrefix}. */
+    public static NioShuffle open(MiddlewareConfig config, PeerExchange exchange, String keyPrefix) {
         Objects.requireNonNull(config, "config is null");
+        Objects.requireNonNull(keyPrefix, "keyPrefix is null");
         int process = ShuffleMiddleware.checkExchange(config, exchange);
         int n = config.workersPerProcess();
         int total = config.workers();
@@ -63,7 +69,7 @@ public final class NioShuffle implements AutoCloseable {
                 servers[i].bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), total);
                 ports.putInt(((InetSocketAddress) servers[i].getLocalAddress()).getPort());
             }
-            byte[][] all = exchange.allGather("middleware.nio.ports", ports.array());
+            byte[][] all = exchange.allGather(keyPrefix + ".ports", ports.array());
             int accepts = 0;
             for (int i = 0; i < n; i++) {
                 int me = process * n + i;
@@ -113,7 +119,7 @@ public final class NioShuffle implements AutoCloseable {
                     }
                 }
             }
-            exchange.allGather("middleware.nio.connected", new byte[0]);
+            exchange.allGather(keyPrefix + ".connected", new byte[0]);
             return new NioShuffle(config, process, channels);
         } catch (IOException e) {
             closeAll(channels);

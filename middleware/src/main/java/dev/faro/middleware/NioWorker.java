@@ -125,25 +125,59 @@ public final class NioWorker implements ShuffleQueues {
 
     private void append(int destination, int operator, MemorySegment row, long offset, int length) {
         int local = destination - firstLocal;
+        while (!tryAppend(destination, operator, row, offset, length)) {
+            if (local >= 0 && local < localOut.length) {
+                waitForSpace(localOut[local]);
+            } else {
+                checkInterrupted();
+                drainChannels(-1, null, true);
+                if (out[destination].remaining() < RowRecordDescriptor.HEADER_LENGTH + Math.max(length, 0)) {
+                    awaitEvent();
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean trySend(int destination, int operator, MemorySegment row, long offset, int length) {
+        RowRecordDescriptor.checkRow(operator, length, config.maxRowBytes());
+        return tryAppend(destination, operator, row, offset, length);
+    }
+
+    @Override
+    public boolean tryEndOfStream(int destination, int operator) {
+        RowRecordDescriptor.checkOperator(operator);
+        boolean appended = tryAppend(destination, operator, longRow, 0, RowRecordDescriptor.END_OF_STREAM);
+        int local = destination - firstLocal;
+        if (local >= 0 && local < localOut.length) {
+            localOut[local].requestFlush();
+            localOut[local].tryPost();
+        } else if (out[destination].position() > 0) {
+            writeOut(destination);
+        }
+        return appended;
+    }
+
+    /** {@link #append} without waiting: false when the ring or the channel's buffer has no room. */
+    private boolean tryAppend(int destination, int operator, MemorySegment row, long offset, int length) {
+        int local = destination - firstLocal;
         if (local >= 0 && local < localOut.length) {
             OutgoingRing ring = localOut[local];
-            while (!ring.tryAppend(operator, row, offset, length)) {
-                waitForSpace(ring);
+            if (!ring.tryAppend(operator, row, offset, length)) {
+                ring.requestFlush();
+                ring.tryPost();
+                return false;
             }
             ring.tryPost();
-            return;
+            return true;
         }
         ByteBuffer buffer = out[destination];
         int recordLength = RowRecordDescriptor.HEADER_LENGTH + Math.max(length, 0);
-        while (buffer.remaining() < recordLength) {
+        if (buffer.remaining() < recordLength) {
             writeOut(destination);
             if (buffer.remaining() < recordLength) {
                 sendBlocks++;
-                checkInterrupted();
-                drainChannels(-1, null, true);
-                if (buffer.remaining() < recordLength) {
-                    awaitEvent();
-                }
+                return false;
             }
         }
         int position = buffer.position();
@@ -156,6 +190,13 @@ public final class NioWorker implements ShuffleQueues {
         if (buffer.position() >= config.writeThreshold()) {
             writeOut(destination);
         }
+        return true;
+    }
+
+    @Override
+    public void push() {
+        flush();
+        writeOwed();
     }
 
     private void waitForSpace(OutgoingRing ring) {
@@ -193,6 +234,11 @@ public final class NioWorker implements ShuffleQueues {
 
     @Override
     public int poll(int operator, MemorySegment into) {
+        return poll(operator, into, out.length);
+    }
+
+    @Override
+    public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
         DemuxQueue queue = demux[operator];
         if (!queue.isEmpty()) {
@@ -214,7 +260,7 @@ public final class NioWorker implements ShuffleQueues {
         if (!queue.isEmpty()) {
             return queue.remove(into);
         }
-        if (queue.endsOfStream == out.length) {
+        if (queue.endsOfStream == expectedEnds) {
             queue.endsOfStream = 0;
             return END;
         }

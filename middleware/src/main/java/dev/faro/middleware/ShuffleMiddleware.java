@@ -156,14 +156,24 @@ public final class ShuffleMiddleware implements AutoCloseable {
      * and the exchange stay the caller's; the exchange has one node per process.
      */
     public static ShuffleMiddleware open(Fabric fabric, MiddlewareConfig config, PeerExchange exchange) {
+        return open(fabric, config, exchange, "middleware");
+    }
+
+    /**
+     * {@link #open(Fabric, MiddlewareConfig, PeerExchange)} with the exchange's keys under {@code keyPrefix}
+     * ({@code keyPrefix.addresses}, {@code keyPrefix.connected}), for an exchange that opens more than one middleware.
+     */
+    public static ShuffleMiddleware open(
+            Fabric fabric, MiddlewareConfig config, PeerExchange exchange, String keyPrefix) {
         Objects.requireNonNull(fabric, "fabric is null");
+        Objects.requireNonNull(keyPrefix, "keyPrefix is null");
         Objects.requireNonNull(config, "config is null");
         int process = checkExchange(config, exchange);
         ShuffleMiddleware middleware = new ShuffleMiddleware(config, process, fabric);
         try {
-            byte[][] all = exchange.allGather("middleware.addresses", middleware.addresses());
+            byte[][] all = exchange.allGather(keyPrefix + ".addresses", middleware.addresses());
             middleware.connect(fabric, all);
-            exchange.allGather("middleware.connected", new byte[0]);
+            exchange.allGather(keyPrefix + ".connected", new byte[0]);
             middleware.networkThreadHandle.start();
             return middleware;
         } catch (RuntimeException e) {
@@ -311,6 +321,11 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 slot.wake();
             }
         }
+    }
+
+    /** Whether the middleware failed (a peer died, a connection broke) or was closed: it moves no more rows. */
+    public boolean unusable() {
+        return failure != null || closed;
     }
 
     /** Throws the middleware's failure, if any, or CLOSED after close. Any thread. */

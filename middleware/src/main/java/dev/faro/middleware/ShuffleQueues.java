@@ -49,6 +49,32 @@ public sealed interface ShuffleQueues permits MiddlewareWorker, NioWorker {
     /** Like {@link #poll}, but blocks until a row or the end arrives. */
     int take(int operator, MemorySegment into);
 
+    /**
+     * {@link #send} without waiting: appends the row if the queue towards {@code destination} has room (writing out
+     * what is due), else pushes that queue out and returns false (nothing appended). For callers that wait their own
+     * way (the exchange transport).
+     */
+    boolean trySend(int destination, int operator, MemorySegment row, long offset, int length);
+
+    /**
+     * Ends this worker's rows of {@code operator} towards {@code destination} only, without waiting, and pushes that
+     * queue out; false when it has no room (nothing appended).
+     */
+    boolean tryEndOfStream(int destination, int operator);
+
+    /**
+     * Pushes out every outgoing queue whatever the threshold and returns the space already read to its senders, so
+     * that nothing this worker holds keeps a peer waiting; reads nothing new (a thread waiting to send leaves the
+     * incoming rows to the readers, so that rows never pile up in the demux queues faster than they are taken).
+     */
+    void push();
+
+    /**
+     * {@link #poll(int, MemorySegment)} for an operator whose rows come from fewer senders than every worker: it
+     * ends once {@code expectedEnds} end-of-stream records of it arrived at this worker.
+     */
+    int poll(int operator, MemorySegment into, int expectedEnds);
+
     /** Gathers a row to the {@link #MASTER} worker. */
     default void gatherLong(int operator, long value) {
         sendLong(MASTER, operator, value);

@@ -6,7 +6,8 @@
  * and one incoming ring per worker pair, shared by every shuffle operator of a plan (rows carry an operator id and
  * are sorted into per-operator demux queues on read); the network thread; the batched WRITTEN and READ
  * notifications; the API of {@link dev.faro.middleware.MiddlewareWorker} (send, gather, broadcast, flush,
- * end-of-stream, poll, take). It knows nothing of plans or SQL.
+ * end-of-stream, poll, take). It knows nothing of plans or SQL; {@code dev.faro.middleware.exchange} makes it (and
+ * its NIO baseline) an exchange transport of the engine.
  *
  * <pre>
  *  sender worker s (process A)         network thread A        network thread B        receiver worker r (B)

@@ -5,7 +5,8 @@
  * takes part in communication.
  *
  * <p>Packages: {@code packet} (the byte-exact RoCE-like packet format, 24-bit PSNs), {@code link} (datagram links:
- * UDP on 127.0.0.1, an in-process network for fast tests, seeded loss / reordering / duplication / delay),
+ * shared-memory rings between processes, UDP on 127.0.0.1, an in-process network for fast tests, seeded loss /
+ * reordering / duplication / delay),
  * {@code nic} (the simulated RC NIC of a PU), {@code unit} (the PU library: the zero-sided buffer and the doorbell,
  * with no operation that moves data), {@code switching} (the switch's data plane, control plane, flows, and its
  * forwarding-rate probe). This package holds the glue a PU's set-up needs ({@link dev.faro.zerosided.BufferExposure},

@@ -11,9 +11,11 @@ import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
- * An in-process zero-sided set-up for tests: one switch and {@code nics} PU NICs on an {@link InProcessNetwork}, every
+ * An in-process zero-sided set-up for tests: one switch and {@code nics} PU NICs on an {@link InProcessNetwork} (or
+ * links of another kind), every
  * link injecting the same seeded faults, all agents on one thread once {@link #start()}ed.
  */
 final class Testbed implements AutoCloseable {
@@ -23,12 +25,19 @@ final class Testbed implements AutoCloseable {
     final ZeroSidedSwitch zeroSidedSwitch;
     final List<SimulatedRcNic> nics = new ArrayList<>();
     final List<FaultyLink> links = new ArrayList<>();
+    private final Supplier<PacketLink> opener;
     private final FaultInjection faults;
     private final long delayNs;
     private int seedOffset;
     private AgentRunner runner;
 
     Testbed(SwitchConfig config, FaultInjection faults, long delayNs, int nicCount) {
+        this(config, faults, delayNs, nicCount, null);
+    }
+
+    /** As above, with every link opened by {@code opener} (e.g. shared-memory links) instead of the in-process network. */
+    Testbed(SwitchConfig config, FaultInjection faults, long delayNs, int nicCount, Supplier<PacketLink> opener) {
+        this.opener = opener == null ? network::open : opener;
         this.faults = faults;
         this.delayNs = delayNs;
         this.zeroSidedSwitch = new ZeroSidedSwitch(link(), config);
@@ -41,7 +50,7 @@ final class Testbed implements AutoCloseable {
     PacketLink link() {
         FaultInjection seeded = new FaultInjection(
                 faults.seed() + 7919L * seedOffset++, faults.lossRate(), faults.reorderRate(), faults.duplicateRate());
-        FaultyLink link = new FaultyLink(network.open(), seeded, delayNs);
+        FaultyLink link = new FaultyLink(opener.get(), seeded, delayNs);
         links.add(link);
         return link;
     }

@@ -32,34 +32,42 @@ class ZeroSidedFlowTest {
     void oneToOneDeliversExactlyOnceInOrderUnderFaults() throws Exception {
         // PSNs start just below the 24-bit wrap, so the flow crosses it
         try (Testbed bed = new Testbed(CONFIG, ONE_PERCENT, 0, 2)) {
-            Testbed.Exposed source = bed.expose(0, 64, 64, true, Psn.MASK - 40);
-            Testbed.Exposed sink = bed.expose(1, 32, 64, false, Psn.MASK - 10);
-            int flow = bed.zeroSidedSwitch.control().installOneToOne(source.switchQueuePair(), sink.switchQueuePair());
-            ZeroSidedBuffer producer = source.exposure().view(null);
-            ZeroSidedBuffer consumer = sink.exposure().view(null);
-            bed.start();
-            int items = 8_000;
-            Thread producing = Thread.ofPlatform().start(() -> produce(producer, 0, items));
-            List<Long> received = consume(consumer, bed);
-            producing.join();
-
-            assertThat(received).hasSize(items);
-            for (int i = 0; i < items; i++) {
-                assertThat(received.get(i)).as("item %d", i).isEqualTo(Items.id(0, i));
-            }
-            SwitchStatistics statistics = bed.zeroSidedSwitch.statistics();
-            assertThat(bed.zeroSidedSwitch.control().unsynchronizedFinished(flow))
-                    .isTrue();
-            assertThat(statistics.failure()).isNull();
-            assertThat(statistics.retries())
-                    .as("faults were injected and recovered from")
-                    .isPositive();
-            assertThat(statistics.payloadHighWaterBytes()).isLessThanOrEqualTo(PacketDescriptor.DEFAULT_MTU_BYTES);
-            assertThat(statistics.payloadBoundViolations()).isZero();
-            assertThat(producer.communicationNanos()).isZero();
-            assertThat(consumer.communicationNanos()).isZero();
-            assertThat(bed.runner().failure()).isNull();
+            oneToOneDeliversExactlyOnceInOrder(bed, 64, Psn.MASK - 40, Psn.MASK - 10, 8_000);
         }
+    }
+
+    /**
+     * A 1:1 flow of {@code items} items of {@code itemBytes} between NIC 0 and NIC 1 of {@code bed} (whose links inject
+     * faults), PSNs starting at the two values given: exactly-once in-order delivery, the end of stream, recovered
+     * faults, the payload bound, no PU communication. Shared with the flow over other links ({@code ShmLinkFlowTest}).
+     */
+    static void oneToOneDeliversExactlyOnceInOrder(
+            Testbed bed, int itemBytes, int producerPsn, int consumerPsn, int items) throws Exception {
+        Testbed.Exposed source = bed.expose(0, 64, itemBytes, true, producerPsn);
+        Testbed.Exposed sink = bed.expose(1, 32, itemBytes, false, consumerPsn);
+        int flow = bed.zeroSidedSwitch.control().installOneToOne(source.switchQueuePair(), sink.switchQueuePair());
+        ZeroSidedBuffer producer = source.exposure().view(null);
+        ZeroSidedBuffer consumer = sink.exposure().view(null);
+        bed.start();
+        Thread producing = Thread.ofPlatform().start(() -> produce(producer, 0, items));
+        List<Long> received = consume(consumer, bed);
+        producing.join();
+
+        assertThat(received).hasSize(items);
+        for (int i = 0; i < items; i++) {
+            assertThat(received.get(i)).as("item %d", i).isEqualTo(Items.id(0, i));
+        }
+        SwitchStatistics statistics = bed.zeroSidedSwitch.statistics();
+        assertThat(bed.zeroSidedSwitch.control().unsynchronizedFinished(flow)).isTrue();
+        assertThat(statistics.failure()).isNull();
+        assertThat(statistics.retries())
+                .as("faults were injected and recovered from")
+                .isPositive();
+        assertThat(statistics.payloadHighWaterBytes()).isLessThanOrEqualTo(PacketDescriptor.DEFAULT_MTU_BYTES);
+        assertThat(statistics.payloadBoundViolations()).isZero();
+        assertThat(producer.communicationNanos()).isZero();
+        assertThat(consumer.communicationNanos()).isZero();
+        assertThat(bed.runner().failure()).isNull();
     }
 
     @Test

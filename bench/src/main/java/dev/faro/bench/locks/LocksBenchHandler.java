@@ -11,6 +11,7 @@ import dev.faro.fabric.FaroException;
 import dev.faro.txn.node.AgentStatistics;
 import dev.faro.txn.node.LockManagerNode;
 import dev.faro.txn.node.LockServer;
+import dev.faro.txn.node.ModelCalibration;
 import dev.faro.txn.node.Topology;
 import dev.faro.txn.node.TransactionAgent;
 import dev.faro.txn.workload.WorkloadRunner;
@@ -24,13 +25,18 @@ import org.HdrHistogram.Histogram;
  * Cluster task {@value #TYPE}: one {@link LocksCase} on this node. Opens this node's lock servers and agents on the
  * worker's fabric, connects them to every other node's through the task's all-gather (the runtime's rounds are the
  * start and stop barriers), measures the round trip through the mailboxes (one agent, quiet, to a local and to a
- * remote server), runs the workload on one thread per agent for the warm-up and the counted duration, waits until
+ * remote server), runs the model's micro-benchmarks ({@link ModelCalibration}) on the same agent, runs the workload on one thread per agent for the warm-up and the counted duration, waits until
  * every node's agents are done (its servers keep serving meanwhile), and replies with the merged counters.
  *
  * <p>Coordination code around the agents' data-path loops. An agent's failure (a lost server) fails the task with its
  * one-line message.
  */
 public final class LocksBenchHandler implements TaskHandler {
+
+    /** Local and mixed transactions of the model's micro-benchmarks per point: 250 for the default 2,000 pings. */
+    static int calibrationRounds(LocksCase lockCase) {
+        return Math.max(20, lockCase.pings() / 8);
+    }
 
     /** The task type. */
     public static final String TYPE = "bench.locks";
@@ -54,11 +60,17 @@ public final class LocksBenchHandler implements TaskHandler {
             manager.start();
             context.exchange().allGather("txn.connected", new byte[0]);
             TransactionAgent first = manager.agents().getFirst();
-            long localPing = medianPing(first, topology.server(node, 0), lockCase.pings());
-            long remotePing = topology.nodes() < 2
-                    ? -1
-                    : medianPing(first, topology.server((node + 1) % topology.nodes(), 0), lockCase.pings());
+            long[] pings = medianPings(
+                    first,
+                    topology.server(node, 0),
+                    topology.nodes() < 2 ? -1 : topology.server((node + 1) % topology.nodes(), 0),
+                    lockCase.pings());
+            long localPing = pings[0];
+            long remotePing = pings[1];
             context.exchange().allGather("txn.pinged", new byte[0]);
+            // the model's micro-benchmarks, every node's first agent at once (as during the load)
+            ModelCalibration calibration = ModelCalibration.measure(first, calibrationRounds(lockCase));
+            context.exchange().allGather("txn.calibrated", new byte[0]);
 
             long[] committedByType =
                     new long[lockCase.newWorkload().transactionTypes().size()];
@@ -87,6 +99,12 @@ public final class LocksBenchHandler implements TaskHandler {
             reply.put("elapsedNs", elapsedNs)
                     .put("pingLocalNs", localPing)
                     .put("pingRemoteNs", remotePing)
+                    .put("calibrationLocalLockUs", calibration.localLockMicros())
+                    .put("calibrationRemoteLockUs", calibration.remoteLockMicros())
+                    .put("calibrationVoteUs", calibration.voteMicros())
+                    .put("calibrationCleanUpUs", calibration.cleanUpMicros())
+                    .put("calibrationLocalLockMedianUs", calibration.localLockMedianMicros())
+                    .put("calibrationRemoteLockMedianUs", calibration.remoteLockMedianMicros())
                     .put("serverRequests", serverRequests)
                     .put("serverProcessingNs", serverProcessingNs)
                     .put("localLockMedianNs", local.getTotalCount() == 0 ? -1 : local.getValueAtPercentile(50))
@@ -97,21 +115,36 @@ public final class LocksBenchHandler implements TaskHandler {
         }
     }
 
-    /** The median of {@code count} round trips from {@code agent} to {@code server}, after as many warm-up ones. */
-    private static long medianPing(TransactionAgent agent, int server, int count) {
+    /**
+     * The medians of {@code count} round trips from {@code agent} to a local and to a remote server (-1 for none),
+     * after {@code count} warm-up rounds to both: local and remote alternate, so neither is measured on a colder JIT or
+     * in a different moment of the machine's load than the other. A round trip between threads of one process (agent and
+     * server of this node) still reads about 25 µs on a loaded 2-core host against 2.5 µs between processes: in one JVM
+     * it is the same to another fabric node, and spinning instead of parking does not change it, so it is the
+     * scheduling of two threads of one process, not the fabric or the JIT.
+     */
+    private static long[] medianPings(TransactionAgent agent, int localServer, int remoteServer, int count) {
         if (count == 0) {
-            return -1;
+            return new long[] {-1, -1};
         }
-        long[] samples = new long[count];
+        long[] local = new long[count];
+        long[] remote = new long[count];
         for (int i = 0; i < count; i++) {
-            agent.ping(server);
+            agent.ping(localServer);
+            if (remoteServer >= 0) {
+                agent.ping(remoteServer);
+            }
         }
         for (int i = 0; i < count; i++) {
-            samples[i] = agent.ping(server);
+            local[i] = agent.ping(localServer);
+            if (remoteServer >= 0) {
+                remote[i] = agent.ping(remoteServer);
+            }
         }
         agent.resetStatistics();
-        Arrays.sort(samples);
-        return samples[count / 2];
+        Arrays.sort(local);
+        Arrays.sort(remote);
+        return new long[] {local[count / 2], remoteServer >= 0 ? remote[count / 2] : -1};
     }
 
     /** Runs every agent on its own thread; returns the counted time. */
@@ -155,6 +188,7 @@ public final class LocksBenchHandler implements TaskHandler {
         context.throwIfCancelled();
         Throwable failed = failure.get();
         if (failed != null) {
+            manager.throwIfServerFailed(); // the root cause when it is one of this node's servers
             if (failed instanceof FaroException faro) {
                 throw faro;
             }

@@ -21,9 +21,10 @@ import java.util.function.Consumer;
 /**
  * {@code faro bench locks}: ETH19 chapter 5's experiments on a cluster of worker JVMs (one per node, each with its
  * lock servers and agents on the worker's fabric): the synthetic remote-ratio sweep with the model of Eqs. 5.1–5.4
- * fitted from the same run (Table 5.1), TPC-C serializable against read committed (§5.4.2), throughput against node
+ * fed by micro-benchmarks of the same run (Table 5.1), TPC-C serializable against read committed (§5.4.2), throughput against node
  * count (Fig. 5.5), the server:agent split (§5.4.2), and the latency breakdown (Fig. 5.6) with the round trip through
- * the same mailboxes measured in each run. Every point runs {@code runs} times; the median by throughput is kept.
+ * the same mailboxes measured in each run. Every point runs {@code runs} times, an experiment's points round-robin;
+ * the median by throughput is kept.
  *
  * <p>Coordination code; one thread.
  */
@@ -82,6 +83,10 @@ public final class LocksBenchmark {
                                 .map(n -> base.withTpcc(TpccIsolation.SERIALIZABLE)
                                         .withNodes(n))
                                 .toList();
+                    case "contention" ->
+                        LocksBenchmarkConfig.HOT_PERCENTS.stream()
+                                .map(hot -> base.withContention(config.nodes() < 2 ? 0 : 1, hot))
+                                .toList();
                     case "roles" ->
                         roleSplits().stream()
                                 .map(split -> base.withTpcc(TpccIsolation.SERIALIZABLE)
@@ -89,11 +94,7 @@ public final class LocksBenchmark {
                                 .toList();
                     default -> throw new IllegalStateException("unknown experiment " + experiment);
                 };
-                List<LocksResult> measured = new ArrayList<>();
-                for (LocksCase lockCase : cases) {
-                    measured.add(measure(coordinator, lockCase));
-                }
-                results.put(experiment, measured);
+                results.put(experiment, measure(coordinator, cases));
             }
         } finally {
             running = null;
@@ -127,14 +128,27 @@ public final class LocksBenchmark {
         return splits;
     }
 
-    private LocksResult measure(Coordinator coordinator, LocksCase lockCase) {
-        List<LocksResult> runs = new ArrayList<>();
+    /**
+     * Runs every case {@code runs} times, round-robin (case 1, case 2, ..., case 1, ...), so that a change in the
+     * machine's load during the experiment touches every case alike (the isolation levels' ratio, the sweep's shape);
+     * keeps each case's median run by throughput.
+     */
+    private List<LocksResult> measure(Coordinator coordinator, List<LocksCase> cases) {
+        List<List<LocksResult>> runs = new ArrayList<>();
+        cases.forEach(lockCase -> runs.add(new ArrayList<>()));
         for (int run = 0; run < config.runs(); run++) {
-            progress.accept("bench locks: " + lockCase.label() + (config.runs() > 1 ? ", run " + (run + 1) : ""));
-            runs.add(runOnce(coordinator, lockCase));
+            for (int i = 0; i < cases.size(); i++) {
+                LocksCase lockCase = cases.get(i);
+                progress.accept("bench locks: " + lockCase.label() + (config.runs() > 1 ? ", run " + (run + 1) : ""));
+                runs.get(i).add(runOnce(coordinator, lockCase));
+            }
         }
-        runs.sort(Comparator.comparingDouble(LocksResult::transactionsPerSecond));
-        return runs.get(runs.size() / 2);
+        List<LocksResult> medians = new ArrayList<>();
+        for (List<LocksResult> caseRuns : runs) {
+            caseRuns.sort(Comparator.comparingDouble(LocksResult::transactionsPerSecond));
+            medians.add(caseRuns.get(caseRuns.size() / 2));
+        }
+        return medians;
     }
 
     private LocksResult runOnce(Coordinator coordinator, LocksCase lockCase) {

@@ -23,12 +23,14 @@ import java.util.Objects;
  * @param workload {@link #SYNTHETIC} or {@link #TPCC}
  * @param remotePercent synthetic: the chance that a lock is on another node, in percent
  * @param locksPerTransaction synthetic: locks per transaction
+ * @param hotPercent synthetic: the chance that a lock is one of the few hot ones, in percent (contention)
  * @param isolation TPC-C: the isolation level
  * @param policy deadlock handling
  * @param lockTimeoutMs the bounded wait
  * @param warmupMs load before the counters start
  * @param durationMs the counted load
- * @param pings round trips per kind (local, remote) measured before the load
+ * @param pings round trips per kind (local, remote) measured before the load, after as many for warm-up; an eighth
+ *     as many rounds of the model's micro-benchmarks
  */
 public record LocksCase(
         int nodes,
@@ -37,6 +39,7 @@ public record LocksCase(
         String workload,
         double remotePercent,
         int locksPerTransaction,
+        double hotPercent,
         TpccIsolation isolation,
         DeadlockPolicy policy,
         long lockTimeoutMs,
@@ -59,6 +62,9 @@ public record LocksCase(
         }
         if (nodes < 1 || serversPerNode < 1 || agentsPerNode < 1 || durationMs < 1 || warmupMs < 0 || pings < 0) {
             throw new IllegalArgumentException("bad locks case: " + this);
+        }
+        if (!(hotPercent >= 0 && hotPercent <= 100)) {
+            throw new IllegalArgumentException("the hot-lock percentage must be in [0, 100]: " + hotPercent);
         }
         if (remotePercent < 0 || remotePercent > 100 || (remotePercent > 0 && nodes < 2)) {
             throw new IllegalArgumentException(
@@ -85,7 +91,7 @@ public record LocksCase(
     /** A new workload instance (one per agent thread). */
     public Workload newWorkload() {
         return workload.equals(SYNTHETIC)
-                ? new SyntheticWorkload(topology(), locksPerTransaction, remotePercent / 100)
+                ? new SyntheticWorkload(topology(), locksPerTransaction, remotePercent / 100, hotPercent / 100)
                 : new TpccWorkload(topology(), isolation);
     }
 
@@ -93,6 +99,7 @@ public record LocksCase(
     public String label() {
         String what = workload.equals(SYNTHETIC)
                 ? "synthetic " + locksPerTransaction + " locks, " + format(remotePercent) + "% remote"
+                        + (hotPercent > 0 ? ", " + format(hotPercent) + "% hot" : "")
                 : "TPC-C " + isolationName();
         return what + ", " + nodes + " node(s) x " + serversPerNode + " server(s) + " + agentsPerNode + " agent(s)";
     }
@@ -113,6 +120,7 @@ public record LocksCase(
                 workload,
                 remotePercent,
                 locksPerTransaction,
+                hotPercent,
                 isolation,
                 policy,
                 lockTimeoutMs,
@@ -129,6 +137,7 @@ public record LocksCase(
                 workload,
                 remotePercent,
                 locksPerTransaction,
+                hotPercent,
                 isolation,
                 policy,
                 lockTimeoutMs,
@@ -138,13 +147,19 @@ public record LocksCase(
     }
 
     public LocksCase withSynthetic(double percent) {
+        return withContention(percent, hotPercent);
+    }
+
+    /** The synthetic workload at {@code remote} % remote locks with {@code hot} % of its locks on the hot ones. */
+    public LocksCase withContention(double remote, double hot) {
         return new LocksCase(
                 nodes,
                 serversPerNode,
                 agentsPerNode,
                 SYNTHETIC,
-                percent,
+                remote,
                 locksPerTransaction,
+                hot,
                 isolation,
                 policy,
                 lockTimeoutMs,
@@ -161,6 +176,7 @@ public record LocksCase(
                 TPCC,
                 0,
                 locksPerTransaction,
+                hotPercent,
                 level,
                 policy,
                 lockTimeoutMs,
@@ -177,6 +193,7 @@ public record LocksCase(
                 .put("workload", workload)
                 .put("remotePercent", remotePercent)
                 .put("locksPerTransaction", locksPerTransaction)
+                .put("hotPercent", hotPercent)
                 .put("isolation", isolation.name())
                 .put("policy", policy.name())
                 .put("lockTimeoutMs", lockTimeoutMs)
@@ -194,6 +211,7 @@ public record LocksCase(
                 json.path("workload").asText(),
                 json.path("remotePercent").asDouble(),
                 json.path("locksPerTransaction").asInt(),
+                json.path("hotPercent").asDouble(),
                 TpccIsolation.valueOf(json.path("isolation").asText()),
                 DeadlockPolicy.valueOf(json.path("policy").asText()),
                 json.path("lockTimeoutMs").asLong(),

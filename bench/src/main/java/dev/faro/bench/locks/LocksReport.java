@@ -8,6 +8,8 @@ import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.bench.report.RunMetadata;
 import dev.faro.txn.model.TransactionModel;
 import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.ModelCalibration;
+import dev.faro.txn.workload.SyntheticWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The tables, CSV files, plot and metadata of {@code faro bench locks}, each table with the thesis's figures in
@@ -38,6 +41,7 @@ public record LocksReport(String text, List<Path> files) {
                 case "isolation" -> isolationTable(entry.getValue());
                 case "nodes" -> nodesTable(entry.getValue());
                 case "roles" -> rolesTable(entry.getValue());
+                case "contention" -> contentionTable(entry.getValue());
                 default -> throw new IllegalStateException(entry.getKey());
             };
             text.append(title(entry.getKey()))
@@ -54,6 +58,15 @@ public record LocksReport(String text, List<Path> files) {
                     .append(breakdownSource.lockCase().label())
                     .append('\n')
                     .append(breakdownTable(breakdownSource).format())
+                    .append('\n');
+        }
+        if (results.containsKey("contention")
+                && breakdownSource != results.get("contention").getLast()) {
+            LocksResult contended = results.get("contention").getLast();
+            text.append("Latency breakdown under contention, ")
+                    .append(contended.lockCase().label())
+                    .append('\n')
+                    .append(breakdownTable(contended).format())
                     .append('\n');
         }
         if (results.containsKey("remote") && results.get("remote").size() > 1) {
@@ -82,10 +95,15 @@ public record LocksReport(String text, List<Path> files) {
     private static String title(String experiment) {
         return switch (experiment) {
             case "remote" ->
-                "Synthetic workload against the remote-lock probability, with the model of Eqs. 5.1-5.4"
-                        + " fitted from this run (Table 5.1; paper: 2,520 concurrent transactions on 70 Cray nodes)";
+                "Synthetic workload against the remote-lock probability, with the model of Eqs. 5.1-5.4 fed by"
+                        + " micro-benchmarks of this run: local and remote lock, 2PC vote, clean-up (Table 5.1; paper:"
+                        + " 2,520 concurrent transactions on 70 Cray nodes)";
             case "isolation" -> "TPC-C, serializable against read committed (Sec. 5.4.2; paper: 140 nodes)";
             case "nodes" -> "TPC-C serializable against node count (Fig. 5.5; paper: linear from 1 to 140 nodes)";
+            case "contention" ->
+                "Contention: synthetic workload (10 locks, 1% remote) against the share of its locks on "
+                        + SyntheticWorkload.HOT_LOCKS_PER_SERVER
+                        + " hot locks per server (not in the thesis, whose locks rarely conflict: 0.13 us of queue)";
             case "roles" ->
                 "Lock servers against transaction agents per node, TPC-C serializable (Sec. 5.4.2; paper:"
                         + " 36 cores per node)";
@@ -94,7 +112,30 @@ public record LocksReport(String text, List<Path> files) {
     }
 
     /**
-     * The model fitted from the sweep itself: local message and queue time and clean-up from the run with the fewest
+     * The model of the sweep: fed by the micro-benchmarks of its runs ({@link ModelCalibration}, the medians over the
+     * points of each input) with the workload's queue time (the median over the points), or, when the results carry no
+     * micro-benchmarks, {@link #fit}.
+     */
+    static TransactionModel model(List<LocksResult> sweep) {
+        if (sweep.stream().anyMatch(result -> result.calibration() == null)) {
+            return fit(sweep);
+        }
+        ModelCalibration calibration = new ModelCalibration(
+                median(sweep, result -> result.calibration().localLockMicros()),
+                median(sweep, result -> result.calibration().remoteLockMicros()),
+                median(sweep, result -> result.calibration().voteMicros()),
+                median(sweep, result -> result.calibration().cleanUpMicros()));
+        return calibration.model(median(sweep, result -> result.statistics().meanQueueMicros()));
+    }
+
+    private static double median(List<LocksResult> sweep, ToDoubleFunction<LocksResult> value) {
+        double[] values = sweep.stream().mapToDouble(value).sorted().toArray();
+        int middle = values.length / 2;
+        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    }
+
+    /**
+     * The model fitted from the sweep itself (for results without micro-benchmarks): local message and queue time and clean-up from the run with the fewest
      * remote locks, remote message and vote from the run with the most.
      */
     static TransactionModel fit(List<LocksResult> sweep) {
@@ -119,7 +160,7 @@ public record LocksReport(String text, List<Path> files) {
     }
 
     static ResultTable remoteTable(List<LocksResult> sweep) {
-        TransactionModel model = fit(sweep);
+        TransactionModel model = model(sweep);
         double baseline = sweep.getFirst().transactionsPerSecond();
         double paperBaseline = ThesisNumbers.MEASURED_2520.getFirst();
         List<List<String>> rows = new ArrayList<>();
@@ -188,6 +229,9 @@ public record LocksReport(String text, List<Path> files) {
                     rate(result.transactionsPerSecond()),
                     rate(result.typePerSecond()[0]),
                     rate(result.lockRequestsPerSecond()),
+                    fixed(result.statistics().meanLockMicros(), 2),
+                    fixed(result.localLockMedianMicros(), 2),
+                    fixed(lockSharePercent(result.statistics()), 1),
                     fixed(result.abortPercent(), 2),
                     fixed(serializable ? ThesisNumbers.SERIALIZABLE_LOCKS : ThesisNumbers.READ_COMMITTED_LOCKS, 1),
                     fixed(serializable ? ThesisNumbers.SERIALIZABLE_MTPS : ThesisNumbers.READ_COMMITTED_MTPS, 1),
@@ -203,6 +247,12 @@ public record LocksReport(String text, List<Path> files) {
                     fixed(readCommitted.transactionsPerSecond() / serializable.transactionsPerSecond(), 2),
                     "",
                     fixed(readCommitted.lockRequestsPerSecond() / serializable.lockRequestsPerSecond(), 2),
+                    fixed(
+                            readCommitted.statistics().meanLockMicros()
+                                    / serializable.statistics().meanLockMicros(),
+                            2),
+                    fixed(readCommitted.localLockMedianMicros() / serializable.localLockMedianMicros(), 2),
+                    "",
                     "",
                     fixed(ThesisNumbers.READ_COMMITTED_LOCKS / ThesisNumbers.SERIALIZABLE_LOCKS, 2),
                     fixed(ThesisNumbers.READ_COMMITTED_MTPS / ThesisNumbers.SERIALIZABLE_MTPS, 2),
@@ -216,12 +266,24 @@ public record LocksReport(String text, List<Path> files) {
                         Column.number("tx/s"),
                         Column.number("new-order/s"),
                         Column.number("lock req/s"),
+                        Column.number("lock us"),
+                        Column.number("local lock med. us"),
+                        Column.number("lock % of tx"),
                         Column.number("abort %"),
                         Column.number("paper locks/tx"),
                         Column.number("paper M tx/s"),
                         Column.number("paper M new-order/s"),
                         Column.number("paper M lock req/s")),
                 rows);
+    }
+
+    /**
+     * The share of the agents' transaction time spent acquiring locks; the rest (2PC vote, clean-up, data) is paid
+     * per transaction, so it weighs more on read committed's shorter transactions when agents, not servers, bound the
+     * throughput.
+     */
+    private static double lockSharePercent(AgentStatistics s) {
+        return s.transactionNs == 0 ? Double.NaN : 100.0 * (s.localLockNs + s.remoteLockNs) / s.transactionNs;
     }
 
     static ResultTable nodesTable(List<LocksResult> results) {
@@ -248,6 +310,37 @@ public record LocksReport(String text, List<Path> files) {
                         Column.number("lock req/s"),
                         Column.number("per-node vs first"),
                         Column.number("paper (linear)")),
+                rows);
+    }
+
+    static ResultTable contentionTable(List<LocksResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (LocksResult result : results) {
+            AgentStatistics s = result.statistics();
+            rows.add(List.of(
+                    LocksCase.format(result.lockCase().hotPercent()),
+                    rate(result.transactionsPerSecond()),
+                    rate(result.lockRequestsPerSecond()),
+                    fixed(s.meanLockMicros(), 2),
+                    fixed(s.meanCommunicationMicros(), 2),
+                    fixed(s.meanQueueMicros(), 2),
+                    fixed(s.meanProcessingMicros(), 3),
+                    fixed(s.meanVoteMicros(), 1),
+                    fixed(s.meanCleanUpMicros(), 1),
+                    fixed(result.abortPercent(), 2)));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("hot %"),
+                        Column.number("tx/s"),
+                        Column.number("lock req/s"),
+                        Column.number("lock us"),
+                        Column.number("comm. us"),
+                        Column.number("queue us"),
+                        Column.number("proc. us"),
+                        Column.number("vote us"),
+                        Column.number("clean-up us"),
+                        Column.number("abort %")),
                 rows);
     }
 
@@ -305,6 +398,28 @@ public record LocksReport(String text, List<Path> files) {
         rows.add(row("2PC vote", s.meanVoteMicros(), ThesisNumbers.VOTE_MICROS));
         rows.add(row("clean-up (end of transaction)", s.meanCleanUpMicros(), Double.NaN));
         rows.add(row("transaction", s.meanTransactionMicros(), Double.NaN));
+        ModelCalibration calibration = result.calibration();
+        if (calibration != null) {
+            rows.add(row("micro-benchmark: local lock (mean, quiet)", calibration.localLockMicros(), Double.NaN));
+            rows.add(row("micro-benchmark: remote lock (mean, quiet)", calibration.remoteLockMicros(), Double.NaN));
+            rows.add(row(
+                    "micro-benchmark: 2PC vote, 2 participants (mean)",
+                    calibration.voteMicros(),
+                    ThesisNumbers.VOTE_MICROS));
+            rows.add(row("micro-benchmark: clean-up, all local (mean)", calibration.cleanUpMicros(), Double.NaN));
+        }
+        if (calibration != null && Double.isFinite(calibration.localLockMedianMicros())) {
+            rows.add(List.of(
+                    "quiet local lock / local round trip (medians)",
+                    fixed(calibration.localLockMedianMicros() / result.pingLocalMicros(), 2),
+                    fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
+                    "goal <= 3"));
+            rows.add(List.of(
+                    "quiet remote lock / remote round trip (medians)",
+                    fixed(calibration.remoteLockMedianMicros() / result.pingRemoteMicros(), 2),
+                    fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
+                    "goal <= 3"));
+        }
         rows.add(List.of(
                 "local lock / local round trip (medians)",
                 fixed(result.localLockMedianMicros() / result.pingLocalMicros(), 2),
@@ -341,7 +456,7 @@ public record LocksReport(String text, List<Path> files) {
     }
 
     private static void writeRemotePlot(Path file, List<LocksResult> sweep) {
-        TransactionModel model = fit(sweep);
+        TransactionModel model = model(sweep);
         double base = sweep.getFirst().transactionsPerSecond();
         int concurrent = sweep.getFirst().concurrentTransactions();
         int locks = sweep.getFirst().lockCase().locksPerTransaction();

@@ -2,6 +2,7 @@ package dev.faro.bench.locks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.ModelCalibration;
 import java.util.List;
 
 /**
@@ -22,6 +23,7 @@ import java.util.List;
  * @param localLockP99Micros 99th percentile of local lock acquisitions, µs (averaged over nodes)
  * @param remoteLockMedianMicros median remote lock acquisition, µs (NaN when none)
  * @param remoteLockP99Micros 99th percentile of remote lock acquisitions, µs
+ * @param calibration the model's micro-benchmarks of this run (means over nodes), or null when not measured
  */
 public record LocksResult(
         LocksCase lockCase,
@@ -36,7 +38,40 @@ public record LocksResult(
         double localLockMedianMicros,
         double localLockP99Micros,
         double remoteLockMedianMicros,
-        double remoteLockP99Micros) {
+        double remoteLockP99Micros,
+        ModelCalibration calibration) {
+
+    /** A result without the model's micro-benchmarks. */
+    public LocksResult(
+            LocksCase lockCase,
+            AgentStatistics statistics,
+            long[] committedByType,
+            double transactionsPerSecond,
+            double[] typePerSecond,
+            double lockRequestsPerSecond,
+            double pingLocalMicros,
+            double pingRemoteMicros,
+            double serverProcessingMicros,
+            double localLockMedianMicros,
+            double localLockP99Micros,
+            double remoteLockMedianMicros,
+            double remoteLockP99Micros) {
+        this(
+                lockCase,
+                statistics,
+                committedByType,
+                transactionsPerSecond,
+                typePerSecond,
+                lockRequestsPerSecond,
+                pingLocalMicros,
+                pingRemoteMicros,
+                serverProcessingMicros,
+                localLockMedianMicros,
+                localLockP99Micros,
+                remoteLockMedianMicros,
+                remoteLockP99Micros,
+                null);
+    }
 
     /** Merges the replies of every node of {@code lockCase}. */
     static LocksResult merge(LocksCase lockCase, List<JsonNode> replies) {
@@ -86,7 +121,22 @@ public record LocksResult(
                 meanMicros(replies, "localLockMedianNs"),
                 meanMicros(replies, "localLockP99Ns"),
                 meanMicros(replies, "remoteLockMedianNs"),
-                meanMicros(replies, "remoteLockP99Ns"));
+                meanMicros(replies, "remoteLockP99Ns"),
+                new ModelCalibration(
+                        mean(replies, "calibrationLocalLockUs"),
+                        mean(replies, "calibrationRemoteLockUs"),
+                        mean(replies, "calibrationVoteUs"),
+                        mean(replies, "calibrationCleanUpUs"),
+                        mean(replies, "calibrationLocalLockMedianUs"),
+                        mean(replies, "calibrationRemoteLockMedianUs")));
+    }
+
+    private static double mean(List<JsonNode> replies, String field) {
+        double sum = 0;
+        for (JsonNode reply : replies) {
+            sum += reply.path(field).asDouble();
+        }
+        return sum / replies.size();
     }
 
     /** The mean over the nodes that have {@code field} (>= 0), in µs; NaN when none has. */

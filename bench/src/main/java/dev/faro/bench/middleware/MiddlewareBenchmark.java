@@ -65,6 +65,7 @@ public final class MiddlewareBenchmark {
                         .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(10)));
         List<MiddlewareResult> v1 = new ArrayList<>();
         List<MiddlewareResult> v2 = new ArrayList<>();
+        List<TpccFigureResult> fig5 = new ArrayList<>();
         try (Coordinator coordinator = start.start(progress)) {
             running = coordinator;
             if (coordinator.nodes() < config.maxProcesses()) {
@@ -87,10 +88,13 @@ public final class MiddlewareBenchmark {
                     }
                 }
             }
+            if (config.experiments().contains("fig5")) {
+                fig5.addAll(new TpccFigure(config, progress).run(coordinator));
+            }
         } finally {
             running = null;
         }
-        return MiddlewareReport.write(config, v1, v2, startedAt, Duration.between(startedAt, Instant.now()));
+        return MiddlewareReport.write(config, v1, v2, fig5, startedAt, Duration.between(startedAt, Instant.now()));
     }
 
     private MiddlewareResult measure(Coordinator coordinator, MiddlewareCase point) {

@@ -8,8 +8,9 @@ import java.util.Objects;
  * What {@code faro bench middleware} runs.
  *
  * @param provider the fabric provider the middleware runs on ({@code shm}, {@code net}, {@code ucx})
- * @param experiments {@code v1} (2-stage shuffle, NIO against the middleware, V3 and V4 counts with it) and/or
- *     {@code v2} (write-threshold sweep)
+ * @param experiments {@code v1} (2-stage shuffle, NIO against the middleware, V3 and V4 counts with it),
+ *     {@code v2} (write-threshold sweep) and/or {@code fig5} (the TPC-C queries through the engine, NIO against the
+ *     middleware, at each process count and workers per process)
  * @param processes process counts (worker JVMs) of V1 and V2 (the paper: 4 and 8)
  * @param workers workers per process of V1 (the paper varies them; 1, 2, 4)
  * @param rowsPerProcess integers each process generates (the paper: 5 M)
@@ -41,8 +42,8 @@ public record MiddlewareBenchmarkConfig(
         thresholds = List.copyOf(thresholds);
         Objects.requireNonNull(outputDirectory, "outputDirectory is null");
         for (String experiment : experiments) {
-            if (!experiment.equals("v1") && !experiment.equals("v2")) {
-                throw new IllegalArgumentException("--experiments takes v1 and v2, not '" + experiment + "'");
+            if (!experiment.equals("v1") && !experiment.equals("v2") && !experiment.equals("fig5")) {
+                throw new IllegalArgumentException("--experiments takes v1, v2 and fig5, not '" + experiment + "'");
             }
         }
         for (int p : processes) {

@@ -17,7 +17,8 @@ import java.util.Locale;
 
 /**
  * The tables of {@code faro bench middleware} with the paper's numbers beside ours ("paper" columns), and its
- * files: {@code middleware-v1.csv}, {@code middleware-v2.csv}, {@code middleware-v1.png}, {@code middleware-v2.png}.
+ * files: {@code middleware-v1.csv}, {@code middleware-v2.csv}, {@code middleware-v1.png}, {@code middleware-v2.png}
+ * (and, with {@code fig5}, those of {@link TpccFigureReport}).
  *
  * @param text the tables as printed
  * @param files what was written
@@ -33,6 +34,7 @@ public record MiddlewareReport(String text, List<Path> files) {
             MiddlewareBenchmarkConfig config,
             List<MiddlewareResult> v1,
             List<MiddlewareResult> v2,
+            List<TpccFigureResult> fig5,
             Instant startedAt,
             Duration took) {
         StringBuilder text = new StringBuilder();
@@ -109,6 +111,9 @@ public record MiddlewareReport(String text, List<Path> files) {
                     "seconds",
                     lines);
             files.add(png);
+        }
+        if (!fig5.isEmpty()) {
+            TpccFigureReport.write(config, fig5, text, files);
         }
         return new MiddlewareReport(text.toString(), List.copyOf(files));
     }

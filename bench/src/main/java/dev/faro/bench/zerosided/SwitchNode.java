@@ -3,7 +3,8 @@ package dev.faro.bench.zerosided;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.worker.WorkerContext;
 import dev.faro.zerosided.AgentRunner;
-import dev.faro.zerosided.link.UdpPacketLink;
+import dev.faro.zerosided.link.LinkKind;
+import dev.faro.zerosided.link.PacketLink;
 import dev.faro.zerosided.switching.SwitchConfig;
 import dev.faro.zerosided.switching.SwitchEndpoint;
 import dev.faro.zerosided.switching.SwitchStatistics;
@@ -24,7 +25,7 @@ final class SwitchNode {
     static void run(WorkerContext context, ZeroSidedPoint point, SwitchConfig config, ObjectNode reply)
             throws Exception {
         byte[][] endpoints = context.exchange().allGather("endpoints", new byte[0]);
-        try (UdpPacketLink link = UdpPacketLink.open(0);
+        try (PacketLink link = LinkKind.of(point.link()).open();
                 ZeroSidedSwitch zeroSidedSwitch = new ZeroSidedSwitch(link, config)) {
             long[] producers = ZeroSidedPointHandler.decode(endpoints[ZeroSidedPointHandler.PRODUCER_NODE]);
             long[] consumers = ZeroSidedPointHandler.decode(endpoints[ZeroSidedPointHandler.CONSUMER_NODE]);

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.cluster.worker.WorkerContext;
 import dev.faro.zerosided.AgentRunner;
 import dev.faro.zerosided.BufferExposure;
-import dev.faro.zerosided.link.UdpPacketLink;
+import dev.faro.zerosided.link.LinkKind;
+import dev.faro.zerosided.link.PacketLink;
 import dev.faro.zerosided.nic.SimulatedRcNic;
 import dev.faro.zerosided.switching.SwitchConfig;
 import dev.faro.zerosided.switching.SwitchEndpoint;
@@ -15,7 +16,7 @@ import java.util.List;
 
 /**
  * Node 1 or 2 of a zero-sided point: a host of processing units with one simulated RC NIC (its own agent thread: the
- * NIC's, not the units') on a UDP port of 127.0.0.1. Exposes one buffer per flow, connects them to the switch, and
+ * NIC's, not the units') on a port of the point's packet link (shared memory or UDP on 127.0.0.1). Exposes one buffer per flow, connects them to the switch, and
  * runs the producer (node 1) or consumer (node 2) threads, which only push or pop. Replies the items counted in the
  * window (consumers) and the endpoint threads' communication time.
  *
@@ -32,7 +33,7 @@ final class UnitNode {
             throws Exception {
         boolean producer = context.nodeIndex() == ZeroSidedPointHandler.PRODUCER_NODE;
         try (Arena arena = Arena.ofShared()) {
-            UdpPacketLink link = UdpPacketLink.open(0);
+            PacketLink link = LinkKind.of(point.link()).open();
             SimulatedRcNic nic = new SimulatedRcNic(link, config.mtuBytes());
             try {
                 List<BufferExposure> exposures = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.zerosided.link.LinkKind;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -17,6 +18,9 @@ import java.util.Objects;
  * @param seconds the timed window per run
  * @param runs runs per point; the table shows the median
  * @param provider the verbs fabric of the CPU-driven baseline and of the cluster ({@code shm}, {@code net}, {@code ucx})
+ * @param link the zero-sided packet link between the switch and the NICs ({@code shm}: shared-memory rings, the
+ *     default; {@code udp}: UDP on 127.0.0.1)
+ * @param experiments the experiments beyond Fig. 6 to run after it (names of {@link ZeroSidedExperiments#ALL})
  * @param outputDirectory where CSV, JSON and PNG go
  */
 public record ZeroSidedBenchConfig(
@@ -29,20 +33,52 @@ public record ZeroSidedBenchConfig(
         double seconds,
         int runs,
         String provider,
+        String link,
+        List<String> experiments,
         Path outputDirectory) {
 
-    /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 256 KiB batches; 0.5 s + 2 s; 3 runs; shm. */
+    /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 256 KiB batches; 0.5 s + 2 s; 3 runs; shm; shm link. */
     public static final ZeroSidedBenchConfig DEFAULT = new ZeroSidedBenchConfig(
-            List.of(1, 2, 4), List.of(1, 2), 4096, 256, 256 << 10, 0.5, 2, 3, "shm", Path.of("results"));
+            List.of(1, 2, 4),
+            List.of(1, 2),
+            4096,
+            256,
+            256 << 10,
+            0.5,
+            2,
+            3,
+            "shm",
+            "shm",
+            ZeroSidedExperiments.ALL,
+            Path.of("results"));
 
     /** A smoke test: flows 1 and 2, one short run per point. */
     public static final ZeroSidedBenchConfig QUICK = new ZeroSidedBenchConfig(
-            List.of(1, 2), List.of(1, 2), 4096, 256, 256 << 10, 0.2, 0.5, 1, "shm", Path.of("results"));
+            List.of(1, 2),
+            List.of(1, 2),
+            4096,
+            256,
+            256 << 10,
+            0.2,
+            0.5,
+            1,
+            "shm",
+            "shm",
+            ZeroSidedExperiments.ALL,
+            Path.of("results"));
 
     public ZeroSidedBenchConfig {
         flows = List.copyOf(flows);
         drivers = List.copyOf(drivers);
         Objects.requireNonNull(provider, "provider is null");
+        Objects.requireNonNull(link, "link is null");
+        LinkKind.of(link);
+        experiments = List.copyOf(experiments);
+        for (String experiment : experiments) {
+            check(
+                    ZeroSidedExperiments.isExperiment(experiment),
+                    "unknown experiment " + experiment + ": known are " + String.join(", ", ZeroSidedExperiments.ALL));
+        }
         Objects.requireNonNull(outputDirectory, "outputDirectory is null");
         check(!flows.isEmpty() && flows.stream().allMatch(f -> f >= 1 && f <= 64), "flows must be within [1, 64]");
         check(
@@ -79,6 +115,8 @@ public record ZeroSidedBenchConfig(
                 newSeconds == null ? seconds : newSeconds,
                 newRuns == null ? runs : newRuns,
                 provider,
+                link,
+                experiments,
                 outputDirectory);
     }
 
@@ -93,11 +131,56 @@ public record ZeroSidedBenchConfig(
                 seconds,
                 runs,
                 value,
+                link,
+                experiments,
                 outputDirectory);
     }
 
     public ZeroSidedBenchConfig withOutputDirectory(Path value) {
         return new ZeroSidedBenchConfig(
-                flows, drivers, itemBytes, capacity, maxBatchBytes, warmupSeconds, seconds, runs, provider, value);
+                flows,
+                drivers,
+                itemBytes,
+                capacity,
+                maxBatchBytes,
+                warmupSeconds,
+                seconds,
+                runs,
+                provider,
+                link,
+                experiments,
+                value);
+    }
+
+    public ZeroSidedBenchConfig withExperiments(List<String> value) {
+        return new ZeroSidedBenchConfig(
+                flows,
+                drivers,
+                itemBytes,
+                capacity,
+                maxBatchBytes,
+                warmupSeconds,
+                seconds,
+                runs,
+                provider,
+                link,
+                value,
+                outputDirectory);
+    }
+
+    public ZeroSidedBenchConfig withLink(String value) {
+        return new ZeroSidedBenchConfig(
+                flows,
+                drivers,
+                itemBytes,
+                capacity,
+                maxBatchBytes,
+                warmupSeconds,
+                seconds,
+                runs,
+                provider,
+                value,
+                experiments,
+                outputDirectory);
     }
 }

@@ -8,6 +8,7 @@ import dev.faro.cluster.coordinator.ClusterConfig;
 import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.fabric.FaroException;
+import dev.faro.zerosided.link.LinkKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +47,7 @@ public final class ZeroSidedBenchmark {
     }
 
     /** What a run produced: the printed table and the files written. */
-    public record Report(String table, Path csvFile, Path plotFile, Path metadataFile) {}
+    public record Report(String table, Path csvFile, Path plotFile, Path metadataFile, List<Path> experimentFiles) {}
 
     /**
      * Runs every point and writes the report.
@@ -59,7 +60,7 @@ public final class ZeroSidedBenchmark {
         long startNs = System.nanoTime();
         ClusterConfig clusterConfig = ClusterConfig.local(ZeroSidedPointHandler.NODES)
                 .withProvider(config.provider())
-                .withWorkerHeap("256m")
+                .withWorkerHeap("512m")
                 .withJvmOptions(WORKER_JVM_OPTIONS)
                 .withExchangeTimeout(Duration.ofSeconds(
                         (long) (config.warmupSeconds() + config.seconds()) + ROUND_SLACK.toSeconds()));
@@ -127,6 +128,13 @@ public final class ZeroSidedBenchmark {
                     }
                 }
             }
+            List<ExperimentResult> experiments = new ArrayList<>();
+            for (String experiment : config.experiments()) {
+                progress.accept(experiment + " (node 0: the switch, NICs and PU threads in one process)");
+                ZeroSidedPoint point = point(experiment, 1, 1);
+                experiments.add(ExperimentResult.fromJson(
+                        round(point).get(ZeroSidedPointHandler.SWITCH_NODE).path("experiment")));
+            }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
             return ZeroSidedReport.write(
                     config,
@@ -137,6 +145,7 @@ public final class ZeroSidedBenchmark {
                     communication,
                     retries,
                     highWater,
+                    experiments,
                     new RunMetadata("zerosided", startedAt, elapsed, machine, parameters()));
         } finally {
             cluster = null;
@@ -158,7 +167,9 @@ public final class ZeroSidedBenchmark {
                 config.capacity(),
                 config.maxBatchBytes(),
                 config.warmupSeconds(),
-                config.seconds());
+                config.seconds(),
+                config.link(),
+                config.runs());
     }
 
     private List<JsonNode> round(ZeroSidedPoint point) {
@@ -202,7 +213,11 @@ public final class ZeroSidedBenchmark {
         parameters.put("seconds", config.seconds());
         parameters.put("runs", config.runs());
         parameters.put("baselineProvider", config.provider());
-        parameters.put("zeroSidedTransport", "simulated RC NICs and switch over UDP on 127.0.0.1, MTU 1024");
+        parameters.put(
+                "zeroSidedTransport",
+                "simulated RC NICs and switch over "
+                        + LinkKind.of(config.link()).description() + ", MTU 1024");
+        parameters.put("experiments", config.experiments());
         parameters.put("paper", PAPER_FIG6);
         return parameters;
     }

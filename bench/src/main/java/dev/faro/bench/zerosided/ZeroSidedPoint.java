@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * one producer thread (node 1) and one consumer thread (node 2), moved either by the switch (node 0) or by
  * {@code drivers} CPU driver threads on the producers' node.
  *
- * @param mode {@link #ZERO_SIDED}, {@link #CPU_DRIVEN} or {@link #FORWARDING} (the switch alone, against perfect NICs)
+ * @param mode {@link #ZERO_SIDED}, {@link #CPU_DRIVEN}, {@link #FORWARDING} (the switch alone, against perfect NICs),
+ *     or the name of one of {@link ZeroSidedExperiments#ALL}
  * @param flows concurrent flows (= producer threads = consumer threads)
  * @param drivers CPU driver threads (CPU-driven only)
  * @param itemBytes item size
@@ -17,6 +18,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param maxBatchBytes the batching cap, for the switch and the drivers alike
  * @param warmupSeconds untimed time before the window
  * @param seconds the timed window
+ * @param link the packet link between the switch and the NICs ({@code shm} or {@code udp})
+ * @param runs the runs an experiment beyond Fig. 6 makes itself (a Fig. 6 point is one run)
  */
 record ZeroSidedPoint(
         String mode,
@@ -26,7 +29,9 @@ record ZeroSidedPoint(
         int capacity,
         int maxBatchBytes,
         double warmupSeconds,
-        double seconds) {
+        double seconds,
+        String link,
+        int runs) {
 
     static final String ZERO_SIDED = "zero-sided";
     static final String CPU_DRIVEN = "cpu-driven";
@@ -42,7 +47,9 @@ record ZeroSidedPoint(
                 .put("capacity", capacity)
                 .put("maxBatchBytes", maxBatchBytes)
                 .put("warmupSeconds", warmupSeconds)
-                .put("seconds", seconds);
+                .put("seconds", seconds)
+                .put("link", link)
+                .put("runs", runs);
     }
 
     static ZeroSidedPoint fromJson(JsonNode json) {
@@ -54,7 +61,9 @@ record ZeroSidedPoint(
                 json.path("capacity").asInt(),
                 json.path("maxBatchBytes").asInt(),
                 json.path("warmupSeconds").asDouble(),
-                json.path("seconds").asDouble());
+                json.path("seconds").asDouble(),
+                json.path("link").asText("shm"),
+                json.path("runs").asInt(1));
     }
 
     /** The label of this point's series: {@code zero-sided}, {@code cpu-driven (1 driver)}, ... */

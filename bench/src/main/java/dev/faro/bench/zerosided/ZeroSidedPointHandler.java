@@ -59,7 +59,16 @@ public final class ZeroSidedPointHandler implements TaskHandler {
                 }
             }
             case ZeroSidedPoint.CPU_DRIVEN -> CpuDrivenNode.run(context, point, reply);
-            default -> throw new IllegalArgumentException("unknown mode: " + point.mode());
+            default -> {
+                if (!ZeroSidedExperiments.isExperiment(point.mode())) {
+                    throw new IllegalArgumentException("unknown mode: " + point.mode());
+                }
+                if (node == SWITCH_NODE) {
+                    reply.set(
+                            "experiment",
+                            ZeroSidedExperiments.run(point, point.runs()).toJson());
+                }
+            }
         }
         return TaskReply.of(reply);
     }

@@ -4,6 +4,7 @@ import dev.faro.bench.report.CsvWriter;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.RunMetadata;
+import dev.faro.zerosided.link.LinkKind;
 import dev.faro.zerosided.switching.ZeroSidedSwitch;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ final class ZeroSidedReport {
             Map<Integer, List<Double>> communicationNanos,
             Map<Integer, List<Double>> switchRetries,
             long payloadHighWaterBytes,
+            List<ExperimentResult> experiments,
             RunMetadata metadata) {
         List<String> series = List.copyOf(throughput.keySet());
         String zeroSided = series.getFirst();
@@ -97,7 +99,7 @@ final class ZeroSidedReport {
                 Locale.ROOT,
                 "switch's own forwarding rate (node 0, perfect NICs, no I/O): %s GB/s payload, %.0f packets/s"
                         + " (paper: a Tofino port forwards at 100 Gb/s line rate)%n"
-                        + "%d B items, median of %d run(s) of %.1f s; zero-sided over simulated NICs + UDP on loopback,"
+                        + "%d B items, median of %d run(s) of %.1f s; zero-sided over simulated NICs + %s,"
                         + " CPU-driven over the %s verbs fabric; the switch held at most %d B of payload at once%n"
                         + "switch state per 1:1 pair: %d B (paper: ~50 B registers + ~700 B tables on a Tofino)%n",
                 gigabytes(forwardingBytesPerSecond),
@@ -105,11 +107,19 @@ final class ZeroSidedReport {
                 config.itemBytes(),
                 config.runs(),
                 config.seconds(),
+                LinkKind.of(config.link()).description(),
                 config.provider(),
                 payloadHighWaterBytes,
                 ZeroSidedSwitch.stateBytesPerPair());
-        String table =
-                header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n";
+        StringBuilder table = new StringBuilder(
+                header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n");
+        List<Path> experimentFiles = new ArrayList<>();
+        for (ExperimentResult experiment : experiments) {
+            table.append('\n').append(experiment.text());
+            Path file = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".csv");
+            CsvWriter.write(file, experiment.csvHeader(), experiment.csvRows());
+            experimentFiles.add(file);
+        }
 
         Path directory = config.outputDirectory();
         Path csv = directory.resolve("zerosided.csv");
@@ -147,7 +157,7 @@ final class ZeroSidedReport {
                 false,
                 "GB/s",
                 lines);
-        return new ZeroSidedBenchmark.Report(table, csv, plot, metadataFile);
+        return new ZeroSidedBenchmark.Report(table.toString(), csv, plot, metadataFile, experimentFiles);
     }
 
     private static String gigabytes(double bytesPerSecond) {

@@ -25,7 +25,7 @@ class LocksBenchmarkIT {
 
     private static LocksBenchmarkConfig tiny(Path out) {
         return LocksBenchmarkConfig.quick()
-                .withExperiments(List.of("remote", "isolation"))
+                .withExperiments(List.of("remote", "isolation", "contention"))
                 .withRemote(List.of(0.0, 50.0))
                 .withTiming(50, 300, 1)
                 .withOutputDirectory(out);
@@ -46,6 +46,15 @@ class LocksBenchmarkIT {
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
         assertThat(Files.readString(out.resolve("locks.json"))).contains("\"experiment\": \"locks\"");
         assertThat(progress).anyMatch(line -> line.contains("TPC-C read committed"));
+
+        // contention: hot locks make requests wait in the waiting groups, and the breakdown shows it
+        assertThat(report.text()).contains("Latency breakdown under contention", "50% hot");
+        List<String> contention = Files.readAllLines(out.resolve("locks-contention.csv"));
+        assertThat(contention).hasSize(1 + LocksBenchmarkConfig.HOT_PERCENTS.size());
+        int queued = List.of(contention.get(0).split(",")).indexOf("queuedNs");
+        assertThat(Long.parseLong(contention.getLast().split(",")[queued]))
+                .as("queue time at the most contended point")
+                .isPositive();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.txn.model.TransactionModel;
 import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.ModelCalibration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,68 @@ class LocksReportTest {
         assertThat(model.cleanUpMicros()).isCloseTo(7.0, within(1e-9));
         assertThat(model.voteMicros()).isCloseTo(9.0, within(1e-9));
         assertThat(model.remoteCommMicros()).isCloseTo(15.0, within(1e-9)); // (30.1 - 0.1) / 2
+    }
+
+    private static LocksResult calibrated(double remotePercent, ModelCalibration calibration) {
+        LocksResult r = result(remotePercent, 20_100, 30_100, 9_000);
+        return new LocksResult(
+                r.lockCase(),
+                r.statistics(),
+                r.committedByType(),
+                r.transactionsPerSecond(),
+                r.typePerSecond(),
+                r.lockRequestsPerSecond(),
+                r.pingLocalMicros(),
+                r.pingRemoteMicros(),
+                r.serverProcessingMicros(),
+                r.localLockMedianMicros(),
+                r.localLockP99Micros(),
+                r.remoteLockMedianMicros(),
+                r.remoteLockP99Micros(),
+                calibration);
+    }
+
+    @Test
+    void modelIsFedByTheMicroBenchmarksMediansNotBySweepPoints() {
+        List<LocksResult> sweep = List.of(
+                calibrated(0, new ModelCalibration(4, 6, 20, 3)),
+                calibrated(10, new ModelCalibration(5, 8, 30, 4)),
+                calibrated(50, new ModelCalibration(100, 100, 100, 100))); // an outlier run
+        TransactionModel model = LocksReport.model(sweep);
+        assertThat(model.localCommMicros()).isCloseTo(2.5, within(1e-9)); // median 5 / 2
+        assertThat(model.remoteCommMicros()).isCloseTo(4.0, within(1e-9));
+        assertThat(model.voteMicros()).isCloseTo(30, within(1e-9));
+        assertThat(model.cleanUpMicros()).isCloseTo(4, within(1e-9));
+        assertThat(model.queueMicros()).as("the workload's queue time").isCloseTo(0.1, within(1e-9));
+        assertThat(LocksReport.remoteTable(sweep).format()).contains("t_local 2.50", "t_vote 30.0");
+    }
+
+    @Test
+    void contentionTableShowsTheQueueTimeOfEachHotShare() {
+        LocksCase base = LocksBenchmarkConfig.defaults().baseCase();
+        AgentStatistics contended = new AgentStatistics();
+        contended.committed = 100;
+        contended.localLocks = 1_000;
+        contended.localLockNs = 1_000 * 50_000L;
+        contended.queuedNs = 1_000 * 30_000L; // 30 µs per request in the waiting groups
+        LocksResult quiet = result(1, 20_100, 30_100, 9_000);
+        LocksResult hot = new LocksResult(
+                base.withContention(1, 50),
+                contended,
+                new long[] {100},
+                50,
+                new double[] {50},
+                500,
+                20,
+                30,
+                0.4,
+                40,
+                90,
+                60,
+                200);
+        String text = LocksReport.contentionTable(List.of(quiet, hot)).format();
+        assertThat(text).contains("queue us", "30.00", "hot %", "50");
+        assertThat(base.withContention(1, 50).label()).contains("50% hot");
     }
 
     @Test

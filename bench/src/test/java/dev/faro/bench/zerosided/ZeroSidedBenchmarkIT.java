@@ -15,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code faro bench zerosided} on three real worker JVMs: the body once with one short point per series (the switch
- * process, the producers' and consumers' hosts, the CPU-driven baseline over shm), and a consumer host killed in the
+ * process, the producers' and consumers' hosts over shared-memory packet links, the CPU-driven baseline over shm) and
+ * the Q1 experiment on the switch node (the other experiments run in {@code ZeroSidedExperimentsTest}), and a
+ * consumer host killed in the
  * middle of a zero-sided run: one line naming the point and the node, no hang, no worker left.
  */
 class ZeroSidedBenchmarkIT {
@@ -25,6 +27,7 @@ class ZeroSidedBenchmarkIT {
     private static ZeroSidedBenchConfig tiny(Path out) {
         return ZeroSidedBenchConfig.QUICK
                 .with(List.of(1), List.of(1), null, 0.3, 1)
+                .withExperiments(List.of(Q1LoadBalancing.NAME))
                 .withOutputDirectory(out);
     }
 
@@ -49,6 +52,9 @@ class ZeroSidedBenchmarkIT {
                 .as("endpoint threads' communication time")
                 .isEqualTo("0.0");
         assertThat(progress).anyMatch(line -> line.contains("\"payloadBoundViolations\":0"));
+        assertThat(report.table()).contains("V6 TPC-H Q1 load balancing", "paper: static 3.2 s");
+        assertThat(report.experimentFiles()).containsExactly(out.resolve("zerosided-q1.csv"));
+        assertThat(Files.readAllLines(out.resolve("zerosided-q1.csv"))).hasSize(3);
         byte[] png = Files.readAllBytes(report.plotFile());
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
         assertNoWorkerLeft();

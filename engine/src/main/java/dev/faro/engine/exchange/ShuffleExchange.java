@@ -15,15 +15,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One exchange of one query at one node, over the context's {@link dev.faro.shuffle.transport.ExchangeTransport}: the
- * channel (opened collectively by every node at query start, in plan order), the sending side as a
+ * channel (opened collectively by every node in plan order, while the query's first pipelines run), the sending side as a
  * {@link SinkFactory} for the producing pipeline ({@link ExchangeSinkOperator}: partition on columns, encode each row
  * once into its group's transport buffer) and the receiving side as the source of the consuming pipeline
  * ({@link ExchangeSourceOperator}: decode straight from received buffers). Both pipelines run at the same time, so a
  * node's memory for the exchange is the transport's buffers, not the relation. Rows are in the {@link RowCodec}
  * format. Coordination code; the operators are the data path.
  *
- * <p>Threads: {@link #open} and {@link #close} are called by the query's conductor; the operators by the drivers;
- * the counters are atomics.
+ * <p>Threads: {@link #open} is called by the query's opener thread, {@link #close} by the conductor; the operators by
+ * the drivers; the counters are atomics.
  */
 public final class ShuffleExchange implements AutoCloseable {
 
@@ -43,6 +43,8 @@ public final class ShuffleExchange implements AutoCloseable {
     private volatile int closedHighWater;
 
     private volatile ExchangeChannel channel;
+    /** Whether {@link #open} succeeded (stays true after {@link #close}). */
+    private volatile boolean opened;
 
     /** An exchange that sends every column. */
     public ShuffleExchange(
@@ -91,9 +93,15 @@ public final class ShuffleExchange implements AutoCloseable {
     public void open() {
         try {
             channel = context.transport().open(shuffleName(), groups, context.threads());
+            opened = true;
         } catch (FaroException e) {
             throw (FaroException) named(e);
         }
+    }
+
+    /** Whether this node's side has been opened: its pipelines may start. */
+    public boolean isOpened() {
+        return opened;
     }
 
     /** The sending side, for the pipeline that produces this exchange's rows. */
@@ -103,7 +111,22 @@ public final class ShuffleExchange implements AutoCloseable {
 
     /** The receiving side, the source of the pipeline that consumes this exchange's rows. */
     public OperatorFactory sourceFactory() {
-        return thread -> new ExchangeSourceOperator(channel().receiver(thread), codec.copy(), this);
+        return new ReceiveFactory();
+    }
+
+    /** The receiving side's factory: one source per driver thread. */
+    public final class ReceiveFactory implements OperatorFactory {
+        private ReceiveFactory() {}
+
+        @Override
+        public Operator create(int thread) {
+            return new ExchangeSourceOperator(channel().receiver(thread), codec.copy(), ShuffleExchange.this);
+        }
+
+        /** The exchange this source receives from. */
+        public ShuffleExchange exchange() {
+            return ShuffleExchange.this;
+        }
     }
 
     private ExchangeChannel channel() {

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (one not feeding an exchange) has completed, so breakers run one after another as in a single-node plan and their
  * memory does not add up. A pipeline feeding an exchange does not hold back the next ones: it streams while the
  * pipelines after it run, up to the exchange's consuming pipeline, whose drivers take the buffers as they arrive.
- * Deadlock-free: every pipeline waits only for pipelines before it, and each of those has started.
+ * A pipeline also waits until the exchanges it sends to or receives from are open ({@link ExchangeOpener} opens them
+ * meanwhile, in plan order, on a thread of its own). Deadlock-free: every pipeline waits only for pipelines before it,
+ * each of which has started, and for opens, which wait for nothing the pipelines do.
  *
  * <p>When a pipeline's last driver ends, that thread completes the pipeline's sink (merging the threads' state, e.g.
  * building a join's hash table); while a sink completes, the conductor (the thread calling {@link #run}) advances the
@@ -26,6 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class PipelineScheduler {
 
     private static final long POLL_MILLIS = 20;
+    /** Put in {@link #ended} when an exchange opened: not a pipeline, a wake-up for {@link #run}. */
+    private static final int EXCHANGE_OPENED = -1;
 
     private final List<Pipeline> pipelines;
     private final int sinkThreads;
@@ -64,7 +68,17 @@ final class PipelineScheduler {
         }
     }
 
+    /** Says that an exchange has opened (any thread): a pipeline waiting for it may start. */
+    void exchangeOpened() {
+        ended.add(EXCHANGE_OPENED);
+    }
+
     private boolean ready(Pipeline pipeline) {
+        for (var exchange : pipeline.exchanges()) {
+            if (!exchange.isOpened()) {
+                return false;
+            }
+        }
         for (int after : pipeline.after()) {
             if (!completed[after]) {
                 return false;
@@ -136,7 +150,7 @@ final class PipelineScheduler {
             progress.advance(); // a sink is merging its threads' state: busy, not stalled
         }
         failure.check();
-        if (id == null) {
+        if (id == null || id == EXCHANGE_OPENED) {
             return;
         }
         running--;

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Executes a plan on one node with morsel-driven parallelism: compiles it into pipelines ({@link PlanCompiler}),
- * opens every exchange over the context's transport in plan order (collective across nodes), then runs the
- * pipelines ({@link PipelineScheduler}): in plan order, each once those it reads from have completed, the breakers
+ * opens every exchange over the context's transport in plan order (collective across nodes) on a thread of its own
+ * ({@link ExchangeOpener}), and meanwhile runs the pipelines ({@link PipelineScheduler}): in plan order, each once those it reads from have completed and its exchanges are open, the breakers
  * one after another, while every exchange's producing pipeline streams alongside its consuming one. The first
  * failure of any thread wins: the other threads stop at their next step (or when the transport's waits fail), the
  * exchanges are closed once no thread uses them, and {@link #execute} throws. With several nodes, the nodes finally
@@ -39,15 +39,12 @@ public final class QueryExecutor {
         PlanCompiler compiler = new PlanCompiler(context);
         CollectOperator.Factory result = compiler.compileRoot(root);
         List<ShuffleExchange> exchanges = compiler.exchanges();
-        List<ShuffleExchange> opened = new ArrayList<>();
         PipelineScheduler scheduler =
                 new PipelineScheduler(compiler.pipelines(), context.threads(), failure, context.progress());
+        ExchangeOpener opener = new ExchangeOpener(exchanges, failure, scheduler::exchangeOpened);
         boolean stopped = true;
         try {
-            for (ShuffleExchange exchange : exchanges) {
-                exchange.open();
-                opened.add(exchange);
-            }
+            opener.start(context.queryId());
             scheduler.run();
         } catch (Throwable e) {
             failure.fail(e);
@@ -59,7 +56,7 @@ public final class QueryExecutor {
                 failure.fail(e);
                 stopped = false;
             }
-            closeExchanges(opened, stopped, failure);
+            closeExchanges(opener.abandon(), stopped, failure);
         }
         if (context.nodeCount() > 1
                 && !(failure.failed() && context.transport().peers().endsPeersOnFailure())) {

@@ -6,16 +6,19 @@ package dev.faro.txn.mailbox;
  *
  * <pre>
  * agent region ({@link #AGENT_REGION_LENGTH} B)
- *  0                         32          128        136         256        264
- *  +-------------------------+---  ...  ---+----------+--- ... ---+----------+
- *  | mailbox slot (32 B)     |   padding   | vote word|  padding  | scratch  |
- *  +-------------------------+---  ...  ---+----------+--- ... ---+----------+
+ *  0                         32          128        136         256        264        320        328
+ *  +-------------------------+---  ...  ---+----------+--- ... ---+----------+-- ... --+----------+
+ *  | mailbox slot (32 B)     |   padding   | vote word|  padding  | scratch  | padding | notice   |
+ *  +-------------------------+---  ...  ---+----------+--- ... ---+----------+-- ... --+----------+
  *  mailbox: written by any lock server (WRITE_WITH_IMMEDIATE, immediate = server index), read by the agent after the
  *           receive completion; one outstanding request, so one slot (acknowledgments of an end of transaction may
  *           overwrite each other: only their notifications are counted)
  *  vote word: zeroed by the agent (release), then FETCH_ADDed by the participants (see commit.VoteWord), read by
  *           the agent with acquire
  *  scratch: the destination of the agent's own READs of data words
+ *  notice: the target of a failing server's last WRITE_WITH_IMMEDIATE (immediate = server index with
+ *           MessageDescriptor.FAILED_IMMEDIATE_FLAG); never read: the notification is the message, and writing here
+ *           leaves the mailbox slot to the other servers' answers
  *
  * server mailbox region (agents × 32 B slots, then agents × 8 B atomic results, then agents × 8 B probe results)
  *  slot a: written by agent a only (WRITE_WITH_IMMEDIATE, immediate = a), read by the server after the completion
@@ -28,6 +31,7 @@ public final class MailboxLayout {
     public static final int AGENT_MAILBOX_OFFSET = 0;
     public static final int AGENT_VOTE_OFFSET = 128;
     public static final int AGENT_SCRATCH_OFFSET = 256;
+    public static final int AGENT_NOTICE_OFFSET = 320;
     public static final int AGENT_REGION_LENGTH = 384;
 
     private MailboxLayout() {}

@@ -64,6 +64,13 @@ public final class MessageDescriptor {
     /** Server to agent: the answer to a PING. */
     public static final int PONG = 14;
 
+    /**
+     * Server to agent: set in the immediate (with the server's index) of the notice a lock server sends every agent
+     * when its thread fails, so that agents fail at once instead of at their response timeout. The notice is 8 bytes
+     * into the agent's notice word ({@code MailboxLayout.AGENT_NOTICE_OFFSET}), never into its mailbox slot.
+     */
+    public static final int FAILED_IMMEDIATE_FLAG = 1 << 30;
+
     private MessageDescriptor() {}
 
     /** Writes a whole message into {@code slot} (a staging segment of {@link #SLOT_LENGTH} bytes). */

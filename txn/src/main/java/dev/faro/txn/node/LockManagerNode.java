@@ -182,6 +182,22 @@ public final class LockManagerNode implements AutoCloseable {
         servers.forEach(LockServer::start);
     }
 
+    /**
+     * Throws when one of this node's lock servers' threads failed (the agents it noticed then fail with "lock server N
+     * failed"; this names the cause).
+     *
+     * @throws IllegalStateException one line: the server and its failure
+     */
+    public void throwIfServerFailed() {
+        for (LockServer server : servers) {
+            Throwable failure = server.failure();
+            if (failure != null) {
+                throw new IllegalStateException(
+                        "lock server " + server.index() + " (node " + node + ") failed: " + failure, failure);
+            }
+        }
+    }
+
     /** Stops the servers' threads without closing anything (their tables may then be inspected). */
     public void stopServers() {
         servers.forEach(LockServer::stop);

@@ -85,6 +85,11 @@ public record LockManagerOptions(
                 busyPolling);
     }
 
+    public LockManagerOptions withResponseTimeout(Duration timeout) {
+        return new LockManagerOptions(
+                policy, lockTimeout, timeout, probeInterval, voteNoProbability, maxInjectedDelay, seed, busyPolling);
+    }
+
     public LockManagerOptions withProbeInterval(Duration interval) {
         return new LockManagerOptions(
                 policy, lockTimeout, responseTimeout, interval, voteNoProbability, maxInjectedDelay, seed, busyPolling);

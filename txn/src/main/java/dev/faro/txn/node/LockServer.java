@@ -76,6 +76,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     private volatile boolean running;
+    private volatile RuntimeException injectedFailure;
     private Thread thread;
     private long lastExpireNs;
     private long lastProbeNs;
@@ -169,6 +170,8 @@ public final class LockServer implements GrantSink, AutoCloseable {
                 int work = doWork(now);
                 if (work > 0) {
                     idle = 0;
+                } else if (injectedFailure != null) {
+                    throw injectedFailure;
                 } else if (++idle < 200) {
                     Thread.onSpinWait();
                 } else if (idle < 400 || busyPolling) {
@@ -180,11 +183,42 @@ public final class LockServer implements GrantSink, AutoCloseable {
         } catch (Throwable t) {
             if (running) {
                 failure.compareAndSet(null, t);
+                noticeAgents();
             }
             if (t instanceof Error error) {
                 throw error;
             }
         }
+    }
+
+    /**
+     * Tells every agent that this server failed (best effort: one WRITE_WITH_IMMEDIATE to its notice word, the immediate
+     * flagged with {@link MessageDescriptor#FAILED_IMMEDIATE_FLAG}), so that an agent waiting for this server fails at
+     * once, naming it, instead of at its response timeout.
+     */
+    private void noticeAgents() {
+        staging.fill((byte) 0);
+        for (int agent = 0; agent < queuePairs.length; agent++) {
+            if (gone[agent] || agentKeys[agent] == null) {
+                continue;
+            }
+            request.clear()
+                    .requestId(KIND_SEND | agent)
+                    .opcode(Opcode.WRITE_WITH_IMMEDIATE)
+                    .inline(staging.asSlice(0, 8))
+                    .remote(agentKeys[agent], MailboxLayout.AGENT_NOTICE_OFFSET)
+                    .immediate(server | MessageDescriptor.FAILED_IMMEDIATE_FLAG);
+            try {
+                queuePairs[agent].postSend(request);
+            } catch (RuntimeException e) {
+                // the agent is gone or its queue is full: it finds out at its response timeout
+            }
+        }
+    }
+
+    /** Makes the polling thread throw {@code failure} at its next idle duty cycle: for tests of the failure path. */
+    void injectFailure(RuntimeException failure) {
+        injectedFailure = failure;
     }
 
     /** One duty cycle: polls completions and handles them; when idle, checks timeouts and probes silent holders. */

@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The lock manager over the {@code shm} fabric, nodes in this JVM: no incompatible grants under concurrent random load,
@@ -182,6 +183,36 @@ class LockManagerTest {
             assertThatThrownBy(() -> agent.lock(5, LockMode.X))
                     .isInstanceOf(FaroException.class)
                     .hasMessageContaining("lock server 1 (node 1)");
+        }
+    }
+
+    @Test
+    @Timeout(value = 15, unit = TimeUnit.SECONDS) // well below the 60 s response timeout: the notice, not the timeout
+    void aServerThreadThatThrowsFailsTheWaitingAgentsAtOnceNamingIt() throws Exception {
+        Topology topology = new Topology(2, 1, 1, 4);
+        LockManagerOptions options = LockManagerOptions.defaults().withResponseTimeout(Duration.ofSeconds(60));
+        try (LocalLockManager manager = new LocalLockManager("shm", topology, options)) {
+            TransactionAgent local = manager.agents().get(0);
+            TransactionAgent remote = manager.agents().get(1);
+            LockServer failing = manager.servers().get(0);
+            failing.injectFailure(new IllegalStateException("injected"));
+            while (failing.failure() == null) {
+                Thread.sleep(1); // it throws at its next idle duty cycle
+            }
+            local.begin(1);
+            assertThatThrownBy(() -> local.lock(1, LockMode.X))
+                    .isInstanceOfSatisfying(
+                            FaroException.class,
+                            e -> assertThat(e.category()).isEqualTo(FaroException.Category.NETWORK))
+                    .hasMessageContaining("lock server 0 (node 0) failed");
+            remote.begin(2);
+            assertThatThrownBy(() -> remote.lock(2, LockMode.S))
+                    .as("an agent of another node is told too")
+                    .isInstanceOf(FaroException.class)
+                    .hasMessageContaining("lock server 0 (node 0) failed");
+            assertThat(failing.failure()).hasMessage("injected");
+            assertThatThrownBy(() -> manager.nodes().get(0).throwIfServerFailed())
+                    .hasMessage("lock server 0 (node 0) failed: java.lang.IllegalStateException: injected");
         }
     }
 

@@ -13,6 +13,11 @@ import dev.faro.zerosided.unit.ZeroSidedBufferDescriptor;
  * raises the consumers' heads only when every consumer has ACKed the data (all-or-nothing visibility), and frees the
  * producer's slots only when every head WRITE is ACKed. Every consumer therefore sees the same sequence.
  *
+ * <p>Fairness (paper Fig. 14): the flow's producers take turns. The turn (an index into the flow's producers, kept in
+ * the round-robin register of its first producer) passes to the next producer after each transfer starts; a producer
+ * whose turn it is not waits while the producer whose turn it is has items, so backlogged producers share the
+ * consumers evenly whichever thread the recirculation queue happens to run first.
+ *
  * <p>Data path: allocation-free; runs on the switch's loop thread, on the switch's registers.
  */
 final class ReplicationThreads {
@@ -46,7 +51,7 @@ final class ReplicationThreads {
             }
             contiguous = Math.min(contiguous, r.capacity[c] - r.head[c] % r.capacity[c]);
         }
-        if (!consumersFree) {
+        if (!consumersFree || !hasTurn(p)) {
             owner.recirculate(p);
             return 0;
         }
@@ -72,7 +77,25 @@ final class ReplicationThreads {
         return 0;
     }
 
+    /** Whether {@code p} may start a transfer: it is its turn, or the producer whose turn it is has nothing to send. */
+    private boolean hasTurn(int p) {
+        int[] producers = r.producersOf[p];
+        int due = producers[r.roundRobin[producers[0]] % producers.length];
+        return due == p || r.removing[due] || r.head[due] - r.tail[due] == 0;
+    }
+
+    private void passTurn(int p) {
+        int[] producers = r.producersOf[p];
+        for (int i = 0; i < producers.length; i++) {
+            if (producers[i] == p) {
+                r.roundRobin[producers[0]] = (i + 1) % producers.length;
+                return;
+            }
+        }
+    }
+
     private void start(int p, long items) {
+        passTurn(p);
         int[] consumers = r.consumersOf[p];
         int bytes = (int) (items * r.itemBytes[p]);
         int packets = PacketDescriptor.packetCount(bytes, owner.config().mtuBytes());

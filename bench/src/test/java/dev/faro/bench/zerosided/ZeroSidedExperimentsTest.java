@@ -1,0 +1,42 @@
+package dev.faro.bench.zerosided;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.faro.zerosided.link.LinkKind;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each experiment beyond Fig. 6 once, small, in this process on shared-memory links: it completes, checks its own
+ * answers (Q1's merged aggregate against the reference), and prints its table with the paper's figure beside it.
+ */
+class ZeroSidedExperimentsTest {
+
+    @Test
+    void q1LoadBalancingRunsBothModesAndChecksTheAnswer() {
+        ExperimentResult result = Q1LoadBalancing.run(LinkKind.SHM, 0.002, 0.2, 1);
+        System.out.print(result.text());
+        assertThat(result.text()).contains("static", "load-balanced", "paper: static 3.2 s");
+        assertThat(result.csvRows()).hasSize(2);
+        assertThat(result.csvRows().getFirst()).hasSameSizeAs(result.csvHeader());
+    }
+
+    @Test
+    void batchingSweepLatencyElasticityReplicationAndQosRunOnce() throws Exception {
+        ExperimentResult batching = BatchingSweep.run(LinkKind.SHM, 0.05, 1);
+        ExperimentResult latency = PollingLatency.run(LinkKind.SHM, 0.1, 1);
+        ExperimentResult elasticity = Elasticity.run(LinkKind.SHM, 0.2);
+        ExperimentResult replication = ReplicationOrder.run(LinkKind.SHM, 0.1);
+        ExperimentResult qos = QosShares.run(LinkKind.SHM, 0.3);
+        for (ExperimentResult result : java.util.List.of(batching, latency, elasticity, replication, qos)) {
+            System.out.print(result.text());
+            assertThat(result.text()).contains("paper: ");
+            assertThat(result.csvRows())
+                    .isNotEmpty()
+                    .allSatisfy(row -> assertThat(row).hasSameSizeAs(result.csvHeader()));
+        }
+        assertThat(batching.csvRows()).hasSize(BatchingSweep.ITEM_BYTES.size() * BatchingSweep.BATCH_ITEMS.size());
+        assertThat(latency.text()).contains("doorbell", "poll every 10 us");
+        assertThat(replication.csvRows())
+                .allSatisfy(row -> assertThat(row.get(3)).isEqualTo("yes"));
+    }
+}

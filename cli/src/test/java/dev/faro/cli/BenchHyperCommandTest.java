@@ -1,0 +1,45 @@
+package dev.faro.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** Option parsing and help of {@code faro bench hyper}; the benchmark itself is tested in the bench module. */
+class BenchHyperCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine commandLine = FaroCommand.newCommandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        return commandLine.execute(args);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--nodes            | 9 | node counts must be in [2, 8]: 9",
+                "--threads          | 0 | threads must be positive",
+                "--measured-threads | 9 | threads must be positive and measured threads in [1, 8]",
+            })
+    void badValuesAreOneLineUsageErrors(String option, String value, String message) {
+        assertThat(run("bench", "hyper", option, value)).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString().lines().findFirst().orElse("")).startsWith("faro bench hyper: " + message);
+        assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void helpExplainsTheExperiment() {
+        assertThat(run("bench", "hyper", "--help")).isZero();
+        assertThat(out.toString()).contains("VLDB16", "57,560", "multiplexer", "--nodes", "--threads", "--out");
+    }
+}

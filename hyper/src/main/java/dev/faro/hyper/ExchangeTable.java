@@ -1,0 +1,92 @@
+package dev.faro.hyper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The exchanges open at one node, across every running query: how the network thread finds the exchange an incoming
+ * message belongs to. Each open exchange gets a local slot and an id ({@code slot << 16 | generation}, the generation
+ * counting the slot's reuses); messages carry the <em>sender's</em> id, and every node maps (source node, sender's id)
+ * to its own exchange when the exchange is opened, before any node sends (the open's second gather). A message whose
+ * id maps to nothing is late (its exchange was closed after a failure) and is dropped.
+ *
+ * <p>Threads: opening and closing threads write (synchronized); the network thread reads {@link #incoming} (an
+ * atomic array read, allocation-free).
+ */
+final class ExchangeTable {
+
+    /** Exchanges open at once per node, across queries. */
+    static final int SLOTS = 1024;
+
+    private final int nodes;
+    private final DecoupledExchange[] open = new DecoupledExchange[SLOTS];
+    private final int[] generations = new int[SLOTS];
+    /** [peer * SLOTS + peer's slot]: the local exchange a peer's messages with that slot belong to. */
+    private final AtomicReferenceArray<DecoupledExchange> incoming;
+
+    ExchangeTable(int nodes) {
+        this.nodes = nodes;
+        this.incoming = new AtomicReferenceArray<>(nodes * SLOTS);
+    }
+
+    static int id(int slot, int generation) {
+        return slot << 16 | (generation & 0xFFFF);
+    }
+
+    static int slot(int id) {
+        return id >>> 16;
+    }
+
+    /** Reserves a slot for {@code exchange}; returns its id. */
+    synchronized int register(DecoupledExchange exchange) {
+        for (int slot = 0; slot < SLOTS; slot++) {
+            if (open[slot] == null) {
+                open[slot] = exchange;
+                generations[slot]++;
+                return id(slot, generations[slot]);
+            }
+        }
+        throw new IllegalStateException("more than " + SLOTS + " exchanges open at one node");
+    }
+
+    /** Routes {@code peer}'s messages carrying {@code peerId} to {@code exchange}. */
+    void map(int peer, int peerId, DecoupledExchange exchange) {
+        incoming.set(peer * SLOTS + slot(peerId), exchange);
+    }
+
+    /** The exchange {@code peer}'s message with {@code peerId} belongs to, or null (late or unknown). */
+    DecoupledExchange incoming(int peer, int peerId) {
+        int slot = slot(peerId);
+        if (peer < 0 || peer >= nodes || slot >= SLOTS) {
+            return null;
+        }
+        DecoupledExchange exchange = incoming.get(peer * SLOTS + slot);
+        return exchange != null && exchange.peerId(peer) == peerId ? exchange : null;
+    }
+
+    /** Frees {@code exchange}'s slot and its routes. */
+    synchronized void remove(DecoupledExchange exchange) {
+        int slot = slot(exchange.id());
+        if (open[slot] == exchange) {
+            open[slot] = null;
+        }
+        for (int peer = 0; peer < nodes; peer++) {
+            int peerId = exchange.peerId(peer);
+            if (peerId >= 0) {
+                incoming.compareAndSet(peer * SLOTS + slot(peerId), exchange, null);
+            }
+        }
+    }
+
+    /** The exchanges open now (coordination: failures fail them all). */
+    synchronized List<DecoupledExchange> openExchanges() {
+        List<DecoupledExchange> result = new ArrayList<>();
+        for (DecoupledExchange exchange : open) {
+            if (exchange != null) {
+                result.add(exchange);
+            }
+        }
+        return result;
+    }
+}

@@ -1,0 +1,878 @@
+package dev.faro.hyper;
+
+import dev.faro.fabric.Access;
+import dev.faro.fabric.CompletionQueue;
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.Opcode;
+import dev.faro.fabric.QueuePairAddress;
+import dev.faro.fabric.QueuePairConfig;
+import dev.faro.fabric.QueuePairState;
+import dev.faro.fabric.RcQueuePair;
+import dev.faro.fabric.RemoteKey;
+import dev.faro.fabric.WorkCompletion;
+import dev.faro.fabric.WorkRequest;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The communication multiplexer of one node (VLDB16 §3.2.2): one network thread that owns all of the node's traffic
+ * for every exchange of every running query. Only multiplexers are connected, by one RC queue pair per peer node
+ * (n(n−1) queue pairs per cluster, whatever the thread count); workers never post verbs. Workers hand full messages
+ * to the send queue of their destination node ({@link #enqueue}); the network thread posts them as two-sided SENDs of
+ * the used bytes only, releases them when the SEND completed, receives into the pool's receive messages, routes
+ * each received message by its exchange id to that exchange's receive queues (one per worker group, taken in turn),
+ * counts {@code isLast} markers, and posts a receive message again once a worker released it.
+ *
+ * <h2>Flow control</h2>
+ * Node {@code p} keeps {@code receivesPerPeer} (R) receives posted on its queue pair to this node, and counts every
+ * receive it posts again ({@code reposted}, absolute, only grows); after each change it writes that count (an 8-byte
+ * inline RDMA WRITE, at most one in flight per peer) into this node's credit word for {@code p}
+ * ({@link CreditWordsDescriptor}). This node sends its {@code k}-th message to {@code p} only while
+ * {@code k < R + credit word}, so no SEND ever finds no receive posted.
+ *
+ * <h2>Completions</h2>
+ * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
+ * a worker handing it a message or a released receive unparks it, and completions are found at the next wake-up
+ * (the fabric has no completion interrupt: parks of {@value #PARK_NANOS} ns, growing to {@value #MAX_PARK_NANOS} ns
+ * over a quiet spell, stand in for the HCA event). Busy
+ * polling ({@link HyperConfig#busyPolling()}) spins instead.
+ *
+ * <h2>Failure</h2>
+ * An error completion or a queue pair in ERROR (the fabric fails a dead peer's queue pair after its peer timeout,
+ * posted receives included) fails every open exchange with the peer named, once; the first error wins in each
+ * exchange. Later opens with that peer fail at once. A crash of the network thread fails every open exchange too.
+ *
+ * <p>Threads: {@link #enqueue}, {@link #releaseReceive} and {@link #wake} are called by workers; connecting and
+ * opening by query conductors; everything else runs on the network thread. Data path: allocation-free.
+ */
+public final class Multiplexer implements AutoCloseable {
+
+    /** An empty queue's poll result (end markers are negative, message indexes not). */
+    static final int EMPTY = Integer.MIN_VALUE;
+
+    private static final int KIND_DATA = 0;
+    private static final int KIND_END = 1;
+    private static final int KIND_RECEIVE = 2;
+    private static final int KIND_CREDIT = 3;
+    private static final int KIND_PHASE = 4;
+
+    private static final int SPINS = 64;
+    static final long PARK_NANOS = 20_000;
+    /** The longest park of a network thread that has been idle for a while (doubling from {@link #PARK_NANOS}). */
+    static final long MAX_PARK_NANOS = 1_000_000;
+
+    private final int self;
+    private final int nodes;
+    private final HyperConfig config;
+    private final MessagePool pool;
+    private final ExchangeTable table;
+    private final CompletionQueue completionQueue;
+    private final RcQueuePair[] queuePairs;
+    private final MemoryRegion credits;
+    private final int sendDepth;
+    private final int incarnation = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
+    private final IndexQueue[] sendQueues;
+    private final IndexQueue returned;
+
+    /** Written by connecting threads (release), read by the network thread (acquire). */
+    private final AtomicIntegerArray connected;
+
+    private final AtomicReferenceArray<RemoteKey> peerCreditKeys;
+    /** The incarnation of the peer multiplexer each queue pair is connected to; guarded by this. */
+    private final int[] peerIncarnations;
+    /** Peers whose queue pair the network thread must replace (a restarted peer); set by openers, cleared by it. */
+    private final AtomicIntegerArray replaceRequested;
+
+    private final Fabric fabric;
+    /** The first failure of each peer's connection; set once. */
+    private final AtomicReferenceArray<String> peerFailures;
+
+    // Network thread only.
+    private final long[] sent;
+    private final long[] reposted;
+    private final long[] creditWritten;
+    private final boolean[] creditInFlight;
+    private final int[] outstanding;
+    /** Per peer: the connection's epoch (request ids carry it, so completions of a replaced queue pair are ignored). */
+    private final int[] epochs;
+    /** Per peer: data messages and end markers posted and not completed, in posting order. */
+    private final IndexQueue[] inFlight;
+    /** Per message: whether it is posted as a receive now. */
+    private final boolean[] posted;
+    /** Data messages and end markers posted to each peer and not completed. */
+    private final int[] outstandingData;
+
+    private final long[] phaseWritten;
+    private final boolean[] phaseInFlight;
+    private final PhaseSchedule schedule;
+    private final WorkRequest request = new WorkRequest();
+    private final WorkCompletion[] completions = WorkCompletion.array(64);
+    private final MemorySegment endHeader;
+    private final MemorySegment creditValue;
+    private int startPeer;
+    private int receiveRotation;
+    private int loops;
+
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean sleeping;
+
+    // Counters: written by the network thread only; approximate reads.
+    private volatile long messagesSent;
+    private volatile long bytesSent;
+    private volatile long messagesReceived;
+    private volatile long creditWrites;
+    private volatile long dropped;
+    private volatile long parks;
+
+    /**
+     * Starts the multiplexer of node {@code self} of {@code nodes}: registers the message pool and the credit words,
+     * creates one queue pair per peer with its receives posted, and starts the network thread. The queue pairs are
+     * connected by the first exchange opened with each peer ({@link #offer}, {@link #connect}).
+     */
+    public Multiplexer(Fabric fabric, int self, int nodes, HyperConfig config) {
+        if (nodes < 1 || self < 0 || self >= nodes) {
+            throw new IllegalArgumentException("bad node: self=" + self + " nodes=" + nodes);
+        }
+        this.self = self;
+        this.nodes = nodes;
+        this.config = config;
+        int receives = config.receivesPerPeer();
+        this.sendDepth = receives + 3; // R data sends, a credit write and a phase write in flight, one spare
+        this.table = new ExchangeTable(nodes);
+        this.pool = new MessagePool(
+                fabric, self, nodes, config.workerGroups(), config.sendMessages(), receives, config.messageBytes());
+        this.credits = fabric.register(
+                CreditWordsDescriptor.regionLength(nodes), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        this.completionQueue = fabric.createCompletionQueue(Math.max(16, (nodes - 1) * (sendDepth + receives) + 16));
+        this.queuePairs = new RcQueuePair[nodes];
+        this.sendQueues = new IndexQueue[nodes];
+        this.returned = new IndexQueue(pool.size());
+        this.connected = new AtomicIntegerArray(nodes);
+        this.peerCreditKeys = new AtomicReferenceArray<>(nodes);
+        this.peerIncarnations = new int[nodes];
+        this.replaceRequested = new AtomicIntegerArray(nodes);
+        this.fabric = fabric;
+        this.epochs = new int[nodes];
+        this.inFlight = new IndexQueue[nodes];
+        this.posted = new boolean[pool.size()];
+        this.peerFailures = new AtomicReferenceArray<>(nodes);
+        this.sent = new long[nodes];
+        this.reposted = new long[nodes];
+        this.creditWritten = new long[nodes];
+        this.creditInFlight = new boolean[nodes];
+        this.outstanding = new int[nodes];
+        this.outstandingData = new int[nodes];
+        this.phaseWritten = new long[nodes];
+        this.phaseInFlight = new boolean[nodes];
+        this.schedule = new PhaseSchedule(self, nodes, config.phaseQuota(), new ScheduledSends(), credits.segment());
+        MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
+        this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
+        this.creditValue = scratch.asSlice(MessageDescriptor.LENGTH, 8);
+        try {
+            for (int peer = 0; peer < nodes; peer++) {
+                // every send queue holds every message and an end marker per open exchange
+                sendQueues[peer] = new IndexQueue(pool.size() + 2 * ExchangeTable.SLOTS);
+                inFlight[peer] = new IndexQueue(sendDepth * 2);
+                if (peer != self) {
+                    openQueuePair(peer); // its R receives are the initial credit, not counted in reposted
+                }
+            }
+        } catch (RuntimeException e) {
+            closeResources();
+            throw e;
+        }
+        this.thread = Thread.ofPlatform()
+                .daemon()
+                .name("hyper-multiplexer-node-" + self)
+                .start(this::run);
+    }
+
+    int self() {
+        return self;
+    }
+
+    int nodes() {
+        return nodes;
+    }
+
+    HyperConfig config() {
+        return config;
+    }
+
+    MessagePool pool() {
+        return pool;
+    }
+
+    ExchangeTable table() {
+        return table;
+    }
+
+    // ------------------------------------------------------------------------------------------ connection setup
+
+    /** What this node publishes at each open ({@link ConnectionOffer}, encoded). */
+    byte[] offer() {
+        List<byte[]> addresses = new ArrayList<>(nodes);
+        for (int node = 0; node < nodes; node++) {
+            addresses.add(
+                    node == self ? new byte[0] : queuePairs[node].address().toBytes());
+        }
+        return new ConnectionOffer(incarnation, credits.remoteKey().toBytes(), addresses).encode();
+    }
+
+    /**
+     * Connects this node's queue pair for {@code peer} from the peer's {@link #offer}, unless it is connected already.
+     * Returns whether it connected now.
+     */
+    synchronized boolean connect(int peer, byte[] peerOffer) {
+        checkPeer(peer);
+        if (connected.get(peer) == 1) {
+            return false;
+        }
+        ConnectionOffer offer = ConnectionOffer.decode(peerOffer, nodes);
+        QueuePairAddress peerAddress = fabric.importAddress(offer.addressFor(self));
+        queuePairs[peer].connect(peerAddress);
+        peerCreditKeys.set(peer, fabric.importRemoteKey(offer.creditKey()));
+        peerIncarnations[peer] = offer.incarnation();
+        connected.set(peer, 1);
+        return true;
+    }
+
+    /**
+     * Whether this node's queue pair for {@code peer} is connected to another incarnation of the peer's multiplexer
+     * than the one that made {@code peerOffer} (the peer's worker was replaced), or its connection failed.
+     */
+    synchronized boolean isStale(int peer, byte[] peerOffer) {
+        return connected.get(peer) == 1
+                && (peerIncarnations[peer]
+                                != ConnectionOffer.decode(peerOffer, nodes).incarnation()
+                        || peerFailures.get(peer) != null);
+    }
+
+    /**
+     * Replaces the queue pair for {@code peer} with a new, unconnected one (its receives posted), after failing the
+     * exchanges that use the old connection: a replaced peer's worker is a new process with a new multiplexer. Waits
+     * for the network thread to do it. Coordination code.
+     */
+    void replaceQueuePair(int peer) {
+        replaceRequested.set(peer, 1);
+        LockSupport.unpark(thread);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (replaceRequested.get(peer) == 1) {
+            if (!running || System.nanoTime() - deadline > 0) {
+                throw new FaroException(
+                        FaroException.Category.NETWORK,
+                        "hyper multiplexer at node " + self + ": could not replace the connection to node " + peer);
+            }
+            LockSupport.parkNanos(PARK_NANOS);
+            LockSupport.unpark(thread);
+        }
+    }
+
+    boolean isConnected(int peer) {
+        return peer == self || connected.get(peer) == 1;
+    }
+
+    /** Throws the failure of {@code peer}'s connection, if it failed (opens check every peer first). */
+    void checkPeer(int peer) {
+        String failure = peerFailures.get(peer);
+        if (failure != null) {
+            throw new FaroException(FaroException.Category.NETWORK, failure);
+        }
+        if (!running) {
+            throw new FaroException(FaroException.Category.CLOSED, "hyper multiplexer at node " + self + " is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ worker side
+
+    /**
+     * Queues message {@code index} (retained for this destination) or, when negative, the end marker of exchange id
+     * {@code -index - 2}, for {@code peer}. Data path.
+     */
+    void enqueue(int peer, int entry) {
+        if (!sendQueues[peer].offer(entry)) {
+            throw new IllegalStateException("send queue full: peer=" + peer + " entry=" + entry);
+        }
+        wake();
+    }
+
+    /** The end marker entry of exchange {@code id}. */
+    static int endEntry(int id) {
+        return -id - 2;
+    }
+
+    /** A worker is done with received message {@code index}: the network thread posts it again. Data path. */
+    void releaseReceive(int index) {
+        if (!returned.offer(index)) {
+            throw new IllegalStateException("return queue full: index=" + index);
+        }
+        wake();
+    }
+
+    /** Releases one hold of a message a worker held (received or own-node). Data path. */
+    void release(Message message) {
+        if (message.kind == Message.KIND_RECEIVE) {
+            message.retain.set(0);
+            releaseReceive(message.index);
+        } else {
+            pool.releaseSend(message.index);
+        }
+    }
+
+    /** Unparks the network thread if it sleeps. Data path: a volatile read, rarely an unpark. */
+    void wake() {
+        if (sleeping) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ network thread
+
+    private void run() {
+        int idles = 0;
+        try {
+            while (running) {
+                int work = replaceRequestedQueuePairs();
+                work += pollCompletions();
+                work += repostReturned();
+                work += postSends();
+                work += writeCredits();
+                if ((++loops & 1023) == 0) {
+                    checkQueuePairs();
+                }
+                if (work > 0) {
+                    idles = 0;
+                } else {
+                    idle(idles++);
+                }
+            }
+        } catch (Throwable t) {
+            String message = "hyper multiplexer at node " + self + " crashed: " + t;
+            for (int peer = 0; peer < nodes; peer++) {
+                peerFailures.compareAndSet(peer, null, message);
+            }
+            for (DecoupledExchange exchange : table.openExchanges()) {
+                exchange.fail(message);
+            }
+            if (t instanceof Error error) {
+                throw error;
+            }
+        }
+    }
+
+    /**
+     * Spins, then parks for {@link #PARK_NANOS}, doubling each further idle park up to {@link #MAX_PARK_NANOS}: a
+     * network thread that wakes every few tens of microseconds for nothing takes the core from the workers of a
+     * CPU-bound query on a small host, while one that sleeps long adds up to a millisecond before it notices a
+     * receive after a quiet spell (a worker handing it a message or a release wakes it at once).
+     */
+    private void idle(int idles) {
+        if (config.busyPolling() || idles < SPINS) {
+            Thread.onSpinWait();
+            return;
+        }
+        sleeping = true;
+        if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
+            parks++;
+            int doublings = Math.min(6, (idles - SPINS) / 8);
+            LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, PARK_NANOS << doublings));
+        }
+        sleeping = false;
+    }
+
+    private boolean hasSendable() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && hasCredit(peer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasCredit(int peer) {
+        long limit = config.receivesPerPeer() + CreditWordsDescriptor.credit(credits.segment(), peer);
+        return sent[peer] - limit < 0;
+    }
+
+    /** kind (8 bits), the peer's connection epoch (16), peer (8), index (32). */
+    private long requestId(int kind, int peer, int index) {
+        return (long) kind << 56
+                | (long) (epochs[peer] & 0xFFFF) << 40
+                | (long) (peer & 0xFF) << 32
+                | (index & 0xFFFF_FFFFL);
+    }
+
+    private int pollCompletions() {
+        int count = completionQueue.poll(completions);
+        for (int i = 0; i < count; i++) {
+            WorkCompletion completion = completions[i];
+            long id = completion.requestId();
+            int kind = (int) (id >>> 56);
+            int peer = (int) (id >>> 32) & 0xFF;
+            int index = (int) id;
+            if ((int) (id >>> 40 & 0xFFFF) != (epochs[peer] & 0xFFFF)) {
+                continue; // of a replaced queue pair: its messages were released or posted again then
+            }
+            if (kind != KIND_RECEIVE) {
+                outstanding[peer]--;
+            } else {
+                posted[index] = false;
+            }
+            if (kind == KIND_DATA || kind == KIND_END) {
+                outstandingData[peer]--;
+                inFlight[peer].poll(EMPTY);
+            }
+            if (!completion.status().isSuccess()) {
+                if (kind == KIND_DATA) {
+                    pool.releaseSend(index);
+                }
+                failPeer(peer, completion.status() + " on " + completion.opcode());
+                continue;
+            }
+            switch (kind) {
+                case KIND_DATA -> pool.releaseSend(index);
+                case KIND_CREDIT -> creditInFlight[peer] = false;
+                case KIND_PHASE -> phaseInFlight[peer] = false;
+                case KIND_RECEIVE -> onReceive(pool.message(index), completion.byteLength());
+                default -> {
+                    // KIND_END: nothing to release
+                }
+            }
+        }
+        return count;
+    }
+
+    private void onReceive(Message message, int length) {
+        int peer = message.peer;
+        MemorySegment segment = message.segment;
+        if (length < MessageDescriptor.LENGTH
+                || !MessageDescriptor.hasMagic(segment)
+                || MessageDescriptor.sourceNode(segment) != peer) {
+            failPeer(peer, "a malformed message (" + length + " bytes)");
+            return;
+        }
+        messagesReceived++;
+        DecoupledExchange exchange = table.incoming(peer, MessageDescriptor.exchangeId(segment));
+        if (exchange == null) {
+            dropped++;
+            repost(message);
+            return;
+        }
+        if (MessageDescriptor.isLast(segment)) {
+            repost(message);
+            exchange.onEnd();
+            return;
+        }
+        int used = MessageDescriptor.bytesUsed(segment);
+        if (used < 0 || used > length - MessageDescriptor.LENGTH) {
+            failPeer(peer, "a message with a bad length (" + used + " of " + length + " bytes)");
+            return;
+        }
+        message.buffer.payloadLength(used);
+        message.retain.set(1);
+        exchange.deliver(message.index, receiveRotation++);
+    }
+
+    /** Posts receive message {@code message} on its peer's queue pair. */
+    private void post(Message message) {
+        int peer = message.peer;
+        posted[message.index] = true;
+        queuePairs[peer].postReceive(
+                requestId(KIND_RECEIVE, peer, message.index),
+                message.region,
+                message.regionOffset,
+                pool.messageBytes());
+    }
+
+    /** Posts a receive message again and counts it as credit for its peer (unless the peer failed). */
+    private void repost(Message message) {
+        if (peerFailures.get(message.peer) == null && !posted[message.index]) {
+            try {
+                post(message);
+                reposted[message.peer]++;
+            } catch (FaroException e) {
+                failPeer(message.peer, "posting a receive: " + e.getMessage());
+            }
+        }
+    }
+
+    private int repostReturned() {
+        int work = 0;
+        int index;
+        while ((index = returned.poll(EMPTY)) != EMPTY) {
+            repost(pool.message(index));
+            work++;
+        }
+        return work;
+    }
+
+    private int writeCredits() {
+        int work = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer == self
+                    || creditInFlight[peer]
+                    || reposted[peer] == creditWritten[peer]
+                    || peerFailures.get(peer) != null
+                    || connected.get(peer) == 0) {
+                continue;
+            }
+            creditValue.set(ValueLayout.JAVA_LONG, 0, reposted[peer]);
+            request.clear()
+                    .requestId(requestId(KIND_CREDIT, peer, 0))
+                    .opcode(Opcode.WRITE)
+                    .inline(creditValue)
+                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.creditOffset(self));
+            if (postSend(peer)) {
+                creditInFlight[peer] = true;
+                creditWritten[peer] = reposted[peer];
+                creditWrites++;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private int postSends() {
+        if (config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy()) {
+            return schedule.doWork();
+        }
+        int work = 0;
+        for (int k = 0; k < nodes; k++) {
+            int peer = (startPeer + k) % nodes;
+            work += sendFrom(peer, Integer.MAX_VALUE);
+        }
+        startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
+        return work;
+    }
+
+    /** The multiplexer's sends as the round-robin schedule sees them. */
+    private final class ScheduledSends implements PhaseSchedule.Sends {
+        @Override
+        public int sendFrom(int peer, int max) {
+            return Multiplexer.this.sendFrom(peer, max);
+        }
+
+        @Override
+        public boolean queueEmpty(int peer) {
+            return sendQueues[peer].unsynchronizedIsEmpty();
+        }
+
+        @Override
+        public boolean hasCredit(int peer) {
+            return Multiplexer.this.hasCredit(peer);
+        }
+
+        @Override
+        public int outstandingData(int peer) {
+            return outstandingData[peer];
+        }
+
+        @Override
+        public int writePhases(long value) {
+            return Multiplexer.this.writePhases(value);
+        }
+    }
+
+    private boolean allConnectedAndHealthy() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && (connected.get(peer) == 0 || peerFailures.get(peer) != null)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes {@code value} into every peer's phase word for this node where it is not written yet. */
+    private int writePhases(long value) {
+        int work = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer == self || phaseInFlight[peer] || phaseWritten[peer] == value || outstanding[peer] >= sendDepth) {
+                continue;
+            }
+            creditValue.set(ValueLayout.JAVA_LONG, 0, value);
+            request.clear()
+                    .requestId(requestId(KIND_PHASE, peer, 0))
+                    .opcode(Opcode.WRITE)
+                    .inline(creditValue)
+                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.phaseOffset(self));
+            if (postSend(peer)) {
+                phaseInFlight[peer] = true;
+                phaseWritten[peer] = value;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** Posts up to {@code max} queued entries for {@code peer}, as credit and its send queue allow; returns how many. */
+    private int sendFrom(int peer, int max) {
+        if (peer == self || connected.get(peer) == 0) {
+            return 0;
+        }
+        if (peerFailures.get(peer) != null) {
+            dropQueued(peer);
+            return 0;
+        }
+        IndexQueue queue = sendQueues[peer];
+        int count = 0;
+        int entry;
+        while (count < max
+                && (entry = queue.peek(EMPTY)) != EMPTY
+                && hasCredit(peer)
+                && outstanding[peer] < sendDepth - 2) {
+            queue.poll(EMPTY);
+            if (entry >= 0) {
+                Message message = pool.message(entry);
+                int bytes = MessageDescriptor.LENGTH + MessageDescriptor.bytesUsed(message.segment);
+                request.clear()
+                        .requestId(requestId(KIND_DATA, peer, entry))
+                        .opcode(Opcode.SEND)
+                        .local(message.region, message.regionOffset, bytes);
+                if (!postSend(peer)) {
+                    pool.releaseSend(entry);
+                    break;
+                }
+                bytesSent += bytes;
+            } else {
+                MessageDescriptor.write(endHeader, -entry - 2, self, MessageDescriptor.FLAG_LAST, 0);
+                request.clear()
+                        .requestId(requestId(KIND_END, peer, 0))
+                        .opcode(Opcode.SEND)
+                        .inline(endHeader);
+                if (!postSend(peer)) {
+                    break;
+                }
+            }
+            outstandingData[peer]++;
+            inFlight[peer].offer(entry);
+            sent[peer]++;
+            messagesSent++;
+            count++;
+        }
+        return count;
+    }
+
+    /** Posts {@link #request} on {@code peer}'s queue pair; false (and the peer failed) when posting threw. */
+    private boolean postSend(int peer) {
+        try {
+            queuePairs[peer].postSend(request);
+            outstanding[peer]++;
+            return true;
+        } catch (FaroException e) {
+            failPeer(peer, "posting a send: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Releases what waits to go to a failed peer. */
+    private int dropQueued(int peer) {
+        int work = 0;
+        int entry;
+        while ((entry = sendQueues[peer].poll(EMPTY)) != EMPTY) {
+            if (entry >= 0) {
+                pool.releaseSend(entry);
+            }
+            work++;
+        }
+        return work;
+    }
+
+    /** Creates the queue pair for {@code peer} and posts the peer's receive messages that no worker holds. */
+    private void openQueuePair(int peer) {
+        queuePairs[peer] = fabric.createRcQueuePair(new QueuePairConfig(
+                completionQueue,
+                completionQueue,
+                sendDepth,
+                config.receivesPerPeer(),
+                QueuePairConfig.DEFAULT_MAX_INLINE_BYTES));
+        int first = pool.firstReceive(peer, self);
+        for (int r = 0; r < config.receivesPerPeer(); r++) {
+            Message message = pool.message(first + r);
+            posted[message.index] = false;
+            if (message.retain.get() == 0) {
+                post(message); // a held one is posted when its worker releases it
+            }
+        }
+    }
+
+    private int replaceRequestedQueuePairs() {
+        int work = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && replaceRequested.get(peer) == 1) {
+                replace(peer);
+                replaceRequested.set(peer, 0);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** The network thread's part of {@link #replaceQueuePair}: a fresh connection state for {@code peer}. */
+    private void replace(int peer) {
+        String message = "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (node "
+                + peer + " was restarted)";
+        peerFailures.compareAndSet(peer, null, message);
+        for (DecoupledExchange exchange : table.openExchanges()) {
+            if (exchange.peerId(peer) >= 0) {
+                exchange.fail(message);
+            }
+        }
+        dropQueued(peer);
+        int entry;
+        while ((entry = inFlight[peer].poll(EMPTY)) != EMPTY) {
+            if (entry >= 0) {
+                pool.releaseSend(entry);
+            }
+        }
+        queuePairs[peer].close();
+        epochs[peer]++;
+        sent[peer] = 0;
+        reposted[peer] = 0;
+        creditWritten[peer] = 0;
+        creditInFlight[peer] = false;
+        outstanding[peer] = 0;
+        outstandingData[peer] = 0;
+        phaseWritten[peer] = 0;
+        phaseInFlight[peer] = false;
+        CreditWordsDescriptor.reset(credits.segment(), peer); // a replaced peer catches up the phases
+        openQueuePair(peer);
+        synchronized (this) {
+            connected.set(peer, 0);
+            peerIncarnations[peer] = 0;
+            peerFailures.set(peer, null);
+        }
+    }
+
+    private void checkQueuePairs() {
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self
+                    && connected.get(peer) == 1
+                    && peerFailures.get(peer) == null
+                    && queuePairs[peer].state() == QueuePairState.ERROR) {
+                failPeer(peer, "its queue pair is in error (peer died or closed)");
+            }
+        }
+    }
+
+    /** Records the first failure of {@code peer}'s connection and fails every open exchange with it. */
+    private void failPeer(int peer, String reason) {
+        String message =
+                "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (" + reason + ")";
+        if (peerFailures.compareAndSet(peer, null, message)) {
+            for (DecoupledExchange exchange : table.openExchanges()) {
+                exchange.fail(message);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ reporting, close
+
+    /** Messages (data and end markers) posted to peers so far. Approximate. */
+    public long messagesSent() {
+        return messagesSent;
+    }
+
+    /** Bytes posted to peers (headers included, only the used bytes of each message). Approximate. */
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    public long messagesReceived() {
+        return messagesReceived;
+    }
+
+    /** Credit words written to peers. Approximate. */
+    public long creditWrites() {
+        return creditWrites;
+    }
+
+    /** Messages of exchanges closed before they arrived (after a failure). Approximate. */
+    public long dropped() {
+        return dropped;
+    }
+
+    /** Round-robin phases this node completed. Approximate. */
+    public long phases() {
+        return schedule.phases();
+    }
+
+    /** Times the network thread parked for lack of work. Approximate. */
+    public long parks() {
+        return parks;
+    }
+
+    /** Queue pairs this node has connected: one per peer node, whatever the thread, exchange and query counts. */
+    public int queuePairs() {
+        int count = 0;
+        for (int peer = 0; peer < nodes; peer++) {
+            count += peer == self ? 0 : connected.get(peer);
+        }
+        return count;
+    }
+
+    /** Bytes of registered memory: the message pool and the credit words, registered once at start. */
+    public long registeredBytes() {
+        return pool.region().lengthBytes() + credits.lengthBytes();
+    }
+
+    /** Send messages taken by workers so far, and of those, the ones taken from another group's free list. */
+    public long poolAcquires() {
+        return pool.acquires();
+    }
+
+    public long poolStolen() {
+        return pool.stolen();
+    }
+
+    /** The sum of the pool's retain counts (0 when no exchange holds a message; exact when the node is idle). */
+    public long retained() {
+        return pool.retained();
+    }
+
+    /** Send messages not free (0 when the node is idle). */
+    public int sendMessagesInUse() {
+        return pool.sendMessagesInUse();
+    }
+
+    /** Stops the network thread, fails the exchanges still open and frees the queue pairs and the pool. */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (DecoupledExchange exchange : table.openExchanges()) {
+            exchange.fail("hyper multiplexer at node " + self + " closed");
+        }
+        closeResources();
+    }
+
+    private void closeResources() {
+        for (RcQueuePair queuePair : queuePairs) {
+            if (queuePair != null) {
+                queuePair.close();
+            }
+        }
+        completionQueue.close();
+        credits.close();
+        pool.close();
+    }
+}

@@ -1,0 +1,355 @@
+package dev.faro.middleware.exchange;
+
+import dev.faro.fabric.FaroException;
+import dev.faro.middleware.ShuffleQueues;
+import dev.faro.shuffle.endpoint.EndpointFailure;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.endpoint.WaitLoop;
+import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import dev.faro.shuffle.transport.ExchangeChannel;
+import dev.faro.shuffle.transport.ExchangeReceiver;
+import dev.faro.shuffle.transport.ExchangeSender;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One exchange at one node over the shared DAIS16 rings. An engine buffer is one middleware record of the exchange's
+ * operator id; buffers of every exchange travel mixed in the rings of a worker pair.
+ *
+ * <p>Copies: the engine fills a buffer of the sending thread's own (one per group, allocated at open) in place, and
+ * {@link ExchangeSender#send} copies it into the outgoing ring, as the paper's {@code send} copies a row into the
+ * ring. Filling the ring in place is not possible: several engine threads append to the ring of a worker pair (the
+ * producing pipelines of every open exchange that run as thread {@code t}), and a record reserved but not yet filled
+ * would hold back every record after it. The receiving thread gets a record copied out of the ring (or out of the
+ * demux queue, when a thread reading for another exchange met it first) into a buffer of its own, read in place by
+ * the engine and released at once. So two memory copies per buffer besides the WRITE, each of at most 32 KiB, against
+ * the engine's per-row decoding of the same bytes.
+ *
+ * <p>End of stream: sending thread {@code t} ends with one end-of-stream record to worker {@code t} of every
+ * receiving node, so the receiving thread {@code t} ends after one per node (every node sends in all three kinds of
+ * exchange).
+ *
+ * <p>Waits go through the shuffle layer's {@link WaitLoop} (spin, park, stall after the stall timeout with no progress
+ * anywhere in the query). A thread waiting for ring space pushes its worker out ({@link ShuffleQueues#push}: writes
+ * out every ring whatever the write threshold and returns the space read), so nothing it holds keeps a peer waiting;
+ * it does not read for the receivers (the paper's blocked worker does), since the engine runs every exchange's
+ * receivers alongside its senders, and rows read ahead for a slower receiver would pile up on the heap. A receiver
+ * reading its exchange moves the other exchanges' rows it meets into their demux queues, so a ring never stays
+ * blocked behind an exchange whose receiver has not started.
+ *
+ * <p>Threads: senders and receivers are thread-confined; a worker is used under its {@link WorkerLock}. Data path:
+ * allocation-free after the first {@link #sender} / {@link #receiver} call of a thread.
+ */
+final class MiddlewareChannel implements ExchangeChannel {
+
+    private final NodeMiddleware node;
+    private final NodeMiddleware.Lease lease;
+    private final String name;
+    private final TransmissionGroups groups;
+    private final int nodes;
+    private final int threads;
+    private final boolean receives;
+    /** The nodes that receive anything: the union of the groups' members. */
+    private final int[] receivingNodes;
+
+    private final Arena arena = Arena.ofShared();
+    private final EndpointFailure failure;
+    private final WaitLoop waits;
+    private final Sender[] senders;
+    private final Receiver[] receivers;
+    private final AtomicInteger held = new AtomicInteger();
+    private final AtomicInteger heldHighWater = new AtomicInteger();
+    private volatile boolean closed;
+
+    MiddlewareChannel(
+            NodeMiddleware node,
+            NodeMiddleware.Lease lease,
+            String exchangeName,
+            TransmissionGroups groups,
+            int nodeIndex,
+            int threads,
+            Duration stallTimeout,
+            ProgressSignal progress) {
+        this.node = node;
+        this.lease = lease;
+        this.name = "DAIS16 exchange " + exchangeName + " (operator " + lease.operator() + ") at node " + nodeIndex;
+        this.groups = groups;
+        this.nodes = groups.nodes();
+        this.threads = threads;
+        this.receives = groups.receives(nodeIndex);
+        boolean[] member = new boolean[nodes];
+        for (int group = 0; group < groups.groupCount(); group++) {
+            for (int m : groups.members(group)) {
+                member[m] = true;
+            }
+        }
+        int count = 0;
+        for (boolean b : member) {
+            count += b ? 1 : 0;
+        }
+        this.receivingNodes = new int[count];
+        for (int q = 0, i = 0; q < nodes; q++) {
+            if (member[q]) {
+                receivingNodes[i++] = q;
+            }
+        }
+        this.failure = new EndpointFailure(name);
+        this.waits = new WaitLoop(failure, stallTimeout, progress);
+        this.senders = new Sender[threads];
+        this.receivers = new Receiver[threads];
+    }
+
+    @Override
+    public boolean receives() {
+        return receives;
+    }
+
+    @Override
+    public synchronized ExchangeSender sender(int thread) {
+        checkThread(thread);
+        if (senders[thread] == null) {
+            senders[thread] = new Sender(thread);
+        }
+        return senders[thread];
+    }
+
+    @Override
+    public synchronized ExchangeReceiver receiver(int thread) {
+        checkThread(thread);
+        if (receivers[thread] == null) {
+            receivers[thread] = new Receiver(thread);
+        }
+        return receivers[thread];
+    }
+
+    private void checkThread(int thread) {
+        if (thread < 0 || thread >= threads) {
+            throw new IllegalArgumentException("thread must be in 0.." + (threads - 1) + ": " + thread);
+        }
+        if (closed) {
+            throw new FaroException(FaroException.Category.CLOSED, name + " is closed");
+        }
+    }
+
+    @Override
+    public int buffersHeldHighWater() {
+        return heldHighWater.get();
+    }
+
+    /** Frees the buffers and the operator id; streams that did not all end mark the shared rings stale. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        boolean clean = !failure.failed();
+        for (int t = 0; t < threads; t++) {
+            clean &= senders[t] != null && senders[t].finished;
+            clean &= !receives || (receivers[t] != null && receivers[t].ended);
+        }
+        node.release(lease, clean);
+        arena.close();
+    }
+
+    private void hold() {
+        int now = held.incrementAndGet();
+        int high;
+        while (now > (high = heldHighWater.get()) && !heldHighWater.compareAndSet(high, now)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Records a middleware failure as this exchange's first error and throws the winner. */
+    private RuntimeException failed(FaroException cause) {
+        throw failure.fail(cause.getMessage());
+    }
+
+    private final class Sender implements ExchangeSender {
+        private final int thread;
+        private final ShuffleQueues worker;
+        private final WorkerLock lock;
+        private final MemorySegment[] buffers;
+        private final int[] fill;
+        private final boolean[] open;
+        private final WaitLoop.Step appendStep = this::tryAppend;
+        private final WaitLoop.Step endStep = this::tryEnd;
+        /** The group whose buffer {@link #appendStep} appends. */
+        private int appending;
+
+        boolean finished;
+
+        Sender(int thread) {
+            this.thread = thread;
+            this.worker = lease.workers()[thread];
+            this.lock = lease.locks()[thread];
+            int groupCount = groups.groupCount();
+            this.buffers = new MemorySegment[groupCount];
+            for (int group = 0; group < groupCount; group++) {
+                buffers[group] = arena.allocate(NodeMiddleware.BUFFER_BYTES, 8);
+            }
+            this.fill = new int[groupCount];
+            this.open = new boolean[groupCount];
+        }
+
+        @Override
+        public MemorySegment payload(int group) {
+            failure.check();
+            if (!open[group]) {
+                open[group] = true;
+                fill[group] = 0;
+                hold();
+            }
+            return buffers[group];
+        }
+
+        @Override
+        public int length(int group) {
+            return open[group] ? fill[group] : 0;
+        }
+
+        @Override
+        public void length(int group, int bytes) {
+            if (bytes < 0 || bytes > NodeMiddleware.BUFFER_BYTES) {
+                throw new IllegalArgumentException(
+                        "length out of range: bytes=" + bytes + " capacity=" + NodeMiddleware.BUFFER_BYTES);
+            }
+            fill[group] = bytes;
+        }
+
+        @Override
+        public void send(int group) {
+            if (!open[group]) {
+                return;
+            }
+            open[group] = false;
+            held.decrementAndGet();
+            if (fill[group] > 0) {
+                deliver(group);
+            }
+            fill[group] = 0;
+        }
+
+        /** Appends the group's buffer to the ring towards worker {@code thread} of each member, waiting for room. */
+        private void deliver(int group) {
+            appending = group;
+            for (int member : groups.members(group)) {
+                await(appendStep, member * threads + thread, "no ring space freed");
+            }
+        }
+
+        @Override
+        public void finish() {
+            if (finished) {
+                return;
+            }
+            for (int group = 0; group < open.length; group++) {
+                send(group);
+            }
+            for (int receiver : receivingNodes) {
+                await(endStep, receiver * threads + thread, "no ring space freed for the end of stream");
+            }
+            finished = true;
+        }
+
+        private void await(WaitLoop.Step step, int destination, String what) {
+            int result;
+            try {
+                result = waits.await(step, destination, null);
+            } catch (FaroException e) {
+                throw failed(e);
+            }
+            if (result == WaitLoop.STALLED) {
+                throw waits.fail(what + " for " + waits.stall() + " (sending to worker " + destination + ")");
+            }
+        }
+
+        private int tryAppend(int destination) {
+            lock.lock();
+            try {
+                if (worker.trySend(destination, lease.operator(), buffers[appending], 0, fill[appending])) {
+                    return WaitLoop.DONE;
+                }
+                worker.push();
+                return WaitLoop.IDLE;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private int tryEnd(int destination) {
+            lock.lock();
+            try {
+                if (worker.tryEndOfStream(destination, lease.operator())) {
+                    return WaitLoop.DONE;
+                }
+                worker.push();
+                return WaitLoop.IDLE;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private final class Receiver implements ExchangeReceiver {
+        private final ShuffleQueues worker;
+        private final WorkerLock lock;
+        private final ShuffleBuffer buffer;
+        private final MemorySegment payload;
+        private final WaitLoop.Step pollStep = this::tryPoll;
+
+        boolean ended;
+
+        Receiver(int thread) {
+            this.worker = lease.workers()[thread];
+            this.lock = lease.locks()[thread];
+            MemorySegment segment = arena.allocate(MessageHeaderDescriptor.LENGTH + NodeMiddleware.BUFFER_BYTES, 8);
+            this.buffer = new ShuffleBuffer(thread, segment);
+            this.payload = buffer.payload();
+        }
+
+        @Override
+        public ShuffleBuffer take() {
+            if (ended || !receives) {
+                ended = true;
+                return null;
+            }
+            int length;
+            try {
+                length = waits.awaitOrFail(pollStep, 0, null, "no data arrived", " (waiting for end of stream)");
+            } catch (FaroException e) {
+                throw failed(e);
+            }
+            if (length == WaitLoop.END_OF_STREAM) {
+                ended = true;
+                return null;
+            }
+            buffer.payloadLength(length);
+            hold();
+            return buffer;
+        }
+
+        @Override
+        public void release(ShuffleBuffer released) {
+            held.decrementAndGet();
+        }
+
+        private int tryPoll(int unused) {
+            int result;
+            lock.lock();
+            try {
+                result = worker.poll(lease.operator(), payload, nodes);
+            } finally {
+                lock.unlock();
+            }
+            if (result == ShuffleQueues.END) {
+                return WaitLoop.END_OF_STREAM;
+            }
+            return result == ShuffleQueues.NONE ? WaitLoop.IDLE : result;
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package dev.faro.middleware.exchange;
+
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FaroException;
+import dev.faro.fabric.bootstrap.PeerExchange;
+import dev.faro.middleware.MiddlewareConfig;
+import dev.faro.middleware.NioShuffle;
+import dev.faro.middleware.ShuffleMiddleware;
+import dev.faro.middleware.ShuffleQueues;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * One node's DAIS16 middleware for the lifetime of the node: every exchange of every query shares its rings (one
+ * outgoing and one incoming ring per worker pair, one connection per node pair), as the paper's DQE shares them
+ * among all shuffle operators of a plan. Each exchange gets an operator id; the records of all exchanges travel
+ * mixed in the rings and are sorted into per-operator demux queues as they are read.
+ *
+ * <p>The middleware is opened collectively at the first exchange that needs it ({@link #open}), with one worker per
+ * engine thread, and kept until {@link #close}. Every {@link #open} is collective (every node opens the same
+ * exchanges in the same order, per the exchange SPI) and first agrees, through the query's {@link PeerExchange}, that
+ * every node's middleware is usable, has the query's shape and has opened as many exchanges: if any node's is not
+ * (a failed peer, a query that failed and left rows in the rings, another thread count), every node replaces its
+ * middleware in the same call, so stale rows never reach a later query. Operator ids are the count of exchanges
+ * opened modulo {@link ShuffleQueues#MAX_OPERATORS}, the same at every node; an id is free again once its exchange
+ * closed.
+ *
+ * <p>Assumes one query at a time per node uses it (as the cluster runs queries). Coordination code; thread-safe.
+ */
+public final class NodeMiddleware implements AutoCloseable {
+
+    /** Ring bytes per worker pair: twice the paper's 64 KB, so that four of the largest records fit. */
+    static final int RING_BYTES = 128 * 1024;
+    /** The largest record: one engine buffer of rows (32 KiB). */
+    static final int BUFFER_BYTES = RING_BYTES / 4;
+
+    /** What carries the rows between nodes. */
+    public enum Backend {
+        /** The middleware on the node's fabric: shared rings, one-sided WRITE, batched notifications. */
+        FABRIC,
+        /** The paper's baseline: one non-blocking socket channel per pair of workers on different nodes. */
+        NIO
+    }
+
+    private final Fabric fabric;
+    private final Backend backend;
+    private final int writeThreshold;
+    private ShuffleMiddleware middleware;
+    private NioShuffle nio;
+    private ShuffleQueues[] workers;
+    private WorkerLock[] locks;
+    private int generation;
+    private long opened;
+    private final boolean[] inUse = new boolean[ShuffleQueues.MAX_OPERATORS];
+    private boolean dirty;
+
+    /** A node's middleware over {@code fabric} with the paper's write threshold (16 KB). */
+    public NodeMiddleware(Fabric fabric) {
+        this(fabric, Backend.FABRIC);
+    }
+
+    /** A node's middleware on {@code backend} ({@code fabric} is unused by NIO) with the paper's write threshold. */
+    public NodeMiddleware(Fabric fabric, Backend backend) {
+        this.fabric = Objects.requireNonNull(fabric, "fabric is null");
+        this.backend = Objects.requireNonNull(backend, "backend is null");
+        this.writeThreshold = MiddlewareConfig.DEFAULT_WRITE_THRESHOLD;
+    }
+
+    /** The configuration of the middleware for {@code nodes} nodes of {@code threads} engine threads. */
+    MiddlewareConfig config(int nodes, int threads) {
+        return new MiddlewareConfig(nodes, threads, RING_BYTES, writeThreshold, RING_BYTES / 4, BUFFER_BYTES);
+    }
+
+    /**
+     * Opens one exchange of a query: agrees with every node on the middleware (replacing it everywhere when any node's
+     * cannot serve, see the class comment) and allocates the exchange's operator id. Collective.
+     */
+    synchronized Lease open(PeerExchange peers, String exchangeName, int threads) {
+        MiddlewareConfig current = middleware != null ? middleware.config() : nio != null ? nio.config() : null;
+        boolean ready = current != null
+                && (middleware == null || !middleware.unusable())
+                && !dirty
+                && current.processes() == peers.nodes()
+                && current.workersPerProcess() == threads;
+        byte[] mine = ByteBuffer.allocate(9)
+                .put((byte) (ready ? 1 : 0))
+                .putLong(opened)
+                .array();
+        byte[][] all = peers.allGather("dais16." + exchangeName + ".open", mine);
+        boolean allReady = true;
+        for (byte[] other : all) {
+            ByteBuffer in = ByteBuffer.wrap(other);
+            allReady &= in.get() == 1 && in.getLong() == opened;
+        }
+        if (!allReady) {
+            replace(peers, exchangeName, threads);
+        }
+        int operator = (int) (opened++ % ShuffleQueues.MAX_OPERATORS);
+        if (inUse[operator]) {
+            dirty = true;
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "DAIS16: more than " + ShuffleQueues.MAX_OPERATORS + " exchanges open at once at node "
+                            + peers.nodeIndex() + " (operator id " + operator + " is still in use)");
+        }
+        inUse[operator] = true;
+        return new Lease(workers, locks, operator, generation);
+    }
+
+    private void replace(PeerExchange peers, String exchangeName, int threads) {
+        closeBackend();
+        generation++;
+        opened = 0;
+        java.util.Arrays.fill(inUse, false);
+        dirty = false;
+        MiddlewareConfig config = config(peers.nodes(), threads);
+        String keys = "dais16." + exchangeName + ".g" + generation;
+        workers = new ShuffleQueues[threads];
+        if (backend == Backend.FABRIC) {
+            middleware = ShuffleMiddleware.open(fabric, config, peers, keys);
+            for (int t = 0; t < threads; t++) {
+                workers[t] = middleware.worker(t);
+            }
+        } else {
+            nio = NioShuffle.open(config, peers, keys);
+            for (int t = 0; t < threads; t++) {
+                workers[t] = nio.worker(t);
+            }
+        }
+        locks = new WorkerLock[threads];
+        for (int t = 0; t < threads; t++) {
+            locks[t] = new WorkerLock();
+        }
+    }
+
+    /**
+     * Frees an exchange's operator id; {@code clean} false (its streams did not all end: the query failed) marks the
+     * rings as holding stale rows, so the next open replaces the middleware on every node.
+     */
+    synchronized void release(Lease lease, boolean clean) {
+        if (lease.generation() != generation) {
+            return;
+        }
+        inUse[lease.operator()] = false;
+        if (!clean) {
+            dirty = true;
+        }
+    }
+
+    /** How many times a middleware was opened at this node (1 after the first query, more after failures). */
+    public synchronized int generation() {
+        return generation;
+    }
+
+    /** The current fabric middleware, null before the first exchange or with NIO; for counters and tests. */
+    public synchronized ShuffleMiddleware middleware() {
+        return middleware;
+    }
+
+    @Override
+    public synchronized void close() {
+        closeBackend();
+    }
+
+    private void closeBackend() {
+        if (middleware != null) {
+            middleware.close();
+            middleware = null;
+        }
+        if (nio != null) {
+            nio.close();
+            nio = null;
+        }
+    }
+
+    /** One exchange's share of the middleware: the workers (by engine thread) and its operator id. */
+    record Lease(ShuffleQueues[] workers, WorkerLock[] locks, int operator, int generation) {}
+}

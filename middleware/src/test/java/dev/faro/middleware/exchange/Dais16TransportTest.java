@@ -1,0 +1,201 @@
+package dev.faro.middleware.exchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.faro.shuffle.endpoint.ShuffleBuffer;
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.transport.ExchangeChannel;
+import dev.faro.shuffle.transport.ExchangeReceiver;
+import dev.faro.shuffle.transport.ExchangeSender;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The DAIS16 transport behind the exchange SPI, nodes in one JVM over shm (and over the NIO baseline): three exchanges of one query open at once
+ * (repartition, broadcast, gather) share the rings, each producing thread sends far more than a ring holds, every
+ * receiving thread drains concurrently; every value arrives exactly once where its group says, and every stream ends.
+ * A second query reuses the same middleware (its rings, its connections); a query that fails with rows left in the
+ * rings gets every node's middleware replaced before the next one, which is again exact.
+ */
+class Dais16TransportTest {
+
+    private static final int THREADS = 2;
+    /** Longs per buffer: 8 KiB buffers, so BUFFERS of them are 2.4 MB per sending thread, many rings' worth. */
+    private static final int LONGS = 1024;
+
+    private static final int BUFFERS = 300;
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    @ParameterizedTest(name = "{0} nodes over {1}")
+    @CsvSource({"2, FABRIC", "3, FABRIC", "2, NIO"})
+    void threeExchangesShareTheRingsExactlyOnceAcrossQueries(int nodes, NodeMiddleware.Backend backend)
+            throws Exception {
+        try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes, backend)) {
+            runQuery(cluster, nodes, false);
+            runQuery(cluster, nodes, false);
+            for (NodeMiddleware middleware : cluster.middlewares) {
+                assertThat(middleware.generation())
+                        .as("middlewares opened at a node over two queries")
+                        .isEqualTo(1);
+                if (backend == NodeMiddleware.Backend.FABRIC) {
+                    assertThat(middleware.middleware().connectionCount()).isEqualTo(nodes - 1);
+                }
+            }
+            runQuery(cluster, nodes, true);
+            runQuery(cluster, nodes, false);
+            for (NodeMiddleware middleware : cluster.middlewares) {
+                assertThat(middleware.generation())
+                        .as("a failed query's stale rows replace the middleware everywhere")
+                        .isEqualTo(2);
+            }
+        }
+    }
+
+    private static TransmissionGroups[] kinds(int nodes) {
+        return new TransmissionGroups[] {
+            TransmissionGroups.repartition(nodes),
+            TransmissionGroups.broadcast(nodes),
+            TransmissionGroups.of(nodes, List.of(new int[] {0}))
+        };
+    }
+
+    /**
+     * One query: every node opens the three exchanges, runs a sending and a receiving thread per engine thread and
+     * exchange, and checks the sums; {@code abandon}: the senders stop early, nobody receives, the channels close.
+     */
+    private void runQuery(InJvmMiddlewareNodes cluster, int nodes, boolean abandon) throws Exception {
+        List<Dais16Transport> transports = cluster.query();
+        TransmissionGroups[] kinds = kinds(nodes);
+        List<Future<long[][]>> results = new ArrayList<>();
+        for (int node = 0; node < nodes; node++) {
+            Dais16Transport transport = transports.get(node);
+            results.add(pool.submit(() -> runNode(transport, kinds, abandon)));
+        }
+        List<long[][]> received = new ArrayList<>();
+        for (Future<long[][]> result : results) {
+            received.add(result.get(120, TimeUnit.SECONDS));
+        }
+        if (abandon) {
+            return;
+        }
+        long perThread = (long) BUFFERS * LONGS;
+        for (int node = 0; node < nodes; node++) {
+            long[][] counts = received.get(node);
+            // [kind] = {values received, sum of values}
+            long repartition = nodes * THREADS * perThread / nodes;
+            assertThat(counts[0][0]).as("repartition values at node %d", node).isEqualTo(repartition);
+            assertThat(counts[1][0]).as("broadcast values at node %d", node).isEqualTo(nodes * THREADS * perThread);
+            assertThat(counts[2][0])
+                    .as("gather values at node %d", node)
+                    .isEqualTo(node == 0 ? nodes * THREADS * perThread : 0);
+            assertThat(counts[1][1]).as("broadcast sum at node %d", node).isEqualTo(expectedSum(nodes, perThread));
+            if (node == 0) {
+                assertThat(counts[2][1]).as("gather sum").isEqualTo(expectedSum(nodes, perThread));
+            }
+        }
+        long total = 0;
+        for (long[][] counts : received) {
+            total += counts[0][1];
+        }
+        assertThat(total).as("repartition sum over every node").isEqualTo(expectedSum(nodes, perThread));
+    }
+
+    /** Value v of thread t at node n is ((n * THREADS + t) << 32) + v for v in [0, perThread). */
+    private static long expectedSum(int nodes, long perThread) {
+        long sum = 0;
+        for (long sender = 0; sender < (long) nodes * THREADS; sender++) {
+            sum += (sender << 32) * perThread + perThread * (perThread - 1) / 2;
+        }
+        return sum;
+    }
+
+    private long[][] runNode(Dais16Transport transport, TransmissionGroups[] kinds, boolean abandon) throws Exception {
+        ExchangeChannel[] channels = new ExchangeChannel[kinds.length];
+        for (int k = 0; k < kinds.length; k++) {
+            channels[k] = transport.open("q-x" + k, kinds[k], THREADS);
+        }
+        int node = transport.nodeIndex();
+        List<Future<long[]>> receiving = new ArrayList<>();
+        List<Future<?>> sending = new ArrayList<>();
+        try {
+            for (int k = 0; k < kinds.length; k++) {
+                for (int t = 0; t < THREADS; t++) {
+                    ExchangeSender sender = channels[k].sender(t);
+                    TransmissionGroups groups = kinds[k];
+                    long base = (long) (node * THREADS + t) << 32;
+                    sending.add(pool.submit(() -> send(sender, groups, base, abandon)));
+                    if (!abandon) {
+                        ExchangeReceiver receiver = channels[k].receiver(t);
+                        receiving.add(pool.submit(() -> receive(receiver)));
+                    }
+                }
+            }
+            for (Future<?> s : sending) {
+                s.get(120, TimeUnit.SECONDS);
+            }
+            long[][] counts = new long[kinds.length][2];
+            for (int i = 0; i < receiving.size(); i++) {
+                long[] r = receiving.get(i).get(120, TimeUnit.SECONDS);
+                counts[i / THREADS][0] += r[0];
+                counts[i / THREADS][1] += r[1];
+            }
+            return counts;
+        } finally {
+            for (ExchangeChannel channel : channels) {
+                channel.close();
+            }
+        }
+    }
+
+    /**
+     * Sends BUFFERS buffers of LONGS values, spread over the groups in turn; when abandoning, four buffers (they fit
+     * the rings: nobody reads them) and no finish, as a failed query leaves them.
+     */
+    private static Void send(ExchangeSender sender, TransmissionGroups groups, long base, boolean abandon) {
+        long value = 0;
+        int buffers = abandon ? 4 : BUFFERS;
+        for (int b = 0; b < buffers; b++) {
+            int group = b % groups.groupCount();
+            MemorySegment payload = sender.payload(group);
+            int fill = sender.length(group);
+            for (int i = 0; i < LONGS; i++) {
+                payload.set(ValueLayout.JAVA_LONG, fill + (long) i * Long.BYTES, base + value++);
+            }
+            sender.length(group, fill + LONGS * Long.BYTES);
+            sender.send(group);
+        }
+        if (!abandon) {
+            sender.finish();
+        }
+        return null;
+    }
+
+    private static long[] receive(ExchangeReceiver receiver) {
+        long count = 0;
+        long sum = 0;
+        ShuffleBuffer buffer;
+        while ((buffer = receiver.take()) != null) {
+            MemorySegment payload = buffer.payload();
+            for (int offset = 0; offset < buffer.payloadLength(); offset += Long.BYTES) {
+                sum += payload.get(ValueLayout.JAVA_LONG, offset);
+                count++;
+            }
+            receiver.release(buffer);
+        }
+        return new long[] {count, sum};
+    }
+}

@@ -1,0 +1,62 @@
+package dev.faro.middleware.exchange;
+
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.FabricConfig;
+import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.bootstrap.LocalPeerExchange;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Nodes simulated in one JVM: one shm fabric and one node-lifetime middleware each; a transport per query. */
+final class InJvmMiddlewareNodes implements AutoCloseable {
+
+    final Path directory;
+    final List<Fabric> fabrics = new ArrayList<>();
+    final List<NodeMiddleware> middlewares = new ArrayList<>();
+
+    InJvmMiddlewareNodes(int nodes) throws IOException {
+        this(nodes, NodeMiddleware.Backend.FABRIC);
+    }
+
+    InJvmMiddlewareNodes(int nodes, NodeMiddleware.Backend backend) throws IOException {
+        directory = Files.createTempDirectory(Path.of("/dev/shm"), "faro-dais16-test");
+        for (int node = 0; node < nodes; node++) {
+            Fabric fabric =
+                    Fabrics.open(FabricConfig.of("shm", "n" + node).withOption("shm.directory", directory.toString()));
+            fabrics.add(fabric);
+            middlewares.add(new NodeMiddleware(fabric, backend));
+        }
+    }
+
+    /** One query's transports, one per node. */
+    List<Dais16Transport> query() {
+        LocalPeerExchange.Group group = LocalPeerExchange.group(fabrics.size(), Duration.ofSeconds(30));
+        List<Dais16Transport> transports = new ArrayList<>();
+        for (int node = 0; node < fabrics.size(); node++) {
+            transports.add(new Dais16Transport(
+                    middlewares.get(node), group.member(node), Duration.ofSeconds(30), ProgressSignal.NONE));
+        }
+        return transports;
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (NodeMiddleware middleware : middlewares) {
+            middleware.close();
+        }
+        for (Fabric fabric : fabrics) {
+            fabric.close();
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        }
+    }
+}
