@@ -32,6 +32,10 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private int[] selection = new int[1024];
     /** Rows of one chunk of the batch that may have a partner ({@link #findPairsOneLong}). */
     private final int[] candidates = new int[CHUNK_ROWS];
+    /** Whether probes consult the table's {@link JoinFilter} (see {@link #observeFilter}). */
+    private boolean filtering = true;
+    /** Rows a batch needs for its filter rejections to decide whether filtering pays. */
+    private static final int FILTER_SAMPLE_ROWS = 1024;
     /** Where {@link #findPairsOneLong}'s prefetching reads go, so that the JIT cannot drop them. */
     private long prefetched;
     /** Rows per chunk of the one-key probe: their buckets' cache lines (at most 16 KiB) stay in L1 between passes. */
@@ -114,13 +118,15 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         if (table.headKeys != null && keys.strings[0] == null) {
             return findPairsOneLong(rows, firstOnly);
         }
-        JoinFilter filter = table.filter;
+        JoinFilter filter = filtering ? table.filter : null;
+        int rejected = 0;
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
             }
             long hash = hashes[i];
             if (filter != null && !filter.mightContain(hash)) {
+                rejected++;
                 continue;
             }
             for (int b = heads[(int) hash & mask]; b >= 0; b = next[b]) {
@@ -135,6 +141,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
         }
+        observeFilter(filter, rows, rejected);
         return pairs;
     }
 
@@ -151,7 +158,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         int[] next = table.next;
         int mask = table.mask;
         boolean stopAtFirst = firstOnly || table.uniqueKeys;
-        JoinFilter filter = table.filter;
+        JoinFilter filter = filtering ? table.filter : null;
+        int rejected = 0;
         boolean prefetch = mask + 1 >= LongGroupSlots.PREFETCH_MIN_SLOTS;
         int[] candidates = this.candidates;
         int pairs = 0;
@@ -163,8 +171,12 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             long touched = 0;
             for (int i = from; i < to; i++) {
                 long hash = hashes[i];
-                if (anyNull[i] || (filter != null && !filter.mightContain(hash))) {
-                    continue; // NULL matches nothing; the filter knows that no build row has this key
+                if (anyNull[i]) {
+                    continue; // NULL matches nothing
+                }
+                if (filter != null && !filter.mightContain(hash)) {
+                    rejected++;
+                    continue; // the filter knows that no build row has this key
                 }
                 candidates[count++] = i;
                 if (prefetch) {
@@ -208,7 +220,19 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
         }
+        observeFilter(filter, rows, rejected);
         return pairs;
+    }
+
+    /**
+     * Adaptive filtering: once a batch of at least {@value #FILTER_SAMPLE_ROWS} rows went through the filter and it
+     * rejected fewer than half of them, this operator stops consulting it (most probes find a partner: the filter
+     * would only add work); the table is probed as without a filter, so the output is the same.
+     */
+    private void observeFilter(JoinFilter filter, int rows, int rejected) {
+        if (filter != null && rows >= FILTER_SAMPLE_ROWS && rejected * 2 < rows) {
+            filtering = false;
+        }
     }
 
     private int applyResidual(Batch batch, int pairs) {

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The join filter never rejects a key the build has, rejects most others, and a probe through a filtered table emits
- * exactly what it emits through the same table without a filter: one long key (the bucket-head path) and a long plus a
+ * exactly what it emits through the same table without a filter (also once it stopped filtering because most of a
+ * batch's rows found a partner): one long key (the bucket-head path) and a long plus a
  * string key (the general path), unique and duplicate build keys, NULL keys on both sides, empty batches, every join
  * type.
  */
@@ -57,7 +58,9 @@ class JoinFilterTest {
                 List<Batch> probes = List.of(
                         batch(random, 4000, 40_000, false, withNulls),
                         batch(random, 0, 40_000, false, withNulls),
-                        batch(random, 17, 8000, false, withNulls));
+                        batch(random, 17, 8000, false, withNulls),
+                        batch(random, 3000, 5000, false, withNulls), // most find a partner: filtering stops
+                        batch(random, 4000, 40_000, false, withNulls));
                 for (JoinType type : JoinType.values()) {
                     for (List<String> keys : List.of(List.of("k"), List.of("k", "ps"))) {
                         List<String> buildKeys = keys.size() == 1 ? List.of("bk") : List.of("bk", "bs");
