@@ -41,11 +41,13 @@ import java.util.Set;
  * Which output columns of each exchange of a plan the operators above it read, so that the others are pruned before
  * the exchange (VLDB16 §3.2.1): they do not travel, and the receiving side fills them with NULLs. Conservative: every
  * column an operator evaluates counts (all projections of a project, a FINAL aggregation's whole input), so a pruned
- * column is never read. Coordination code: once per query at compile time.
+ * column is never read. The same analysis tells filters and join probes which of their output columns nothing above
+ * reads ({@link #unread}: late materialisation). Coordination code: once per query at compile time.
  */
 public final class RequiredColumns {
 
     private final Map<Exchange, Set<String>> byExchange = new IdentityHashMap<>();
+    private final Map<PlanNode, Set<String>> byNode = new IdentityHashMap<>();
 
     private RequiredColumns() {}
 
@@ -68,7 +70,22 @@ public final class RequiredColumns {
         return pruned;
     }
 
+    /**
+     * Per output column of {@code node} (a node of the analysed plan): whether nothing above it reads the column, so
+     * an operator may leave its values unspecified (the same conservative rule as for exchanges).
+     */
+    public boolean[] unread(PlanNode node) {
+        Set<String> required = byNode.getOrDefault(node, Set.of());
+        Schema schema = node.outputSchema();
+        boolean[] unread = new boolean[schema.size()];
+        for (int c = 0; c < unread.length; c++) {
+            unread[c] = !required.contains(schema.column(c).name());
+        }
+        return unread;
+    }
+
     private void walk(PlanNode node, Set<String> required) {
+        byNode.computeIfAbsent(node, n -> new HashSet<>()).addAll(required);
         switch (node) {
             case TableScan ignored -> {}
             case Filter filter -> {

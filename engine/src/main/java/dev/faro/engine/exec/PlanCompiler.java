@@ -131,7 +131,7 @@ final class PlanCompiler {
                 compile(filter.child())
                         .then(
                                 new FilterOperator.Factory(
-                                        filter.predicate(), filter.child().outputSchema()),
+                                        filter.predicate(), filter.child().outputSchema(), required.unread(filter)),
                                 "filter");
             case Project project ->
                 compile(project.child())
@@ -151,7 +151,7 @@ final class PlanCompiler {
                         .after(built)
                         .then(
                                 new HashJoinProbeOperator.Factory(
-                                        join, join.probe().outputSchema(), build),
+                                        join, join.probe().outputSchema(), build, required.unread(join)),
                                 join.type().name().toLowerCase() + " join probe");
             }
             case Aggregate aggregate -> {

@@ -257,22 +257,40 @@ abstract sealed class Conjunct {
         }
     }
 
-    /** {@code value = constant}, {@code value <> constant} or {@code value IN (constants)} on a VARCHAR column. */
+    /**
+     * {@code value IN (constants)}, {@code value = constant} or {@code value <> constant} on a VARCHAR column; also
+     * {@code SUBSTRING(value, start, length) IN (constants)} (Q22's country codes), comparing the constants with the
+     * value's characters in place, where the evaluator makes a substring per row of the batch.
+     */
     static final class StringIn extends Conjunct {
         private final int column;
         private final String[] constants;
         private final boolean negated;
+        /** SUBSTRING's start (1-based) and length, or 0 and 0 for the whole value. */
+        private final int start;
+
+        private final int length;
 
         StringIn(int column, String[] constants, boolean negated) {
+            this(column, constants, negated, 0, 0);
+        }
+
+        /** {@code SUBSTRING(value, start, length) IN (constants)} ({@code start} and {@code length} positive). */
+        StringIn(int column, String[] constants, int start, int length) {
+            this(column, constants, false, start, length);
+        }
+
+        private StringIn(int column, String[] constants, boolean negated, int start, int length) {
             this.column = column;
             this.constants = constants.clone();
             this.negated = negated;
+            this.start = start;
+            this.length = length;
         }
 
         @Override
         int narrow(Batch batch, int[] selection, int count) {
             String[] values = ((StringVector) batch.column(column)).values();
-            String[] constants = this.constants;
             boolean negated = this.negated;
             int out = 0;
             for (int j = 0; j < count; j++) {
@@ -281,17 +299,31 @@ abstract sealed class Conjunct {
                 if (value == null) {
                     continue;
                 }
-                boolean found = false;
-                for (String constant : constants) {
-                    if (value.equals(constant)) {
-                        found = true;
-                        break;
-                    }
-                }
                 selection[out] = row;
-                out += found != negated ? 1 : 0;
+                out += (length == 0 ? contains(value) : substringContained(value)) != negated ? 1 : 0;
             }
             return out;
+        }
+
+        private boolean contains(String value) {
+            for (String constant : constants) {
+                if (value.equals(constant)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether SUBSTRING(value, start, length), bounded as the evaluator bounds it, is one of the constants. */
+        private boolean substringContained(String value) {
+            int from = Math.min(start - 1, value.length());
+            int to = Math.min(value.length(), from + length);
+            for (String constant : constants) {
+                if (constant.length() == to - from && value.regionMatches(from, constant, 0, to - from)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override

@@ -55,18 +55,34 @@ final class Conjuncts {
                 new Conjunct.Like(input.indexOf(column.name()), like.pattern(), true);
             case InList in
             when in.value() instanceof ColumnReference column && isVarchar(column, input) -> {
-                String[] constants = new String[in.list().size()];
-                for (int i = 0; i < constants.length; i++) {
-                    Literal literal = (Literal) in.list().get(i);
-                    if (literal.value() == null || literal.type().kind() != TypeKind.VARCHAR) {
-                        yield null; // NULL in the list: three-valued, left to the evaluator
-                    }
-                    constants[i] = literal.value();
-                }
-                yield new Conjunct.StringIn(input.indexOf(column.name()), constants, false);
+                String[] constants = stringConstants(in);
+                yield constants == null ? null : new Conjunct.StringIn(input.indexOf(column.name()), constants, false);
+            }
+            case InList in
+            when in.value() instanceof Substring substring
+                    && substring.value() instanceof ColumnReference column
+                    && isVarchar(column, input) -> {
+                String[] constants = stringConstants(in);
+                yield constants == null
+                        ? null
+                        : new Conjunct.StringIn(
+                                input.indexOf(column.name()), constants, substring.start(), substring.length());
             }
             default -> null;
         };
+    }
+
+    /** The list's VARCHAR constants, or null when one is NULL (three-valued: left to the evaluator) or not VARCHAR. */
+    private static String[] stringConstants(InList in) {
+        String[] constants = new String[in.list().size()];
+        for (int i = 0; i < constants.length; i++) {
+            Literal literal = (Literal) in.list().get(i);
+            if (literal.value() == null || literal.type().kind() != TypeKind.VARCHAR) {
+                return null;
+            }
+            constants[i] = literal.value();
+        }
+        return constants;
     }
 
     private static Conjunct comparison(Comparison c, Schema input) {

@@ -119,8 +119,15 @@ final class GroupTable {
     /** {@link #assign} with one non-string key: through {@link #longSlots}. */
     private void assignLongs(long[] values, boolean[] nulls, int rows) {
         int[] groupIds = this.groupIds;
-        for (int i = 0; i < rows; i++) {
-            groupIds[i] = nulls != null && nulls[i] ? nullGroup() : longGroup(values[i]);
+        int chunk = LongGroupSlots.PREFETCH_ROWS;
+        for (int from = 0; from < rows; from += chunk) {
+            int to = Math.min(rows, from + chunk);
+            if (longSlots.prefetches()) {
+                longSlots.prefetch(values, from, to);
+            }
+            for (int i = from; i < to; i++) {
+                groupIds[i] = nulls != null && nulls[i] ? nullGroup() : longGroup(values[i]);
+            }
         }
     }
 
@@ -182,6 +189,25 @@ final class GroupTable {
         }
     }
 
+    /**
+     * Makes room for {@code expected} groups in all (an estimate: more still fit, the table then grows), so that a
+     * merge of known size does not rehash and copy its way up from the initial capacity.
+     */
+    void reserve(int expected) {
+        if (keyCount == 0 || expected <= groups) {
+            return;
+        }
+        if (longSlots != null) {
+            longSlots.reserve(expected);
+        } else if (expected * 2 > slots.length) {
+            slots = new int[Integer.highestOneBit(expected * 2 - 1) << 1];
+            rehashSlots();
+        }
+        if (expected > groupHashes.length) {
+            resizeGroups(expected);
+        }
+    }
+
     /** Ensures a global aggregation (no keys) has its one group even without input. */
     void ensureGlobalGroup() {
         if (keyCount == 0 && groups == 0) {
@@ -239,23 +265,32 @@ final class GroupTable {
 
     private int newGroup(long hash) {
         if (groups == groupHashes.length) {
-            int capacity = groups * 2;
-            groupHashes = Arrays.copyOf(groupHashes, capacity);
-            for (int k = 0; k < keyCount; k++) {
-                keyNulls[k] = Arrays.copyOf(keyNulls[k], capacity);
-                if (stringKey[k]) {
-                    keyStrings[k] = Arrays.copyOf(keyStrings[k], capacity);
-                } else {
-                    keyLongs[k] = Arrays.copyOf(keyLongs[k], capacity);
-                }
-            }
+            resizeGroups(groups * 2);
         }
         groupHashes[groups] = hash;
         return groups++;
     }
 
+    /** Gives the per-group arrays room for {@code capacity} groups. */
+    private void resizeGroups(int capacity) {
+        groupHashes = Arrays.copyOf(groupHashes, capacity);
+        for (int k = 0; k < keyCount; k++) {
+            keyNulls[k] = Arrays.copyOf(keyNulls[k], capacity);
+            if (stringKey[k]) {
+                keyStrings[k] = Arrays.copyOf(keyStrings[k], capacity);
+            } else {
+                keyLongs[k] = Arrays.copyOf(keyLongs[k], capacity);
+            }
+        }
+    }
+
     private void rehash() {
         slots = new int[slots.length * 2];
+        rehashSlots();
+    }
+
+    /** Re-inserts every group into the freshly allocated {@link #slots}. */
+    private void rehashSlots() {
         Arrays.fill(slots, -1);
         mask = slots.length - 1;
         for (int group = 0; group < groups; group++) {

@@ -114,6 +114,15 @@ public final class HashAggregationOperator implements Operator {
         }
     }
 
+    /** Makes room for {@code groups} groups (an estimate) in the table and the accumulators before a merge. */
+    private void reserve(long groups) {
+        int expected = (int) Math.min(Integer.MAX_VALUE / 4, groups);
+        table.reserve(expected);
+        for (Accumulator accumulator : accumulators) {
+            accumulator.ensureGroups(expected);
+        }
+    }
+
     /** Merges {@code other}'s groups of hash partition {@code partition} (of {@code partitions}) into this one's. */
     private void merge(HashAggregationOperator other, int partition, int partitions) {
         int otherGroups = other.table.groupCount();
@@ -196,6 +205,7 @@ public final class HashAggregationOperator implements Operator {
             } else if (threads <= 1 || operators.size() <= 1) {
                 HashAggregationOperator merged =
                         operators.isEmpty() ? new HashAggregationOperator(this) : operators.getFirst();
+                merged.reserve(totalGroups(operators));
                 for (int i = 1; i < operators.size(); i++) {
                     merged.merge(operators.get(i), 0, 1);
                 }
@@ -203,8 +213,10 @@ public final class HashAggregationOperator implements Operator {
             } else {
                 // partition-parallel merge: thread p merges the groups whose hash falls into partition p
                 HashAggregationOperator[] partitions = new HashAggregationOperator[threads];
+                int expected = (int) Math.min(Integer.MAX_VALUE / 4, totalGroups(operators) / threads + 1);
                 ParallelTasks.run(threads, "aggregation-merge", p -> {
                     HashAggregationOperator merged = new HashAggregationOperator(this);
+                    merged.reserve(expected); // a partition's share if the threads' groups are disjoint
                     for (HashAggregationOperator operator : operators) {
                         merged.merge(operator, p, threads);
                     }
@@ -217,6 +229,15 @@ public final class HashAggregationOperator implements Operator {
                 }
             }
             output = List.copyOf(batches);
+        }
+
+        /** The groups of all {@code operators} together (an upper bound of the merged count). */
+        private static long totalGroups(List<HashAggregationOperator> operators) {
+            long groups = 0;
+            for (HashAggregationOperator operator : operators) {
+                groups += operator.table.groupCount();
+            }
+            return groups;
         }
 
         private static void finishMerged(HashAggregationOperator merged, List<Batch> batches) {

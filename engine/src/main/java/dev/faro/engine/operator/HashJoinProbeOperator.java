@@ -5,6 +5,7 @@ import dev.faro.engine.expression.FilterEvaluator;
 import dev.faro.engine.plan.HashJoin;
 import dev.faro.engine.plan.JoinType;
 import dev.faro.engine.vector.Batch;
+import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.Vector;
 import dev.faro.engine.vector.VectorBuilder;
@@ -29,9 +30,22 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private int[] buildRows = new int[1024];
     private boolean[] matched = new boolean[1024];
     private int[] selection = new int[1024];
+    /** Rows of one chunk of the batch that may have a partner ({@link #findPairsOneLong}). */
+    private final int[] candidates = new int[CHUNK_ROWS];
+    /** Whether probes consult the table's {@link JoinFilter} (see {@link #observeFilter}). */
+    private boolean filtering = true;
+    /** Rows a batch needs for its filter rejections to decide whether filtering pays. */
+    private static final int FILTER_SAMPLE_ROWS = 1024;
+    /** Where {@link #findPairsOneLong}'s prefetching reads go, so that the JIT cannot drop them. */
+    private long prefetched;
+    /** Rows per chunk of the one-key probe: their buckets' cache lines (at most 16 KiB) stay in L1 between passes. */
+    private static final int CHUNK_ROWS = 256;
+    /** Per output column nothing above reads: a vector of default values standing in for it (grown, never written). */
+    private final Vector[] fillers;
 
     private HashJoinProbeOperator(Factory factory) {
         this.factory = factory;
+        this.fillers = new Vector[factory.output.length];
         this.keys = new KeyColumns(factory.probeKeys);
         this.residual = factory.residual == null ? null : new FilterEvaluator(factory.residual, factory.combined);
     }
@@ -78,11 +92,12 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                     yield null;
                 }
                 List<Vector> columns = new ArrayList<>(factory.output.length);
-                for (int column : factory.output) {
+                for (int o = 0; o < factory.output.length; o++) {
+                    Vector column = batch.column(factory.output[o]);
                     columns.add(
-                            count == rows
-                                    ? batch.column(column)
-                                    : VectorBuilder.gather(batch.column(column), selection, count));
+                            count == rows || factory.unread[o]
+                                    ? column
+                                    : VectorBuilder.gather(column, selection, count));
                 }
                 yield new Batch(count, columns);
             }
@@ -103,11 +118,17 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         if (table.headKeys != null && keys.strings[0] == null) {
             return findPairsOneLong(rows, firstOnly);
         }
+        JoinFilter filter = filtering ? table.filter : null;
+        int rejected = 0;
         for (int i = 0; i < rows; i++) {
             if (anyNull[i]) {
                 continue;
             }
             long hash = hashes[i];
+            if (filter != null && !filter.mightContain(hash)) {
+                rejected++;
+                continue;
+            }
             for (int b = heads[(int) hash & mask]; b >= 0; b = next[b]) {
                 if (buildHashes[b] == hash && keys.equalsRow(i, buildKeys, b)) {
                     ensurePairs(pairs + 1);
@@ -120,6 +141,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
         }
+        observeFilter(filter, rows, rejected);
         return pairs;
     }
 
@@ -136,44 +158,81 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         int[] next = table.next;
         int mask = table.mask;
         boolean stopAtFirst = firstOnly || table.uniqueKeys;
+        JoinFilter filter = filtering ? table.filter : null;
+        int rejected = 0;
+        boolean prefetch = mask + 1 >= LongGroupSlots.PREFETCH_MIN_SLOTS;
+        int[] candidates = this.candidates;
         int pairs = 0;
-        for (int i = 0; i < rows; i++) {
-            if (anyNull[i]) {
-                continue;
-            }
-            long value = values[i];
-            int bucket = (int) hashes[i] & mask;
-            long entry = headKeys[2 * bucket + 1];
-            if (entry < 0) {
-                continue;
-            }
-            int b = (int) entry;
-            if (headKeys[2 * bucket] != value) {
-                if ((entry & JoinHashTable.MORE_ROWS) == 0) {
-                    continue; // the only row of the bucket has another key: no need to touch the chain
+        for (int from = 0; from < rows; from += CHUNK_ROWS) {
+            int to = Math.min(rows, from + CHUNK_ROWS);
+            // pass 1: the rows that may have a partner; on a large table, read their buckets now (group prefetching:
+            // independent loads whose cache misses overlap, where pass 2's would come one after another)
+            int count = 0;
+            long touched = 0;
+            for (int i = from; i < to; i++) {
+                long hash = hashes[i];
+                if (anyNull[i]) {
+                    continue; // NULL matches nothing
                 }
-                b = next[b];
-                while (b >= 0 && buildValues[b] != value) {
+                if (filter != null && !filter.mightContain(hash)) {
+                    rejected++;
+                    continue; // the filter knows that no build row has this key
+                }
+                candidates[count++] = i;
+                if (prefetch) {
+                    touched += headKeys[2 * ((int) hash & mask) + 1];
+                }
+            }
+            prefetched += touched;
+            // pass 2: the bucket's first key beside its row, the chain only past it
+            for (int c = 0; c < count; c++) {
+                int i = candidates[c];
+                long value = values[i];
+                int bucket = (int) hashes[i] & mask;
+                long entry = headKeys[2 * bucket + 1];
+                if (entry < 0) {
+                    continue;
+                }
+                int b = (int) entry;
+                if (headKeys[2 * bucket] != value) {
+                    if ((entry & JoinHashTable.MORE_ROWS) == 0) {
+                        continue; // the only row of the bucket has another key: no need to touch the chain
+                    }
                     b = next[b];
+                    while (b >= 0 && buildValues[b] != value) {
+                        b = next[b];
+                    }
                 }
-            }
-            while (b >= 0) {
-                if (pairs == probeRows.length) {
-                    ensurePairs(pairs + 1);
-                }
-                probeRows[pairs] = i;
-                buildRows[pairs] = b;
-                pairs++;
-                if (stopAtFirst) {
-                    break;
-                }
-                b = next[b];
-                while (b >= 0 && buildValues[b] != value) {
+                while (b >= 0) {
+                    if (pairs == probeRows.length) {
+                        ensurePairs(pairs + 1);
+                    }
+                    probeRows[pairs] = i;
+                    buildRows[pairs] = b;
+                    pairs++;
+                    if (stopAtFirst) {
+                        break;
+                    }
                     b = next[b];
+                    while (b >= 0 && buildValues[b] != value) {
+                        b = next[b];
+                    }
                 }
             }
         }
+        observeFilter(filter, rows, rejected);
         return pairs;
+    }
+
+    /**
+     * Adaptive filtering: once a batch of at least {@value #FILTER_SAMPLE_ROWS} rows went through the filter and it
+     * rejected fewer than half of them, this operator stops consulting it (most probes find a partner: the filter
+     * would only add work); the table is probed as without a filter, so the output is the same.
+     */
+    private void observeFilter(JoinFilter filter, int rows, int rejected) {
+        if (filter != null && rows >= FILTER_SAMPLE_ROWS && rejected * 2 < rows) {
+            filtering = false;
+        }
     }
 
     private int applyResidual(Batch batch, int pairs) {
@@ -210,8 +269,11 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         }
         int probeColumns = batch.columnCount();
         List<Vector> columns = new ArrayList<>(factory.output.length);
-        for (int column : factory.output) {
-            if (column < probeColumns) {
+        for (int o = 0; o < factory.output.length; o++) {
+            int column = factory.output[o];
+            if (factory.unread[o]) {
+                columns.add(filler(o, count));
+            } else if (column < probeColumns) {
                 columns.add(VectorBuilder.gather(batch.column(column), probeRows, count));
             } else {
                 Vector source = table.rows.column(column - probeColumns);
@@ -230,6 +292,16 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         return new Batch(count, columns);
     }
 
+    /** A vector of output column {@code o}'s type with at least {@code count} rows, for a column nothing reads. */
+    private Vector filler(int o, int count) {
+        Vector filler = fillers[o];
+        if (filler == null || filler.size() < count) {
+            filler = Vector.allocate(factory.outputTypes[o], Math.max(count, 1024), false);
+            fillers[o] = filler;
+        }
+        return filler;
+    }
+
     private void ensurePairs(int pairs) {
         if (pairs > probeRows.length) {
             probeRows = Arrays.copyOf(probeRows, pairs * 2);
@@ -245,8 +317,19 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         private final Expression residual;
         private final Schema combined;
         private final int[] output;
+        private final DataType[] outputTypes;
+        private final boolean[] unread;
 
+        /** Every output column materialised. */
         public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build) {
+            this(join, probe, build, null);
+        }
+
+        /**
+         * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that column
+         * then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
+         */
+        public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread) {
             this.type = join.type();
             this.build = build;
             this.probeKeys = new int[join.probeKeys().size()];
@@ -258,9 +341,16 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             Schema visible = type == JoinType.SEMI || type == JoinType.ANTI ? probe : combined;
             List<String> names = join.outputColumns().isEmpty() ? visible.names() : join.outputColumns();
             this.output = new int[names.size()];
+            this.outputTypes = new DataType[output.length];
             for (int i = 0; i < output.length; i++) {
                 output[i] = visible.indexOf(names.get(i));
+                outputTypes[i] = visible.type(output[i]);
             }
+            if (unread != null && unread.length != output.length) {
+                throw new IllegalArgumentException(
+                        "one flag per output column: unread=" + unread.length + " columns=" + output.length);
+            }
+            this.unread = unread == null ? new boolean[output.length] : unread.clone();
         }
 
         @Override

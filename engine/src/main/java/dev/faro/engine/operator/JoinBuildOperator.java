@@ -53,7 +53,15 @@ public final class JoinBuildOperator implements Operator {
         private final Queue<List<Batch>> collected = new ConcurrentLinkedQueue<>();
         private volatile JoinHashTable table;
 
+        private final int filterMinRows;
+
         public Factory(Schema schema, List<String> keys) {
+            this(schema, keys, JoinHashTable.FILTER_MIN_ROWS);
+        }
+
+        /** A build whose table gets a {@link JoinFilter} from {@code filterMinRows} rows on (tests choose). */
+        Factory(Schema schema, List<String> keys, int filterMinRows) {
+            this.filterMinRows = filterMinRows;
             this.schema = schema;
             this.keyColumns = new int[keys.size()];
             for (int k = 0; k < keyColumns.length; k++) {
@@ -72,7 +80,7 @@ public final class JoinBuildOperator implements Operator {
             for (List<Batch> batches : collected) {
                 all.addAll(batches);
             }
-            table = JoinHashTable.build(schema, all, keyColumns, threads);
+            table = JoinHashTable.build(schema, all, keyColumns, threads, filterMinRows);
         }
 
         JoinHashTable table() {

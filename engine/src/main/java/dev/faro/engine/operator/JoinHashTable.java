@@ -39,7 +39,17 @@ final class JoinHashTable {
     /** Whether no key occurs twice among the inserted rows (known only with {@link #headKeys}, else false). */
     final boolean uniqueKeys;
 
-    private JoinHashTable(Batch rows, KeyColumns keys, int[] heads, int[] next, long[] headKeys, boolean unique) {
+    /**
+     * Builds of at least this many rows get a {@link JoinFilter}: below it the table is small enough to stay in cache,
+     * so a filter would only add work.
+     */
+    static final int FILTER_MIN_ROWS = 16_384;
+
+    /** The hashes of the inserted rows' keys, checked before the buckets; null for a small build. */
+    final JoinFilter filter;
+
+    private JoinHashTable(
+            Batch rows, KeyColumns keys, int[] heads, int[] next, long[] headKeys, boolean unique, JoinFilter filter) {
         this.rows = rows;
         this.keys = keys;
         this.heads = heads;
@@ -47,9 +57,15 @@ final class JoinHashTable {
         this.mask = heads.length - 1;
         this.headKeys = headKeys;
         this.uniqueKeys = unique;
+        this.filter = filter;
     }
 
     static JoinHashTable build(Schema schema, List<Batch> batches, int[] keyColumns, int threads) {
+        return build(schema, batches, keyColumns, threads, FILTER_MIN_ROWS);
+    }
+
+    /** {@link #build} with a {@link JoinFilter} when the build has at least {@code filterMinRows} rows. */
+    static JoinHashTable build(Schema schema, List<Batch> batches, int[] keyColumns, int threads, int filterMinRows) {
         int total = 0;
         for (Batch batch : batches) {
             total += batch.rowCount();
@@ -80,10 +96,14 @@ final class JoinHashTable {
         boolean[] anyNull = keys.anyNull;
         long[] values = keys.keyCount() == 1 && keys.strings[0] == null ? keys.longs[0] : null;
         boolean[] duplicates = new boolean[Math.max(1, threads)];
+        JoinFilter filter = total >= filterMinRows ? new JoinFilter(total) : null;
         ParallelTasks.run(threads, "join-insert", t -> {
             for (int row = 0; row < size; row++) {
                 if (anyNull[row]) {
                     continue;
+                }
+                if (filter != null && filter.owner(hashes[row], threads) == t) {
+                    filter.add(hashes[row]);
                 }
                 int bucket = (int) hashes[row] & mask;
                 if (bucket % threads == t) {
@@ -101,7 +121,7 @@ final class JoinHashTable {
             }
         });
         if (values == null) {
-            return new JoinHashTable(all, keys, heads, next, null, false);
+            return new JoinHashTable(all, keys, heads, next, null, false, filter);
         }
         long[] headKeys = new long[2 * buckets];
         for (int bucket = 0; bucket < buckets; bucket++) {
@@ -113,6 +133,6 @@ final class JoinHashTable {
         for (boolean duplicate : duplicates) {
             unique &= !duplicate;
         }
-        return new JoinHashTable(all, keys, heads, next, headKeys, unique);
+        return new JoinHashTable(all, keys, heads, next, headKeys, unique, filter);
     }
 }

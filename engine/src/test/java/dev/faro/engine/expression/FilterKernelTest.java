@@ -62,6 +62,9 @@ class FilterKernelTest {
                 eq(col("name"), lit("MAIL")),
                 ne(col("name"), lit("MAIL")),
                 in(col("name"), "MAIL", "SHIP"),
+                in(substring(col("name"), 1, 2), "MA", "SH", "sp"), // Q22's shape
+                in(substring(col("name"), 3, 4), "IL", "AIR", "ecia", ""), // past the end: shorter or empty
+                in(substring(col("name"), 2, 1), lit("I"), nullLiteral(DataType.varchar(1))), // generic (NULL)
                 in(col("name"), lit("MAIL"), nullLiteral(DataType.varchar(4))), // generic (NULL in the list)
                 like(col("name"), "%special%requests%"),
                 notLike(col("name"), "%special%requests%"),

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A {@link GroupTable} with one non-string key (the {@link LongGroupSlots} lookup) groups rows exactly as the
  * general table does: the same key beside a constant second key (or twice) goes through the old path.
- * Random keys with and without NULLs, growth past the initial capacity, empty batches, and merging tables.
+ * Random keys with and without NULLs, growth past the initial capacity, empty batches, and merging tables (also
+ * into a table that reserved room up front).
  */
 class GroupTableTest {
 
@@ -68,6 +69,33 @@ class GroupTableTest {
         }
         assertThat(fastTarget.groupCount()).isEqualTo(generalTarget.groupCount());
         assertThat(render(fastTarget, 0)).isEqualTo(render(generalTarget, 0));
+    }
+
+    @Test
+    void aReservedTableMergesAsOneGrownFromTheInitialCapacity() {
+        Random random = new Random(9);
+        for (List<DataType> types : List.of(List.of(DataType.INTEGER), List.of(DataType.INTEGER, DataType.INTEGER))) {
+            for (int reserved : new int[] {1, 2000, 100_000}) {
+                GroupTable grown = new GroupTable(types);
+                GroupTable reserving = new GroupTable(types);
+                reserving.reserve(reserved);
+                int[] columns = types.size() == 1 ? new int[] {1} : new int[] {1, 2};
+                for (int part = 0; part < 3; part++) {
+                    GroupTable source = new GroupTable(types);
+                    KeyColumns keys = new KeyColumns(columns);
+                    keys.load(batch(random, 20_000, 30_000, true));
+                    source.assign(keys);
+                    for (int group = 0; group < source.groupCount(); group++) {
+                        assertThat(reserving.findOrInsert(source, group))
+                                .as("%s, reserved %d", types, reserved)
+                                .isEqualTo(grown.findOrInsert(source, group));
+                    }
+                    reserving.reserve(reserved * (part + 2)); // again, with groups already in it
+                }
+                assertThat(reserving.groupCount()).isEqualTo(grown.groupCount());
+                assertThat(render(reserving, 0)).isEqualTo(render(grown, 0));
+            }
+        }
     }
 
     private static List<Object> render(GroupTable table, int key) {

@@ -2,9 +2,7 @@ package dev.faro.engine.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.faro.engine.plan.HashJoin;
 import dev.faro.engine.plan.JoinType;
-import dev.faro.engine.plan.Plans;
 import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
@@ -47,33 +45,25 @@ class JoinProbeKernelTest {
         }
     }
 
-    private static List<List<Object>> run(
-            JoinType type, List<Batch> build, List<Batch> probes, List<String> probeKeys, List<String> buildKeys) {
-        JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(BUILD, buildKeys);
-        Operator builder = builds.create(0);
-        for (Batch batch : build) {
-            builder.addInput(batch);
-        }
-        builder.finish();
-        builds.complete(2);
-        HashJoin join = new HashJoin(
-                type,
-                Plans.scan("probe", PROBE, "k", "p"),
-                Plans.scan("build", BUILD, "bk", "b"),
-                probeKeys,
-                buildKeys,
-                null,
-                List.of());
-        Operator probe = new HashJoinProbeOperator.Factory(join, PROBE, builds).create(0);
-        List<List<Object>> rows = new ArrayList<>();
-        for (Batch batch : probes) {
-            probe.addInput(batch);
-            Batch output = probe.getOutput();
-            if (output != null) {
-                rows.addAll(output.rows());
+    @Test
+    void oneLongKeyProbeOfALargeTableEqualsTheGeneralProbe() {
+        // 40,000 build rows: 2^17 buckets, so the one-key probe reads its buckets ahead (and the filter is on)
+        Random random = new Random(29);
+        for (boolean uniqueBuild : new boolean[] {true, false}) {
+            List<Batch> build = List.of(batch(random, 40_000, 80_000, uniqueBuild, true));
+            List<Batch> probes =
+                    List.of(batch(random, 9000, 120_000, false, true), batch(random, 300, 80_000, false, false));
+            for (JoinType type : JoinType.values()) {
+                assertThat(run(type, build, probes, List.of("k"), List.of("bk")))
+                        .as("%s join, unique build %s", type, uniqueBuild)
+                        .isEqualTo(run(type, build, probes, List.of("k", "k"), List.of("bk", "bk")));
             }
         }
-        return rows;
+    }
+
+    private static List<List<Object>> run(
+            JoinType type, List<Batch> build, List<Batch> probes, List<String> probeKeys, List<String> buildKeys) {
+        return JoinProbes.run(type, PROBE, BUILD, build, probes, probeKeys, buildKeys, JoinHashTable.FILTER_MIN_ROWS);
     }
 
     /** Keys below {@code range} (a permutation's prefix when unique), a running row number beside them. */
