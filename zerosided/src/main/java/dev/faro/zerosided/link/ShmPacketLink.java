@@ -8,9 +8,11 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,8 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A port is its owner's process id and the link's index in that process ({@code pid << 9 | index}), so links of
  * any process using the same directory address each other by port alone, and no two live processes ever compete for
- * a name. A process's first link removes the files of processes that are gone (a killed worker's). A link marks its
- * file closed, unmaps it and deletes it on close; a sender that sees a closed destination drops the datagram and
+ * a name. A process's first link, and its last link when it closes, remove the files of processes that are gone (a
+ * killed worker's); the last one also removes the directory when nothing is left in it. A link marks its file closed,
+ * unmaps it and deletes it on close; a sender that sees a closed destination drops the datagram and
  * unmaps it.
  *
  * <p>Owned by one thread, as every link. Data path: allocation-free once every destination has been sent to once
@@ -109,6 +112,21 @@ public final class ShmPacketLink implements PacketLink {
      * @throws FaroException IO when the directory or the file cannot be made, or every port is taken
      */
     public static ShmPacketLink open(Path directory) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return openIn(directory);
+            } catch (NoSuchFileException e) {
+                // another process's last link removed the (then empty) directory between our check and our file
+                if (attempt == 3) {
+                    throw new FaroException(
+                            FaroException.Category.IO,
+                            "cannot open a shared-memory packet link in " + directory + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static ShmPacketLink openIn(Path directory) throws NoSuchFileException {
         try {
             if (!Files.isDirectory(directory)) {
                 try {
@@ -144,9 +162,11 @@ public final class ShmPacketLink implements PacketLink {
                     throw e;
                 }
             } catch (IOException | RuntimeException e) {
-                releaseIndex(index);
+                releaseIndex(index, directory);
                 throw e;
             }
+        } catch (NoSuchFileException e) {
+            throw e;
         } catch (IOException e) {
             throw new FaroException(
                     FaroException.Category.IO,
@@ -171,9 +191,26 @@ public final class ShmPacketLink implements PacketLink {
         }
     }
 
-    private static void releaseIndex(int index) {
+    /**
+     * Frees {@code index}; when it was this process's last link, sweeps {@code directory} of dead processes' files (a
+     * killed worker's, which nothing else would remove until the next run) and removes the directory if that left it
+     * empty. Best effort: a failure to clean up is not the caller's failure.
+     */
+    private static void releaseIndex(int index, Path directory) {
         synchronized (LIVE_INDEXES) {
             LIVE_INDEXES.clear(index);
+            if (!LIVE_INDEXES.isEmpty()) {
+                return;
+            }
+            try {
+                sweep(directory);
+                Files.deleteIfExists(directory);
+            } catch (DirectoryNotEmptyException e) {
+                // another live process's links are still there
+            } catch (IOException | UncheckedIOException e) {
+                // gone already, or not ours to clean
+            }
+            SWEPT.remove(directory);
         }
     }
 
@@ -382,7 +419,7 @@ public final class ShmPacketLink implements PacketLink {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            releaseIndex(port & MAX_INDEX);
+            releaseIndex(port & MAX_INDEX, directory);
         }
     }
 }

@@ -83,6 +83,29 @@ class ShmPacketLinkTest {
     }
 
     @Test
+    void theLastLinkToCloseSweepsADeadProcessesFileAndRemovesTheEmptyDirectory() throws Exception {
+        Path shared = directory.resolve("links");
+        long deadPid = 4_000_000;
+        while (ProcessHandle.of(deadPid).isPresent()) {
+            deadPid--;
+        }
+        Path dead = shared.resolve("zs-link-" + (deadPid << ShmPacketLink.INDEX_BITS | 1));
+        try (ShmPacketLink first = ShmPacketLink.open(shared);
+                ShmPacketLink second = ShmPacketLink.open(shared)) {
+            Files.write(dead, new byte[16]); // a worker killed while this process ran (after its first sweep)
+            first.close();
+            assertThat(dead)
+                    .as("swept only when the process's last link closes")
+                    .exists();
+        }
+        assertThat(dead).as("a dead process's file").doesNotExist();
+        assertThat(shared).as("the emptied directory").doesNotExist();
+        try (ShmPacketLink again = ShmPacketLink.open(shared)) {
+            assertThat(shared).isDirectory();
+        }
+    }
+
+    @Test
     void concurrentSendersLoseNothingTheReceiverKeepsUpWith() throws Exception {
         int senders = 3;
         int perSender = 20_000;
@@ -133,7 +156,11 @@ class ShmPacketLinkTest {
         }
     }
 
+    /** The files left in {@code directory}; none when the last link removed the directory itself. */
     private static java.util.stream.Stream<Path> list(Path directory) {
+        if (!Files.exists(directory)) {
+            return java.util.stream.Stream.empty();
+        }
         try {
             return Files.list(directory);
         } catch (java.io.IOException e) {
