@@ -193,10 +193,10 @@ public final class NioWorker implements ShuffleQueues {
         return true;
     }
 
+    /** {@link #flush}: its write of every non-empty channel buffer already covers the owed bytes. */
     @Override
     public void push() {
         flush();
-        writeOwed();
     }
 
     private void waitForSpace(OutgoingRing ring) {

@@ -15,6 +15,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 /**
  * One exchange at one node over the shared DAIS16 rings. An engine buffer is one middleware record of the exchange's
@@ -81,22 +82,7 @@ final class MiddlewareChannel implements ExchangeChannel {
         this.nodes = groups.nodes();
         this.threads = threads;
         this.receives = groups.receives(nodeIndex);
-        boolean[] member = new boolean[nodes];
-        for (int group = 0; group < groups.groupCount(); group++) {
-            for (int m : groups.members(group)) {
-                member[m] = true;
-            }
-        }
-        int count = 0;
-        for (boolean b : member) {
-            count += b ? 1 : 0;
-        }
-        this.receivingNodes = new int[count];
-        for (int q = 0, i = 0; q < nodes; q++) {
-            if (member[q]) {
-                receivingNodes[i++] = q;
-            }
-        }
+        this.receivingNodes = IntStream.range(0, nodes).filter(groups::receives).toArray();
         this.failure = new EndpointFailure(name);
         this.waits = new WaitLoop(failure, stallTimeout, progress);
         this.senders = new Sender[threads];

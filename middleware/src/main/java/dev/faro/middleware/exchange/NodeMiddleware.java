@@ -8,6 +8,7 @@ import dev.faro.middleware.NioShuffle;
 import dev.faro.middleware.ShuffleMiddleware;
 import dev.faro.middleware.ShuffleQueues;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -44,7 +45,6 @@ public final class NodeMiddleware implements AutoCloseable {
 
     private final Fabric fabric;
     private final Backend backend;
-    private final int writeThreshold;
     private ShuffleMiddleware middleware;
     private NioShuffle nio;
     private ShuffleQueues[] workers;
@@ -63,12 +63,12 @@ public final class NodeMiddleware implements AutoCloseable {
     public NodeMiddleware(Fabric fabric, Backend backend) {
         this.fabric = Objects.requireNonNull(fabric, "fabric is null");
         this.backend = Objects.requireNonNull(backend, "backend is null");
-        this.writeThreshold = MiddlewareConfig.DEFAULT_WRITE_THRESHOLD;
     }
 
     /** The configuration of the middleware for {@code nodes} nodes of {@code threads} engine threads. */
     MiddlewareConfig config(int nodes, int threads) {
-        return new MiddlewareConfig(nodes, threads, RING_BYTES, writeThreshold, RING_BYTES / 4, BUFFER_BYTES);
+        return new MiddlewareConfig(
+                nodes, threads, RING_BYTES, MiddlewareConfig.DEFAULT_WRITE_THRESHOLD, RING_BYTES / 4, BUFFER_BYTES);
     }
 
     /**
@@ -111,7 +111,7 @@ public final class NodeMiddleware implements AutoCloseable {
         closeBackend();
         generation++;
         opened = 0;
-        java.util.Arrays.fill(inUse, false);
+        Arrays.fill(inUse, false);
         dirty = false;
         MiddlewareConfig config = config(peers.nodes(), threads);
         String keys = "dais16." + exchangeName + ".g" + generation;
