@@ -5,7 +5,6 @@ import dev.faro.cluster.tpch.TpchSettings;
 import dev.faro.engine.tpch.TpchQueries;
 import dev.faro.fabric.ucx.UcxFabricProvider;
 import dev.faro.shuffle.endpoint.EndpointDesign;
-import dev.faro.shuffle.endpoint.EndpointImplementation;
 import dev.faro.shuffle.transport.ExchangeTransports;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -83,7 +82,7 @@ final class TpchOptions {
     static boolean needsDatagrams(String name) {
         for (EndpointDesign design : EndpointDesign.values()) {
             if (design.paperName().equals(name)) {
-                return design.implementation() == EndpointImplementation.UD_TWO_SIDED;
+                return design.implementation().needsDatagrams();
             }
         }
         return false;

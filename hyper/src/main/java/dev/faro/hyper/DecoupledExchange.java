@@ -8,6 +8,7 @@ import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
+import dev.faro.shuffle.transport.HeldBuffers;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
@@ -57,8 +58,7 @@ final class DecoupledExchange implements ExchangeChannel {
     private final WaitLoop waits;
     private final Sender[] senders;
     private final Receiver[] receivers;
-    private final AtomicInteger held = new AtomicInteger();
-    private final AtomicInteger heldHighWater = new AtomicInteger();
+    private final HeldBuffers held = new HeldBuffers();
     private volatile boolean closed;
 
     DecoupledExchange(
@@ -167,7 +167,7 @@ final class DecoupledExchange implements ExchangeChannel {
 
     @Override
     public int buffersHeldHighWater() {
-        return heldHighWater.get();
+        return held.highWater();
     }
 
     /**
@@ -198,14 +198,6 @@ final class DecoupledExchange implements ExchangeChannel {
             while ((index = queue.poll(Multiplexer.EMPTY)) != Multiplexer.EMPTY) {
                 multiplexer.release(pool.message(index));
             }
-        }
-    }
-
-    private void hold() {
-        int now = held.incrementAndGet();
-        int high;
-        while (now > (high = heldHighWater.get()) && !heldHighWater.compareAndSet(high, now)) {
-            Thread.onSpinWait();
         }
     }
 
@@ -244,7 +236,7 @@ final class DecoupledExchange implements ExchangeChannel {
                 message = pool.message(index);
                 open[destination] = message;
                 lengths[destination] = 0;
-                hold();
+                held.hold();
             }
             return message.buffer.payload();
         }
@@ -270,7 +262,7 @@ final class DecoupledExchange implements ExchangeChannel {
                 return;
             }
             open[destination] = null;
-            held.decrementAndGet();
+            held.release();
             int bytes = lengths[destination];
             lengths[destination] = 0;
             if (bytes == 0) {
@@ -364,13 +356,13 @@ final class DecoupledExchange implements ExchangeChannel {
                 ended = true;
                 return null;
             }
-            hold();
+            held.hold();
             return pool.message(index).buffer;
         }
 
         @Override
         public void release(ShuffleBuffer buffer) {
-            held.decrementAndGet();
+            held.release();
             multiplexer.release(pool.message(buffer.index()));
         }
     }

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One exchange of one query at one node, over the context's {@link dev.faro.shuffle.transport.ExchangeTransport}: the
- * channel (opened collectively by every node in plan order, while the query's first pipelines run), the sending side as a
- * {@link SinkFactory} for the producing pipeline ({@link ExchangeSinkOperator}: partition on columns, encode each row
+ * channel (opened collectively by every node in plan order, while the query's first pipelines run), the sending side
+ * as a {@link SinkFactory} for the producing pipeline ({@link ExchangeSinkOperator}: partition on columns, encode each row
  * once into its group's transport buffer) and the receiving side as the source of the consuming pipeline
  * ({@link ExchangeSourceOperator}: decode straight from received buffers). Both pipelines run at the same time, so a
  * node's memory for the exchange is the transport's buffers, not the relation. Rows are in the {@link RowCodec}

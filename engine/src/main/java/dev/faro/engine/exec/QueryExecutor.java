@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * Executes a plan on one node with morsel-driven parallelism: compiles it into pipelines ({@link PlanCompiler}),
  * opens every exchange over the context's transport in plan order (collective across nodes) on a thread of its own
- * ({@link ExchangeOpener}), and meanwhile runs the pipelines ({@link PipelineScheduler}): in plan order, each once those it reads from have completed and its exchanges are open, the breakers
- * one after another, while every exchange's producing pipeline streams alongside its consuming one. The first
+ * ({@link ExchangeOpener}), and meanwhile runs the pipelines ({@link PipelineScheduler}): in plan order, each once
+ * those it reads from have completed and its exchanges are open, the breakers one after another, while every
+ * exchange's producing pipeline streams alongside its consuming one. The first
  * failure of any thread wins: the other threads stop at their next step (or when the transport's waits fail), the
  * exchanges are closed once no thread uses them, and {@link #execute} throws. With several nodes, the nodes finally
  * agree on the outcome through the transport's peer exchange, so every node throws when any node failed.

@@ -11,10 +11,10 @@ import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
+import dev.faro.shuffle.transport.HeldBuffers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
@@ -62,8 +62,7 @@ final class MiddlewareChannel implements ExchangeChannel {
     private final WaitLoop waits;
     private final Sender[] senders;
     private final Receiver[] receivers;
-    private final AtomicInteger held = new AtomicInteger();
-    private final AtomicInteger heldHighWater = new AtomicInteger();
+    private final HeldBuffers held = new HeldBuffers();
     private volatile boolean closed;
 
     MiddlewareChannel(
@@ -123,7 +122,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
     @Override
     public int buffersHeldHighWater() {
-        return heldHighWater.get();
+        return held.highWater();
     }
 
     /** Frees the buffers and the operator id; streams that did not all end mark the shared rings stale. */
@@ -140,14 +139,6 @@ final class MiddlewareChannel implements ExchangeChannel {
         }
         node.release(lease, clean);
         arena.close();
-    }
-
-    private void hold() {
-        int now = held.incrementAndGet();
-        int high;
-        while (now > (high = heldHighWater.get()) && !heldHighWater.compareAndSet(high, now)) {
-            Thread.onSpinWait();
-        }
     }
 
     /** Records a middleware failure as this exchange's first error and throws the winner. */
@@ -188,7 +179,7 @@ final class MiddlewareChannel implements ExchangeChannel {
             if (!open[group]) {
                 open[group] = true;
                 fill[group] = 0;
-                hold();
+                held.hold();
             }
             return buffers[group];
         }
@@ -213,7 +204,7 @@ final class MiddlewareChannel implements ExchangeChannel {
                 return;
             }
             open[group] = false;
-            held.decrementAndGet();
+            held.release();
             if (fill[group] > 0) {
                 deliver(group);
             }
@@ -315,13 +306,13 @@ final class MiddlewareChannel implements ExchangeChannel {
                 return null;
             }
             buffer.payloadLength(length);
-            hold();
+            held.hold();
             return buffer;
         }
 
         @Override
         public void release(ShuffleBuffer released) {
-            held.decrementAndGet();
+            held.release();
         }
 
         private int tryPoll(int unused) {

@@ -6,7 +6,6 @@ import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.ShuffleSink;
 import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An {@link ExchangeChannel} over a node's shuffle endpoints (any of the eight designs, or the TCP baseline's): the
@@ -27,8 +26,7 @@ final class EndpointChannel implements ExchangeChannel {
     private final boolean receives;
     private final Sender[] senders;
     private final Receiver[] receivers;
-    private final AtomicInteger held = new AtomicInteger();
-    private final AtomicInteger heldHighWater = new AtomicInteger();
+    private final HeldBuffers held = new HeldBuffers();
 
     EndpointChannel(NodeEndpoints endpoints, TransmissionGroups groups, int nodeIndex, int threads) {
         this.endpoints = endpoints;
@@ -62,20 +60,12 @@ final class EndpointChannel implements ExchangeChannel {
 
     @Override
     public int buffersHeldHighWater() {
-        return heldHighWater.get();
+        return held.highWater();
     }
 
     @Override
     public void close() {
         endpoints.close();
-    }
-
-    private void hold() {
-        int now = held.incrementAndGet();
-        int high;
-        while (now > (high = heldHighWater.get()) && !heldHighWater.compareAndSet(high, now)) {
-            Thread.onSpinWait();
-        }
     }
 
     private final class Sender implements ExchangeSender {
@@ -91,7 +81,7 @@ final class EndpointChannel implements ExchangeChannel {
         public MemorySegment payload(int group) {
             if (!open[group]) {
                 open[group] = true;
-                hold();
+                held.hold();
             }
             return writer.payload(group);
         }
@@ -110,7 +100,7 @@ final class EndpointChannel implements ExchangeChannel {
         public void send(int group) {
             if (open[group]) {
                 open[group] = false;
-                held.decrementAndGet();
+                held.release();
                 writer.send(group);
             }
         }
@@ -124,7 +114,7 @@ final class EndpointChannel implements ExchangeChannel {
             for (int group = 0; group < groupCount; group++) {
                 if (open[group]) {
                     open[group] = false;
-                    held.decrementAndGet();
+                    held.release();
                 }
             }
             writer.finish();
@@ -150,13 +140,13 @@ final class EndpointChannel implements ExchangeChannel {
                 ended = true;
                 return null;
             }
-            hold();
+            held.hold();
             return buffer;
         }
 
         @Override
         public void release(ShuffleBuffer buffer) {
-            held.decrementAndGet();
+            held.release();
             endpoint.release(buffer);
         }
     }

@@ -1,6 +1,7 @@
 package dev.faro.shuffle.transport;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +17,8 @@ public final class ExchangeTransports {
 
     /** Canonical name to the factory that makes it, in report order; found once. */
     private static final Map<String, TransportFactory> BY_NAME = discover();
+    /** Every name's and alias's {@link #key} to its canonical name; names win over aliases. */
+    private static final Map<String, String> BY_KEY = keys(BY_NAME);
 
     private ExchangeTransports() {}
 
@@ -30,16 +33,9 @@ public final class ExchangeTransports {
      * @throws IllegalArgumentException naming every known transport, for a name none has
      */
     public static String resolve(String text) {
-        String key = key(text);
-        for (Map.Entry<String, TransportFactory> entry : BY_NAME.entrySet()) {
-            if (key(entry.getKey()).equals(key)) {
-                return entry.getKey();
-            }
-            for (String alias : entry.getValue().aliases(entry.getKey())) {
-                if (key(alias).equals(key)) {
-                    return entry.getKey();
-                }
-            }
+        String canonical = BY_KEY.get(key(text));
+        if (canonical != null) {
+            return canonical;
         }
         throw new IllegalArgumentException(
                 "unknown exchange transport '" + text.strip() + "'; known: " + String.join(", ", names()));
@@ -57,6 +53,13 @@ public final class ExchangeTransports {
 
     private static String key(String name) {
         return name.strip().toLowerCase(Locale.ROOT).replaceAll("[\\s/_-]", "");
+    }
+
+    private static Map<String, String> keys(Map<String, TransportFactory> byName) {
+        Map<String, String> byKey = new HashMap<>();
+        byName.keySet().forEach(name -> byKey.put(key(name), name));
+        byName.forEach((name, factory) -> factory.aliases(name).forEach(alias -> byKey.putIfAbsent(key(alias), name)));
+        return Map.copyOf(byKey);
     }
 
     private static Map<String, TransportFactory> discover() {
