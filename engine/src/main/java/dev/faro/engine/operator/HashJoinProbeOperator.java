@@ -18,7 +18,8 @@ import java.util.List;
  * those passing the residual filter, and emits the join's output for the batch (INNER pairs; LEFT pairs plus
  * unmatched probe rows with NULL build columns; SEMI/ANTI the probe rows with/without a match).
  *
- * <p>Data path: the pair arrays are reused across batches; output vectors are new per batch.
+ * <p>Data path: the pair arrays are reused across batches; output vectors are new per batch, except that a column
+ * nothing above reads gets one reused vector of default values (or, for SEMI/ANTI, the input's vector).
  */
 public final class HashJoinProbeOperator extends StreamingOperator {
 
@@ -326,8 +327,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         }
 
         /**
-         * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that column
-         * then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
+         * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that
+         * column then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
          */
         public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread) {
             this.type = join.type();
