@@ -23,6 +23,15 @@ import java.util.List;
  */
 public final class HashJoinProbeOperator extends StreamingOperator {
 
+    /** Rows a batch needs for its filter rejections to decide whether filtering pays. */
+    private static final int FILTER_SAMPLE_ROWS = 1024;
+
+    /**
+     * Rows per chunk of the one-key probe, as for the aggregation's prefetching: their buckets' cache lines (at most
+     * 16 KiB) stay in L1 between passes.
+     */
+    private static final int CHUNK_ROWS = LongGroupSlots.PREFETCH_ROWS;
+
     private final Factory factory;
     private final KeyColumns keys;
     private final FilterEvaluator residual;
@@ -35,12 +44,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private final int[] candidates = new int[CHUNK_ROWS];
     /** Whether probes consult the table's {@link JoinFilter} (see {@link #observeFilter}). */
     private boolean filtering = true;
-    /** Rows a batch needs for its filter rejections to decide whether filtering pays. */
-    private static final int FILTER_SAMPLE_ROWS = 1024;
     /** Where {@link #findPairsOneLong}'s prefetching reads go, so that the JIT cannot drop them. */
     private long prefetched;
-    /** Rows per chunk of the one-key probe: their buckets' cache lines (at most 16 KiB) stay in L1 between passes. */
-    private static final int CHUNK_ROWS = 256;
     /** Per output column nothing above reads: a vector of default values standing in for it (grown, never written). */
     private final Vector[] fillers;
 
