@@ -71,13 +71,17 @@ public final class RequiredColumns {
     }
 
     /**
-     * Per output column of {@code node} (a node of the analysed plan): whether nothing above it reads the column, so
-     * an operator may leave its values unspecified (the same conservative rule as for exchanges).
+     * Per output column of {@code node}: whether nothing above it reads the column, so an operator may leave its
+     * values unspecified (the same conservative rule as for exchanges). A node that is not (this very instance) part of
+     * the analysed plan has every column read: nothing is known about what sits above it.
      */
     public boolean[] unread(PlanNode node) {
-        Set<String> required = byNode.getOrDefault(node, Set.of());
+        Set<String> required = byNode.get(node);
         Schema schema = node.outputSchema();
         boolean[] unread = new boolean[schema.size()];
+        if (required == null) {
+            return unread;
+        }
         for (int c = 0; c < unread.length; c++) {
             unread[c] = !required.contains(schema.column(c).name());
         }

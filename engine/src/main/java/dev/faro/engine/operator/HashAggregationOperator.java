@@ -213,7 +213,7 @@ public final class HashAggregationOperator implements Operator {
             } else {
                 // partition-parallel merge: thread p merges the groups whose hash falls into partition p
                 HashAggregationOperator[] partitions = new HashAggregationOperator[threads];
-                int expected = (int) Math.min(Integer.MAX_VALUE / 4, totalGroups(operators) / threads + 1);
+                long expected = totalGroups(operators) / threads + 1;
                 ParallelTasks.run(threads, "aggregation-merge", p -> {
                     HashAggregationOperator merged = new HashAggregationOperator(this);
                     merged.reserve(expected); // a partition's share if the threads' groups are disjoint

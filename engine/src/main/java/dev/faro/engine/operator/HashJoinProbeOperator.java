@@ -18,9 +18,19 @@ import java.util.List;
  * those passing the residual filter, and emits the join's output for the batch (INNER pairs; LEFT pairs plus
  * unmatched probe rows with NULL build columns; SEMI/ANTI the probe rows with/without a match).
  *
- * <p>Data path: the pair arrays are reused across batches; output vectors are new per batch.
+ * <p>Data path: the pair arrays are reused across batches; output vectors are new per batch, except that a column
+ * nothing above reads gets one reused vector of default values (or, for SEMI/ANTI, the input's vector).
  */
 public final class HashJoinProbeOperator extends StreamingOperator {
+
+    /** Rows a batch needs for its filter rejections to decide whether filtering pays. */
+    private static final int FILTER_SAMPLE_ROWS = 1024;
+
+    /**
+     * Rows per chunk of the one-key probe, as for the aggregation's prefetching: their buckets' cache lines (at most
+     * 16 KiB) stay in L1 between passes.
+     */
+    private static final int CHUNK_ROWS = LongGroupSlots.PREFETCH_ROWS;
 
     private final Factory factory;
     private final KeyColumns keys;
@@ -34,12 +44,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private final int[] candidates = new int[CHUNK_ROWS];
     /** Whether probes consult the table's {@link JoinFilter} (see {@link #observeFilter}). */
     private boolean filtering = true;
-    /** Rows a batch needs for its filter rejections to decide whether filtering pays. */
-    private static final int FILTER_SAMPLE_ROWS = 1024;
     /** Where {@link #findPairsOneLong}'s prefetching reads go, so that the JIT cannot drop them. */
     private long prefetched;
-    /** Rows per chunk of the one-key probe: their buckets' cache lines (at most 16 KiB) stay in L1 between passes. */
-    private static final int CHUNK_ROWS = 256;
     /** Per output column nothing above reads: a vector of default values standing in for it (grown, never written). */
     private final Vector[] fillers;
 
@@ -326,8 +332,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         }
 
         /**
-         * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that column
-         * then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
+         * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that
+         * column then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
          */
         public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread) {
             this.type = join.type();

@@ -5,7 +5,8 @@ package dev.faro.engine.operator;
  * probe key that no build row has is, in all but a few percent of cases, rejected by one read of a small array (8 bits
  * per build row: L2-resident for builds of some 100,000 rows) instead of a cache miss in the table. Each key sets two
  * bits of one 64-bit word; word and bits come from the hash's high 32 bits, the table's buckets from its low bits.
- * About 5 % false positives (they only cost the table lookup); no false negatives.
+ * About 5 % false positives (they only cost the table lookup); no false negatives. The filter stops growing at 8 MiB
+ * ({@code MAX_WORDS}): past some 8 million build rows it has fewer bits per row and more false positives.
  *
  * <p>Built once by the join's build threads, each adding the keys of the words it owns ({@link #owner}), then read by
  * every probing thread after the builders were joined. Data path: allocation-free.

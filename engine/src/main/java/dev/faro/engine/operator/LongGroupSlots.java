@@ -48,8 +48,9 @@ final class LongGroupSlots {
     }
 
     /**
-     * Reads the home slot of each key of {@code keys[from, to)} (NULL rows' too: harmless; group prefetching: independent loads with no
-     * branch between them, so their cache misses overlap, where {@link #findOrPut}'s misses come one after another).
+     * Reads the home slot of each key of {@code keys[from, to)} (NULL rows' too: harmless; group prefetching:
+     * independent loads with no branch between them, so their cache misses overlap, where {@link #findOrPut}'s misses
+     * come one after another).
      */
     void prefetch(long[] keys, int from, int to) {
         long[] table = this.table;

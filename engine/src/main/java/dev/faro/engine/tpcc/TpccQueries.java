@@ -20,13 +20,11 @@ import static dev.faro.engine.plan.Plans.column;
 import static dev.faro.engine.plan.Plans.countStar;
 import static dev.faro.engine.plan.Plans.desc;
 import static dev.faro.engine.plan.Plans.keys;
+import static dev.faro.engine.plan.Plans.scan;
 import static dev.faro.engine.plan.Plans.sum;
 
 import dev.faro.engine.plan.AggregateCall;
 import dev.faro.engine.plan.PlanNode;
-import dev.faro.engine.plan.Plans;
-import dev.faro.engine.plan.TableScan;
-import dev.faro.engine.vector.Schema;
 import java.util.List;
 
 /**
@@ -160,9 +158,5 @@ public final class TpccQueries {
                         as(div(col("sum_amount"), col("count_order")), "avg_amount"),
                         column("count_order"))
                 .sort(desc("sum_qty"), asc("ol_number"));
-    }
-
-    private static TableScan scan(String table, Schema schema, String... columns) {
-        return Plans.scan(table, schema, columns);
     }
 }

@@ -108,6 +108,14 @@ class LateMaterializationTest {
         assertThat(analysis.unread(root)).containsExactly(false);
     }
 
+    @Test
+    void aNodeOutsideTheAnalysedPlanHasEveryColumnRead() {
+        PlanNode root = Plans.scan("t", T, "k", "s", "n").select("s");
+        RequiredColumns analysis = RequiredColumns.of(root);
+        Filter elsewhere = Plans.scan("t", T, "k", "s", "n").filter(gt(col("n"), lit(1L)));
+        assertThat(analysis.unread(elsewhere)).containsExactly(false, false, false);
+    }
+
     /** The rows of every output batch for {@code input}, the unread columns left out. */
     private static List<List<Object>> outputs(Operator operator, Batch input, boolean[] unread) {
         operator.addInput(input);
