@@ -116,6 +116,9 @@ class RmaLaneTest {
         RmaConfig config = RmaConfig.of(1, 8).withTimeout(Duration.ofSeconds(60));
         List<CompletableFuture<String>> outcomes = new java.util.ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(ranks);
+        // a survivor keeps its fabric open until both survivors have their error: otherwise the first to fail closes,
+        // and the other may fail first on that closing survivor rather than on rank 2 (a race of the test, not a bug)
+        java.util.concurrent.CountDownLatch survivorsFailed = new java.util.concurrent.CountDownLatch(2);
         for (int rank = 0; rank < ranks; rank++) {
             int self = rank;
             outcomes.add(CompletableFuture.supplyAsync(
@@ -127,8 +130,17 @@ class RmaLaneTest {
                             if (self == 2) {
                                 return "closed"; // rank 2 leaves without the next barrier: its fabric closes
                             }
-                            group.collectives().barrier();
-                            return "passed";
+                            try {
+                                group.collectives().barrier();
+                                return "passed";
+                            } finally {
+                                survivorsFailed.countDown();
+                                try {
+                                    survivorsFailed.await(30, TimeUnit.SECONDS);
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                            }
                         } catch (FaroException e) {
                             return e.category() + ": " + e.getMessage();
                         }
