@@ -1,7 +1,9 @@
 package dev.faro.cli;
 
 import dev.faro.bench.hyper.HyperCountsBenchmark;
+import dev.faro.bench.hyper.HyperSkewBenchmark;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -10,20 +12,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code faro bench hyper}: wiring only. Runs {@link HyperCountsBenchmark} (VLDB16 V1) and prints its table. Bad
- * values are parameter errors (exit 2); a run that fails prints one line and exits 1.
+ * {@code faro bench hyper}: wiring only. Runs {@link HyperCountsBenchmark} (VLDB16 V1) and {@link HyperSkewBenchmark}
+ * (V2) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
  */
 @Command(
         name = "hyper",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "VLDB16 (HyPer) V1: connections in the cluster, buffers per exchange operator and the size ratio up to"
+            "VLDB16 (HyPer). V1: connections in the cluster, buffers per exchange operator and the size ratio up to"
                     + " which a broadcast pays, for classic parallelism (n*t units) against hybrid parallelism (one"
                     + " multiplexer per node), from the paper's formulas, next to the queue pairs real hyper"
                     + " multiplexers connected (in-process nodes over shm, one repartition exchange each).",
             "The paper's row is 6 nodes x 40 threads: 57,560 vs 30 connections, 239 vs 5 buffers. Writes"
-                    + " hyper-v1.csv and hyper-v1.png under --out."
+                    + " hyper-v1.csv and hyper-v1.png under --out.",
+            "V2: Zipf-distributed keys (--zipf, default the paper's 0.84) hash-partitioned as the shuffle does into"
+                    + " n*t classic units vs n servers; the most loaded unit's expected input over its fair share,"
+                    + " for each node count and --key-domains (the paper at 6 x 40: classic > 2x, hybrid +2.8 %)."
+                    + " Writes hyper-v2.csv and hyper-v2.png."
         })
 final class BenchHyperCommand implements Callable<Integer> {
 
@@ -49,18 +55,62 @@ final class BenchHyperCommand implements Callable<Integer> {
             description = "Threads per node of the measured exchange, in [1, 8] (default: ${DEFAULT-VALUE}).")
     private int measuredThreads = 2;
 
+    @Option(
+            names = "--experiments",
+            paramLabel = "E",
+            split = ",",
+            description = "Which experiments: v1, v2 (default: ${DEFAULT-VALUE}).")
+    private List<String> experiments = List.of("v1", "v2");
+
+    @Option(
+            names = "--zipf",
+            paramLabel = "Z",
+            description = "V2: the Zipf exponent of the keys, >= 0 (default: ${DEFAULT-VALUE}, the paper's).")
+    private double zipf = 0.84;
+
+    @Option(
+            names = "--key-domains",
+            paramLabel = "N",
+            split = ",",
+            description = "V2: distinct keys, each >= 1 (default: 1000000,600000000,1000000000).")
+    private List<Long> keyDomains = List.of(1_000_000L, 600_000_000L, 1_000_000_000L);
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = Path.of("results");
 
     @Override
     public Integer call() throws InterruptedException {
         BenchRun run = new BenchRun(spec);
-        HyperCountsBenchmark benchmark = run.options(
+        List<String> chosen = run.options(() -> experiments());
+        HyperCountsBenchmark counts = run.options(
                 () -> new HyperCountsBenchmark(nodes, threads, measuredThreads, outputDirectory, run.progress()));
+        HyperSkewBenchmark skew = run.options(
+                () -> new HyperSkewBenchmark(nodes, threads, zipf, keyDomains, outputDirectory, run.progress()));
         return run.run(out -> {
-            HyperCountsBenchmark.Report report = benchmark.run();
-            out.print(report.table());
-            BenchRun.printWrote(out, List.of(report.csvFile(), report.plotFile()));
+            List<Path> wrote = new ArrayList<>();
+            if (chosen.contains("v1")) {
+                HyperCountsBenchmark.Report report = counts.run();
+                out.print(report.table());
+                wrote.addAll(List.of(report.csvFile(), report.plotFile()));
+            }
+            if (chosen.contains("v2")) {
+                HyperSkewBenchmark.Report report = skew.run();
+                out.print(report.table());
+                wrote.addAll(List.of(report.csvFile(), report.plotFile()));
+            }
+            BenchRun.printWrote(out, wrote);
         });
+    }
+
+    private List<String> experiments() {
+        List<String> chosen = new ArrayList<>();
+        for (String experiment : experiments) {
+            String name = experiment.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!name.equals("v1") && !name.equals("v2")) {
+                throw new IllegalArgumentException("unknown experiment '" + experiment + "': expected v1, v2");
+            }
+            chosen.add(name);
+        }
+        return chosen;
     }
 }

@@ -29,6 +29,9 @@ class BenchHyperCommandTest {
                 "--nodes            | 9 | node counts must be in [2, 8]: 9",
                 "--threads          | 0 | threads must be positive",
                 "--measured-threads | 9 | threads must be positive and measured threads in [1, 8]",
+                "--experiments      | v3 | unknown experiment 'v3': expected v1, v2",
+                "--zipf             | -1 | the Zipf exponent must be finite and >= 0",
+                "--key-domains      | 0 | key domains must be positive: 0",
             })
     void badValuesAreOneLineUsageErrors(String option, String value, String message) {
         assertThat(run("bench", "hyper", option, value)).isEqualTo(CommandLine.ExitCode.USAGE);
@@ -40,6 +43,16 @@ class BenchHyperCommandTest {
     @Test
     void helpExplainsTheExperiment() {
         assertThat(run("bench", "hyper", "--help")).isZero();
-        assertThat(out.toString()).contains("VLDB16", "57,560", "multiplexer", "--nodes", "--threads", "--out");
+        assertThat(out.toString())
+                .contains(
+                        "VLDB16",
+                        "57,560",
+                        "multiplexer",
+                        "--nodes",
+                        "--threads",
+                        "--out",
+                        "V2",
+                        "Zipf",
+                        "--key-domains");
     }
 }

@@ -35,16 +35,17 @@
  * nodes there is one phase, and no synchronisation is done.
  *
  * <p>{@link dev.faro.hyper.ParallelUnits}: §3.1's counts of connections, buffers and broadcast thresholds, classic
- * against hybrid.
+ * against hybrid. {@link dev.faro.hyper.PartitionSkew}: §3.1's skew argument, the most loaded unit's expected input
+ * when Zipf keys are hash-partitioned into n·t classic units or n servers.
  *
  * <p>Failure and replacement: a dead peer fails every open exchange with one {@code NETWORK} error naming it; when the
  * runtime replaces the peer's worker (a new multiplexer incarnation under the same node index), the next open
  * replaces the stale queue pair (request ids carry a connection epoch, so late completions of the old one are
  * ignored) and connects to the new one.
  *
- * <p>{@code faro bench hyper} (bench module) prints V1 of the digest. Not yet: the classic exchange as a runnable
+ * <p>{@code faro bench hyper} (bench module) prints V1 and V2 of the digest. Not yet: the classic exchange as a runnable
  * baseline (n·t units, per-thread connections), the optimizer rule "broadcast while the size ratio is below n − 1",
  * the switch-contention model of the {@code shm} fabric and the network-namespace measurement with {@code tc tbf},
- * and the experiments V2, V4, V7, V8 and V12 of the digest.
+ * and the experiments V4, V7, V8 and V12 of the digest.
  */
 package dev.faro.hyper;
