@@ -131,11 +131,6 @@ public final class HyperCountsBenchmark {
                 + " threads per node; measured: queue pairs the hyper multiplexers connected (" + measuredThreads
                 + " threads per node; the count does not depend on it)\n"
                 + new ResultTable(columns, tableRows).format();
-        try {
-            Files.createDirectories(outputDirectory);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         Path csv = outputDirectory.resolve("hyper-v1.csv");
         CsvWriter.write(csv, header, rows);
         Path plot = outputDirectory.resolve("hyper-v1.png");

@@ -4,9 +4,6 @@ import dev.faro.bench.report.CsvWriter;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.hyper.PartitionSkew;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,11 +130,6 @@ public final class HyperSkewBenchmark {
         String table = "VLDB16 V2: Zipf(" + zipf + ") keys hash-partitioned into classic units (n*t) vs hybrid"
                 + " units (n servers): the most loaded unit's expected input over its fair share\n"
                 + new ResultTable(columns, tableRows).format();
-        try {
-            Files.createDirectories(outputDirectory);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         Path csv = outputDirectory.resolve("hyper-v2.csv");
         CsvWriter.write(csv, header, rows);
         Path plot = outputDirectory.resolve("hyper-v2.png");
