@@ -19,12 +19,14 @@ public final class WorkloadRunner {
     private final SplittableRandom random;
     private final LockList locks = new LockList();
     private final long[] committedByType;
+    private final LockLevelStatistics levels;
 
     public WorkloadRunner(TransactionAgent agent, Workload workload, long seed) {
         this.agent = agent;
         this.workload = workload;
         this.random = new SplittableRandom(seed ^ (agent.index() * 0x9E3779B97F4A7C15L));
         this.committedByType = new long[workload.transactionTypes().size()];
+        this.levels = new LockLevelStatistics(workload.lockLevels().size());
     }
 
     /** Runs transactions until {@code stop} says so (checked between transactions). */
@@ -39,7 +41,15 @@ public final class WorkloadRunner {
         workload.next(agent.index(), random, locks);
         agent.begin(System.nanoTime());
         for (int i = 0; i < locks.size(); i++) {
-            if (!agent.lock(locks.lockId(i), locks.mode(i))) {
+            long lockId = locks.lockId(i);
+            boolean granted = agent.lock(lockId, locks.mode(i));
+            levels.record(
+                    workload.lockLevel(lockId),
+                    agent.lastLockRemote(),
+                    granted,
+                    agent.lastLockLatencyNs(),
+                    agent.lastLockQueuedNs());
+            if (!granted) {
                 agent.abort();
                 return false;
             }
@@ -59,7 +69,13 @@ public final class WorkloadRunner {
     /** Zeroes the per-type counts and the agent's statistics (the end of a warm-up). */
     public void reset() {
         java.util.Arrays.fill(committedByType, 0);
+        levels.reset();
         agent.resetStatistics();
+    }
+
+    /** The lock requests since the last {@link #reset}, by the workload's lock level. */
+    public LockLevelStatistics lockLevels() {
+        return levels;
     }
 
     public AgentStatistics statistics() {
