@@ -11,6 +11,7 @@ import dev.faro.txn.node.AgentStatistics;
 import dev.faro.txn.node.ModelCalibration;
 import dev.faro.txn.workload.LockLevelStatistics;
 import dev.faro.txn.workload.SyntheticWorkload;
+import dev.faro.txn.workload.WorkloadRunner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -307,7 +308,8 @@ public record LocksReport(String text, List<Path> files) {
 
     /**
      * Per isolation level and lock level: requests per transaction, the share that went to another node, that waited in
-     * a queue and that was refused, the mean latency and queue time, the level's share of all lock time, the worst.
+     * a queue, that was refused and that took over 20 µs (a park or a descheduled thread rather than a spin), the mean
+     * latency and queue time, the level's share of all lock time, the worst.
      */
     static ResultTable levelsTable(List<LocksResult> results) {
         List<List<String>> rows = new ArrayList<>();
@@ -316,7 +318,7 @@ public record LocksReport(String text, List<Path> files) {
             if (levels == null) {
                 continue;
             }
-            List<String> names = result.lockCase().newWorkload().lockLevels();
+            List<String> names = WorkloadRunner.levelNames(result.lockCase().newWorkload());
             long transactions = Math.max(1, result.statistics().transactions());
             double totalMicros = 0;
             for (int level = 0; level < levels.levels(); level++) {
@@ -331,6 +333,7 @@ public record LocksReport(String text, List<Path> files) {
                         fixed(percent(levels.remote(level), requests), 2),
                         fixed(percent(levels.queued(level), requests), 3),
                         Long.toString(levels.denied(level)),
+                        fixed(percent(levels.slow(level), requests), 2),
                         fixed(levels.meanLatencyMicros(level), 2),
                         fixed(levels.meanQueuedMicros(level), 3),
                         fixed(totalMicros == 0 ? 0 : 100 * levels.totalLatencyMicros(level) / totalMicros, 1),
@@ -345,6 +348,7 @@ public record LocksReport(String text, List<Path> files) {
                         Column.number("remote %"),
                         Column.number("queued %"),
                         Column.number("refused"),
+                        Column.number("> 20 us %"),
                         Column.number("lock us"),
                         Column.number("queue us"),
                         Column.number("% of lock time"),
@@ -479,8 +483,8 @@ public record LocksReport(String text, List<Path> files) {
         rows.add(row("transaction", s.meanTransactionMicros(), Double.NaN));
         ModelCalibration calibration = result.calibration();
         if (calibration != null) {
-            rows.add(row("micro-benchmark: local lock (mean, quiet)", calibration.localLockMicros(), Double.NaN));
-            rows.add(row("micro-benchmark: remote lock (mean, quiet)", calibration.remoteLockMicros(), Double.NaN));
+            rows.add(row("micro-benchmark: local lock (mean)", calibration.localLockMicros(), Double.NaN));
+            rows.add(row("micro-benchmark: remote lock (mean)", calibration.remoteLockMicros(), Double.NaN));
             rows.add(row(
                     "micro-benchmark: 2PC vote, 2 participants (mean)",
                     calibration.voteMicros(),
@@ -489,12 +493,12 @@ public record LocksReport(String text, List<Path> files) {
         }
         if (calibration != null && Double.isFinite(calibration.localLockMedianMicros())) {
             rows.add(List.of(
-                    "quiet local lock / local round trip (medians)",
+                    "micro-benchmark local lock / local round trip (medians)",
                     fixed(calibration.localLockMedianMicros() / result.pingLocalMicros(), 2),
                     fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
                     "goal <= 3"));
             rows.add(List.of(
-                    "quiet remote lock / remote round trip (medians)",
+                    "micro-benchmark remote lock / remote round trip (medians)",
                     fixed(calibration.remoteLockMedianMicros() / result.pingRemoteMicros(), 2),
                     fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
                     "goal <= 3"));

@@ -10,6 +10,7 @@ import dev.faro.txn.node.ModelCalibration;
 import dev.faro.txn.tpcc.TpccIsolation;
 import dev.faro.txn.tpcc.TpccLockSets;
 import dev.faro.txn.workload.LockLevelStatistics;
+import dev.faro.txn.workload.WorkloadRunner;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -176,7 +177,7 @@ class LocksReportTest {
         LocksCase serializable = LocksBenchmarkConfig.defaults().baseCase().withTpcc(TpccIsolation.SERIALIZABLE);
         AgentStatistics statistics = new AgentStatistics();
         statistics.committed = 10;
-        LockLevelStatistics levels = new LockLevelStatistics(TpccLockSets.LEVELS.size());
+        LockLevelStatistics levels = new LockLevelStatistics(TpccLockSets.LEVELS.size() + 1);
         int warehouse = TpccLockSets.LEVELS.indexOf("warehouse row");
         int stock = TpccLockSets.LEVELS.indexOf("stock rows");
         for (int i = 0; i < 10; i++) {
@@ -201,11 +202,12 @@ class LocksReportTest {
                 null,
                 levels);
         ResultTable table = LocksReport.levelsTable(List.of(result));
-        assertThat(table.rows()).hasSize(TpccLockSets.LEVELS.size());
+        assertThat(table.rows()).hasSize(TpccLockSets.LEVELS.size() + 1);
+        assertThat(table.rows().getLast()).contains(WorkloadRunner.FIRST_LOCK);
         assertThat(table.rows().get(warehouse)).containsSubsequence("serializable", "warehouse row", "1.00", "0.00");
         // stock: 0.2 locks/tx, half remote, both queued, one refused, mean (400 + 100,000) / 2 µs
         assertThat(table.rows().get(stock))
-                .containsSubsequence("stock rows", "0.20", "50.00", "100.000", "1", "50200.00", "50150.000");
+                .containsSubsequence("stock rows", "0.20", "50.00", "100.000", "1", "100.00", "50200.00", "50150.000");
     }
 
     @Test

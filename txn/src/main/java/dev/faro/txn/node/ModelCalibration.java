@@ -45,8 +45,14 @@ public record ModelCalibration(
     public static final int LOCKS = 10;
 
     /**
+     * The most a warm-up or measured run of a phase takes: it stops after its rounds or this long, whichever comes
+     * first (at least one round), so that a loaded host does not stretch the calibration past the task's deadline.
+     */
+    static final long RUN_BUDGET_NS = 500_000_000L;
+
+    /**
      * Runs the two phases on {@code agent} ({@code rounds} all-local transactions, then {@code rounds} mixed ones, each
-     * after as many for warm-up); leaves the agent's statistics reset. Outside a transaction; the servers must be
+     * after as many for warm-up, each run cut at {@link #RUN_BUDGET_NS}); leaves the agent's statistics reset. Outside a transaction; the servers must be
      * running.
      *
      * <p>The phases do not alternate: an all-local transaction run between mixed ones waits for its locks right after a
@@ -154,7 +160,8 @@ public record ModelCalibration(
     /** All-local transactions of {@value #LOCKS} X locks, committed without a vote. */
     private static void runLocal(TransactionAgent agent, int rounds, int localServer) {
         Topology topology = agent.topology();
-        for (int round = 0; round < rounds; round++) {
+        long deadline = System.nanoTime() + RUN_BUDGET_NS;
+        for (int round = 0; round < rounds && (round == 0 || System.nanoTime() - deadline < 0); round++) {
             agent.begin(round);
             for (int i = 0; i < LOCKS; i++) {
                 require(agent, agent.lock(lockId(topology, localServer, agent.index(), i), LockMode.X));
@@ -166,7 +173,8 @@ public record ModelCalibration(
     /** Transactions of {@value #LOCKS} − 1 local X locks and one remote X lock: a vote with two participants. */
     private static void runMixed(TransactionAgent agent, int rounds, int localServer, int remoteServer) {
         Topology topology = agent.topology();
-        for (int round = 0; round < rounds; round++) {
+        long deadline = System.nanoTime() + RUN_BUDGET_NS;
+        for (int round = 0; round < rounds && (round == 0 || System.nanoTime() - deadline < 0); round++) {
             agent.begin(round);
             for (int i = 0; i < LOCKS - 1; i++) {
                 require(agent, agent.lock(lockId(topology, localServer, agent.index(), i), LockMode.X));

@@ -16,15 +16,22 @@ public final class LockLevelStatistics {
 
     /** Counters per level, in this order. */
     public static final List<String> FIELDS =
-            List.of("requests", "remote", "queued", "denied", "latencyNs", "queuedNs", "maxLatencyNs");
+            List.of("requests", "remote", "queued", "denied", "slow", "latencyNs", "queuedNs", "maxLatencyNs");
+
+    /**
+     * A request answered later than this is "slow": on a 2-core host shared by every role, more than a spinning
+     * agent's wait, so the agent parked or a thread it needed was descheduled.
+     */
+    public static final long SLOW_NS = 20_000;
 
     private static final int REQUESTS = 0;
     private static final int REMOTE = 1;
     private static final int QUEUED = 2;
     private static final int DENIED = 3;
-    private static final int LATENCY = 4;
-    private static final int QUEUED_NS = 5;
-    private static final int MAX = 6;
+    private static final int SLOW = 4;
+    private static final int LATENCY = 5;
+    private static final int QUEUED_NS = 6;
+    private static final int MAX = 7;
 
     private final int levels;
     private final long[] counters;
@@ -53,6 +60,9 @@ public final class LockLevelStatistics {
         }
         if (!granted) {
             counters[base + DENIED]++;
+        }
+        if (latencyNs > SLOW_NS) {
+            counters[base + SLOW]++;
         }
         counters[base + LATENCY] += latencyNs;
         counters[base + QUEUED_NS] += queuedNs;
@@ -101,6 +111,11 @@ public final class LockLevelStatistics {
     /** Requests of {@code level} that waited in a queue before their answer. */
     public long queued(int level) {
         return counters[level * FIELDS.size() + QUEUED];
+    }
+
+    /** Requests of {@code level} answered after more than {@link #SLOW_NS}. */
+    public long slow(int level) {
+        return counters[level * FIELDS.size() + SLOW];
     }
 
     public long denied(int level) {

@@ -20,13 +20,15 @@ public final class WorkloadRunner {
     private final LockList locks = new LockList();
     private final long[] committedByType;
     private final LockLevelStatistics levels;
+    private final int firstLockLevel;
 
     public WorkloadRunner(TransactionAgent agent, Workload workload, long seed) {
         this.agent = agent;
         this.workload = workload;
         this.random = new SplittableRandom(seed ^ (agent.index() * 0x9E3779B97F4A7C15L));
         this.committedByType = new long[workload.transactionTypes().size()];
-        this.levels = new LockLevelStatistics(workload.lockLevels().size());
+        this.firstLockLevel = workload.lockLevels().size();
+        this.levels = new LockLevelStatistics(firstLockLevel + 1);
     }
 
     /** Runs transactions until {@code stop} says so (checked between transactions). */
@@ -44,7 +46,7 @@ public final class WorkloadRunner {
             long lockId = locks.lockId(i);
             boolean granted = agent.lock(lockId, locks.mode(i));
             levels.record(
-                    workload.lockLevel(lockId),
+                    i == 0 ? firstLockLevel : workload.lockLevel(lockId),
                     agent.lastLockRemote(),
                     granted,
                     agent.lastLockLatencyNs(),
@@ -73,10 +75,23 @@ public final class WorkloadRunner {
         agent.resetStatistics();
     }
 
-    /** The lock requests since the last {@link #reset}, by the workload's lock level. */
+    /**
+     * The lock requests since the last {@link #reset}, by the workload's lock level, and in a level of its own after
+     * those ({@link #levelNames}) the first request of each transaction, whatever its level.
+     */
     public LockLevelStatistics lockLevels() {
         return levels;
     }
+
+    /** The names of {@link #lockLevels()}'s levels: the workload's, then the first lock of a transaction. */
+    public static java.util.List<String> levelNames(Workload workload) {
+        java.util.List<String> names = new java.util.ArrayList<>(workload.lockLevels());
+        names.add(FIRST_LOCK);
+        return java.util.List.copyOf(names);
+    }
+
+    /** The name of the level of every transaction's first lock request. */
+    public static final String FIRST_LOCK = "first lock of a tx";
 
     public AgentStatistics statistics() {
         return agent.statistics();
