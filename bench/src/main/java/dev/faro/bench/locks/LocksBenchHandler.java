@@ -77,7 +77,7 @@ public final class LocksBenchHandler implements TaskHandler {
             Workload workload = lockCase.newWorkload();
             long[] committedByType = new long[workload.transactionTypes().size()];
             LockLevelStatistics levels =
-                    new LockLevelStatistics(workload.lockLevels().size());
+                    new LockLevelStatistics(WorkloadRunner.levelNames(workload).size());
             long elapsedNs = runLoad(context, manager, lockCase, committedByType, levels);
             context.exchange().allGather("txn.done", new byte[0]);
 

@@ -44,40 +44,6 @@ public record LocksResult(
         ModelCalibration calibration,
         LockLevelStatistics lockLevels) {
 
-    /** A result without the per-level split. */
-    public LocksResult(
-            LocksCase lockCase,
-            AgentStatistics statistics,
-            long[] committedByType,
-            double transactionsPerSecond,
-            double[] typePerSecond,
-            double lockRequestsPerSecond,
-            double pingLocalMicros,
-            double pingRemoteMicros,
-            double serverProcessingMicros,
-            double localLockMedianMicros,
-            double localLockP99Micros,
-            double remoteLockMedianMicros,
-            double remoteLockP99Micros,
-            ModelCalibration calibration) {
-        this(
-                lockCase,
-                statistics,
-                committedByType,
-                transactionsPerSecond,
-                typePerSecond,
-                lockRequestsPerSecond,
-                pingLocalMicros,
-                pingRemoteMicros,
-                serverProcessingMicros,
-                localLockMedianMicros,
-                localLockP99Micros,
-                remoteLockMedianMicros,
-                remoteLockP99Micros,
-                calibration,
-                null);
-    }
-
     /** A result without the model's micro-benchmarks. */
     public LocksResult(
             LocksCase lockCase,

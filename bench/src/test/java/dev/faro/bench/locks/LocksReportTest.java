@@ -73,7 +73,8 @@ class LocksReportTest {
                 r.localLockP99Micros(),
                 r.remoteLockMedianMicros(),
                 r.remoteLockP99Micros(),
-                calibration);
+                calibration,
+                null);
     }
 
     @Test
