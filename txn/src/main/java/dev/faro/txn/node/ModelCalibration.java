@@ -5,7 +5,7 @@ import dev.faro.txn.model.TransactionModel;
 
 /**
  * The micro-benchmarks that feed ETH19's transaction model (§5.3, Eqs. 5.1–5.4; the digest's §10.1 item 3), measured
- * on one agent of the running lock manager, so in the same run and under the same scheduling as the load they predict:
+ * on the agents of the running lock manager, so in the same run and under the same scheduling as the load they predict:
  *
  * <ul>
  *   <li><b>local lock</b> and <b>clean-up</b>: transactions of {@value #LOCKS} X locks on a server of the agent's own
@@ -15,11 +15,11 @@ import dev.faro.txn.model.TransactionModel;
  *       node's server, so 2PC runs with two participants (the common vote at low remote ratios).
  * </ul>
  *
- * The two kinds run as two phases, every agent of a node at once (as the load runs them). Lock ids are the top of each
- * server's range, offset by the agent's index, so that agents calibrating at the same time rarely meet. The means are
- * the model's inputs: a message is half a lock's latency (the
- * thesis's t_comm includes the server's processing), a vote and a clean-up are taken as measured; the queue time is the
- * workload's ({@code t_queue(w)}), not a micro-benchmark's.
+ * The two kinds run as two phases ({@link #measure}), on every agent of a node at once ({@link #measureAll}, as the load
+ * runs them). Lock ids are the top of each server's range, offset by the agent's index, so that agents calibrating at
+ * the same time rarely meet. The means are the model's inputs: a message is half a lock's latency (the thesis's t_comm
+ * includes the server's processing), a vote and a clean-up are taken as measured; the queue time is the workload's
+ * ({@code t_queue(w)}), not a micro-benchmark's.
  *
  * @param localLockMicros mean latency of a lock on the agent's own node, µs
  * @param remoteLockMicros mean latency of a lock on another node, µs (the local one on a single node)
