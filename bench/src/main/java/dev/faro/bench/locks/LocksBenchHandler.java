@@ -14,6 +14,8 @@ import dev.faro.txn.node.LockServer;
 import dev.faro.txn.node.ModelCalibration;
 import dev.faro.txn.node.Topology;
 import dev.faro.txn.node.TransactionAgent;
+import dev.faro.txn.workload.LockLevelStatistics;
+import dev.faro.txn.workload.Workload;
 import dev.faro.txn.workload.WorkloadRunner;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,9 +35,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class LocksBenchHandler implements TaskHandler {
 
-    /** Local and mixed transactions of the model's micro-benchmarks per point: 250 for the default 2,000 pings. */
+    /** Local and mixed transactions of the model's micro-benchmarks per agent and point: 500 for 2,000 pings. */
     static int calibrationRounds(LocksCase lockCase) {
-        return Math.max(20, lockCase.pings() / 8);
+        return Math.max(20, lockCase.pings() / 4);
     }
 
     /** The task type. */
@@ -68,13 +70,15 @@ public final class LocksBenchHandler implements TaskHandler {
             long localPing = pings[0];
             long remotePing = pings[1];
             context.exchange().allGather("txn.pinged", new byte[0]);
-            // the model's micro-benchmarks, every node's first agent at once (as during the load)
-            ModelCalibration calibration = ModelCalibration.measure(first, calibrationRounds(lockCase));
+            // the model's micro-benchmarks, every agent of every node at once, each on its own thread (as the load)
+            ModelCalibration calibration = ModelCalibration.measureAll(manager.agents(), calibrationRounds(lockCase));
             context.exchange().allGather("txn.calibrated", new byte[0]);
 
-            long[] committedByType =
-                    new long[lockCase.newWorkload().transactionTypes().size()];
-            long elapsedNs = runLoad(context, manager, lockCase, committedByType);
+            Workload workload = lockCase.newWorkload();
+            long[] committedByType = new long[workload.transactionTypes().size()];
+            LockLevelStatistics levels =
+                    new LockLevelStatistics(WorkloadRunner.levelNames(workload).size());
+            long elapsedNs = runLoad(context, manager, lockCase, committedByType, levels);
             context.exchange().allGather("txn.done", new byte[0]);
 
             AgentStatistics total = new AgentStatistics();
@@ -94,6 +98,8 @@ public final class LocksBenchHandler implements TaskHandler {
             ObjectNode reply = JsonNodeFactory.instance.objectNode();
             ArrayNode statistics = reply.putArray("statistics");
             Arrays.stream(total.values()).forEach(statistics::add);
+            ArrayNode levelValues = reply.putArray("lockLevels");
+            Arrays.stream(levels.values()).forEach(levelValues::add);
             ArrayNode types = reply.putArray("committedByType");
             Arrays.stream(committedByType).forEach(types::add);
             reply.put("elapsedNs", elapsedNs)
@@ -149,7 +155,11 @@ public final class LocksBenchHandler implements TaskHandler {
 
     /** Runs every agent on its own thread; returns the counted time. */
     private static long runLoad(
-            WorkerContext context, LockManagerNode manager, LocksCase lockCase, long[] committedByType)
+            WorkerContext context,
+            LockManagerNode manager,
+            LocksCase lockCase,
+            long[] committedByType,
+            LockLevelStatistics levels)
             throws InterruptedException {
         long start = System.nanoTime();
         long countFrom = start + lockCase.warmupMs() * 1_000_000;
@@ -198,6 +208,7 @@ public final class LocksBenchHandler implements TaskHandler {
             for (int type = 0; type < committedByType.length; type++) {
                 committedByType[type] += runner.committed(type);
             }
+            levels.add(runner.lockLevels());
         }
         return elapsed;
     }

@@ -29,8 +29,8 @@ import java.util.Objects;
  * @param lockTimeoutMs the bounded wait
  * @param warmupMs load before the counters start
  * @param durationMs the counted load
- * @param pings round trips per kind (local, remote) measured before the load, after as many for warm-up; an eighth
- *     as many rounds of the model's micro-benchmarks
+ * @param pings round trips per kind (local, remote) measured before the load, after as many for warm-up; a quarter
+ *     as many rounds per phase of the model's micro-benchmarks (each run cut at 0.5 s)
  */
 public record LocksCase(
         int nodes,

@@ -9,7 +9,9 @@ import dev.faro.bench.report.RunMetadata;
 import dev.faro.txn.model.TransactionModel;
 import dev.faro.txn.node.AgentStatistics;
 import dev.faro.txn.node.ModelCalibration;
+import dev.faro.txn.workload.LockLevelStatistics;
 import dev.faro.txn.workload.SyntheticWorkload;
+import dev.faro.txn.workload.WorkloadRunner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +53,20 @@ public record LocksReport(String text, List<Path> files) {
             Path csv = out.resolve("locks-" + entry.getKey() + ".csv");
             CsvWriter.write(csv, header(table), withStatistics(table, entry.getValue()));
             files.add(csv);
+        }
+        if (results.containsKey("isolation")) {
+            ResultTable levels = levelsTable(results.get("isolation"));
+            if (!levels.rows().isEmpty()) {
+                text.append(
+                                "TPC-C lock requests by lock level: where serializable's and read committed's lock time goes")
+                        .append('\n')
+                        .append(levels.format())
+                        .append('\n');
+                Path csv = out.resolve("locks-levels.csv");
+                CsvWriter.write(
+                        csv, levels.columns().stream().map(Column::title).toList(), levels.rows());
+                files.add(csv);
+            }
         }
         LocksResult breakdownSource = breakdownSource(results);
         if (breakdownSource != null) {
@@ -167,11 +183,15 @@ public record LocksReport(String text, List<Path> files) {
         for (LocksResult result : sweep) {
             double percent = result.lockCase().remotePercent();
             int locks = result.lockCase().locksPerTransaction();
-            double predicted = model.transactionMicros(locks, percent / 100);
-            double predictedRate = model.throughputPerSecond(result.concurrentTransactions(), locks, percent / 100);
+            double votes = SyntheticWorkload.voteProbability(percent / 100, locks);
+            double predicted = model.transactionMicros(locks, percent / 100, votes);
+            double predictedRate =
+                    model.throughputPerSecond(result.concurrentTransactions(), locks, percent / 100, votes);
+            double printedRate = model.throughputPerSecond(result.concurrentTransactions(), locks, percent / 100);
             double measuredMicros = result.concurrentTransactions() / result.transactionsPerSecond() * 1e6;
             double paperMeasured = ThesisNumbers.at(ThesisNumbers.MEASURED_2520, percent);
             double paperPredicted = ThesisNumbers.at(ThesisNumbers.PREDICTED_2520, percent);
+            AgentStatistics s = result.statistics();
             rows.add(List.of(
                     LocksCase.format(percent),
                     rate(result.transactionsPerSecond()),
@@ -180,6 +200,9 @@ public record LocksReport(String text, List<Path> files) {
                     fixed(predicted, 1),
                     rate(predictedRate),
                     fixed(predictedRate / result.transactionsPerSecond(), 2),
+                    fixed(printedRate / result.transactionsPerSecond(), 2),
+                    fixed(s.transactions() == 0 ? 0 : 100.0 * s.votes / s.transactions(), 1),
+                    fixed(100 * votes, 1),
                     fixed(result.transactionsPerSecond() / baseline, 2),
                     fixed(ThesisNumbers.at(ThesisNumbers.PREDICTED_MICROS, percent), 1),
                     fixed(paperMeasured, 2),
@@ -200,6 +223,9 @@ public record LocksReport(String text, List<Path> files) {
                 "",
                 "",
                 "",
+                "",
+                "",
+                "",
                 ""));
         return new ResultTable(
                 List.of(
@@ -210,6 +236,9 @@ public record LocksReport(String text, List<Path> files) {
                         Column.number("model t_tx us"),
                         Column.number("model tx/s"),
                         Column.number("model/meas."),
+                        Column.number("Eq.5.2 votes: model/meas."),
+                        Column.number("votes %"),
+                        Column.number("model votes %"),
                         Column.number("tx/s vs 0%"),
                         Column.number("paper model t_tx us"),
                         Column.number("paper M tx/s"),
@@ -275,6 +304,60 @@ public record LocksReport(String text, List<Path> files) {
                         Column.number("paper M new-order/s"),
                         Column.number("paper M lock req/s")),
                 rows);
+    }
+
+    /**
+     * Per isolation level and lock level: requests per transaction, the share that went to another node, that waited in
+     * a queue, that was refused and that took over 20 µs (a park or a descheduled thread rather than a spin), the mean
+     * latency and queue time, the level's share of all lock time, the worst.
+     */
+    static ResultTable levelsTable(List<LocksResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (LocksResult result : results) {
+            LockLevelStatistics levels = result.lockLevels();
+            if (levels == null) {
+                continue;
+            }
+            List<String> names = WorkloadRunner.levelNames(result.lockCase().newWorkload());
+            long transactions = Math.max(1, result.statistics().transactions());
+            double totalMicros = 0;
+            for (int level = 0; level < levels.levels(); level++) {
+                totalMicros += levels.totalLatencyMicros(level);
+            }
+            for (int level = 0; level < levels.levels(); level++) {
+                long requests = levels.requests(level);
+                rows.add(List.of(
+                        result.lockCase().isolationName(),
+                        level < names.size() ? names.get(level) : Integer.toString(level),
+                        fixed((double) requests / transactions, 2),
+                        fixed(percent(levels.remote(level), requests), 2),
+                        fixed(percent(levels.queued(level), requests), 3),
+                        Long.toString(levels.denied(level)),
+                        fixed(percent(levels.slow(level), requests), 2),
+                        fixed(levels.meanLatencyMicros(level), 2),
+                        fixed(levels.meanQueuedMicros(level), 3),
+                        fixed(totalMicros == 0 ? 0 : 100 * levels.totalLatencyMicros(level) / totalMicros, 1),
+                        fixed(levels.maxLatencyMicros(level), 0)));
+            }
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("isolation"),
+                        Column.text("lock level"),
+                        Column.number("locks/tx"),
+                        Column.number("remote %"),
+                        Column.number("queued %"),
+                        Column.number("refused"),
+                        Column.number("> 20 us %"),
+                        Column.number("lock us"),
+                        Column.number("queue us"),
+                        Column.number("% of lock time"),
+                        Column.number("max us")),
+                rows);
+    }
+
+    private static double percent(long part, long whole) {
+        return whole == 0 ? 0 : 100.0 * part / whole;
     }
 
     /**
@@ -400,8 +483,8 @@ public record LocksReport(String text, List<Path> files) {
         rows.add(row("transaction", s.meanTransactionMicros(), Double.NaN));
         ModelCalibration calibration = result.calibration();
         if (calibration != null) {
-            rows.add(row("micro-benchmark: local lock (mean, quiet)", calibration.localLockMicros(), Double.NaN));
-            rows.add(row("micro-benchmark: remote lock (mean, quiet)", calibration.remoteLockMicros(), Double.NaN));
+            rows.add(row("micro-benchmark: local lock (mean)", calibration.localLockMicros(), Double.NaN));
+            rows.add(row("micro-benchmark: remote lock (mean)", calibration.remoteLockMicros(), Double.NaN));
             rows.add(row(
                     "micro-benchmark: 2PC vote, 2 participants (mean)",
                     calibration.voteMicros(),
@@ -410,12 +493,12 @@ public record LocksReport(String text, List<Path> files) {
         }
         if (calibration != null && Double.isFinite(calibration.localLockMedianMicros())) {
             rows.add(List.of(
-                    "quiet local lock / local round trip (medians)",
+                    "micro-benchmark local lock / local round trip (medians)",
                     fixed(calibration.localLockMedianMicros() / result.pingLocalMicros(), 2),
                     fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
                     "goal <= 3"));
             rows.add(List.of(
-                    "quiet remote lock / remote round trip (medians)",
+                    "micro-benchmark remote lock / remote round trip (medians)",
                     fixed(calibration.remoteLockMedianMicros() / result.pingRemoteMicros(), 2),
                     fixed(ThesisNumbers.LOCK_MICROS / ThesisNumbers.NETWORK_ROUND_TRIP_MICROS, 2),
                     "goal <= 3"));
@@ -460,7 +543,7 @@ public record LocksReport(String text, List<Path> files) {
         double base = sweep.getFirst().transactionsPerSecond();
         int concurrent = sweep.getFirst().concurrentTransactions();
         int locks = sweep.getFirst().lockCase().locksPerTransaction();
-        double modelBase = model.throughputPerSecond(concurrent, locks, 0);
+        double modelBase = model.throughputPerSecond(concurrent, locks, 0, 0);
         List<Double> x = new ArrayList<>();
         List<Double> measured = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
@@ -470,7 +553,9 @@ public record LocksReport(String text, List<Path> files) {
             double percent = result.lockCase().remotePercent();
             x.add(percent);
             measured.add(result.transactionsPerSecond() / base);
-            predicted.add(model.throughputPerSecond(concurrent, locks, percent / 100) / modelBase);
+            predicted.add(model.throughputPerSecond(
+                            concurrent, locks, percent / 100, SyntheticWorkload.voteProbability(percent / 100, locks))
+                    / modelBase);
             paper.add(ThesisNumbers.at(ThesisNumbers.MEASURED_2520, percent) / ThesisNumbers.MEASURED_2520.getFirst());
             paperModel.add(
                     ThesisNumbers.at(ThesisNumbers.PREDICTED_2520, percent) / ThesisNumbers.PREDICTED_2520.getFirst());

@@ -3,6 +3,7 @@ package dev.faro.bench.locks;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.txn.node.AgentStatistics;
 import dev.faro.txn.node.ModelCalibration;
+import dev.faro.txn.workload.LockLevelStatistics;
 import java.util.List;
 
 /**
@@ -24,6 +25,7 @@ import java.util.List;
  * @param remoteLockMedianMicros median remote lock acquisition, µs (NaN when none)
  * @param remoteLockP99Micros 99th percentile of remote lock acquisitions, µs
  * @param calibration the model's micro-benchmarks of this run (means over nodes), or null when not measured
+ * @param lockLevels the lock requests by the workload's lock level, all nodes, or null when not measured
  */
 public record LocksResult(
         LocksCase lockCase,
@@ -39,7 +41,8 @@ public record LocksResult(
         double localLockP99Micros,
         double remoteLockMedianMicros,
         double remoteLockP99Micros,
-        ModelCalibration calibration) {
+        ModelCalibration calibration,
+        LockLevelStatistics lockLevels) {
 
     /** A result without the model's micro-benchmarks. */
     public LocksResult(
@@ -70,6 +73,7 @@ public record LocksResult(
                 localLockP99Micros,
                 remoteLockMedianMicros,
                 remoteLockP99Micros,
+                null,
                 null);
     }
 
@@ -84,7 +88,21 @@ public record LocksResult(
         double remotePing = 0;
         long serverRequests = 0;
         long serverProcessingNs = 0;
+        LockLevelStatistics levels = null;
         for (JsonNode reply : replies) {
+            JsonNode levelValues = reply.path("lockLevels");
+            if (levelValues.size() > 0) {
+                long[] values = new long[levelValues.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = levelValues.path(i).asLong();
+                }
+                LockLevelStatistics node = LockLevelStatistics.of(values);
+                if (levels == null) {
+                    levels = node;
+                } else {
+                    levels.add(node);
+                }
+            }
             long[] values = new long[AgentStatistics.FIELDS.size()];
             for (int i = 0; i < values.length; i++) {
                 values[i] = reply.path("statistics").path(i).asLong();
@@ -128,7 +146,8 @@ public record LocksResult(
                         mean(replies, "calibrationVoteUs"),
                         mean(replies, "calibrationCleanUpUs"),
                         mean(replies, "calibrationLocalLockMedianUs"),
-                        mean(replies, "calibrationRemoteLockMedianUs")));
+                        mean(replies, "calibrationRemoteLockMedianUs")),
+                levels);
     }
 
     private static double mean(List<JsonNode> replies, String field) {

@@ -7,6 +7,10 @@ import dev.faro.bench.report.ResultTable;
 import dev.faro.txn.model.TransactionModel;
 import dev.faro.txn.node.AgentStatistics;
 import dev.faro.txn.node.ModelCalibration;
+import dev.faro.txn.tpcc.TpccIsolation;
+import dev.faro.txn.tpcc.TpccLockSets;
+import dev.faro.txn.workload.LockLevelStatistics;
+import dev.faro.txn.workload.WorkloadRunner;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +73,8 @@ class LocksReportTest {
                 r.localLockP99Micros(),
                 r.remoteLockMedianMicros(),
                 r.remoteLockP99Micros(),
-                calibration);
+                calibration,
+                null);
     }
 
     @Test
@@ -166,5 +171,51 @@ class LocksReportTest {
         String text =
                 LocksReport.isolationTable(List.of(serializable, readCommitted)).format();
         assertThat(text).contains("RC / serializable", "1.80", "53.2", "27.9", "13.6", "24.5");
+    }
+
+    @Test
+    void levelsTableSplitsTpccLockTimeByLevel() {
+        LocksCase serializable = LocksBenchmarkConfig.defaults().baseCase().withTpcc(TpccIsolation.SERIALIZABLE);
+        AgentStatistics statistics = new AgentStatistics();
+        statistics.committed = 10;
+        LockLevelStatistics levels = new LockLevelStatistics(TpccLockSets.LEVELS.size() + 1);
+        int warehouse = TpccLockSets.LEVELS.indexOf("warehouse row");
+        int stock = TpccLockSets.LEVELS.indexOf("stock rows");
+        for (int i = 0; i < 10; i++) {
+            levels.record(warehouse, false, true, 2_000, 0);
+        }
+        levels.record(stock, true, true, 400_000, 300_000); // one remote stock lock queued 300 µs
+        levels.record(stock, false, false, 100_000_000, 100_000_000); // one refused after the 100 ms timeout
+        LocksResult result = new LocksResult(
+                serializable,
+                statistics,
+                new long[5],
+                100,
+                new double[5],
+                1_000,
+                10,
+                10,
+                0.3,
+                1,
+                1,
+                1,
+                1,
+                null,
+                levels);
+        ResultTable table = LocksReport.levelsTable(List.of(result));
+        assertThat(table.rows()).hasSize(TpccLockSets.LEVELS.size() + 1);
+        assertThat(table.rows().getLast()).contains(WorkloadRunner.FIRST_LOCK);
+        assertThat(table.rows().get(warehouse)).containsSubsequence("serializable", "warehouse row", "1.00", "0.00");
+        // stock: 0.2 locks/tx, half remote, both queued, one refused, mean (400 + 100,000) / 2 µs
+        assertThat(table.rows().get(stock))
+                .containsSubsequence("stock rows", "0.20", "50.00", "100.000", "1", "100.00", "50200.00", "50150.000");
+    }
+
+    @Test
+    void remoteTableWeighsTheVoteByTheShareThatHoldsARemoteExclusiveLock() {
+        String text = LocksReport.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)))
+                .format();
+        // at 50 % remote, 1 - (1 - 0.5 / 5)^10 = 65.1 % of transactions hold a remote X lock
+        assertThat(text).contains("model votes %", "65.1", "Eq.5.2 votes: model/meas.");
     }
 }

@@ -47,17 +47,35 @@ public record TransactionModel(
         return Math.pow(localProbability, locks);
     }
 
-    /** Eq. 5.3: the expected duration of a transaction of {@code locks} locks, each remote with the given chance. */
+    /**
+     * Eq. 5.3 as printed: the expected duration of a transaction of {@code locks} locks, each remote with the given
+     * chance, voting whenever a lock is remote ({@code 1 − P_all_local}).
+     */
     public double transactionMicros(int locks, double remoteProbability) {
+        return transactionMicros(locks, remoteProbability, 1 - allLocalProbability(1 - remoteProbability, locks));
+    }
+
+    /**
+     * Eq. 5.3 with the share of transactions that vote given: the protocol (§5.2.4) runs 2PC only when an X lock on
+     * another machine is held, so with a mix of modes fewer transactions vote than have a remote lock.
+     *
+     * @param voteProbability the chance that a transaction runs 2PC
+     */
+    public double transactionMicros(int locks, double remoteProbability, double voteProbability) {
         double local = 1 - remoteProbability;
         return locks * 2 * (local * localCommMicros + remoteProbability * remoteCommMicros)
                 + locks * queueMicros
-                + (1 - allLocalProbability(local, locks)) * voteMicros
+                + voteProbability * voteMicros
                 + cleanUpMicros;
     }
 
     /** Eq. 5.4 (as Table 5.1 uses it): transactions per second of {@code concurrent} agents. */
     public double throughputPerSecond(int concurrent, int locks, double remoteProbability) {
         return concurrent / transactionMicros(locks, remoteProbability) * 1e6;
+    }
+
+    /** Eq. 5.4 with the share of transactions that vote given (see {@link #transactionMicros(int, double, double)}). */
+    public double throughputPerSecond(int concurrent, int locks, double remoteProbability, double voteProbability) {
+        return concurrent / transactionMicros(locks, remoteProbability, voteProbability) * 1e6;
     }
 }

@@ -91,6 +91,11 @@ public final class TransactionAgent implements AutoCloseable {
     private long[] writeValues = new long[16];
     private int writeCount;
 
+    // The last lock request.
+    private long lastLockLatencyNs;
+    private long lastLockQueuedNs;
+    private boolean lastLockRemote;
+
     // What the completion loop saw.
     private int outstandingSends;
     private int messagesReceived;
@@ -203,8 +208,12 @@ public final class TransactionAgent implements AutoCloseable {
         long latency = System.nanoTime() - start;
         MemorySegment mailbox = region.segment();
         int tag = MessageDescriptor.tag(mailbox, MailboxLayout.AGENT_MAILBOX_OFFSET);
+        long queued = MessageDescriptor.queuedNs(mailbox, MailboxLayout.AGENT_MAILBOX_OFFSET);
+        lastLockLatencyNs = latency;
+        lastLockQueuedNs = queued;
+        lastLockRemote = remote;
         statistics.lockRequests++;
-        statistics.queuedNs += MessageDescriptor.queuedNs(mailbox, MailboxLayout.AGENT_MAILBOX_OFFSET);
+        statistics.queuedNs += queued;
         statistics.processingNs += MessageDescriptor.processingNs(mailbox, MailboxLayout.AGENT_MAILBOX_OFFSET);
         if (remote) {
             statistics.remoteLocks++;
@@ -227,6 +236,21 @@ public final class TransactionAgent implements AutoCloseable {
         }
         statistics.lockDenials++;
         return false;
+    }
+
+    /** The latency of the last {@link #lock} call, ns (request written to answer read). */
+    public long lastLockLatencyNs() {
+        return lastLockLatencyNs;
+    }
+
+    /** The time the last {@link #lock} request waited in its server's queue, ns (0 when granted at once). */
+    public long lastLockQueuedNs() {
+        return lastLockQueuedNs;
+    }
+
+    /** Whether the last {@link #lock} request went to a server of another node. */
+    public boolean lastLockRemote() {
+        return lastLockRemote;
     }
 
     /** Reads the data word of {@code lockId} (hold a lock on it) with one-sided READ. */

@@ -97,6 +97,35 @@ public final class TpccLockSets {
         return isolation;
     }
 
+    /**
+     * The lock levels of {@link #levelOf}: the tables' intention locks (IS/IX on a warehouse's granule of a table), the
+     * warehouse row, the district rows, then the rows of customer, item, stock, and of the order tables (orders,
+     * new-order, order-line, history).
+     */
+    public static final java.util.List<String> LEVELS = java.util.List.of(
+            "table IS/IX", "warehouse row", "district rows", "customer rows", "item rows", "stock rows", "order rows");
+
+    /** The level of a resource id in {@link #LEVELS}. */
+    public static int levelOf(long resourceId) {
+        int offset = (int) (resourceId % RESOURCES_PER_WAREHOUSE);
+        if (offset == WAREHOUSE_ROW) {
+            return 1;
+        }
+        if (offset < WAREHOUSE_TABLE) {
+            return 2;
+        }
+        if (offset < CUSTOMER_ROWS) {
+            return 0;
+        }
+        if (offset < ITEM_ROWS) {
+            return 3;
+        }
+        if (offset < STOCK_ROWS) {
+            return 4;
+        }
+        return offset < ORDER_ROWS ? 5 : 6;
+    }
+
     /** The warehouse a resource id belongs to. */
     public static int warehouseOf(long resourceId) {
         return (int) (resourceId / RESOURCES_PER_WAREHOUSE);

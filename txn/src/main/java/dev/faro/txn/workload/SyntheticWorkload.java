@@ -63,6 +63,14 @@ public final class SyntheticWorkload implements Workload {
         this.hot = new long[locksPerTransaction];
     }
 
+    /**
+     * The chance that a transaction of {@code locks} locks holds an X lock on another node, so that its agent runs 2PC:
+     * Eq. 5.2 over the locks that are both remote and X (one of the five modes drawn).
+     */
+    public static double voteProbability(double remoteProbability, int locks) {
+        return 1 - Math.pow(1 - remoteProbability / MODES.length, locks);
+    }
+
     private static int hotLocks(Topology topology) {
         return topology.servers() * HOT_LOCKS_PER_SERVER;
     }

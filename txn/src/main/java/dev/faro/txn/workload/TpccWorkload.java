@@ -61,6 +61,16 @@ public final class TpccWorkload implements Workload, LockSink {
                 .toList();
     }
 
+    @Override
+    public List<String> lockLevels() {
+        return TpccLockSets.LEVELS;
+    }
+
+    @Override
+    public int lockLevel(long lockId) {
+        return TpccLockSets.levelOf(lockId);
+    }
+
     /** The home warehouse of {@code agent}: one of its own node's warehouses. */
     public int homeWarehouse(int agent) {
         int perNode = topology.serversPerNode() * warehousesPerServer;

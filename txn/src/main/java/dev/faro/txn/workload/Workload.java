@@ -17,4 +17,14 @@ public interface Workload {
      * @param random the agent's own generator
      */
     void next(int agent, SplittableRandom random, LockList into);
+
+    /** The names of the lock levels {@link #lockLevel} returns, for the per-level latency split; one by default. */
+    default java.util.List<String> lockLevels() {
+        return java.util.List.of("lock");
+    }
+
+    /** The level of {@code lockId} in {@link #lockLevels()} (e.g. TPC-C's table intention lock or warehouse row). */
+    default int lockLevel(long lockId) {
+        return 0;
+    }
 }

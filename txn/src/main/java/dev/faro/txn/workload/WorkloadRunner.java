@@ -19,12 +19,16 @@ public final class WorkloadRunner {
     private final SplittableRandom random;
     private final LockList locks = new LockList();
     private final long[] committedByType;
+    private final LockLevelStatistics levels;
+    private final int firstLockLevel;
 
     public WorkloadRunner(TransactionAgent agent, Workload workload, long seed) {
         this.agent = agent;
         this.workload = workload;
         this.random = new SplittableRandom(seed ^ (agent.index() * 0x9E3779B97F4A7C15L));
         this.committedByType = new long[workload.transactionTypes().size()];
+        this.firstLockLevel = workload.lockLevels().size();
+        this.levels = new LockLevelStatistics(firstLockLevel + 1);
     }
 
     /** Runs transactions until {@code stop} says so (checked between transactions). */
@@ -39,7 +43,15 @@ public final class WorkloadRunner {
         workload.next(agent.index(), random, locks);
         agent.begin(System.nanoTime());
         for (int i = 0; i < locks.size(); i++) {
-            if (!agent.lock(locks.lockId(i), locks.mode(i))) {
+            long lockId = locks.lockId(i);
+            boolean granted = agent.lock(lockId, locks.mode(i));
+            levels.record(
+                    i == 0 ? firstLockLevel : workload.lockLevel(lockId),
+                    agent.lastLockRemote(),
+                    granted,
+                    agent.lastLockLatencyNs(),
+                    agent.lastLockQueuedNs());
+            if (!granted) {
                 agent.abort();
                 return false;
             }
@@ -59,8 +71,27 @@ public final class WorkloadRunner {
     /** Zeroes the per-type counts and the agent's statistics (the end of a warm-up). */
     public void reset() {
         java.util.Arrays.fill(committedByType, 0);
+        levels.reset();
         agent.resetStatistics();
     }
+
+    /**
+     * The lock requests since the last {@link #reset}, by the workload's lock level, and in a level of its own after
+     * those ({@link #levelNames}) the first request of each transaction, whatever its level.
+     */
+    public LockLevelStatistics lockLevels() {
+        return levels;
+    }
+
+    /** The names of {@link #lockLevels()}'s levels: the workload's, then the first lock of a transaction. */
+    public static java.util.List<String> levelNames(Workload workload) {
+        java.util.List<String> names = new java.util.ArrayList<>(workload.lockLevels());
+        names.add(FIRST_LOCK);
+        return java.util.List.copyOf(names);
+    }
+
+    /** The name of the level of every transaction's first lock request. */
+    public static final String FIRST_LOCK = "first lock of a tx";
 
     public AgentStatistics statistics() {
         return agent.statistics();

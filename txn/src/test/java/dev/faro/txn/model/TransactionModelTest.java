@@ -29,4 +29,13 @@ class TransactionModelTest {
         assertThat(model.transactionMicros(10, 0)).isEqualTo(20);
         assertThat(TransactionModel.allLocalProbability(0.9, 2)).isCloseTo(0.81, within(1e-12));
     }
+
+    @Test
+    void theVoteTermFollowsTheGivenShareOfVotingTransactions() {
+        TransactionModel model = new TransactionModel(1, 5, 0, 100, 3);
+        // Eq. 5.3 as printed votes with 1 - 0.5^2 = 0.75; with a share given, that share weighs the vote
+        assertThat(model.transactionMicros(2, 0.5)).isCloseTo(2 * 2 * 3 + 75 + 3, within(1e-9));
+        assertThat(model.transactionMicros(2, 0.5, 0.2)).isCloseTo(2 * 2 * 3 + 20 + 3, within(1e-9));
+        assertThat(model.throughputPerSecond(4, 2, 0.5, 0.2)).isCloseTo(4 / 35.0 * 1e6, within(1e-6));
+    }
 }

@@ -42,4 +42,27 @@ class ModelCalibrationTest {
             }
         }
     }
+
+    @Test
+    void everyAgentCalibratesAtOnceAndTheMeansAreAveraged() throws Exception {
+        Topology topology = new Topology(2, 1, 2, 256);
+        try (LocalLockManager manager = new LocalLockManager("shm", topology, LockManagerOptions.defaults())) {
+            ModelCalibration calibration = ModelCalibration.measureAll(manager.agents(), 20);
+            assertThat(calibration.localLockMicros()).isPositive();
+            assertThat(calibration.remoteLockMicros()).isPositive();
+            assertThat(calibration.voteMicros()).isPositive();
+            assertThat(calibration.cleanUpMicros()).isPositive();
+            for (TransactionAgent agent : manager.agents()) {
+                assertThat(agent.inTransaction()).isFalse();
+                assertThat(agent.statistics().transactions()).isZero();
+            }
+            manager.stopServers();
+            for (LockServer server : manager.servers()) {
+                assertThat(server.table().isIdle()).as("no lock left held").isTrue();
+            }
+        }
+        ModelCalibration mean =
+                ModelCalibration.mean(new ModelCalibration(1, 2, 3, 4, 5, 6), new ModelCalibration(3, 4, 5, 6, 7, 8));
+        assertThat(mean).isEqualTo(new ModelCalibration(2, 3, 4, 5, 6, 7));
+    }
 }

@@ -87,4 +87,32 @@ class TpccLockSetsTest {
         }
         assertThat(first.toString()).isEqualTo(second.toString());
     }
+
+    @Test
+    void everyResourceHasTheLockLevelOfItsTable() {
+        long second = TpccLockSets.RESOURCES_PER_WAREHOUSE; // warehouse 1
+        assertThat(TpccLockSets.levelOf(second)).isEqualTo(TpccLockSets.LEVELS.indexOf("warehouse row"));
+        assertThat(TpccLockSets.levelOf(second + 1)).isEqualTo(TpccLockSets.LEVELS.indexOf("district rows"));
+        assertThat(TpccLockSets.levelOf(second + 10)).isEqualTo(TpccLockSets.LEVELS.indexOf("district rows"));
+        for (int table = 16; table <= 24; table++) {
+            assertThat(TpccLockSets.levelOf(second + table)).isEqualTo(TpccLockSets.LEVELS.indexOf("table IS/IX"));
+        }
+        // every intention lock the generator takes is on a table granule, every S/X on a row
+        TpccLockSets generator = new TpccLockSets(4, TpccIsolation.SERIALIZABLE);
+        SplittableRandom random = new SplittableRandom(3);
+        int[] perLevel = new int[TpccLockSets.LEVELS.size()];
+        for (int i = 0; i < 2_000; i++) {
+            generator.next(random, i % 4, (resource, intent) -> {
+                int level = TpccLockSets.levelOf(resource);
+                perLevel[level]++;
+                boolean intention = intent == LockIntent.INTENTION_SHARED || intent == LockIntent.INTENTION_EXCLUSIVE;
+                assertThat(level == TpccLockSets.LEVELS.indexOf("table IS/IX"))
+                        .as("%s on resource %d", intent, resource)
+                        .isEqualTo(intention);
+            });
+        }
+        for (int level = 0; level < perLevel.length; level++) {
+            assertThat(perLevel[level]).as(TpccLockSets.LEVELS.get(level)).isPositive();
+        }
+    }
 }
