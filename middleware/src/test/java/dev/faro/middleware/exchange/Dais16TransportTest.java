@@ -1,7 +1,9 @@
 package dev.faro.middleware.exchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.transport.ExchangeChannel;
@@ -61,6 +63,55 @@ class Dais16TransportTest {
                 assertThat(middleware.generation())
                         .as("a failed query's stale rows replace the middleware everywhere")
                         .isEqualTo(2);
+            }
+        }
+    }
+
+    /**
+     * A second query's exchange opened at a node while the first query's exchanges are open there is refused with an
+     * error that says why, before it shares or replaces anything: the first query then runs to its exact end.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @CsvSource({"FABRIC", "NIO"})
+    void aSecondConcurrentQueryIsRefusedClearlyAndTheFirstGoesOn(NodeMiddleware.Backend backend) throws Exception {
+        int nodes = 2;
+        try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes, backend)) {
+            runQuery(cluster, nodes, false);
+            List<Dais16Transport> first = cluster.query();
+            List<Future<ExchangeChannel>> opening = new ArrayList<>();
+            for (Dais16Transport transport : first) {
+                opening.add(pool.submit(() -> transport.open("q1-x0", TransmissionGroups.repartition(nodes), THREADS)));
+            }
+            List<ExchangeChannel> channels = new ArrayList<>();
+            for (Future<ExchangeChannel> channel : opening) {
+                channels.add(channel.get(60, TimeUnit.SECONDS));
+            }
+            Dais16Transport second = cluster.query().get(0);
+            assertThatThrownBy(() -> second.open("q2-x0", TransmissionGroups.repartition(nodes), THREADS))
+                    .isInstanceOf(FaroException.class)
+                    .hasMessageContaining("one query at a time")
+                    .hasMessageContaining("q2-x0");
+            List<Future<long[]>> received = new ArrayList<>();
+            for (int node = 0; node < nodes; node++) {
+                for (int t = 0; t < THREADS; t++) {
+                    ExchangeSender sender = channels.get(node).sender(t);
+                    long base = (long) (node * THREADS + t) << 32;
+                    pool.submit(() -> send(sender, TransmissionGroups.repartition(nodes), base, false));
+                    ExchangeReceiver receiver = channels.get(node).receiver(t);
+                    received.add(pool.submit(() -> receive(receiver)));
+                }
+            }
+            long sum = 0;
+            for (Future<long[]> r : received) {
+                sum += r.get(120, TimeUnit.SECONDS)[1];
+            }
+            for (ExchangeChannel channel : channels) {
+                channel.close();
+            }
+            assertThat(sum).as("the first query's sum").isEqualTo(expectedSum(nodes, (long) BUFFERS * LONGS));
+            runQuery(cluster, nodes, false);
+            for (NodeMiddleware middleware : cluster.middlewares) {
+                assertThat(middleware.generation()).as("nothing was replaced").isEqualTo(1);
             }
         }
     }
