@@ -12,12 +12,15 @@ import dev.faro.shuffle.transport.ExchangeSender;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -112,6 +115,75 @@ class Dais16TransportTest {
             runQuery(cluster, nodes, false);
             for (NodeMiddleware middleware : cluster.middlewares) {
                 assertThat(middleware.generation()).as("nothing was replaced").isEqualTo(1);
+            }
+        }
+    }
+
+    /**
+     * The same-process shortcut: every buffer a sending thread fills for its own node reaches that node's receiving
+     * thread by reference (the very memory the sender filled), with its contents, and none of it enters a ring; the
+     * other node's buffers arrive copied.
+     */
+    @Test
+    void buffersForTheOwnNodeAreHandedOverByReference() throws Exception {
+        int nodes = 2;
+        int perGroup = 50;
+        try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes)) {
+            List<Dais16Transport> transports = cluster.query();
+            List<Future<ExchangeChannel>> opening = new ArrayList<>();
+            for (Dais16Transport transport : transports) {
+                opening.add(pool.submit(() -> transport.open("byref", TransmissionGroups.repartition(nodes), 1)));
+            }
+            List<ExchangeChannel> channels = new ArrayList<>();
+            for (Future<ExchangeChannel> channel : opening) {
+                channels.add(channel.get(60, TimeUnit.SECONDS));
+            }
+            List<Future<Set<Long>>> filled = new ArrayList<>();
+            List<Future<List<Long>>> received = new ArrayList<>();
+            for (int node = 0; node < nodes; node++) {
+                int self = node;
+                ExchangeSender sender = channels.get(node).sender(0);
+                filled.add(pool.submit(() -> {
+                    Set<Long> own = new HashSet<>();
+                    for (int b = 0; b < 2 * perGroup; b++) {
+                        int group = b % nodes;
+                        MemorySegment payload = sender.payload(group);
+                        if (group == self) {
+                            own.add(payload.address());
+                        }
+                        payload.set(ValueLayout.JAVA_LONG, 0, group == self ? 1 : 2);
+                        sender.length(group, Long.BYTES);
+                        sender.send(group);
+                    }
+                    sender.finish();
+                    return own;
+                }));
+                ExchangeReceiver receiver = channels.get(node).receiver(0);
+                received.add(pool.submit(() -> {
+                    // per buffer: its address if it came from this node (value 1), else -1 (value 2)
+                    List<Long> buffers = new ArrayList<>();
+                    ShuffleBuffer buffer;
+                    while ((buffer = receiver.take()) != null) {
+                        long value = buffer.payload().get(ValueLayout.JAVA_LONG, 0);
+                        buffers.add(value == 1 ? buffer.payload().address() : -value);
+                        receiver.release(buffer);
+                    }
+                    return buffers;
+                }));
+            }
+            for (int node = 0; node < nodes; node++) {
+                Set<Long> own = filled.get(node).get(60, TimeUnit.SECONDS);
+                List<Long> buffers = received.get(node).get(60, TimeUnit.SECONDS);
+                List<Long> fromSelf = buffers.stream().filter(a -> a > 0).toList();
+                assertThat(buffers).as("buffers at node %d", node).hasSize(2 * perGroup);
+                assertThat(fromSelf).as("own-node buffers at node %d", node).hasSize(perGroup);
+                assertThat(own).as("memory the sender filled").hasSizeLessThanOrEqualTo(LocalBuffers.POOL);
+                assertThat(own)
+                        .as("own-node buffers arrived in that very memory")
+                        .containsAll(fromSelf);
+            }
+            for (ExchangeChannel channel : channels) {
+                channel.close();
             }
         }
     }
