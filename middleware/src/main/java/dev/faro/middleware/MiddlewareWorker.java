@@ -47,6 +47,9 @@ public final class MiddlewareWorker implements ShuffleQueues {
     private final boolean[] readDue;
 
     private boolean anyReadDue;
+    /** Rows were read since consumed space was last returned: an idle poll has space to return. */
+    private boolean unreturned;
+
     private final MemorySegment longRow;
     private int nextRing;
 
@@ -241,7 +244,9 @@ public final class MiddlewareWorker implements ShuffleQueues {
             queue.endsOfStream = 0;
             return END;
         }
-        returnConsumedSpace();
+        if (unreturned) {
+            returnConsumedSpace(); // this worker ran dry: nothing it read may keep a sender waiting
+        }
         return NONE;
     }
 
@@ -302,6 +307,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
                 continue;
             }
             found = ring.drainInto(wanted, into, demux);
+            unreturned = true;
             read = ring.unsynchronizedRead();
             if (read - ring.notified >= config.readNotifyThreshold()) {
                 if (ring.peer == null) {
@@ -324,6 +330,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
 
     /** Returns consumed space below the READ threshold too: called when this worker runs dry or waits. */
     private void returnConsumedSpace() {
+        unreturned = false;
         for (IncomingRing ring : incoming) {
             if (ring.peer == null) {
                 long read = ring.unsynchronizedRead();
