@@ -228,7 +228,6 @@ public final class MiddlewareWorker implements ShuffleQueues {
     @Override
     public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
-        middleware.checkUsable();
         DemuxQueue queue = demux[operator];
         if (!queue.isEmpty()) {
             return queue.remove(into);
@@ -244,6 +243,8 @@ public final class MiddlewareWorker implements ShuffleQueues {
             queue.endsOfStream = 0;
             return END;
         }
+        // rows already here are returned after a failure too; a worker that runs dry learns of it (its rows are lost)
+        middleware.checkUsable();
         if (unreturned) {
             returnConsumedSpace(); // this worker ran dry: nothing it read may keep a sender waiting
         }
