@@ -20,7 +20,9 @@
  *                           │                      post the deferred WRITE if due              read rows ≤ pos
  *                           │                                                 ◄── READ(s,r,pos) after readNotifyThreshold
  *                           │                      READ: remote space freed,                   consumed (or when r
- *                           │                      post the WRITE that waited                  runs dry or waits)
+ *                           │                      post the WRITE that waited                  runs dry or waits);
+ *                           │                                                     one SEND per peer carries every
+ *                           │                                                     ring of it r read from (≤ 8)
  *  out[s][r] full: s waits (draining its own incoming rings meanwhile)
  * </pre>
  *
