@@ -81,14 +81,8 @@ class Dais16TransportTest {
         try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes, backend)) {
             runQuery(cluster, nodes, false);
             List<Dais16Transport> first = cluster.query();
-            List<Future<ExchangeChannel>> opening = new ArrayList<>();
-            for (Dais16Transport transport : first) {
-                opening.add(pool.submit(() -> transport.open("q1-x0", TransmissionGroups.repartition(nodes), THREADS)));
-            }
-            List<ExchangeChannel> channels = new ArrayList<>();
-            for (Future<ExchangeChannel> channel : opening) {
-                channels.add(channel.get(60, TimeUnit.SECONDS));
-            }
+            List<ExchangeChannel> channels = InJvmMiddlewareNodes.openEverywhere(
+                    pool, first, "q1-x0", TransmissionGroups.repartition(nodes), THREADS);
             Dais16Transport second = cluster.query().get(0);
             assertThatThrownBy(() -> second.open("q2-x0", TransmissionGroups.repartition(nodes), THREADS))
                     .isInstanceOf(FaroException.class)
@@ -130,14 +124,8 @@ class Dais16TransportTest {
         int perGroup = 50;
         try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes)) {
             List<Dais16Transport> transports = cluster.query();
-            List<Future<ExchangeChannel>> opening = new ArrayList<>();
-            for (Dais16Transport transport : transports) {
-                opening.add(pool.submit(() -> transport.open("byref", TransmissionGroups.repartition(nodes), 1)));
-            }
-            List<ExchangeChannel> channels = new ArrayList<>();
-            for (Future<ExchangeChannel> channel : opening) {
-                channels.add(channel.get(60, TimeUnit.SECONDS));
-            }
+            List<ExchangeChannel> channels = InJvmMiddlewareNodes.openEverywhere(
+                    pool, transports, "byref", TransmissionGroups.repartition(nodes), 1);
             List<Future<Set<Long>>> filled = new ArrayList<>();
             List<Future<List<Long>>> received = new ArrayList<>();
             for (int node = 0; node < nodes; node++) {
