@@ -189,7 +189,7 @@ public final class NioShuffle implements AutoCloseable {
                                         FaroException.Category.NETWORK,
                                         read < 0
                                                 ? "an NIO channel's peer closed it between queries"
-                                                : "an NIO channel holds bytes between queries (a failed query's rows)"));
+                                                : "an NIO channel holds a failed query's bytes between queries"));
                     }
                 } catch (IOException e) {
                     broken.compareAndSet(

@@ -26,9 +26,9 @@ import java.util.stream.IntStream;
  * the ring, after every buffer handed over, so a receiver that sees the ring's end has every handed buffer in its
  * queue already.
  *
- * <p>Copies to other nodes: the engine fills a buffer of the sending thread's own (one per group, allocated at open) in place, and
- * {@link ExchangeSender#send} copies it into the outgoing ring, as the paper's {@code send} copies a row into the
- * ring. Filling the ring in place is not possible: several engine threads append to the ring of a worker pair (the
+ * <p>Copies to other nodes: the engine fills a buffer of the sending thread's own (one per group, allocated at open)
+ * in place, and {@link ExchangeSender#send} copies it into the outgoing ring, as the paper's {@code send} copies a row
+ * into the ring. Filling the ring in place is not possible: several engine threads append to the ring of a worker pair (the
  * producing pipelines of every open exchange that run as thread {@code t}), and a record reserved but not yet filled
  * would hold back every record after it. The receiving thread gets a record copied out of the ring (or out of the
  * demux queue, when a thread reading for another exchange met it first) into a buffer of its own, read in place by
