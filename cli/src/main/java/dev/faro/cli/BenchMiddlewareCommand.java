@@ -81,6 +81,13 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
             description = "Runs per point; the median time is kept (default: 3; --quick: 1).")
     private Integer runs;
 
+    @Option(
+            names = "--write-threshold",
+            paramLabel = "BYTES",
+            description = "V1's write threshold, of the middleware and of the NIO baseline alike (default: 16384,"
+                    + " the paper's 16 KB; V2 sweeps its own).")
+    private Integer writeThreshold;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = MiddlewareBenchmarkConfig.DEFAULT_OUTPUT_DIRECTORY;
 
@@ -115,13 +122,14 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
                     ? processes
                     : cluster.listening() ? List.of(cluster.workers()) : config.processes();
             return config.with(
-                    provider,
-                    experiments != null ? experiments : config.experiments(),
-                    processCounts,
-                    workers != null ? workers : config.workers(),
-                    rows != null ? rows : config.rowsPerProcess(),
-                    runs != null ? runs : config.runs(),
-                    outputDirectory);
+                            provider,
+                            experiments != null ? experiments : config.experiments(),
+                            processCounts,
+                            workers != null ? workers : config.workers(),
+                            rows != null ? rows : config.rowsPerProcess(),
+                            runs != null ? runs : config.runs(),
+                            outputDirectory)
+                    .withWriteThreshold(writeThreshold != null ? writeThreshold : config.writeThreshold());
         } catch (IllegalArgumentException e) {
             throw BenchRun.usageError(spec, e);
         }

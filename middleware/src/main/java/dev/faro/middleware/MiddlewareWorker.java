@@ -37,12 +37,26 @@ public final class MiddlewareWorker implements ShuffleQueues {
     private final OutgoingRing[] outgoing;
     private final DemuxQueue[] demux = new DemuxQueue[MAX_OPERATORS];
     private final WorkRequest readRequest = new WorkRequest();
+    /** The READ batch being built for one peer process, and its prefixes of 1 … 8 entries (sent inline). */
     private final MemorySegment readMessage;
+
+    private final MemorySegment[] readPrefixes;
+    /** The rings whose entries are in {@link #readMessage}. */
+    private final IncomingRing[] readBatch = new IncomingRing[NotificationDescriptor.MAX_ENTRIES];
+    /** Per peer process: one of its rings crossed the READ threshold since that peer's last batch. */
+    private final boolean[] readDue;
+
+    private boolean anyReadDue;
+    /** Rows were read since consumed space was last returned: an idle poll has space to return. */
+    private boolean unreturned;
+
     private final MemorySegment longRow;
     private int nextRing;
 
     /** Counters (this worker's thread writes; approximate elsewhere). */
     long readNotificationsSent;
+
+    long readEntriesSent;
 
     long remoteBytesSent;
     long sendBlocks;
@@ -64,7 +78,12 @@ public final class MiddlewareWorker implements ShuffleQueues {
         for (int op = 0; op < MAX_OPERATORS; op++) {
             demux[op] = new DemuxQueue(1024);
         }
-        this.readMessage = arena.allocate(NotificationDescriptor.ENTRY_LENGTH, 8);
+        this.readMessage = arena.allocate(NotificationDescriptor.MESSAGE_LENGTH, 8);
+        this.readPrefixes = new MemorySegment[NotificationDescriptor.MAX_ENTRIES + 1];
+        for (int count = 1; count <= NotificationDescriptor.MAX_ENTRIES; count++) {
+            readPrefixes[count] = readMessage.asSlice(0, (long) count * NotificationDescriptor.ENTRY_LENGTH);
+        }
+        this.readDue = new boolean[config.processes()];
         this.longRow = arena.allocate(Long.BYTES, 8);
     }
 
@@ -209,7 +228,6 @@ public final class MiddlewareWorker implements ShuffleQueues {
     @Override
     public int poll(int operator, MemorySegment into, int expectedEnds) {
         RowRecordDescriptor.checkOperator(operator);
-        middleware.checkUsable();
         DemuxQueue queue = demux[operator];
         if (!queue.isEmpty()) {
             return queue.remove(into);
@@ -225,7 +243,11 @@ public final class MiddlewareWorker implements ShuffleQueues {
             queue.endsOfStream = 0;
             return END;
         }
-        returnConsumedSpace();
+        // rows already here are returned after a failure too; a worker that runs dry learns of it (its rows are lost)
+        middleware.checkUsable();
+        if (unreturned) {
+            returnConsumedSpace(); // this worker ran dry: nothing it read may keep a sender waiting
+        }
         return NONE;
     }
 
@@ -269,11 +291,13 @@ public final class MiddlewareWorker implements ShuffleQueues {
 
     /**
      * Reads records from the incoming rings, starting with the one after the last ring read, until one row of
-     * {@code wanted} is found (copied into {@code into}); every other row goes to its demux queue.
+     * {@code wanted} is found (copied into {@code into}); every other row goes to its demux queue. A remote ring that
+     * crossed the READ threshold makes its peer due; the due peers' READ notifications go out batched at the end.
      */
     private int drain(int wanted, MemorySegment into) {
         int rings = incoming.length;
-        for (int i = 0; i < rings; i++) {
+        int found = NONE;
+        for (int i = 0; i < rings && found == NONE; i++) {
             int index = nextRing + i;
             if (index >= rings) {
                 index -= rings;
@@ -283,40 +307,95 @@ public final class MiddlewareWorker implements ShuffleQueues {
             if (read == ring.written()) {
                 continue;
             }
-            int found = ring.drainInto(wanted, into, demux);
+            found = ring.drainInto(wanted, into, demux);
+            unreturned = true;
             read = ring.unsynchronizedRead();
             if (read - ring.notified >= config.readNotifyThreshold()) {
-                notifyRead(ring, read);
+                if (ring.peer == null) {
+                    ring.notified = read;
+                    ring.localWriter.wake();
+                } else {
+                    readDue[ring.peer.process] = true;
+                    anyReadDue = true;
+                }
             }
             if (found != NONE) {
                 nextRing = index;
-                return found;
             }
         }
-        return NONE;
+        if (anyReadDue) {
+            sendReadBatches(false);
+        }
+        return found;
     }
 
     /** Returns consumed space below the READ threshold too: called when this worker runs dry or waits. */
     private void returnConsumedSpace() {
+        unreturned = false;
         for (IncomingRing ring : incoming) {
-            long read = ring.unsynchronizedRead();
-            if (read != ring.notified) {
-                notifyRead(ring, read);
+            if (ring.peer == null) {
+                long read = ring.unsynchronizedRead();
+                if (read != ring.notified) {
+                    ring.notified = read;
+                    ring.localWriter.wake();
+                }
             }
+        }
+        sendReadBatches(true);
+    }
+
+    /**
+     * Sends the READ notifications of the due peer processes ({@code all}: of every peer), batched (DAIS16 §3.2: "the
+     * notifications are initially queued, and at the end they are sent in a batch"): one SEND per peer carries an
+     * entry for each of its rings this worker consumed from since its last READ, up to eight entries per SEND. A peer
+     * whose SEND finds the notification limit reached stays due.
+     */
+    private void sendReadBatches(boolean all) {
+        anyReadDue = false;
+        int n = config.workersPerProcess();
+        for (int process = 0; process < readDue.length; process++) {
+            if (!all && !readDue[process]) {
+                continue;
+            }
+            int count = 0;
+            boolean sent = true;
+            for (int source = process * n; source < (process + 1) * n; source++) {
+                IncomingRing ring = incoming[source];
+                if (ring.peer == null) {
+                    break; // this process: same-process rings, freed in place
+                }
+                long read = ring.unsynchronizedRead();
+                if (read == ring.notified) {
+                    continue;
+                }
+                NotificationDescriptor.put(readMessage, count, NotificationDescriptor.READ, ring.index, read);
+                readBatch[count++] = ring;
+                if (count == NotificationDescriptor.MAX_ENTRIES) {
+                    sent &= sendReadBatch(count);
+                    count = 0;
+                }
+            }
+            if (count > 0) {
+                sent &= sendReadBatch(count);
+            }
+            readDue[process] = !sent;
+            anyReadDue |= !sent;
         }
     }
 
-    private void notifyRead(IncomingRing ring, long read) {
-        if (ring.peer == null) {
-            ring.notified = read;
-            ring.localWriter.wake();
-            return;
+    /** Sends the {@code count} entries of {@link #readMessage} to their rings' peer; false when over its limit. */
+    private boolean sendReadBatch(int count) {
+        if (!readBatch[0].peer.trySendNotification(readRequest, readPrefixes[count])) {
+            return false;
         }
-        NotificationDescriptor.put(readMessage, 0, NotificationDescriptor.READ, ring.index, read);
-        if (ring.peer.trySendNotification(readRequest, readMessage)) {
-            ring.notified = read;
-            readNotificationsSent++;
+        for (int i = 0; i < count; i++) {
+            IncomingRing ring = readBatch[i];
+            ring.notified =
+                    NotificationDescriptor.position(readMessage, (long) i * NotificationDescriptor.ENTRY_LENGTH);
         }
+        readNotificationsSent++;
+        readEntriesSent += count;
+        return true;
     }
 
     private static void checkInterrupted() {

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * notifications). A dead peer needs no heartbeat of its own here: the fabric fails the queue pair of a peer
  * unresponsive for its peer timeout ({@link dev.faro.fabric.FabricConfig#peerTimeout()}), which flushes the posted
  * receives into error completions even when no data moves. An error completion fails the middleware (first error
- * wins): every worker's next poll, take or flush, and any send that waits for ring space, throws it.
+ * wins): every worker's next poll that finds no row, take or flush, and any send that waits for ring space, throws it.
  *
  * <p>Data path: allocation-free after construction.
  */

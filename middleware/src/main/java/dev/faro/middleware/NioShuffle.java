@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The paper's baseline: the same shuffle queues over Java NIO sockets, exactly as DAIS16's original middleware —
@@ -28,6 +29,10 @@ public final class NioShuffle implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final NioWorker[] workers;
     private final SocketChannel[][] channels;
+    /** The first channel or selector error a worker met; the shuffle is unusable from then on. */
+    private final AtomicReference<FaroException> broken = new AtomicReference<>();
+
+    private volatile boolean closed;
 
     private NioShuffle(MiddlewareConfig config, int process, SocketChannel[][] channels) throws IOException {
         this.config = config;
@@ -40,7 +45,7 @@ public final class NioShuffle implements AutoCloseable {
         LocalRings local = new LocalRings(config, slots, arena);
         workers = new NioWorker[n];
         for (int i = 0; i < n; i++) {
-            workers[i] = new NioWorker(config, process, i, slots[i], local, channels[i], arena);
+            workers[i] = new NioWorker(config, process, i, slots[i], local, channels[i], arena, broken);
         }
     }
 
@@ -151,8 +156,59 @@ public final class NioShuffle implements AutoCloseable {
         return count;
     }
 
+    /**
+     * Whether a worker met a broken channel (a peer closed it or it failed) or the shuffle was closed: it moves no more
+     * rows, as {@link ShuffleMiddleware#unusable()} for the middleware.
+     */
+    public boolean unusable() {
+        return broken.get() != null || closed;
+    }
+
+    /**
+     * {@link #unusable()}, after first trying one non-blocking read on every channel: a channel whose peer has gone
+     * reads end-of-stream or fails, and one that still holds bytes carries a failed query's rows; either makes the
+     * shuffle unusable. Only while no worker uses the shuffle (between queries): it would take a worker's bytes.
+     */
+    public boolean probeIdle() {
+        if (unusable()) {
+            return true;
+        }
+        ByteBuffer probe = ByteBuffer.allocate(1);
+        for (SocketChannel[] row : channels) {
+            for (SocketChannel channel : row) {
+                if (channel == null) {
+                    continue;
+                }
+                probe.clear();
+                try {
+                    int read = channel.read(probe);
+                    if (read != 0) {
+                        broken.compareAndSet(
+                                null,
+                                new FaroException(
+                                        FaroException.Category.NETWORK,
+                                        read < 0
+                                                ? "an NIO channel's peer closed it between queries"
+                                                : "an NIO channel holds a failed query's bytes between queries"));
+                    }
+                } catch (IOException e) {
+                    broken.compareAndSet(
+                            null,
+                            new FaroException(
+                                    FaroException.Category.NETWORK, "an NIO channel failed: " + e.getMessage(), e));
+                }
+            }
+        }
+        return unusable();
+    }
+
+    /** Closes the channels and frees the buffers. Idempotent. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         for (NioWorker worker : workers) {
             worker.closeSelector();
         }

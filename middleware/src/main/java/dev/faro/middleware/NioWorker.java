@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One worker's shuffle queues over NIO (the paper's baseline): rows for a worker of another process are
@@ -47,6 +48,8 @@ public final class NioWorker implements ShuffleQueues {
     private final MemorySegment longRow;
     private final Selector selector;
     private final SelectionKey[] keys;
+    /** The shuffle's first broken channel or selector, shared by its workers (see {@link NioShuffle#unusable}). */
+    private final AtomicReference<FaroException> broken;
 
     /** Destinations whose due bytes (threshold reached or flushed) a non-blocking write left behind. */
     private final boolean[] owed;
@@ -66,9 +69,11 @@ public final class NioWorker implements ShuffleQueues {
             WorkerSlot slot,
             LocalRings rings,
             SocketChannel[] channels,
-            Arena arena)
+            Arena arena,
+            AtomicReference<FaroException> broken)
             throws IOException {
         this.config = config;
+        this.broken = broken;
         int n = config.workersPerProcess();
         this.id = process * n + local;
         this.firstLocal = process * n;
@@ -301,7 +306,7 @@ public final class NioWorker implements ShuffleQueues {
             selector.select(BACKSTOP_MILLIS);
             selector.selectedKeys().clear();
         } catch (IOException e) {
-            throw new FaroException(FaroException.Category.IO, "NIO select failed: " + e.getMessage(), e);
+            throw broken(new FaroException(FaroException.Category.IO, "NIO select failed: " + e.getMessage(), e));
         }
         readChannelsNow = true;
     }
@@ -340,15 +345,15 @@ public final class NioWorker implements ShuffleQueues {
             }
             try {
                 if (channel.read(buffer) < 0) {
-                    throw new FaroException(
+                    throw broken(new FaroException(
                             FaroException.Category.NETWORK,
-                            "worker " + source + " closed its channel mid-shuffle (its process died or stopped)");
+                            "worker " + source + " closed its channel mid-shuffle (its process died or stopped)"));
                 }
             } catch (IOException e) {
-                throw new FaroException(
+                throw broken(new FaroException(
                         FaroException.Category.NETWORK,
                         "channel to worker " + source + " failed: " + e.getMessage(),
-                        e);
+                        e));
             }
             found = parse(source, wanted, into);
             if (found != NONE) {
@@ -414,14 +419,20 @@ public final class NioWorker implements ShuffleQueues {
         try {
             channels[destination].write(buffer);
         } catch (IOException e) {
-            throw new FaroException(
+            throw broken(new FaroException(
                     FaroException.Category.NETWORK,
                     "channel to worker " + destination + " failed: " + e.getMessage(),
-                    e);
+                    e));
         } finally {
             buffer.compact();
             owed[destination] = buffer.position() > 0;
         }
+    }
+
+    /** Records {@code error} as the shuffle's broken channel (first one wins) and returns it to be thrown. */
+    private FaroException broken(FaroException error) {
+        broken.compareAndSet(null, error);
+        return error;
     }
 
     void closeSelector() {

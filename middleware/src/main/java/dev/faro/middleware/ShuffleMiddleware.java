@@ -284,10 +284,12 @@ public final class ShuffleMiddleware implements AutoCloseable {
             }
         }
         long readMessages = 0;
+        long readEntries = 0;
         long bytesSent = 0;
         long blocked = 0;
         for (MiddlewareWorker worker : workers) {
             readMessages += worker.readNotificationsSent;
+            readEntries += worker.readEntriesSent;
             bytesSent += worker.remoteBytesSent;
             blocked += worker.sendBlocks;
         }
@@ -295,7 +297,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 writes,
                 bytesSent,
                 messages + readMessages,
-                entries + readMessages,
+                entries + readEntries,
                 networkThread.notificationsReceived,
                 blocked);
     }

@@ -20,7 +20,9 @@
  *                           │                      post the deferred WRITE if due              read rows ≤ pos
  *                           │                                                 ◄── READ(s,r,pos) after readNotifyThreshold
  *                           │                      READ: remote space freed,                   consumed (or when r
- *                           │                      post the WRITE that waited                  runs dry or waits)
+ *                           │                      post the WRITE that waited                  runs dry or waits);
+ *                           │                                                     one SEND per peer carries every
+ *                           │                                                     ring of it r read from (≤ 8)
  *  out[s][r] full: s waits (draining its own incoming rings meanwhile)
  * </pre>
  *
@@ -30,8 +32,9 @@
  * incoming rings and returning their space.
  *
  * <p>Failure: a peer that dies turns the next WRITE or notification into an error completion, and the fabric's own
- * liveness check (its peer timeout) fails the connection's posted receives even when no data moves; the first error fails the middleware, and every worker's next poll, take, flush or
- * end-of-stream, and any send that has to wait for ring space, throws it as {@code FaroException(NETWORK)} naming the
- * peer process (a send that finds room only appends: the per-row path checks no shared state).
+ * liveness check (its peer timeout) fails the connection's posted receives even when no data moves; the first error
+ * fails the middleware, and every worker's next poll that finds no row, take, flush or end-of-stream, and any send
+ * that has to wait for ring space, throws it as {@code FaroException(NETWORK)} naming the peer process (rows already
+ * read are still returned; a send that finds room only appends: the per-row path checks no shared state).
  */
 package dev.faro.middleware;

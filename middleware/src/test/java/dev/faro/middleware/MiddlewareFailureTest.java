@@ -78,6 +78,30 @@ class MiddlewareFailureTest {
         }
     }
 
+    /**
+     * The NIO baseline notices a peer gone between queries: once process 1's channels close, process 0's idle probe
+     * reads their end of stream and the baseline is unusable from then on (so the exchange transport replaces it
+     * before the next query instead of failing that query).
+     */
+    @Test
+    void anNioPeerClosedBetweenQueriesMakesTheBaselineUnusable() throws Exception {
+        MiddlewareConfig config = ShuffleMiddlewareTest.smallRings(2, 2);
+        try (MiddlewareCluster cluster = new MiddlewareCluster("nio", config)) {
+            NioShuffle survivor = cluster.nio.get(0);
+            assertThat(survivor.probeIdle())
+                    .as("usable while every peer is there")
+                    .isFalse();
+            cluster.nio.get(1).close();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!survivor.probeIdle() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(survivor.unusable())
+                    .as("unusable once the peer's channels closed")
+                    .isTrue();
+        }
+    }
+
     /** A sender sends rows to everyone forever; a receiver waits for an operator nobody ends. */
     private static Throwable run(MiddlewareWorker worker, boolean sender) {
         MemorySegment into = Arena.ofAuto().allocate(64);

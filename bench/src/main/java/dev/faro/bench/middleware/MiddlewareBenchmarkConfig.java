@@ -127,6 +127,21 @@ public record MiddlewareBenchmarkConfig(
                 newOutput);
     }
 
+    /** This config with V1's write threshold (of the middleware and the NIO baseline) set to {@code bytes}. */
+    public MiddlewareBenchmarkConfig withWriteThreshold(int bytes) {
+        return new MiddlewareBenchmarkConfig(
+                provider,
+                experiments,
+                processes,
+                workers,
+                rowsPerProcess,
+                ringBytes,
+                bytes,
+                thresholds,
+                runs,
+                outputDirectory);
+    }
+
     /** The largest process count: the cluster needs that many worker JVMs. */
     public int maxProcesses() {
         return processes.stream().mapToInt(Integer::intValue).max().orElse(2);

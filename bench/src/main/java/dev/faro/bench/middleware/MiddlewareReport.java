@@ -47,10 +47,11 @@ public record MiddlewareReport(String text, List<Path> files) {
         String fabric = "middleware/" + config.provider();
         text.append(String.format(
                 Locale.ROOT,
-                "faro bench middleware: %,d integers per process, 2 shuffles, %d KiB rings, medians of %d run(s);"
-                        + " started %s, took %d s%n%n",
+                "faro bench middleware: %,d integers per process, 2 shuffles, %d KiB rings, V1 write threshold %,d B,"
+                        + " medians of %d run(s); started %s, took %d s%n%n",
                 config.rowsPerProcess(),
                 config.ringBytes() / 1024,
+                config.writeThreshold(),
                 config.runs(),
                 startedAt,
                 took.toSeconds()));

@@ -67,7 +67,7 @@ public final class Dais16Transport implements ExchangeTransport {
             throw new IllegalArgumentException(
                     "groups span " + groups.nodes() + " nodes, the query " + peers.nodes() + ": " + exchangeName);
         }
-        NodeMiddleware.Lease lease = node.open(peers, exchangeName, threads);
+        NodeMiddleware.Lease lease = node.open(peers, exchangeName, threads, this);
         return new MiddlewareChannel(
                 node, lease, exchangeName, groups, peers.nodeIndex(), threads, stallTimeout, progress);
     }

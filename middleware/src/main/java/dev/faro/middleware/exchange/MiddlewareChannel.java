@@ -21,9 +21,14 @@ import java.util.stream.IntStream;
  * One exchange at one node over the shared DAIS16 rings. An engine buffer is one middleware record of the exchange's
  * operator id; buffers of every exchange travel mixed in the rings of a worker pair.
  *
- * <p>Copies: the engine fills a buffer of the sending thread's own (one per group, allocated at open) in place, and
- * {@link ExchangeSender#send} copies it into the outgoing ring, as the paper's {@code send} copies a row into the
- * ring. Filling the ring in place is not possible: several engine threads append to the ring of a worker pair (the
+ * <p>Same process: a buffer for this node's own receiving thread {@code t} is handed over by reference
+ * ({@link LocalBuffers}, the paper's same-process shortcut): no copy, no ring. Only its end of stream goes through
+ * the ring, after every buffer handed over, so a receiver that sees the ring's end has every handed buffer in its
+ * queue already.
+ *
+ * <p>Copies to other nodes: the engine fills a buffer of the sending thread's own (one per group, allocated at open)
+ * in place, and {@link ExchangeSender#send} copies it into the outgoing ring, as the paper's {@code send} copies a row
+ * into the ring. Filling the ring in place is not possible: several engine threads append to the ring of a worker pair (the
  * producing pipelines of every open exchange that run as thread {@code t}), and a record reserved but not yet filled
  * would hold back every record after it. The receiving thread gets a record copied out of the ring (or out of the
  * demux queue, when a thread reading for another exchange met it first) into a buffer of its own, read in place by
@@ -54,8 +59,11 @@ final class MiddlewareChannel implements ExchangeChannel {
     private final int nodes;
     private final int threads;
     private final boolean receives;
+    private final int nodeIndex;
     /** The nodes that receive anything: the union of the groups' members. */
     private final int[] receivingNodes;
+    /** Per engine thread: the buffers handed from its sender to its receiver at this node, created at first use. */
+    private final LocalBuffers[] local;
 
     private final Arena arena = Arena.ofShared();
     private final EndpointFailure failure;
@@ -81,6 +89,8 @@ final class MiddlewareChannel implements ExchangeChannel {
         this.nodes = groups.nodes();
         this.threads = threads;
         this.receives = groups.receives(nodeIndex);
+        this.nodeIndex = nodeIndex;
+        this.local = new LocalBuffers[threads];
         this.receivingNodes = IntStream.range(0, nodes).filter(groups::receives).toArray();
         this.failure = new EndpointFailure(name);
         this.waits = new WaitLoop(failure, stallTimeout, progress);
@@ -109,6 +119,14 @@ final class MiddlewareChannel implements ExchangeChannel {
             receivers[thread] = new Receiver(thread);
         }
         return receivers[thread];
+    }
+
+    /** The same-process shortcut of {@code thread}; only at a node that receives. */
+    private synchronized LocalBuffers local(int thread) {
+        if (local[thread] == null) {
+            local[thread] = new LocalBuffers(thread, arena);
+        }
+        return local[thread];
     }
 
     private void checkThread(int thread) {
@@ -153,9 +171,17 @@ final class MiddlewareChannel implements ExchangeChannel {
         private final MemorySegment[] buffers;
         private final int[] fill;
         private final boolean[] open;
+        /** Per group: whether this node is a member (its buffers come from {@link #shortcut}). */
+        private final boolean[] toSelf;
+        /** Per group with this node: the shortcut buffer being filled (kept while it is empty), else null. */
+        private final ShuffleBuffer[] handed;
+        /** Null when this node receives nothing. */
+        private final LocalBuffers shortcut;
+
         private final WaitLoop.Step appendStep = this::tryAppend;
         private final WaitLoop.Step endStep = this::tryEnd;
-        /** The group whose buffer {@link #appendStep} appends. */
+        private final WaitLoop.Step freeStep = this::tryTakeFree;
+        /** The group whose buffer {@link #appendStep} appends, or {@link #freeStep} takes a shortcut buffer for. */
         private int appending;
 
         boolean finished;
@@ -166,9 +192,17 @@ final class MiddlewareChannel implements ExchangeChannel {
             this.lock = lease.locks()[thread];
             int groupCount = groups.groupCount();
             this.buffers = new MemorySegment[groupCount];
+            this.toSelf = new boolean[groupCount];
+            this.handed = new ShuffleBuffer[groupCount];
             for (int group = 0; group < groupCount; group++) {
-                buffers[group] = arena.allocate(NodeMiddleware.BUFFER_BYTES, 8);
+                for (int member : groups.members(group)) {
+                    toSelf[group] |= member == nodeIndex;
+                }
+                if (!toSelf[group]) {
+                    buffers[group] = arena.allocate(NodeMiddleware.BUFFER_BYTES, 8);
+                }
             }
+            this.shortcut = receives ? local(thread) : null;
             this.fill = new int[groupCount];
             this.open = new boolean[groupCount];
         }
@@ -177,6 +211,11 @@ final class MiddlewareChannel implements ExchangeChannel {
         public MemorySegment payload(int group) {
             failure.check();
             if (!open[group]) {
+                if (toSelf[group] && handed[group] == null) {
+                    appending = group;
+                    await(freeStep, group, "no buffer handed back by this node's receiving thread");
+                    buffers[group] = handed[group].payload();
+                }
                 open[group] = true;
                 fill[group] = 0;
                 held.hold();
@@ -211,12 +250,39 @@ final class MiddlewareChannel implements ExchangeChannel {
             fill[group] = 0;
         }
 
-        /** Appends the group's buffer to the ring towards worker {@code thread} of each member, waiting for room. */
+        /**
+         * Appends the group's buffer to the ring towards worker {@code thread} of each other member, waiting for room,
+         * then hands it to this node's receiving thread if this node is a member.
+         */
         private void deliver(int group) {
             appending = group;
             for (int member : groups.members(group)) {
-                await(appendStep, member * threads + thread, "no ring space freed");
+                if (member != nodeIndex) {
+                    await(appendStep, member * threads + thread, "no ring space freed");
+                }
             }
+            if (toSelf[group]) {
+                ShuffleBuffer buffer = handed[group];
+                handed[group] = null;
+                buffer.payloadLength(fill[group]);
+                shortcut.full.offer(buffer);
+            }
+        }
+
+        /** Takes a free shortcut buffer; while none is, pushes the worker out so nothing this thread holds waits. */
+        private int tryTakeFree(int group) {
+            ShuffleBuffer buffer = shortcut.free.poll();
+            if (buffer == null) {
+                lock.lock();
+                try {
+                    worker.push();
+                } finally {
+                    lock.unlock();
+                }
+                return WaitLoop.IDLE;
+            }
+            handed[group] = buffer;
+            return WaitLoop.DONE;
         }
 
         @Override
@@ -273,17 +339,26 @@ final class MiddlewareChannel implements ExchangeChannel {
     }
 
     private final class Receiver implements ExchangeReceiver {
+        /** {@link #tryPoll}'s result when it took a handed buffer (not a length: lengths are at most 32 KiB). */
+        private static final int HANDED = Integer.MAX_VALUE;
+
         private final ShuffleQueues worker;
         private final WorkerLock lock;
         private final ShuffleBuffer buffer;
         private final MemorySegment payload;
+        private final LocalBuffers shortcut;
         private final WaitLoop.Step pollStep = this::tryPoll;
+        /** The handed buffer {@link #tryPoll} took. */
+        private ShuffleBuffer taken;
+        /** The ring's stream ended; only handed buffers are left. */
+        private boolean ringEnded;
 
         boolean ended;
 
         Receiver(int thread) {
             this.worker = lease.workers()[thread];
             this.lock = lease.locks()[thread];
+            this.shortcut = receives ? local(thread) : null;
             MemorySegment segment = arena.allocate(MessageHeaderDescriptor.LENGTH + NodeMiddleware.BUFFER_BYTES, 8);
             this.buffer = new ShuffleBuffer(thread, segment);
             this.payload = buffer.payload();
@@ -296,26 +371,48 @@ final class MiddlewareChannel implements ExchangeChannel {
                 return null;
             }
             int length;
-            try {
-                length = waits.awaitOrFail(pollStep, 0, null, "no data arrived", " (waiting for end of stream)");
-            } catch (FaroException e) {
-                throw failed(e);
+            if (ringEnded) {
+                length = WaitLoop.END_OF_STREAM;
+            } else {
+                try {
+                    length = waits.awaitOrFail(pollStep, 0, null, "no data arrived", " (waiting for end of stream)");
+                } catch (FaroException e) {
+                    throw failed(e);
+                }
             }
             if (length == WaitLoop.END_OF_STREAM) {
-                ended = true;
-                return null;
+                ringEnded = true;
+                // this node's sender handed every buffer over before its end of stream entered the ring
+                taken = shortcut.full.poll();
+                if (taken == null) {
+                    ended = true;
+                    return null;
+                }
+                length = HANDED;
+            }
+            held.hold();
+            if (length == HANDED) {
+                ShuffleBuffer handed = taken;
+                taken = null;
+                return handed;
             }
             buffer.payloadLength(length);
-            held.hold();
             return buffer;
         }
 
         @Override
         public void release(ShuffleBuffer released) {
             held.release();
+            if (released != buffer) {
+                shortcut.free.offer(released);
+            }
         }
 
         private int tryPoll(int unused) {
+            taken = shortcut.full.poll();
+            if (taken != null) {
+                return HANDED;
+            }
             int result;
             lock.lock();
             try {

@@ -26,7 +26,10 @@ import java.util.Objects;
  * opened modulo {@link ShuffleQueues#MAX_OPERATORS}, the same at every node; an id is free again once its exchange
  * closed.
  *
- * <p>Assumes one query at a time per node uses it (as the cluster runs queries). Coordination code; thread-safe.
+ * <p>Serves one query at a time per node (as the cluster runs queries): operator ids are allocated in the order the
+ * exchanges open, which only a single query keeps equal at every node. An exchange of a second query opened while
+ * the first query's exchanges are open is refused with an error that says so, before anything is shared or replaced,
+ * so the running query goes on. Coordination code; thread-safe.
  */
 public final class NodeMiddleware implements AutoCloseable {
 
@@ -52,6 +55,11 @@ public final class NodeMiddleware implements AutoCloseable {
     private int generation;
     private long opened;
     private final boolean[] inUse = new boolean[ShuffleQueues.MAX_OPERATORS];
+    /** Exchanges of the current generation opened and not yet released. */
+    private int leases;
+    /** The query whose exchanges hold the {@link #leases} (its transport), null when none is open. */
+    private Object runningQuery;
+
     private boolean dirty;
 
     /** A node's middleware over {@code fabric} with the paper's write threshold (16 KB). */
@@ -74,11 +82,23 @@ public final class NodeMiddleware implements AutoCloseable {
     /**
      * Opens one exchange of a query: agrees with every node on the middleware (replacing it everywhere when any node's
      * cannot serve, see the class comment) and allocates the exchange's operator id. Collective.
+     *
+     * @param query the query the exchange belongs to (its transport; compared by identity)
+     * @throws FaroException INVALID_ARGUMENT when another query's exchanges are still open at this node
      */
-    synchronized Lease open(PeerExchange peers, String exchangeName, int threads) {
+    synchronized Lease open(PeerExchange peers, String exchangeName, int threads, Object query) {
+        Objects.requireNonNull(query, "query is null");
+        if (leases > 0 && query != runningQuery) {
+            throw new FaroException(
+                    FaroException.Category.INVALID_ARGUMENT,
+                    "DAIS16 serves one query at a time per node: exchange " + exchangeName + " of a second query "
+                            + "opened at node " + peers.nodeIndex() + " while " + leases + " exchange(s) of another "
+                            + "query are open there (run the queries one after another on this transport; or an "
+                            + "earlier query's exchange was never closed)");
+        }
         MiddlewareConfig current = middleware != null ? middleware.config() : nio != null ? nio.config() : null;
         boolean ready = current != null
-                && (middleware == null || !middleware.unusable())
+                && backendUsable()
                 && !dirty
                 && current.processes() == peers.nodes()
                 && current.workersPerProcess() == threads;
@@ -104,7 +124,21 @@ public final class NodeMiddleware implements AutoCloseable {
                             + peers.nodeIndex() + " (operator id " + operator + " is still in use)");
         }
         inUse[operator] = true;
+        leases++;
+        runningQuery = query;
         return new Lease(workers, locks, operator, generation);
+    }
+
+    /**
+     * Whether the backend can serve another exchange: the middleware has not failed (its network thread sees a dead
+     * peer even between queries); NIO's channels are probed for a closed or failed peer, or for a failed query's bytes,
+     * when no exchange uses them (a worker's channel is its own while an exchange is open).
+     */
+    private boolean backendUsable() {
+        if (middleware != null) {
+            return !middleware.unusable();
+        }
+        return leases == 0 ? !nio.probeIdle() : !nio.unusable();
     }
 
     private void replace(PeerExchange peers, String exchangeName, int threads) {
@@ -112,6 +146,7 @@ public final class NodeMiddleware implements AutoCloseable {
         generation++;
         opened = 0;
         Arrays.fill(inUse, false);
+        leases = 0;
         dirty = false;
         MiddlewareConfig config = config(peers.nodes(), threads);
         String keys = "dais16." + exchangeName + ".g" + generation;
@@ -142,6 +177,9 @@ public final class NodeMiddleware implements AutoCloseable {
             return;
         }
         inUse[lease.operator()] = false;
+        if (--leases == 0) {
+            runningQuery = null;
+        }
         if (!clean) {
             dirty = true;
         }

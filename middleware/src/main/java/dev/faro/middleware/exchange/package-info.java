@@ -8,7 +8,9 @@
  * transport contract onto the middleware's API ({@link dev.faro.middleware.exchange.MiddlewareChannel}): an engine
  * buffer is one record, {@code send} appends it (one copy, as the paper's send copies a row), {@code take} copies the
  * next record of the exchange out of the rings or the demux queue into the thread's buffer, {@code finish} is one
- * end-of-stream record to the same-numbered worker of each receiving node.
+ * end-of-stream record to the same-numbered worker of each receiving node. A buffer for the sender's own node takes
+ * the paper's same-process shortcut ({@link dev.faro.middleware.exchange.LocalBuffers}): the buffer itself is handed to
+ * the receiving thread, no copy and no ring.
  *
  * <pre>
  *  node A, engine thread t                                     node B, engine thread t
@@ -28,6 +30,7 @@
  *
  * <p>Failure: a failed middleware (a peer died) fails every exchange's next call with the first error; a query that
  * ends with streams not ended (it failed) leaves the rings stale, and the next query replaces the middleware on every
- * node (agreed at its first exchange's open).
+ * node (agreed at its first exchange's open). One query at a time per node: an exchange of a second query opened
+ * while another query's exchanges are open fails at once with an error that says so, and the running query goes on.
  */
 package dev.faro.middleware.exchange;

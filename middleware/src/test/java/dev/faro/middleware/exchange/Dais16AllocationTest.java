@@ -49,14 +49,8 @@ class Dais16AllocationTest {
         long[] demuxGrown = new long[NODES];
         try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(NODES)) {
             List<Dais16Transport> transports = cluster.query();
-            List<Future<ExchangeChannel>> opening = new ArrayList<>();
-            for (Dais16Transport transport : transports) {
-                opening.add(pool.submit(() -> transport.open("v7", TransmissionGroups.repartition(NODES), 1)));
-            }
-            List<ExchangeChannel> channels = new ArrayList<>();
-            for (Future<ExchangeChannel> channel : opening) {
-                channels.add(channel.get(60, TimeUnit.SECONDS));
-            }
+            List<ExchangeChannel> channels = InJvmMiddlewareNodes.openEverywhere(
+                    pool, transports, "v7", TransmissionGroups.repartition(NODES), 1);
             List<Thread> networkThreads = new ArrayList<>();
             for (Thread thread : Thread.getAllStackTraces().keySet()) {
                 if (thread.getName().startsWith("middleware-network-")) {

@@ -1,7 +1,9 @@
 package dev.faro.middleware.exchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.transport.ExchangeChannel;
@@ -10,12 +12,15 @@ import dev.faro.shuffle.transport.ExchangeSender;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -61,6 +66,112 @@ class Dais16TransportTest {
                 assertThat(middleware.generation())
                         .as("a failed query's stale rows replace the middleware everywhere")
                         .isEqualTo(2);
+            }
+        }
+    }
+
+    /**
+     * A second query's exchange opened at a node while the first query's exchanges are open there is refused with an
+     * error that says why, before it shares or replaces anything: the first query then runs to its exact end.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @CsvSource({"FABRIC", "NIO"})
+    void aSecondConcurrentQueryIsRefusedClearlyAndTheFirstGoesOn(NodeMiddleware.Backend backend) throws Exception {
+        int nodes = 2;
+        try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes, backend)) {
+            runQuery(cluster, nodes, false);
+            List<Dais16Transport> first = cluster.query();
+            List<ExchangeChannel> channels = InJvmMiddlewareNodes.openEverywhere(
+                    pool, first, "q1-x0", TransmissionGroups.repartition(nodes), THREADS);
+            Dais16Transport second = cluster.query().get(0);
+            assertThatThrownBy(() -> second.open("q2-x0", TransmissionGroups.repartition(nodes), THREADS))
+                    .isInstanceOf(FaroException.class)
+                    .hasMessageContaining("one query at a time")
+                    .hasMessageContaining("q2-x0");
+            List<Future<long[]>> received = new ArrayList<>();
+            for (int node = 0; node < nodes; node++) {
+                for (int t = 0; t < THREADS; t++) {
+                    ExchangeSender sender = channels.get(node).sender(t);
+                    long base = (long) (node * THREADS + t) << 32;
+                    pool.submit(() -> send(sender, TransmissionGroups.repartition(nodes), base, false));
+                    ExchangeReceiver receiver = channels.get(node).receiver(t);
+                    received.add(pool.submit(() -> receive(receiver)));
+                }
+            }
+            long sum = 0;
+            for (Future<long[]> r : received) {
+                sum += r.get(120, TimeUnit.SECONDS)[1];
+            }
+            for (ExchangeChannel channel : channels) {
+                channel.close();
+            }
+            assertThat(sum).as("the first query's sum").isEqualTo(expectedSum(nodes, (long) BUFFERS * LONGS));
+            runQuery(cluster, nodes, false);
+            for (NodeMiddleware middleware : cluster.middlewares) {
+                assertThat(middleware.generation()).as("nothing was replaced").isEqualTo(1);
+            }
+        }
+    }
+
+    /**
+     * The same-process shortcut: every buffer a sending thread fills for its own node reaches that node's receiving
+     * thread by reference (the very memory the sender filled), with its contents, and none of it enters a ring; the
+     * other node's buffers arrive copied.
+     */
+    @Test
+    void buffersForTheOwnNodeAreHandedOverByReference() throws Exception {
+        int nodes = 2;
+        int perGroup = 50;
+        try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(nodes)) {
+            List<Dais16Transport> transports = cluster.query();
+            List<ExchangeChannel> channels = InJvmMiddlewareNodes.openEverywhere(
+                    pool, transports, "byref", TransmissionGroups.repartition(nodes), 1);
+            List<Future<Set<Long>>> filled = new ArrayList<>();
+            List<Future<List<Long>>> received = new ArrayList<>();
+            for (int node = 0; node < nodes; node++) {
+                int self = node;
+                ExchangeSender sender = channels.get(node).sender(0);
+                filled.add(pool.submit(() -> {
+                    Set<Long> own = new HashSet<>();
+                    for (int b = 0; b < 2 * perGroup; b++) {
+                        int group = b % nodes;
+                        MemorySegment payload = sender.payload(group);
+                        if (group == self) {
+                            own.add(payload.address());
+                        }
+                        payload.set(ValueLayout.JAVA_LONG, 0, group == self ? 1 : 2);
+                        sender.length(group, Long.BYTES);
+                        sender.send(group);
+                    }
+                    sender.finish();
+                    return own;
+                }));
+                ExchangeReceiver receiver = channels.get(node).receiver(0);
+                received.add(pool.submit(() -> {
+                    // per buffer: its address if it came from this node (value 1), else -1 (value 2)
+                    List<Long> buffers = new ArrayList<>();
+                    ShuffleBuffer buffer;
+                    while ((buffer = receiver.take()) != null) {
+                        long value = buffer.payload().get(ValueLayout.JAVA_LONG, 0);
+                        buffers.add(value == 1 ? buffer.payload().address() : -value);
+                        receiver.release(buffer);
+                    }
+                    return buffers;
+                }));
+            }
+            for (int node = 0; node < nodes; node++) {
+                Set<Long> own = filled.get(node).get(60, TimeUnit.SECONDS);
+                List<Long> buffers = received.get(node).get(60, TimeUnit.SECONDS);
+                List<Long> fromSelf = buffers.stream().filter(a -> a > 0).toList();
+                assertThat(buffers).as("buffers at node %d", node).hasSize(2 * perGroup);
+                assertThat(fromSelf).as("own-node buffers at node %d", node).hasSize(perGroup);
+                assertThat(own).as("memory the sender filled").hasSizeLessThanOrEqualTo(LocalBuffers.POOL);
+                assertThat(own)
+                        .as("own-node buffers arrived in that very memory")
+                        .containsAll(fromSelf);
+            }
+            for (ExchangeChannel channel : channels) {
+                channel.close();
             }
         }
     }

@@ -5,6 +5,8 @@ import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.transport.ExchangeChannel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Nodes simulated in one JVM: one shm fabric and one node-lifetime middleware each; a transport per query. */
@@ -44,6 +49,21 @@ final class InJvmMiddlewareNodes implements AutoCloseable {
                     middlewares.get(node), group.member(node), Duration.ofSeconds(30), ProgressSignal.NONE));
         }
         return transports;
+    }
+
+    /** Opens exchange {@code name} at every node of a query at once (open is collective), each on a thread of pool. */
+    static List<ExchangeChannel> openEverywhere(
+            ExecutorService pool, List<Dais16Transport> transports, String name, TransmissionGroups groups, int threads)
+            throws Exception {
+        List<Future<ExchangeChannel>> opening = new ArrayList<>();
+        for (Dais16Transport transport : transports) {
+            opening.add(pool.submit(() -> transport.open(name, groups, threads)));
+        }
+        List<ExchangeChannel> channels = new ArrayList<>();
+        for (Future<ExchangeChannel> channel : opening) {
+            channels.add(channel.get(60, TimeUnit.SECONDS));
+        }
+        return channels;
     }
 
     @Override
