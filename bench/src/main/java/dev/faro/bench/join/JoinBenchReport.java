@@ -59,8 +59,9 @@ public record JoinBenchReport(
             Duration elapsed) {
         StringBuilder text = new StringBuilder();
         text.append(mainTable(rows).format());
-        text.append("ratio: distributed over single-process throughput on the same total cores; w/o alloc: without the"
-                + " distributed join's window allocation (the reference allocates before its timer); CPU share:"
+        text.append("ratio: distributed over single-process throughput on the same total cores, each with its"
+                + " allocation (the distributed window phase; the reference's first-pass output and scratch); w/o"
+                + " alloc: both without it; CPU share:"
                 + " CPU time over wall time per thread, distributed (mean over nodes) / reference; per CPU: the"
                 + " ratio times reference share / distributed share\n");
         text.append("\nper-core rates (single-process join, 1 thread, one node's data), M tuples/s per wall second; CPU"
@@ -70,7 +71,8 @@ public record JoinBenchReport(
         JoinRow last = rows.getLast();
         text.append(String.format(
                 Locale.ROOT,
-                "%nTable 4.2 analogue: %s, %d nodes x %d threads, k = %d (seconds; the thesis: 1,024 cores, 40 M + 40 M"
+                "%nTable 4.2 analogue: %s, %d nodes x %d threads, k = %d (seconds; the model fed by per-thread rates of"
+                        + " the single-process join on the same total cores; the thesis: 1,024 cores, 40 M + 40 M"
                         + " tuples per core)%n",
                 last.workload(),
                 last.nodes(),
@@ -90,9 +92,9 @@ public record JoinBenchReport(
                 last.measured().bandwidthBytesPerSecond() > 0
                         ? String.format(Locale.ROOT, "%.1f", model.optimalThreads())
                         : "-"));
-        text.append(
-                "\nnetwork pass against its compute and transfer parts (compute: the pass at the one-thread partition"
-                        + " rate; transfer: bytes put per node / bw); k = 1 should show their sum, k >= 2 their maximum\n");
+        text.append("\nnetwork pass against its compute and transfer parts (compute: the pass at the partition rate of"
+                + " the single-process join on the same cores; transfer: bytes put per node / bw); k = 1 should"
+                + " show their sum, k >= 2 their maximum\n");
         text.append(overlapTable(rows).format());
         if (!sortMergeRows.isEmpty()) {
             text.append("\nsort-merge join (runs of 8 Ki tuples sorted in cache and shipped while the next is sorted),"

@@ -5,7 +5,8 @@ import dev.faro.join.workload.Tuples;
 
 /**
  * One row of {@code faro bench join}: the distributed join at one point, the single-process reference on the same
- * total cores, and the per-core rates (one thread, one node's data) that feed the model.
+ * total cores, whose per-thread phase rates feed the model ({@link #sameCoresRate}), and the per-core rates of one
+ * thread alone on one node's data (shown beside the thesis's).
  *
  * @param workload the workload's name
  * @param scaling {@code weak} or {@code strong} ({@link JoinBenchConfig#scalings})
@@ -15,7 +16,7 @@ import dev.faro.join.workload.Tuples;
  * @param bandwidthCap the emulated bandwidth per node, bytes per second (0: the fabric's own)
  * @param measured the distributed join
  * @param reference the single-process radix join, N x T threads, the same data
- * @param rates the single-process join on one thread and one node's data
+ * @param rates the single-process join on one thread and one node's data (the per-core rates table)
  */
 record JoinRow(
         String workload,
@@ -41,13 +42,15 @@ record JoinRow(
     }
 
     /**
-     * The same ratio with the window allocation taken out of the distributed join's time: the single-process join
-     * allocates its partition buffers before its timer starts, the distributed one registers its windows inside its
-     * timer (a phase of the thesis), so this is the like-for-like comparison of the join's work.
+     * The same ratio with the window allocation taken out of both times: the distributed join's window phase
+     * (registering and faulting in its windows and buffers, the local pass's scratch) and the reference's allocation
+     * of the same memory (its first pass's output and scratch, zeroed), so that the ratio compares the join's work
+     * alone. {@link #ratio} keeps both in, as the thesis's join time keeps window allocation (its phase ii).
      */
     double ratioWithoutWindows() {
         double seconds = measured.seconds() - measured.mean().windowNanos() / 1e9;
-        return measured.tuples() / seconds / reference.tuplesPerSecond();
+        double referenceSeconds = reference.seconds() - reference.mean().windowNanos() / 1e9;
+        return measured.tuples() / seconds / (reference.tuples() / referenceSeconds);
     }
 
     /**
@@ -63,12 +66,24 @@ record JoinRow(
         return nanos <= 0 ? Double.NaN : point.tuples() / (nanos / 1e9);
     }
 
-    /** The network pass at the one-thread partition rate alone (no transfer), per node, in seconds. */
+    /**
+     * Per-thread rate of a phase of the single-process join at this point ({@code N x T} threads on all nodes' data),
+     * in tuples per second: the rate a thread reaches on this host while every other thread of the point runs too.
+     * The one-thread run alone has the shared cache and memory bandwidth to itself (and with {@code N x T} above the
+     * host's cores, a core of its own), so its rates overstate what each thread of the distributed join can do; this
+     * one measures the same kernels on the same per-thread share (one node's data over {@code T} threads), the same
+     * fan-outs, with a warm JIT, under the same load.
+     */
+    double sameCoresRate(long nanos) {
+        return rate(reference, nanos) / ((double) nodes * threads);
+    }
+
+    /** The network pass at the partition rate alone (no transfer; {@link #sameCoresRate}), per node, in seconds. */
     double computeSeconds() {
         return measured.tuples()
                 / (double) nodes
                 / threads
-                / rate(rates, rates.mean().networkNanos());
+                / sameCoresRate(reference.mean().networkNanos());
     }
 
     /** The bytes each node put, over the measured bandwidth, in seconds (NaN when not measured). */
@@ -77,24 +92,24 @@ record JoinRow(
         return bandwidth > 0 ? measured.mean().bytesPut() / (double) nodes / bandwidth : Double.NaN;
     }
 
-    /** The thesis's model (Eqs. 3.1–3.11) for this point, from the measured rates and bandwidth. */
+    /** The thesis's model (Eqs. 3.1–3.11) for this point, from the same-cores rates and the measured bandwidth. */
     RadixJoinModel model() {
         double bandwidth = measured.bandwidthBytesPerSecond() > 0
                 ? measured.bandwidthBytesPerSecond() / Tuples.TUPLE_LENGTH
                 : Double.MAX_VALUE / 4;
-        // the local pass's rate comes from the one-thread run when it had a local pass too, else from its first pass
-        long localPass = rates.passes() > 1
-                ? rates.mean().localPartitionNanos()
-                : rates.mean().networkNanos();
+        // the local pass's rate comes from the reference's local pass when it had one, else from its first pass
+        long localPass = reference.passes() > 1
+                ? reference.mean().localPartitionNanos()
+                : reference.mean().networkNanos();
         return new RadixJoinModel(
                 nodes,
                 threads,
                 measured.tuples(), // every equation uses |R| + |S| only
                 0,
-                rate(rates, rates.mean().histogramNanos()),
-                rate(rates, rates.mean().networkNanos()),
-                rate(rates, localPass),
-                rate(rates, rates.mean().buildProbeNanos()),
+                sameCoresRate(reference.mean().histogramNanos()),
+                sameCoresRate(reference.mean().networkNanos()),
+                sameCoresRate(localPass),
+                sameCoresRate(reference.mean().buildProbeNanos()),
                 bandwidth,
                 measured.passes());
     }

@@ -169,6 +169,9 @@ final class PeerNode {
             fileArena.close();
             return null;
         }
+        if (kind == Kind.REGION) {
+            PageTables.populate(file); // WRITEs into it then fault no pages (see PageTables)
+        }
         table.put(id, file, fileArena);
         return file;
     }

@@ -183,7 +183,11 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
 
     @Override
     public RemoteKey importRemoteKey(byte[] bytes) {
-        return ShmRemoteKey.fromBytes(bytes);
+        ShmRemoteKey key = ShmRemoteKey.fromBytes(bytes);
+        if (key.node != node()) {
+            key.resolve(this); // maps the region now, with its page tables filled, not inside the first request
+        }
+        return key;
     }
 
     @Override

@@ -16,6 +16,9 @@ import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * A node unmaps the files of other nodes (and its own peer view of its files) once their owner retires them, so a
  * long-running node's mappings do not grow with the regions, queue pairs and completion queues that come and go; and
  * a request through a stale mapping completes with an error instead of crashing the JVM. Counts mappings in {@code
- * /proc/self/maps}.
+ * /proc/self/maps}. Importing a peer's key maps its region at once, page tables filled ({@link PageTables}), so that
+ * the first WRITEs into it fault no pages; filling them changes no byte.
  */
 class ShmMappingReleaseTest {
 
@@ -266,6 +270,46 @@ class ShmMappingReleaseTest {
             return lines.filter(line -> line.contains(prefix)).count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void importingAPeersKeyMapsItsRegionAtOnce() {
+        ShmFabric a = open("a");
+        ShmFabric b = open("b");
+        MemoryRegion target = b.register(1 << 20, EnumSet.of(Access.REMOTE_WRITE));
+        assertThat(a.mappedPeerFiles()).isZero();
+        a.importRemoteKey(target.remoteKey().toBytes());
+        assertThat(a.mappedPeerFiles()).as("b's region, mapped by the import").isEqualTo(1);
+    }
+
+    @Test
+    void importingOwnKeyMapsNothing() {
+        ShmFabric a = open("a");
+        MemoryRegion region = a.register(4096, EnumSet.of(Access.REMOTE_WRITE));
+        a.importRemoteKey(region.remoteKey().toBytes());
+        assertThat(a.mappedPeerFiles()).isZero();
+    }
+
+    @Test
+    void populatingChangesNoByte() {
+        try (Arena arena = Arena.ofConfined()) {
+            Path file = directory.resolve("populate-test");
+            MemorySegment first = SharedMemory.create(file, 5 * SharedMemory.PAGE_BYTES + 100, arena);
+            for (long at = 0; at < first.byteSize(); at += 8) {
+                if (at + 8 <= first.byteSize()) {
+                    first.set(ValueLayout.JAVA_LONG_UNALIGNED, at, at * 31 + 7);
+                }
+            }
+            MemorySegment second = SharedMemory.mapExisting(file, arena);
+            PageTables.populate(second);
+            for (long at = 0; at + 8 <= second.byteSize(); at += 8) {
+                assertThat(second.get(ValueLayout.JAVA_LONG_UNALIGNED, at)).isEqualTo(at * 31 + 7);
+            }
+            second.set(ValueLayout.JAVA_LONG_UNALIGNED, 4 * SharedMemory.PAGE_BYTES, -1L);
+            assertThat(first.get(ValueLayout.JAVA_LONG_UNALIGNED, 4 * SharedMemory.PAGE_BYTES))
+                    .as("the populated mapping writes the shared file")
+                    .isEqualTo(-1L);
         }
     }
 }

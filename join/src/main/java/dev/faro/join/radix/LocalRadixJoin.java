@@ -17,7 +17,9 @@ import java.lang.foreign.MemorySegment;
 public final class LocalRadixJoin {
 
     /**
-     * The outcome and phase times (first pass in {@code networkNanos}, no window, put or wait).
+     * The outcome and phase times: the first pass in {@code networkNanos} (no put or wait), and in
+     * {@code windowNanos} the allocation of what the distributed join allocates in its window phase (the first pass's
+     * output, zeroed, so its pages are faulted in as a window's are at registration, and the local pass's scratch).
      *
      * @param result matches and checksum
      * @param times the phases
@@ -33,6 +35,7 @@ public final class LocalRadixJoin {
         int fanOut = 1 << config.networkBits();
         int mask = fanOut - 1;
         int localBits = config.localBitsFor(innerTuples);
+        long start = System.nanoTime();
         try (Arena arena = Arena.ofShared()) {
             MemorySegment innerPartitioned = arena.allocate(Math.max(16, innerTuples * Tuples.TUPLE_LENGTH), 64);
             MemorySegment outerPartitioned = arena.allocate(Math.max(16, outerTuples * Tuples.TUPLE_LENGTH), 64);
@@ -40,7 +43,7 @@ public final class LocalRadixJoin {
                     Math.max(16, LocalPhases.scratchTuples(innerTuples, localBits) * Tuples.TUPLE_LENGTH), 64);
             MemorySegment outerScratch = arena.allocate(
                     Math.max(16, LocalPhases.scratchTuples(outerTuples, localBits) * Tuples.TUPLE_LENGTH), 64);
-            long start = System.nanoTime();
+            long afterAllocation = System.nanoTime();
             long[][] innerCounts = new long[threads][fanOut];
             long[][] outerCounts = new long[threads][fanOut];
             Workers.run("histogram", threads, t -> {
@@ -116,8 +119,8 @@ public final class LocalRadixJoin {
             long end = System.nanoTime();
             long pass = afterPartition - afterHistogram;
             PhaseTimes times = new PhaseTimes(
-                    afterHistogram - start,
-                    0,
+                    afterHistogram - afterAllocation,
+                    afterAllocation - start,
                     pass,
                     pass,
                     0,

@@ -43,6 +43,13 @@ final class NetworkPartitioner {
     private final long[] bufferEnd;
     /** By remote partition index: which of the k buffers is current. */
     private final int[] current;
+    /**
+     * By partition, during {@link #partition}: the offset of its next tuple in the span over the window part and the
+     * buffers, and where its current buffer ends there (-1, never reached, for a partition this node owns).
+     */
+    private final long[] next;
+
+    private final long[] end;
 
     private long putNanos;
     private long waitNanos;
@@ -69,6 +76,8 @@ final class NetworkPartitioner {
         this.writeAt = new long[remoteCount];
         this.bufferEnd = new long[remoteCount];
         this.current = new int[remoteCount];
+        this.next = new long[owners.length];
+        this.end = new long[owners.length];
         for (int r = 0; r < remoteCount; r++) {
             writeAt[r] = (long) r * k * bufferSize;
             bufferEnd[r] = writeAt[r] + bufferSize;
@@ -85,33 +94,52 @@ final class NetworkPartitioner {
      * {@code window}'s own part, remote ones through the buffers into the owners' parts; {@code cursors} (tuple
      * indexes in the owner's window part, by partition) are this thread's exclusive write positions. Ships the
      * partly filled buffers at the end (without waiting for them).
+     *
+     * <p>Every tuple is one store at its partition's next offset in one segment spanning the window part and the
+     * buffers ({@link PlainSegments#spanning}): no branch on whether the partition is local, which half the tuples
+     * of two nodes would mispredict; a buffer's end is a compare that is almost never true.
      */
     void partition(MemorySegment source, long from, long to, int mask, RmaWindow window, long[] cursors) {
         MemorySegment local = window.segment();
-        long end = to * Tuples.TUPLE_LENGTH;
-        for (long at = from * Tuples.TUPLE_LENGTH; at < end; at += Tuples.TUPLE_LENGTH) {
+        MemorySegment span = PlainSegments.spanning(local, bufferBytes);
+        long windowBase = local.address() - span.address();
+        long bufferBase = bufferBytes.address() - span.address();
+        for (int partition = 0; partition < owners.length; partition++) {
+            int r = route[partition];
+            if (r < 0) {
+                next[partition] = windowBase + cursors[partition] * Tuples.TUPLE_LENGTH;
+                end[partition] = -1;
+            } else {
+                next[partition] = bufferBase + writeAt[r];
+                end[partition] = bufferBase + bufferEnd[r];
+            }
+        }
+        long last = to * Tuples.TUPLE_LENGTH;
+        for (long at = from * Tuples.TUPLE_LENGTH; at < last; at += Tuples.TUPLE_LENGTH) {
             long key = source.get(LONG, at);
             long rid = source.get(LONG, at + Tuples.RID_OFFSET);
             int partition = (int) key & mask;
-            int r = route[partition];
-            if (r < 0) {
-                long target = cursors[partition]++ * Tuples.TUPLE_LENGTH;
-                local.set(LONG, target, key);
-                local.set(LONG, target + Tuples.RID_OFFSET, rid);
-                continue;
-            }
-            long target = writeAt[r];
-            bufferBytes.set(LONG, target, key);
-            bufferBytes.set(LONG, target + Tuples.RID_OFFSET, rid);
+            long target = next[partition];
+            span.set(LONG, target, key);
+            span.set(LONG, target + Tuples.RID_OFFSET, rid);
             target += Tuples.TUPLE_LENGTH;
-            writeAt[r] = target;
-            if (target == bufferEnd[r]) {
+            next[partition] = target;
+            if (target == end[partition]) {
+                int r = route[partition];
+                writeAt[r] = target - bufferBase;
                 ship(partition, r, window, cursors);
+                next[partition] = bufferBase + writeAt[r];
+                end[partition] = bufferBase + bufferEnd[r];
             }
         }
         for (int partition = 0; partition < owners.length; partition++) {
             int r = route[partition];
-            if (r >= 0 && writeAt[r] > bufferEnd[r] - bufferSize) {
+            if (r < 0) {
+                cursors[partition] = (next[partition] - windowBase) / Tuples.TUPLE_LENGTH;
+                continue;
+            }
+            writeAt[r] = next[partition] - bufferBase;
+            if (writeAt[r] > bufferEnd[r] - bufferSize) {
                 ship(partition, r, window, cursors);
             }
         }

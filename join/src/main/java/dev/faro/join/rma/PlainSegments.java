@@ -18,4 +18,16 @@ public final class PlainSegments {
     public static MemorySegment of(MemorySegment segment) {
         return segment.isNative() ? segment.reinterpret(segment.byteSize()) : segment;
     }
+
+    /**
+     * One plain native segment from the lower start of two native segments to the higher end, in the scope of the
+     * one that starts lower, so that a loop can address both through one segment and one offset (the bytes between
+     * them are not the caller's: it must stay inside the two). Offsets of {@code segment}'s bytes in it start at
+     * {@code segment.address() - spanning(...).address()}.
+     */
+    public static MemorySegment spanning(MemorySegment first, MemorySegment second) {
+        MemorySegment low = first.address() <= second.address() ? first : second;
+        long end = Math.max(first.address() + first.byteSize(), second.address() + second.byteSize());
+        return low.reinterpret(end - low.address());
+    }
 }
