@@ -30,15 +30,8 @@ class GroupTableTest {
                 KeyColumns fastKeys = new KeyColumns(new int[] {0});
                 KeyColumns generalKeys = new KeyColumns(new int[] {0, 2});
                 for (int rows : new int[] {0, 3000, 0, 16_384, 7}) {
-                    Batch batch = batch(random, rows, distinct, withNulls);
-                    fastKeys.load(batch);
-                    generalKeys.load(batch);
-                    int[] fastIds = fast.assign(fastKeys).clone();
-                    int[] generalIds = general.assign(generalKeys);
-                    for (int i = 0; i < rows; i++) {
-                        assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
-                    }
-                    assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+                    int[] fastIds = assertSameGroups(
+                            batch(random, rows, distinct, withNulls), fast, fastKeys, general, generalKeys);
                     for (int i = 0; i < rows; i++) { // the group's hash is the row hash the old path computes
                         assertThat(fast.hash(fastIds[i])).isEqualTo(fastKeys.hashes[i]);
                     }
@@ -58,15 +51,7 @@ class GroupTableTest {
             KeyColumns fastKeys = new KeyColumns(new int[] {0});
             KeyColumns generalKeys = new KeyColumns(new int[] {0, 2});
             for (int rows : new int[] {0, 3000, 1, 0, 70_000}) {
-                Batch batch = clustered(random, rows, distinct);
-                fastKeys.load(batch);
-                generalKeys.load(batch);
-                int[] fastIds = fast.assign(fastKeys).clone();
-                int[] generalIds = general.assign(generalKeys);
-                for (int i = 0; i < rows; i++) {
-                    assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
-                }
-                assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+                assertSameGroups(clustered(random, rows, distinct), fast, fastKeys, general, generalKeys);
             }
             assertThat(render(fast, 0)).isEqualTo(render(general, 0));
         }
@@ -139,6 +124,20 @@ class GroupTableTest {
                 assertThat(render(reserving, 0)).isEqualTo(render(grown, 0));
             }
         }
+    }
+
+    /** Assigns {@code batch} to both tables; asserts the same group per row and count; returns the fast ids. */
+    private static int[] assertSameGroups(
+            Batch batch, GroupTable fast, KeyColumns fastKeys, GroupTable general, KeyColumns generalKeys) {
+        fastKeys.load(batch);
+        generalKeys.load(batch);
+        int[] fastIds = fast.assign(fastKeys).clone();
+        int[] generalIds = general.assign(generalKeys);
+        for (int i = 0; i < batch.rowCount(); i++) {
+            assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
+        }
+        assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+        return fastIds;
     }
 
     private static List<Object> render(GroupTable table, int key) {
