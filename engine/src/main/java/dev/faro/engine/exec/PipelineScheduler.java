@@ -1,17 +1,22 @@
 package dev.faro.engine.exec;
 
+import dev.faro.engine.operator.EngineThreads;
 import dev.faro.engine.operator.Operator;
 import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs one node's pipelines of a query, each on its own platform threads (one driver per thread). Pipelines start in
+ * Runs one node's pipelines of a query, each on threads of its own (one driver per thread, taken from
+ * {@link EngineThreads}). Pipelines start in
  * plan order; a pipeline starts once the pipelines it reads from have completed and every earlier breaker pipeline
  * (one not feeding an exchange) has completed, so breakers run one after another as in a single-node plan and their
  * memory does not add up. A pipeline feeding an exchange does not hold back the next ones: it streams while the
@@ -37,7 +42,7 @@ final class PipelineScheduler {
     private final ProgressSignal progress;
     private final boolean[] completed;
     private final long[] startNanos;
-    private final List<List<Thread>> threads = new ArrayList<>();
+    private final List<CompletableFuture<Void>> drivers = new ArrayList<>();
     private final LinkedBlockingQueue<Integer> ended = new LinkedBlockingQueue<>();
     private final List<PipelineStatistics> statistics = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Sinks completing now (written by the last driver of each pipeline, read by the conductor). */
@@ -95,31 +100,26 @@ final class PipelineScheduler {
     private void start(Pipeline pipeline) {
         startNanos[pipeline.id()] = System.nanoTime();
         AtomicInteger left = new AtomicInteger(pipeline.threads());
-        List<Thread> drivers = new ArrayList<>();
         running++;
         for (int t = 0; t < pipeline.threads(); t++) {
             int thread = t;
-            drivers.add(Thread.ofPlatform()
-                    .daemon()
-                    .name("pipeline-" + pipeline.id() + "-" + t)
-                    .start(() -> {
-                        try {
-                            List<Operator> operators = new ArrayList<>();
-                            for (OperatorFactory factory : pipeline.operators()) {
-                                operators.add(factory.create(thread));
-                            }
-                            operators.add(pipeline.sink().create(thread));
-                            new Driver(operators, failure, progress).run();
-                        } catch (Throwable e) {
-                            failure.fail(e);
-                        } finally {
-                            if (left.decrementAndGet() == 0) {
-                                complete(pipeline);
-                            }
-                        }
-                    }));
+            drivers.add(EngineThreads.start("pipeline-" + pipeline.id() + "-" + t, () -> {
+                try {
+                    List<Operator> operators = new ArrayList<>();
+                    for (OperatorFactory factory : pipeline.operators()) {
+                        operators.add(factory.create(thread));
+                    }
+                    operators.add(pipeline.sink().create(thread));
+                    new Driver(operators, failure, progress).run();
+                } catch (Throwable e) {
+                    failure.fail(e);
+                } finally {
+                    if (left.decrementAndGet() == 0) {
+                        complete(pipeline);
+                    }
+                }
+            }));
         }
-        threads.add(drivers);
     }
 
     /** Completes {@code pipeline}'s sink unless the query failed; on the pipeline's last driver thread. */
@@ -159,16 +159,15 @@ final class PipelineScheduler {
 
     /** Waits up to {@code bound} for every started driver to end; returns whether they all have. */
     boolean awaitStopped(Duration bound) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        for (List<Thread> drivers : threads) {
-            for (Thread driver : drivers) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !driver.join(Duration.ofNanos(left))) {
-                    return false;
-                }
-            }
+        try {
+            CompletableFuture.allOf(drivers.toArray(new CompletableFuture<?>[0]))
+                    .get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true; // a driver catches its own failures: ended all the same
         }
-        return true;
     }
 
     /** Each completed pipeline's run, by pipeline. */

@@ -41,7 +41,8 @@ import java.util.function.Supplier;
  * where every pipeline comes after those it reads from; exchanges are numbered in the same deterministic order on
  * every node. Each pipeline names the pipelines whose product it needs complete before it starts (a materialized
  * source, a join's build); an exchange's consuming pipeline does not wait for the producing one (they stream). A
- * pipeline after a sort or top-N runs on one thread, to keep the order. Coordination code.
+ * pipeline after a sort or top-N runs on one thread, to keep the order. On one node an exchange is no breaker: rows pass
+ * through it within the pipeline. Coordination code.
  */
 final class PlanCompiler {
 
@@ -183,10 +184,9 @@ final class PlanCompiler {
                     gathers = true;
                 }
                 if (context.nodeCount() == 1) {
-                    CollectOperator.Factory sink = new CollectOperator.Factory();
-                    int local = close(
-                            chain, sink, null, "local " + exchange.kind().name().toLowerCase());
-                    yield source(sink::output, null, chain.ordered(), "exchanged", local);
+                    // every kind of exchange is the identity on one node: the chain goes on through it, rather than
+                    // ending in a collecting pipeline (a breaker, its threads and a re-scan per exchange)
+                    yield chain;
                 }
                 ShuffleExchange shuffle = new ShuffleExchange(
                         exchanges.size(),

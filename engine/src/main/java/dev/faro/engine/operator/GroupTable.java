@@ -116,17 +116,31 @@ final class GroupTable {
         return groupIds;
     }
 
-    /** {@link #assign} with one non-string key: through {@link #longSlots}. */
+    /**
+     * {@link #assign} with one non-string key: through {@link #longSlots}. A row with the key of the row before it
+     * (clustered keys, e.g. LINEITEM's order keys) takes that row's group without a lookup.
+     */
     private void assignLongs(long[] values, boolean[] nulls, int rows) {
         int[] groupIds = this.groupIds;
         int chunk = LongGroupSlots.PREFETCH_ROWS;
+        long lastValue = 0;
+        int lastGroup = -1;
         for (int from = 0; from < rows; from += chunk) {
             int to = Math.min(rows, from + chunk);
             if (longSlots.prefetches()) {
                 longSlots.prefetch(values, from, to);
             }
             for (int i = from; i < to; i++) {
-                groupIds[i] = nulls != null && nulls[i] ? nullGroup() : longGroup(values[i]);
+                if (nulls != null && nulls[i]) {
+                    groupIds[i] = nullGroup();
+                    continue;
+                }
+                long value = values[i];
+                if (lastGroup < 0 || value != lastValue) {
+                    lastGroup = longGroup(value);
+                    lastValue = value;
+                }
+                groupIds[i] = lastGroup;
             }
         }
     }

@@ -202,7 +202,9 @@ public final class HashAggregationOperator implements Operator {
                 for (HashAggregationOperator operator : operators) {
                     operator.render(batches, true);
                 }
-            } else if (threads <= 1 || operators.size() <= 1) {
+            } else if (threads <= 1
+                    || operators.size() <= 1
+                    || ParallelTasks.threadsFor(totalGroups(operators), threads) == 1) {
                 HashAggregationOperator merged =
                         operators.isEmpty() ? new HashAggregationOperator(this) : operators.getFirst();
                 merged.reserve(totalGroups(operators));

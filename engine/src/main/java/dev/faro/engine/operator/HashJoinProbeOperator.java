@@ -40,9 +40,15 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private int[] buildRows = new int[1024];
     private boolean[] matched = new boolean[1024];
     private int[] selection = new int[1024];
+    /** {@link #findPairsOneLong}'s "no previous lookup" (a match is a row, at least 0; no partner is -1). */
+    private static final int NO_LOOKUP = -2;
     /** Rows of one chunk of the batch that may have a partner ({@link #findPairsOneLong}). */
     private final int[] candidates = new int[CHUNK_ROWS];
-    /** Whether probes consult the table's {@link JoinFilter} (see {@link #observeFilter}). */
+    /** The rows of a batch {@link #findPairs} looks up when a bitmap of the first key rejected the others. */
+    private int[] rows = new int[0];
+    /** The bucket of each of {@link #candidates}. */
+    private final int[] candidateBuckets = new int[CHUNK_ROWS];
+    /** Whether probes consult the table's {@link KeyBitmap} or {@link JoinFilter} (see {@link #observeFilter}). */
     private boolean filtering = true;
     /** Where {@link #findPairsOneLong}'s prefetching reads go, so that the JIT cannot drop them. */
     private long prefetched;
@@ -62,7 +68,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             table = factory.build.table();
         }
         int rows = batch.rowCount();
-        keys.load(batch);
+        keys.normalize(batch); // hashed by findPairs where it needs the hashes
         int pairs = findPairs(rows);
         if (residual != null && pairs > 0) {
             pairs = applyResidual(batch, pairs);
@@ -124,9 +130,32 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         if (table.headKeys != null && keys.strings[0] == null) {
             return findPairsOneLong(rows, firstOnly);
         }
+        KeyBitmap bitmap = filtering ? table.bitmap : null;
         JoinFilter filter = filtering ? table.filter : null;
         int rejected = 0;
-        for (int i = 0; i < rows; i++) {
+        int count = rows;
+        int[] listed = null;
+        if (bitmap != null) { // only the rows whose first key some build row has are hashed and looked up
+            listed = rowList(rows);
+            count = 0;
+            long[] first = keys.longs[0];
+            boolean[] firstNulls = keys.nulls[0];
+            for (int i = 0; i < rows; i++) {
+                if (firstNulls != null && firstNulls[i]) {
+                    continue; // NULL matches nothing
+                }
+                if (bitmap.contains(first[i])) {
+                    listed[count++] = i;
+                } else {
+                    rejected++;
+                }
+            }
+            keys.hashRows(listed, count);
+        } else {
+            keys.hashRange(0, rows);
+        }
+        for (int c = 0; c < count; c++) {
+            int i = listed == null ? c : listed[c];
             if (anyNull[i]) {
                 continue;
             }
@@ -147,8 +176,16 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
         }
-        observeFilter(filter, rows, rejected);
+        observeFilter(bitmap != null || filter != null, rows, rejected);
         return pairs;
+    }
+
+    /** {@link #rows}, at least {@code rows} long. */
+    private int[] rowList(int rows) {
+        if (this.rows.length < rows) {
+            this.rows = new int[rows];
+        }
+        return this.rows;
     }
 
     /**
@@ -156,58 +193,64 @@ public final class HashJoinProbeOperator extends StreamingOperator {
      * JoinHashTable#headKeys}), the rest of the chain only when the build has duplicate keys or the first one differs.
      */
     private int findPairsOneLong(int rows, boolean firstOnly) {
-        long[] hashes = keys.hashes;
-        boolean[] anyNull = keys.anyNull;
+        boolean[] nulls = keys.nulls[0];
         long[] values = keys.longs[0];
         long[] buildValues = table.keys.longs[0];
         long[] headKeys = table.headKeys;
         int[] next = table.next;
         int mask = table.mask;
         boolean stopAtFirst = firstOnly || table.uniqueKeys;
+        KeyBitmap bitmap = filtering ? table.bitmap : null;
         JoinFilter filter = filtering ? table.filter : null;
         int rejected = 0;
         boolean prefetch = mask + 1 >= LongGroupSlots.PREFETCH_MIN_SLOTS;
         int[] candidates = this.candidates;
+        int[] buckets = this.candidateBuckets;
         int pairs = 0;
         for (int from = 0; from < rows; from += CHUNK_ROWS) {
             int to = Math.min(rows, from + CHUNK_ROWS);
-            // pass 1: the rows that may have a partner; on a large table, read their buckets now (group prefetching:
-            // independent loads whose cache misses overlap, where pass 2's would come one after another)
+            // pass 1: the rows that may have a partner, hashed (only they); on a large table, read their buckets now
+            // (group prefetching: independent loads whose cache misses overlap, where pass 2's would come one after
+            // another)
             int count = 0;
             long touched = 0;
             for (int i = from; i < to; i++) {
-                long hash = hashes[i];
-                if (anyNull[i]) {
+                if (nulls != null && nulls[i]) {
                     continue; // NULL matches nothing
                 }
+                long value = values[i];
+                if (bitmap != null && !bitmap.contains(value)) {
+                    rejected++;
+                    continue; // no build row has this key
+                }
+                long hash = KeyColumns.hashOfOneKey(value);
                 if (filter != null && !filter.mightContain(hash)) {
                     rejected++;
                     continue; // the filter knows that no build row has this key
                 }
-                candidates[count++] = i;
+                int bucket = (int) hash & mask;
+                candidates[count] = i;
+                buckets[count++] = bucket;
                 if (prefetch) {
-                    touched += headKeys[2 * ((int) hash & mask) + 1];
+                    touched += headKeys[2 * bucket + 1];
                 }
             }
             prefetched += touched;
-            // pass 2: the bucket's first key beside its row, the chain only past it
+            // pass 2: the bucket's first key beside its row, the chain only past it; a row with the key of the
+            // previous candidate (clustered keys, e.g. LINEITEM's order keys) reuses its first match when one is all
+            // it needs
+            long lastValue = 0;
+            int lastMatch = NO_LOOKUP;
             for (int c = 0; c < count; c++) {
                 int i = candidates[c];
                 long value = values[i];
-                int bucket = (int) hashes[i] & mask;
-                long entry = headKeys[2 * bucket + 1];
-                if (entry < 0) {
-                    continue;
-                }
-                int b = (int) entry;
-                if (headKeys[2 * bucket] != value) {
-                    if ((entry & JoinHashTable.MORE_ROWS) == 0) {
-                        continue; // the only row of the bucket has another key: no need to touch the chain
-                    }
-                    b = next[b];
-                    while (b >= 0 && buildValues[b] != value) {
-                        b = next[b];
-                    }
+                int b;
+                if (stopAtFirst && lastMatch != NO_LOOKUP && value == lastValue) {
+                    b = lastMatch;
+                } else {
+                    b = firstMatch(value, buckets[c], headKeys, next, buildValues);
+                    lastValue = value;
+                    lastMatch = b;
                 }
                 while (b >= 0) {
                     if (pairs == probeRows.length) {
@@ -226,17 +269,37 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
         }
-        observeFilter(filter, rows, rejected);
+        observeFilter(bitmap != null || filter != null, rows, rejected);
         return pairs;
     }
 
+    /** The first build row whose one long key is {@code value} in bucket {@code bucket}, or -1 (no partner). */
+    private static int firstMatch(long value, int bucket, long[] headKeys, int[] next, long[] buildValues) {
+        long entry = headKeys[2 * bucket + 1];
+        if (entry < 0) {
+            return -1;
+        }
+        int b = (int) entry;
+        if (headKeys[2 * bucket] == value) {
+            return b;
+        }
+        if ((entry & JoinHashTable.MORE_ROWS) == 0) {
+            return -1; // the only row of the bucket has another key: no need to touch the chain
+        }
+        b = next[b];
+        while (b >= 0 && buildValues[b] != value) {
+            b = next[b];
+        }
+        return b;
+    }
+
     /**
-     * Adaptive filtering: once a batch of at least {@value #FILTER_SAMPLE_ROWS} rows went through the filter and it
+     * Adaptive filtering: once a batch of at least {@value #FILTER_SAMPLE_ROWS} rows went through the filter (or bitmap) and it
      * rejected fewer than half of them, this operator stops consulting it (most probes find a partner: the filter
      * would only add work); the table is probed as without a filter, so the output is the same.
      */
-    private void observeFilter(JoinFilter filter, int rows, int rejected) {
-        if (filter != null && rows >= FILTER_SAMPLE_ROWS && rejected * 2 < rows) {
+    private void observeFilter(boolean consulted, int rows, int rejected) {
+        if (consulted && rows >= FILTER_SAMPLE_ROWS && rejected * 2 < rows) {
             filtering = false;
         }
     }

@@ -54,6 +54,7 @@ public final class JoinBuildOperator implements Operator {
         private volatile JoinHashTable table;
 
         private final int filterMinRows;
+        private final boolean bitmaps;
 
         public Factory(Schema schema, List<String> keys) {
             this(schema, keys, JoinHashTable.FILTER_MIN_ROWS);
@@ -61,7 +62,13 @@ public final class JoinBuildOperator implements Operator {
 
         /** A build whose table gets a {@link JoinFilter} from {@code filterMinRows} rows on (tests choose). */
         Factory(Schema schema, List<String> keys, int filterMinRows) {
+            this(schema, keys, filterMinRows, true);
+        }
+
+        /** {@link #Factory(Schema, List, int)}, and whether the table may have a {@link KeyBitmap} (tests choose). */
+        Factory(Schema schema, List<String> keys, int filterMinRows, boolean bitmaps) {
             this.filterMinRows = filterMinRows;
+            this.bitmaps = bitmaps;
             this.schema = schema;
             this.keyColumns = new int[keys.size()];
             for (int k = 0; k < keyColumns.length; k++) {
@@ -80,7 +87,7 @@ public final class JoinBuildOperator implements Operator {
             for (List<Batch> batches : collected) {
                 all.addAll(batches);
             }
-            table = JoinHashTable.build(schema, all, keyColumns, threads, filterMinRows);
+            table = JoinHashTable.build(schema, all, keyColumns, threads, filterMinRows, bitmaps);
         }
 
         JoinHashTable table() {

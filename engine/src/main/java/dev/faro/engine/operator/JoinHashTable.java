@@ -13,7 +13,7 @@ import java.util.List;
  * column-wise, their normalized keys and hashes, and bucket chains ({@code heads[bucket]} the first row,
  * {@code next[row]} the following one). Rows with a NULL key are not inserted (they match nothing).
  *
- * <p>Built in parallel: threads hash disjoint row ranges, then each inserts the rows of the buckets it owns
+ * <p>Built in parallel from {@link ParallelTasks#PARALLEL_MIN_ROWS} rows on: threads hash disjoint row ranges, then each inserts the rows of the buckets it owns
  * ({@code bucket % threads}); probing threads see the table after the builders were joined.
  *
  * <p>With one non-string key the table also keeps {@code headKeys}: per bucket the key of its first row beside that
@@ -45,11 +45,24 @@ final class JoinHashTable {
      */
     static final int FILTER_MIN_ROWS = 16_384;
 
-    /** The hashes of the inserted rows' keys, checked before the buckets; null for a small build. */
+    /** The hashes of the inserted rows' keys, checked before the buckets; null for a small build or with a bitmap. */
     final JoinFilter filter;
 
+    /**
+     * When the first key is not a string and spans a narrow enough range: exactly the first keys of the inserted rows
+     * (else null).
+     */
+    final KeyBitmap bitmap;
+
     private JoinHashTable(
-            Batch rows, KeyColumns keys, int[] heads, int[] next, long[] headKeys, boolean unique, JoinFilter filter) {
+            Batch rows,
+            KeyColumns keys,
+            int[] heads,
+            int[] next,
+            long[] headKeys,
+            boolean unique,
+            JoinFilter filter,
+            KeyBitmap bitmap) {
         this.rows = rows;
         this.keys = keys;
         this.heads = heads;
@@ -58,14 +71,19 @@ final class JoinHashTable {
         this.headKeys = headKeys;
         this.uniqueKeys = unique;
         this.filter = filter;
+        this.bitmap = bitmap;
     }
 
     static JoinHashTable build(Schema schema, List<Batch> batches, int[] keyColumns, int threads) {
-        return build(schema, batches, keyColumns, threads, FILTER_MIN_ROWS);
+        return build(schema, batches, keyColumns, threads, FILTER_MIN_ROWS, true);
     }
 
-    /** {@link #build} with a {@link JoinFilter} when the build has at least {@code filterMinRows} rows. */
-    static JoinHashTable build(Schema schema, List<Batch> batches, int[] keyColumns, int threads, int filterMinRows) {
+    /**
+     * {@link #build} with a {@link JoinFilter} when the build has at least {@code filterMinRows} rows, and with a
+     * {@link KeyBitmap} only when {@code bitmaps} (tests compare tables with and without).
+     */
+    static JoinHashTable build(
+            Schema schema, List<Batch> batches, int[] keyColumns, int threads, int filterMinRows, boolean bitmaps) {
         int total = 0;
         for (Batch batch : batches) {
             total += batch.rowCount();
@@ -88,25 +106,30 @@ final class JoinHashTable {
         Arrays.fill(heads, -1);
         int[] next = new int[Math.max(1, total)];
         int mask = buckets - 1;
+        int workers = ParallelTasks.threadsFor(total, threads);
         int size = total;
-        int chunk = (size + threads - 1) / Math.max(1, threads);
+        int chunk = (size + workers - 1) / Math.max(1, workers);
         ParallelTasks.run(
-                threads, "join-hash", t -> keys.hashRange(Math.min(size, t * chunk), Math.min(size, (t + 1) * chunk)));
+                workers, "join-hash", t -> keys.hashRange(Math.min(size, t * chunk), Math.min(size, (t + 1) * chunk)));
         long[] hashes = keys.hashes;
         boolean[] anyNull = keys.anyNull;
         long[] values = keys.keyCount() == 1 && keys.strings[0] == null ? keys.longs[0] : null;
-        boolean[] duplicates = new boolean[Math.max(1, threads)];
-        JoinFilter filter = total >= filterMinRows ? new JoinFilter(total) : null;
-        ParallelTasks.run(threads, "join-insert", t -> {
+        boolean[] duplicates = new boolean[Math.max(1, workers)];
+        KeyBitmap bitmap = bitmaps && keys.keyCount() > 0 && keys.strings[0] == null
+                ? KeyBitmap.of(keys.longs[0], anyNull, size)
+                : null;
+        // with one key the bitmap is exact; with more it knows the first key only, and the filter all of them
+        JoinFilter filter = total >= filterMinRows && (bitmap == null || values == null) ? new JoinFilter(total) : null;
+        ParallelTasks.run(workers, "join-insert", t -> {
             for (int row = 0; row < size; row++) {
                 if (anyNull[row]) {
                     continue;
                 }
-                if (filter != null && filter.owner(hashes[row], threads) == t) {
+                if (filter != null && filter.owner(hashes[row], workers) == t) {
                     filter.add(hashes[row]);
                 }
                 int bucket = (int) hashes[row] & mask;
-                if (bucket % threads == t) {
+                if (bucket % workers == t) {
                     if (values != null && !duplicates[t]) {
                         for (int b = heads[bucket]; b >= 0; b = next[b]) {
                             if (values[b] == values[row]) {
@@ -121,7 +144,7 @@ final class JoinHashTable {
             }
         });
         if (values == null) {
-            return new JoinHashTable(all, keys, heads, next, null, false, filter);
+            return new JoinHashTable(all, keys, heads, next, null, false, filter, bitmap);
         }
         long[] headKeys = new long[2 * buckets];
         for (int bucket = 0; bucket < buckets; bucket++) {
@@ -133,6 +156,6 @@ final class JoinHashTable {
         for (boolean duplicate : duplicates) {
             unique &= !duplicate;
         }
-        return new JoinHashTable(all, keys, heads, next, headKeys, unique, filter);
+        return new JoinHashTable(all, keys, heads, next, headKeys, unique, filter, bitmap);
     }
 }

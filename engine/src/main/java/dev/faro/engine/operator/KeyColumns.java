@@ -127,6 +127,31 @@ final class KeyColumns {
         }
     }
 
+    /** Hashes the rows {@code rows[0, count)} of the normalized keys as {@link #hashRange} hashes a range. */
+    void hashRows(int[] rows, int count) {
+        for (int c = 0; c < count; c++) {
+            int i = rows[c];
+            long hash = HASH_SEED;
+            boolean isNull = false;
+            for (int k = 0; k < columns.length; k++) {
+                long h;
+                if (strings[k] != null) {
+                    String value = strings[k][i];
+                    isNull |= value == null;
+                    h = value == null ? NULL_HASH : value.hashCode();
+                } else if (nulls[k] != null && nulls[k][i]) {
+                    isNull = true;
+                    h = NULL_HASH;
+                } else {
+                    h = longs[k][i];
+                }
+                hash = combine(hash, h);
+            }
+            hashes[i] = hash;
+            anyNull[i] = isNull;
+        }
+    }
+
     /** The hash {@link #hashRange} gives a row whose only key is the non-NULL normalized {@code value}. */
     static long hashOfOneKey(long value) {
         return combine(HASH_SEED, value);

@@ -74,6 +74,76 @@ final class RowComparator {
         mergeSort(index, buffer, 0, n);
     }
 
+    /**
+     * Puts into {@code index[0..k)} the first {@code k} rows of {@code index[0..n)} (which holds 0..n-1 in order) in
+     * the order {@link #sort} would give them, ties kept in row order. With {@code k} small beside {@code n} it keeps
+     * the best {@code k} rows in a bounded heap (n log k compares) and sorts only those; otherwise it sorts all.
+     */
+    void sortFirst(int[] index, int n, int k) {
+        if ((long) k * 8 >= n) {
+            sort(index, n);
+            return;
+        }
+        if (k <= 0) {
+            return;
+        }
+        int[] heap = new int[k]; // a max-heap by (row order, row number): its root the worst row kept
+        for (int row = 0; row < k; row++) {
+            heap[row] = row;
+            siftUp(heap, row);
+        }
+        for (int row = k; row < n; row++) {
+            if (before(row, heap[0])) {
+                heap[0] = row;
+                siftDown(heap, k);
+            }
+        }
+        java.util.Arrays.sort(heap); // by row number, so that the stable sort keeps ties in row order
+        System.arraycopy(heap, 0, index, 0, k);
+        sort(index, k);
+    }
+
+    /** Whether row {@code a} comes before row {@code b}: by the keys, then by row number. */
+    private boolean before(int a, int b) {
+        int c = compare(a, b);
+        return c < 0 || c == 0 && a < b;
+    }
+
+    private void siftUp(int[] heap, int at) {
+        int child = at;
+        while (child > 0) {
+            int parent = (child - 1) >>> 1;
+            if (!before(heap[parent], heap[child])) {
+                return;
+            }
+            int swap = heap[parent];
+            heap[parent] = heap[child];
+            heap[child] = swap;
+            child = parent;
+        }
+    }
+
+    private void siftDown(int[] heap, int size) {
+        int parent = 0;
+        while (true) {
+            int worst = parent;
+            int left = 2 * parent + 1;
+            if (left < size && before(heap[worst], heap[left])) {
+                worst = left;
+            }
+            if (left + 1 < size && before(heap[worst], heap[left + 1])) {
+                worst = left + 1;
+            }
+            if (worst == parent) {
+                return;
+            }
+            int swap = heap[parent];
+            heap[parent] = heap[worst];
+            heap[worst] = swap;
+            parent = worst;
+        }
+    }
+
     private void mergeSort(int[] a, int[] buffer, int from, int to) {
         if (to - from <= 16) {
             for (int i = from + 1; i < to; i++) {

@@ -105,8 +105,8 @@ public final class SortOperator implements Operator {
             for (int i = 0; i < n; i++) {
                 index[i] = i;
             }
-            new RowComparator(rows, schema, keys).sort(index, n);
             int keep = limit < 0 ? n : (int) Math.min(n, limit);
+            new RowComparator(rows, schema, keys).sortFirst(index, n, keep);
             List<Batch> result = new ArrayList<>();
             int[] positions = new int[Math.min(keep, HashAggregationOperator.OUTPUT_BATCH_ROWS)];
             for (int from = 0; from < keep; from += HashAggregationOperator.OUTPUT_BATCH_ROWS) {

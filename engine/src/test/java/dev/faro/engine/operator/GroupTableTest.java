@@ -30,15 +30,8 @@ class GroupTableTest {
                 KeyColumns fastKeys = new KeyColumns(new int[] {0});
                 KeyColumns generalKeys = new KeyColumns(new int[] {0, 2});
                 for (int rows : new int[] {0, 3000, 0, 16_384, 7}) {
-                    Batch batch = batch(random, rows, distinct, withNulls);
-                    fastKeys.load(batch);
-                    generalKeys.load(batch);
-                    int[] fastIds = fast.assign(fastKeys).clone();
-                    int[] generalIds = general.assign(generalKeys);
-                    for (int i = 0; i < rows; i++) {
-                        assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
-                    }
-                    assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+                    int[] fastIds = assertSameGroups(
+                            batch(random, rows, distinct, withNulls), fast, fastKeys, general, generalKeys);
                     for (int i = 0; i < rows; i++) { // the group's hash is the row hash the old path computes
                         assertThat(fast.hash(fastIds[i])).isEqualTo(fastKeys.hashes[i]);
                     }
@@ -46,6 +39,41 @@ class GroupTableTest {
                 assertThat(render(fast, 0)).isEqualTo(render(general, 0));
             }
         }
+    }
+
+    @Test
+    void clusteredKeysGroupAsTheGeneralTable() {
+        // runs of equal keys (a row takes the group of the row before it), NULLs inside runs, runs across batches
+        Random random = new Random(13);
+        for (int distinct : new int[] {3, 40_000}) {
+            GroupTable fast = new GroupTable(List.of(DataType.BIGINT));
+            GroupTable general = new GroupTable(List.of(DataType.BIGINT, DataType.INTEGER));
+            KeyColumns fastKeys = new KeyColumns(new int[] {0});
+            KeyColumns generalKeys = new KeyColumns(new int[] {0, 2});
+            for (int rows : new int[] {0, 3000, 1, 0, 70_000}) {
+                assertSameGroups(clustered(random, rows, distinct), fast, fastKeys, general, generalKeys);
+            }
+            assertThat(render(fast, 0)).isEqualTo(render(general, 0));
+        }
+    }
+
+    /** {@link #batch}'s columns, column 0 in runs of one to six equal keys (one row in ten NULL, also inside a run). */
+    private static Batch clustered(Random random, int rows, int distinct) {
+        long[] longs = new long[rows];
+        boolean[] nulls = new boolean[rows];
+        long key = 0;
+        for (int i = 0; i < rows; i++) {
+            if (i == 0 || random.nextInt(4) == 0) {
+                key = (random.nextInt(distinct) - distinct / 2) * 1_000_003L;
+            }
+            longs[i] = key;
+            nulls[i] = random.nextInt(10) == 0;
+        }
+        return Batch.of(
+                rows,
+                new LongVector(DataType.BIGINT, longs, nulls),
+                new IntVector(DataType.INTEGER, new int[rows]),
+                new IntVector(DataType.INTEGER, new int[rows]));
     }
 
     @Test
@@ -96,6 +124,20 @@ class GroupTableTest {
                 assertThat(render(reserving, 0)).isEqualTo(render(grown, 0));
             }
         }
+    }
+
+    /** Assigns {@code batch} to both tables; asserts the same group per row and count; returns the fast ids. */
+    private static int[] assertSameGroups(
+            Batch batch, GroupTable fast, KeyColumns fastKeys, GroupTable general, KeyColumns generalKeys) {
+        fastKeys.load(batch);
+        generalKeys.load(batch);
+        int[] fastIds = fast.assign(fastKeys).clone();
+        int[] generalIds = general.assign(generalKeys);
+        for (int i = 0; i < batch.rowCount(); i++) {
+            assertThat(fastIds[i]).as("row %d", i).isEqualTo(generalIds[i]);
+        }
+        assertThat(fast.groupCount()).isEqualTo(general.groupCount());
+        return fastIds;
     }
 
     private static List<Object> render(GroupTable table, int key) {

@@ -98,13 +98,16 @@ class JoinFilterTest {
         return JoinProbes.run(type, PROBE, BUILD, build, probes, probeKeys, buildKeys, filterMinRows);
     }
 
-    /** Keys below {@code range} (distinct when unique), a two-letter string derived from the key beside them. */
+    /**
+     * Keys below {@code range} (distinct when unique) times a million and three, spread too wide for a {@link
+     * KeyBitmap} (which would stand in for the filter), a two-letter string derived from the key beside them.
+     */
     private static Batch batch(Random random, int rows, int range, boolean unique, boolean withNulls) {
         long[] keys = new long[rows];
         boolean[] nulls = new boolean[rows];
         String[] strings = new String[rows];
         for (int i = 0; i < rows; i++) {
-            keys[i] = unique ? (i * 7919L) % range : random.nextInt(range / 4);
+            keys[i] = (unique ? (i * 7919L) % range : random.nextInt(range / 4)) * 1_000_003L;
             nulls[i] = withNulls && random.nextInt(8) == 0;
             strings[i] = withNulls && random.nextInt(8) == 0 ? null : "s" + keys[i] % 3;
         }

@@ -36,11 +36,7 @@ class JoinProbeKernelTest {
                         batch(random, 4000, 8000, false, withNulls),
                         batch(random, 0, 8000, false, withNulls),
                         batch(random, 17, 8000, false, withNulls));
-                for (JoinType type : JoinType.values()) {
-                    assertThat(run(type, build, probes, List.of("k"), List.of("bk")))
-                            .as("%s join, unique build %s, nulls %s", type, uniqueBuild, withNulls)
-                            .isEqualTo(run(type, build, probes, List.of("k", "k"), List.of("bk", "bk")));
-                }
+                assertOneKeyEqualsTwoKeys(build, probes, "unique build " + uniqueBuild + ", nulls " + withNulls);
             }
         }
     }
@@ -53,11 +49,99 @@ class JoinProbeKernelTest {
             List<Batch> build = List.of(batch(random, 40_000, 80_000, uniqueBuild, true));
             List<Batch> probes =
                     List.of(batch(random, 9000, 120_000, false, true), batch(random, 300, 80_000, false, false));
-            for (JoinType type : JoinType.values()) {
-                assertThat(run(type, build, probes, List.of("k"), List.of("bk")))
-                        .as("%s join, unique build %s", type, uniqueBuild)
-                        .isEqualTo(run(type, build, probes, List.of("k", "k"), List.of("bk", "bk")));
+            assertOneKeyEqualsTwoKeys(build, probes, "unique build " + uniqueBuild);
+        }
+    }
+
+    @Test
+    void clusteredProbeKeysReuseTheirMatchAsTheGeneralProbeWould() {
+        // runs of equal probe keys (as LINEITEM's order keys come), NULLs inside runs, keys without a partner
+        Random random = new Random(43);
+        for (boolean uniqueBuild : new boolean[] {true, false}) {
+            for (int buildRows : new int[] {3000, 40_000}) {
+                List<Batch> build = List.of(batch(random, buildRows, 2 * buildRows, uniqueBuild, true));
+                List<Batch> probes = List.of(
+                        clustered(random, 6000, 4 * buildRows), clustered(random, 0, 100), clustered(random, 1, 100));
+                assertOneKeyEqualsTwoKeys(build, probes, "unique build " + uniqueBuild + ", build rows " + buildRows);
             }
+        }
+    }
+
+    @Test
+    void aBuildOfDenseKeysProbesThroughItsBitmapAsTheGeneralProbe() {
+        // build keys in a narrow range (the table keeps a KeyBitmap), probe keys around and beyond it, NULLs on
+        // both sides, small and large builds (the latter with prefetching), unique and duplicate keys, one key and
+        // two (the bitmap knows the first); the same join without a bitmap (and a filter from 0 rows on) is the
+        // reference
+        Random random = new Random(47);
+        for (boolean uniqueBuild : new boolean[] {true, false}) {
+            for (int buildRows : new int[] {50, 3000, 40_000}) {
+                List<Batch> build = List.of(dense(random, buildRows, -7, 3 * buildRows, uniqueBuild));
+                JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(BUILD, List.of("bk"), 0);
+                Operator builder = builds.create(0);
+                build.forEach(builder::addInput);
+                builder.finish();
+                builds.complete(2);
+                assertThat(builds.table().bitmap).isNotNull();
+                assertThat(builds.table().filter).isNull();
+                List<Batch> probes = List.of(
+                        dense(random, 5000, -200, 4 * buildRows, false),
+                        dense(random, 0, 0, 10, false),
+                        dense(random, 2000, -10, 3 * buildRows + 20, false));
+                for (JoinType type : JoinType.values()) {
+                    for (List<String> keys : List.of(List.of("k"), List.of("k", "p"))) {
+                        List<String> buildKeys = keys.size() == 1 ? List.of("bk") : List.of("bk", "b");
+                        assertThat(JoinProbes.run(type, PROBE, BUILD, build, probes, keys, buildKeys, 0, true))
+                                .as("%s join on %s, unique build %s, %d build rows", type, keys, uniqueBuild, buildRows)
+                                .isEqualTo(
+                                        JoinProbes.run(type, PROBE, BUILD, build, probes, keys, buildKeys, 0, false));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Keys {@code from} + [0, range) (distinct when unique), one row in nine NULL, a number below 4 beside them. */
+    private static Batch dense(Random random, int rows, long from, int range, boolean unique) {
+        long[] keys = new long[rows];
+        int[] numbers = new int[rows];
+        boolean[] nulls = new boolean[rows];
+        List<Long> shuffled = new ArrayList<>();
+        for (long key = 0; key < range; key++) {
+            shuffled.add(from + key);
+        }
+        java.util.Collections.shuffle(shuffled, random);
+        for (int i = 0; i < rows; i++) {
+            keys[i] = unique ? shuffled.get(i) : from + random.nextInt(range);
+            numbers[i] = random.nextInt(4); // the second key of the two-key joins
+            nulls[i] = random.nextInt(9) == 0;
+        }
+        return Batch.of(rows, new LongVector(DataType.BIGINT, keys, nulls), new IntVector(DataType.INTEGER, numbers));
+    }
+
+    /** Runs of one to six equal keys below {@code range} (as {@link #batch} makes them), one row in ten NULL. */
+    private static Batch clustered(Random random, int rows, int range) {
+        long[] keys = new long[rows];
+        int[] numbers = new int[rows];
+        boolean[] nulls = new boolean[rows];
+        long key = 0;
+        for (int i = 0; i < rows; i++) {
+            if (i == 0 || random.nextInt(4) == 0) {
+                key = random.nextInt(range) * 7919L - 100;
+            }
+            keys[i] = key;
+            numbers[i] = i;
+            nulls[i] = random.nextInt(10) == 0;
+        }
+        return Batch.of(rows, new LongVector(DataType.BIGINT, keys, nulls), new IntVector(DataType.INTEGER, numbers));
+    }
+
+    /** Every join type on k = bk (the one-long-key path) emits what it emits on k = bk AND k = bk (the general one). */
+    private static void assertOneKeyEqualsTwoKeys(List<Batch> build, List<Batch> probes, String description) {
+        for (JoinType type : JoinType.values()) {
+            assertThat(run(type, build, probes, List.of("k"), List.of("bk")))
+                    .as("%s join, %s", type, description)
+                    .isEqualTo(run(type, build, probes, List.of("k", "k"), List.of("bk", "bk")));
         }
     }
 

@@ -26,7 +26,22 @@ final class JoinProbes {
             List<String> probeKeys,
             List<String> buildKeys,
             int filterMinRows) {
-        JoinBuildOperator.Factory builds = new JoinBuildOperator.Factory(buildSchema, buildKeys, filterMinRows);
+        return run(type, probeSchema, buildSchema, build, probes, probeKeys, buildKeys, filterMinRows, true);
+    }
+
+    /** {@link #run}, the table with a {@link KeyBitmap} only when {@code bitmaps}. */
+    static List<List<Object>> run(
+            JoinType type,
+            Schema probeSchema,
+            Schema buildSchema,
+            List<Batch> build,
+            List<Batch> probes,
+            List<String> probeKeys,
+            List<String> buildKeys,
+            int filterMinRows,
+            boolean bitmaps) {
+        JoinBuildOperator.Factory builds =
+                new JoinBuildOperator.Factory(buildSchema, buildKeys, filterMinRows, bitmaps);
         Operator builder = builds.create(0);
         for (Batch batch : build) {
             builder.addInput(batch);
