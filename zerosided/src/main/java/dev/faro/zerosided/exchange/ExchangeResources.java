@@ -2,7 +2,6 @@ package dev.faro.zerosided.exchange;
 
 import dev.faro.zerosided.AgentRunner;
 import dev.faro.zerosided.BufferExposure;
-import dev.faro.zerosided.link.LinkKind;
 import dev.faro.zerosided.link.PacketLink;
 import dev.faro.zerosided.nic.SimulatedRcNic;
 import dev.faro.zerosided.switching.SwitchConfig;
@@ -16,10 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one node holds for one exchange: its simulated NIC on a shared-memory packet link with the NIC's agent thread,
- * a producer buffer per (producing thread, group), the node's one consumer buffer when it receives, and at node 0 the
- * exchange's switch with its own thread. All of it lives exactly as long as the exchange (see
- * {@link ZeroSidedTransport} for why per exchange). Coordination code; thread-safe where noted.
+ * What one node holds for one exchange: its simulated NIC with the NIC's agent thread, a producer buffer per
+ * (producing thread, group), the node's one consumer buffer when it receives, and at node 0 the exchange's switch with
+ * its own thread. All of it lives exactly as long as the exchange (see {@link ZeroSidedTransport} for why per
+ * exchange), except the packet links, which the node's {@link LinkPool} lends. Coordination code; thread-safe where noted.
  */
 final class ExchangeResources implements AutoCloseable {
 
@@ -37,7 +36,9 @@ final class ExchangeResources implements AutoCloseable {
     static final SwitchConfig SWITCH_CONFIG = new SwitchConfig(4096, 256 << 10, 20_000, 50_000_000, 200);
 
     private final Arena arena = Arena.ofShared();
+    private final LinkPool links;
     private final PacketLink nicLink;
+    private final PacketLink switchLink;
     private final SimulatedRcNic nic;
     private final BufferExposure[][] producers;
     private final ZeroSidedBuffer[][] producerViews;
@@ -52,29 +53,18 @@ final class ExchangeResources implements AutoCloseable {
      * Allocates and registers this node's buffers for {@code threads} producing threads and {@code groups} groups,
      * with a consumer buffer if {@code receives}, and opens the switch if {@code hostsSwitch}. Starts no thread.
      */
-    ExchangeResources(String name, int threads, int groups, boolean receives, boolean hostsSwitch) {
+    ExchangeResources(LinkPool links, String name, int threads, int groups, boolean receives, boolean hostsSwitch) {
+        this.links = links;
         this.name = name;
-        PacketLink link = null;
-        SimulatedRcNic createdNic = null;
-        ZeroSidedSwitch createdSwitch = null;
-        try {
-            link = LinkKind.SHM.open();
-            createdNic = new SimulatedRcNic(link, SWITCH_CONFIG.mtuBytes());
-            if (hostsSwitch) {
-                createdSwitch = new ZeroSidedSwitch(LinkKind.SHM.open(), SWITCH_CONFIG);
-            }
-        } catch (RuntimeException e) {
-            if (createdNic != null) {
-                createdNic.close();
-            } else if (link != null) {
-                link.close();
-            }
-            arena.close();
-            throw e;
+        this.nicLink = links.lend();
+        this.nic = new SimulatedRcNic(nicLink, SWITCH_CONFIG.mtuBytes());
+        if (hostsSwitch) {
+            switchLink = links.lend();
+            zeroSidedSwitch = new ZeroSidedSwitch(switchLink, SWITCH_CONFIG);
+        } else {
+            switchLink = null;
+            zeroSidedSwitch = null;
         }
-        this.nicLink = link;
-        this.nic = createdNic;
-        this.zeroSidedSwitch = createdSwitch;
         this.producers = new BufferExposure[threads][groups];
         this.producerViews = new ZeroSidedBuffer[threads][groups];
         for (int t = 0; t < threads; t++) {
@@ -112,8 +102,12 @@ final class ExchangeResources implements AutoCloseable {
         return endpoints;
     }
 
-    /** Connects each buffer's queue pair to the switch ({@code queuePairs} in {@link #endpoints()} order); starts the NIC. */
-    void connect(int switchPort, int[] queuePairs) {
+    /**
+     * Connects each buffer's queue pair to the switch, whose queue pairs for this node's buffers are consecutive from
+     * {@code firstQueuePair} in {@link #endpoints()} order, every connection starting at {@code firstPsn}; starts the
+     * NIC.
+     */
+    void connect(int switchPort, int firstQueuePair, int firstPsn) {
         List<BufferExposure> all = new ArrayList<>();
         for (BufferExposure[] byGroup : producers) {
             all.addAll(List.of(byGroup));
@@ -121,12 +115,8 @@ final class ExchangeResources implements AutoCloseable {
         if (consumer != null) {
             all.add(consumer);
         }
-        if (queuePairs.length != all.size()) {
-            throw new IllegalStateException(
-                    "the switch installed " + queuePairs.length + " of this node's " + all.size() + " buffers");
-        }
-        for (int i = 0; i < queuePairs.length; i++) {
-            all.get(i).connect(switchPort, queuePairs[i], 0);
+        for (int i = 0; i < all.size(); i++) {
+            all.get(i).connect(switchPort, firstQueuePair + i, firstPsn);
         }
         nicRunner = new AgentRunner("zerosided-nic-" + name, List.of(nic::doWork), nicLink::awaitDatagram);
     }
@@ -165,7 +155,10 @@ final class ExchangeResources implements AutoCloseable {
         return flow == null ? null : "the zero-sided switch failed a flow: " + flow;
     }
 
-    /** Stops the threads, then closes the switch, the NIC (and their links) and frees the buffers. */
+    /**
+     * Stops the threads, gives the switch's and the NIC's links back to the node's pool and frees the buffers (the NIC
+     * and the switch hold nothing else).
+     */
     @Override
     public void close() {
         if (switchRunner != null) {
@@ -174,10 +167,10 @@ final class ExchangeResources implements AutoCloseable {
         if (nicRunner != null) {
             nicRunner.close();
         }
-        if (zeroSidedSwitch != null) {
-            zeroSidedSwitch.close();
+        if (switchLink != null) {
+            links.giveBack(switchLink);
         }
-        nic.close();
+        links.giveBack(nicLink);
         arena.close();
     }
 }

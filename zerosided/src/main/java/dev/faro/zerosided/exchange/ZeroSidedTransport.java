@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * SIGMOD24's zero-sided switch as an exchange transport, {@value #NAME}: producing threads write engine buffers into
@@ -29,18 +30,21 @@ import java.util.Objects;
  * {@code INVALID_ARGUMENT} error naming it (no plan of the engine makes one).
  *
  * <p><b>Where the switch runs: a thread on node 0, one switch per exchange</b>, created at open and closed with the
- * exchange, with one NIC (its own shared-memory packet link and agent thread) per node and exchange. The paper's
+ * exchange, with one NIC (and its agent thread) per node and exchange; only the shared-memory packet links outlive the
+ * exchange, in the node's {@link LinkPool} (a {@code TransportNode#shared} object), as opening one costs more than an
+ * exchange. The paper's
  * switch is separate hardware that every node reaches; here it is a thread of one node reached over shared-memory
  * packet rings by every node, in one JVM or across worker processes alike. Per exchange rather than node-lifetime
  * because the switch and the NICs have fixed-size tables (4,096 endpoints, 1,024 regions) with no removal of an
  * endpoint or a region, and a per-node-lifetime switch would exhaust them after a few hundred exchanges; per
- * exchange, a failed exchange also leaves nothing behind for the next query. The cost is a few threads and mapped
- * rings per exchange (measured with the TPC-H runs, see the README row of {@code faro bench tpch}).
+ * exchange, a failed exchange also leaves nothing behind for the next query. The cost is two or three threads per
+ * exchange.
  *
- * <p><b>Open</b>, collective, three gathers over the query's {@link PeerExchange}: every node allocates and registers
- * its buffers and publishes them (port, queue pair, key, address, shape); node 0 installs every node's buffers in its
- * switch and publishes the switch's port and queue pairs; every node connects its queue pairs and starts its NIC; after
- * the third gather (every NIC connected) node 0 installs the flow and starts the switch.
+ * <p><b>Open</b>, collective, two gathers over the query's {@link PeerExchange}: every node allocates and registers
+ * its buffers and publishes them (port, queue pair, key, address, shape) with a random first PSN, node 0 also its
+ * switch's port; node 0 installs every node's buffers in its switch in node order, so every node knows its buffers'
+ * queue pairs at the switch, connects them and starts its NIC; after the second gather (every NIC connected) node 0
+ * installs the flow and starts the switch. <b>Close</b> adds a third (see {@link ZeroSidedChannel#close}).
  *
  * <p><b>End of stream</b>: a sender's finish sets the end bit of each of its producer buffers' head; once every
  * producer of a consumer buffer has ended and been drained, the switch WRITEs the consumer's head with the end bit, and
@@ -55,11 +59,18 @@ public final class ZeroSidedTransport implements ExchangeTransport {
     /** The transport's name in reports, {@code faro bench tpch --transports} and errors. */
     public static final String NAME = "zerosided";
 
+    private final LinkPool links;
     private final PeerExchange peers;
     private final Duration stallTimeout;
     private final ProgressSignal progress;
 
-    public ZeroSidedTransport(PeerExchange peers, Duration stallTimeout, ProgressSignal progress) {
+    /**
+     * @param links the node's packet links, lent to each exchange
+     * @param stallTimeout how long a wait may see no progress anywhere in the query before it fails the exchange
+     * @param progress the query's progress signal (or {@link ProgressSignal#NONE})
+     */
+    ZeroSidedTransport(LinkPool links, PeerExchange peers, Duration stallTimeout, ProgressSignal progress) {
+        this.links = Objects.requireNonNull(links, "links is null");
         this.peers = Objects.requireNonNull(peers, "peers is null");
         this.stallTimeout = Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         this.progress = Objects.requireNonNull(progress, "progress is null");
@@ -87,43 +98,44 @@ public final class ZeroSidedTransport implements ExchangeTransport {
         int nodes = peers.nodes();
         int groupCount = groups.groupCount();
         ExchangeResources resources = new ExchangeResources(
-                exchangeName + "-n" + self, threads, groupCount, groups.receives(self), self == 0);
+                links, exchangeName + "-n" + self, threads, groupCount, groups.receives(self), self == 0);
         try {
-            // 1. every node's buffers
-            byte[][] published = peers.allGather(exchangeName + "/zerosided/endpoints", encode(resources.endpoints()));
+            // 1. every node's buffers and first PSN, and node 0's switch port; the switch's queue pairs are then
+            // known everywhere: node 0 installs the buffers node by node, in order, each getting the next one
+            int firstPsn = ThreadLocalRandom.current().nextInt(1 << 24);
+            int ownSwitchPort = self == 0 ? resources.zeroSidedSwitch().port() : 0;
+            byte[][] published = peers.allGather(
+                    exchangeName + "/zerosided/endpoints", encode(ownSwitchPort, firstPsn, resources.endpoints()));
             List<List<SwitchEndpoint>> endpoints = new ArrayList<>();
-            for (byte[] contribution : published) {
+            int[] firstPsns = new int[nodes];
+            int[] firstQueuePairs = new int[nodes];
+            int queuePairs = 0;
+            for (int node = 0; node < nodes; node++) {
+                ByteBuffer contribution = ByteBuffer.wrap(published[node]);
+                contribution.getInt(); // the switch port: node 0's only
+                firstPsns[node] = contribution.getInt();
                 endpoints.add(decode(contribution));
+                firstQueuePairs[node] = queuePairs;
+                queuePairs += endpoints.get(node).size();
             }
-            // 2. node 0 installs them in its switch: each gets the switch's queue pair for its connection
-            int[][] queuePairs = new int[nodes][];
-            byte[] installed = new byte[0];
+            int switchPort = ByteBuffer.wrap(published[0]).getInt();
             if (self == 0) {
                 SwitchControl control = resources.zeroSidedSwitch().control();
                 for (int node = 0; node < nodes; node++) {
-                    queuePairs[node] = new int[endpoints.get(node).size()];
-                    for (int i = 0; i < queuePairs[node].length; i++) {
-                        queuePairs[node][i] =
-                                control.addEndpoint(endpoints.get(node).get(i));
+                    for (int i = 0; i < endpoints.get(node).size(); i++) {
+                        int queuePair = control.addEndpoint(endpoints.get(node).get(i), firstPsns[node]);
+                        if (queuePair != firstQueuePairs[node] + i) {
+                            throw new IllegalStateException("the switch numbered buffer " + i + " of node " + node + " "
+                                    + queuePair + ", not " + (firstQueuePairs[node] + i));
+                        }
                     }
                 }
-                installed = encodeQueuePairs(resources.zeroSidedSwitch().port(), queuePairs);
             }
-            byte[][] switchTable = peers.allGather(exchangeName + "/zerosided/switch", installed);
-            ByteBuffer table = ByteBuffer.wrap(switchTable[0]);
-            int switchPort = table.getInt();
-            for (int node = 0; node < nodes; node++) {
-                int[] pairs = new int[table.getInt()];
-                for (int i = 0; i < pairs.length; i++) {
-                    pairs[i] = table.getInt();
-                }
-                queuePairs[node] = pairs;
-            }
-            // 3. every NIC connected before the switch sends anything
-            resources.connect(switchPort, queuePairs[self]);
+            // 2. every NIC connected before the switch sends anything
+            resources.connect(switchPort, firstQueuePairs[self], firstPsn);
             peers.allGather(exchangeName + "/zerosided/connected", new byte[0]);
             if (self == 0) {
-                installFlow(resources.zeroSidedSwitch().control(), shape, groups, endpoints, queuePairs);
+                installFlow(resources.zeroSidedSwitch().control(), shape, groups, endpoints, firstQueuePairs);
                 resources.startSwitch();
             }
             EndpointFailure failure = new EndpointFailure(NAME + " exchange " + exchangeName);
@@ -158,19 +170,19 @@ public final class ZeroSidedTransport implements ExchangeTransport {
             ExchangeShape shape,
             TransmissionGroups groups,
             List<List<SwitchEndpoint>> endpoints,
-            int[][] queuePairs) {
+            int[] firstQueuePairs) {
         int groupCount = groups.groupCount();
         int[] consumerOf = new int[endpoints.size()];
         List<int[]> producerRows = new ArrayList<>();
         for (int node = 0; node < endpoints.size(); node++) {
             List<SwitchEndpoint> own = endpoints.get(node);
             boolean receives = !own.isEmpty() && !own.getLast().producer();
-            consumerOf[node] = receives ? queuePairs[node][own.size() - 1] : -1;
+            consumerOf[node] = receives ? firstQueuePairs[node] + own.size() - 1 : -1;
             int threads = (own.size() - (receives ? 1 : 0)) / groupCount;
             for (int t = 0; t < threads; t++) {
                 int[] row = new int[groupCount];
                 for (int g = 0; g < groupCount; g++) {
-                    row[g] = queuePairs[node][t * groupCount + g];
+                    row[g] = firstQueuePairs[node] + t * groupCount + g;
                 }
                 producerRows.add(row);
             }
@@ -192,9 +204,9 @@ public final class ZeroSidedTransport implements ExchangeTransport {
         }
     }
 
-    private static byte[] encode(List<SwitchEndpoint> endpoints) {
-        ByteBuffer bytes = ByteBuffer.allocate(Integer.BYTES + endpoints.size() * 33);
-        bytes.putInt(endpoints.size());
+    private static byte[] encode(int switchPort, int firstPsn, List<SwitchEndpoint> endpoints) {
+        ByteBuffer bytes = ByteBuffer.allocate(3 * Integer.BYTES + endpoints.size() * 33);
+        bytes.putInt(switchPort).putInt(firstPsn).putInt(endpoints.size());
         for (SwitchEndpoint e : endpoints) {
             bytes.putInt(e.port())
                     .putInt(e.queuePair())
@@ -208,8 +220,7 @@ public final class ZeroSidedTransport implements ExchangeTransport {
         return bytes.array();
     }
 
-    private static List<SwitchEndpoint> decode(byte[] contribution) {
-        ByteBuffer bytes = ByteBuffer.wrap(contribution);
+    private static List<SwitchEndpoint> decode(ByteBuffer bytes) {
         int count = bytes.getInt();
         List<SwitchEndpoint> endpoints = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -224,21 +235,5 @@ public final class ZeroSidedTransport implements ExchangeTransport {
             endpoints.add(new SwitchEndpoint(port, queuePair, remoteKey, baseAddress, capacity, itemBytes, producer));
         }
         return endpoints;
-    }
-
-    private static byte[] encodeQueuePairs(int switchPort, int[][] queuePairs) {
-        int ints = 1;
-        for (int[] pairs : queuePairs) {
-            ints += 1 + pairs.length;
-        }
-        ByteBuffer bytes = ByteBuffer.allocate(ints * Integer.BYTES);
-        bytes.putInt(switchPort);
-        for (int[] pairs : queuePairs) {
-            bytes.putInt(pairs.length);
-            for (int pair : pairs) {
-                bytes.putInt(pair);
-            }
-        }
-        return bytes.array();
     }
 }

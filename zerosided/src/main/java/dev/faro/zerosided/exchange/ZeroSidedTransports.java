@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Registers the transport {@value ZeroSidedTransport#NAME} with {@link java.util.ServiceLoader}. Each query gets a
- * {@link ZeroSidedTransport} over its peers; the switch and NICs belong to each exchange (see the transport), so the
- * node keeps no shared object. Stateless.
+ * {@link ZeroSidedTransport} over its peers; the switch and NICs belong to each exchange (see the transport), and the
+ * node keeps only its packet links ({@link LinkPool}, a {@link TransportNode#shared} object). Stateless.
  */
 public final class ZeroSidedTransports implements TransportFactory {
 
@@ -27,6 +27,7 @@ public final class ZeroSidedTransports implements TransportFactory {
         if (!name.equals(ZeroSidedTransport.NAME)) {
             throw new IllegalArgumentException("not a transport of this factory: " + name);
         }
-        return new ZeroSidedTransport(node.peers(), node.stallTimeout(), node.progress());
+        LinkPool links = node.shared(LinkPool.KEY, LinkPool.class, LinkPool::new);
+        return new ZeroSidedTransport(links, node.peers(), node.stallTimeout(), node.progress());
     }
 }

@@ -41,10 +41,13 @@ class ZeroSidedTransportTest {
 
     private static final int BUFFERS = 120;
     private final ExecutorService pool = Executors.newCachedThreadPool();
+    /** Each node's packet links, kept across queries as a worker keeps them. */
+    private final List<LinkPool> links = new ArrayList<>();
 
     @AfterEach
     void stop() {
         pool.shutdownNow();
+        links.forEach(LinkPool::close);
     }
 
     @Test
@@ -55,7 +58,16 @@ class ZeroSidedTransportTest {
 
     @ParameterizedTest(name = "{0} nodes")
     @ValueSource(ints = {2, 3})
-    void repartitionBroadcastAndGatherExactlyOnce(int nodes) throws Exception {
+    void repartitionBroadcastAndGatherExactlyOnceInTwoQueries(int nodes) throws Exception {
+        for (int query = 0; query < 2; query++) {
+            repartitionBroadcastAndGatherExactlyOnce(nodes);
+        }
+        assertThat(links)
+                .as("one pool per node, its links reused by the second query")
+                .hasSize(nodes);
+    }
+
+    private void repartitionBroadcastAndGatherExactlyOnce(int nodes) throws Exception {
         List<ZeroSidedTransport> transports = transports(nodes, Duration.ofSeconds(30));
         TransmissionGroups[] kinds = {
             TransmissionGroups.repartition(nodes),
@@ -118,11 +130,16 @@ class ZeroSidedTransportTest {
                 .hasMessageContaining("cannot serve a multicast exchange");
     }
 
-    private static List<ZeroSidedTransport> transports(int nodes, Duration stallTimeout) {
+    /** One query's transports, over each node's pool of links (made by the first query). */
+    private List<ZeroSidedTransport> transports(int nodes, Duration stallTimeout) {
         LocalPeerExchange.Group group = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
         List<ZeroSidedTransport> transports = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
-            transports.add(new ZeroSidedTransport(group.member(node), stallTimeout, ProgressSignal.NONE));
+            if (links.size() == node) {
+                links.add(new LinkPool());
+            }
+            transports.add(
+                    new ZeroSidedTransport(links.get(node), group.member(node), stallTimeout, ProgressSignal.NONE));
         }
         return transports;
     }
