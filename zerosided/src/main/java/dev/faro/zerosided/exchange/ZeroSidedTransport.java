@@ -32,9 +32,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p><b>Where the switch runs: a thread on node 0, one switch per exchange</b>, created at open and closed with the
  * exchange, with one NIC (and its agent thread) per node and exchange; only the shared-memory packet links outlive the
  * exchange, in the node's {@link LinkPool} (a {@code TransportNode#shared} object), as opening one costs more than an
- * exchange. The paper's
- * switch is separate hardware that every node reaches; here it is a thread of one node reached over shared-memory
- * packet rings by every node, in one JVM or across worker processes alike. Per exchange rather than node-lifetime
+ * exchange. The paper's switch is separate hardware that every node reaches; here it is a thread of one node reached
+ * over shared-memory packet rings by every node, in one JVM or across worker processes alike. Per exchange rather than node-lifetime
  * because the switch and the NICs have fixed-size tables (4,096 endpoints, 1,024 regions) with no removal of an
  * endpoint or a region, and a per-node-lifetime switch would exhaust them after a few hundred exchanges; per
  * exchange, a failed exchange also leaves nothing behind for the next query. The cost is two or three threads per
