@@ -9,7 +9,7 @@
  * reordering / duplication / delay),
  * {@code nic} (the simulated RC NIC of a PU), {@code unit} (the PU library: the zero-sided buffer and the doorbell,
  * with no operation that moves data), {@code switching} (the switch's data plane, control plane, flows, and its
- * forwarding-rate probe). This package holds the glue a PU's set-up needs ({@link dev.faro.zerosided.BufferExposure},
+ * forwarding-rate probe), {@code exchange} (the switch as the engine's exchange transport {@code zerosided}). This package holds the glue a PU's set-up needs ({@link dev.faro.zerosided.BufferExposure},
  * {@link dev.faro.zerosided.LinkDoorbell}) and {@link dev.faro.zerosided.AgentRunner}, which runs NIC and switch agents
  * on their threads.
  *

@@ -131,8 +131,8 @@ class DistributedExecutionTest {
         }
     }
 
-    @Test
-    void oneNodeFailingMakesEveryNodeThrow() throws Exception {
+    /** Three nodes' tables; node 1 holds a row whose revenue overflows a long (see {@link #revenuePlan()}). */
+    private static List<List<Table>> poisonedTables() {
         int nodes = 3;
         List<List<Table>> perNode = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
@@ -159,7 +159,12 @@ class DistributedExecutionTest {
             }
             perNode.add(tables);
         }
-        PlanNode plan = Plans.scan("lineitem", TestTables.LINEITEM, "l_orderkey", "l_extendedprice", "l_discount")
+        return perNode;
+    }
+
+    /** Repartitions lineitem, then sums revenue: node 1 fails after the exchange, in its consuming pipeline. */
+    private static PlanNode revenuePlan() {
+        return Plans.scan("lineitem", TestTables.LINEITEM, "l_orderkey", "l_extendedprice", "l_discount")
                 .repartition("l_orderkey")
                 .project(Plans.as(
                         Expressions.mul(
@@ -167,15 +172,29 @@ class DistributedExecutionTest {
                                 Expressions.sub(Expressions.decimal("1.00"), Expressions.col("l_discount"))),
                         "revenue"))
                 .distributedAggregate(List.of(), Plans.sum(Expressions.col("revenue"), "revenue"));
-        List<InJvmCluster.Outcome> outcomes = InJvmCluster.run(
+    }
+
+    @Test
+    void oneNodeFailingMakesEveryNodeThrow() throws Exception {
+        assertEveryNodeThrows(InJvmCluster.run(
                 directory,
-                plan,
-                perNode,
+                revenuePlan(),
+                poisonedTables(),
                 2,
                 EndpointDesign.MEMQ_SR,
                 config -> config.withStallTimeout(Duration.ofSeconds(3)),
-                "failing");
-        for (int node = 0; node < nodes; node++) {
+                "failing"));
+    }
+
+    /** The same over the zero-sided switch (an exchange transport of another module, on this test class path). */
+    @Test
+    void oneNodeFailingMakesEveryNodeThrowOverTheZeroSidedSwitch() throws Exception {
+        assertEveryNodeThrows(InJvmCluster.run(
+                directory, revenuePlan(), poisonedTables(), 2, "zerosided", Duration.ofSeconds(3), "failing-zs"));
+    }
+
+    private static void assertEveryNodeThrows(List<InJvmCluster.Outcome> outcomes) {
+        for (int node = 0; node < outcomes.size(); node++) {
             assertThat(outcomes.get(node).failure()).as("node " + node).isInstanceOf(QueryExecutionException.class);
         }
         assertThat(outcomes.stream().map(InJvmCluster.Outcome::failure).map(Throwable::getCause))

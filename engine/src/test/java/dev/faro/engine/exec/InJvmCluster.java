@@ -5,10 +5,16 @@ import dev.faro.engine.vector.Table;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
+import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.transport.DesignTransport;
+import dev.faro.shuffle.transport.ExchangeTransport;
+import dev.faro.shuffle.transport.ExchangeTransports;
+import dev.faro.shuffle.transport.TransportNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
 /** Runs one plan on N nodes in this JVM, each with its own shm fabric, its own catalog and a shared peer exchange. */
@@ -38,6 +45,65 @@ final class InJvmCluster {
             UnaryOperator<EndpointConfig> tweaks,
             String queryId)
             throws Exception {
+        EndpointConfig probe = tweaks.apply(EndpointConfig.defaults(design, threads));
+        return run(
+                directory,
+                plan,
+                tablesPerNode,
+                threads,
+                (fabric, peers) -> new DesignTransport(
+                        fabric, peers, design, t -> tweaks.apply(EndpointConfig.defaults(design, t))),
+                probe.progress(),
+                probe.stallTimeout(),
+                queryId);
+    }
+
+    /**
+     * As above over the registered transport {@code transport} (any {@link ExchangeTransports} name), its waits
+     * failing after {@code stallTimeout} without progress.
+     */
+    static List<Outcome> run(
+            Path directory,
+            PlanNode plan,
+            List<List<Table>> tablesPerNode,
+            int threads,
+            String transport,
+            Duration stallTimeout,
+            String queryId)
+            throws Exception {
+        ProgressSignal progress = new ProgressSignal();
+        TransportNode.Shared shared = new TransportNode.Shared();
+        try (shared) {
+            return run(
+                    directory,
+                    plan,
+                    tablesPerNode,
+                    threads,
+                    (fabric, peers) -> ExchangeTransports.create(
+                            transport,
+                            new TransportNode(
+                                    fabric,
+                                    peers,
+                                    SharedSecret.of("in-jvm cluster", queryId),
+                                    stallTimeout,
+                                    progress,
+                                    shared)),
+                    progress,
+                    stallTimeout,
+                    queryId);
+        }
+    }
+
+    private static List<Outcome> run(
+            Path directory,
+            PlanNode plan,
+            List<List<Table>> tablesPerNode,
+            int threads,
+            BiFunction<Fabric, PeerExchange, ExchangeTransport> transports,
+            ProgressSignal progress,
+            Duration stallTimeout,
+            String queryId)
+            throws Exception {
         int nodes = tablesPerNode.size();
         LocalPeerExchange.Group peers = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
         ExecutorService pool = Executors.newCachedThreadPool();
@@ -49,15 +115,10 @@ final class InJvmCluster {
                     FabricConfig config = FabricConfig.of("shm", queryId + "-node-" + self)
                             .withOption("shm.directory", directory.toString());
                     try (Fabric fabric = Fabrics.open(config)) {
-                        EndpointConfig probe = tweaks.apply(EndpointConfig.defaults(design, threads));
-                        DesignTransport transport = new DesignTransport(
-                                fabric,
-                                peers.member(self),
-                                design,
-                                t -> tweaks.apply(EndpointConfig.defaults(design, t)));
+                        ExchangeTransport transport = transports.apply(fabric, peers.member(self));
                         ExecutionContext context = ExecutionContext.distributed(
                                         Catalog.of(tablesPerNode.get(self)), threads, transport, queryId)
-                                .withProgress(probe.progress(), probe.stallTimeout());
+                                .withProgress(progress, stallTimeout);
                         return new Outcome(QueryExecutor.execute(plan, context), null);
                     } catch (Throwable e) {
                         return new Outcome(null, e);

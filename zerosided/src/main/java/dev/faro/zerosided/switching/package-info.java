@@ -38,7 +38,7 @@
  * drained, the switch WRITEs the consumer's head with that bit.
  *
  * <p><b>Not built yet</b> (see the issue): ECN marking by queue depth (the switch has no queues: it sends a CNP to
- * the producer's NIC when a consumer NAKs lost data, and the NIC halves its READ response burst), QoS for replication threads, live removal of producers, and the
- * switch as an exchange transport of the engine.
+ * the producer's NIC when a consumer NAKs lost data, and the NIC halves its READ response burst), QoS for replication threads, and live removal of producers. The switch as an exchange
+ * transport of the engine is {@code dev.faro.zerosided.exchange}.
  */
 package dev.faro.zerosided.switching;
