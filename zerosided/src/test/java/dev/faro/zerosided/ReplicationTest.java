@@ -7,6 +7,9 @@ import dev.faro.zerosided.switching.SwitchConfig;
 import dev.faro.zerosided.unit.ZeroSidedBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,25 +65,32 @@ class ReplicationTest {
             }
             int flow = bed.zeroSidedSwitch.control().installReplication(producerBuffers, consumerBuffers);
             bed.start();
-            List<Thread> threads = new ArrayList<>();
-            for (int p = 0; p < producers; p++) {
-                int producer = p;
-                threads.add(Thread.ofPlatform()
-                        .start(() ->
-                                ZeroSidedFlowTest.produce(producerViews.get(producer), producer, itemsPerProducer)));
-            }
             List<List<Long>> received = new ArrayList<>();
-            for (int c = 0; c < consumers; c++) {
-                List<Long> into = new ArrayList<>();
-                received.add(into);
-                ZeroSidedBuffer view = consumerViews.get(c);
-                threads.add(Thread.ofPlatform().start(() -> into.addAll(ZeroSidedFlowTest.consume(view, bed))));
+            // Consumers fail by themselves when the flow makes no progress (ZeroSidedFlowTest.consume); their failure
+            // then ends the test, and the producers, which would push into full buffers for ever, are interrupted.
+            ExecutorService threads = Executors.newCachedThreadPool();
+            try {
+                List<Future<?>> producing = new ArrayList<>();
+                for (int p = 0; p < producers; p++) {
+                    int producer = p;
+                    producing.add(threads.submit(
+                            () -> ZeroSidedFlowTest.produce(producerViews.get(producer), producer, itemsPerProducer)));
+                }
+                List<Future<List<Long>>> consuming = new ArrayList<>();
+                for (int c = 0; c < consumers; c++) {
+                    ZeroSidedBuffer view = consumerViews.get(c);
+                    consuming.add(threads.submit(() -> ZeroSidedFlowTest.consume(view, bed)));
+                }
+                for (Future<List<Long>> consumer : consuming) {
+                    received.add(consumer.get());
+                }
+                for (Future<?> producer : producing) {
+                    producer.get();
+                }
+            } finally {
+                threads.shutdownNow();
             }
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            assertThat(bed.zeroSidedSwitch.control().unsynchronizedFinished(flow))
-                    .isTrue();
+            assertThat(ZeroSidedFlowTest.awaitFinished(bed, flow)).isTrue();
             assertThat(bed.zeroSidedSwitch.statistics().failure()).isNull();
             assertThat(bed.zeroSidedSwitch.statistics().payloadBoundViolations())
                     .isZero();

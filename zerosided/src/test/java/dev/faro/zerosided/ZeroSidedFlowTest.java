@@ -58,7 +58,7 @@ class ZeroSidedFlowTest {
             assertThat(received.get(i)).as("item %d", i).isEqualTo(Items.id(0, i));
         }
         SwitchStatistics statistics = bed.zeroSidedSwitch.statistics();
-        assertThat(bed.zeroSidedSwitch.control().unsynchronizedFinished(flow)).isTrue();
+        assertThat(awaitFinished(bed, flow)).isTrue();
         assertThat(statistics.failure()).isNull();
         assertThat(statistics.retries())
                 .as("faults were injected and recovered from")
@@ -135,8 +135,7 @@ class ZeroSidedFlowTest {
                 total += received.get(c).size();
             }
             assertThat(total).isEqualTo((long) producers * itemsPerProducer);
-            assertThat(bed.zeroSidedSwitch.control().unsynchronizedFinished(flow))
-                    .isTrue();
+            assertThat(awaitFinished(bed, flow)).isTrue();
             assertThat(bed.zeroSidedSwitch.statistics().payloadBoundViolations())
                     .isZero();
             assertThat(bed.zeroSidedSwitch.statistics().failure()).isNull();
@@ -249,6 +248,9 @@ class ZeroSidedFlowTest {
     static void push(ZeroSidedBuffer buffer, long id) {
         long slot;
         while ((slot = buffer.claimSlot()) == ZeroSidedBuffer.NONE) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new IllegalStateException("interrupted while item " + id + " waited for a free slot");
+            }
             Thread.onSpinWait();
         }
         Items.write(buffer.segment(), slot, buffer.itemBytes(), id);
@@ -272,6 +274,7 @@ class ZeroSidedFlowTest {
             assertThat(id).as("item %d intact", received.size()).isNotNegative();
             received.add(id);
             buffer.pop();
+            deadline = System.nanoTime() + WAIT_NS; // fails after WAIT_NS without progress, however slow the host
         }
     }
 
@@ -293,6 +296,21 @@ class ZeroSidedFlowTest {
             checkProgress(bed, deadline, received.size());
             Thread.yield();
         }
+    }
+
+    /**
+     * Whether flow {@code flow} is finished, waiting up to {@link #WAIT_NS} for it: a consumer can see the end of stream
+     * before the switch's loop has marked the flow finished (the read is unsynchronized).
+     */
+    static boolean awaitFinished(Testbed bed, int flow) {
+        long deadline = System.nanoTime() + WAIT_NS;
+        while (!bed.zeroSidedSwitch.control().unsynchronizedFinished(flow)) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
     }
 
     private static void checkProgress(Testbed bed, long deadline, long received) {
