@@ -63,7 +63,7 @@ public final class QueryHandler implements TaskHandler {
 
     /**
      * The task's transport at this worker, with the cluster's stall timeout and progress. The objects transports share
-     * across queries live as long as the worker's session (the worker process ends with it).
+     * across queries live as long as the worker's session, which closes them when it ends.
      */
     static ExchangeTransport transport(WorkerContext context, QueryTask task) {
         TransportNode.Shared shared = (TransportNode.Shared)

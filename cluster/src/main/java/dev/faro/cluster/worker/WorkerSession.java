@@ -84,6 +84,7 @@ final class WorkerSession {
                     case GATHERED -> onGathered(frame);
                     case SHUTDOWN -> {
                         cancelAll("the coordinator shut the cluster down");
+                        closeAttributes();
                         return true;
                     }
                     default ->
@@ -100,7 +101,27 @@ final class WorkerSession {
             System.err.println("faro worker: node " + nodeIndex + ": lost the coordinator (" + e + "); exiting");
         }
         cancelAll("the coordinator connection was lost");
+        closeAttributes();
         return false;
+    }
+
+    /**
+     * Closes what tasks left for later tasks ({@link WorkerContext#attributes()}: e.g. the transports' node-lifetime
+     * objects, a zero-sided link pool whose files live under {@code /dev/shm}), before the caller closes the fabric.
+     * A failure is one line on standard error; the worker exits anyway.
+     */
+    private void closeAttributes() {
+        for (Object value : attributes.values()) {
+            if (value instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    System.err.println("faro worker: node " + nodeIndex + ": closing "
+                            + value.getClass().getSimpleName() + " failed: " + e);
+                }
+            }
+        }
+        attributes.clear();
     }
 
     /**

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Local clusters of worker JVMs: a real shuffle through the relayed exchange, a worker that dies mid-task (the round
  * fails with a message naming it, the next round runs on its replacement with the setup tasks replayed), a hung task
- * (cancelled, its worker replaced), and no process left after close. Never asserts durations.
+ * (cancelled, its worker replaced), what tasks left closed at shutdown, and no process left after close. Never
+ * asserts durations.
  */
 class LocalClusterIT {
 
@@ -104,6 +105,17 @@ class LocalClusterIT {
                 .hasMessageStartingWith("the worker for node 0 (pid ")
                 .hasMessageContaining("before it joined; its last error line: ")
                 .hasMessageContaining("WorkerMain");
+    }
+
+    /** What tasks leave for later tasks is closed when the worker's session ends (a transport's files, say). */
+    @Test
+    void aWorkerClosesWhatTasksLeftWhenTheClusterShutsDown() {
+        Path file = shmDirectory.resolve("held-by-node-0");
+        try (Coordinator cluster = LocalCluster.start(config(1))) {
+            cluster.runOnAll("hold-file", TextNode.valueOf(file.toString()), ROUND);
+            assertThat(file).exists();
+        }
+        assertThat(file).doesNotExist();
     }
 
     @Test

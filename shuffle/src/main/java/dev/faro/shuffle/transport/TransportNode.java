@@ -84,7 +84,7 @@ public final class TransportNode {
     /**
      * The node's object under {@code key}, created by {@code create} the first time any query asks and closed when the
      * node's {@link Shared} is closed: a multiplexer or a middleware instance that every query of this node shares. A
-     * cluster worker never closes its {@code Shared}: the objects last until the worker process exits.
+     * cluster worker closes its {@code Shared} when its session with the coordinator ends, just before it exits.
      *
      * @throws IllegalStateException when the node has stopped
      * @throws ClassCastException when {@code key} holds an object of another type
