@@ -7,6 +7,7 @@ import dev.faro.cluster.coordinator.Coordinator;
 import dev.faro.cluster.coordinator.LocalCluster;
 import dev.faro.cluster.coordinator.NodeAnswer;
 import dev.faro.fabric.FaroException;
+import dev.faro.fabric.shm.ShmFabricProvider;
 import dev.faro.join.JoinResult;
 import dev.faro.join.radix.PhaseTimes;
 import dev.faro.join.radix.RadixJoinConfig;
@@ -55,6 +56,10 @@ public final class JoinBenchmark {
                 .withWorkerHeap(WORKER_HEAP)
                 .withJvmOptions(WORKER_JVM_OPTIONS)
                 .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(10));
+        if (config.provider().equals(ShmFabricProvider.NAME)) {
+            // windows are written many times: fill the page tables when a peer's window key is imported
+            cluster = cluster.withProviderOption(ShmFabricProvider.POPULATE_IMPORTED_OPTION, "true");
+        }
         progress.accept("starting " + nodes + " worker JVMs (" + config.provider() + " fabric)");
         try (Coordinator coordinator = LocalCluster.start(cluster)) {
             return run(coordinator);

@@ -42,7 +42,11 @@ final class PeerNode {
     private final MappedFiles queuePairs = new MappedFiles();
     private final MappedFiles completionQueues = new MappedFiles();
 
-    private PeerNode(long node, Path directory, Arena arena, MemorySegment nodeFile) {
+    /** Whether a region's page tables are filled when it is mapped ({@link ShmFabricProvider#POPULATE_IMPORTED_OPTION}). */
+    private final boolean populateRegions;
+
+    private PeerNode(long node, Path directory, Arena arena, MemorySegment nodeFile, boolean populateRegions) {
+        this.populateRegions = populateRegions;
         this.node = node;
         this.directory = directory;
         this.arena = arena;
@@ -55,7 +59,7 @@ final class PeerNode {
      * Maps the node file of {@code node} under {@code base}; empty if the node does not exist (or never did) or has
      * closed.
      */
-    static Optional<PeerNode> open(Path base, long node) {
+    static Optional<PeerNode> open(Path base, long node, boolean populateRegions) {
         Path directory = base.resolve(NodeDescriptor.directoryName(node));
         Arena arena = Arena.ofShared();
         MemorySegment nodeFile = SharedMemory.mapExisting(directory.resolve(NodeDescriptor.FILE_NAME), arena);
@@ -63,7 +67,7 @@ final class PeerNode {
             arena.close();
             return Optional.empty();
         }
-        return Optional.of(new PeerNode(node, directory, arena, nodeFile));
+        return Optional.of(new PeerNode(node, directory, arena, nodeFile, populateRegions));
     }
 
     boolean isFailed() {
@@ -169,7 +173,7 @@ final class PeerNode {
             fileArena.close();
             return null;
         }
-        if (kind == Kind.REGION) {
+        if (kind == Kind.REGION && populateRegions) {
             PageTables.populate(file); // WRITEs into it then fault no pages (see PageTables)
         }
         table.put(id, file, fileArena);

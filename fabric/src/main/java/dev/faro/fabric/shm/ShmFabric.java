@@ -67,9 +67,14 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
     private final AtomicLong completionsLost = new AtomicLong();
     private final AtomicLong receivesMissedByClosedQueuePairs = new AtomicLong();
 
+    /** {@link ShmFabricProvider#POPULATE_IMPORTED_OPTION}. */
+    private final boolean populateImported;
+
     private ShmFabric(
             FabricConfig config, long node, Path base, Path directory, Arena nodeArena, MemorySegment nodeFile) {
         super(config, node, ShmFabricProvider.NAME, CAPABILITIES, ShmCompletionQueue.class);
+        this.populateImported =
+                Boolean.parseBoolean(config.option(ShmFabricProvider.POPULATE_IMPORTED_OPTION, "false"));
         this.nodeArena = nodeArena;
         this.base = base;
         this.directory = directory;
@@ -184,7 +189,7 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
     @Override
     public RemoteKey importRemoteKey(byte[] bytes) {
         ShmRemoteKey key = ShmRemoteKey.fromBytes(bytes);
-        if (key.node != node()) {
+        if (populateImported && key.node != node()) {
             key.resolve(this); // maps the region now, with its page tables filled, not inside the first request
         }
         return key;
@@ -215,7 +220,7 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
         if (isClosed()) {
             return null;
         }
-        PeerNode peer = PeerNode.open(base, peerNode).orElse(null);
+        PeerNode peer = PeerNode.open(base, peerNode, populateImported).orElse(null);
         if (peer != null) {
             PeerNode[] grown = Arrays.copyOf(peers, peers.length + 1);
             grown[peers.length] = peer;

@@ -20,6 +20,15 @@ public final class ShmFabricProvider implements FabricProvider {
     public static final String NAME = "shm";
     public static final String DIRECTORY_OPTION = "shm.directory";
 
+    /**
+     * {@code true}: a peer's region is mapped when its key is imported, with this process's page tables filled
+     * ({@link PageTables}), so that no WRITE into it takes a page fault. Pays off for large regions written many times
+     * (the ETH19 join's windows); it costs every short-lived region its population up front (the shuffle designs' per
+     * exchange regions: MEMQ/SR's TPC-H total was 14 % slower with it), so the default is {@code false}: map on first
+     * use.
+     */
+    public static final String POPULATE_IMPORTED_OPTION = "shm.populate-imported";
+
     @Override
     public String name() {
         return NAME;

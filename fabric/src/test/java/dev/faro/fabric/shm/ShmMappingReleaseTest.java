@@ -53,8 +53,11 @@ class ShmMappingReleaseTest {
     }
 
     private ShmFabric open(String name) {
-        ShmFabric fabric = (ShmFabric) new ShmFabricProvider()
-                .open(FabricConfig.of("shm", name).withOption("shm.directory", directory.toString()));
+        return open(FabricConfig.of("shm", name).withOption("shm.directory", directory.toString()));
+    }
+
+    private ShmFabric open(FabricConfig config) {
+        ShmFabric fabric = (ShmFabric) new ShmFabricProvider().open(config);
         fabrics.add(fabric);
         return fabric;
     }
@@ -274,13 +277,24 @@ class ShmMappingReleaseTest {
     }
 
     @Test
-    void importingAPeersKeyMapsItsRegionAtOnce() {
-        ShmFabric a = open("a");
+    void importingAPeersKeyMapsItsRegionAtOnceWhenAskedTo() {
+        ShmFabric a = open(FabricConfig.of("shm", "a")
+                .withOption("shm.directory", directory.toString())
+                .withOption(ShmFabricProvider.POPULATE_IMPORTED_OPTION, "true"));
         ShmFabric b = open("b");
         MemoryRegion target = b.register(1 << 20, EnumSet.of(Access.REMOTE_WRITE));
         assertThat(a.mappedPeerFiles()).isZero();
         a.importRemoteKey(target.remoteKey().toBytes());
         assertThat(a.mappedPeerFiles()).as("b's region, mapped by the import").isEqualTo(1);
+    }
+
+    @Test
+    void byDefaultAnImportMapsNothingUntilFirstUse() {
+        ShmFabric a = open("a");
+        ShmFabric b = open("b");
+        MemoryRegion target = b.register(1 << 20, EnumSet.of(Access.REMOTE_WRITE));
+        a.importRemoteKey(target.remoteKey().toBytes());
+        assertThat(a.mappedPeerFiles()).isZero();
     }
 
     @Test
