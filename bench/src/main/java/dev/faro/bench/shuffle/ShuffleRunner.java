@@ -111,6 +111,14 @@ public final class ShuffleRunner implements AutoCloseable {
      * @throws dev.faro.cluster.ClusterException if the workers cannot be started or do not join
      */
     public static ShuffleRunner start(int size, Consumer<String> log) {
+        return start(size, CANCEL_GRACE, log);
+    }
+
+    /**
+     * As {@link #start(int, Consumer)}, with the given cancel grace instead of {@link #CANCEL_GRACE}: a test of the
+     * replacement of workers that ignore a cancel need not wait for survivors that would stop by themselves.
+     */
+    static ShuffleRunner start(int size, Duration cancelGrace, Consumer<String> log) {
         Objects.requireNonNull(log, "log is null");
         if (size < 1) {
             throw new IllegalArgumentException("a cluster needs at least one worker: " + size);
@@ -127,9 +135,10 @@ public final class ShuffleRunner implements AutoCloseable {
             throw new UncheckedIOException("cannot create a shared-memory directory in " + base + ": " + e, e);
         }
         ClusterConfig config = timing(ClusterConfig.local(size)
-                .withWorkerHeap(WORKER_MAX_HEAP)
-                .withJvmOptions(WORKER_JVM_OPTIONS)
-                .withProviderOption("shm.directory", directory.toString()));
+                        .withWorkerHeap(WORKER_MAX_HEAP)
+                        .withJvmOptions(WORKER_JVM_OPTIONS)
+                        .withProviderOption("shm.directory", directory.toString()))
+                .withCancelGrace(cancelGrace);
         try {
             return new ShuffleRunner(LocalCluster.start(config), directory, config.provider(), log);
         } catch (RuntimeException e) {

@@ -58,6 +58,8 @@ public final class Coordinator implements AutoCloseable {
         String unavailable;
         /** The last worker this slot lost and how ("node 1 (pid 7 on b) closed its connection"), or null. */
         String lost;
+        /** When {@link #lost} was lost ({@link System#nanoTime()}). */
+        long lostAtNanos;
     }
 
     private final ClusterConfig config;
@@ -378,11 +380,31 @@ public final class Coordinator implements AutoCloseable {
             if (members != null) {
                 return members;
             }
-            if (deadlineNanos - System.nanoTime() <= 0) {
+            long deadline = replacementDeadline(deadlineNanos);
+            if (deadline - System.nanoTime() <= 0) {
                 throw new ClusterException(Kind.NODE_UNAVAILABLE, Category.TIMEOUT, firstUnready(), unreadyMessage());
             }
-            waitBriefly(deadlineNanos);
+            waitBriefly(deadline);
         }
+    }
+
+    /**
+     * {@code deadlineNanos}, or earlier when workers join by themselves and a node lost its worker: its place waits the
+     * join timeout from the loss for a new one ({@code --join-timeout}'s promise), not a cancel grace more.
+     */
+    private long replacementDeadline(long deadlineNanos) {
+        long deadline = deadlineNanos;
+        if (launcher == null) {
+            for (Slot slot : slots) {
+                if (slot.connection == null && slot.lost != null) {
+                    long replaceBy = slot.lostAtNanos + config.joinTimeout().toNanos();
+                    if (replaceBy - deadline < 0) {
+                        deadline = replaceBy;
+                    }
+                }
+            }
+        }
+        return deadline;
     }
 
     /**
@@ -512,6 +534,7 @@ public final class Coordinator implements AutoCloseable {
             Slot slot = slots[connection.node()];
             if (slot.connection == connection) {
                 slot.lost = connection.describe() + " " + connection.lostWhat();
+                slot.lostAtNanos = System.nanoTime();
                 if (!slot.ready && slot.unavailable == null && !closed) {
                     slot.unavailable = connection.describe() + " " + connection.lostWhat() + " before it was ready";
                 }
