@@ -38,8 +38,10 @@ class LocksBenchmarkIT {
         assertThat(report.text())
                 .contains("paper M tx/s", "model t_tx us", "RC / serializable", "2PC vote", "mailbox ping");
         List<String> remote = Files.readAllLines(out.resolve("locks-remote.csv"));
-        assertThat(remote).hasSize(1 + 2 + 1); // header, two points, the model's row
+        assertThat(remote).hasSize(1 + 2 + 2); // header, two points, the model's terms and the sweep's own
         assertThat(remote.get(0)).startsWith("remote %,tx/s,");
+        assertThat(remote.get(3)).startsWith("model,t_local ");
+        assertThat(remote.get(4)).startsWith("sweep's own,t_local ");
         List<String> isolation = Files.readAllLines(out.resolve("locks-isolation.csv"));
         assertThat(isolation).hasSize(1 + 2 + 1);
         byte[] png = Files.readAllBytes(out.resolve("locks-remote.png"));

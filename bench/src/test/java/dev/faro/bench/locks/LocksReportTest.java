@@ -49,7 +49,7 @@ class LocksReportTest {
     @Test
     void modelIsFittedFromTheLowestAndHighestRemoteRuns() {
         List<LocksResult> sweep = List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000));
-        TransactionModel model = LocksReport.fit(sweep);
+        TransactionModel model = RemoteSweepTable.fit(sweep);
         assertThat(model.localCommMicros()).isCloseTo(10.0, within(1e-9)); // (20.1 - 0.1) / 2
         assertThat(model.queueMicros()).isCloseTo(0.1, within(1e-9));
         assertThat(model.cleanUpMicros()).isCloseTo(7.0, within(1e-9));
@@ -83,13 +83,26 @@ class LocksReportTest {
                 calibrated(0, new ModelCalibration(4, 6, 20, 3)),
                 calibrated(10, new ModelCalibration(5, 8, 30, 4)),
                 calibrated(50, new ModelCalibration(100, 100, 100, 100))); // an outlier run
-        TransactionModel model = LocksReport.model(sweep);
+        TransactionModel model = RemoteSweepTable.model(sweep);
         assertThat(model.localCommMicros()).isCloseTo(2.5, within(1e-9)); // median 5 / 2
         assertThat(model.remoteCommMicros()).isCloseTo(4.0, within(1e-9));
         assertThat(model.voteMicros()).isCloseTo(30, within(1e-9));
         assertThat(model.cleanUpMicros()).isCloseTo(4, within(1e-9));
         assertThat(model.queueMicros()).as("the workload's queue time").isCloseTo(0.1, within(1e-9));
-        assertThat(LocksReport.remoteTable(sweep).format()).contains("t_local 2.50", "t_vote 30.0");
+        assertThat(RemoteSweepTable.remoteTable(sweep).format()).contains("t_local 2.50", "t_vote 30.0");
+    }
+
+    @Test
+    void aCalibratedSweepPrintsTheTermsItsOwnAgentsSawBesideTheMicroBenchmarks() {
+        List<LocksResult> sweep = List.of(
+                calibrated(0, new ModelCalibration(40, 60, 20, 30)),
+                calibrated(50, new ModelCalibration(40, 60, 20, 30)));
+        ResultTable table = RemoteSweepTable.remoteTable(sweep);
+        List<String> own = table.rows().getLast();
+        assertThat(own.getFirst()).isEqualTo("sweep's own");
+        TransactionModel fitted = RemoteSweepTable.fit(sweep);
+        assertThat(own).contains("t_local " + String.format(java.util.Locale.ROOT, "%.2f", fitted.localCommMicros()));
+        assertThat(table.rows().get(table.rows().size() - 2)).contains("model", "t_local 20.00");
     }
 
     @Test
@@ -115,7 +128,7 @@ class LocksReportTest {
                 90,
                 60,
                 200);
-        String text = LocksReport.contentionTable(List.of(quiet, hot)).format();
+        String text = LoadTables.contentionTable(List.of(quiet, hot)).format();
         assertThat(text).contains("queue us", "30.00", "hot %", "50");
         assertThat(base.withContention(1, 50).label()).contains("50% hot");
     }
@@ -123,14 +136,14 @@ class LocksReportTest {
     @Test
     void remoteTableHasThePapersColumnsBesideOurs() {
         ResultTable table =
-                LocksReport.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)));
+                RemoteSweepTable.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)));
         assertThat(table.format()).contains("paper M tx/s", "39.39", "13.99", "paper model t_tx us", "102.0", "model");
         assertThat(table.rows()).hasSize(3);
     }
 
     @Test
     void breakdownComparesMediansWithTheRoundTrip() {
-        ResultTable table = LocksReport.breakdownTable(result(50, 20_100, 30_100, 9_000));
+        ResultTable table = BreakdownTable.breakdownTable(result(50, 20_100, 30_100, 9_000));
         String text = table.format();
         assertThat(text).contains("2PC vote", "8.50", "waiting group", "0.13", "server processing", "0.38");
         // medians 15 and 25 µs against round trips of 20 and 30 µs
@@ -168,8 +181,8 @@ class LocksReportTest {
                 1,
                 1,
                 1);
-        String text =
-                LocksReport.isolationTable(List.of(serializable, readCommitted)).format();
+        String text = IsolationTables.isolationTable(List.of(serializable, readCommitted))
+                .format();
         assertThat(text).contains("RC / serializable", "1.80", "53.2", "27.9", "13.6", "24.5");
     }
 
@@ -202,7 +215,7 @@ class LocksReportTest {
                 1,
                 null,
                 levels);
-        ResultTable table = LocksReport.levelsTable(List.of(result));
+        ResultTable table = IsolationTables.levelsTable(List.of(result));
         assertThat(table.rows()).hasSize(TpccLockSets.LEVELS.size() + 1);
         assertThat(table.rows().getLast()).contains(WorkloadRunner.FIRST_LOCK);
         assertThat(table.rows().get(warehouse)).containsSubsequence("serializable", "warehouse row", "1.00", "0.00");
@@ -213,7 +226,7 @@ class LocksReportTest {
 
     @Test
     void remoteTableWeighsTheVoteByTheShareThatHoldsARemoteExclusiveLock() {
-        String text = LocksReport.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)))
+        String text = RemoteSweepTable.remoteTable(List.of(result(0, 20_100, 0, 0), result(50, 20_100, 30_100, 9_000)))
                 .format();
         // at 50 % remote, 1 - (1 - 0.5 / 5)^10 = 65.1 % of transactions hold a remote X lock
         assertThat(text).contains("model votes %", "65.1", "Eq.5.2 votes: model/meas.");

@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param seed seeds the fault injection
  * @param busyPolling servers never sleep when idle (spin, then yield), as the thesis's servers poll; false: they park
  *     for a few µs after a while without work, which leaves the CPU to others on small machines (tests)
+ * @param agentYield how long a waiting agent yields its core before it parks (spinning first): an answer that comes
+ *     while it yields costs a scheduling round, one that comes while it parks at least the kernel's timer slack
+ *     (~70 µs here); the thesis's agents, one per pinned core, never leave it
  */
 public record LockManagerOptions(
         DeadlockPolicy policy,
@@ -28,7 +31,8 @@ public record LockManagerOptions(
         double voteNoProbability,
         Duration maxInjectedDelay,
         long seed,
-        boolean busyPolling) {
+        boolean busyPolling,
+        Duration agentYield) {
 
     public LockManagerOptions {
         Objects.requireNonNull(policy, "policy is null");
@@ -36,6 +40,10 @@ public record LockManagerOptions(
         Objects.requireNonNull(responseTimeout, "responseTimeout is null");
         Objects.requireNonNull(probeInterval, "probeInterval is null");
         Objects.requireNonNull(maxInjectedDelay, "maxInjectedDelay is null");
+        Objects.requireNonNull(agentYield, "agentYield is null");
+        if (agentYield.isNegative()) {
+            throw new IllegalArgumentException("agentYield must not be negative: " + agentYield);
+        }
         if (lockTimeout.isNegative() || lockTimeout.isZero() || responseTimeout.compareTo(lockTimeout) <= 0) {
             throw new IllegalArgumentException("lockTimeout must be positive and below responseTimeout: lockTimeout="
                     + lockTimeout + ", responseTimeout=" + responseTimeout);
@@ -58,8 +66,12 @@ public record LockManagerOptions(
                 0,
                 Duration.ZERO,
                 1,
-                false);
+                false,
+                DEFAULT_AGENT_YIELD);
     }
+
+    /** An agent's yield before it parks unless set: about as long as a park costs, so a wait never costs two. */
+    public static final Duration DEFAULT_AGENT_YIELD = Duration.ofNanos(100_000);
 
     public LockManagerOptions withPolicy(DeadlockPolicy newPolicy) {
         return new LockManagerOptions(
@@ -70,7 +82,8 @@ public record LockManagerOptions(
                 voteNoProbability,
                 maxInjectedDelay,
                 seed,
-                busyPolling);
+                busyPolling,
+                agentYield);
     }
 
     public LockManagerOptions withLockTimeout(Duration timeout) {
@@ -82,22 +95,47 @@ public record LockManagerOptions(
                 voteNoProbability,
                 maxInjectedDelay,
                 seed,
-                busyPolling);
+                busyPolling,
+                agentYield);
     }
 
     public LockManagerOptions withResponseTimeout(Duration timeout) {
         return new LockManagerOptions(
-                policy, lockTimeout, timeout, probeInterval, voteNoProbability, maxInjectedDelay, seed, busyPolling);
+                policy,
+                lockTimeout,
+                timeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling,
+                agentYield);
     }
 
     public LockManagerOptions withProbeInterval(Duration interval) {
         return new LockManagerOptions(
-                policy, lockTimeout, responseTimeout, interval, voteNoProbability, maxInjectedDelay, seed, busyPolling);
+                policy,
+                lockTimeout,
+                responseTimeout,
+                interval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling,
+                agentYield);
     }
 
     public LockManagerOptions withBusyPolling(boolean value) {
         return new LockManagerOptions(
-                policy, lockTimeout, responseTimeout, probeInterval, voteNoProbability, maxInjectedDelay, seed, value);
+                policy,
+                lockTimeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                value,
+                agentYield);
     }
 
     public LockManagerOptions withFaults(double newVoteNoProbability, Duration newMaxInjectedDelay, long newSeed) {
@@ -109,6 +147,20 @@ public record LockManagerOptions(
                 newVoteNoProbability,
                 newMaxInjectedDelay,
                 newSeed,
-                busyPolling);
+                busyPolling,
+                agentYield);
+    }
+
+    public LockManagerOptions withAgentYield(Duration value) {
+        return new LockManagerOptions(
+                policy,
+                lockTimeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling,
+                value);
     }
 }

@@ -25,7 +25,6 @@ import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A lock-server agent (ETH19 §5.2.2): owns one range of the lock table and the data words of its locks (in registered
@@ -48,6 +47,11 @@ public final class LockServer implements GrantSink, AutoCloseable {
     private static final long KIND_SEND = 2L << 32;
     private static final long KIND_PROBE = 3L << 32;
     private static final long EXPIRE_INTERVAL_NS = 1_000_000L;
+    /** Busy polls before the first idle yield: none, as the agents' (see {@code TransactionAgent.SPINS}). */
+    private static final int IDLE_SPINS = 0;
+
+    private static final long IDLE_YIELD_NS = 100_000L;
+    private static final long IDLE_MAX_PARK_NS = 20_000L;
     private static final VarHandle LOCK_REQUESTS = counter("lockRequests");
     private static final VarHandle PROCESSING_NS = counter("processingNs");
     private static final VarHandle ABANDONED_AGENTS = counter("abandonedAgents");
@@ -163,21 +167,17 @@ public final class LockServer implements GrantSink, AutoCloseable {
     }
 
     private void run() {
-        int idle = 0;
+        Backoff backoff = new Backoff(IDLE_SPINS, busyPolling ? Long.MAX_VALUE : IDLE_YIELD_NS, IDLE_MAX_PARK_NS);
         try {
             while (running) {
                 long now = System.nanoTime();
                 int work = doWork(now);
                 if (work > 0) {
-                    idle = 0;
+                    backoff.reset();
                 } else if (injectedFailure != null) {
                     throw injectedFailure;
-                } else if (++idle < 200) {
-                    Thread.onSpinWait();
-                } else if (idle < 400 || busyPolling) {
-                    Thread.yield();
                 } else {
-                    LockSupport.parkNanos(20_000);
+                    backoff.idle();
                 }
             }
         } catch (Throwable t) {
