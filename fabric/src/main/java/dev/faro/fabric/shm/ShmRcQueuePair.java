@@ -164,6 +164,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             fail(request, sequence, CompletionStatus.REMOTE_OPERATION_ERROR);
             return DONE;
         }
+        contend(length);
         SharedMemory.copyLastWordLast(
                 source(request), sourceOffset(request), region, RegionDescriptor.DATA_OFFSET + claimed.offset, length);
         CompletionQueueDescriptor.offer(
@@ -194,6 +195,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         if (withImmediate && !QueuePairDescriptor.claimReceive(peerQueuePair, claimed)) {
             return RETRY_LATER;
         }
+        contend(length);
         SharedMemory.copyLastWordLast(
                 source(request),
                 sourceOffset(request),
@@ -217,6 +219,14 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         }
         completeSendIfSignaled(request, length, sequence);
         return DONE;
+    }
+
+    /** With the contention model on, waits until the switch lets {@code length} bytes through to the peer. */
+    private void contend(int length) {
+        PortContention contention = fabric.contention;
+        if (contention != null && PortContention.isModelled(length)) {
+            contention.awaitRelease(contention.admit(fabric.nodeFile(), peer.nodeFile(), length));
+        }
     }
 
     private int read(WorkRequest request, long sequence) {
