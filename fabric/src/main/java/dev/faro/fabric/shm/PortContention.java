@@ -1,7 +1,6 @@
 package dev.faro.fabric.shm;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,13 +21,15 @@ import java.util.function.LongSupplier;
  *       all but {@code inputBuffer} bytes of it: {@code release = max(start + L / bandwidth, portEnd − inputBuffer /
  *       bandwidth)}, and {@code egress[s] = release}. That is head-of-line blocking: while its message waits for a
  *       busy port, the input takes nothing else, whatever its destination;
- *   <li>is carried out at {@code release}: the posting thread (which moves the data on this fabric, as a NIC would)
- *       waits until then, copies, and publishes the completions.
+ *   <li>is carried out at {@code release}: until then it waits in its queue pair's deferred queue, as in a NIC's send
+ *       queue, with the requests behind it, and the posting thread goes on; a later post or the node's progress
+ *       agent (which looks every 20 µs while anything waits) then moves the data and publishes the completions.
  * </ol>
  * {@code egress} and {@code ingress} are words in each node's file ({@link NodeDescriptor}), read and advanced with
  * CAS by every node's posting threads, in {@link System#nanoTime()} (CLOCK_MONOTONIC on Linux: one clock for every
- * process of the host). Waiting parks, then spins the last {@link #SPIN_NANOS}. A model, not a switch: packets are
- * not interleaved within a message, and the wait lands on the posting thread rather than on a NIC queue.
+ * process of the host). A model, not a switch: packets are not interleaved within a message, and a request
+ * runs up to the progress agent's 20 µs (more on a loaded host) after its release, and the next request of its queue
+ * pair is admitted only then. Requests queued behind a held one are deferred too, so inline ones are copied (an allocation each).
  *
  * <p>Data path: allocation-free. Off (no option): never constructed, and the queue pairs test one null field.
  */
@@ -39,8 +40,6 @@ final class PortContention {
 
     /** The default input buffer per switch port: small, as switches' are. */
     static final long DEFAULT_INPUT_BUFFER_BYTES = 64 * 1024;
-
-    private static final long SPIN_NANOS = 50_000;
 
     private final double nanosPerByte;
     private final long inputBufferNanos;
@@ -123,18 +122,6 @@ final class PortContention {
             long egress = NodeDescriptor.egressFree(sender);
             if (egress - release >= 0 || NodeDescriptor.advanceEgress(sender, egress, release)) {
                 return release;
-            }
-        }
-    }
-
-    /** Waits until {@code clock} reaches {@code deadline}: parks, then spins the last {@link #SPIN_NANOS}. */
-    void awaitRelease(long deadline) {
-        long left;
-        while ((left = deadline - clock.getAsLong()) > 0) {
-            if (left > SPIN_NANOS) {
-                LockSupport.parkNanos(left - SPIN_NANOS);
-            } else {
-                Thread.onSpinWait();
             }
         }
     }

@@ -33,6 +33,12 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
 
     static final int RETRY_LATER = 1;
 
+    /**
+     * The contention model holds the request until its switch port lets it through ({@link PortContention}): retried
+     * like {@link #RETRY_LATER}, but its wait does not count against the receiver-not-ready timeout.
+     */
+    static final int WAIT_FOR_PORT = 2;
+
     final ShmFabric fabric;
     final ShmCompletionQueue sendCq;
     final ShmCompletionQueue receiveCq;
@@ -87,7 +93,10 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         this.deferredDeadlineNs = new long[depth];
     }
 
-    /** Runs one request now. Returns {@link #DONE} (completions published) or {@link #RETRY_LATER}. */
+    /**
+     * Runs one request now. Returns {@link #DONE} (completions published), {@link #RETRY_LATER} or {@link
+     * #WAIT_FOR_PORT}.
+     */
     abstract int execute(WorkRequest request, long sequence);
 
     /** Sets the state and mirrors it into the file for peers. Caller holds the send lock. */
@@ -122,8 +131,13 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         if (deferredCount > 0) {
             drainDeferred(System.nanoTime());
         }
-        if (deferredCount > 0 || execute(request, sequence) == RETRY_LATER) {
-            defer(request, sequence);
+        if (deferredCount > 0) {
+            defer(request, sequence, false);
+        } else {
+            int result = execute(request, sequence);
+            if (result != DONE) {
+                defer(request, sequence, result == RETRY_LATER);
+            }
         }
     }
 
@@ -216,7 +230,8 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         }
     }
 
-    private void defer(WorkRequest request, long sequence) {
+    /** @param receiverNotReady whether the request waits for a receive (counted), not for its turn or its port */
+    private void defer(WorkRequest request, long sequence, boolean receiverNotReady) {
         int slot = (deferredHead + deferredCount) % deferred.length;
         WorkRequest copy = deferred[slot].copyFrom(request);
         if (request.isInline()) {
@@ -229,7 +244,9 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         deferredDeadlineNs[slot] =
                 System.nanoTime() + fabric.config().receiverNotReadyTimeout().toNanos();
         deferredCount++;
-        fabric.countReceiverNotReady();
+        if (receiverNotReady) {
+            fabric.countReceiverNotReady();
+        }
         hasDeferredWork = true;
         fabric.wakeProgress();
     }
@@ -257,9 +274,14 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         while (deferredCount > 0 && state() == QueuePairState.READY) {
             WorkRequest request = deferred[deferredHead];
             long sequence = deferredSequence[deferredHead];
-            if (execute(request, sequence) == DONE) {
+            int result = execute(request, sequence);
+            if (result == DONE) {
                 popDeferred();
                 done++;
+            } else if (result == WAIT_FOR_PORT) {
+                deferredDeadlineNs[deferredHead] =
+                        nowNs + fabric.config().receiverNotReadyTimeout().toNanos();
+                break;
             } else if (nowNs - deferredDeadlineNs[deferredHead] > 0) {
                 // complete before popping: popping clears the queued copy of the request
                 completeSend(
