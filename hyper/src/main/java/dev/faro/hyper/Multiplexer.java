@@ -393,6 +393,9 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private boolean hasSendable() {
+        if (isScheduled()) {
+            return schedule.canSend(); // waiting for peers' phase words: park, do not spin
+        }
         for (int peer = 0; peer < nodes; peer++) {
             if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && hasCredit(peer)) {
                 return true;
@@ -545,7 +548,7 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private int postSends() {
-        if (config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy()) {
+        if (isScheduled()) {
             return schedule.doWork();
         }
         int work = 0;
@@ -555,6 +558,10 @@ public final class Multiplexer implements AutoCloseable {
         }
         startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
         return work;
+    }
+
+    private boolean isScheduled() {
+        return config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy();
     }
 
     /** The multiplexer's sends as the round-robin schedule sees them. */

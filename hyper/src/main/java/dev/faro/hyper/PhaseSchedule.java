@@ -56,6 +56,19 @@ final class PhaseSchedule {
         return phases;
     }
 
+    /** Whether a step would post a message now: the phase's target has queued messages and credit. */
+    boolean canSend() {
+        if (announced || sentInPhase >= quota) {
+            return false;
+        }
+        int target = target();
+        return !sends.queueEmpty(target) && sends.hasCredit(target);
+    }
+
+    private int target() {
+        return (int) ((self + 1 + phase % (nodes - 1)) % nodes);
+    }
+
     /** One step: returns the work done (messages posted, phase writes, phase changes). */
     int doWork() {
         int work = 0;
@@ -63,7 +76,7 @@ final class PhaseSchedule {
             if (!anyQueued() && !anyPeerPast(phase)) {
                 return 0;
             }
-            int target = (int) ((self + 1 + phase % (nodes - 1)) % nodes);
+            int target = target();
             int count = sends.sendFrom(target, quota - sentInPhase);
             sentInPhase += count;
             work += count;
