@@ -86,7 +86,7 @@ final class BenchHyperCommand implements Callable<Integer> {
             names = "--messages",
             paramLabel = "M",
             description = "V4: messages each node sends, >= 1 (default: ${DEFAULT-VALUE}; the paper's 1680).")
-    private int messages = 480;
+    private int messages = 240;
 
     @Option(
             names = "--message-size",
@@ -99,7 +99,7 @@ final class BenchHyperCommand implements Callable<Integer> {
             paramLabel = "SIZE",
             description = "V4: bytes per second of each link and switch port in the contention model (default:"
                     + " ${DEFAULT-VALUE}).")
-    private String portBandwidth = "256M";
+    private String portBandwidth = "64M";
 
     @Option(
             names = "--input-buffer",
