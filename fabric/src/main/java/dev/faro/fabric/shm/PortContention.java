@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * <p>A SEND or WRITE of {@code L} bytes (above {@link #MIN_MODELLED_BYTES}: smaller requests fit one packet, which a
  * switch interleaves with the rest, and pass unmodelled) from node {@code s} to node {@code d}:
  * <ol>
- *   <li>enters the switch when {@code s}'s link is free: {@code start = max(now, egress[s])};
+ *   <li>enters the switch at {@code start = now} once {@code s}'s link is free ({@code egress[s] <= now}; until then
+ *       it is not admitted and waits);
  *   <li>leaves through {@code d}'s output port after what the port holds already: {@code portEnd = max(start,
  *       ingress[d]) + L / bandwidth}, and {@code ingress[d] = portEnd}. Several senders to one node thus share its
  *       port's bandwidth, in arrival order;
@@ -98,9 +99,14 @@ final class PortContention {
         return length > MIN_MODELLED_BYTES;
     }
 
+    /** {@link #admit}'s answer when the sender's link is still busy: try again later. */
+    static final long NOT_ADMITTED = Long.MIN_VALUE;
+
     /**
-     * Reserves the sender's link and the destination's port for {@code length} bytes (steps 1–3 above) and returns
-     * the time at which the request may be carried out.
+     * Claims the sender's link if it is free now and reserves the destination's port for {@code length} bytes (steps
+     * 1–3 above); returns the time at which the request may be carried out, or {@link #NOT_ADMITTED} while the link
+     * is busy with an earlier request (of any queue pair of the sender). A port is thus reserved only by messages that
+     * have entered the switch, in the order they entered it.
      *
      * @param sender the sending node's file
      * @param destination the destination node's file
@@ -108,18 +114,21 @@ final class PortContention {
     long admit(MemorySegment sender, MemorySegment destination, int length) {
         long transfer = (long) (length * nanosPerByte);
         long now = clock.getAsLong();
-        long start = Math.max(now, NodeDescriptor.egressFree(sender));
+        long egress = NodeDescriptor.egressFree(sender);
+        if (egress - now > 0 || !NodeDescriptor.advanceEgress(sender, egress, now + transfer)) {
+            return NOT_ADMITTED;
+        }
         long portEnd;
         while (true) {
             long ingress = NodeDescriptor.ingressFree(destination);
-            portEnd = Math.max(start, ingress) + transfer;
+            portEnd = Math.max(now, ingress) + transfer;
             if (NodeDescriptor.advanceIngress(destination, ingress, portEnd)) {
                 break;
             }
         }
-        long release = Math.max(start + transfer, portEnd - inputBufferNanos);
+        long release = Math.max(now + transfer, portEnd - inputBufferNanos);
         while (true) {
-            long egress = NodeDescriptor.egressFree(sender);
+            egress = NodeDescriptor.egressFree(sender);
             if (egress - release >= 0 || NodeDescriptor.advanceEgress(sender, egress, release)) {
                 return release;
             }

@@ -250,7 +250,11 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             return true;
         }
         if (portRelease == 0) {
-            portRelease = contention.admit(fabric.nodeFile(), peer.nodeFile(), length);
+            long release = contention.admit(fabric.nodeFile(), peer.nodeFile(), length);
+            if (release == PortContention.NOT_ADMITTED) {
+                return false; // the node's link is busy: try again later
+            }
+            portRelease = release;
         }
         return System.nanoTime() - portRelease >= 0;
     }

@@ -72,9 +72,16 @@ class PortContentionTest {
             NodeDescriptor.advanceIngress(busy, NodeDescriptor.ingressFree(busy), 0);
             NodeDescriptor.advanceIngress(idle, NodeDescriptor.ingressFree(idle), 0);
             for (int i = 0; i < 3; i++) {
+                now = NodeDescriptor.egressFree(other);
                 model.admit(other, busy, MIB); // the port is reserved for 3 MiB
             }
+            now = 0;
             long first = model.admit(sender, busy, MIB);
+            now = first - 1;
+            assertThat(model.admit(sender, idle, MIB))
+                    .as("buffer %d: the link is busy until the blocked message is let go", buffer)
+                    .isEqualTo(PortContention.NOT_ADMITTED);
+            now = first;
             long second = model.admit(sender, idle, MIB);
             long portEnd = 4 * ONE_MIB_NANOS;
             assertThat(first)
@@ -96,6 +103,10 @@ class PortContentionTest {
                     .as("a round-robin phase: every port has one sender")
                     .isEqualTo(ONE_MIB_NANOS);
         }
+        assertThat(model.admit(nodes[1], nodes[0], MIB))
+                .as("a link is busy until its message is through")
+                .isEqualTo(PortContention.NOT_ADMITTED);
+        now = ONE_MIB_NANOS;
         long last = 0;
         for (int i = 1; i < 4; i++) {
             last = model.admit(nodes[i], nodes[0], MIB);
