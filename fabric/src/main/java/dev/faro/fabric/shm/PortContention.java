@@ -13,8 +13,9 @@ import java.util.function.LongSupplier;
  * <p>A SEND or WRITE of {@code L} bytes (above {@link #MIN_MODELLED_BYTES}: smaller requests fit one packet, which a
  * switch interleaves with the rest, and pass unmodelled) from node {@code s} to node {@code d}:
  * <ol>
- *   <li>enters the switch at {@code start = now} once {@code s}'s link is free ({@code egress[s] <= now}; until then
- *       it is not admitted and waits);
+ *   <li>enters the switch once {@code s}'s link is free ({@code egress[s] <= now}; until then it is not admitted and
+ *       waits), at {@code start = max(egress[s], posted)}: when the link became free or when it was posted,
+ *       whichever is later, however late a thread gets to it;
  *   <li>leaves through {@code d}'s output port after what the port holds already: {@code portEnd = max(start,
  *       ingress[d]) + L / bandwidth}, and {@code ingress[d] = portEnd}. Several senders to one node thus share its
  *       port's bandwidth, in arrival order;
@@ -29,8 +30,8 @@ import java.util.function.LongSupplier;
  * {@code egress} and {@code ingress} are words in each node's file ({@link NodeDescriptor}), read and advanced with
  * CAS by every node's posting threads, in {@link System#nanoTime()} (CLOCK_MONOTONIC on Linux: one clock for every
  * process of the host). A model, not a switch: packets are not interleaved within a message, and a request
- * runs up to the progress agent's 20 µs (more on a loaded host) after its release, and the next request of its queue
- * pair is admitted only then. Requests queued behind a held one are deferred too, so inline ones are copied (an allocation each).
+ * runs up to the progress agent's 20 µs (more on a loaded host) after its release, which delays its completions but
+ * not the model's clock (the next request starts at the release). Requests queued behind a held one are deferred too, so inline ones are copied (an allocation each).
  *
  * <p>Data path: allocation-free. Off (no option): never constructed, and the queue pairs test one null field.
  */
@@ -110,23 +111,31 @@ final class PortContention {
      *
      * @param sender the sending node's file
      * @param destination the destination node's file
+     * @param postedNs when the request was posted: one that waited for the link enters the switch when the link
+     *     became free ({@code max(egress[s], postedNs)}), however late a thread gets to it, so a loaded host's thread
+     *     scheduling does not slow the modelled link down
      */
-    long admit(MemorySegment sender, MemorySegment destination, int length) {
+    long admit(MemorySegment sender, MemorySegment destination, int length, long postedNs) {
         long transfer = (long) (length * nanosPerByte);
         long now = clock.getAsLong();
         long egress = NodeDescriptor.egressFree(sender);
-        if (egress - now > 0 || !NodeDescriptor.advanceEgress(sender, egress, now + transfer)) {
+        if (egress - now > 0) {
+            return NOT_ADMITTED;
+        }
+        // a request that waited for the link enters the switch when the link became free, not when a thread got to it
+        long start = Math.min(now, Math.max(egress, postedNs));
+        if (!NodeDescriptor.advanceEgress(sender, egress, start + transfer)) {
             return NOT_ADMITTED;
         }
         long portEnd;
         while (true) {
             long ingress = NodeDescriptor.ingressFree(destination);
-            portEnd = Math.max(now, ingress) + transfer;
+            portEnd = Math.max(start, ingress) + transfer;
             if (NodeDescriptor.advanceIngress(destination, ingress, portEnd)) {
                 break;
             }
         }
-        long release = Math.max(now + transfer, portEnd - inputBufferNanos);
+        long release = Math.max(start + transfer, portEnd - inputBufferNanos);
         while (true) {
             egress = NodeDescriptor.egressFree(sender);
             if (egress - release >= 0 || NodeDescriptor.advanceEgress(sender, egress, release)) {

@@ -57,6 +57,11 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
     private final WorkRequest[] deferred;
     private final long[] deferredSequence;
     private final long[] deferredDeadlineNs;
+    private final long[] deferredPostedNs;
+
+    /** When the request being executed (or deferred) was posted; guarded by {@link #sendLock}. */
+    long postedNs;
+
     private int deferredHead;
     private int deferredCount;
 
@@ -91,6 +96,7 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         }
         this.deferredSequence = new long[depth];
         this.deferredDeadlineNs = new long[depth];
+        this.deferredPostedNs = new long[depth];
     }
 
     /**
@@ -128,9 +134,11 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
             completeSend(request.requestId(), request.opcode(), 0, CompletionStatus.FLUSHED, sequence);
             return;
         }
+        long now = System.nanoTime();
         if (deferredCount > 0) {
-            drainDeferred(System.nanoTime());
+            drainDeferred(now);
         }
+        postedNs = now;
         if (deferredCount > 0) {
             defer(request, sequence, false);
         } else {
@@ -241,6 +249,7 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
             copy.inline(bytes.asSlice(0, request.length()));
         }
         deferredSequence[slot] = sequence;
+        deferredPostedNs[slot] = postedNs;
         deferredDeadlineNs[slot] =
                 System.nanoTime() + fabric.config().receiverNotReadyTimeout().toNanos();
         deferredCount++;
@@ -274,6 +283,7 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         while (deferredCount > 0 && state() == QueuePairState.READY) {
             WorkRequest request = deferred[deferredHead];
             long sequence = deferredSequence[deferredHead];
+            postedNs = deferredPostedNs[deferredHead];
             int result = execute(request, sequence);
             if (result == DONE) {
                 popDeferred();

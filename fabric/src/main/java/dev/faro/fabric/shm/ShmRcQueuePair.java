@@ -250,7 +250,7 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             return true;
         }
         if (portRelease == 0) {
-            long release = contention.admit(fabric.nodeFile(), peer.nodeFile(), length);
+            long release = contention.admit(fabric.nodeFile(), peer.nodeFile(), length, postedNs);
             if (release == PortContention.NOT_ADMITTED) {
                 return false; // the node's link is busy: try again later
             }

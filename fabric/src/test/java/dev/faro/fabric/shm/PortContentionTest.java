@@ -45,7 +45,7 @@ class PortContentionTest {
         for (int message = 0; message < 10; message++) {
             for (MemorySegment sender : new MemorySegment[] {a, b}) {
                 now = NodeDescriptor.egressFree(sender); // each sender posts its next message as soon as it may
-                long release = model.admit(sender, port, MIB);
+                long release = model.admit(sender, port, MIB, now);
                 assertThat(release)
                         .as("releases at one port follow admission order")
                         .isGreaterThan(lastRelease);
@@ -73,16 +73,16 @@ class PortContentionTest {
             NodeDescriptor.advanceIngress(idle, NodeDescriptor.ingressFree(idle), 0);
             for (int i = 0; i < 3; i++) {
                 now = NodeDescriptor.egressFree(other);
-                model.admit(other, busy, MIB); // the port is reserved for 3 MiB
+                model.admit(other, busy, MIB, now); // the port is reserved for 3 MiB
             }
             now = 0;
-            long first = model.admit(sender, busy, MIB);
+            long first = model.admit(sender, busy, MIB, now);
             now = first - 1;
-            assertThat(model.admit(sender, idle, MIB))
+            assertThat(model.admit(sender, idle, MIB, now))
                     .as("buffer %d: the link is busy until the blocked message is let go", buffer)
                     .isEqualTo(PortContention.NOT_ADMITTED);
             now = first;
-            long second = model.admit(sender, idle, MIB);
+            long second = model.admit(sender, idle, MIB, now);
             long portEnd = 4 * ONE_MIB_NANOS;
             assertThat(first)
                     .as("buffer %d: the blocked message is let go when all but the buffer has drained", buffer)
@@ -99,19 +99,38 @@ class PortContentionTest {
         MemorySegment[] nodes = {node(), node(), node(), node()};
         now = 0;
         for (int i = 0; i < 4; i++) {
-            assertThat(model.admit(nodes[i], nodes[(i + 1) % 4], MIB))
+            assertThat(model.admit(nodes[i], nodes[(i + 1) % 4], MIB, now))
                     .as("a round-robin phase: every port has one sender")
                     .isEqualTo(ONE_MIB_NANOS);
         }
-        assertThat(model.admit(nodes[1], nodes[0], MIB))
+        assertThat(model.admit(nodes[1], nodes[0], MIB, now))
                 .as("a link is busy until its message is through")
                 .isEqualTo(PortContention.NOT_ADMITTED);
         now = ONE_MIB_NANOS;
         long last = 0;
         for (int i = 1; i < 4; i++) {
-            last = model.admit(nodes[i], nodes[0], MIB);
+            last = model.admit(nodes[i], nodes[0], MIB, now);
         }
         assertThat(last).as("three senders to one port, after the phase").isEqualTo(ONE_MIB_NANOS + 3 * ONE_MIB_NANOS);
+    }
+
+    @Test
+    void aThreadGettingLateToAWaitingRequestDoesNotSlowTheLink() {
+        PortContention model = model(0);
+        MemorySegment sender = node();
+        MemorySegment port = node();
+        now = 0;
+        long posted = 0;
+        assertThat(model.admit(sender, port, MIB, posted)).isEqualTo(ONE_MIB_NANOS);
+        now = ONE_MIB_NANOS + 5_000_000; // the second request, posted at 0, is looked at 5 ms late
+        assertThat(model.admit(sender, port, MIB, posted))
+                .as("it entered the switch when the link became free")
+                .isEqualTo(2 * ONE_MIB_NANOS);
+        long idleUntil = 10 * ONE_MIB_NANOS;
+        now = idleUntil;
+        assertThat(model.admit(sender, port, MIB, idleUntil))
+                .as("a request posted on an idle link starts when posted")
+                .isEqualTo(idleUntil + ONE_MIB_NANOS);
     }
 
     @Test
