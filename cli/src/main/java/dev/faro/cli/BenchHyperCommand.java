@@ -95,6 +95,13 @@ final class BenchHyperCommand implements Callable<Integer> {
     private String messageSize = "512K";
 
     @Option(
+            names = "--receives-per-peer",
+            paramLabel = "R",
+            description = "V4: receives each multiplexer keeps posted per peer, the credit of a sender, in [1, 1024]"
+                    + " (default: ${DEFAULT-VALUE}, the transport's).")
+    private int receivesPerPeer = 8;
+
+    @Option(
             names = "--port-bandwidth",
             paramLabel = "SIZE",
             description = "V4: bytes per second of each link and switch port in the contention model (default:"
@@ -130,6 +137,7 @@ final class BenchHyperCommand implements Callable<Integer> {
                 nodes,
                 messages,
                 Math.toIntExact(ByteSizes.parse(messageSize)),
+                receivesPerPeer,
                 ByteSizes.parse(portBandwidth),
                 ByteSizes.parse(inputBuffer),
                 runs,

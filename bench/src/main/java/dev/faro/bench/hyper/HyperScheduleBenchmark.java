@@ -36,6 +36,7 @@ public final class HyperScheduleBenchmark {
     private final List<Integer> nodeCounts;
     private final int messagesPerNode;
     private final int messageBytes;
+    private final int receivesPerPeer;
     private final long portBandwidth;
     private final long inputBuffer;
     private final int runs;
@@ -43,6 +44,8 @@ public final class HyperScheduleBenchmark {
     private final Consumer<String> progress;
 
     /**
+     * @param receivesPerPeer receives each multiplexer keeps posted per peer: the credit a sender has toward a node
+     *     (returned by an 8-byte WRITE on the same queue pair as the returning node's data to it)
      * @param portBandwidth the {@code shm.port-bandwidth} of the contended runs, bytes per second
      * @param inputBuffer the {@code shm.input-buffer} of the contended runs, bytes
      */
@@ -50,6 +53,7 @@ public final class HyperScheduleBenchmark {
             List<Integer> nodeCounts,
             int messagesPerNode,
             int messageBytes,
+            int receivesPerPeer,
             long portBandwidth,
             long inputBuffer,
             int runs,
@@ -64,10 +68,11 @@ public final class HyperScheduleBenchmark {
             throw new IllegalArgumentException("messages per node, runs and the port bandwidth must be positive: "
                     + messagesPerNode + ", " + runs + ", " + portBandwidth);
         }
-        HyperConfig.defaults().withMessageBytes(messageBytes); // validates the size
+        HyperConfig.defaults().withMessageBytes(messageBytes).withReceivesPerPeer(receivesPerPeer); // validates
         this.nodeCounts = List.copyOf(nodeCounts);
         this.messagesPerNode = messagesPerNode;
         this.messageBytes = messageBytes;
+        this.receivesPerPeer = receivesPerPeer;
         this.portBandwidth = portBandwidth;
         this.inputBuffer = inputBuffer;
         this.runs = runs;
@@ -151,10 +156,12 @@ public final class HyperScheduleBenchmark {
         }
         String table = String.format(
                         Locale.ROOT,
-                        "VLDB16 V4: all-to-all vs round-robin scheduling, %d x %d KiB per node to all others, in-process"
-                                + " nodes over shm, median of %d alternated runs (slowest node's end of stream)%n",
+                        "VLDB16 V4: all-to-all vs round-robin scheduling, %d x %d KiB per node to all others, %d receives"
+                                + " posted per peer, in-process nodes over shm, median of %d alternated runs (slowest"
+                                + " node's end of stream)%n",
                         messagesPerNode,
                         messageBytes / 1024,
+                        receivesPerPeer,
                         runs)
                 + new ResultTable(columns, rows).format();
         Path csv = outputDirectory.resolve("hyper-v4.csv");
@@ -175,8 +182,10 @@ public final class HyperScheduleBenchmark {
 
     private ShuffleRound.Result round(int nodes, boolean contended, NetworkSchedule schedule)
             throws InterruptedException {
-        HyperConfig config =
-                HyperConfig.defaults().withMessageBytes(messageBytes).withSchedule(schedule);
+        HyperConfig config = HyperConfig.defaults()
+                .withMessageBytes(messageBytes)
+                .withReceivesPerPeer(receivesPerPeer)
+                .withSchedule(schedule);
         Map<String, String> options = contended
                 ? Map.of(
                         "shm.port-bandwidth",

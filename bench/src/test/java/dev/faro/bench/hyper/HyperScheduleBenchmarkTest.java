@@ -20,7 +20,7 @@ class HyperScheduleBenchmarkTest {
     void bothSchedulesWithAndWithoutTheContentionModel(@TempDir Path out) throws Exception {
         List<String> progress = new ArrayList<>();
         HyperScheduleBenchmark.Report report = new HyperScheduleBenchmark(
-                        List.of(3), 12, 64 * 1024, 64L << 20, 16 * 1024, 1, out, progress::add)
+                        List.of(3), 12, 64 * 1024, 8, 64L << 20, 16 * 1024, 1, out, progress::add)
                 .run();
         List<String> lines = Files.readAllLines(report.csvFile());
         assertThat(lines).hasSize(3);
@@ -46,9 +46,9 @@ class HyperScheduleBenchmarkTest {
 
     @Test
     void badParametersAreRefused(@TempDir Path out) {
-        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(9), 1, 512 * 1024, 1, 1, 1, out, m -> {}))
+        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(9), 1, 512 * 1024, 8, 1, 1, 1, out, m -> {}))
                 .hasMessageContaining("node counts must be in [2, 8]");
-        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(2), 0, 512 * 1024, 1, 1, 1, out, m -> {}))
+        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(2), 0, 512 * 1024, 8, 1, 1, 1, out, m -> {}))
                 .hasMessageContaining("must be positive");
     }
 }
