@@ -102,6 +102,14 @@ final class BenchHyperCommand implements Callable<Integer> {
     private int receivesPerPeer = 8;
 
     @Option(
+            names = "--posted-per-peer",
+            paramLabel = "P",
+            description = "V4: data messages a multiplexer keeps posted on a peer's queue pair at most, 0 for as"
+                    + " credit allows (default: ${DEFAULT-VALUE}: the credit it returns to that peer, a WRITE on the"
+                    + " same queue pair, then waits behind at most that many messages).")
+    private int postedPerPeer = 2;
+
+    @Option(
             names = "--port-bandwidth",
             paramLabel = "SIZE",
             description = "V4: bytes per second of each link and switch port in the contention model (default:"
@@ -138,6 +146,7 @@ final class BenchHyperCommand implements Callable<Integer> {
                 messages,
                 Math.toIntExact(ByteSizes.parse(messageSize)),
                 receivesPerPeer,
+                postedPerPeer,
                 ByteSizes.parse(portBandwidth),
                 ByteSizes.parse(inputBuffer),
                 runs,

@@ -397,11 +397,16 @@ public final class Multiplexer implements AutoCloseable {
             return schedule.canSend(); // waiting for peers' phase words: park, do not spin
         }
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && hasCredit(peer)) {
+            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && canPost(peer)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether a data message could be posted to {@code peer} now: credit, and below {@code postedPerPeer}. */
+    private boolean canPost(int peer) {
+        return hasCredit(peer) && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer());
     }
 
     private boolean hasCredit(int peer) {
@@ -582,6 +587,11 @@ public final class Multiplexer implements AutoCloseable {
         }
 
         @Override
+        public boolean canPost(int peer) {
+            return Multiplexer.this.canPost(peer);
+        }
+
+        @Override
         public int outstandingData(int peer) {
             return outstandingData[peer];
         }
@@ -638,7 +648,8 @@ public final class Multiplexer implements AutoCloseable {
         while (count < max
                 && (entry = queue.peek(EMPTY)) != EMPTY
                 && hasCredit(peer)
-                && outstanding[peer] < sendDepth - 2) {
+                && outstanding[peer] < sendDepth - 2
+                && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer())) {
             queue.poll(EMPTY);
             if (entry >= 0) {
                 Message message = pool.message(entry);

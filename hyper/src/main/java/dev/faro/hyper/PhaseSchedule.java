@@ -23,6 +23,9 @@ final class PhaseSchedule {
 
         boolean hasCredit(int peer);
 
+        /** Credit, and fewer data messages posted and not completed than the configured limit. */
+        boolean canPost(int peer);
+
         /** Data messages and end markers posted to {@code peer} and not completed. */
         int outstandingData(int peer);
 
@@ -62,7 +65,7 @@ final class PhaseSchedule {
             return false;
         }
         int target = target();
-        return !sends.queueEmpty(target) && sends.hasCredit(target);
+        return !sends.queueEmpty(target) && sends.canPost(target);
     }
 
     private int target() {

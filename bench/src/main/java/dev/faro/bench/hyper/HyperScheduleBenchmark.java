@@ -37,6 +37,7 @@ public final class HyperScheduleBenchmark {
     private final int messagesPerNode;
     private final int messageBytes;
     private final int receivesPerPeer;
+    private final int postedPerPeer;
     private final long portBandwidth;
     private final long inputBuffer;
     private final int runs;
@@ -46,6 +47,9 @@ public final class HyperScheduleBenchmark {
     /**
      * @param receivesPerPeer receives each multiplexer keeps posted per peer: the credit a sender has toward a node
      *     (returned by an 8-byte WRITE on the same queue pair as the returning node's data to it)
+     * @param postedPerPeer with the contention model: data messages a multiplexer keeps posted per peer at most (0: as
+     *     credit allows), see {@link HyperConfig#postedPerPeer()}; without the model nothing waits in a queue pair and
+     *     the transport's default (0) is used
      * @param portBandwidth the {@code shm.port-bandwidth} of the contended runs, bytes per second
      * @param inputBuffer the {@code shm.input-buffer} of the contended runs, bytes
      */
@@ -54,6 +58,7 @@ public final class HyperScheduleBenchmark {
             int messagesPerNode,
             int messageBytes,
             int receivesPerPeer,
+            int postedPerPeer,
             long portBandwidth,
             long inputBuffer,
             int runs,
@@ -68,11 +73,15 @@ public final class HyperScheduleBenchmark {
             throw new IllegalArgumentException("messages per node, runs and the port bandwidth must be positive: "
                     + messagesPerNode + ", " + runs + ", " + portBandwidth);
         }
-        HyperConfig.defaults().withMessageBytes(messageBytes).withReceivesPerPeer(receivesPerPeer); // validates
+        HyperConfig.defaults()
+                .withMessageBytes(messageBytes)
+                .withReceivesPerPeer(receivesPerPeer)
+                .withPostedPerPeer(postedPerPeer); // validates
         this.nodeCounts = List.copyOf(nodeCounts);
         this.messagesPerNode = messagesPerNode;
         this.messageBytes = messageBytes;
         this.receivesPerPeer = receivesPerPeer;
+        this.postedPerPeer = postedPerPeer;
         this.portBandwidth = portBandwidth;
         this.inputBuffer = inputBuffer;
         this.runs = runs;
@@ -157,11 +166,12 @@ public final class HyperScheduleBenchmark {
         String table = String.format(
                         Locale.ROOT,
                         "VLDB16 V4: all-to-all vs round-robin scheduling, %d x %d KiB per node to all others, %d receives"
-                                + " posted per peer, in-process nodes over shm, median of %d alternated runs (slowest"
+                                + " posted per peer, %s data messages posted per peer at most with the model, in-process nodes over shm, median of %d alternated runs (slowest"
                                 + " node's end of stream)%n",
                         messagesPerNode,
                         messageBytes / 1024,
                         receivesPerPeer,
+                        postedPerPeer == 0 ? "credit's" : Integer.toString(postedPerPeer),
                         runs)
                 + new ResultTable(columns, rows).format();
         Path csv = outputDirectory.resolve("hyper-v4.csv");
@@ -185,6 +195,7 @@ public final class HyperScheduleBenchmark {
         HyperConfig config = HyperConfig.defaults()
                 .withMessageBytes(messageBytes)
                 .withReceivesPerPeer(receivesPerPeer)
+                .withPostedPerPeer(contended ? postedPerPeer : 0) // without the model nothing waits in a queue pair
                 .withSchedule(schedule);
         Map<String, String> options = contended
                 ? Map.of(

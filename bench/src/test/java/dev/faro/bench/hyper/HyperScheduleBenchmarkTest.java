@@ -20,7 +20,7 @@ class HyperScheduleBenchmarkTest {
     void bothSchedulesWithAndWithoutTheContentionModel(@TempDir Path out) throws Exception {
         List<String> progress = new ArrayList<>();
         HyperScheduleBenchmark.Report report = new HyperScheduleBenchmark(
-                        List.of(3), 12, 64 * 1024, 8, 64L << 20, 16 * 1024, 1, out, progress::add)
+                        List.of(3), 12, 64 * 1024, 8, 2, 64L << 20, 16 * 1024, 1, out, progress::add)
                 .run();
         List<String> lines = Files.readAllLines(report.csvFile());
         assertThat(lines).hasSize(3);
@@ -32,10 +32,11 @@ class HyperScheduleBenchmarkTest {
     }
 
     @Test
-    void aRoundDeliversEveryByteAndRoundRobinSwitchesPhases() throws Exception {
+    void aRoundDeliversEveryByteAndRoundRobinSwitchesPhasesWithOneMessagePostedPerPeer() throws Exception {
         var config = dev.faro.hyper.HyperConfig.defaults()
                 .withMessageBytes(64 * 1024)
-                .withSchedule(dev.faro.hyper.NetworkSchedule.ROUND_ROBIN);
+                .withSchedule(dev.faro.hyper.NetworkSchedule.ROUND_ROBIN)
+                .withPostedPerPeer(1);
         try (InProcessHyperCluster cluster = new InProcessHyperCluster(
                 "hyper-v4-test", 4, config, java.util.Map.of("shm.port-bandwidth", "64m"), message -> {})) {
             ShuffleRound.Result result = new ShuffleRound(cluster, "x", 24).run();
@@ -46,9 +47,9 @@ class HyperScheduleBenchmarkTest {
 
     @Test
     void badParametersAreRefused(@TempDir Path out) {
-        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(9), 1, 512 * 1024, 8, 1, 1, 1, out, m -> {}))
+        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(9), 1, 512 * 1024, 8, 2, 1, 1, 1, out, m -> {}))
                 .hasMessageContaining("node counts must be in [2, 8]");
-        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(2), 0, 512 * 1024, 8, 1, 1, 1, out, m -> {}))
+        assertThatThrownBy(() -> new HyperScheduleBenchmark(List.of(2), 0, 512 * 1024, 8, 2, 1, 1, 1, out, m -> {}))
                 .hasMessageContaining("must be positive");
     }
 }
