@@ -59,7 +59,10 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
     private final long[] deferredDeadlineNs;
     private final long[] deferredPostedNs;
 
-    /** When the request being executed (or deferred) was posted; guarded by {@link #sendLock}. */
+    /**
+     * When the request being executed (or deferred) was posted (read from the clock only with the contention model
+     * on or behind deferred requests, 0 otherwise); guarded by {@link #sendLock}.
+     */
     long postedNs;
 
     private int deferredHead;
@@ -134,7 +137,7 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
             completeSend(request.requestId(), request.opcode(), 0, CompletionStatus.FLUSHED, sequence);
             return;
         }
-        long now = System.nanoTime();
+        long now = deferredCount > 0 || fabric.contention != null ? System.nanoTime() : 0; // read only when needed
         if (deferredCount > 0) {
             drainDeferred(now);
         }
