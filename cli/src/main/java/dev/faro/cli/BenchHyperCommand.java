@@ -1,6 +1,8 @@
 package dev.faro.cli;
 
+import dev.faro.bench.ByteSizes;
 import dev.faro.bench.hyper.HyperCountsBenchmark;
+import dev.faro.bench.hyper.HyperScheduleBenchmark;
 import dev.faro.bench.hyper.HyperSkewBenchmark;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code faro bench hyper}: wiring only. Runs {@link HyperCountsBenchmark} (VLDB16 V1) and {@link HyperSkewBenchmark}
- * (V2) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
+ * {@code faro bench hyper}: wiring only. Runs {@link HyperCountsBenchmark} (VLDB16 V1), {@link HyperSkewBenchmark}
+ * (V2) and {@link HyperScheduleBenchmark} (V4) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
  */
 @Command(
         name = "hyper",
@@ -28,8 +30,13 @@ import picocli.CommandLine.Spec;
                     + " hyper-v1.csv and hyper-v1.png under --out.",
             "V2: Zipf-distributed keys (--zipf, default the paper's 0.84) hash-partitioned as the shuffle does into"
                     + " n*t classic units vs n servers; the most loaded unit's expected input over its fair share,"
-                    + " for each node count and --key-domains (the paper at 6 x 40: classic > 2x, hybrid +2.8 %)."
-                    + " Writes hyper-v2.csv and hyper-v2.png."
+                    + " for each node count and --key-domains (the paper at 6 x 40: classic > 2x, hybrid +2.8 %%)."
+                    + " Writes hyper-v2.csv and hyper-v2.png.",
+            "V4 (not run by default): each node shuffles --messages messages of --message-size to all others"
+                    + " through its multiplexer, unscheduled all-to-all vs round-robin phases, with shm's switch"
+                    + " contention model (--port-bandwidth per link and port, --input-buffer, head-of-line blocking)"
+                    + " and without it (the gap should vanish); median of --runs alternated runs per node count (the"
+                    + " paper, Fig. 10b: +40 %% at 8 servers). Writes hyper-v4.csv and hyper-v4.png."
         })
 final class BenchHyperCommand implements Callable<Integer> {
 
@@ -59,7 +66,7 @@ final class BenchHyperCommand implements Callable<Integer> {
             names = "--experiments",
             paramLabel = "E",
             split = ",",
-            description = "Which experiments: v1, v2 (default: ${DEFAULT-VALUE}).")
+            description = "Which experiments: v1, v2, v4 (default: ${DEFAULT-VALUE}).")
     private List<String> experiments = List.of("v1", "v2");
 
     @Option(
@@ -75,6 +82,54 @@ final class BenchHyperCommand implements Callable<Integer> {
             description = "V2: distinct keys, each >= 1 (default: 1000000,600000000,1000000000).")
     private List<Long> keyDomains = List.of(1_000_000L, 600_000_000L, 1_000_000_000L);
 
+    @Option(
+            names = "--messages",
+            paramLabel = "M",
+            description = "V4: messages each node sends, >= 1 (default: ${DEFAULT-VALUE}; the paper's 1680).")
+    private int messages = 240;
+
+    @Option(
+            names = "--message-size",
+            paramLabel = "SIZE",
+            description = "V4: bytes per message, header included (default: ${DEFAULT-VALUE}, the paper's).")
+    private String messageSize = "512K";
+
+    @Option(
+            names = "--receives-per-peer",
+            paramLabel = "R",
+            description = "V4: receives each multiplexer keeps posted per peer, the credit of a sender, in [1, 1024]"
+                    + " (default: ${DEFAULT-VALUE}, the transport's).")
+    private int receivesPerPeer = 8;
+
+    @Option(
+            names = "--posted-per-peer",
+            paramLabel = "P",
+            description = "V4: data messages a multiplexer keeps posted on a peer's queue pair at most, 0 for as"
+                    + " credit allows (default: ${DEFAULT-VALUE}: the credit it returns to that peer, a WRITE on the"
+                    + " same queue pair, then waits behind at most that many messages).")
+    private int postedPerPeer = 2;
+
+    @Option(
+            names = "--port-bandwidth",
+            paramLabel = "SIZE",
+            description = "V4: bytes per second of each link and switch port in the contention model (default:"
+                    + " ${DEFAULT-VALUE}).")
+    private String portBandwidth = "64M";
+
+    @Option(
+            names = "--input-buffer",
+            paramLabel = "SIZE",
+            description = "V4: bytes each switch input port buffers in the contention model (default:"
+                    + " ${DEFAULT-VALUE}).")
+    private String inputBuffer = "64K";
+
+    @Option(
+            names = "--runs",
+            paramLabel = "R",
+            description = "V4: runs per schedule, node count and model, alternated; the median is shown (default:"
+                    + " ${DEFAULT-VALUE}).")
+    private int runs = 3;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = Path.of("results");
 
@@ -86,6 +141,17 @@ final class BenchHyperCommand implements Callable<Integer> {
                 () -> new HyperCountsBenchmark(nodes, threads, measuredThreads, outputDirectory, run.progress()));
         HyperSkewBenchmark skew = run.options(
                 () -> new HyperSkewBenchmark(nodes, threads, zipf, keyDomains, outputDirectory, run.progress()));
+        HyperScheduleBenchmark schedule = run.options(() -> new HyperScheduleBenchmark(
+                nodes,
+                messages,
+                Math.toIntExact(ByteSizes.parse(messageSize)),
+                receivesPerPeer,
+                postedPerPeer,
+                ByteSizes.parse(portBandwidth),
+                ByteSizes.parse(inputBuffer),
+                runs,
+                outputDirectory,
+                run.progress()));
         return run.run(out -> {
             List<Path> wrote = new ArrayList<>();
             if (chosen.contains("v1")) {
@@ -98,6 +164,11 @@ final class BenchHyperCommand implements Callable<Integer> {
                 out.print(report.table());
                 wrote.addAll(List.of(report.csvFile(), report.plotFile()));
             }
+            if (chosen.contains("v4")) {
+                HyperScheduleBenchmark.Report report = schedule.run();
+                out.print(report.table());
+                wrote.addAll(List.of(report.csvFile(), report.plotFile()));
+            }
             BenchRun.printWrote(out, wrote);
         });
     }
@@ -106,8 +177,8 @@ final class BenchHyperCommand implements Callable<Integer> {
         List<String> chosen = new ArrayList<>();
         for (String experiment : experiments) {
             String name = experiment.strip().toLowerCase(java.util.Locale.ROOT);
-            if (!name.equals("v1") && !name.equals("v2")) {
-                throw new IllegalArgumentException("unknown experiment '" + experiment + "': expected v1, v2");
+            if (!name.equals("v1") && !name.equals("v2") && !name.equals("v4")) {
+                throw new IllegalArgumentException("unknown experiment '" + experiment + "': expected v1, v2, v4");
             }
             chosen.add(name);
         }

@@ -29,7 +29,11 @@ class BenchHyperCommandTest {
                 "--nodes            | 9 | node counts must be in [2, 8]: 9",
                 "--threads          | 0 | threads must be positive",
                 "--measured-threads | 9 | threads must be positive and measured threads in [1, 8]",
-                "--experiments      | v3 | unknown experiment 'v3': expected v1, v2",
+                "--experiments      | v3 | unknown experiment 'v3': expected v1, v2, v4",
+                "--messages         | 0 | messages per node, runs and the port bandwidth must be positive",
+                "--runs             | 0 | messages per node, runs and the port bandwidth must be positive",
+                "--port-bandwidth   | fast | '''fast'' is not a byte size'",
+                "--message-size     | 10 | messageBytes must be in [96, 64 MiB]",
                 "--zipf             | -1 | the Zipf exponent must be finite and >= 0",
                 "--key-domains      | 0 | key domains must be positive: 0",
             })
@@ -53,6 +57,9 @@ class BenchHyperCommandTest {
                         "--out",
                         "V2",
                         "Zipf",
-                        "--key-domains");
+                        "--key-domains",
+                        "V4",
+                        "--port-bandwidth",
+                        "round-robin");
     }
 }

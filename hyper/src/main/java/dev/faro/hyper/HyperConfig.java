@@ -16,6 +16,10 @@ package dev.faro.hyper;
  * @param schedule unscheduled all-to-all, or round-robin phases
  * @param phaseQuota with {@link NetworkSchedule#ROUND_ROBIN}: messages a node sends per phase at most (8 in the
  *     paper)
+ * @param postedPerPeer data messages posted on one peer's queue pair and not completed yet, at most; 0: no limit
+ *     beyond credit (the default). On a link slower than the node (the {@code shm} contention model), what is
+ *     posted waits in the queue pair, and the credit this node returns to that peer (a WRITE on the same queue
+ *     pair) waits behind all of it; a small limit keeps credit returns prompt
  */
 public record HyperConfig(
         int messageBytes,
@@ -24,7 +28,8 @@ public record HyperConfig(
         int workerGroups,
         boolean busyPolling,
         NetworkSchedule schedule,
-        int phaseQuota) {
+        int phaseQuota,
+        int postedPerPeer) {
 
     /** The paper's message size. */
     public static final int DEFAULT_MESSAGE_BYTES = 512 * 1024;
@@ -47,6 +52,9 @@ public record HyperConfig(
         if (phaseQuota < 1) {
             throw new IllegalArgumentException("phaseQuota must be positive: phaseQuota=" + phaseQuota);
         }
+        if (postedPerPeer < 0) {
+            throw new IllegalArgumentException("postedPerPeer must not be negative: postedPerPeer=" + postedPerPeer);
+        }
     }
 
     /** The paper's quota of messages per phase. */
@@ -58,36 +66,61 @@ public record HyperConfig(
      * switch port is contended, which loopback has not).
      */
     public static HyperConfig defaults() {
-        return new HyperConfig(DEFAULT_MESSAGE_BYTES, 64, 8, 2, false, NetworkSchedule.ALL_TO_ALL, DEFAULT_PHASE_QUOTA);
+        return new HyperConfig(
+                DEFAULT_MESSAGE_BYTES, 64, 8, 2, false, NetworkSchedule.ALL_TO_ALL, DEFAULT_PHASE_QUOTA, 0);
     }
 
     public HyperConfig withMessageBytes(int bytes) {
-        return new HyperConfig(bytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, phaseQuota);
+        return new HyperConfig(
+                bytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, phaseQuota, postedPerPeer);
     }
 
     public HyperConfig withSendMessages(int messages) {
         return new HyperConfig(
-                messageBytes, messages, receivesPerPeer, workerGroups, busyPolling, schedule, phaseQuota);
+                messageBytes,
+                messages,
+                receivesPerPeer,
+                workerGroups,
+                busyPolling,
+                schedule,
+                phaseQuota,
+                postedPerPeer);
     }
 
     public HyperConfig withReceivesPerPeer(int receives) {
-        return new HyperConfig(messageBytes, sendMessages, receives, workerGroups, busyPolling, schedule, phaseQuota);
+        return new HyperConfig(
+                messageBytes, sendMessages, receives, workerGroups, busyPolling, schedule, phaseQuota, postedPerPeer);
     }
 
     public HyperConfig withWorkerGroups(int groups) {
-        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, groups, busyPolling, schedule, phaseQuota);
+        return new HyperConfig(
+                messageBytes, sendMessages, receivesPerPeer, groups, busyPolling, schedule, phaseQuota, postedPerPeer);
     }
 
     public HyperConfig withBusyPolling(boolean busy) {
-        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, workerGroups, busy, schedule, phaseQuota);
+        return new HyperConfig(
+                messageBytes, sendMessages, receivesPerPeer, workerGroups, busy, schedule, phaseQuota, postedPerPeer);
     }
 
     public HyperConfig withSchedule(NetworkSchedule newSchedule) {
         return new HyperConfig(
-                messageBytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, newSchedule, phaseQuota);
+                messageBytes,
+                sendMessages,
+                receivesPerPeer,
+                workerGroups,
+                busyPolling,
+                newSchedule,
+                phaseQuota,
+                postedPerPeer);
+    }
+
+    public HyperConfig withPostedPerPeer(int posted) {
+        return new HyperConfig(
+                messageBytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, phaseQuota, posted);
     }
 
     public HyperConfig withPhaseQuota(int quota) {
-        return new HyperConfig(messageBytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, quota);
+        return new HyperConfig(
+                messageBytes, sendMessages, receivesPerPeer, workerGroups, busyPolling, schedule, quota, postedPerPeer);
     }
 }

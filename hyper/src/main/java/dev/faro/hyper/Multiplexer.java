@@ -393,12 +393,20 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private boolean hasSendable() {
+        if (isScheduled()) {
+            return schedule.canSend(); // waiting for peers' phase words: park, do not spin
+        }
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && hasCredit(peer)) {
+            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && canPost(peer)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether a data message could be posted to {@code peer} now: credit, and below {@code postedPerPeer}. */
+    private boolean canPost(int peer) {
+        return hasCredit(peer) && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer());
     }
 
     private boolean hasCredit(int peer) {
@@ -545,7 +553,7 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private int postSends() {
-        if (config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy()) {
+        if (isScheduled()) {
             return schedule.doWork();
         }
         int work = 0;
@@ -555,6 +563,10 @@ public final class Multiplexer implements AutoCloseable {
         }
         startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
         return work;
+    }
+
+    private boolean isScheduled() {
+        return config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy();
     }
 
     /** The multiplexer's sends as the round-robin schedule sees them. */
@@ -572,6 +584,11 @@ public final class Multiplexer implements AutoCloseable {
         @Override
         public boolean hasCredit(int peer) {
             return Multiplexer.this.hasCredit(peer);
+        }
+
+        @Override
+        public boolean canPost(int peer) {
+            return Multiplexer.this.canPost(peer);
         }
 
         @Override
@@ -631,7 +648,8 @@ public final class Multiplexer implements AutoCloseable {
         while (count < max
                 && (entry = queue.peek(EMPTY)) != EMPTY
                 && hasCredit(peer)
-                && outstanding[peer] < sendDepth - 2) {
+                && outstanding[peer] < sendDepth - 2
+                && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer())) {
             queue.poll(EMPTY);
             if (entry >= 0) {
                 Message message = pool.message(entry);

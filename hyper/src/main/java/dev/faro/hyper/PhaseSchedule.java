@@ -23,6 +23,9 @@ final class PhaseSchedule {
 
         boolean hasCredit(int peer);
 
+        /** Credit, and fewer data messages posted and not completed than the configured limit. */
+        boolean canPost(int peer);
+
         /** Data messages and end markers posted to {@code peer} and not completed. */
         int outstandingData(int peer);
 
@@ -56,6 +59,19 @@ final class PhaseSchedule {
         return phases;
     }
 
+    /** Whether a step would post a message now: the phase's target has queued messages and credit. */
+    boolean canSend() {
+        if (announced || sentInPhase >= quota) {
+            return false;
+        }
+        int target = target();
+        return !sends.queueEmpty(target) && sends.canPost(target);
+    }
+
+    private int target() {
+        return (int) ((self + 1 + phase % (nodes - 1)) % nodes);
+    }
+
     /** One step: returns the work done (messages posted, phase writes, phase changes). */
     int doWork() {
         int work = 0;
@@ -63,7 +79,7 @@ final class PhaseSchedule {
             if (!anyQueued() && !anyPeerPast(phase)) {
                 return 0;
             }
-            int target = (int) ((self + 1 + phase % (nodes - 1)) % nodes);
+            int target = target();
             int count = sends.sendFrom(target, quota - sentInPhase);
             sentInPhase += count;
             work += count;

@@ -3,27 +3,18 @@ package dev.faro.bench.hyper;
 import dev.faro.bench.report.CsvWriter;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
-import dev.faro.fabric.Fabric;
-import dev.faro.fabric.FabricConfig;
-import dev.faro.fabric.Fabrics;
-import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import dev.faro.hyper.HyperConfig;
 import dev.faro.hyper.HyperTransport;
-import dev.faro.hyper.Multiplexer;
 import dev.faro.hyper.ParallelUnits;
-import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -153,28 +144,12 @@ public final class HyperCountsBenchmark {
 
     /** Starts {@code nodes} multiplexers in this process, runs one small repartition, sums their queue pairs. */
     private long measureQueuePairs(int nodes) throws InterruptedException {
-        Path directory;
-        try {
-            directory = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "faro-hyper-v1-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         HyperConfig config = HyperConfig.defaults().withMessageBytes(4096).withSendMessages(16);
-        List<Fabric> fabrics = new ArrayList<>();
-        List<Multiplexer> multiplexers = new ArrayList<>();
         ExecutorService pool = Executors.newCachedThreadPool();
-        try {
-            for (int node = 0; node < nodes; node++) {
-                Fabric fabric = Fabrics.open(
-                        FabricConfig.of("shm", "hyper-v1-" + node).withOption("shm.directory", directory.toString()));
-                fabrics.add(fabric);
-                multiplexers.add(new Multiplexer(fabric, node, nodes, config));
-            }
-            LocalPeerExchange.Group group = LocalPeerExchange.group(nodes, Duration.ofSeconds(60));
+        try (InProcessHyperCluster cluster = new InProcessHyperCluster("hyper-v1", nodes, config, Map.of(), progress)) {
             List<Future<?>> runs = new ArrayList<>();
             for (int node = 0; node < nodes; node++) {
-                HyperTransport transport = new HyperTransport(
-                        multiplexers.get(node), group.member(node), Duration.ofSeconds(60), ProgressSignal.NONE);
+                HyperTransport transport = cluster.transport(node);
                 runs.add(pool.submit(() -> {
                     exchangeOnce(transport, pool, nodes);
                     return null;
@@ -184,22 +159,14 @@ public final class HyperCountsBenchmark {
                 run.get(120, TimeUnit.SECONDS);
             }
             long queuePairs = 0;
-            for (Multiplexer multiplexer : multiplexers) {
-                queuePairs += multiplexer.queuePairs();
+            for (int node = 0; node < nodes; node++) {
+                queuePairs += cluster.multiplexer(node).queuePairs();
             }
             return queuePairs;
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("the measured exchange failed: " + e.getMessage(), e);
         } finally {
             pool.shutdownNow();
-            multiplexers.forEach(Multiplexer::close);
-            fabrics.forEach(Fabric::close);
-            try (var left = Files.walk(directory)) {
-                left.sorted(java.util.Comparator.reverseOrder())
-                        .forEach(path -> path.toFile().delete());
-            } catch (IOException e) {
-                progress.accept("could not remove " + directory + ": " + e.getMessage());
-            }
         }
     }
 

@@ -12,14 +12,19 @@ import java.lang.foreign.MemorySegment;
  *  +---------------+---------------+-------------------------------+
  *  |              pid              |  process start (epoch millis) |  16..31
  *  +-------------------------------+---------------+---------------+
- *  |    closed (int, release)      |                                  32..35
- *  +-------------------------------+
+ *  |    closed (int, release)      |   (unused)    |                  32..39
+ *  +-------------------------------+---------------+---------------+
+ *  |  ingress free (ns, CAS)       |  egress free (ns, CAS)        |  40..55
+ *  +-------------------------------+-------------------------------+
  * </pre>
  *
  * <p>Written once by the owning fabric before any other file of the node exists, except {@code closed}, which the
  * owner sets with release semantics when it closes. Read by peers (acquire on {@code closed}) to detect a closed
  * node, and by the stale-file sweep, which compares {@code pid} and the process start time with the live processes.
- * Little-endian (native order on the supported platforms).
+ * The two last words are used only by the contention model
+ * ({@link PortContention}): when this node's switch output port and its link into the switch are free again, in
+ * {@link System#nanoTime()}; every node's posting threads advance them with CAS. Little-endian (native order on the
+ * supported platforms).
  */
 final class NodeDescriptor {
 
@@ -32,6 +37,8 @@ final class NodeDescriptor {
     static final long PID_OFFSET = 16;
     static final long START_MILLIS_OFFSET = 24;
     static final long CLOSED_OFFSET = 32;
+    static final long INGRESS_FREE_OFFSET = 40;
+    static final long EGRESS_FREE_OFFSET = 48;
     static final long LENGTH = 64;
 
     static final String FILE_NAME = "node";
@@ -64,6 +71,22 @@ final class NodeDescriptor {
 
     static void markClosed(MemorySegment node) {
         SharedMemory.INT.setRelease(node, CLOSED_OFFSET, 1);
+    }
+
+    static long ingressFree(MemorySegment node) {
+        return (long) SharedMemory.LONG.getVolatile(node, INGRESS_FREE_OFFSET);
+    }
+
+    static boolean advanceIngress(MemorySegment node, long expected, long value) {
+        return SharedMemory.LONG.compareAndSet(node, INGRESS_FREE_OFFSET, expected, value);
+    }
+
+    static long egressFree(MemorySegment node) {
+        return (long) SharedMemory.LONG.getVolatile(node, EGRESS_FREE_OFFSET);
+    }
+
+    static boolean advanceEgress(MemorySegment node, long expected, long value) {
+        return SharedMemory.LONG.compareAndSet(node, EGRESS_FREE_OFFSET, expected, value);
     }
 
     /** The directory name of a node: {@code faro-} and the node id in 16 hex digits. */

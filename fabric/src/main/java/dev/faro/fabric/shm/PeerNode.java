@@ -70,6 +70,11 @@ final class PeerNode {
         return Optional.of(new PeerNode(node, directory, arena, nodeFile, populateRegions));
     }
 
+    /** The node's file ({@link NodeDescriptor}); mapped for as long as this view is open. */
+    MemorySegment nodeFile() {
+        return nodeFile;
+    }
+
     boolean isFailed() {
         return failed;
     }

@@ -70,16 +70,27 @@ final class ShmFabric extends AbstractFabric<ShmMemoryRegion, ShmCompletionQueue
     /** {@link ShmFabricProvider#POPULATE_IMPORTED_OPTION}. */
     private final boolean populateImported;
 
+    /** The switch-contention model ({@link ShmFabricProvider#PORT_BANDWIDTH_OPTION}); null when off. */
+    final PortContention contention;
+
     private ShmFabric(
             FabricConfig config, long node, Path base, Path directory, Arena nodeArena, MemorySegment nodeFile) {
         super(config, node, ShmFabricProvider.NAME, CAPABILITIES, ShmCompletionQueue.class);
         this.populateImported =
                 Boolean.parseBoolean(config.option(ShmFabricProvider.POPULATE_IMPORTED_OPTION, "false"));
+        this.contention = PortContention.fromOptions(
+                config.option(ShmFabricProvider.PORT_BANDWIDTH_OPTION, null),
+                config.option(ShmFabricProvider.INPUT_BUFFER_OPTION, null));
         this.nodeArena = nodeArena;
         this.base = base;
         this.directory = directory;
         this.nodeFile = nodeFile;
         this.progress = new ProgressAgent(this, config.nodeName());
+    }
+
+    /** This node's file ({@link NodeDescriptor}). */
+    MemorySegment nodeFile() {
+        return nodeFile;
     }
 
     static ShmFabric open(FabricConfig config) {

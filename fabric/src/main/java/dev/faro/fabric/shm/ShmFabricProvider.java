@@ -13,7 +13,8 @@ import java.util.Map;
  * through files in a shared-memory directory that every node maps.
  *
  * <p>Options: {@code shm.directory} — where node directories live (default {@code /dev/shm}; every node of one
- * cluster must use the same directory).
+ * cluster must use the same directory); {@link #POPULATE_IMPORTED_OPTION}; {@link #PORT_BANDWIDTH_OPTION} and
+ * {@link #INPUT_BUFFER_OPTION}, the switch-contention model (off by default).
  */
 public final class ShmFabricProvider implements FabricProvider {
 
@@ -28,6 +29,21 @@ public final class ShmFabricProvider implements FabricProvider {
      * use.
      */
     public static final String POPULATE_IMPORTED_OPTION = "shm.populate-imported";
+
+    /**
+     * Turns on the switch-contention model ({@link PortContention}) at this many bytes per second per link and per
+     * switch output port ({@code 1g}, {@code 256m}, or a plain number); unset (the default) or {@code 0}: off, and
+     * requests pay nothing for it. With it, several senders to one node share that node's port, and a sender whose
+     * message waits for a busy port sends nothing else meanwhile (head-of-line blocking). Every node of a cluster
+     * should be given the same value: each node applies it to what it sends.
+     */
+    public static final String PORT_BANDWIDTH_OPTION = "shm.port-bandwidth";
+
+    /**
+     * With {@link #PORT_BANDWIDTH_OPTION}: the bytes a switch input port buffers (default 64 KiB): the part of a
+     * message that may wait at a busy output port while its sender moves on.
+     */
+    public static final String INPUT_BUFFER_OPTION = "shm.input-buffer";
 
     @Override
     public String name() {

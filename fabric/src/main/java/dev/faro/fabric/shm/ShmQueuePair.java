@@ -33,6 +33,12 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
 
     static final int RETRY_LATER = 1;
 
+    /**
+     * The contention model holds the request until its switch port lets it through ({@link PortContention}): retried
+     * like {@link #RETRY_LATER}, but its wait does not count against the receiver-not-ready timeout.
+     */
+    static final int WAIT_FOR_PORT = 2;
+
     final ShmFabric fabric;
     final ShmCompletionQueue sendCq;
     final ShmCompletionQueue receiveCq;
@@ -51,6 +57,14 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
     private final WorkRequest[] deferred;
     private final long[] deferredSequence;
     private final long[] deferredDeadlineNs;
+    private final long[] deferredPostedNs;
+
+    /**
+     * When the request being executed (or deferred) was posted (read from the clock only with the contention model
+     * on or behind deferred requests, 0 otherwise); guarded by {@link #sendLock}.
+     */
+    long postedNs;
+
     private int deferredHead;
     private int deferredCount;
 
@@ -85,9 +99,13 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         }
         this.deferredSequence = new long[depth];
         this.deferredDeadlineNs = new long[depth];
+        this.deferredPostedNs = new long[depth];
     }
 
-    /** Runs one request now. Returns {@link #DONE} (completions published) or {@link #RETRY_LATER}. */
+    /**
+     * Runs one request now. Returns {@link #DONE} (completions published), {@link #RETRY_LATER} or {@link
+     * #WAIT_FOR_PORT}.
+     */
     abstract int execute(WorkRequest request, long sequence);
 
     /** Sets the state and mirrors it into the file for peers. Caller holds the send lock. */
@@ -119,11 +137,18 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
             completeSend(request.requestId(), request.opcode(), 0, CompletionStatus.FLUSHED, sequence);
             return;
         }
+        long now = deferredCount > 0 || fabric.contention != null ? System.nanoTime() : 0; // read only when needed
         if (deferredCount > 0) {
-            drainDeferred(System.nanoTime());
+            drainDeferred(now);
         }
-        if (deferredCount > 0 || execute(request, sequence) == RETRY_LATER) {
-            defer(request, sequence);
+        postedNs = now;
+        if (deferredCount > 0) {
+            defer(request, sequence, false);
+        } else {
+            int result = execute(request, sequence);
+            if (result != DONE) {
+                defer(request, sequence, result == RETRY_LATER);
+            }
         }
     }
 
@@ -216,7 +241,8 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         }
     }
 
-    private void defer(WorkRequest request, long sequence) {
+    /** @param receiverNotReady whether the request waits for a receive (counted), not for its turn or its port */
+    private void defer(WorkRequest request, long sequence, boolean receiverNotReady) {
         int slot = (deferredHead + deferredCount) % deferred.length;
         WorkRequest copy = deferred[slot].copyFrom(request);
         if (request.isInline()) {
@@ -226,10 +252,13 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
             copy.inline(bytes.asSlice(0, request.length()));
         }
         deferredSequence[slot] = sequence;
+        deferredPostedNs[slot] = postedNs;
         deferredDeadlineNs[slot] =
                 System.nanoTime() + fabric.config().receiverNotReadyTimeout().toNanos();
         deferredCount++;
-        fabric.countReceiverNotReady();
+        if (receiverNotReady) {
+            fabric.countReceiverNotReady();
+        }
         hasDeferredWork = true;
         fabric.wakeProgress();
     }
@@ -257,9 +286,15 @@ abstract sealed class ShmQueuePair extends AbstractQueuePair<ShmMemoryRegion> pe
         while (deferredCount > 0 && state() == QueuePairState.READY) {
             WorkRequest request = deferred[deferredHead];
             long sequence = deferredSequence[deferredHead];
-            if (execute(request, sequence) == DONE) {
+            postedNs = deferredPostedNs[deferredHead];
+            int result = execute(request, sequence);
+            if (result == DONE) {
                 popDeferred();
                 done++;
+            } else if (result == WAIT_FOR_PORT) {
+                deferredDeadlineNs[deferredHead] =
+                        nowNs + fabric.config().receiverNotReadyTimeout().toNanos();
+                break;
             } else if (nowNs - deferredDeadlineNs[deferredHead] > 0) {
                 // complete before popping: popping clears the queued copy of the request
                 completeSend(

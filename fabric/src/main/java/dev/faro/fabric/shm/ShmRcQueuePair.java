@@ -33,6 +33,12 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     /** The target region file of the request in flight, once known; guarded by sendLock. */
     private MemorySegment targetRegion;
 
+    /**
+     * With the contention model: when the switch lets the request at the head of this queue pair through ({@link
+     * PortContention#admit}), 0 before it is admitted; guarded by sendLock.
+     */
+    private long portRelease;
+
     /** The receive taken off the peer's ring by the request in flight; guarded by sendLock. */
     private final QueuePairDescriptor.ClaimedReceive claimed = new QueuePairDescriptor.ClaimedReceive();
 
@@ -78,6 +84,14 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
 
     @Override
     int execute(WorkRequest request, long sequence) {
+        int result = run(request, sequence);
+        if (result == DONE) {
+            portRelease = 0; // the next request is admitted afresh
+        }
+        return result;
+    }
+
+    private int run(WorkRequest request, long sequence) {
         if (peer.isFailed()) {
             fail(request, sequence, CompletionStatus.RETRY_EXCEEDED);
             return DONE;
@@ -137,10 +151,13 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
     }
 
     private int send(WorkRequest request, long sequence) {
+        int length = request.length();
+        if (!portAdmits(length)) {
+            return WAIT_FOR_PORT;
+        }
         if (!QueuePairDescriptor.claimReceive(peerQueuePair, claimed)) {
             return RETRY_LATER;
         }
-        int length = request.length();
         if (claimed.length < length) {
             CompletionQueueDescriptor.offer(
                     peerReceiveCq,
@@ -190,6 +207,9 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
             fail(request, sequence, CompletionStatus.REMOTE_ACCESS_ERROR);
             return DONE;
         }
+        if (!portAdmits(length)) {
+            return WAIT_FOR_PORT;
+        }
         boolean withImmediate = request.opcode() == Opcode.WRITE_WITH_IMMEDIATE;
         if (withImmediate && !QueuePairDescriptor.claimReceive(peerQueuePair, claimed)) {
             return RETRY_LATER;
@@ -217,6 +237,26 @@ final class ShmRcQueuePair extends ShmQueuePair implements RcQueuePair {
         }
         completeSendIfSignaled(request, length, sequence);
         return DONE;
+    }
+
+    /**
+     * Whether the switch lets {@code length} bytes through to the peer now: always without the contention model;
+     * with it, the request is admitted on its first try ({@link PortContention#admit}) and waits (deferred, as in a
+     * NIC's send queue, the posting thread going on) until its release.
+     */
+    private boolean portAdmits(int length) {
+        PortContention contention = fabric.contention;
+        if (contention == null || !PortContention.isModelled(length)) {
+            return true;
+        }
+        if (portRelease == 0) {
+            long release = contention.admit(fabric.nodeFile(), peer.nodeFile(), length, postedNs);
+            if (release == PortContention.NOT_ADMITTED) {
+                return false; // the node's link is busy: try again later
+            }
+            portRelease = release;
+        }
+        return System.nanoTime() - portRelease >= 0;
     }
 
     private int read(WorkRequest request, long sequence) {

@@ -32,6 +32,12 @@
  *                 ──publish own completion──►  A's cq-0
  * </pre>
  *
+ * <h2>Switch contention (an option)</h2>
+ * Loopback has no switch. With {@code shm.port-bandwidth} set, {@link dev.faro.fabric.shm.PortContention} models one:
+ * each node's link and output port carry that many bytes per second, senders to one node share its port, and a
+ * sender waiting for a busy port is blocked (head-of-line) beyond a small input buffer ({@code shm.input-buffer}).
+ * A SEND or WRITE waits in its queue pair until the model lets it through, then the data moves. Off by default.
+ *
  * <h2>Waiting and failure</h2>
  * A SEND that finds no receive is deferred and retried (by later posts and the node's {@link
  * dev.faro.fabric.shm.ProgressAgent}) until {@code receiverNotReadyTimeout}, then fails with
