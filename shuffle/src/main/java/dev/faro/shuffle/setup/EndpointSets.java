@@ -1,0 +1,299 @@
+package dev.faro.shuffle.setup;
+
+import dev.faro.fabric.Fabric;
+import dev.faro.fabric.bootstrap.PeerExchange;
+import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.endpoint.EndpointImplementation;
+import dev.faro.shuffle.endpoint.TransmissionGroups;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A node's endpoint sets that outlive their shuffles: one shuffle's {@link NodeEndpoints} (the design's queue pairs,
+ * queues, registered memory and buffer pool), kept after the shuffle ended and taken by a later shuffle of the same
+ * shape (design and configuration, transmission groups, nodes) instead of opening new ones (TODS19's OPEN, the
+ * design's dominant cost for a small query). Each shuffle still has its own endpoints for its duration, with the
+ * design's credits, queues and protocol: SE one per node and side, ME one per thread.
+ *
+ * <p>Agreement: a set is one endpoint per node, wired to each other; every node must take the same set for a shuffle,
+ * and only once every node's side of it has ended its previous stream ({@link NodeEndpoints#recycle}), so that no
+ * message or credit of that stream can reach a reset endpoint. {@link #open} therefore gathers, once per shuffle,
+ * every node's free sets of the shape (reserved meanwhile, so that concurrent opens never offer the same set), the
+ * sets it discarded, its next set id and its instance (a random number per pool: a restarted worker has a new one);
+ * it takes the lowest set free at every node, or else opens a new set with the next id. A set whose shuffle failed at
+ * any node is closed there and named in that node's next gathers, and the other nodes close their side of it; a set
+ * made with another instance of a node is closed.
+ *
+ * <p>Only the Send/Receive designs (RC and UD) reset their endpoints; the other designs open per shuffle as before.
+ * Coordination code; thread-safe.
+ */
+public final class EndpointSets implements AutoCloseable {
+
+    private final long instance = new SecureRandom().nextLong();
+    private final Map<Shape, List<Entry>> free = new LinkedHashMap<>();
+    private final Set<Long> discarded = new HashSet<>();
+    private final Set<Entry> leased = new HashSet<>();
+    private long nextId;
+    private long opened;
+    private long reused;
+    private boolean closed;
+
+    /** Whether shuffles of {@code config}'s design can reuse endpoint sets (its endpoints reset themselves). */
+    public static boolean reusable(EndpointConfig config) {
+        EndpointImplementation implementation = config.design().implementation();
+        return implementation == EndpointImplementation.RC_TWO_SIDED
+                || implementation == EndpointImplementation.UD_TWO_SIDED;
+    }
+
+    /**
+     * This node's endpoints of one shuffle: a free set of the shape that every node offers, restarted, or a new set
+     * ({@link EndpointFactory#open}). Collective, like {@link EndpointFactory#open}. Close the lease when the shuffle
+     * is done: it keeps the set when its streams ended cleanly, and closes it otherwise.
+     */
+    public Lease open(
+            Fabric fabric, PeerExchange peers, String shuffleName, EndpointConfig config, TransmissionGroups groups) {
+        Shape shape = new Shape(config, groups.toString(), peers.nodes(), peers.nodeIndex());
+        List<Entry> offered;
+        long[] dead;
+        long myNext;
+        synchronized (this) {
+            checkOpen();
+            offered = free.getOrDefault(shape, List.of());
+            free.remove(shape);
+            dead = discarded.stream().mapToLong(Long::longValue).toArray();
+            myNext = nextId;
+        }
+        Entry chosen = null;
+        try {
+            byte[][] all = peers.allGather(shuffleName + "/endpoint-sets", encode(offered, dead, myNext));
+            long[] instances = new long[all.length];
+            long next = 0;
+            Set<Long> common = null;
+            Set<Long> deadAnywhere = new HashSet<>();
+            for (int node = 0; node < all.length; node++) {
+                ByteBuffer in = ByteBuffer.wrap(all[node]);
+                instances[node] = in.getLong();
+                next = Math.max(next, in.getLong());
+                Set<Long> ids = new HashSet<>();
+                for (int i = in.getInt(); i > 0; i--) {
+                    ids.add(in.getLong());
+                }
+                for (int i = in.getInt(); i > 0; i--) {
+                    deadAnywhere.add(in.getLong());
+                }
+                if (common == null) {
+                    common = ids;
+                } else {
+                    common.retainAll(ids);
+                }
+            }
+            List<Entry> keep = new ArrayList<>();
+            for (Entry entry : offered) {
+                boolean usable = !deadAnywhere.contains(entry.id) && Arrays.equals(entry.instances, instances);
+                if (!usable) {
+                    closeQuietly(entry);
+                } else if (common.contains(entry.id) && (chosen == null || entry.id < chosen.id)) {
+                    if (chosen != null) {
+                        keep.add(chosen);
+                    }
+                    chosen = entry;
+                } else {
+                    keep.add(entry);
+                }
+            }
+            synchronized (this) {
+                nextId = Math.max(nextId, next + (chosen == null ? 1 : 0));
+                if (closed) {
+                    keep.forEach(EndpointSets::closeQuietly);
+                } else if (!keep.isEmpty()) {
+                    free.computeIfAbsent(shape, unused -> new ArrayList<>()).addAll(keep);
+                }
+            }
+            if (chosen == null) {
+                NodeEndpoints endpoints = EndpointFactory.open(fabric, peers, shuffleName, config, groups);
+                chosen = new Entry(next, shape, instances, endpoints);
+                synchronized (this) {
+                    opened++;
+                }
+            } else {
+                chosen.endpoints.restart();
+                synchronized (this) {
+                    reused++;
+                }
+            }
+            synchronized (this) {
+                leased.add(chosen);
+            }
+            return new Lease(chosen);
+        } catch (RuntimeException e) {
+            if (chosen != null) {
+                discard(chosen, e);
+            }
+            synchronized (this) {
+                // offered sets this open neither kept nor chose: gone with the failure
+                for (Entry entry : offered) {
+                    if (entry != chosen && !free.getOrDefault(shape, List.of()).contains(entry)) {
+                        discarded.add(entry.id);
+                        closeQuietly(entry);
+                    }
+                }
+            }
+            throw e;
+        }
+    }
+
+    private byte[] encode(List<Entry> offered, long[] dead, long next) {
+        ByteBuffer out = ByteBuffer.allocate(8 + 8 + 4 + 8 * offered.size() + 4 + 8 * dead.length);
+        out.putLong(instance).putLong(next).putInt(offered.size());
+        for (Entry entry : offered) {
+            out.putLong(entry.id);
+        }
+        out.putInt(dead.length);
+        for (long id : dead) {
+            out.putLong(id);
+        }
+        return out.array();
+    }
+
+    /** Sets opened new and sets reused, since this node started. */
+    public synchronized long opened() {
+        return opened;
+    }
+
+    public synchronized long reused() {
+        return reused;
+    }
+
+    /** Free sets kept now (all shapes). */
+    public synchronized int freeSets() {
+        return free.values().stream().mapToInt(List::size).sum();
+    }
+
+    private void giveBack(Entry entry) {
+        boolean kept;
+        try {
+            kept = entry.endpoints.recycle();
+        } catch (RuntimeException e) {
+            discard(entry, e);
+            throw e;
+        }
+        if (!kept) {
+            discard(entry, null);
+            return;
+        }
+        synchronized (this) {
+            leased.remove(entry);
+            if (!closed) {
+                free.computeIfAbsent(entry.shape, unused -> new ArrayList<>()).add(entry);
+                return;
+            }
+        }
+        entry.endpoints.close();
+    }
+
+    private void discard(Entry entry, RuntimeException cause) {
+        synchronized (this) {
+            leased.remove(entry);
+            discarded.add(entry.id);
+        }
+        try {
+            entry.endpoints.close();
+        } catch (RuntimeException e) {
+            if (cause != null) {
+                cause.addSuppressed(e);
+            } else {
+                throw e;
+            }
+        }
+    }
+
+    private static void closeQuietly(Entry entry) {
+        try {
+            entry.endpoints.close();
+        } catch (RuntimeException ignored) {
+            // a set another node discarded: its peers' queue pairs are gone, so its close may fail
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the node has stopped; no shuffle can open endpoints");
+        }
+    }
+
+    /** Closes every free set; a set still leased is closed when its shuffle gives it back. */
+    @Override
+    public void close() {
+        List<Entry> toClose = new ArrayList<>();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            free.values().forEach(toClose::addAll);
+            free.clear();
+        }
+        toClose.forEach(EndpointSets::closeQuietly);
+    }
+
+    /** One shuffle's use of a set: its endpoints, until {@link #close}. */
+    public final class Lease implements AutoCloseable {
+        private final Entry entry;
+        private boolean done;
+
+        private Lease(Entry entry) {
+            this.entry = entry;
+        }
+
+        public NodeEndpoints endpoints() {
+            return entry.endpoints;
+        }
+
+        /** The set's id, the same at every node. */
+        public long setId() {
+            return entry.id;
+        }
+
+        /** Ends the shuffle: the set is kept when every endpoint recycled, else closed (and named to the peers). */
+        @Override
+        public void close() {
+            if (done) {
+                return;
+            }
+            done = true;
+            giveBack(entry);
+        }
+
+        /** Closes the set without trying to keep it (the shuffle failed). */
+        public void discard() {
+            if (done) {
+                return;
+            }
+            done = true;
+            EndpointSets.this.discard(entry, null);
+        }
+    }
+
+    private record Shape(EndpointConfig config, String groups, int nodes, int self) {}
+
+    private static final class Entry {
+        final long id;
+        final Shape shape;
+        final long[] instances;
+        final NodeEndpoints endpoints;
+
+        Entry(long id, Shape shape, long[] instances, NodeEndpoints endpoints) {
+            this.id = id;
+            this.shape = shape;
+            this.instances = instances;
+            this.endpoints = endpoints;
+        }
+    }
+}
