@@ -31,7 +31,8 @@ import java.util.Set;
  * any node is closed there and named in that node's next gathers, and the other nodes close their side of it; a set
  * made with another instance of a node is closed.
  *
- * <p>Only the Send/Receive designs (RC and UD) reset their endpoints; the other designs open per shuffle as before.
+ * <p>The Send/Receive designs (RC and UD) and the READ designs reset their endpoints; the WRITE designs open per
+ * shuffle as before.
  * Coordination code; thread-safe.
  */
 public final class EndpointSets implements AutoCloseable {
@@ -49,7 +50,8 @@ public final class EndpointSets implements AutoCloseable {
     public static boolean reusable(EndpointConfig config) {
         EndpointImplementation implementation = config.design().implementation();
         return implementation == EndpointImplementation.RC_TWO_SIDED
-                || implementation == EndpointImplementation.UD_TWO_SIDED;
+                || implementation == EndpointImplementation.UD_TWO_SIDED
+                || implementation == EndpointImplementation.RC_READ;
     }
 
     /**

@@ -57,7 +57,7 @@ class EndpointSetReuseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR"})
+    @ValueSource(strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD"})
     void consecutiveExchangesAndQueriesReuseOneSetExactlyOnce(String name) throws Exception {
         EndpointDesign design = EndpointDesign.valueOf(name);
         List<Node> nodes = nodes(design);
@@ -94,7 +94,7 @@ class EndpointSetReuseTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"MESQ_SR", "SEMQ_SR"})
+    @ValueSource(strings = {"MESQ_SR", "SEMQ_SR", "SEMQ_RD"})
     void aFailedExchangeDoesNotPoisonTheNextQuery(String name) throws Exception {
         EndpointDesign design = EndpointDesign.valueOf(name);
         List<Node> nodes = nodes(design);
