@@ -72,13 +72,66 @@ public final class EndpointSets implements AutoCloseable {
             dead = discarded.stream().mapToLong(Long::longValue).toArray();
             myNext = nextId;
         }
-        Entry chosen = null;
+        byte[][] all;
         try {
-            byte[][] all = peers.allGather(shuffleName + "/endpoint-sets", encode(offered, dead, myNext));
+            all = peers.allGather(shuffleName + "/endpoint-sets", encode(offered, dead, myNext));
+        } catch (RuntimeException e) {
+            // the peers may have taken one of them, or may not have: none can be trusted any more
+            offered.forEach(this::discardQuietly);
+            throw e;
+        }
+        Agreement agreement = Agreement.of(all);
+        Entry chosen = null;
+        List<Entry> keep = new ArrayList<>();
+        for (Entry entry : offered) {
+            if (agreement.dead.contains(entry.id) || !Arrays.equals(entry.instances, agreement.instances)) {
+                closeQuietly(entry); // a node discarded it, or it was made with another instance of a node
+            } else if (agreement.common.contains(entry.id) && (chosen == null || entry.id < chosen.id)) {
+                if (chosen != null) {
+                    keep.add(chosen);
+                }
+                chosen = entry;
+            } else {
+                keep.add(entry);
+            }
+        }
+        synchronized (this) {
+            nextId = Math.max(nextId, agreement.next + (chosen == null ? 1 : 0));
+            if (closed) {
+                keep.forEach(EndpointSets::closeQuietly);
+            } else if (!keep.isEmpty()) {
+                free.computeIfAbsent(shape, unused -> new ArrayList<>()).addAll(keep);
+            }
+        }
+        if (chosen == null) {
+            NodeEndpoints endpoints = EndpointFactory.open(fabric, peers, shuffleName, config, groups);
+            chosen = new Entry(agreement.next, shape, agreement.instances, endpoints);
+            synchronized (this) {
+                opened++;
+                leased.add(chosen);
+            }
+            return new Lease(chosen);
+        }
+        synchronized (this) {
+            reused++;
+            leased.add(chosen);
+        }
+        try {
+            chosen.endpoints.restart();
+        } catch (RuntimeException e) {
+            discard(chosen, e);
+            throw e;
+        }
+        return new Lease(chosen);
+    }
+
+    /** What every node said in an open's gather: instances, the next free id, the ids free everywhere, the dead. */
+    private record Agreement(long[] instances, long next, Set<Long> common, Set<Long> dead) {
+        static Agreement of(byte[][] all) {
             long[] instances = new long[all.length];
             long next = 0;
             Set<Long> common = null;
-            Set<Long> deadAnywhere = new HashSet<>();
+            Set<Long> dead = new HashSet<>();
             for (int node = 0; node < all.length; node++) {
                 ByteBuffer in = ByteBuffer.wrap(all[node]);
                 instances[node] = in.getLong();
@@ -88,7 +141,7 @@ public final class EndpointSets implements AutoCloseable {
                     ids.add(in.getLong());
                 }
                 for (int i = in.getInt(); i > 0; i--) {
-                    deadAnywhere.add(in.getLong());
+                    dead.add(in.getLong());
                 }
                 if (common == null) {
                     common = ids;
@@ -96,59 +149,15 @@ public final class EndpointSets implements AutoCloseable {
                     common.retainAll(ids);
                 }
             }
-            List<Entry> keep = new ArrayList<>();
-            for (Entry entry : offered) {
-                boolean usable = !deadAnywhere.contains(entry.id) && Arrays.equals(entry.instances, instances);
-                if (!usable) {
-                    closeQuietly(entry);
-                } else if (common.contains(entry.id) && (chosen == null || entry.id < chosen.id)) {
-                    if (chosen != null) {
-                        keep.add(chosen);
-                    }
-                    chosen = entry;
-                } else {
-                    keep.add(entry);
-                }
-            }
-            synchronized (this) {
-                nextId = Math.max(nextId, next + (chosen == null ? 1 : 0));
-                if (closed) {
-                    keep.forEach(EndpointSets::closeQuietly);
-                } else if (!keep.isEmpty()) {
-                    free.computeIfAbsent(shape, unused -> new ArrayList<>()).addAll(keep);
-                }
-            }
-            if (chosen == null) {
-                NodeEndpoints endpoints = EndpointFactory.open(fabric, peers, shuffleName, config, groups);
-                chosen = new Entry(next, shape, instances, endpoints);
-                synchronized (this) {
-                    opened++;
-                }
-            } else {
-                chosen.endpoints.restart();
-                synchronized (this) {
-                    reused++;
-                }
-            }
-            synchronized (this) {
-                leased.add(chosen);
-            }
-            return new Lease(chosen);
-        } catch (RuntimeException e) {
-            if (chosen != null) {
-                discard(chosen, e);
-            }
-            synchronized (this) {
-                // offered sets this open neither kept nor chose: gone with the failure
-                for (Entry entry : offered) {
-                    if (entry != chosen && !free.getOrDefault(shape, List.of()).contains(entry)) {
-                        discarded.add(entry.id);
-                        closeQuietly(entry);
-                    }
-                }
-            }
-            throw e;
+            return new Agreement(instances, next, common == null ? Set.of() : common, dead);
         }
+    }
+
+    private void discardQuietly(Entry entry) {
+        synchronized (this) {
+            discarded.add(entry.id);
+        }
+        closeQuietly(entry);
     }
 
     private byte[] encode(List<Entry> offered, long[] dead, long next) {
