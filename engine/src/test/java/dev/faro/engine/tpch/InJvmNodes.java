@@ -13,6 +13,8 @@ import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.setup.EndpointSets;
+import dev.faro.shuffle.transport.BuiltInTransports;
 import dev.faro.shuffle.transport.ExchangeTransport;
 import dev.faro.shuffle.transport.ExchangeTransports;
 import dev.faro.shuffle.transport.TransportNode;
@@ -102,6 +104,18 @@ final class InJvmNodes implements AutoCloseable {
             }
         }
         return done.getFirst();
+    }
+
+    /** Node {@code node}'s endpoint sets, which the designs keep across exchanges and queries. */
+    EndpointSets endpointSets(int node) {
+        return new TransportNode(
+                        fabrics.get(node),
+                        LocalPeerExchange.group(1, Duration.ofSeconds(1)).member(0),
+                        SECRET,
+                        EndpointConfig.DEFAULT_STALL_TIMEOUT,
+                        progress.get(node),
+                        shared.get(node))
+                .shared(BuiltInTransports.ENDPOINT_SETS, EndpointSets.class, EndpointSets::new);
     }
 
     @Override
