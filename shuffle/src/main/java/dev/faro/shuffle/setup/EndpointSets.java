@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,10 +38,20 @@ import java.util.Set;
  */
 public final class EndpointSets implements AutoCloseable {
 
+    /**
+     * Free sets kept per shape: a query keeps as many as it has exchanges of the shape open at once (each set holds its
+     * design's registered buffers); beyond, the longest unused is closed.
+     */
+    public static final int MAX_FREE_PER_SHAPE = 16;
+
+    /** Discarded ids remembered: a set whose id was forgotten lingers at the others until they evict it. */
+    static final int MAX_DISCARDED_IDS = 1024;
+
     private final long instance = new SecureRandom().nextLong();
     private final Map<Shape, List<Entry>> free = new LinkedHashMap<>();
-    private final Set<Long> discarded = new HashSet<>();
-    private final Set<Entry> leased = new HashSet<>();
+    /** Ids this node closed (or the newest of them), told to the other nodes at every open. */
+    private final Set<Long> discarded = new LinkedHashSet<>();
+
     private long nextId;
     private long opened;
     private long reused;
@@ -108,13 +119,11 @@ public final class EndpointSets implements AutoCloseable {
             chosen = new Entry(agreement.next, shape, agreement.instances, endpoints);
             synchronized (this) {
                 opened++;
-                leased.add(chosen);
             }
             return new Lease(chosen);
         }
         synchronized (this) {
             reused++;
-            leased.add(chosen);
         }
         try {
             chosen.endpoints.restart();
@@ -154,10 +163,15 @@ public final class EndpointSets implements AutoCloseable {
     }
 
     private void discardQuietly(Entry entry) {
-        synchronized (this) {
-            discarded.add(entry.id);
-        }
+        markDiscarded(entry);
         closeQuietly(entry);
+    }
+
+    private synchronized void markDiscarded(Entry entry) {
+        discarded.add(entry.id);
+        if (discarded.size() > MAX_DISCARDED_IDS) {
+            discarded.remove(discarded.iterator().next());
+        }
     }
 
     private byte[] encode(List<Entry> offered, long[] dead, long next) {
@@ -199,21 +213,28 @@ public final class EndpointSets implements AutoCloseable {
             discard(entry, null);
             return;
         }
+        Entry evicted = null;
+        boolean stopped;
         synchronized (this) {
-            leased.remove(entry);
-            if (!closed) {
-                free.computeIfAbsent(entry.shape, unused -> new ArrayList<>()).add(entry);
-                return;
+            stopped = closed;
+            if (!stopped) {
+                List<Entry> sets = free.computeIfAbsent(entry.shape, unused -> new ArrayList<>());
+                sets.add(entry);
+                if (sets.size() > MAX_FREE_PER_SHAPE) {
+                    evicted = sets.removeFirst(); // the longest unused (e.g. one no other node offers any more)
+                }
             }
         }
-        entry.endpoints.close();
+        if (evicted != null) {
+            discardQuietly(evicted);
+        }
+        if (stopped) {
+            entry.endpoints.close();
+        }
     }
 
     private void discard(Entry entry, RuntimeException cause) {
-        synchronized (this) {
-            leased.remove(entry);
-            discarded.add(entry.id);
-        }
+        markDiscarded(entry);
         try {
             entry.endpoints.close();
         } catch (RuntimeException e) {

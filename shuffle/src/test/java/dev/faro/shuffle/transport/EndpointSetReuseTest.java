@@ -28,6 +28,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -152,6 +153,46 @@ class EndpointSetReuseTest {
                 assertThat(node.sets.opened())
                         .as("sets opened at node " + node.index)
                         .isEqualTo(2);
+            }
+        } finally {
+            close(nodes);
+        }
+    }
+
+    @Test
+    void aNodeKeepsAtMostSixteenFreeSetsOfAShape() throws Exception {
+        int open = EndpointSets.MAX_FREE_PER_SHAPE + 2;
+        List<Node> nodes = nodes(EndpointDesign.SEMQ_SR);
+        try {
+            LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+            onEveryNode(nodes, node -> {
+                ExchangeTransport transport = node.transport(peers);
+                List<ExchangeChannel> channels = new ArrayList<>();
+                for (int exchange = 0; exchange < open; exchange++) {
+                    channels.add(transport.open("x" + exchange, TransmissionGroups.repartition(2), THREADS));
+                }
+                for (ExchangeChannel channel : channels) {
+                    exchange(channel, node.index, 0, 10);
+                    channel.close();
+                }
+                return null;
+            });
+            for (Node node : nodes) {
+                assertThat(node.sets.opened()).isEqualTo(open);
+                assertThat(node.sets.freeSets()).isEqualTo(EndpointSets.MAX_FREE_PER_SHAPE);
+            }
+            // the evicted sets are named at the next open; the kept ones still serve
+            LocalPeerExchange.Group next = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+            onEveryNode(nodes, node -> {
+                try (ExchangeChannel channel =
+                        node.transport(next).open("next", TransmissionGroups.repartition(2), THREADS)) {
+                    assertThat(exchange(channel, node.index, 0, VALUES))
+                            .containsExactly(expected(node.index, 0, VALUES));
+                }
+                return null;
+            });
+            for (Node node : nodes) {
+                assertThat(node.sets.opened()).isEqualTo(open);
             }
         } finally {
             close(nodes);
