@@ -27,8 +27,8 @@ import java.util.Set;
  * and only once every node's side of it has ended its previous stream ({@link NodeEndpoints#recycle}), so that no
  * message or credit of that stream can reach a reset endpoint. {@link #open} therefore gathers, once per shuffle,
  * every node's free sets of the shape (reserved meanwhile, so that concurrent opens never offer the same set), the
- * sets it discarded, its next set id and its instance (a random number per pool: a restarted worker has a new one);
- * it takes the lowest set free at every node, or else opens a new set with the next id. A set whose shuffle failed at
+ * sets it discarded, a number for this open and its instance (a random number per pool: a restarted worker has a new
+ * one); it takes the lowest set free at every node, or else opens a new set, named by node 0's number. A set whose shuffle failed at
  * any node is closed there and named in that node's next gathers, and the other nodes close their side of it; a set
  * made with another instance of a node is closed.
  *
@@ -81,7 +81,7 @@ public final class EndpointSets implements AutoCloseable {
             offered = free.getOrDefault(shape, List.of());
             free.remove(shape);
             dead = discarded.stream().mapToLong(Long::longValue).toArray();
-            myNext = nextId;
+            myNext = nextId++; // this open's own number: a new set gets node 0's (see Agreement)
         }
         byte[][] all;
         try {
@@ -107,7 +107,6 @@ public final class EndpointSets implements AutoCloseable {
             }
         }
         synchronized (this) {
-            nextId = Math.max(nextId, agreement.next + (chosen == null ? 1 : 0));
             if (closed) {
                 keep.forEach(EndpointSets::closeQuietly);
             } else if (!keep.isEmpty()) {
@@ -116,7 +115,7 @@ public final class EndpointSets implements AutoCloseable {
         }
         if (chosen == null) {
             NodeEndpoints endpoints = EndpointFactory.open(fabric, peers, shuffleName, config, groups);
-            chosen = new Entry(agreement.next, shape, agreement.instances, endpoints);
+            chosen = new Entry(agreement.newId, shape, agreement.instances, endpoints);
             synchronized (this) {
                 opened++;
             }
@@ -134,17 +133,25 @@ public final class EndpointSets implements AutoCloseable {
         return new Lease(chosen);
     }
 
-    /** What every node said in an open's gather: instances, the next free id, the ids free everywhere, the dead. */
-    private record Agreement(long[] instances, long next, Set<Long> common, Set<Long> dead) {
+    /**
+     * What every node said in an open's gather: their instances, the ids free at every node, the ids discarded anywhere,
+     * and the id of a new set: the number node 0 gave this open. Node 0 numbers each of its opens anew, so that two
+     * opens never give one id to two sets, even when they run at once and reach the nodes in different orders; with
+     * node 0's instance (every set is kept with the nodes' instances) it names one set.
+     */
+    private record Agreement(long[] instances, long newId, Set<Long> common, Set<Long> dead) {
         static Agreement of(byte[][] all) {
             long[] instances = new long[all.length];
-            long next = 0;
+            long newId = 0;
             Set<Long> common = null;
             Set<Long> dead = new HashSet<>();
             for (int node = 0; node < all.length; node++) {
                 ByteBuffer in = ByteBuffer.wrap(all[node]);
                 instances[node] = in.getLong();
-                next = Math.max(next, in.getLong());
+                long number = in.getLong();
+                if (node == 0) {
+                    newId = number;
+                }
                 Set<Long> ids = new HashSet<>();
                 for (int i = in.getInt(); i > 0; i--) {
                     ids.add(in.getLong());
@@ -158,7 +165,7 @@ public final class EndpointSets implements AutoCloseable {
                     common.retainAll(ids);
                 }
             }
-            return new Agreement(instances, next, common == null ? Set.of() : common, dead);
+            return new Agreement(instances, newId, common == null ? Set.of() : common, dead);
         }
     }
 

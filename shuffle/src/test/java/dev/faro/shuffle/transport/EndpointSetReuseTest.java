@@ -159,6 +159,52 @@ class EndpointSetReuseTest {
         }
     }
 
+    /**
+     * Two queries at once on the same nodes, whose opens may reach the nodes in different orders: each takes a set
+     * that is free at both nodes, or a new one with an id of its own, so both stay exactly-once.
+     */
+    @Test
+    void concurrentQueriesNeverShareASet() throws Exception {
+        List<Node> nodes = nodes(EndpointDesign.MEMQ_SR);
+        try {
+            for (int round = 0; round < 4; round++) {
+                List<CompletableFuture<Void>> queries = new ArrayList<>();
+                for (int query = 0; query < 2; query++) {
+                    LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+                    long base = (round * 2L + query) * 100_000_000L;
+                    String name = "r" + round + "-q" + query;
+                    queries.add(CompletableFuture.runAsync(
+                            () -> {
+                                try {
+                                    onEveryNode(nodes, node -> {
+                                        try (ExchangeChannel channel = node.transport(peers)
+                                                .open(name, TransmissionGroups.repartition(2), THREADS)) {
+                                            assertThat(exchange(channel, node.index, base, VALUES))
+                                                    .as(name + " at node " + node.index)
+                                                    .containsExactly(expected(node.index, base, VALUES));
+                                        }
+                                        return null;
+                                    });
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            },
+                            EndpointSetReuseTest::start));
+                }
+                for (CompletableFuture<Void> query : queries) {
+                    query.get(180, TimeUnit.SECONDS);
+                }
+            }
+            for (Node node : nodes) {
+                assertThat(node.sets.reused())
+                        .as("sets reused at node " + node.index)
+                        .isPositive();
+            }
+        } finally {
+            close(nodes);
+        }
+    }
+
     @Test
     void aNodeKeepsAtMostSixteenFreeSetsOfAShape() throws Exception {
         int open = EndpointSets.MAX_FREE_PER_SHAPE + 2;
