@@ -10,7 +10,11 @@ import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
+import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.setup.EndpointSets;
+import dev.faro.shuffle.transport.BuiltInTransports;
 import dev.faro.shuffle.transport.ExchangeTransport;
 import dev.faro.shuffle.transport.ExchangeTransports;
 import dev.faro.shuffle.transport.TransportNode;
@@ -39,6 +43,8 @@ final class InJvmNodes implements AutoCloseable {
     private final List<Fabric> fabrics = new ArrayList<>();
     /** Each node's objects that transports keep across queries. */
     private final List<TransportNode.Shared> shared = new ArrayList<>();
+    /** Each node's progress signal, for its lifetime as a worker's (so that its endpoint sets serve every query). */
+    private final List<ProgressSignal> progress = new ArrayList<>();
 
     private final ExecutorService executor;
     private final int threads;
@@ -54,6 +60,7 @@ final class InJvmNodes implements AutoCloseable {
                 fabrics.add(Fabrics.open(FabricConfig.of("shm", "tpch-" + cluster + "-node-" + node)
                         .withOption("shm.directory", shmDirectory.toString())));
                 shared.add(new TransportNode.Shared());
+                progress.add(new ProgressSignal());
             }
         }
     }
@@ -76,7 +83,14 @@ final class InJvmNodes implements AutoCloseable {
         List<Future<QueryResult>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
             ExchangeTransport carrier = ExchangeTransports.create(
-                    transport, TransportNode.of(fabrics.get(node), group.member(node), SECRET, shared.get(node)));
+                    transport,
+                    new TransportNode(
+                            fabrics.get(node),
+                            group.member(node),
+                            SECRET,
+                            EndpointConfig.DEFAULT_STALL_TIMEOUT,
+                            progress.get(node),
+                            shared.get(node)));
             ExecutionContext context = ExecutionContext.distributed(catalogs.get(node), threads, carrier, queryId);
             results.add(executor.submit(() -> QueryExecutor.execute(plan, context)));
         }
@@ -90,6 +104,18 @@ final class InJvmNodes implements AutoCloseable {
             }
         }
         return done.getFirst();
+    }
+
+    /** Node {@code node}'s endpoint sets, which the designs keep across exchanges and queries. */
+    EndpointSets endpointSets(int node) {
+        return new TransportNode(
+                        fabrics.get(node),
+                        LocalPeerExchange.group(1, Duration.ofSeconds(1)).member(0),
+                        SECRET,
+                        EndpointConfig.DEFAULT_STALL_TIMEOUT,
+                        progress.get(node),
+                        shared.get(node))
+                .shared(BuiltInTransports.ENDPOINT_SETS, EndpointSets.class, EndpointSets::new);
     }
 
     @Override

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every implemented TPC-H query at SF 0.01 and 0.1 on 1, 2 and 3 nodes (one JVM, shm fabric, TODS19's random
@@ -96,6 +97,32 @@ class TpchQueryTest {
         for (int query : TpchQueries.implemented()) {
             assertMatches(0.01, 3, query, EndpointDesign.MEMQ_SR.name(), Placement.FIRST_KEY);
         }
+    }
+
+    /**
+     * The designs keep their endpoints from one exchange and query to the next (the node's endpoint sets): a second
+     * round of the same queries opens no new endpoint set, and still matches DuckDB.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"MESQ_SR", "SEMQ_RD"})
+    void aSecondRoundOfQueriesOpensNoNewEndpoints(String design) throws Exception {
+        int[] queries = {2, 11, 18};
+        for (int query : queries) {
+            assertMatches(0.01, 2, query, design, Placement.RANDOM);
+        }
+        InJvmNodes cluster = cluster(0.01, 2, Placement.RANDOM);
+        long opened = cluster.endpointSets(0).opened();
+        long reused = cluster.endpointSets(0).reused();
+        for (int query : queries) {
+            assertMatches(0.01, 2, query, design, Placement.RANDOM);
+        }
+        assertThat(cluster.endpointSets(0).opened())
+                .as("sets opened in the second round")
+                .isEqualTo(opened);
+        assertThat(cluster.endpointSets(0).reused())
+                .as("sets reused in the second round")
+                .isGreaterThan(reused);
+        assertThat(cluster.endpointSets(1).opened()).isEqualTo(opened);
     }
 
     @Test

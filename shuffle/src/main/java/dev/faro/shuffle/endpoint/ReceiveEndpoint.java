@@ -34,6 +34,24 @@ public interface ReceiveEndpoint extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Ends this exchange's stream as {@link #close} would, keeping the endpoint's queue pairs, queues and registered
+     * memory, and resets its per-stream state; see {@link SendEndpoint#recycle}. Only after a complete stream (every
+     * buffer handed out and released); false otherwise, changing nothing.
+     */
+    default boolean recycle() {
+        return false;
+    }
+
+    /**
+     * Starts the next stream of a recycled endpoint: posts its receives and grants the first credits, as after a fresh
+     * open. Every node must have recycled its side of the exchange before any node restarts (the caller agrees on that
+     * through the peers), so that no write of the previous stream can reach a reset endpoint.
+     */
+    default void restart() {
+        throw new UnsupportedOperationException(this + " cannot be reused");
+    }
+
     @Override
     void close();
 }

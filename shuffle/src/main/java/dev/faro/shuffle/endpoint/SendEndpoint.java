@@ -37,6 +37,19 @@ public interface SendEndpoint extends AutoCloseable {
     }
 
     /**
+     * Ends this exchange's stream as {@link #close} would (the design's close protocol: e.g. send/receive parity, or
+     * every destination's FINAL credit) but keeps the endpoint's queue pairs, queues and registered memory, and resets
+     * its per-stream state (credits, counts, end-of-stream) so that the next exchange of the same shape, between the
+     * same endpoints, starts as on a fresh open. Returns false, changing nothing, when the endpoint cannot be reused
+     * (it failed, was closed, or its design does not support reuse); the caller then closes it. Throws what
+     * {@link #close} would when the close protocol fails (the caller closes it too). Single-threaded: every sending
+     * thread is done.
+     */
+    default boolean recycle() {
+        return false;
+    }
+
+    /**
      * Finishes the stream (the close protocol of the design: e.g. send/receive parity for RC Send/Receive) and frees
      * the endpoint's resources. Every destination must have received DEPLETED before.
      */

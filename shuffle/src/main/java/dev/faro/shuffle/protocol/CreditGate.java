@@ -6,6 +6,8 @@ import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.shuffle.endpoint.WaitLoop;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -95,6 +97,18 @@ public final class CreditGate implements AutoCloseable {
     public boolean isFinalAndUsedUp(int node) {
         long word = CreditDescriptor.read(words, node);
         return CreditDescriptor.isFinal(word) && CreditDescriptor.credit(word) <= sent.get(node);
+    }
+
+    /**
+     * Starts the next stream on the same credit words (a recycled endpoint): no credit granted, none used. Only once
+     * no receiver writes here any more: each wrote its FINAL credit, or never wrote (it expects nothing from us).
+     */
+    public void reset() {
+        for (int node = 0; node < sent.length(); node++) {
+            words.set(ValueLayout.JAVA_LONG, CreditDescriptor.slotOffset(node), 0L);
+            sent.set(node, 0);
+        }
+        VarHandle.fullFence();
     }
 
     @Override

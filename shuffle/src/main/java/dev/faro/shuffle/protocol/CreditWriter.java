@@ -14,6 +14,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -103,6 +104,20 @@ public final class CreditWriter implements AutoCloseable {
     /** Where {@code source}'s credit words live (its credit region). */
     public void connect(int source, RemoteKey key) {
         keys[source] = key;
+    }
+
+    /**
+     * Starts the next stream (a recycled endpoint): no receive credited or written to any source. The send-queue
+     * window is kept: it counts the queue pairs' real slots. Only once every signaled write completed.
+     */
+    public void resetCredits() {
+        lock.lock();
+        try {
+            Arrays.fill(credited, 0);
+            Arrays.fill(written, 0);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Counts one more receive posted for {@code source}. */

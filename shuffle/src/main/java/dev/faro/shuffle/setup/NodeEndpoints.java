@@ -35,6 +35,32 @@ public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> re
     }
 
     /**
+     * Ends the shuffle's streams as {@link #close} would but keeps every endpoint for the next shuffle of the same
+     * shape ({@link SendEndpoint#recycle}); true when every endpoint was recycled. False or an exception: some endpoint
+     * cannot be reused, and the caller must {@link #close} them all. Senders first, as in close.
+     */
+    public boolean recycle() {
+        for (SendEndpoint sender : senders) {
+            if (!sender.recycle()) {
+                return false;
+            }
+        }
+        for (ReceiveEndpoint receiver : receivers) {
+            if (!receiver.recycle()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Starts the next shuffle on recycled endpoints: the receivers post and grant their first credits. */
+    public void restart() {
+        for (ReceiveEndpoint receiver : receivers) {
+            receiver.restart();
+        }
+    }
+
+    /**
      * Closes every endpoint (senders first: their close finishes the streams), then the shared resources; the first
      * failure is thrown, later ones are attached to it.
      */

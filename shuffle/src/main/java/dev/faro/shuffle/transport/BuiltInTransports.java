@@ -3,6 +3,7 @@ package dev.faro.shuffle.transport;
 import dev.faro.shuffle.baseline.TcpShuffleConfig;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
+import dev.faro.shuffle.setup.EndpointSets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,6 +16,9 @@ public final class BuiltInTransports implements TransportFactory {
 
     /** The TCP socket baseline's name. */
     public static final String TCP = "TCP sockets";
+
+    /** The key of the node's {@link EndpointSets} among its {@link TransportNode#shared} objects. */
+    public static final String ENDPOINT_SETS = "shuffle.endpoint-sets";
 
     @Override
     public List<String> names() {
@@ -46,6 +50,7 @@ public final class BuiltInTransports implements TransportFactory {
                 design,
                 threads -> EndpointConfig.defaults(design, threads)
                         .withStallTimeout(node.stallTimeout())
-                        .withProgress(node.progress()));
+                        .withProgress(node.progress()),
+                node.shared(ENDPOINT_SETS, EndpointSets.class, EndpointSets::new));
     }
 }

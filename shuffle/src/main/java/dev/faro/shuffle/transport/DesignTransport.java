@@ -6,13 +6,16 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.setup.EndpointFactory;
+import dev.faro.shuffle.setup.EndpointSets;
 import java.util.Objects;
 import java.util.function.IntFunction;
 
 /**
- * One of the eight TODS19 endpoint designs over the fabric as an {@link ExchangeTransport}: each exchange opens the
+ * One of the eight TODS19 endpoint designs over the fabric as an {@link ExchangeTransport}: each exchange has the
  * design's endpoints ({@link EndpointFactory}, one per node and side with SE, one per thread with ME) and moves
- * buffers with ACQUIRE / PUTDATA / GETDATA / RELEASE. Immutable; coordination code.
+ * buffers with ACQUIRE / PUTDATA / GETDATA / RELEASE. With the node's {@link EndpointSets}, an exchange takes the
+ * endpoints an earlier exchange of the same shape ended with, reset, instead of opening new ones. Immutable;
+ * coordination code.
  */
 public final class DesignTransport implements ExchangeTransport {
 
@@ -20,6 +23,7 @@ public final class DesignTransport implements ExchangeTransport {
     private final PeerExchange peers;
     private final EndpointDesign design;
     private final IntFunction<EndpointConfig> config;
+    private final EndpointSets sets;
 
     /**
      * @param config the endpoint configuration for an exchange with the given thread count (its design must be
@@ -27,10 +31,24 @@ public final class DesignTransport implements ExchangeTransport {
      */
     public DesignTransport(
             Fabric fabric, PeerExchange peers, EndpointDesign design, IntFunction<EndpointConfig> config) {
+        this(fabric, peers, design, config, null);
+    }
+
+    /**
+     * @param sets the node's endpoint sets kept across exchanges and queries, or null to open every exchange's
+     *     endpoints anew (used by designs that reset their endpoints, see {@link EndpointSets#reusable})
+     */
+    public DesignTransport(
+            Fabric fabric,
+            PeerExchange peers,
+            EndpointDesign design,
+            IntFunction<EndpointConfig> config,
+            EndpointSets sets) {
         this.fabric = Objects.requireNonNull(fabric, "fabric is null");
         this.peers = Objects.requireNonNull(peers, "peers is null");
         this.design = Objects.requireNonNull(design, "design is null");
         this.config = Objects.requireNonNull(config, "config is null");
+        this.sets = sets;
     }
 
     /** The design with its default configuration. */
@@ -64,8 +82,13 @@ public final class DesignTransport implements ExchangeTransport {
 
     @Override
     public ExchangeChannel open(String exchangeName, TransmissionGroups groups, int threads) {
+        EndpointConfig exchangeConfig = config(threads);
+        if (sets != null && EndpointSets.reusable(exchangeConfig)) {
+            EndpointSets.Lease lease = sets.open(fabric, peers, exchangeName, exchangeConfig, groups);
+            return new EndpointChannel(lease.endpoints(), lease::close, groups, peers.nodeIndex(), threads);
+        }
         return new EndpointChannel(
-                EndpointFactory.open(fabric, peers, exchangeName, config(threads), groups),
+                EndpointFactory.open(fabric, peers, exchangeName, exchangeConfig, groups),
                 groups,
                 peers.nodeIndex(),
                 threads);

@@ -28,8 +28,16 @@ final class EndpointChannel implements ExchangeChannel {
     private final Receiver[] receivers;
     private final HeldBuffers held = new HeldBuffers();
 
+    private final Runnable closer;
+
     EndpointChannel(NodeEndpoints endpoints, TransmissionGroups groups, int nodeIndex, int threads) {
+        this(endpoints, endpoints::close, groups, nodeIndex, threads);
+    }
+
+    /** @param closer ends the exchange: closes the endpoints, or gives them back to the node's endpoint sets */
+    EndpointChannel(NodeEndpoints endpoints, Runnable closer, TransmissionGroups groups, int nodeIndex, int threads) {
         this.endpoints = endpoints;
+        this.closer = closer;
         this.sink = new ShuffleSink(endpoints, groups, (tuples, offset) -> 0, UNUSED_TUPLE_BYTES, threads);
         this.groupCount = groups.groupCount();
         this.receives = groups.receives(nodeIndex);
@@ -65,7 +73,7 @@ final class EndpointChannel implements ExchangeChannel {
 
     @Override
     public void close() {
-        endpoints.close();
+        closer.run();
     }
 
     private final class Sender implements ExchangeSender {

@@ -52,7 +52,11 @@
  *       call on that node's side of the exchange throws the same error (a {@link dev.faro.fabric.FaroException} with
  *       category {@code NETWORK}), so every thread stops with the first cause, not with a consequence.</li>
  *   <li><b>Close.</b> {@link dev.faro.shuffle.transport.ExchangeChannel#close} frees everything, after the streams
- *       ended or the query failed.</li>
+ *       ended or the query failed. A transport may keep what it opened for later exchanges instead, as the multiplexer
+ *       and the middleware keep their connections, and the designs their endpoint sets
+ *       ({@link dev.faro.shuffle.setup.EndpointSets}: reset after a clean end, closed after a failure); what it keeps
+ *       lives in the node's {@link dev.faro.shuffle.transport.TransportNode#shared} objects, closed when the node
+ *       stops.</li>
  * </ul>
  *
  * <p>Threads: a transport and a channel are shared; a sender or receiver belongs to one thread. The data-path calls

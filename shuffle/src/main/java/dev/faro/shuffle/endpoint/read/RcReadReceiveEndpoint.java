@@ -354,6 +354,40 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         }
     }
 
+    /**
+     * After a complete stream whose every buffer was released: every FreeArr WRITE completed, as in {@link #close};
+     * then no source is depleted. The rings and release counts are absolute and keep counting.
+     */
+    @Override
+    public boolean recycle() {
+        if (closed || failure.failed() || !ended || !ready.isEmpty() || !allLandingBuffersFree()) {
+            return false;
+        }
+        if (expectsData) {
+            connections.awaitIdle();
+        }
+        for (int node = 0; node < nodes; node++) {
+            finalReleases.set(node, -1);
+            depleted[node] = false;
+        }
+        depletedSources.set(0);
+        ended = !expectsData;
+        return true;
+    }
+
+    private boolean allLandingBuffersFree() {
+        for (ArrayBlockingQueue<ShuffleBuffer> queue : landing) {
+            if (queue.remainingCapacity() != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Nothing to grant: senders announce buffers in the ValidArr rings as soon as they have data. */
+    @Override
+    public void restart() {}
+
     @Override
     public long dataWaitNanos() {
         return dataWaitNanos.get();

@@ -296,6 +296,22 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         }
     }
 
+    /**
+     * Every destination freed every buffer and the ring WRITEs completed, as in {@link #close}; then every buffer is
+     * back in the pool. The rings keep counting (their indexes are absolute), so nothing else needs a reset.
+     */
+    @Override
+    public boolean recycle() {
+        if (closed || failure.failed()) {
+            return false;
+        }
+        if (waits.await(this::awaitAllFreed, 0, null) == WaitLoop.STALLED) {
+            throw failure.fail("receivers did not free every buffer for " + waits.stall());
+        }
+        connections.awaitIdle();
+        return free.size() == buffers.length;
+    }
+
     /** A step of close: ends once no destination holds a buffer of this endpoint. */
     private int awaitAllFreed(int unused) {
         for (int node = 0; node < nodes; node++) {

@@ -19,6 +19,7 @@ import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.CreditWriter;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -284,6 +285,52 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
                 pool.giveBack(buffer);
             }
         }
+    }
+
+    /**
+     * After a complete stream whose every buffer was released: parity and the FINAL credit writes as in {@link #close},
+     * then every receive buffer waits (none posted) and no credit was granted: {@link #restart} starts the next stream.
+     */
+    @Override
+    public boolean recycle() {
+        if (closed || failure.failed() || !ended || counters.count(BufferCounters.State.CONSUME) != 0) {
+            return false;
+        }
+        if (expectsData) {
+            if (waits.await(this::drainPadding, 0, null) == WaitLoop.STALLED) {
+                throw failure.fail("senders did not reach send/receive parity for " + waits.stall());
+            }
+            if (!credits.awaitSignaledWrites(config.stallTimeout())) {
+                throw failure.fail("the FINAL credit writes did not complete within " + config.stallTimeout());
+            }
+        }
+        credits.resetCredits();
+        Arrays.fill(depleted, false);
+        depletedSources.set(0);
+        ended = !expectsData;
+        return true;
+    }
+
+    @Override
+    public void restart() {
+        start();
+    }
+
+    /**
+     * A step of recycle: takes the senders' padding in, until no receive is posted and none has an unpolled completion
+     * (a completion left in the queue would be taken for the next stream's).
+     */
+    private int drainPadding(int unused) {
+        if (counters.count(BufferCounters.State.TRANSMIT) == 0) {
+            return WaitLoop.DONE;
+        }
+        if (completionQueue.poll(completions, 1) != 1) {
+            return WaitLoop.IDLE;
+        }
+        if (onCompletion(completions[0]) != null) {
+            throw failure.fail("data arrived after every source's DEPLETED");
+        }
+        return WaitLoop.PROGRESS;
     }
 
     /** A step of close: ends once the senders' padding has consumed every receive still posted. */

@@ -23,6 +23,7 @@ import dev.faro.shuffle.endpoint.StreamState;
 import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.CreditGate;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -221,6 +222,18 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
             credits.close();
             paddingRegion.close();
         }
+    }
+
+    /** Send/receive parity as in {@link #close}, then no credit, no DEPLETED sent: ready for the next stream. */
+    @Override
+    public boolean recycle() {
+        if (closed || failure.failed()) {
+            return false;
+        }
+        finishParity();
+        credits.reset();
+        Arrays.fill(depleted, false);
+        return true;
     }
 
     private void finishParity() {

@@ -159,23 +159,34 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         credits.connect(node, creditKey);
     }
 
-    /** Posts the pool, credits {@code buffersPerPeer} receives to each source, and writes the first credits. */
+    /**
+     * Posts the pool, credits {@code buffersPerPeer} receives to each source, and writes the first credits. A recycled
+     * endpoint's receives are still posted: they are credited first (spread over the sources), and only the missing
+     * ones borrowed.
+     */
     public void start() {
         if (!expectsData) {
             return;
         }
         int depth = policy.initialPerPeer();
+        int posted = (int) counters.count(BufferCounters.State.TRANSMIT);
+        int total = Math.max(posted, depth * nodes);
         for (int node = 0; node < nodes; node++) {
+            int share = total / nodes + (node < total % nodes ? 1 : 0);
             sourceLocks[node].lock();
             try {
-                for (int i = 0; i < depth; i++) {
-                    ShuffleBuffer buffer = borrow();
-                    if (buffer == null) {
-                        throw new IllegalStateException("the buffer pool cannot lend " + depth * nodes
-                                + " receive buffers: pool maximum=" + pool.maximumBuffers());
+                for (int i = 0; i < share; i++) {
+                    if (posted > 0) {
+                        posted--;
+                    } else {
+                        ShuffleBuffer buffer = borrow();
+                        if (buffer == null) {
+                            throw new IllegalStateException("the buffer pool cannot lend " + depth * nodes
+                                    + " receive buffers: pool maximum=" + pool.maximumBuffers());
+                        }
+                        counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
+                        post(buffer);
                     }
-                    counters.move(BufferCounters.State.WAIT, BufferCounters.State.TRANSMIT);
-                    post(buffer);
                     credits.credit(node);
                 }
                 writeCredit(node, false);
@@ -184,6 +195,43 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
             }
         }
         lastArrivalNs = System.nanoTime();
+    }
+
+    /**
+     * After a complete stream whose every buffer was released: the FINAL credit writes as in {@link #close}, then
+     * every source unfinished and uncredited, the receives still posted: {@link #restart} credits them again.
+     */
+    @Override
+    public boolean recycle() {
+        if (closed
+                || failure.failed()
+                || !streamEnded
+                || readyCount != 0
+                || counters.count(BufferCounters.State.CONSUME) != 0
+                || counters.count(BufferCounters.State.READY) != 0) {
+            return false;
+        }
+        awaitFinalCreditWrites();
+        credits.resetCredits();
+        for (int source = 0; source < nodes; source++) {
+            ended.set(source, 0);
+            received[source] = 0;
+            signatures[source] = 0;
+            announced[source] = 0;
+            announcedSignature[source] = 0;
+            finished[source] = false;
+        }
+        finishedSources = 0;
+        surplusStreak = 0;
+        nextCreditedSource = 0;
+        nextAddNs = 0;
+        streamEnded = !expectsData;
+        return true;
+    }
+
+    @Override
+    public void restart() {
+        start();
     }
 
     @Override

@@ -285,6 +285,25 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         }
     }
 
+    /**
+     * Every destination's FINAL credit as in {@link #close}, then no credit, no message counted, no END sent: ready for
+     * the next stream. Message ids keep counting, so that a datagram of an earlier stream never matches a later one's.
+     */
+    @Override
+    public boolean recycle() {
+        if (closed || failure.failed()) {
+            return false;
+        }
+        awaitFinalCredits();
+        credits.reset();
+        for (int node = 0; node < nodes; node++) {
+            dataMessages.set(node, 0);
+            idSums.set(node, 0);
+            endSent.set(node, 0);
+        }
+        return true;
+    }
+
     private void awaitFinalCredits() {
         for (int node = 0; node < nodes; node++) {
             if (endSent.get(node) != 0 && waits.await(this::awaitFinalCredit, node, null) == WaitLoop.STALLED) {
