@@ -32,16 +32,7 @@ final class GroupTable {
     /** The group of the NULL key when {@link #longSlots} is in use, or -1 before it exists. */
     private int nullGroup = -1;
 
-    /** Whether a row with the keys of the row before it takes that row's group without a lookup (tests turn it off). */
-    private final boolean reuseRuns;
-
     GroupTable(List<DataType> keyTypes) {
-        this(keyTypes, true);
-    }
-
-    /** A table that looks up every row (the general path as it was) unless {@code reuseRuns}; tests compare both. */
-    GroupTable(List<DataType> keyTypes, boolean reuseRuns) {
-        this.reuseRuns = reuseRuns;
         this.keyTypes = List.copyOf(keyTypes);
         this.keyCount = keyTypes.size();
         this.stringKey = new boolean[keyCount];
@@ -100,12 +91,7 @@ final class GroupTable {
             return groupIds;
         }
         long[] hashes = keys.hashes;
-        boolean reuse = reuseRuns;
         for (int i = 0; i < rows; i++) {
-            if (reuse && i > 0 && sameAsPrevious(keys, i)) {
-                groupIds[i] = groupIds[i - 1]; // a run of equal keys (Q1's flags, clustered keys): no hash lookup
-                continue;
-            }
             long hash = hashes[i];
             int slot = (int) hash & mask;
             while (true) {
@@ -255,31 +241,6 @@ final class GroupTable {
             if (stringKey[k]
                     ? !other.keyStrings[k][otherGroup].equals(keyStrings[k][group])
                     : other.keyLongs[k][otherGroup] != keyLongs[k][group]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether row {@code row}'s keys equal row {@code row - 1}'s (NULL equal to NULL: one group, as in a lookup). */
-    private boolean sameAsPrevious(KeyColumns keys, int row) {
-        for (int k = 0; k < keyCount; k++) {
-            if (stringKey[k]) {
-                String a = keys.strings[k][row];
-                String b = keys.strings[k][row - 1];
-                if (a != b && (a == null || !a.equals(b))) { // shared (dictionary) strings: mostly decided by identity
-                    return false;
-                }
-                continue;
-            }
-            boolean[] nulls = keys.nulls[k];
-            if (nulls != null && (nulls[row] || nulls[row - 1])) {
-                if (nulls[row] != nulls[row - 1]) {
-                    return false;
-                }
-                continue;
-            }
-            if (keys.longs[k][row] != keys.longs[k][row - 1]) {
                 return false;
             }
         }

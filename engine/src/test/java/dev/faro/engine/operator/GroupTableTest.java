@@ -6,7 +6,6 @@ import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.IntVector;
 import dev.faro.engine.vector.LongVector;
-import dev.faro.engine.vector.StringVector;
 import dev.faro.engine.vector.Vector;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,55 +74,6 @@ class GroupTableTest {
                 new LongVector(DataType.BIGINT, longs, nulls),
                 new IntVector(DataType.INTEGER, new int[rows]),
                 new IntVector(DataType.INTEGER, new int[rows]));
-    }
-
-    @Test
-    void aRunOfEqualKeysGroupsAsLookingUpEveryRow() {
-        // two string keys and a BIGINT key in runs (equal values as the same or as distinct String instances), NULLs
-        // in every key, also inside runs and across batches; the same table looking up every row is the reference
-        Random random = new Random(17);
-        List<DataType> types = List.of(DataType.varchar(1), DataType.varchar(1), DataType.BIGINT);
-        for (int distinct : new int[] {2, 5000}) {
-            GroupTable runs = new GroupTable(types);
-            GroupTable everyRow = new GroupTable(types, false);
-            KeyColumns runKeys = new KeyColumns(new int[] {0, 1, 2});
-            KeyColumns everyKeys = new KeyColumns(new int[] {0, 1, 2});
-            for (int rows : new int[] {0, 3000, 1, 0, 20_000}) {
-                assertSameGroups(flags(random, rows, distinct), runs, runKeys, everyRow, everyKeys);
-            }
-            for (int k = 0; k < types.size(); k++) {
-                assertThat(render(runs, k)).isEqualTo(render(everyRow, k));
-            }
-        }
-    }
-
-    /** Q1's shape: two one-letter flags and a number, in runs of one to six rows; one value in nine NULL. */
-    private static Batch flags(Random random, int rows, int distinct) {
-        String[] first = new String[rows];
-        String[] second = new String[rows];
-        long[] numbers = new long[rows];
-        boolean[] nulls = new boolean[rows];
-        String a = "A";
-        String b = "F";
-        long n = 0;
-        boolean isNull = false;
-        for (int i = 0; i < rows; i++) {
-            if (i == 0 || random.nextInt(4) == 0) {
-                a = random.nextInt(9) == 0 ? null : String.valueOf((char) ('A' + random.nextInt(3)));
-                b = random.nextInt(9) == 0 ? null : String.valueOf((char) ('F' + random.nextInt(2)));
-                n = random.nextInt(distinct);
-                isNull = random.nextInt(9) == 0;
-            }
-            first[i] = a == null || random.nextBoolean() ? a : new String(a); // equal, not always the same instance
-            second[i] = b;
-            numbers[i] = n;
-            nulls[i] = isNull;
-        }
-        return Batch.of(
-                rows,
-                new StringVector(DataType.varchar(1), first),
-                new StringVector(DataType.varchar(1), second),
-                new LongVector(DataType.BIGINT, numbers, nulls));
     }
 
     @Test
