@@ -112,6 +112,24 @@ final class PlanCompiler {
         return producer < 0 ? chain : chain.after(producer);
     }
 
+    /**
+     * The filter directly below a join's probe side (on one node also through exchanges, which are the identity
+     * there), which the probe then evaluates itself: it probes only the rows the filter keeps and gathers only the
+     * matched ones (see {@link HashJoinProbeOperator.Factory}); null when there is none.
+     */
+    private Filter fusableFilter(PlanNode probe) {
+        PlanNode node = probe;
+        while (context.nodeCount() == 1
+                && node instanceof Exchange exchange
+                && exchange.kind() != ExchangeKind.GATHER) {
+            node = exchange.child();
+        }
+        if (node instanceof Filter filter && filter.outputSchema().equals(probe.outputSchema())) {
+            return filter;
+        }
+        return null;
+    }
+
     private Chain compile(PlanNode node) {
         return switch (node) {
             case TableScan scan -> {
@@ -148,12 +166,18 @@ final class PlanCompiler {
                 JoinBuildOperator.Factory build =
                         new JoinBuildOperator.Factory(join.build().outputSchema(), join.buildKeys());
                 int built = close(compile(join.build()), build, null, "join build");
-                yield compile(join.probe())
+                Filter fused = fusableFilter(join.probe());
+                String probe = join.type().name().toLowerCase() + " join probe";
+                yield (fused == null ? compile(join.probe()) : compile(fused.child()))
                         .after(built)
                         .then(
                                 new HashJoinProbeOperator.Factory(
-                                        join, join.probe().outputSchema(), build, required.unread(join)),
-                                join.type().name().toLowerCase() + " join probe");
+                                        join,
+                                        join.probe().outputSchema(),
+                                        build,
+                                        required.unread(join),
+                                        fused == null ? null : fused.predicate()),
+                                fused == null ? probe : "filter > " + probe);
             }
             case Aggregate aggregate -> {
                 HashAggregationOperator.Factory sink = new HashAggregationOperator.Factory(

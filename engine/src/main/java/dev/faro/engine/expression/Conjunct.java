@@ -21,6 +21,18 @@ abstract sealed class Conjunct {
     /** Narrows {@code selection[0, count)} to the rows of {@code batch} where the term is TRUE; the new count. */
     abstract int narrow(Batch batch, int[] selection, int count);
 
+    /**
+     * The first term's {@link #narrow}: writes the rows of {@code [0, rows)} where the term is TRUE into {@code
+     * selection} (ascending), returns their count. The range kernels read their column straight through, without the
+     * identity selection in between.
+     */
+    int narrowAll(Batch batch, int[] selection, int rows) {
+        for (int i = 0; i < rows; i++) {
+            selection[i] = i;
+        }
+        return narrow(batch, selection, rows);
+    }
+
     /** How much a row costs to test, for ordering the terms: cheap ones first. */
     abstract int cost();
 
@@ -75,6 +87,24 @@ abstract sealed class Conjunct {
         }
 
         @Override
+        int narrowAll(Batch batch, int[] selection, int rows) {
+            IntVector vector = (IntVector) batch.column(column);
+            if (empty || vector.nulls() != null) {
+                return empty ? 0 : super.narrowAll(batch, selection, rows);
+            }
+            int[] values = vector.values();
+            int low = intLow;
+            int high = intHigh;
+            int out = 0;
+            for (int row = 0; row < rows; row++) {
+                int value = values[row];
+                selection[out] = row;
+                out += value >= low & value <= high ? 1 : 0;
+            }
+            return out;
+        }
+
+        @Override
         int cost() {
             return 1;
         }
@@ -114,6 +144,24 @@ abstract sealed class Conjunct {
                     selection[out] = row;
                     out += !nulls[row] & value >= low & value <= high ? 1 : 0;
                 }
+            }
+            return out;
+        }
+
+        @Override
+        int narrowAll(Batch batch, int[] selection, int rows) {
+            LongVector vector = (LongVector) batch.column(column);
+            if (vector.nulls() != null) {
+                return super.narrowAll(batch, selection, rows);
+            }
+            long[] values = vector.values();
+            long low = this.low;
+            long high = this.high;
+            int out = 0;
+            for (int row = 0; row < rows; row++) {
+                long value = values[row];
+                selection[out] = row;
+                out += value >= low & value <= high ? 1 : 0;
             }
             return out;
         }

@@ -31,11 +31,14 @@ public final class FilterEvaluator {
             selection = new int[rows];
         }
         int[] selection = this.selection;
-        for (int i = 0; i < rows; i++) {
-            selection[i] = i;
+        if (conjuncts.length == 0) { // TRUE
+            for (int i = 0; i < rows; i++) {
+                selection[i] = i;
+            }
+            return rows;
         }
-        int count = rows;
-        for (int c = 0; c < conjuncts.length && count > 0; c++) {
+        int count = rows == 0 ? 0 : conjuncts[0].narrowAll(batch, selection, rows);
+        for (int c = 1; c < conjuncts.length && count > 0; c++) {
             count = conjuncts[c].narrow(batch, selection, count);
         }
         return count;

@@ -11,7 +11,7 @@ import java.util.List;
  * The per-group state of one aggregate, in arrays indexed by group id. Updated from raw argument values (SINGLE,
  * PARTIAL), from state columns (FINAL), or by merging another thread's accumulator. Thread-confined.
  *
- * <p>Data path: the update loops allocate nothing (COUNT_DISTINCT boxes its values).
+ * <p>Data path: the update loops allocate nothing (COUNT_DISTINCT of a string or double boxes its values).
  */
 abstract class Accumulator {
 
@@ -44,7 +44,11 @@ abstract class Accumulator {
             case AVG -> new DoubleSumAccumulator(true);
             case MIN -> new MinMaxAccumulator(argument, true);
             case MAX -> new MinMaxAccumulator(argument, false);
-            case COUNT_DISTINCT -> new CountDistinctAccumulator();
+            case COUNT_DISTINCT ->
+                switch (argument.kind()) {
+                    case BIGINT, DECIMAL, INTEGER, DATE -> new LongCountDistinctAccumulator();
+                    default -> new CountDistinctAccumulator();
+                };
         };
     }
 

@@ -35,6 +35,9 @@ public final class HashJoinProbeOperator extends StreamingOperator {
     private final Factory factory;
     private final KeyColumns keys;
     private final FilterEvaluator residual;
+    /** The filter fused below the probe (see {@link Factory}), or null. */
+    private final FilterEvaluator prefilter;
+
     private JoinHashTable table;
     private int[] probeRows = new int[1024];
     private int[] buildRows = new int[1024];
@@ -60,6 +63,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         this.fillers = new Vector[factory.output.length];
         this.keys = new KeyColumns(factory.probeKeys);
         this.residual = factory.residual == null ? null : new FilterEvaluator(factory.residual, factory.combined);
+        this.prefilter = factory.prefilter == null ? null : new FilterEvaluator(factory.prefilter, factory.probe);
     }
 
     @Override
@@ -68,8 +72,20 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             table = factory.build.table();
         }
         int rows = batch.rowCount();
+        // the rows to probe: every row, or those the fused filter keeps (positions into the batch, ascending)
+        int[] selected = null;
+        int count = rows;
+        if (prefilter != null) {
+            count = prefilter.filter(batch);
+            if (count == 0) {
+                return null;
+            }
+            if (count < rows) {
+                selected = prefilter.selection();
+            }
+        }
         keys.normalize(batch); // hashed by findPairs where it needs the hashes
-        int pairs = findPairs(rows);
+        int pairs = findPairs(rows, selected, count);
         if (residual != null && pairs > 0) {
             pairs = applyResidual(batch, pairs);
         }
@@ -78,7 +94,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             case LEFT -> {
                 markMatched(rows, pairs);
                 int unmatched = 0;
-                for (int i = 0; i < rows; i++) {
+                for (int j = 0; j < count; j++) {
+                    int i = selected == null ? j : selected[j];
                     if (!matched[i]) {
                         ensurePairs(pairs + unmatched + 1);
                         probeRows[pairs + unmatched] = i;
@@ -94,29 +111,32 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 if (selection.length < rows) {
                     selection = new int[rows];
                 }
-                int count = 0;
-                for (int i = 0; i < rows; i++) {
+                int kept = 0;
+                for (int j = 0; j < count; j++) {
+                    int i = selected == null ? j : selected[j];
                     if (matched[i] == keep) {
-                        selection[count++] = i;
+                        selection[kept++] = i;
                     }
                 }
-                if (count == 0) {
+                if (kept == 0) {
                     yield null;
                 }
                 List<Vector> columns = new ArrayList<>(factory.output.length);
                 for (int o = 0; o < factory.output.length; o++) {
                     Vector column = batch.column(factory.output[o]);
                     columns.add(
-                            count == rows || factory.unread[o]
-                                    ? column
-                                    : VectorBuilder.gather(column, selection, count));
+                            kept == rows || factory.unread[o] ? column : VectorBuilder.gather(column, selection, kept));
                 }
-                yield new Batch(count, columns);
+                yield new Batch(kept, columns);
             }
         };
     }
 
-    private int findPairs(int rows) {
+    /**
+     * The (probe row, build row) pairs of the rows to probe: {@code selected[0, count)} of the batch's {@code rows},
+     * or every row when {@code selected} is null; in {@link #probeRows} and {@link #buildRows}, their count returned.
+     */
+    private int findPairs(int rows, int[] selected, int count) {
         long[] hashes = keys.hashes;
         boolean[] anyNull = keys.anyNull;
         KeyColumns buildKeys = table.keys;
@@ -128,19 +148,20 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         firstOnly &= residual == null;
         int pairs = 0;
         if (table.headKeys != null && keys.strings[0] == null) {
-            return findPairsOneLong(rows, firstOnly);
+            return findPairsOneLong(selected, count, firstOnly);
         }
         KeyBitmap bitmap = filtering ? table.bitmap : null;
         JoinFilter filter = filtering ? table.filter : null;
         int rejected = 0;
-        int count = rows;
-        int[] listed = null;
+        int probed = count;
+        int[] listed = selected;
         if (bitmap != null) { // only the rows whose first key some build row has are hashed and looked up
             listed = rowList(rows);
             count = 0;
             long[] first = keys.longs[0];
             boolean[] firstNulls = keys.nulls[0];
-            for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < probed; j++) {
+                int i = selected == null ? j : selected[j];
                 if (firstNulls != null && firstNulls[i]) {
                     continue; // NULL matches nothing
                 }
@@ -151,6 +172,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
             keys.hashRows(listed, count);
+        } else if (selected != null) {
+            keys.hashRows(selected, count);
         } else {
             keys.hashRange(0, rows);
         }
@@ -176,7 +199,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
                 }
             }
         }
-        observeFilter(bitmap != null || filter != null, rows, rejected);
+        observeFilter(bitmap != null || filter != null, probed, rejected);
         return pairs;
     }
 
@@ -192,7 +215,7 @@ public final class HashJoinProbeOperator extends StreamingOperator {
      * {@link #findPairs} for one non-string key: the bucket's first key read beside its row ({@link
      * JoinHashTable#headKeys}), the rest of the chain only when the build has duplicate keys or the first one differs.
      */
-    private int findPairsOneLong(int rows, boolean firstOnly) {
+    private int findPairsOneLong(int[] selected, int rows, boolean firstOnly) { // rows: how many to probe
         boolean[] nulls = keys.nulls[0];
         long[] values = keys.longs[0];
         long[] buildValues = table.keys.longs[0];
@@ -214,7 +237,8 @@ public final class HashJoinProbeOperator extends StreamingOperator {
             // another)
             int count = 0;
             long touched = 0;
-            for (int i = from; i < to; i++) {
+            for (int j = from; j < to; j++) {
+                int i = selected == null ? j : selected[j];
                 if (nulls != null && nulls[i]) {
                     continue; // NULL matches nothing
                 }
@@ -388,18 +412,33 @@ public final class HashJoinProbeOperator extends StreamingOperator {
         private final int[] output;
         private final DataType[] outputTypes;
         private final boolean[] unread;
+        private final Schema probe;
+        private final Expression prefilter;
 
         /** Every output column materialised. */
         public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build) {
             this(join, probe, build, null);
         }
 
+        public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread) {
+            this(join, probe, build, unread, null);
+        }
+
         /**
          * {@code unread[o]} (null: none) says that nothing above the join reads its output column {@code o}: that
-         * column then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}).
+         * column then holds unspecified values (see {@link dev.faro.engine.exchange.RequiredColumns#unread}). A
+         * non-null {@code prefilter} is a filter on the probe side fused into the probe: only the rows where it is
+         * TRUE are probed, and of the probe's columns only the matched rows' are gathered (where a filter operator
+         * before the probe would gather every read column of every row it keeps).
          */
-        public Factory(HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread) {
+        public Factory(
+                HashJoin join, Schema probe, JoinBuildOperator.Factory build, boolean[] unread, Expression prefilter) {
             this.type = join.type();
+            this.probe = probe;
+            this.prefilter = prefilter;
+            if (prefilter != null) {
+                new FilterEvaluator(prefilter, probe); // validates
+            }
             this.build = build;
             this.probeKeys = new int[join.probeKeys().size()];
             for (int k = 0; k < probeKeys.length; k++) {

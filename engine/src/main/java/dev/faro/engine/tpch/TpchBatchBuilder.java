@@ -14,13 +14,17 @@ import java.util.List;
 
 /**
  * Copies generated TPC-H entities into column arrays of one batch (morsel) at a time. Thread-confined; one per
- * generating thread. Decimals are rounded from the generator's two-decimal doubles to exact cents.
+ * generating thread. Decimals are rounded from the generator's two-decimal doubles to exact cents; a low-cardinality
+ * string column's equal values share one instance ({@link StringDictionary}).
  */
 final class TpchBatchBuilder<E extends TpchEntity> {
 
     private final List<TpchColumn<E>> columns;
     private final DataType[] types;
     private final int batchRows;
+    /** Per VARCHAR column, its dictionary (see {@link StringDictionary}); null for other columns. */
+    private final StringDictionary[] dictionaries;
+
     private final List<Batch> batches = new ArrayList<>();
     private Object[] arrays;
     private int rows;
@@ -29,6 +33,12 @@ final class TpchBatchBuilder<E extends TpchEntity> {
         this.columns = table.getColumns();
         this.types = columns.stream().map(TpchTables::type).toArray(DataType[]::new);
         this.batchRows = batchRows;
+        this.dictionaries = new StringDictionary[types.length];
+        for (int c = 0; c < types.length; c++) {
+            if (types[c].kind() == dev.faro.engine.vector.TypeKind.VARCHAR) {
+                dictionaries[c] = new StringDictionary();
+            }
+        }
         this.arrays = newArrays();
     }
 
@@ -40,7 +50,7 @@ final class TpchBatchBuilder<E extends TpchEntity> {
                 case INTEGER -> ((int[]) arrays[c])[rows] = column.getInteger(entity);
                 case DATE -> ((int[]) arrays[c])[rows] = column.getDate(entity);
                 case DECIMAL -> ((long[]) arrays[c])[rows] = Math.round(column.getDouble(entity) * 100);
-                case VARCHAR -> ((String[]) arrays[c])[rows] = column.getString(entity);
+                case VARCHAR -> ((String[]) arrays[c])[rows] = dictionaries[c].share(column.getString(entity));
                 default -> throw new IllegalStateException("no TPC-H column has type " + types[c]);
             }
         }

@@ -92,6 +92,47 @@ class TpchGeneratorTest {
         return tables.stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
     }
 
+    @Test
+    void aLowCardinalityStringColumnSharesOneInstancePerValueAndThread() {
+        int threads = 2;
+        Table lineitem =
+                new TpchGenerator(SF, 0, 1, Placement.RANDOM, threads).generate(io.trino.tpch.TpchTable.LINE_ITEM);
+        int shipmode = lineitem.schema().indexOf("l_shipmode");
+        int comment = lineitem.schema().indexOf("l_comment");
+        Set<String> modes = new HashSet<>();
+        Set<String> modeInstances = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<String> commentInstances = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Batch batch : lineitem.batches()) {
+            String[] modeValues = ((dev.faro.engine.vector.StringVector) batch.column(shipmode)).values();
+            String[] commentValues = ((dev.faro.engine.vector.StringVector) batch.column(comment)).values();
+            for (int row = 0; row < batch.rowCount(); row++) {
+                modes.add(modeValues[row]);
+                modeInstances.add(modeValues[row]);
+                commentInstances.add(commentValues[row]);
+            }
+        }
+        assertThat(modes).hasSize(7);
+        assertThat(modeInstances.size()).isLessThanOrEqualTo(7 * threads);
+        // a wide column keeps one instance per row past the dictionary's limit
+        assertThat(commentInstances.size()).isGreaterThan(StringDictionary.MAX_ENTRIES * threads);
+    }
+
+    @Test
+    void theDictionarySharesEqualValuesUntilItIsFull() {
+        StringDictionary dictionary = new StringDictionary();
+        String first = new String("MAIL");
+        assertThat(dictionary.share(first)).isSameAs(first);
+        assertThat(dictionary.share(new String("MAIL"))).isSameAs(first);
+        assertThat(dictionary.share(null)).isNull();
+        for (int i = 0; i <= StringDictionary.MAX_ENTRIES; i++) {
+            dictionary.share("value " + i);
+        }
+        String late = new String("MAIL");
+        String wide = new String("value 1");
+        assertThat(dictionary.share(wide)).isSameAs(wide).isEqualTo("value 1");
+        assertThat(dictionary.share(late)).isSameAs(late);
+    }
+
     static List<List<Object>> rows(Table table) {
         List<List<Object>> rows = new ArrayList<>();
         for (Batch batch : table.batches()) {
