@@ -345,13 +345,7 @@ public final class MiddlewareWorker implements ShuffleQueues {
                 unreturned = true;
                 long read = ring.unsynchronizedRead();
                 if (read - ring.notified >= config.readNotifyThreshold()) {
-                    if (ring.peer == null) {
-                        ring.notified = read;
-                        ring.localWriter.wake();
-                    } else {
-                        readDue[ring.peer.process] = true;
-                        anyReadDue = true;
-                    }
+                    returnSpace(ring, read);
                 }
             }
         }
@@ -372,20 +366,27 @@ public final class MiddlewareWorker implements ShuffleQueues {
             isConsumed[index] = false;
             IncomingRing ring = incoming[index];
             long read = ring.unsynchronizedRead();
-            if (read == ring.notified) {
-                continue;
-            }
-            if (ring.peer == null) {
-                ring.notified = read;
-                ring.localWriter.wake();
-            } else {
-                readDue[ring.peer.process] = true;
-                anyReadDue = true;
+            if (read != ring.notified) {
+                returnSpace(ring, read);
             }
         }
         consumedCount = 0;
         if (anyReadDue) {
             sendReadBatches();
+        }
+    }
+
+    /**
+     * Frees what was read of {@code ring} up to {@code read}: in place for a same-process writer (woken), else by
+     * making its peer due for a READ notification (sent batched by the caller).
+     */
+    private void returnSpace(IncomingRing ring, long read) {
+        if (ring.peer == null) {
+            ring.notified = read;
+            ring.localWriter.wake();
+        } else {
+            readDue[ring.peer.process] = true;
+            anyReadDue = true;
         }
     }
 
