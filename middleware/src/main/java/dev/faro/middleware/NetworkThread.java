@@ -5,11 +5,11 @@ import dev.faro.fabric.FaroException;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.WorkCompletion;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The one network thread of a process (DAIS16 §3.2). It polls the completion queue of all connections and sleeps
- * when nothing happens, and handles what follows a completion:
+ * The one network thread of a process (DAIS16 §3.2). It waits on the completion queue of all connections (event
+ * mode, so it sleeps when nothing happens) and handles what follows a completion:
  *
  * <ul>
  *   <li>a WRITE completed: free the local ring space, wake the sending worker, queue a WRITTEN notification, and
@@ -20,14 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  *
  * After each batch of completions it sends the queued WRITTEN entries, up to eight per SEND (batched
- * notifications).
- *
- * <p>How it sleeps: the paper's thread blocks on a completion channel and costs nothing while idle. A fabric between
- * processes without an interrupt (shm) has only polling, and its own {@code await} spins, yields and parks up to 50
- * µs: on a machine with fewer cores than threads the yields of the network threads took the cores the workers
- * needed. So this thread polls, spins briefly, then parks with growing pauses up to {@value #MAX_PARK_MICROS} µs; a
- * worker that posts a WRITE wakes it at once ({@link PeerConnection#postWrite}), so its completion is handled without
- * delay. A notification from a peer process waits at most one pause. A dead peer needs no heartbeat of its own here: the fabric fails the queue pair of a peer
+ * notifications). A dead peer needs no heartbeat of its own here: the fabric fails the queue pair of a peer
  * unresponsive for its peer timeout ({@link dev.faro.fabric.FabricConfig#peerTimeout()}), which flushes the posted
  * receives into error completions even when no data moves. An error completion fails the middleware (first error
  * wins): every worker's next poll that finds no row, take or flush, and any send that waits for ring space, throws it.
@@ -36,9 +29,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class NetworkThread implements Runnable {
 
-    private static final int SPINS = 32;
-    private static final long MIN_PARK_MICROS = 8;
-    private static final long MAX_PARK_MICROS = 100;
+    private static final long AWAIT_MILLIS = 20;
 
     private final ShuffleMiddleware middleware;
     private final CompletionQueue completionQueue;
@@ -63,20 +54,8 @@ final class NetworkThread implements Runnable {
     @Override
     public void run() {
         try {
-            int idle = 0;
             while (running) {
-                int count = completionQueue.poll(completions);
-                if (count == 0) {
-                    if (idle < SPINS) {
-                        Thread.onSpinWait();
-                    } else {
-                        long pause = Math.min(MAX_PARK_MICROS, MIN_PARK_MICROS << (idle - SPINS));
-                        LockSupport.parkNanos(this, pause * 1000);
-                    }
-                    idle = Math.min(idle + 1, SPINS + 8);
-                } else {
-                    idle = 0;
-                }
+                int count = completionQueue.await(completions, AWAIT_MILLIS, TimeUnit.MILLISECONDS);
                 for (int i = 0; i < count && running; i++) {
                     onCompletion(completions[i]);
                 }

@@ -7,7 +7,6 @@ import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkRequest;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one connection of this process to one peer process (DAIS16: one queue pair per machine pair, shared by all
@@ -35,7 +34,6 @@ final class PeerConnection {
     final MemoryRegion rings;
     final MemoryRegion receives;
     private RemoteKey remoteKey;
-    private volatile Thread networkThread;
     final OutgoingRing[] outgoing;
     private final AtomicInteger outstandingNotifications = new AtomicInteger();
 
@@ -112,18 +110,8 @@ final class PeerConnection {
         return (int) requestId;
     }
 
-    /** Posts a WRITE and wakes the network thread, which handles its completion (any thread). */
     void postWrite(WorkRequest request) {
         queuePair.postSend(request);
-        Thread handler = networkThread;
-        if (handler != null) {
-            LockSupport.unpark(handler);
-        }
-    }
-
-    /** The thread that handles this connection's completions, woken when a WRITE is posted; set before any. */
-    void networkThread(Thread thread) {
-        this.networkThread = thread;
     }
 
     void postReceive(int slot) {

@@ -151,11 +151,6 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 .daemon()
                 .name("middleware-network-p" + process)
                 .unstarted(networkThread);
-        for (PeerConnection peer : peers) {
-            if (peer != null) {
-                peer.networkThread(networkThreadHandle);
-            }
-        }
         this.workers = new MiddlewareWorker[n];
         for (int local0 = 0; local0 < n; local0++) {
             workers[local0] = new MiddlewareWorker(
