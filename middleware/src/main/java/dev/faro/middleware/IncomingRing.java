@@ -6,7 +6,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The incoming ring of one worker pair, read by the receiving worker up to the written position: announced by the
- * network thread from WRITTEN notifications (remote sender) or published by a same-process sender. Consumed bytes
+ * network thread from WRITTEN notifications (remote sender) or published by a same-process sender, which also puts
+ * the ring on its reader's {@link ReadyRings} and wakes the reader. Consumed bytes
  * are returned to the sender with a READ notification once {@code readNotifyThreshold} of them accumulate (or when
  * the reader runs dry, so a sender never waits on a batch that will not fill).
  *
@@ -36,6 +37,13 @@ final class IncomingRing {
     final PeerConnection peer;
     /** The sending worker's thread slot, for a same-process pair (woken when space frees), else null. */
     final WorkerSlot localWriter;
+    /** The reading worker's list of rings with data, this ring's place on it, and the reader's thread slot. */
+    private final ReadyRings ready;
+
+    final int readyIndex;
+    private final WorkerSlot readerSlot;
+    /** Times new data was announced (the one publishing thread writes; approximate elsewhere). */
+    long announcements;
 
     /** Written by the network thread or a same-process sender (release); read by the receiving worker. */
     private long written;
@@ -44,22 +52,47 @@ final class IncomingRing {
     /** Receiving worker: the read position last returned to the sender. */
     long notified;
 
-    IncomingRing(int index, MemorySegment ring, PeerConnection peer, WorkerSlot localWriter) {
+    IncomingRing(
+            int index,
+            MemorySegment ring,
+            PeerConnection peer,
+            WorkerSlot localWriter,
+            ReadyRings ready,
+            int readyIndex,
+            WorkerSlot readerSlot) {
         this.index = index;
         this.ring = ring;
         this.mask = ring.byteSize() - 1;
         this.peer = peer;
         this.localWriter = localWriter;
+        this.ready = ready;
+        this.readyIndex = readyIndex;
+        this.readerSlot = readerSlot;
+    }
+
+    /**
+     * The one publishing thread (the network thread for a remote sender, the sending worker for a same-process one):
+     * data is written up to {@code position}. Publishes it, puts this ring on its reader's list and wakes the reader.
+     */
+    void announce(long position) {
+        if (!publishWritten(position)) {
+            return; // nothing new (a stale announcement): the ring stays off the list
+        }
+        announcements++;
+        ready.mark(readyIndex);
+        readerSlot.wake();
     }
 
     long written() {
         return (long) WRITTEN.getAcquire(this);
     }
 
-    void publishWritten(long position) {
+    private boolean publishWritten(long position) {
         if (position - (long) WRITTEN.getAcquire(this) > 0) {
             WRITTEN.setRelease(this, position);
+            return true;
         }
+        return false;
     }
 
     long readPosition() {

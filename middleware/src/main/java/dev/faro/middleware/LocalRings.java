@@ -15,7 +15,10 @@ final class LocalRings {
     /** outgoing[writer][reader] */
     final OutgoingRing[][] outgoing;
 
-    LocalRings(MiddlewareConfig config, WorkerSlot[] slots, Arena arena) {
+    /**
+     * @param ready each local reader's list of rings with data; a ring's place on it is its writer's global id
+     */
+    LocalRings(MiddlewareConfig config, int process, WorkerSlot[] slots, ReadyRings[] ready, Arena arena) {
         int n = config.workersPerProcess();
         long ringBytes = config.ringBytes();
         MemorySegment memory = arena.allocate(n * n * ringBytes, 64);
@@ -25,7 +28,8 @@ final class LocalRings {
             for (int reader = 0; reader < n; reader++) {
                 int index = writer * n + reader;
                 MemorySegment ring = memory.asSlice(index * ringBytes, ringBytes);
-                incoming[reader][writer] = new IncomingRing(index, ring, null, slots[writer]);
+                incoming[reader][writer] = new IncomingRing(
+                        index, ring, null, slots[writer], ready[reader], process * n + writer, slots[reader]);
                 outgoing[writer][reader] = new OutgoingRing(
                         index,
                         config.ringBytes(),
@@ -35,8 +39,7 @@ final class LocalRings {
                         null,
                         0,
                         0,
-                        incoming[reader][writer],
-                        slots[reader]);
+                        incoming[reader][writer]);
             }
         }
     }

@@ -33,6 +33,9 @@ public final class MiddlewareWorker implements ShuffleQueues {
     private final MiddlewareConfig config;
     private final int worker;
     private final WorkerSlot slot;
+    /** The incoming rings with data this worker has not read: the only rings a poll visits. */
+    private final ReadyRings ready;
+
     private final IncomingRing[] incoming;
     private final OutgoingRing[] outgoing;
     private final DemuxQueue[] demux = new DemuxQueue[MAX_OPERATORS];
@@ -49,6 +52,11 @@ public final class MiddlewareWorker implements ShuffleQueues {
     private boolean anyReadDue;
     /** Rows were read since consumed space was last returned: an idle poll has space to return. */
     private boolean unreturned;
+    /** The rings read since consumed space was last returned (the first {@code consumedCount}), and membership. */
+    private final int[] consumed;
+
+    private final boolean[] isConsumed;
+    private int consumedCount;
 
     private final MemorySegment longRow;
     private int nextRing;
@@ -60,12 +68,17 @@ public final class MiddlewareWorker implements ShuffleQueues {
 
     long remoteBytesSent;
     long sendBlocks;
+    /** Times a poll visited an incoming ring (each one on the list of rings with data), and found nothing to read. */
+    long ringVisits;
+
+    long idleRingVisits;
 
     MiddlewareWorker(
             ShuffleMiddleware middleware,
             MiddlewareConfig config,
             int worker,
             WorkerSlot slot,
+            ReadyRings ready,
             IncomingRing[] incoming,
             OutgoingRing[] outgoing,
             Arena arena) {
@@ -73,7 +86,10 @@ public final class MiddlewareWorker implements ShuffleQueues {
         this.config = config;
         this.worker = worker;
         this.slot = slot;
+        this.ready = ready;
         this.incoming = incoming;
+        this.consumed = new int[incoming.length];
+        this.isConsumed = new boolean[incoming.length];
         this.outgoing = outgoing;
         for (int op = 0; op < MAX_OPERATORS; op++) {
             demux[op] = new DemuxQueue(1024);
@@ -98,6 +114,15 @@ public final class MiddlewareWorker implements ShuffleQueues {
             bytes += queue.grownBytes;
         }
         return bytes;
+    }
+
+    /** Times new data was announced in this worker's incoming rings (approximate while the worker runs). */
+    long announcements() {
+        long count = 0;
+        for (IncomingRing ring : incoming) {
+            count += ring.announcements;
+        }
+        return count;
     }
 
     /** This worker's global id: process × workersPerProcess + local index. */
@@ -290,71 +315,92 @@ public final class MiddlewareWorker implements ShuffleQueues {
     }
 
     /**
-     * Reads records from the incoming rings, starting with the one after the last ring read, until one row of
-     * {@code wanted} is found (copied into {@code into}); every other row goes to its demux queue. A remote ring that
-     * crossed the READ threshold makes its peer due; the due peers' READ notifications go out batched at the end.
+     * Reads records from the rings on this worker's list of rings with data ({@link ReadyRings}: put there by a WRITTEN
+     * notification or a same-process publication; no other ring is looked at), starting with the last ring a row was
+     * found in, until one row of {@code wanted} is found (copied into {@code into}); every other row goes to its demux
+     * queue. A ring read as far as it is written leaves the list; the ring the row was found in stays. A remote ring
+     * that crossed the READ threshold makes its peer due; the due peers' READ notifications go out batched at the end.
      */
     private int drain(int wanted, MemorySegment into) {
-        int rings = incoming.length;
         int found = NONE;
-        for (int i = 0; i < rings && found == NONE; i++) {
-            int index = nextRing + i;
-            if (index >= rings) {
-                index -= rings;
-            }
-            IncomingRing ring = incoming[index];
-            long read = ring.unsynchronizedRead();
-            if (read == ring.written()) {
-                continue;
-            }
-            found = ring.drainInto(wanted, into, demux);
-            unreturned = true;
-            read = ring.unsynchronizedRead();
-            if (read - ring.notified >= config.readNotifyThreshold()) {
-                if (ring.peer == null) {
-                    ring.notified = read;
-                    ring.localWriter.wake();
+        if (ready.collect()) {
+            int index = nextRing;
+            while (found == NONE && (index = ready.next(index)) >= 0) {
+                IncomingRing ring = incoming[index];
+                ringVisits++;
+                long before = ring.unsynchronizedRead();
+                found = ring.drainInto(wanted, into, demux);
+                if (found == NONE) {
+                    ready.clear(index);
+                    if (ring.unsynchronizedRead() == before) {
+                        idleRingVisits++;
+                    }
                 } else {
-                    readDue[ring.peer.process] = true;
-                    anyReadDue = true;
+                    nextRing = index;
                 }
-            }
-            if (found != NONE) {
-                nextRing = index;
+                if (!isConsumed[index]) {
+                    isConsumed[index] = true;
+                    consumed[consumedCount++] = index;
+                }
+                unreturned = true;
+                long read = ring.unsynchronizedRead();
+                if (read - ring.notified >= config.readNotifyThreshold()) {
+                    returnSpace(ring, read);
+                }
             }
         }
         if (anyReadDue) {
-            sendReadBatches(false);
+            sendReadBatches();
         }
         return found;
     }
 
-    /** Returns consumed space below the READ threshold too: called when this worker runs dry or waits. */
+    /**
+     * Returns consumed space below the READ threshold too: called when this worker runs dry or waits. Looks only at
+     * the rings read since the last return.
+     */
     private void returnConsumedSpace() {
         unreturned = false;
-        for (IncomingRing ring : incoming) {
-            if (ring.peer == null) {
-                long read = ring.unsynchronizedRead();
-                if (read != ring.notified) {
-                    ring.notified = read;
-                    ring.localWriter.wake();
-                }
+        for (int i = 0; i < consumedCount; i++) {
+            int index = consumed[i];
+            isConsumed[index] = false;
+            IncomingRing ring = incoming[index];
+            long read = ring.unsynchronizedRead();
+            if (read != ring.notified) {
+                returnSpace(ring, read);
             }
         }
-        sendReadBatches(true);
+        consumedCount = 0;
+        if (anyReadDue) {
+            sendReadBatches();
+        }
     }
 
     /**
-     * Sends the READ notifications of the due peer processes ({@code all}: of every peer), batched (DAIS16 §3.2: "the
+     * Frees what was read of {@code ring} up to {@code read}: in place for a same-process writer (woken), else by
+     * making its peer due for a READ notification (sent batched by the caller).
+     */
+    private void returnSpace(IncomingRing ring, long read) {
+        if (ring.peer == null) {
+            ring.notified = read;
+            ring.localWriter.wake();
+        } else {
+            readDue[ring.peer.process] = true;
+            anyReadDue = true;
+        }
+    }
+
+    /**
+     * Sends the READ notifications of the due peer processes, batched (DAIS16 §3.2: "the
      * notifications are initially queued, and at the end they are sent in a batch"): one SEND per peer carries an
      * entry for each of its rings this worker consumed from since its last READ, up to eight entries per SEND. A peer
      * whose SEND finds the notification limit reached stays due.
      */
-    private void sendReadBatches(boolean all) {
+    private void sendReadBatches() {
         anyReadDue = false;
         int n = config.workersPerProcess();
         for (int process = 0; process < readDue.length; process++) {
-            if (!all && !readDue[process]) {
+            if (!readDue[process]) {
                 continue;
             }
             int count = 0;

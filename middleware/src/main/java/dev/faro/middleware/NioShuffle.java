@@ -42,10 +42,14 @@ public final class NioShuffle implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             slots[i] = new WorkerSlot();
         }
-        LocalRings local = new LocalRings(config, slots, arena);
+        ReadyRings[] ready = new ReadyRings[n];
+        for (int i = 0; i < n; i++) {
+            ready[i] = new ReadyRings(config.workers());
+        }
+        LocalRings local = new LocalRings(config, process, slots, ready, arena);
         workers = new NioWorker[n];
         for (int i = 0; i < n; i++) {
-            workers[i] = new NioWorker(config, process, i, slots[i], local, channels[i], arena, broken);
+            workers[i] = new NioWorker(config, process, i, slots[i], ready[i], local, channels[i], arena, broken);
         }
     }
 

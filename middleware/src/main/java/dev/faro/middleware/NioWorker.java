@@ -37,6 +37,9 @@ public final class NioWorker implements ShuffleQueues {
     private final int id;
     private final int firstLocal;
     private final WorkerSlot slot;
+    /** The same-process rings with rows this worker has not read (as the middleware's; channels are polled). */
+    private final ReadyRings ready;
+
     private final OutgoingRing[] localOut;
     private final IncomingRing[] localIn;
     private final SocketChannel[] channels;
@@ -67,6 +70,7 @@ public final class NioWorker implements ShuffleQueues {
             int process,
             int local,
             WorkerSlot slot,
+            ReadyRings ready,
             LocalRings rings,
             SocketChannel[] channels,
             Arena arena,
@@ -78,6 +82,7 @@ public final class NioWorker implements ShuffleQueues {
         this.id = process * n + local;
         this.firstLocal = process * n;
         this.slot = slot;
+        this.ready = ready;
         this.localOut = rings.outgoing[local];
         this.localIn = rings.incoming[local];
         this.channels = channels;
@@ -312,10 +317,12 @@ public final class NioWorker implements ShuffleQueues {
     }
 
     private int drainLocal(int wanted, MemorySegment into) {
-        for (IncomingRing ring : localIn) {
-            if (ring.unsynchronizedRead() == ring.written()) {
-                continue;
-            }
+        if (!ready.collect()) {
+            return NONE;
+        }
+        int index = firstLocal;
+        while ((index = ready.next(index)) >= 0) {
+            IncomingRing ring = localIn[index - firstLocal];
             int found = ring.drainInto(wanted, into, demux);
             long read = ring.unsynchronizedRead();
             if (read - ring.notified >= config.readNotifyThreshold() || found == NONE) {
@@ -325,6 +332,7 @@ public final class NioWorker implements ShuffleQueues {
             if (found != NONE) {
                 return found;
             }
+            ready.clear(index);
         }
         return NONE;
     }

@@ -20,8 +20,9 @@ import java.lang.invoke.VarHandle;
  * {@code capacity − (sent − remoteRead)}, where {@code remoteRead} comes from the receiver's READ notifications.
  *
  * <p>A same-process pair has no WRITE: the receiving worker reads this ring in place (the paper's local shortcut,
- * without serialization to the network); {@code head} published with release is its written position, and the
- * reader's position frees space.
+ * without serialization to the network). The sender publishes {@code head} as the reader's written position in
+ * batches, as a remote sender's WRITE does: once {@code writeThreshold} bytes (at least 4 KiB) are new, or on a flush;
+ * each publication puts the ring on the reader's list of rings with data. The reader's position frees space.
  *
  * <p>Data path: allocation-free after construction.
  */
@@ -58,13 +59,12 @@ final class OutgoingRing {
     private final long regionOffset;
     private final long remoteOffset;
     private final WorkRequest request = new WorkRequest();
-    /** The reader of a same-process pair and its thread slot, else null. */
+    /** The reader of a same-process pair, else null. */
     final IncomingRing localReader;
 
-    private final WorkerSlot localReaderSlot;
-    private final int wakeStride;
-    /** Sending worker: the position up to which a same-process reader was last woken. */
-    private long localWoken;
+    private final int publishStride;
+    /** Sending worker: the position last published to a same-process reader. */
+    private long localPublished;
 
     /** Written by the sending worker (release); read by the flag holder and a same-process reader. */
     private long head;
@@ -98,8 +98,7 @@ final class OutgoingRing {
             MemoryRegion region,
             long regionOffset,
             long remoteOffset,
-            IncomingRing localReader,
-            WorkerSlot localReaderSlot) {
+            IncomingRing localReader) {
         this.index = index;
         this.capacity = capacity;
         this.mask = capacity - 1;
@@ -110,8 +109,7 @@ final class OutgoingRing {
         this.regionOffset = regionOffset;
         this.remoteOffset = remoteOffset;
         this.localReader = localReader;
-        this.localReaderSlot = localReaderSlot;
-        this.wakeStride = Math.max(writeThreshold, 4096);
+        this.publishStride = Math.max(writeThreshold, 4096);
     }
 
     /**
@@ -177,15 +175,16 @@ final class OutgoingRing {
 
     /**
      * Posts a WRITE if one is due (threshold reached or flush requested), remote space allows and none is in
-     * flight; else leaves it to whoever changes that condition. Any thread; a same-process pair only publishes.
+     * flight; else leaves it to whoever changes that condition. Any thread; a same-process pair only publishes, and
+     * only its sending worker calls this for it.
      */
     void tryPost() {
         if (localReader != null) {
-            long published = (long) HEAD.getAcquire(this);
-            localReader.publishWritten(published);
-            if (published - localWoken >= wakeStride || (long) FLUSH_TARGET.getAcquire(this) - localWoken > 0) {
-                localWoken = published;
-                localReaderSlot.wake();
+            // only the sending worker calls this for a same-process pair: head and flushTarget are its own
+            long published = head;
+            if (published - localPublished >= publishStride || flushTarget - localPublished > 0) {
+                localPublished = published;
+                localReader.announce(published);
             }
             return;
         }

@@ -93,8 +93,12 @@ public final class ShuffleMiddleware implements AutoCloseable {
             peers[q] = new PeerConnection(
                     q, queuePair, rings, receives, pairs, arena.allocate(NotificationDescriptor.MESSAGE_LENGTH, 8));
         }
-        LocalRings local = new LocalRings(config, slots, arena);
         int workersTotal = config.workers();
+        ReadyRings[] ready = new ReadyRings[n];
+        for (int i = 0; i < n; i++) {
+            ready[i] = new ReadyRings(workersTotal);
+        }
+        LocalRings local = new LocalRings(config, process, slots, ready, arena);
         this.incoming = new IncomingRing[n][workersTotal];
         this.outgoing = new OutgoingRing[n][workersTotal];
         for (int reader = 0; reader < n; reader++) {
@@ -107,7 +111,13 @@ public final class ShuffleMiddleware implements AutoCloseable {
                 } else {
                     PeerConnection peer = peers[sourceProcess];
                     incoming[reader][source] = new IncomingRing(
-                            index, peer.rings.segment().asSlice((pairs + index) * ringBytes, ringBytes), peer, null);
+                            index,
+                            peer.rings.segment().asSlice((pairs + index) * ringBytes, ringBytes),
+                            peer,
+                            null,
+                            ready[reader],
+                            source,
+                            slots[reader]);
                 }
             }
         }
@@ -130,7 +140,6 @@ public final class ShuffleMiddleware implements AutoCloseable {
                             peer.rings,
                             index * ringBytes,
                             (pairs + index) * ringBytes,
-                            null,
                             null);
                     peer.outgoing[index] = ring;
                 }
@@ -145,7 +154,14 @@ public final class ShuffleMiddleware implements AutoCloseable {
         this.workers = new MiddlewareWorker[n];
         for (int local0 = 0; local0 < n; local0++) {
             workers[local0] = new MiddlewareWorker(
-                    this, config, process * n + local0, slots[local0], incoming[local0], outgoing[local0], arena);
+                    this,
+                    config,
+                    process * n + local0,
+                    slots[local0],
+                    ready[local0],
+                    incoming[local0],
+                    outgoing[local0],
+                    arena);
         }
     }
 
@@ -308,8 +324,7 @@ public final class ShuffleMiddleware implements AutoCloseable {
         int n = config.workersPerProcess();
         int writer = ringIndex / n;
         int reader = ringIndex % n;
-        incoming[reader][sourceProcess * n + writer].publishWritten(position);
-        slots[reader].wake();
+        incoming[reader][sourceProcess * n + writer].announce(position);
     }
 
     WorkerSlot writerSlot(OutgoingRing ring) {

@@ -14,6 +14,7 @@ import dev.faro.middleware.ShuffleMiddleware;
 import dev.faro.middleware.ShuffleQueues;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -74,11 +75,14 @@ public final class MiddlewareBenchHandler implements TaskHandler {
             }
             context.exchange().allGather("middleware.start", new byte[0]);
             long[] received = new long[2];
+            long cpuBefore = processCpuNanos();
             long elapsedNs = runPlan(queues, point, node, received);
+            long cpuNs = processCpuNanos() - cpuBefore;
             context.exchange().allGather("middleware.done", new byte[0]);
             ObjectNode reply = JsonNodeFactory.instance
                     .objectNode()
                     .put("elapsedNs", elapsedNs)
+                    .put("cpuNs", cpuNs)
                     .put("rows", received[0])
                     .put("sum", received[1])
                     .put("connections", connections);
@@ -102,6 +106,13 @@ public final class MiddlewareBenchHandler implements TaskHandler {
                 nio.close();
             }
         }
+    }
+
+    /** CPU time this whole worker JVM used so far (every thread: workers, network thread, GC), or 0 if unknown. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime())
+                : 0;
     }
 
     private static long runPlan(List<ShuffleQueues> queues, MiddlewareCase point, int node, long[] received)

@@ -99,20 +99,28 @@ public final class MiddlewareBenchmark {
 
     private MiddlewareResult measure(Coordinator coordinator, MiddlewareCase point) {
         List<Double> seconds = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
         List<JsonNode> last = null;
         for (int run = 0; run < config.runs(); run++) {
             progress.accept("bench middleware: " + point.label() + (config.runs() > 1 ? ", run " + (run + 1) : ""));
             List<JsonNode> replies = runOnce(coordinator, point);
             long slowestNs = 0;
+            long cpuNs = 0;
             for (JsonNode reply : replies) {
                 slowestNs = Math.max(slowestNs, reply.path("elapsedNs").asLong());
+                cpuNs += reply.path("cpuNs").asLong();
             }
             seconds.add(slowestNs / 1e9);
+            cpu.add(cpuNs / 1e9);
             last = replies;
         }
+        return MiddlewareResult.merge(point, median(seconds), median(cpu), last);
+    }
+
+    private static double median(List<Double> values) {
         double[] sorted =
-                seconds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return MiddlewareResult.merge(point, sorted[sorted.length / 2], last);
+                values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return sorted[sorted.length / 2];
     }
 
     private List<JsonNode> runOnce(Coordinator coordinator, MiddlewareCase point) {

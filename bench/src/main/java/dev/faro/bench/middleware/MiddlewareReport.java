@@ -133,6 +133,8 @@ public record MiddlewareReport(String text, List<Path> files) {
                         seconds(nio),
                         seconds(mw),
                         ratio(nio, mw),
+                        cpu(nio),
+                        cpu(mw),
                         ""));
             }
             if (bestNio != null && bestFabric != null) {
@@ -146,10 +148,13 @@ public record MiddlewareReport(String text, List<Path> files) {
                                         Locale.ROOT,
                                         " (%+.0f %%)",
                                         100 * (bestFabric.seconds() / bestNio.seconds() - 1)),
+                        cpu(bestNio),
+                        cpu(bestFabric),
                         PAPER_V1));
             }
         }
-        return "V1 (Fig. 3): 2-stage shuffle time, NIO sockets against the middleware on the fabric\n"
+        return "V1 (Fig. 3): 2-stage shuffle time, NIO sockets against the middleware on the fabric (CPU s: the CPU time"
+                + " of all processes during the shuffle, median run)\n"
                 + new ResultTable(
                                 List.of(
                                         Column.number("processes"),
@@ -157,6 +162,8 @@ public record MiddlewareReport(String text, List<Path> files) {
                                         Column.number("NIO s"),
                                         Column.number(fabric + " s"),
                                         Column.number("NIO / middleware"),
+                                        Column.number("NIO CPU s"),
+                                        Column.number("middleware CPU s"),
                                         Column.text("paper")),
                                 rows)
                         .format();
@@ -280,6 +287,7 @@ public record MiddlewareReport(String text, List<Path> files) {
                 "ring_bytes",
                 "write_threshold",
                 "seconds_median",
+                "cpu_seconds_median",
                 "writes",
                 "remote_bytes",
                 "notification_messages",
@@ -299,6 +307,7 @@ public record MiddlewareReport(String text, List<Path> files) {
                 Integer.toString(p.ringBytes()),
                 Integer.toString(p.writeThreshold()),
                 String.format(Locale.ROOT, "%.4f", r.seconds()),
+                String.format(Locale.ROOT, "%.4f", r.cpuSeconds()),
                 Long.toString(r.writes()),
                 Long.toString(r.remoteBytes()),
                 Long.toString(r.notificationMessages()),
@@ -327,6 +336,10 @@ public record MiddlewareReport(String text, List<Path> files) {
 
     private static String seconds(MiddlewareResult r) {
         return r == null ? "-" : String.format(Locale.ROOT, "%.3f", r.seconds());
+    }
+
+    private static String cpu(MiddlewareResult r) {
+        return r == null ? "-" : String.format(Locale.ROOT, "%.3f", r.cpuSeconds());
     }
 
     private static String ratio(MiddlewareResult nio, MiddlewareResult fabric) {

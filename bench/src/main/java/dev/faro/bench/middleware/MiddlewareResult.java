@@ -8,12 +8,15 @@ import java.util.List;
  * the counters summed over nodes.
  *
  * @param seconds time of the 2-stage shuffle, median over runs
+ * @param cpuSeconds CPU time all processes used during it (every thread of each worker JVM), median over runs: what
+ *     the transport costs, less sensitive than the time to what else runs on the machine
  * @param connectionsPerProcess connections (middleware) or socket channels (NIO) of one process
  * @param ringsPerProcess rings (middleware) or buffers (NIO) of one process
  */
 record MiddlewareResult(
         MiddlewareCase point,
         double seconds,
+        double cpuSeconds,
         long rows,
         long writes,
         long remoteBytes,
@@ -23,7 +26,7 @@ record MiddlewareResult(
         int connectionsPerProcess,
         int ringsPerProcess) {
 
-    static MiddlewareResult merge(MiddlewareCase point, double seconds, List<JsonNode> replies) {
+    static MiddlewareResult merge(MiddlewareCase point, double seconds, double cpuSeconds, List<JsonNode> replies) {
         long rows = 0;
         long writes = 0;
         long bytes = 0;
@@ -42,6 +45,7 @@ record MiddlewareResult(
         return new MiddlewareResult(
                 point,
                 seconds,
+                cpuSeconds,
                 rows,
                 writes,
                 bytes,
