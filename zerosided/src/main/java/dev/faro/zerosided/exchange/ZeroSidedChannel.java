@@ -115,7 +115,10 @@ final class ZeroSidedChannel implements ExchangeChannel {
      * finished, the consumer buffer ended and fully released), it first waits in a barrier of every node: the switch at
      * node 0 and every node's NIC must stay up until every node's streams have ended, since a producer buffer drained
      * here may still be read for its end-of-stream word, and a consumer elsewhere may still be written. A node whose
-     * part did not end (the query failed) closes at once.
+     * part did not end (the query failed) closes at once; where no coordinator ends the other nodes' waits when a node
+     * fails ({@link PeerExchange#endsPeersOnFailure()} false, e.g. nodes in one JVM), it still takes its place in the
+     * barrier, from a thread of its own, so that a node whose part had ended does not wait out the gather's time limit
+     * for it.
      */
     @Override
     public void close() {
@@ -124,12 +127,15 @@ final class ZeroSidedChannel implements ExchangeChannel {
         }
         closed = true;
         RuntimeException first = null;
+        String barrier = exchangeName + "/zerosided/close";
         if (!failure.failed() && locallyComplete()) {
             try {
-                peers.allGather(exchangeName + "/zerosided/close", new byte[0]);
+                peers.allGather(barrier, new byte[0]);
             } catch (RuntimeException e) {
                 first = e;
             }
+        } else if (!peers.endsPeersOnFailure()) {
+            Thread.ofVirtual().name(barrier).start(() -> joinBarrierOfFailedNode(barrier));
         }
         try {
             resources.close();
@@ -142,6 +148,15 @@ final class ZeroSidedChannel implements ExchangeChannel {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    /** A failed node's place in the close barrier: nothing waits for the result, and its time-out is expected. */
+    private void joinBarrierOfFailedNode(String barrier) {
+        try {
+            peers.allGather(barrier, new byte[0]);
+        } catch (RuntimeException e) {
+            // the others failed too and never come: nobody waits on this barrier any more
         }
     }
 
