@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 
 /**
  * DAIS16 Fig. 5 on a cluster of worker JVMs: the paper's three analytical queries (Listing 1.1, {@link TpccQueries})
- * over a generated TPC-C database of {@value #WAREHOUSES} warehouses, run sequentially (one JVM, one engine thread)
+ * over a generated TPC-C database of {@link MiddlewareBenchmarkConfig#warehouses()} warehouses, run sequentially (one JVM, one engine thread)
  * and then on {@code processes} JVMs with 1…n engine threads each (the paper's workers), the exchanges over the
  * middleware on the fabric ({@value Dais16Transport#NAME}) and over its NIO sockets baseline
  * ({@value Dais16Transport#NIO_NAME}), both through the engine's exchange transport SPI. Every answer is checked
@@ -30,9 +30,6 @@ import java.util.function.Consumer;
  * <p>Coordination code; one thread.
  */
 final class TpccFigure {
-
-    /** Warehouses of the generated database (the paper: scale 15 and 30 on real machines; 2 fit this host). */
-    static final int WAREHOUSES = 2;
 
     private static final long SEED = 2016;
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
@@ -67,11 +64,11 @@ final class TpccFigure {
     }
 
     private void load(Coordinator coordinator, int processes) {
-        progress.accept("bench middleware fig5: generating TPC-C, " + WAREHOUSES + " warehouses, on " + processes
-                + " process(es)");
+        progress.accept("bench middleware fig5: generating TPC-C, " + config.warehouses() + " warehouses, on "
+                + processes + " process(es)");
         JsonNode payload = JsonNodeFactory.instance
                 .objectNode()
-                .put("warehouses", WAREHOUSES)
+                .put("warehouses", config.warehouses())
                 .put("seed", SEED);
         check(round(coordinator, processes, TpccLoadHandler.TYPE, payload), "generating TPC-C");
     }
