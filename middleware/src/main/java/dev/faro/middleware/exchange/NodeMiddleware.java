@@ -119,7 +119,8 @@ public final class NodeMiddleware implements AutoCloseable {
             boolean otherReady = in.get() == 1;
             long otherOpened = in.getLong();
             int otherGeneration = in.getInt();
-            allReady &= otherReady && otherOpened == opened;
+            // the same generation everywhere: the nodes share one middleware (made by the same earlier open)
+            allReady &= otherReady && otherOpened == opened && otherGeneration == generation;
             newest = Math.max(newest, otherGeneration);
         }
         if (!allReady) {
