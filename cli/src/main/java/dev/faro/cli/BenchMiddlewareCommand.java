@@ -66,7 +66,7 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
             names = "--workers-per-process",
             paramLabel = "N",
             split = ",",
-            description = "Worker threads per process for v1 (default: 1,2,4; --quick: 1,2).")
+            description = "Worker threads per process for v1 and fig5 (default: 1,2,4; --quick: 1,2).")
     private List<Integer> workers;
 
     @Option(
@@ -87,6 +87,13 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
             description = "V1's write threshold, of the middleware and of the NIO baseline alike (default: 16384,"
                     + " the paper's 16 KB; V2 sweeps its own).")
     private Integer writeThreshold;
+
+    @Option(
+            names = "--warehouses",
+            paramLabel = "W",
+            description = "fig5's TPC-C warehouses (default: 2; the paper: scale 15 at 4 and 30 at 8 instances;"
+                    + " each local worker JVM gets 40 MiB of heap more per warehouse beyond 2).")
+    private Integer warehouses;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = MiddlewareBenchmarkConfig.DEFAULT_OUTPUT_DIRECTORY;
@@ -129,7 +136,8 @@ final class BenchMiddlewareCommand implements Callable<Integer> {
                             rows != null ? rows : config.rowsPerProcess(),
                             runs != null ? runs : config.runs(),
                             outputDirectory)
-                    .withWriteThreshold(writeThreshold != null ? writeThreshold : config.writeThreshold());
+                    .withWriteThreshold(writeThreshold != null ? writeThreshold : config.writeThreshold())
+                    .withWarehouses(warehouses != null ? warehouses : config.warehouses());
         } catch (IllegalArgumentException e) {
             throw BenchRun.usageError(spec, e);
         }

@@ -60,7 +60,7 @@ public final class MiddlewareBenchmark {
                 ? joined
                 : ClusterStart.local(ClusterConfig.local(config.maxProcesses())
                         .withProvider(config.provider())
-                        .withWorkerHeap("256m")
+                        .withWorkerHeap(config.workerHeapMiB() + "m")
                         .withJvmOptions(WORKER_JVM_OPTIONS)
                         .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(10)));
         List<MiddlewareResult> v1 = new ArrayList<>();

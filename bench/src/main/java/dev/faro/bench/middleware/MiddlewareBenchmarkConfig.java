@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param thresholds V2's write thresholds in bytes (the paper's Fig. 4: 0 … 64 KB), at 2 workers per process
  * @param runs runs per point; the median time is kept (the paper averages 8)
  * @param outputDirectory where CSV and PNG files go
+ * @param warehouses fig5's TPC-C warehouses (the paper: scale 15 at 4 and 30 at 8 instances on real machines)
  */
 public record MiddlewareBenchmarkConfig(
         String provider,
@@ -30,9 +31,16 @@ public record MiddlewareBenchmarkConfig(
         int writeThreshold,
         List<Integer> thresholds,
         int runs,
-        Path outputDirectory) {
+        Path outputDirectory,
+        int warehouses) {
 
     public static final Path DEFAULT_OUTPUT_DIRECTORY = Path.of("results");
+
+    /** Fig. 5's default TPC-C size: 2 warehouses fit this host and keep the run short. */
+    public static final int DEFAULT_WAREHOUSES = 2;
+
+    /** The most warehouses fig5 takes (the load handler's bound). */
+    public static final int MAX_WAREHOUSES = 64;
 
     public MiddlewareBenchmarkConfig {
         Objects.requireNonNull(provider, "provider is null");
@@ -73,6 +81,9 @@ public record MiddlewareBenchmarkConfig(
         if (runs < 1 || runs > 100) {
             throw new IllegalArgumentException("--runs must be in 1..100: " + runs);
         }
+        if (warehouses < 1 || warehouses > MAX_WAREHOUSES) {
+            throw new IllegalArgumentException("--warehouses must be in 1.." + MAX_WAREHOUSES + ": " + warehouses);
+        }
     }
 
     /** The paper's settings: 4 and 8 processes, 1/2/4 workers, 5 M integers, 64 KB rings, 16 KB, 3 runs. */
@@ -87,7 +98,8 @@ public record MiddlewareBenchmarkConfig(
                 16 * 1024,
                 List.of(0, 1024, 4 * 1024, 16 * 1024, 32 * 1024, 64 * 1024),
                 3,
-                DEFAULT_OUTPUT_DIRECTORY);
+                DEFAULT_OUTPUT_DIRECTORY,
+                DEFAULT_WAREHOUSES);
     }
 
     /** A smoke test: 4 processes, 1 and 2 workers, 200 k integers, one run. */
@@ -103,7 +115,8 @@ public record MiddlewareBenchmarkConfig(
                 d.writeThreshold,
                 d.thresholds,
                 1,
-                d.outputDirectory);
+                d.outputDirectory,
+                d.warehouses);
     }
 
     public MiddlewareBenchmarkConfig with(
@@ -124,7 +137,8 @@ public record MiddlewareBenchmarkConfig(
                 writeThreshold,
                 thresholds,
                 newRuns,
-                newOutput);
+                newOutput,
+                warehouses);
     }
 
     /** This config with V1's write threshold (of the middleware and the NIO baseline) set to {@code bytes}. */
@@ -139,7 +153,32 @@ public record MiddlewareBenchmarkConfig(
                 bytes,
                 thresholds,
                 runs,
-                outputDirectory);
+                outputDirectory,
+                warehouses);
+    }
+
+    /** This config with fig5's TPC-C database of {@code count} warehouses. */
+    public MiddlewareBenchmarkConfig withWarehouses(int count) {
+        return new MiddlewareBenchmarkConfig(
+                provider,
+                experiments,
+                processes,
+                workers,
+                rowsPerProcess,
+                ringBytes,
+                writeThreshold,
+                thresholds,
+                runs,
+                outputDirectory,
+                count);
+    }
+
+    /**
+     * The heap of a local worker JVM: 256 MiB, and with fig5 beyond 2 warehouses 40 MiB more per warehouse (the
+     * sequential run holds the whole database in one JVM: about 21 MiB per warehouse plus 11 MiB, and its joins).
+     */
+    public long workerHeapMiB() {
+        return experiments.contains("fig5") ? Math.max(256, 176 + 40L * warehouses) : 256;
     }
 
     /** The largest process count: the cluster needs that many worker JVMs. */

@@ -21,22 +21,22 @@ import java.util.function.Consumer;
 
 /**
  * DAIS16 Fig. 5 on a cluster of worker JVMs: the paper's three analytical queries (Listing 1.1, {@link TpccQueries})
- * over a generated TPC-C database of {@value #WAREHOUSES} warehouses, run sequentially (one JVM, one engine thread)
- * and then on {@code processes} JVMs with 1…n engine threads each (the paper's workers), the exchanges over the
- * middleware on the fabric ({@value Dais16Transport#NAME}) and over its NIO sockets baseline
+ * over a generated TPC-C database of {@link MiddlewareBenchmarkConfig#warehouses()} warehouses, run sequentially (one
+ * JVM, one engine thread) and then on {@code processes} JVMs with 1…n engine threads each (the paper's workers), the
+ * exchanges over the middleware on the fabric ({@value Dais16Transport#NAME}) and over its NIO sockets baseline
  * ({@value Dais16Transport#NIO_NAME}), both through the engine's exchange transport SPI. Every answer is checked
- * against the sequential one. A warm-up run first, then {@code runs} timed runs; the median is kept.
+ * against the sequential one. At each point a warm-up run of each transport first, then {@code runs} timed runs of
+ * each, the two taking turns; the median is kept.
  *
  * <p>Coordination code; one thread.
  */
 final class TpccFigure {
 
-    /** Warehouses of the generated database (the paper: scale 15 and 30 on real machines; 2 fit this host). */
-    static final int WAREHOUSES = 2;
-
     private static final long SEED = 2016;
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     private static final AtomicInteger QUERY_IDS = new AtomicInteger();
+    /** The baseline and the middleware, measured side by side at every point. */
+    private static final List<String> TRANSPORTS = List.of(Dais16Transport.NIO_NAME, Dais16Transport.NAME);
 
     private final MiddlewareBenchmarkConfig config;
     private final Consumer<String> progress;
@@ -51,15 +51,13 @@ final class TpccFigure {
         load(coordinator, 1);
         Map<Integer, JsonNode> answers = new HashMap<>();
         for (int query : TpccQueries.all()) {
-            results.add(measure(coordinator, query, TpccFigureResult.SEQUENTIAL, 1, 1, answers));
+            results.addAll(measure(coordinator, query, List.of(TpccFigureResult.SEQUENTIAL), 1, 1, answers));
         }
         for (int processes : config.processes()) {
             load(coordinator, processes);
-            for (String transport : List.of(Dais16Transport.NIO_NAME, Dais16Transport.NAME)) {
-                for (int workers : config.workers()) {
-                    for (int query : TpccQueries.all()) {
-                        results.add(measure(coordinator, query, transport, processes, workers, answers));
-                    }
+            for (int workers : config.workers()) {
+                for (int query : TpccQueries.all()) {
+                    results.addAll(measure(coordinator, query, TRANSPORTS, processes, workers, answers));
                 }
             }
         }
@@ -67,48 +65,63 @@ final class TpccFigure {
     }
 
     private void load(Coordinator coordinator, int processes) {
-        progress.accept("bench middleware fig5: generating TPC-C, " + WAREHOUSES + " warehouses, on " + processes
-                + " process(es)");
+        progress.accept("bench middleware fig5: generating TPC-C, " + config.warehouses() + " warehouses, on "
+                + processes + " process(es)");
         JsonNode payload = JsonNodeFactory.instance
                 .objectNode()
-                .put("warehouses", WAREHOUSES)
+                .put("warehouses", config.warehouses())
                 .put("seed", SEED);
         check(round(coordinator, processes, TpccLoadHandler.TYPE, payload), "generating TPC-C");
     }
 
-    private TpccFigureResult measure(
+    /**
+     * One point per transport: a warm-up run of each, then {@code runs} timed rounds in which the transports take turns
+     * going first (NIO first in even rounds), so neither gains from the other's warming of the JVMs (the larger
+     * process counts start on JVMs that ran no query yet) nor loses to a change of the host's load.
+     */
+    private List<TpccFigureResult> measure(
             Coordinator coordinator,
             int query,
-            String transport,
+            List<String> transports,
             int processes,
             int workers,
             Map<Integer, JsonNode> answers) {
-        String label = "Q" + query + ", " + transport + ", " + processes + "x" + workers;
-        double[] seconds = new double[config.runs()];
-        JsonNode answer = null;
+        double[][] seconds = new double[transports.size()][config.runs()];
+        JsonNode[] answer = new JsonNode[transports.size()];
         for (int run = -1; run < config.runs(); run++) {
-            progress.accept("bench middleware fig5: " + label + (run < 0 ? ", warm-up" : ", run " + (run + 1)));
-            QueryTask task = new QueryTask(
-                    "tpcc-q" + query + "-" + QUERY_IDS.incrementAndGet(),
-                    TpccQueries.plan(query),
-                    processes == 1 ? Dais16Transport.NAME : transport,
-                    workers);
-            List<NodeAnswer> replies = check(round(coordinator, processes, QueryHandler.TYPE, task.toJson()), label);
-            long slowest = 0;
-            for (NodeAnswer reply : replies) {
-                slowest = Math.max(slowest, reply.reply().result().path("nanos").asLong());
+            for (int turn = 0; turn < transports.size(); turn++) {
+                int t = run % 2 == 1 ? transports.size() - 1 - turn : turn;
+                String label = "Q" + query + ", " + transports.get(t) + ", " + processes + "x" + workers;
+                progress.accept("bench middleware fig5: " + label + (run < 0 ? ", warm-up" : ", run " + (run + 1)));
+                QueryTask task = new QueryTask(
+                        "tpcc-q" + query + "-" + QUERY_IDS.incrementAndGet(),
+                        TpccQueries.plan(query),
+                        processes == 1 ? Dais16Transport.NAME : transports.get(t),
+                        workers);
+                List<NodeAnswer> replies =
+                        check(round(coordinator, processes, QueryHandler.TYPE, task.toJson()), label);
+                long slowest = 0;
+                for (NodeAnswer reply : replies) {
+                    slowest = Math.max(
+                            slowest, reply.reply().result().path("nanos").asLong());
+                }
+                if (run >= 0) {
+                    seconds[t][run] = slowest / 1e9;
+                }
+                answer[t] = replies.getFirst().reply().result().path("rows");
+                JsonNode expected = answers.putIfAbsent(query, answer[t]);
+                if (expected != null && !expected.equals(answer[t])) {
+                    throw new IllegalStateException(label + ": the answer differs from the sequential one");
+                }
             }
-            if (run >= 0) {
-                seconds[run] = slowest / 1e9;
-            }
-            answer = replies.getFirst().reply().result().path("rows");
         }
-        JsonNode expected = answers.putIfAbsent(query, answer);
-        if (expected != null && !expected.equals(answer)) {
-            throw new IllegalStateException(label + ": the answer differs from the sequential one");
+        List<TpccFigureResult> points = new ArrayList<>();
+        for (int t = 0; t < transports.size(); t++) {
+            Arrays.sort(seconds[t]);
+            points.add(new TpccFigureResult(
+                    query, transports.get(t), processes, workers, seconds[t][seconds[t].length / 2], answer[t].size()));
         }
-        Arrays.sort(seconds);
-        return new TpccFigureResult(query, transport, processes, workers, seconds[seconds.length / 2], answer.size());
+        return points;
     }
 
     private static List<NodeAnswer> round(Coordinator coordinator, int nodes, String type, JsonNode payload) {

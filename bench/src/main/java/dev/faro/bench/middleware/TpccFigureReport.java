@@ -80,7 +80,7 @@ final class TpccFigureReport {
                         Locale.ROOT,
                         "Fig. 5: DAIS16's TPC-C queries (Listing 1.1), %d warehouses, through the engine; sequential ="
                                 + " 1 process x 1 thread; medians of %d run(s) after a warm-up%n",
-                        TpccFigure.WAREHOUSES,
+                        config.warehouses(),
                         config.runs()))
                 .append(new ResultTable(
                                 List.of(

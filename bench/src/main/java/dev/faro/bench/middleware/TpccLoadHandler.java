@@ -31,7 +31,9 @@ public final class TpccLoadHandler implements TaskHandler {
     @Override
     public TaskReply handle(WorkerContext context, JsonNode payload) {
         int warehouses = payload.path("warehouses").asInt(0);
-        if (warehouses < 1 || warehouses > 64 || !payload.path("seed").isIntegralNumber()) {
+        if (warehouses < 1
+                || warehouses > MiddlewareBenchmarkConfig.MAX_WAREHOUSES
+                || !payload.path("seed").isIntegralNumber()) {
             throw new IllegalArgumentException("bad " + TYPE + " payload: " + payload);
         }
         long start = System.nanoTime();

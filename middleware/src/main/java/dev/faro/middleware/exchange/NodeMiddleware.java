@@ -21,8 +21,10 @@ import java.util.Objects;
  * engine thread, and kept until {@link #close}. Every {@link #open} is collective (every node opens the same
  * exchanges in the same order, per the exchange SPI) and first agrees, through the query's {@link PeerExchange}, that
  * every node's middleware is usable, has the query's shape and has opened as many exchanges: if any node's is not
- * (a failed peer, a query that failed and left rows in the rings, another thread count), every node replaces its
- * middleware in the same call, so stale rows never reach a later query. Operator ids are the count of exchanges
+ * (a failed peer, a query that failed and left rows in the rings, another thread count or node count), every node
+ * replaces its middleware in the same call, so stale rows never reach a later query; the new middleware's generation
+ * (in its connection keys) is the highest any of these nodes had plus one, so nodes that served different earlier
+ * queries (a query on fewer of the cluster's nodes) still meet. Operator ids are the count of exchanges
  * opened modulo {@link ShuffleQueues#MAX_OPERATORS}, the same at every node; an id is free again once its exchange
  * closed.
  *
@@ -102,18 +104,29 @@ public final class NodeMiddleware implements AutoCloseable {
                 && !dirty
                 && current.processes() == peers.nodes()
                 && current.workersPerProcess() == threads;
-        byte[] mine = ByteBuffer.allocate(9)
+        byte[] mine = ByteBuffer.allocate(13)
                 .put((byte) (ready ? 1 : 0))
                 .putLong(opened)
+                .putInt(generation)
                 .array();
         byte[][] all = peers.allGather("dais16." + exchangeName + ".open", mine);
         boolean allReady = true;
+        int newest = generation;
         for (byte[] other : all) {
+            // read every field of every node's answer (a short-circuit && would skip a not-ready node's count and
+            // read its generation from the wrong bytes: the nodes would then open under different keys)
             ByteBuffer in = ByteBuffer.wrap(other);
-            allReady &= in.get() == 1 && in.getLong() == opened;
+            boolean otherReady = in.get() == 1;
+            long otherOpened = in.getLong();
+            int otherGeneration = in.getInt();
+            // the same generation everywhere: the nodes share one middleware (made by the same earlier open)
+            allReady &= otherReady && otherOpened == opened && otherGeneration == generation;
+            newest = Math.max(newest, otherGeneration);
         }
         if (!allReady) {
-            replace(peers, exchangeName, threads);
+            // every node takes the same next generation: the nodes of this query may have served different earlier
+            // queries (a query on fewer nodes of the cluster replaced the middleware on those nodes only)
+            replace(peers, exchangeName, threads, newest + 1);
         }
         int operator = (int) (opened++ % ShuffleQueues.MAX_OPERATORS);
         if (inUse[operator]) {
@@ -141,9 +154,9 @@ public final class NodeMiddleware implements AutoCloseable {
         return leases == 0 ? !nio.probeIdle() : !nio.unusable();
     }
 
-    private void replace(PeerExchange peers, String exchangeName, int threads) {
+    private void replace(PeerExchange peers, String exchangeName, int threads, int nextGeneration) {
         closeBackend();
-        generation++;
+        generation = nextGeneration;
         opened = 0;
         Arrays.fill(inUse, false);
         leases = 0;
@@ -185,7 +198,11 @@ public final class NodeMiddleware implements AutoCloseable {
         }
     }
 
-    /** How many times a middleware was opened at this node (1 after the first query, more after failures). */
+    /**
+     * The generation of this node's middleware: 0 before the first exchange, 1 after the first query, and at each
+     * replacement the highest generation of the query's nodes plus one (so it can skip numbers at a node that missed
+     * queries).
+     */
     public synchronized int generation() {
         return generation;
     }

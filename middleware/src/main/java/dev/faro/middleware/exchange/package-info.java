@@ -30,7 +30,10 @@
  *
  * <p>Failure: a failed middleware (a peer died) fails every exchange's next call with the first error; a query that
  * ends with streams not ended (it failed) leaves the rings stale, and the next query replaces the middleware on every
- * node (agreed at its first exchange's open). One query at a time per node: an exchange of a second query opened
- * while another query's exchanges are open fails at once with an error that says so, and the running query goes on.
+ * node (agreed at its first exchange's open), as does a query of another node or thread count than the last one. The
+ * nodes of a query may have served different earlier queries (a query on the first half of the cluster's nodes), so the
+ * replacement's generation, which names its connection keys, is agreed too: the highest of theirs plus one. One query
+ * at a time per node: an exchange of a second query opened while another query's exchanges are open fails at once with
+ * an error that says so, and the running query goes on.
  */
 package dev.faro.middleware.exchange;

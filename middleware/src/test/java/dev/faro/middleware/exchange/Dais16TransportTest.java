@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The DAIS16 transport behind the exchange SPI, nodes in one JVM over shm (and over the NIO baseline): three exchanges of one query open at once
@@ -67,6 +68,35 @@ class Dais16TransportTest {
                         .as("a failed query's stale rows replace the middleware everywhere")
                         .isEqualTo(2);
             }
+        }
+    }
+
+    /**
+     * Queries on two of three nodes and on all three in turn, as {@code faro bench middleware --experiments fig5} runs
+     * its 4-process points on the first half of an 8-process cluster: every node of a query takes the same new
+     * generation (its connection keys), whether it had a middleware of another shape (the first two), none at all
+     * (the third, at the first query on three), or one whose peers have since replaced theirs (the third, at the
+     * second query on three: its generation is lower than theirs), and every query is exactly once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(NodeMiddleware.Backend.class)
+    void queriesOnFewerAndOnAllNodesOfTheClusterAgreeOnTheMiddleware(NodeMiddleware.Backend backend) throws Exception {
+        try (InJvmMiddlewareNodes cluster = new InJvmMiddlewareNodes(3, backend)) {
+            runQuery(cluster, 2, false);
+            runQuery(cluster, 3, false);
+            assertGenerations(cluster, 2, 2, 2);
+            runQuery(cluster, 2, false);
+            assertGenerations(cluster, 3, 3, 2);
+            runQuery(cluster, 3, false);
+            assertGenerations(cluster, 4, 4, 4);
+        }
+    }
+
+    private static void assertGenerations(InJvmMiddlewareNodes cluster, int... expected) {
+        for (int node = 0; node < expected.length; node++) {
+            assertThat(cluster.middlewares.get(node).generation())
+                    .as("the generation of node %d", node)
+                    .isEqualTo(expected[node]);
         }
     }
 
@@ -189,7 +219,7 @@ class Dais16TransportTest {
      * exchange, and checks the sums; {@code abandon}: the senders stop early, nobody receives, the channels close.
      */
     private void runQuery(InJvmMiddlewareNodes cluster, int nodes, boolean abandon) throws Exception {
-        List<Dais16Transport> transports = cluster.query();
+        List<Dais16Transport> transports = cluster.query(nodes);
         TransmissionGroups[] kinds = kinds(nodes);
         List<Future<long[][]>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {
