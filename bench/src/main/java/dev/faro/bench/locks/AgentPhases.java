@@ -132,6 +132,7 @@ final class AgentPhases {
         WorkloadRunner runner = runners.get(at);
         TransactionAgent agent = manager.agents().get(at);
         try {
+            manager.pinToCpus(); // where this node's servers run, when the nodes share the host
             if (at == 0) {
                 pings = medianPings(agent, lockCase.pings());
             }

@@ -8,7 +8,9 @@ import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.worker.TaskHandler;
 import dev.faro.cluster.worker.WorkerContext;
 import dev.faro.txn.node.AgentStatistics;
+import dev.faro.txn.node.CpuAffinity;
 import dev.faro.txn.node.LockManagerNode;
+import dev.faro.txn.node.LockManagerOptions;
 import dev.faro.txn.node.LockServer;
 import dev.faro.txn.node.ModelCalibration;
 import dev.faro.txn.node.Topology;
@@ -54,7 +56,11 @@ public final class LocksBenchHandler implements TaskHandler {
                     "case for " + topology.nodes() + " nodes on a round of " + context.nodes());
         }
         int node = context.nodeIndex();
-        try (LockManagerNode manager = LockManagerNode.open(context.fabric(), topology, node, lockCase.options())) {
+        LockManagerOptions options = lockCase.options();
+        if (lockCase.sharedHost()) {
+            options = options.withCpus(CpuAffinity.shareOf(CpuAffinity.allowed(), node, topology.nodes()));
+        }
+        try (LockManagerNode manager = LockManagerNode.open(context.fabric(), topology, node, options)) {
             manager.connect(context.exchange().allGather("txn.addresses", manager.addresses()));
             manager.start();
             context.exchange().allGather("txn.connected", new byte[0]);

@@ -69,7 +69,7 @@ public final class LocksBenchmark {
                 throw new IllegalArgumentException(
                         "--nodes " + config.nodes() + " needs as many workers; " + coordinator.nodes() + " joined");
             }
-            LocksCase base = config.baseCase();
+            LocksCase base = config.baseCase().withSharedHost(joined == null); // local workers share this host
             for (String experiment : config.experiments()) {
                 List<LocksCase> cases = switch (experiment) {
                     case "remote" ->

@@ -231,6 +231,7 @@ public record LocksBenchmarkConfig(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                (int) Math.min(2_000, Math.max(100, durationMs))); // short points (smoke tests) calibrate briefly
+                (int) Math.min(2_000, Math.max(100, durationMs)), // short points (smoke tests) calibrate briefly
+                false);
     }
 }
