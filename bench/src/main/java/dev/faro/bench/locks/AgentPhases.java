@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class AgentPhases {
 
+    /** The most the warm-up or the measured round trips take (see {@link #medianPings}). */
+    static final long PING_BUDGET_NS = 500_000_000L;
+
     private final WorkerContext context;
     private final LockManagerNode manager;
     private final LocksCase lockCase;
@@ -165,9 +168,11 @@ final class AgentPhases {
     }
 
     /**
-     * The medians of {@code count} round trips from {@code agent} to a server of its node and to one of the next node
-     * (-1 for none), after {@code count} warm-up rounds to both: local and remote alternate, so neither is measured on
-     * a colder JIT or in a different moment of the machine's load than the other.
+     * The medians of up to {@code count} round trips from {@code agent} to a server of its node and to one of the next
+     * node (-1 for none), after as many warm-up rounds to both: local and remote alternate, so neither is measured on a
+     * colder JIT or in a different moment of the machine's load than the other. The warm-up and the measured rounds
+     * each stop after {@link #PING_BUDGET_NS} (at least one round), as the model's micro-benchmarks do: on a loaded
+     * host a round trip between cores can take milliseconds, and thousands of them would outlast the task.
      */
     private long[] medianPings(TransactionAgent agent, int count) {
         Topology topology = manager.topology();
@@ -179,21 +184,24 @@ final class AgentPhases {
         }
         long[] local = new long[count];
         long[] remote = new long[count];
-        for (int i = 0; i < count; i++) {
+        long deadline = System.nanoTime() + PING_BUDGET_NS;
+        for (int i = 0; i < count && (i == 0 || System.nanoTime() - deadline < 0); i++) {
             agent.ping(localServer);
             if (remoteServer >= 0) {
                 agent.ping(remoteServer);
             }
         }
-        for (int i = 0; i < count; i++) {
-            local[i] = agent.ping(localServer);
+        int done = 0;
+        deadline = System.nanoTime() + PING_BUDGET_NS;
+        for (; done < count && (done == 0 || System.nanoTime() - deadline < 0); done++) {
+            local[done] = agent.ping(localServer);
             if (remoteServer >= 0) {
-                remote[i] = agent.ping(remoteServer);
+                remote[done] = agent.ping(remoteServer);
             }
         }
         agent.resetStatistics();
-        Arrays.sort(local);
-        Arrays.sort(remote);
-        return new long[] {local[count / 2], remoteServer >= 0 ? remote[count / 2] : -1};
+        Arrays.sort(local, 0, done);
+        Arrays.sort(remote, 0, done);
+        return new long[] {local[done / 2], remoteServer >= 0 ? remote[done / 2] : -1};
     }
 }
