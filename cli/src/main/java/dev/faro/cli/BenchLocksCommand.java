@@ -102,6 +102,13 @@ final class BenchLocksCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Three remote ratios, short points, one run: a smoke test.")
     private boolean quick;
 
+    @Option(
+            names = "--no-pin",
+            description = "Leave the local workers' lock servers and agents wherever the operating system puts them"
+                    + " (default: each node's threads pinned to its share of the host's CPUs, so that every point"
+                    + " sees the same placement; never with --listen).")
+    private boolean noPin;
+
     @Override
     public Integer call() throws InterruptedException {
         BenchRun run = new BenchRun(spec);
@@ -122,6 +129,7 @@ final class BenchLocksCommand implements Callable<Integer> {
             int nodeCount = nodes != null ? nodes : cluster.listening() ? cluster.workers() : config.nodes();
             config = config.withProvider(provider)
                     .withOutputDirectory(outputDirectory)
+                    .withPinned(!noPin)
                     .withLayout(
                             nodeCount,
                             servers != null ? servers : config.serversPerNode(),

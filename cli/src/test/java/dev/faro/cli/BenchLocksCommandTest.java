@@ -64,7 +64,32 @@ class BenchLocksCommandTest {
                         "--agents",
                         "--policy",
                         "paper",
-                        "--listen");
+                        "--listen",
+                        "--no-pin");
+    }
+
+    @Test
+    void localNodesArePinnedUnlessToldNot() {
+        CommandLine pinned = FaroCommand.newCommandLine();
+        pinned.parseArgs("bench", "locks");
+        assertThat(((BenchLocksCommand) pinned.getSubcommands()
+                                .get("bench")
+                                .getSubcommands()
+                                .get("locks")
+                                .getCommand())
+                        .config()
+                        .pinned())
+                .isTrue();
+        CommandLine unpinned = FaroCommand.newCommandLine();
+        unpinned.parseArgs("bench", "locks", "--no-pin");
+        assertThat(((BenchLocksCommand) unpinned.getSubcommands()
+                                .get("bench")
+                                .getSubcommands()
+                                .get("locks")
+                                .getCommand())
+                        .config()
+                        .pinned())
+                .isFalse();
     }
 
     @Test

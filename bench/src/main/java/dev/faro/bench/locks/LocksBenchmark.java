@@ -69,7 +69,8 @@ public final class LocksBenchmark {
                 throw new IllegalArgumentException(
                         "--nodes " + config.nodes() + " needs as many workers; " + coordinator.nodes() + " joined");
             }
-            LocksCase base = config.baseCase();
+            // local workers share this host: each node on its share of the CPUs, unless --no-pin
+            LocksCase base = config.baseCase().withSharedHost(joined == null && config.pinned());
             for (String experiment : config.experiments()) {
                 List<LocksCase> cases = switch (experiment) {
                     case "remote" ->

@@ -22,6 +22,8 @@ import java.util.Set;
  * @param durationMs counted load per point
  * @param runs measurements per point (the table shows the median)
  * @param outputDirectory where CSV, JSON and PNG go
+ * @param pinned local workers (no {@code --listen}) pin each node's threads to its share of the host's CPUs ({@link
+ *     LocksCase#sharedHost()}); false: the operating system places them
  */
 public record LocksBenchmarkConfig(
         List<String> experiments,
@@ -35,7 +37,8 @@ public record LocksBenchmarkConfig(
         long warmupMs,
         long durationMs,
         int runs,
-        Path outputDirectory) {
+        Path outputDirectory,
+        boolean pinned) {
 
     /** The experiments run by default, in the order they run. */
     public static final List<String> EXPERIMENTS = List.of("remote", "isolation", "nodes", "roles");
@@ -104,7 +107,8 @@ public record LocksBenchmarkConfig(
                 500,
                 2_000,
                 3,
-                DEFAULT_OUTPUT_DIRECTORY);
+                DEFAULT_OUTPUT_DIRECTORY,
+                true);
     }
 
     /** A smoke test: 0, 10 and 50 % remote, 0.3 s per point, one run. */
@@ -125,7 +129,8 @@ public record LocksBenchmarkConfig(
                 warmup,
                 duration,
                 runCount,
-                outputDirectory);
+                outputDirectory,
+                pinned);
     }
 
     public LocksBenchmarkConfig withRemote(List<Double> values) {
@@ -145,7 +150,8 @@ public record LocksBenchmarkConfig(
                 warmupMs,
                 durationMs,
                 runs,
-                outputDirectory);
+                outputDirectory,
+                pinned);
     }
 
     public LocksBenchmarkConfig withLayout(int nodeCount, int servers, int agents) {
@@ -161,7 +167,8 @@ public record LocksBenchmarkConfig(
                 warmupMs,
                 durationMs,
                 runs,
-                outputDirectory);
+                outputDirectory,
+                pinned);
     }
 
     public LocksBenchmarkConfig withProvider(String value) {
@@ -177,7 +184,8 @@ public record LocksBenchmarkConfig(
                 warmupMs,
                 durationMs,
                 runs,
-                outputDirectory);
+                outputDirectory,
+                pinned);
     }
 
     public LocksBenchmarkConfig withPolicy(DeadlockPolicy value) {
@@ -193,7 +201,8 @@ public record LocksBenchmarkConfig(
                 warmupMs,
                 durationMs,
                 runs,
-                outputDirectory);
+                outputDirectory,
+                pinned);
     }
 
     public LocksBenchmarkConfig withTiming(long warmup, long duration, int runCount) {
@@ -213,6 +222,25 @@ public record LocksBenchmarkConfig(
                 warmupMs,
                 durationMs,
                 runs,
+                value,
+                pinned);
+    }
+
+    /** The same configuration with local nodes pinned to their share of the CPUs ({@code value}) or not. */
+    public LocksBenchmarkConfig withPinned(boolean value) {
+        return new LocksBenchmarkConfig(
+                experiments,
+                nodes,
+                serversPerNode,
+                agentsPerNode,
+                remotePercents,
+                provider,
+                policy,
+                lockTimeoutMs,
+                warmupMs,
+                durationMs,
+                runs,
+                outputDirectory,
                 value);
     }
 
@@ -231,6 +259,7 @@ public record LocksBenchmarkConfig(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                (int) Math.min(2_000, Math.max(100, durationMs))); // short points (smoke tests) calibrate briefly
+                (int) Math.min(2_000, Math.max(100, durationMs)), // short points (smoke tests) calibrate briefly
+                false);
     }
 }

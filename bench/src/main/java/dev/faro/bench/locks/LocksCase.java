@@ -31,6 +31,9 @@ import java.util.Objects;
  * @param durationMs the counted load
  * @param pings round trips per kind (local, remote) measured before the load, after as many for warm-up; a quarter
  *     as many rounds per phase of the model's micro-benchmarks (each run cut at 0.5 s)
+ * @param sharedHost the nodes share one host (a local cluster): each node's servers and agents are pinned to its share
+ *     of the host's CPUs ({@link LockManagerOptions#cpus()}), as each of the thesis's machines has its own cores, so
+ *     that every point sees the same placement
  */
 public record LocksCase(
         int nodes,
@@ -45,7 +48,8 @@ public record LocksCase(
         long lockTimeoutMs,
         long warmupMs,
         long durationMs,
-        int pings) {
+        int pings,
+        boolean sharedHost) {
 
     public static final String SYNTHETIC = "synthetic";
     public static final String TPCC = "tpcc";
@@ -120,6 +124,25 @@ public record LocksCase(
         return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 
+    /** The same case with the nodes on one host ({@code value}) or not. */
+    public LocksCase withSharedHost(boolean value) {
+        return new LocksCase(
+                nodes,
+                serversPerNode,
+                agentsPerNode,
+                workload,
+                remotePercent,
+                locksPerTransaction,
+                hotPercent,
+                isolation,
+                policy,
+                lockTimeoutMs,
+                warmupMs,
+                durationMs,
+                pings,
+                value);
+    }
+
     public LocksCase withNodes(int value) {
         return new LocksCase(
                 value,
@@ -134,7 +157,8 @@ public record LocksCase(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                pings);
+                pings,
+                sharedHost);
     }
 
     public LocksCase withRoles(int servers, int agents) {
@@ -151,7 +175,8 @@ public record LocksCase(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                pings);
+                pings,
+                sharedHost);
     }
 
     public LocksCase withSynthetic(double percent) {
@@ -173,7 +198,8 @@ public record LocksCase(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                pings);
+                pings,
+                sharedHost);
     }
 
     public LocksCase withTpcc(TpccIsolation level) {
@@ -190,7 +216,8 @@ public record LocksCase(
                 lockTimeoutMs,
                 warmupMs,
                 durationMs,
-                pings);
+                pings,
+                sharedHost);
     }
 
     JsonNode toJson() {
@@ -207,7 +234,8 @@ public record LocksCase(
                 .put("lockTimeoutMs", lockTimeoutMs)
                 .put("warmupMs", warmupMs)
                 .put("durationMs", durationMs)
-                .put("pings", pings);
+                .put("pings", pings)
+                .put("sharedHost", sharedHost);
         return json;
     }
 
@@ -225,6 +253,7 @@ public record LocksCase(
                 json.path("lockTimeoutMs").asLong(),
                 json.path("warmupMs").asLong(),
                 json.path("durationMs").asLong(),
-                json.path("pings").asInt());
+                json.path("pings").asInt(),
+                json.path("sharedHost").asBoolean());
     }
 }

@@ -97,6 +97,7 @@ public record LocksReport(String text, List<Path> files) {
         parameters.put("warmupMs", config.warmupMs());
         parameters.put("durationMs", config.durationMs());
         parameters.put("runs", config.runs());
+        parameters.put("pinned", config.pinned());
         Path metadata = out.resolve("locks.json");
         new RunMetadata("locks", startedAt, elapsed, MachineInfo.collect(), parameters).write(metadata);
         files.add(metadata);

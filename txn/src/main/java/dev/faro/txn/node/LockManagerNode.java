@@ -34,14 +34,21 @@ public final class LockManagerNode implements AutoCloseable {
 
     private final Fabric fabric;
     private final Topology topology;
+    private final LockManagerOptions options;
     private final int node;
     private final List<LockServer> servers;
     private final List<TransactionAgent> agents;
 
     private LockManagerNode(
-            Fabric fabric, Topology topology, int node, List<LockServer> servers, List<TransactionAgent> agents) {
+            Fabric fabric,
+            Topology topology,
+            LockManagerOptions options,
+            int node,
+            List<LockServer> servers,
+            List<TransactionAgent> agents) {
         this.fabric = fabric;
         this.topology = topology;
+        this.options = options;
         this.node = node;
         this.servers = List.copyOf(servers);
         this.agents = List.copyOf(agents);
@@ -69,7 +76,7 @@ public final class LockManagerNode implements AutoCloseable {
             agents.forEach(TransactionAgent::close);
             throw e;
         }
-        return new LockManagerNode(fabric, topology, node, servers, agents);
+        return new LockManagerNode(fabric, topology, options, node, servers, agents);
     }
 
     public int node() {
@@ -177,7 +184,17 @@ public final class LockManagerNode implements AutoCloseable {
         }
     }
 
-    /** Starts the servers' polling threads. */
+    /**
+     * Pins the calling thread (an agent's) to the CPUs of this node's {@link LockManagerOptions#cpus()}, where its
+     * servers' threads run; nothing when the options name none.
+     *
+     * @return whether the thread is now pinned
+     */
+    public boolean pinToCpus() {
+        return CpuAffinity.pin(options.cpus());
+    }
+
+    /** Starts the servers' polling threads (pinned to the options' CPUs, if any). */
     public void start() {
         servers.forEach(LockServer::start);
     }

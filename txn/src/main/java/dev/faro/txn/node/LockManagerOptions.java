@@ -2,6 +2,7 @@ package dev.faro.txn.node;
 
 import dev.faro.txn.lock.DeadlockPolicy;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -22,6 +23,12 @@ import java.util.Objects;
  * @param agentYield how long a waiting agent yields its core before it parks (spinning first): an answer that comes
  *     while it yields costs a scheduling round, one that comes while it parks at least the kernel's timer slack
  *     (~70 µs here); the thesis's agents, one per pinned core, never leave it
+ * @param cpus the CPUs the servers' threads run on, and the agents' threads when their owner pins them ({@link
+ *     LockManagerNode#pinToCpus}); empty: wherever the operating system puts them. With more threads than cores a lock
+ *     round trip is fast only when the agent and the server it asks share a core (the waiting thread's yield hands
+ *     the core to the server); on another core the answer waits for that core's scheduler to switch. Nodes sharing one
+ *     host therefore get a share of its cores each, as the thesis's machines have cores of their own and its
+ *     processes are pinned.
  */
 public record LockManagerOptions(
         DeadlockPolicy policy,
@@ -32,7 +39,8 @@ public record LockManagerOptions(
         Duration maxInjectedDelay,
         long seed,
         boolean busyPolling,
-        Duration agentYield) {
+        Duration agentYield,
+        List<Integer> cpus) {
 
     public LockManagerOptions {
         Objects.requireNonNull(policy, "policy is null");
@@ -41,6 +49,10 @@ public record LockManagerOptions(
         Objects.requireNonNull(probeInterval, "probeInterval is null");
         Objects.requireNonNull(maxInjectedDelay, "maxInjectedDelay is null");
         Objects.requireNonNull(agentYield, "agentYield is null");
+        cpus = List.copyOf(Objects.requireNonNull(cpus, "cpus is null"));
+        if (cpus.stream().anyMatch(cpu -> cpu < 0)) {
+            throw new IllegalArgumentException("cpus must not be negative: " + cpus);
+        }
         if (agentYield.isNegative()) {
             throw new IllegalArgumentException("agentYield must not be negative: " + agentYield);
         }
@@ -67,7 +79,8 @@ public record LockManagerOptions(
                 Duration.ZERO,
                 1,
                 false,
-                DEFAULT_AGENT_YIELD);
+                DEFAULT_AGENT_YIELD,
+                List.of());
     }
 
     /** An agent's yield before it parks unless set: about as long as a park costs, so a wait never costs two. */
@@ -83,7 +96,8 @@ public record LockManagerOptions(
                 maxInjectedDelay,
                 seed,
                 busyPolling,
-                agentYield);
+                agentYield,
+                cpus);
     }
 
     public LockManagerOptions withLockTimeout(Duration timeout) {
@@ -96,7 +110,8 @@ public record LockManagerOptions(
                 maxInjectedDelay,
                 seed,
                 busyPolling,
-                agentYield);
+                agentYield,
+                cpus);
     }
 
     public LockManagerOptions withResponseTimeout(Duration timeout) {
@@ -109,7 +124,8 @@ public record LockManagerOptions(
                 maxInjectedDelay,
                 seed,
                 busyPolling,
-                agentYield);
+                agentYield,
+                cpus);
     }
 
     public LockManagerOptions withProbeInterval(Duration interval) {
@@ -122,7 +138,8 @@ public record LockManagerOptions(
                 maxInjectedDelay,
                 seed,
                 busyPolling,
-                agentYield);
+                agentYield,
+                cpus);
     }
 
     public LockManagerOptions withBusyPolling(boolean value) {
@@ -135,7 +152,8 @@ public record LockManagerOptions(
                 maxInjectedDelay,
                 seed,
                 value,
-                agentYield);
+                agentYield,
+                cpus);
     }
 
     public LockManagerOptions withFaults(double newVoteNoProbability, Duration newMaxInjectedDelay, long newSeed) {
@@ -148,7 +166,8 @@ public record LockManagerOptions(
                 newMaxInjectedDelay,
                 newSeed,
                 busyPolling,
-                agentYield);
+                agentYield,
+                cpus);
     }
 
     public LockManagerOptions withAgentYield(Duration value) {
@@ -161,6 +180,22 @@ public record LockManagerOptions(
                 maxInjectedDelay,
                 seed,
                 busyPolling,
+                value,
+                cpus);
+    }
+
+    /** The same options with the threads on {@code value} (empty: not pinned). */
+    public LockManagerOptions withCpus(List<Integer> value) {
+        return new LockManagerOptions(
+                policy,
+                lockTimeout,
+                responseTimeout,
+                probeInterval,
+                voteNoProbability,
+                maxInjectedDelay,
+                seed,
+                busyPolling,
+                agentYield,
                 value);
     }
 }

@@ -167,6 +167,7 @@ public final class LockServer implements GrantSink, AutoCloseable {
     }
 
     private void run() {
+        CpuAffinity.pin(options.cpus()); // nothing when the options name none
         Backoff backoff = new Backoff(IDLE_SPINS, busyPolling ? Long.MAX_VALUE : IDLE_YIELD_NS, IDLE_MAX_PARK_NS);
         try {
             while (running) {

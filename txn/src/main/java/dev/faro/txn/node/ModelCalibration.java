@@ -16,7 +16,8 @@ import dev.faro.txn.model.TransactionModel;
  * </ul>
  *
  * The two kinds run as two phases ({@link #measure}), on every agent of a node at once ({@link #measureAll}, as the load
- * runs them). Lock ids are the top of each server's range, offset by the agent's index, so that agents calibrating at
+ * runs them; {@code faro bench locks} runs {@link #measure} on each agent's own thread, the one that then carries the
+ * load, so that calibration and load see the same placement on the cores). Lock ids are the top of each server's range, offset by the agent's index, so that agents calibrating at
  * the same time rarely meet. The means are the model's inputs: a message is half a lock's latency (the thesis's t_comm
  * includes the server's processing), a vote and a clean-up are taken as measured; the queue time is the workload's
  * ({@code t_queue(w)}), not a micro-benchmark's.
