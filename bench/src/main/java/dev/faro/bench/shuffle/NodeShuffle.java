@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * One node's part of one {@link ShuffleCase}, inside a cluster worker ({@link ShuffleCaseHandler}): a conductor thread
  * fills each sending thread's table, opens the endpoints through the task's {@link PeerExchange} (relayed by the
  * coordinator), runs {@code threads} SHUFFLE threads (tables through {@link ShuffleSink}, one vector of
- * {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads ({@link ReceiveSource} into a vector; count,
+ * {@link #VECTOR_TUPLES} at a time) and {@code threads} RECEIVE threads ({@link ReceiveSource}, each buffer read in place; count,
  * checksum, order), closes the endpoints and reports.
  *
  * <p>After the open, one more all-gather, {@link #startedKey}, tells the coordinator that the endpoints are open at
@@ -288,27 +288,27 @@ final class NodeShuffle {
         long burned = 0;
         int work = shuffleCase.tuning().receiveWork(node);
         ReceiveSource source = new ReceiveSource(endpoints.receiver(thread), ShuffleTuples.TUPLE_BYTES);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment vector = arena.allocate((long) VECTOR_TUPLES * ShuffleTuples.TUPLE_BYTES, 8);
-            int tuples;
-            while ((tuples = source.next(vector)) > 0) {
-                for (int i = 0; i < tuples; i++) {
-                    long value = vector.get(ValueLayout.JAVA_LONG, (long) i * ShuffleTuples.TUPLE_BYTES + 8);
-                    checksum += Partitioner.mix(value);
-                    if (checkOrder) {
-                        int stream = ShuffleTuples.node(value) * shuffleCase.threads() + ShuffleTuples.thread(value);
-                        long row = ShuffleTuples.row(value);
-                        if (row <= lastRow[stream]) {
-                            outOfOrder++;
-                        }
-                        lastRow[stream] = row;
+        // the receiver only reads: it consumes each buffer where it arrived (as MPI's receiver does) and releases it
+        // at the next call, instead of copying it into a vector first
+        int tuples;
+        while ((tuples = source.nextInPlace()) > 0) {
+            MemorySegment data = source.inPlace();
+            for (int i = 0; i < tuples; i++) {
+                long value = data.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) i * ShuffleTuples.TUPLE_BYTES + 8);
+                checksum += Partitioner.mix(value);
+                if (checkOrder) {
+                    int stream = ShuffleTuples.node(value) * shuffleCase.threads() + ShuffleTuples.thread(value);
+                    long row = ShuffleTuples.row(value);
+                    if (row <= lastRow[stream]) {
+                        outOfOrder++;
                     }
+                    lastRow[stream] = row;
                 }
-                burned += burn(vector, tuples, work);
-                count += tuples;
-                if (failed.get()) {
-                    throw new CaseAbortedException();
-                }
+            }
+            burned += burn(data, tuples, work);
+            count += tuples;
+            if (failed.get()) {
+                throw new CaseAbortedException();
             }
         }
         counts[thread] = count;
@@ -326,7 +326,8 @@ final class NodeShuffle {
         long sum = 0;
         for (int pass = 0; pass < passes; pass++) {
             for (int i = 0; i < tuples; i++) {
-                sum += Partitioner.mix(vector.get(ValueLayout.JAVA_LONG, (long) i * ShuffleTuples.TUPLE_BYTES) + pass);
+                sum += Partitioner.mix(
+                        vector.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) i * ShuffleTuples.TUPLE_BYTES) + pass);
             }
         }
         return sum;

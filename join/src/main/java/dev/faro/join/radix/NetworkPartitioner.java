@@ -1,7 +1,7 @@
 package dev.faro.join.radix;
 
 import dev.faro.fabric.MemoryRegion;
-import dev.faro.join.rma.PlainSegments;
+import dev.faro.fabric.PlainSegments;
 import dev.faro.join.rma.RmaLane;
 import dev.faro.join.rma.RmaWindow;
 import dev.faro.join.workload.Tuples;

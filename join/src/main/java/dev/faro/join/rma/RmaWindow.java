@@ -1,6 +1,7 @@
 package dev.faro.join.rma;
 
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.PlainSegments;
 import dev.faro.fabric.RemoteKey;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;

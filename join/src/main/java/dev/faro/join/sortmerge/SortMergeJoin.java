@@ -1,10 +1,10 @@
 package dev.faro.join.sortmerge;
 
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.PlainSegments;
 import dev.faro.join.JoinResult;
 import dev.faro.join.Workers;
 import dev.faro.join.rma.Collectives;
-import dev.faro.join.rma.PlainSegments;
 import dev.faro.join.rma.RmaConfig;
 import dev.faro.join.rma.RmaGroup;
 import dev.faro.join.rma.RmaLane;

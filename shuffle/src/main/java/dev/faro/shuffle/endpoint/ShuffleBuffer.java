@@ -1,6 +1,7 @@
 package dev.faro.shuffle.endpoint;
 
 import dev.faro.fabric.MemoryRegion;
+import dev.faro.fabric.PlainSegments;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
 import java.lang.foreign.MemorySegment;
 
@@ -32,7 +33,9 @@ public final class ShuffleBuffer {
         this.region = region;
         this.regionOffset = regionOffset;
         this.segment = segment;
-        this.payload = segment.asSlice(MessageHeaderDescriptor.LENGTH);
+        // a plain native view: RECEIVE's consumers read it per tuple, and a mapped segment there (shm) would be one
+        // more segment class for the JDK's access checks to dispatch on (see PlainSegments)
+        this.payload = PlainSegments.of(segment.asSlice(MessageHeaderDescriptor.LENGTH));
     }
 
     /** A buffer whose owner tracks its region itself. */

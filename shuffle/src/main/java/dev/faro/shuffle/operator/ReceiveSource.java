@@ -11,6 +11,10 @@ import java.util.Objects;
  * return the vector when it is full. A buffer larger than the room left in the vector is copied in part; the rest is
  * carried over to the next call (and the buffer released only when it is empty).
  *
+ * <p>A consumer that only reads the tuples may skip the copy: {@link #nextInPlace} hands out the received buffer's
+ * payload itself ({@link #inPlace}) and releases it at the next call, as an MPI receiver consumes a message in its
+ * receive buffer before re-posting it.
+ *
  * <p>Thread-confined (one per RECEIVE thread); several may share one endpoint (SE). Data path: allocation-free.
  */
 public final class ReceiveSource {
@@ -20,6 +24,8 @@ public final class ReceiveSource {
     private ShuffleBuffer carried;
     private int carriedOffset;
     private boolean finished;
+    /** Whether {@link #carried} was handed out by {@link #nextInPlace} (released at the next call). */
+    private boolean lent;
 
     public ReceiveSource(ReceiveEndpoint endpoint, int tupleBytes) {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint is null");
@@ -40,6 +46,7 @@ public final class ReceiveSource {
         if (capacity == 0) {
             throw new IllegalArgumentException("output holds no tuple: bytes=" + output.byteSize());
         }
+        releaseLent();
         int filled = 0;
         while (filled < capacity && !finished) {
             if (carried == null) {
@@ -62,6 +69,50 @@ public final class ReceiveSource {
             }
         }
         return filled;
+    }
+
+    /**
+     * The next received buffer's tuples, in place: releases the buffer the previous call handed out, waits for the
+     * next one with data and returns its tuple count; the tuples are {@link #inPlace()}{@code [0, count)}, readable
+     * until the next call of this method or {@link #next}. Returns 0 only at the end of the stream. Must not be called
+     * while {@link #next} has left part of a buffer.
+     *
+     * @throws dev.faro.fabric.FaroException {@code NETWORK} when the shuffle failed
+     */
+    public int nextInPlace() {
+        releaseLent();
+        if (carried != null) {
+            throw new IllegalStateException("next() left part of a buffer: carriedOffset=" + carriedOffset);
+        }
+        while (!finished) {
+            ShuffleBuffer buffer = endpoint.getData();
+            if (buffer == null) {
+                finished = true;
+                break;
+            }
+            int tuples = buffer.payloadLength() / tupleBytes;
+            if (tuples > 0) {
+                carried = buffer;
+                carriedOffset = 0;
+                lent = true;
+                return tuples;
+            }
+            endpoint.release(buffer);
+        }
+        return 0;
+    }
+
+    /** The payload of the buffer {@link #nextInPlace} handed out (its tuples start at 0); null when none is out. */
+    public MemorySegment inPlace() {
+        return lent ? carried.payload() : null;
+    }
+
+    private void releaseLent() {
+        if (lent) {
+            lent = false;
+            endpoint.release(carried);
+            carried = null;
+        }
     }
 
     /** Whether the stream has ended (after {@link #next} returned 0). */

@@ -222,12 +222,15 @@ final class InJvmShuffle {
         long localOutOfOrder = 0;
         ReceiveSource source = new ReceiveSource(endpoint, TUPLE_BYTES);
         try (Arena arena = Arena.ofConfined()) {
-            // 100 tuples: not a multiple of a buffer's tuples, so buffers are copied in parts and carried over
+            // even nodes copy out into 100 tuples (not a multiple of a buffer's tuples, so buffers are copied in parts
+            // and carried over); odd nodes read each buffer in place
+            boolean inPlace = node % 2 == 1;
             MemorySegment output = arena.allocate(100L * TUPLE_BYTES);
             int tuples;
-            while ((tuples = source.next(output)) > 0) {
+            while ((tuples = inPlace ? source.nextInPlace() : source.next(output)) > 0) {
+                MemorySegment data = inPlace ? source.inPlace() : output;
                 for (int t = 0; t < tuples; t++) {
-                    long value = output.get(ValueLayout.JAVA_LONG, (long) t * TUPLE_BYTES + 8);
+                    long value = data.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) t * TUPLE_BYTES + 8);
                     localCount++;
                     localSum += Partitioner.mix(value);
                     if (checkOrder) {
@@ -240,6 +243,9 @@ final class InJvmShuffle {
                         last[sourceNode][sourceThread] = i;
                     }
                 }
+            }
+            if (!source.isFinished()) {
+                throw new IllegalStateException("the source is not finished after its last tuple");
             }
         }
         count.addAndGet(node, localCount);

@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@link ShuffleSink.Writer} on its own, into an endpoint that records what it is given: every tuple reaches its
  * group's destinations once (with one group, as broadcast has, the vector is copied as it is), whole and in order, for tuple widths the two-word fast path does not take (1, 7, 12, 24,
- * 100 bytes) as well as 16 (staged a chunk at a time up to 8 groups: chunks of 512 or 255 tuples split over buffers
- * of 3, 4 or 6 tuples), for buffers that hold a few tuples or one, and with vectors that end mid-buffer or exceed a
- * chunk.
+ * 100 bytes) as well as 16 (scattered straight into the buffers, a run as long as the fullest buffer takes: buffers
+ * of 3, 4 or 6 tuples, 1 to 9 groups), for buffers that hold a few tuples or one, and with vectors that end mid-buffer
+ * or span several buffers.
  */
 class ShuffleSinkTest {
 

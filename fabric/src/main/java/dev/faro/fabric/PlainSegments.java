@@ -1,9 +1,9 @@
-package dev.faro.join.rma;
+package dev.faro.fabric;
 
 import java.lang.foreign.MemorySegment;
 
 /**
- * Plain native views of registered memory for the joins' per-tuple loops. A provider may hand out its regions as
+ * Plain native views of registered memory for per-tuple loops (the joins, SHUFFLE and RECEIVE). A provider may hand out its regions as
  * mapped segments ({@code shm} maps files) while the relations and scratch buffers are plain native segments; when
  * one JVM's hot loops touch both kinds, the JDK's shared memory-access code sees two segment classes and C2 no longer
  * folds its bounds, alignment and liveness checks (a JFR profile of a worker showed {@code checkBounds},
