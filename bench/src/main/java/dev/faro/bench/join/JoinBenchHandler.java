@@ -27,7 +27,8 @@ import java.lang.foreign.MemorySegment;
  * every wait cancellable by the coordinator), optionally measures the fabric's bandwidth from rank 0 to rank 1, and
  * runs the radix hash join {@code warmups + runs} times (a sort-merge case measures the bandwidth at its run size and
  * a curve of message sizes too). A single-process case (node 0 only) generates every node's share and runs
- * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on one node's share. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
+ * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on one node's share, on {@code nodes x threads}
+ * threads at once. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
  * A failure (a peer that died: {@code NETWORK}) fails the task with its one-line message.
  *
  * <p>Coordination code.
@@ -50,20 +51,26 @@ public final class JoinBenchHandler implements TaskHandler {
         ArrayNode runs = reply.putArray("runs");
         try (Arena arena = Arena.ofShared()) {
             if (!joinCase.distributed() && joinCase.sortMerge()) {
-                // the sort-merge join's micro-benchmarks: one thread, one node's data, a range per thread of the point
+                // the sort-merge join's micro-benchmarks: as many threads at once as the join runs on the host
+                // (nodes x threads), each over one node's data with a range per thread of the point
+                int threads = joinCase.nodes() * joinCase.config().threads();
                 MemorySegment inner = workload.inner(arena, 0, joinCase.nodes());
                 MemorySegment outer = workload.outer(arena, 0, joinCase.nodes());
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
-                    CpuShare share = CpuShare.start();
-                    SortMergeMicroBenchmarks.Times times = SortMergeMicroBenchmarks.measure(
-                            joinCase.sortMergeConfig(),
-                            joinCase.config().threads(),
-                            inner,
-                            workload.innerPerNode(),
-                            outer,
-                            workload.outerPerNode());
+                    CpuShare share = CpuShare.start(threads);
+                    SortMergeMicroBenchmarks.Times times =
+                            SortMergeMicroBenchmarks.Times.mean(SortMergeMicroBenchmarks.measureConcurrently(
+                                    joinCase.sortMergeConfig(),
+                                    joinCase.config().threads(),
+                                    threads,
+                                    inner,
+                                    workload.innerPerNode(),
+                                    outer,
+                                    workload.outerPerNode()));
                     if (run >= joinCase.warmups()) {
-                        runs.add(SortMergeRates.encode(times).put("cpuShare", share.stop()));
+                        runs.add(SortMergeRates.encode(times)
+                                .put("cpuShare", share.stop())
+                                .put("threads", threads));
                     }
                     context.throwIfCancelled();
                 }

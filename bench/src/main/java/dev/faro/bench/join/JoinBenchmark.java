@@ -105,10 +105,10 @@ public final class JoinBenchmark {
                                         new JoinRow(name, scaling, nodes, threads, k, cap, measured, reference, rates));
                             }
                             if (config.sortMerge()) {
-                                progress.accept(name + ": sort-merge micro-benchmarks (1 thread, one node's data, "
-                                        + threads + " key ranges)");
+                                progress.accept(name + ": sort-merge micro-benchmarks (" + nodes * threads
+                                        + " threads at once, each on one node's data, " + threads + " key ranges)");
                                 SortMergeRates smjRates =
-                                        sortMergeRates(coordinator, workload, withThreads(base, threads));
+                                        sortMergeRates(coordinator, nodes, workload, withThreads(base, threads));
                                 progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes
                                         + " nodes x " + threads + " threads");
                                 List<JsonNode> replies = distributedReplies(
@@ -156,8 +156,13 @@ public final class JoinBenchmark {
                 tuples, runs, results, 0, reply.path("passes").asInt(1), SortMergeRates.median(reply, "cpuShare"));
     }
 
-    private SortMergeRates sortMergeRates(Coordinator coordinator, JoinWorkload workload, RadixJoinConfig join) {
-        JoinCase joinCase = new JoinCase(false, true, 1, workload, join, config.warmups(), config.runs(), 0, 0);
+    /**
+     * The sort-merge micro-benchmarks of a point: on node 0, {@code nodes x T} threads at once (the threads the join's
+     * phases run on the host), each over one node's data, so that each rate is one thread's share of the cores.
+     */
+    private SortMergeRates sortMergeRates(
+            Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
+        JoinCase joinCase = new JoinCase(false, true, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
         return SortMergeRates.of(answers(coordinator, 1, joinCase).getFirst());
     }
 

@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The sort-merge join's per-thread rates for one point ({@link SortMergeMicroBenchmarks} on node 0: one thread, one
+ * The sort-merge join's per-thread rates for one point ({@link SortMergeMicroBenchmarks} on node 0: N x T threads at once, each on one
  * node's data, a key range per thread of the point), each the median over the timed runs, in tuples per second.
  *
  * @param scan P_scan (splitters and histogram)

@@ -31,8 +31,10 @@ final class SortMergeReport {
     /** Every section, for the last sort-merge row (the rates for every row). */
     static String text(List<SortMergeRow> rows) {
         StringBuilder text = new StringBuilder();
-        text.append("\nsort-merge per-core rates (micro-benchmarks: 1 thread, one node's data, a key range per thread"
-                + " of the point), M tuples/s, beside the thesis's Table 4.2 parameters\n");
+        text.append(
+                "\nsort-merge per-thread rates (micro-benchmarks: N x T threads at once, as many as the join runs on"
+                        + " the host, each on one node's data with a key range per thread of the point; these feed the model),"
+                        + " M tuples/s, beside the thesis's Table 4.2 parameters\n");
         text.append(ratesTable(rows).format());
         SortMergeRow last = rows.getLast();
         SortMergeJoinModel model = last.model(RUN_TUPLES);
@@ -72,7 +74,7 @@ final class SortMergeReport {
         List<List<String>> cells = new ArrayList<>();
         for (SortMergeRow row : rows) {
             SortMergeRates r = row.rates();
-            String point = row.workload() + " T=" + row.threads();
+            String point = row.workload() + " " + row.nodes() + "x" + row.threads();
             double share = r.cpuShare();
             cells.add(rate(point, "scan (splitters + histogram)", r.scan(), share, 225));
             cells.add(rate(point, "partition (range scatter)", r.partition(), share, 120));

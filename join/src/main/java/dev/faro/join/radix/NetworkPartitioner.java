@@ -115,21 +115,34 @@ final class NetworkPartitioner {
             }
         }
         long last = to * Tuples.TUPLE_LENGTH;
-        for (long at = from * Tuples.TUPLE_LENGTH; at < last; at += Tuples.TUPLE_LENGTH) {
-            long key = source.get(LONG, at);
-            long rid = source.get(LONG, at + Tuples.RID_OFFSET);
-            int partition = (int) key & mask;
-            long target = next[partition];
-            span.set(LONG, target, key);
-            span.set(LONG, target + Tuples.RID_OFFSET, rid);
-            target += Tuples.TUPLE_LENGTH;
-            next[partition] = target;
-            if (target == end[partition]) {
-                int r = route[partition];
-                writeAt[r] = target - bufferBase;
-                ship(partition, r, window, cursors);
-                next[partition] = bufferBase + writeAt[r];
-                end[partition] = bufferBase + bufferEnd[r];
+        long[] next = this.next;
+        long[] end = this.end;
+        long at = from * Tuples.TUPLE_LENGTH;
+        while (at < last) {
+            // the hot loop has no call in it (a full buffer leaves it), so that the JIT keeps the arrays and the
+            // segments' checks out of it: with the call inside it ran 2.7x the CPU time of RadixKernels.scatter
+            int full = -1;
+            for (; at < last; at += Tuples.TUPLE_LENGTH) {
+                long key = source.get(LONG, at);
+                long rid = source.get(LONG, at + Tuples.RID_OFFSET);
+                int partition = (int) key & mask;
+                long target = next[partition];
+                span.set(LONG, target, key);
+                span.set(LONG, target + Tuples.RID_OFFSET, rid);
+                target += Tuples.TUPLE_LENGTH;
+                next[partition] = target;
+                if (target == end[partition]) {
+                    full = partition;
+                    at += Tuples.TUPLE_LENGTH;
+                    break;
+                }
+            }
+            if (full >= 0) {
+                int r = route[full];
+                writeAt[r] = next[full] - bufferBase;
+                ship(full, r, window, cursors);
+                next[full] = bufferBase + writeAt[r];
+                end[full] = bufferBase + bufferEnd[r];
             }
         }
         for (int partition = 0; partition < owners.length; partition++) {

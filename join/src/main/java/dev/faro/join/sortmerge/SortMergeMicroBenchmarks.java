@@ -1,9 +1,13 @@
 package dev.faro.join.sortmerge;
 
 import dev.faro.join.JoinResult;
+import dev.faro.join.Workers;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 
 /**
  * The per-thread rates the sort-merge join's model needs (thesis §3.3.2, Table 4.2's SMJ parameters), measured on
@@ -38,7 +42,22 @@ public final class SortMergeMicroBenchmarks {
             long mergeNanos,
             long matchNanos,
             long fanIn,
-            JoinResult result) {}
+            JoinResult result) {
+
+        /** The component times averaged over {@code times} (one measurement per thread); the first's result. */
+        public static Times mean(List<Times> times) {
+            int n = times.size();
+            return new Times(
+                    times.getFirst().tuples(),
+                    times.stream().mapToLong(Times::histogramNanos).sum() / n,
+                    times.stream().mapToLong(Times::partitionNanos).sum() / n,
+                    times.stream().mapToLong(Times::sortNanos).sum() / n,
+                    times.stream().mapToLong(Times::mergeNanos).sum() / n,
+                    times.stream().mapToLong(Times::matchNanos).sum() / n,
+                    times.stream().mapToLong(Times::fanIn).max().orElse(0),
+                    times.getFirst().result());
+        }
+    }
 
     private static final int SAMPLE = 1024;
 
@@ -52,6 +71,53 @@ public final class SortMergeMicroBenchmarks {
             long innerTuples,
             MemorySegment outer,
             long outerTuples) {
+        return measure(config, ranges, inner, innerTuples, outer, outerTuples, () -> {});
+    }
+
+    /**
+     * Measures once on each of {@code threads} threads at the same time, every thread over all of {@code inner} and
+     * {@code outer} (read only) with copies of its own, the threads meeting at a barrier before each component;
+     * returns each thread's times.
+     */
+    public static List<Times> measureConcurrently(
+            SortMergeJoinConfig config,
+            int ranges,
+            int threads,
+            MemorySegment inner,
+            long innerTuples,
+            MemorySegment outer,
+            long outerTuples) {
+        CyclicBarrier barrier = new CyclicBarrier(threads);
+        Runnable sync = () -> {
+            try {
+                barrier.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted between micro-benchmark components", e);
+            } catch (BrokenBarrierException e) {
+                throw new IllegalStateException("another micro-benchmark thread failed", e);
+            }
+        };
+        Times[] times = new Times[threads];
+        Workers.run("smj-micro", threads, t -> {
+            try {
+                times[t] = measure(config, ranges, inner, innerTuples, outer, outerTuples, sync);
+            } catch (RuntimeException | Error e) {
+                barrier.reset(); // the others leave their wait with BrokenBarrierException
+                throw e;
+            }
+        });
+        return List.of(times);
+    }
+
+    private static Times measure(
+            SortMergeJoinConfig config,
+            int ranges,
+            MemorySegment inner,
+            long innerTuples,
+            MemorySegment outer,
+            long outerTuples,
+            Runnable sync) {
         MemorySegment[] input = {inner, outer};
         long[] tuples = {innerTuples, outerTuples};
         int l = config.runTuples();
@@ -65,6 +131,7 @@ public final class SortMergeMicroBenchmarks {
             MemorySegment[] partitioned = copies[0];
             MemorySegment[] sorted = copies[1];
             MemorySegment[] merged = copies[2];
+            sync.run();
             long start = System.nanoTime();
             KeyRanges keyRanges = config.sampledSplitters()
                     ? KeyRanges.fromSample(KeyRanges.sample(input, tuples, SAMPLE), ranges)
@@ -80,6 +147,8 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterHistogram = System.nanoTime();
+            sync.run();
+            long partitionStart = System.nanoTime();
             for (int rel = 0; rel < 2; rel++) {
                 long[] cursors = starts[rel].clone();
                 for (long i = 0; i < tuples[rel]; i++) {
@@ -88,6 +157,8 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterPartition = System.nanoTime();
+            sync.run();
+            long sortStart = System.nanoTime();
             RunSorter sorter = new RunSorter(l);
             for (int rel = 0; rel < 2; rel++) {
                 for (int d = 0; d < ranges; d++) {
@@ -98,6 +169,8 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterSort = System.nanoTime();
+            sync.run();
+            long mergeStart = System.nanoTime();
             MultiWayMerge merge = new MultiWayMerge();
             long fanIn = 0;
             for (int rel = 0; rel < 2; rel++) {
@@ -116,6 +189,8 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterMerge = System.nanoTime();
+            sync.run();
+            long matchStart = System.nanoTime();
             JoinResult result = new JoinResult(0, 0);
             for (int d = 0; d < ranges; d++) {
                 result = result.plus(SortMergeJoin.match(
@@ -125,10 +200,10 @@ public final class SortMergeMicroBenchmarks {
             return new Times(
                     innerTuples + outerTuples,
                     afterHistogram - start,
-                    afterPartition - afterHistogram,
-                    afterSort - afterPartition,
-                    afterMerge - afterSort,
-                    end - afterMerge,
+                    afterPartition - partitionStart,
+                    afterSort - sortStart,
+                    afterMerge - mergeStart,
+                    end - matchStart,
                     fanIn,
                     result);
         }

@@ -48,4 +48,26 @@ class SortMergeMicroBenchmarksTest {
             assertThat(times.result()).isEqualTo(ReferenceJoin.of(workload, 1));
         }
     }
+
+    @Test
+    void concurrentMeasurementsRunTheSameShapeOnEveryThread() {
+        JoinWorkload workload = JoinWorkload.uniform(10_000, 2, 47);
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment inner = workload.inner(arena, 0, 1);
+            MemorySegment outer = workload.outer(arena, 0, 1);
+            java.util.List<SortMergeMicroBenchmarks.Times> times = SortMergeMicroBenchmarks.measureConcurrently(
+                    SortMergeJoinConfig.defaults(2).withRunTuples(500), 2, 3, inner, 10_000, outer, 20_000);
+            assertThat(times).hasSize(3).allSatisfy(t -> {
+                assertThat(t.result()).isEqualTo(ReferenceJoin.of(workload, 1));
+                assertThat(t.fanIn()).isBetween(20L, 21L);
+            });
+            SortMergeMicroBenchmarks.Times mean = SortMergeMicroBenchmarks.Times.mean(times);
+            assertThat(mean.mergeNanos())
+                    .isEqualTo(times.stream()
+                                    .mapToLong(SortMergeMicroBenchmarks.Times::mergeNanos)
+                                    .sum()
+                            / 3);
+            assertThat(mean.tuples()).isEqualTo(30_000);
+        }
+    }
 }
