@@ -40,8 +40,8 @@ public final class QueryExecutor {
         PlanCompiler compiler = new PlanCompiler(context);
         CollectOperator.Factory result = compiler.compileRoot(root);
         List<ShuffleExchange> exchanges = compiler.exchanges();
-        PipelineScheduler scheduler =
-                new PipelineScheduler(compiler.pipelines(), context.threads(), failure, context.progress());
+        PipelineScheduler scheduler = new PipelineScheduler(
+                compiler.pipelines(), context.threads(), context.driverThreads(), failure, context.progress());
         ExchangeOpener opener = new ExchangeOpener(exchanges, failure, scheduler::exchangeOpened);
         boolean stopped = true;
         try {

@@ -91,7 +91,6 @@ public final class DesignTransport implements ExchangeTransport {
                     groups,
                     peers.nodeIndex(),
                     threads,
-                    exchangeName,
                     exchangeConfig.stallTimeout(),
                     exchangeConfig.progress());
         }
@@ -100,7 +99,6 @@ public final class DesignTransport implements ExchangeTransport {
                 groups,
                 peers.nodeIndex(),
                 threads,
-                exchangeName,
                 exchangeConfig.stallTimeout(),
                 exchangeConfig.progress());
     }

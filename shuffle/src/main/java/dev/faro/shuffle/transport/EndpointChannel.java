@@ -1,6 +1,5 @@
 package dev.faro.shuffle.transport;
 
-import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
@@ -20,9 +19,10 @@ import java.util.concurrent.CompletionStage;
  * {@link ExchangeSender#trySend} sends when the endpoint has the credit ({@link
  * dev.faro.shuffle.endpoint.SendEndpoint#canPut}), {@link ExchangeSender#tryFinish} is the writer's resumable finish,
  * {@link ExchangeReceiver#poll} the endpoint's non-blocking GETDATA. A try that cannot proceed is retried by the
- * {@link ReadinessPoller} (the designs and TCP make progress only when polled), which completes the waiter's stage;
- * a wait that sees no progress in the query for the stall timeout fails the exchange here ("first error wins" with the
- * endpoints' own failures, which the next call meets first).
+ * {@link ReadinessPoller} (the designs and TCP make progress only when polled), which completes the waiter's stage.
+ * A wait that saw no progress in the query for the stall timeout is made once more as the blocking call, inside the
+ * endpoint, whose wait loop then fails it with what is missing (which nodes have not ended their streams) as the
+ * endpoint's first error, or carries on if progress resumes: so a genuine stall fails after about two stall timeouts.
  *
  * <p>Threads: senders and receivers are thread-confined; the held-buffer counters are shared atomics, touched once
  * per buffer. Data path: allocation-free after the first {@link #sender} / {@link #receiver} call of a thread (a
@@ -42,21 +42,17 @@ final class EndpointChannel implements ExchangeChannel {
     private final HeldBuffers held = new HeldBuffers();
 
     private final Runnable closer;
-    private final String name;
     private final long stallNanos;
     private final ProgressSignal progress;
-    /** A stall seen by the readiness poller: thrown by every later call (null: none). */
-    private volatile FaroException stall;
 
     EndpointChannel(
             NodeEndpoints endpoints,
             TransmissionGroups groups,
             int nodeIndex,
             int threads,
-            String name,
             Duration stallTimeout,
             ProgressSignal progress) {
-        this(endpoints, endpoints::close, groups, nodeIndex, threads, name, stallTimeout, progress);
+        this(endpoints, endpoints::close, groups, nodeIndex, threads, stallTimeout, progress);
     }
 
     /**
@@ -69,12 +65,10 @@ final class EndpointChannel implements ExchangeChannel {
             TransmissionGroups groups,
             int nodeIndex,
             int threads,
-            String name,
             Duration stallTimeout,
             ProgressSignal progress) {
         this.endpoints = endpoints;
         this.closer = closer;
-        this.name = name;
         this.stallNanos = stallTimeout.toNanos();
         this.progress = progress;
         this.sink = new ShuffleSink(endpoints, groups, (tuples, offset) -> 0, UNUSED_TUPLE_BYTES, threads);
@@ -115,21 +109,6 @@ final class EndpointChannel implements ExchangeChannel {
         closer.run();
     }
 
-    private void checkStall() {
-        FaroException failure = stall;
-        if (failure != null) {
-            throw new FaroException(failure.category(), failure.getMessage(), failure);
-        }
-    }
-
-    private void recordStall(String what) {
-        synchronized (this) {
-            if (stall == null) {
-                stall = new FaroException(FaroException.Category.NETWORK, "exchange '" + name + "': " + what);
-            }
-        }
-    }
-
     private final class Sender extends ReadinessPoller.Waiter implements ExchangeSender {
         private static final int NONE = -2;
         private static final int FINISH = -1;
@@ -141,6 +120,8 @@ final class EndpointChannel implements ExchangeChannel {
         private int waitingGroup = NONE;
 
         private boolean waitingForSend;
+        /** The last wait stalled on the poller: the next call waits inside the endpoint (see the class comment). */
+        private boolean blockNext;
 
         Sender(ShuffleSink.Writer writer) {
             this.writer = writer;
@@ -157,7 +138,10 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         public MemorySegment tryPayload(int group) {
-            checkStall();
+            if (blockNext) {
+                blockNext = false;
+                return payload(group);
+            }
             if (!writer.tryOpen(group)) {
                 waitingGroup = group;
                 waitingForSend = false;
@@ -191,7 +175,11 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         public boolean trySend(int group) {
-            checkStall();
+            if (blockNext) {
+                blockNext = false;
+                send(group);
+                return true;
+            }
             if (!open[group]) {
                 return true;
             }
@@ -217,8 +205,12 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         public boolean tryFinish() {
-            checkStall();
             if (finished) {
+                return true;
+            }
+            if (blockNext) {
+                blockNext = false;
+                finish();
                 return true;
             }
             if (!writer.tryFinish()) {
@@ -245,7 +237,7 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
-        boolean retry() {
+        protected boolean retry() {
             int group = waitingGroup;
             if (group == FINISH) {
                 return writer.tryFinish();
@@ -254,11 +246,8 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
-        void stalled(String stall) {
-            recordStall((waitingGroup == FINISH
-                            ? "the end of the stream was not taken"
-                            : waitingForSend ? "no credit came back" : "no send buffer came back")
-                    + " for " + stall);
+        protected void stalled(String stall) {
+            blockNext = true;
         }
     }
 
@@ -267,6 +256,8 @@ final class EndpointChannel implements ExchangeChannel {
         private boolean ended;
         /** What the poller's retry found (a buffer, or null at the end): handed out by the next poll. */
         private ShuffleBuffer found = NOT_YET;
+        /** The last wait stalled on the poller: the next poll waits inside the endpoint (see the class comment). */
+        private boolean blockNext;
 
         Receiver(ReceiveEndpoint endpoint) {
             this.endpoint = endpoint;
@@ -293,11 +284,14 @@ final class EndpointChannel implements ExchangeChannel {
                 ended = true;
                 return null;
             }
+            if (blockNext) {
+                blockNext = false;
+                return take();
+            }
             ShuffleBuffer buffer = found;
             if (buffer != NOT_YET) {
                 found = NOT_YET;
             } else {
-                checkStall();
                 buffer = endpoint.poll();
                 if (buffer == NOT_YET) {
                     return NOT_YET;
@@ -317,7 +311,7 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
-        boolean retry() {
+        protected boolean retry() {
             ShuffleBuffer buffer = endpoint.poll();
             if (buffer == NOT_YET) {
                 return false;
@@ -327,8 +321,8 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
-        void stalled(String stall) {
-            recordStall("no data arrived for " + stall);
+        protected void stalled(String stall) {
+            blockNext = true;
         }
 
         @Override

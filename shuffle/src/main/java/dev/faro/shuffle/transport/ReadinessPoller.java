@@ -4,6 +4,7 @@ import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,17 +24,21 @@ import java.util.concurrent.locks.LockSupport;
  * timeout while its {@link ProgressSignal} did not change is told so ({@link Waiter#stalled}) and its stage completes;
  * the owner then fails with the stall.
  *
+ * <p>Any transport whose progress is polled may use it (the multiplexer's, the middleware's and the zero-sided
+ * switch's exchanges do).
+ *
  * <p>Threads: {@link #await} from any thread; a waiter's retry runs on the poller thread while its owner is
  * yielded (the stage's completion orders the retry's writes before the owner's next call). Coordination code: a
  * waiter allocates one stage per wait (not per buffer; a driver that never waits allocates nothing here).
  */
-final class ReadinessPoller {
+public final class ReadinessPoller {
 
     private static final int SPINS = 20;
     private static final long MIN_PARK_NANOS = 5_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
 
     private static final ConcurrentLinkedQueue<Waiter> INCOMING = new ConcurrentLinkedQueue<>();
+    private static final LongAdder WAITS = new LongAdder();
     private static final Thread THREAD =
             Thread.ofPlatform().daemon().name("faro-exchange-poller").unstarted(ReadinessPoller::run);
 
@@ -44,7 +49,7 @@ final class ReadinessPoller {
     private ReadinessPoller() {}
 
     /** One wait of one sender or receiver. */
-    abstract static class Waiter {
+    public abstract static class Waiter {
         private CompletableFuture<Void> stage;
         private long sinceNanos;
         private long seenProgress;
@@ -52,26 +57,32 @@ final class ReadinessPoller {
         private ProgressSignal progress;
 
         /** Retries the call that could not proceed; true when it did now (or failed: it throws). Poller thread. */
-        abstract boolean retry();
+        protected abstract boolean retry();
 
         /** The wait saw no progress anywhere for its stall timeout: record the failure. Poller thread. */
-        abstract void stalled(String stall);
+        protected abstract void stalled(String stall);
     }
 
     /**
      * A stage that completes when {@code waiter}'s retry succeeds, fails, or stalls ({@code timeoutNanos} without a
      * change of {@code progress}). The caller must not touch what the retry touches until the stage completes.
      */
-    static CompletableFuture<Void> await(Waiter waiter, long timeoutNanos, ProgressSignal progress) {
+    public static CompletableFuture<Void> await(Waiter waiter, long timeoutNanos, ProgressSignal progress) {
         CompletableFuture<Void> stage = new CompletableFuture<>();
         waiter.stage = stage;
         waiter.timeoutNanos = timeoutNanos;
         waiter.progress = progress;
         waiter.sinceNanos = System.nanoTime();
         waiter.seenProgress = progress.snapshot();
+        WAITS.increment();
         INCOMING.add(waiter);
         LockSupport.unpark(THREAD);
         return stage;
+    }
+
+    /** How many waits began in this process so far (each one a sender or receiver whose caller yielded). */
+    public static long waits() {
+        return WAITS.sum();
     }
 
     private static void run() {

@@ -46,7 +46,6 @@ public final class TcpSocketTransport implements ExchangeTransport {
                 groups,
                 peers.nodeIndex(),
                 threads,
-                exchangeName,
                 exchangeConfig.stallTimeout(),
                 exchangeConfig.progress());
     }
