@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sends several times what the transport's buffers (and TCP's socket buffers) hold. With operators that waited inside
  * the transport, the one thread would sit in a producer waiting for credit that only this node's consumer, never run,
  * could return: a deadlock (a stall failure). Here the query completes with the exact result, and the drivers did
- * yield (the readiness poller saw waits).
+ * yield (the readiness poller saw waits): over five of the designs (ME and SE, RC and UD Send/Receive, READ, WRITE),
+ * TCP, the multiplexer, the middleware and the zero-sided switch.
  */
 class YieldingExchangeTest {
 
@@ -66,7 +67,8 @@ class YieldingExchangeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"MEMQ/SR", "SESQ/SR", "MESQ/SR", "SEMQ/RD", "MEMQ/WR", "tcp", "hyper"})
+    @ValueSource(
+            strings = {"MEMQ/SR", "SESQ/SR", "MESQ/SR", "SEMQ/RD", "MEMQ/WR", "tcp", "hyper", "DAIS16", "zerosided"})
     void oneThreadPerNodeRunsEveryDriverOfAStreamingExchange(String transport) throws Exception {
         PlanNode plan = Plans.scan("wide", WIDE, "k", "v", "s")
                 .repartition("k")
