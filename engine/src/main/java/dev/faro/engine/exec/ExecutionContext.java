@@ -100,8 +100,16 @@ public record ExecutionContext(
                 nodeIndex, nodeCount, catalog, threads, transport, queryId, progress, stallTimeout, count);
     }
 
-    /** The default bound on running drivers: {@code -Dfaro.engine.driverThreads}, else 0 (a thread per driver). */
+    /**
+     * The default bound on running drivers: {@code -Dfaro.engine.driverThreads}, else the environment's
+     * {@code FARO_ENGINE_DRIVER_THREADS} (which local workers inherit), else 0 (a thread per runnable driver).
+     */
     public static int defaultDriverThreads() {
-        return Integer.getInteger("faro.engine.driverThreads", 0);
+        Integer property = Integer.getInteger("faro.engine.driverThreads");
+        if (property != null) {
+            return property;
+        }
+        String environment = System.getenv("FARO_ENGINE_DRIVER_THREADS");
+        return environment == null || environment.isBlank() ? 0 : Integer.parseInt(environment.trim());
     }
 }
