@@ -9,9 +9,11 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.HeldBuffers;
+import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -37,6 +39,10 @@ import java.util.stream.IntStream;
  *
  * <p>Threads: a sender or receiver is confined to its worker; the receive queues are many-to-many; the end count is
  * an atomic written by the network thread and own-node finishing workers. Data path: allocation-free.
+ *
+ * <p>Yielding: a send never waits (the multiplexer's send queues take every message), so only acquiring a free message
+ * and taking a received one have non-blocking forms ({@link ExchangeSender#tryPayload}, {@link ExchangeReceiver#poll});
+ * a worker that cannot proceed is retried by the {@link ReadinessPoller}, like the designs' endpoints.
  */
 final class DecoupledExchange implements ExchangeChannel {
 
@@ -59,6 +65,8 @@ final class DecoupledExchange implements ExchangeChannel {
     private final Sender[] senders;
     private final Receiver[] receivers;
     private final HeldBuffers held = new HeldBuffers();
+    private final long stallNanos;
+    private final ProgressSignal progress;
     private volatile boolean closed;
 
     DecoupledExchange(
@@ -93,6 +101,8 @@ final class DecoupledExchange implements ExchangeChannel {
         Arrays.fill(peerIds, -1);
         this.failure = new EndpointFailure("hyper exchange " + name + " at node " + self);
         this.waits = new WaitLoop(failure, stallTimeout, progress);
+        this.stallNanos = stallTimeout.toNanos();
+        this.progress = progress;
         this.senders = new Sender[threads];
         this.receivers = new Receiver[threads];
         this.id = multiplexer.table().register(this);
@@ -207,12 +217,14 @@ final class DecoupledExchange implements ExchangeChannel {
     }
 
     /** A producing worker's side: one open message per destination group. */
-    private final class Sender implements ExchangeSender {
+    private final class Sender extends ReadinessPoller.Waiter implements ExchangeSender {
         private final int group;
         private final Message[] open;
         private final int[] lengths;
         private final WaitLoop.Step acquireStep;
         private boolean finished;
+        /** The destination whose message a non-blocking acquire could not take. */
+        private int waitingFor;
 
         Sender(int thread) {
             this.group = thread % receiveQueues.length;
@@ -239,6 +251,52 @@ final class DecoupledExchange implements ExchangeChannel {
                 held.hold();
             }
             return message.buffer.payload();
+        }
+
+        @Override
+        public MemorySegment tryPayload(int destination) {
+            Message message = open[destination];
+            if (message == null) {
+                int index = waits.attempt(acquireStep, 0);
+                if (index == WaitLoop.IDLE) {
+                    waitingFor = destination;
+                    return null;
+                }
+                message = opened(destination, index);
+            }
+            return message.buffer.payload();
+        }
+
+        private Message opened(int destination, int index) {
+            Message message = pool.message(index);
+            open[destination] = message;
+            lengths[destination] = 0;
+            held.hold();
+            return message;
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            int index = pool.acquire(group);
+            if (index == MessagePool.NONE) {
+                return false;
+            }
+            opened(waitingFor, index);
+            return true;
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            try {
+                failure.fail("no free message in the node's pool for " + stall + " (every message is in use)");
+            } catch (RuntimeException recorded) {
+                // recorded: the worker's next call throws it
+            }
         }
 
         @Override
@@ -315,17 +373,19 @@ final class DecoupledExchange implements ExchangeChannel {
     }
 
     /** A consuming worker's side: its group's queue first, then the others'. */
-    private final class Receiver implements ExchangeReceiver {
+    private final class Receiver extends ReadinessPoller.Waiter implements ExchangeReceiver {
         private final int group;
         private final WaitLoop.Step takeStep;
         private boolean ended;
+        /** What the poller's retry took (a message index or END_OF_STREAM); IDLE: nothing. */
+        private int found = WaitLoop.IDLE;
 
         Receiver(int thread) {
             this.group = thread % receiveQueues.length;
             this.takeStep = this::tryTake;
         }
 
-        private int poll() {
+        private int pollQueues() {
             int index = receiveQueues[group].poll(Multiplexer.EMPTY);
             for (int other = 1; index == Multiplexer.EMPTY && other < receiveQueues.length; other++) {
                 index = receiveQueues[(group + other) % receiveQueues.length].poll(Multiplexer.EMPTY);
@@ -334,12 +394,12 @@ final class DecoupledExchange implements ExchangeChannel {
         }
 
         private int tryTake(int unused) {
-            int index = poll();
+            int index = pollQueues();
             if (index != Multiplexer.EMPTY) {
                 return index;
             }
             if (endsReceived.get() >= expectedEnds) {
-                index = poll();
+                index = pollQueues();
                 return index != Multiplexer.EMPTY ? index : WaitLoop.END_OF_STREAM;
             }
             return WaitLoop.IDLE;
@@ -358,6 +418,53 @@ final class DecoupledExchange implements ExchangeChannel {
             }
             held.hold();
             return pool.message(index).buffer;
+        }
+
+        @Override
+        public ShuffleBuffer poll() {
+            if (ended || !receives) {
+                ended = true;
+                return null;
+            }
+            int index = found;
+            if (index != WaitLoop.IDLE) {
+                found = WaitLoop.IDLE;
+            } else {
+                index = waits.attempt(takeStep, 0);
+                if (index == WaitLoop.IDLE) {
+                    return NOT_YET;
+                }
+            }
+            if (index == WaitLoop.END_OF_STREAM) {
+                ended = true;
+                return null;
+            }
+            held.hold();
+            return pool.message(index).buffer;
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            int index = waits.attempt(takeStep, 0);
+            if (index == WaitLoop.IDLE) {
+                return false;
+            }
+            found = index;
+            return true;
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            try {
+                failure.fail("no message arrived for " + stall + " (some node's end is missing)");
+            } catch (RuntimeException recorded) {
+                // recorded: the worker's next call throws it
+            }
         }
 
         @Override

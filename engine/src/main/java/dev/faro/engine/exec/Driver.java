@@ -5,35 +5,38 @@ import dev.faro.engine.vector.Batch;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Moves batches through one thread's chain of operators (source first, sink last) until the sink is finished, the
  * Trino way: for each neighbour pair, hand the upstream's output to the downstream when it needs input, and pass
  * {@code finish} down once an upstream is finished. An operator whose {@link Operator#isBlocked} is not
- * {@link Operator#NOT_BLOCKED} is skipped; when nothing moved and an operator is blocked, the driver waits for that
- * operator's stage (in short slices, checking the query's failure) instead of spinning. Thread-confined.
+ * {@link Operator#NOT_BLOCKED} is skipped; when nothing moved and an operator is blocked, {@link #process} returns
+ * that operator's stage instead of waiting, so that the thread runs other drivers meanwhile (the scheduler runs this
+ * driver again once the stage completes). Once the sink is finished, a source that was told to finish early (a
+ * limit) and is still blocked (an exchange source draining what is left) is waited for the same way. Runs on one
+ * thread at a time (the scheduler hands it between threads through the stage's completion).
  */
 final class Driver {
 
-    /** How long one wait for a blocked operator lasts before the query's failure is checked again. */
-    private static final long BLOCKED_SLICE_MILLIS = 20;
-
     private final Operator[] operators;
+    private final boolean[] finishSent;
     private final QueryFailure failure;
     private final ProgressSignal signal;
 
     /** @param signal advanced after every step that moved a batch (what keeps waiting exchanges from a stall) */
     Driver(List<Operator> operators, QueryFailure failure, ProgressSignal signal) {
         this.operators = operators.toArray(new Operator[0]);
+        this.finishSent = new boolean[this.operators.length];
         this.failure = failure;
         this.signal = signal;
     }
 
-    void run() {
+    /**
+     * Moves batches until the sink is finished (returns null) or nothing can move while an operator is blocked
+     * (returns its stage; call again once it completed).
+     */
+    CompletionStage<Void> process() {
         int last = operators.length - 1;
-        boolean[] finishSent = new boolean[operators.length];
         while (!operators[last].isFinished()) {
             failure.check();
             boolean progress = false;
@@ -75,24 +78,27 @@ final class Driver {
             }
             if (progress) {
                 signal.advance();
-            } else if (blocked != null) {
-                await(blocked);
-            } else if (!operators[last].isFinished()) {
+                continue;
+            }
+            if (blocked == null && !operators[last].isFinished()) {
+                CompletionStage<Void> sinkBlocked = operators[last].isBlocked(); // a sink finishing its stream
+                if (sinkBlocked != Operator.NOT_BLOCKED) {
+                    blocked = sinkBlocked;
+                }
+            }
+            if (blocked != null) {
+                return blocked;
+            }
+            if (!operators[last].isFinished()) {
                 Thread.onSpinWait();
             }
         }
-    }
-
-    private void await(CompletionStage<Void> blocked) {
-        try {
-            blocked.toCompletableFuture().get(BLOCKED_SLICE_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            // still blocked: check the query's failure and look again
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while a driver waited", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // the operator reports its failure on its next call
+        if (finishSent[0] && last > 0) {
+            CompletionStage<Void> draining = operators[0].isBlocked();
+            if (draining != Operator.NOT_BLOCKED) {
+                return draining;
+            }
         }
+        return null;
     }
 }

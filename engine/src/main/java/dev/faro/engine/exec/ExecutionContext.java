@@ -11,7 +11,9 @@ import java.util.Objects;
  * engine knows nothing else of how rows move), a query id naming the query's exchanges uniquely (the same on every
  * node), the {@link ProgressSignal} its drivers advance (what keeps a transport's waits from reporting a stall while
  * the query progresses elsewhere) and how long, after a failure, threads blocked in the transport may take to stop
- * (the transport's stall timeout). With one node exchanges pass rows through and {@code transport} is null.
+ * (the transport's stall timeout), and how many threads at most run its drivers at once ({@code driverThreads}, 0:
+ * one per runnable driver; see {@link #withDriverThreads}). With one node exchanges pass rows through and
+ * {@code transport} is null.
  */
 public record ExecutionContext(
         int nodeIndex,
@@ -21,7 +23,8 @@ public record ExecutionContext(
         ExchangeTransport transport,
         String queryId,
         ProgressSignal progress,
-        Duration stallTimeout) {
+        Duration stallTimeout,
+        int driverThreads) {
 
     /** The stall timeout when none is given: the endpoints' default. */
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(30);
@@ -32,6 +35,9 @@ public record ExecutionContext(
         if (nodeCount < 1 || nodeIndex < 0 || nodeIndex >= nodeCount) {
             throw new IllegalArgumentException(
                     "bad node index or count: nodeIndex=" + nodeIndex + " nodeCount=" + nodeCount);
+        }
+        if (driverThreads < 0) {
+            throw new IllegalArgumentException("driverThreads must not be negative: driverThreads=" + driverThreads);
         }
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be positive: threads=" + threads);
@@ -58,14 +64,22 @@ public record ExecutionContext(
 
     /** A single-node context: exchanges are pass-throughs. */
     public static ExecutionContext local(Catalog catalog, int threads) {
-        return new ExecutionContext(0, 1, catalog, threads, null, "local", null, null);
+        return new ExecutionContext(0, 1, catalog, threads, null, "local", null, null, defaultDriverThreads());
     }
 
     /** One node of a distributed query; node index and count come from {@code transport}. */
     public static ExecutionContext distributed(
             Catalog catalog, int threads, ExchangeTransport transport, String queryId) {
         return new ExecutionContext(
-                transport.nodeIndex(), transport.nodeCount(), catalog, threads, transport, queryId, null, null);
+                transport.nodeIndex(),
+                transport.nodeCount(),
+                catalog,
+                threads,
+                transport,
+                queryId,
+                null,
+                null,
+                defaultDriverThreads());
     }
 
     /**
@@ -73,6 +87,29 @@ public record ExecutionContext(
      * {@code timeout} as the transport's stall timeout.
      */
     public ExecutionContext withProgress(ProgressSignal signal, Duration timeout) {
-        return new ExecutionContext(nodeIndex, nodeCount, catalog, threads, transport, queryId, signal, timeout);
+        return new ExecutionContext(
+                nodeIndex, nodeCount, catalog, threads, transport, queryId, signal, timeout, driverThreads);
+    }
+
+    /**
+     * This context with at most {@code count} drivers running at once on this node (0: a thread per runnable driver);
+     * a driver blocked on an exchange yields its thread, so fewer threads than drivers cannot deadlock.
+     */
+    public ExecutionContext withDriverThreads(int count) {
+        return new ExecutionContext(
+                nodeIndex, nodeCount, catalog, threads, transport, queryId, progress, stallTimeout, count);
+    }
+
+    /**
+     * The default bound on running drivers: {@code -Dfaro.engine.driverThreads}, else the environment's
+     * {@code FARO_ENGINE_DRIVER_THREADS} (which local workers inherit), else 0 (a thread per runnable driver).
+     */
+    public static int defaultDriverThreads() {
+        Integer property = Integer.getInteger("faro.engine.driverThreads");
+        if (property != null) {
+            return property;
+        }
+        String environment = System.getenv("FARO_ENGINE_DRIVER_THREADS");
+        return environment == null || environment.isBlank() ? 0 : Integer.parseInt(environment.trim());
     }
 }

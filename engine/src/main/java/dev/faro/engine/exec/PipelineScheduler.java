@@ -1,6 +1,5 @@
 package dev.faro.engine.exec;
 
-import dev.faro.engine.operator.EngineThreads;
 import dev.faro.engine.operator.Operator;
 import dev.faro.engine.operator.OperatorFactory;
 import dev.faro.shuffle.endpoint.ProgressSignal;
@@ -15,8 +14,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs one node's pipelines of a query, each on threads of its own (one driver per thread, taken from
- * {@link EngineThreads}). Pipelines start in
+ * Runs one node's pipelines of a query, {@code threads} drivers per pipeline, on a {@link DriverRunner} (at most
+ * {@code driverThreads} threads at once, or one per runnable driver): a driver blocked on an exchange yields its
+ * thread to the others. Pipelines start in
  * plan order; a pipeline starts once the pipelines it reads from have completed and every earlier breaker pipeline
  * (one not feeding an exchange) has completed, so breakers run one after another as in a single-node plan and their
  * memory does not add up. A pipeline feeding an exchange does not hold back the next ones: it streams while the
@@ -48,9 +48,18 @@ final class PipelineScheduler {
     /** Sinks completing now (written by the last driver of each pipeline, read by the conductor). */
     private final AtomicInteger completing = new AtomicInteger();
 
+    private final DriverRunner runner;
+
     private int running;
 
-    PipelineScheduler(List<Pipeline> pipelines, int sinkThreads, QueryFailure failure, ProgressSignal progress) {
+    /** @param driverThreads the most drivers running at once (0: one thread per runnable driver) */
+    PipelineScheduler(
+            List<Pipeline> pipelines,
+            int sinkThreads,
+            int driverThreads,
+            QueryFailure failure,
+            ProgressSignal progress) {
+        this.runner = new DriverRunner(driverThreads, failure);
         this.pipelines = List.copyOf(pipelines);
         this.sinkThreads = sinkThreads;
         this.failure = failure;
@@ -103,22 +112,21 @@ final class PipelineScheduler {
         running++;
         for (int t = 0; t < pipeline.threads(); t++) {
             int thread = t;
-            drivers.add(EngineThreads.start("pipeline-" + pipeline.id() + "-" + t, () -> {
-                try {
-                    List<Operator> operators = new ArrayList<>();
-                    for (OperatorFactory factory : pipeline.operators()) {
-                        operators.add(factory.create(thread));
-                    }
-                    operators.add(pipeline.sink().create(thread));
-                    new Driver(operators, failure, progress).run();
-                } catch (Throwable e) {
-                    failure.fail(e);
-                } finally {
-                    if (left.decrementAndGet() == 0) {
-                        complete(pipeline);
-                    }
-                }
-            }));
+            drivers.add(runner.submit(
+                    "pipeline-" + pipeline.id() + "-" + t,
+                    () -> {
+                        List<Operator> operators = new ArrayList<>();
+                        for (OperatorFactory factory : pipeline.operators()) {
+                            operators.add(factory.create(thread));
+                        }
+                        operators.add(pipeline.sink().create(thread));
+                        return new Driver(operators, failure, progress);
+                    },
+                    () -> {
+                        if (left.decrementAndGet() == 0) {
+                            complete(pipeline);
+                        }
+                    }));
         }
     }
 
@@ -149,6 +157,9 @@ final class PipelineScheduler {
         if (completing.get() > 0) {
             progress.advance(); // a sink is merging its threads' state: busy, not stalled
         }
+        if (failure.failed()) {
+            runner.abandonBlocked();
+        }
         failure.check();
         if (id == null || id == EXCHANGE_OPENED) {
             return;
@@ -159,6 +170,9 @@ final class PipelineScheduler {
 
     /** Waits up to {@code bound} for every started driver to end; returns whether they all have. */
     boolean awaitStopped(Duration bound) throws InterruptedException {
+        if (failure.failed()) {
+            runner.abandonBlocked();
+        }
         try {
             CompletableFuture.allOf(drivers.toArray(new CompletableFuture<?>[0]))
                     .get(bound.toNanos(), TimeUnit.NANOSECONDS);

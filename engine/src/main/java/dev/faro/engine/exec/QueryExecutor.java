@@ -15,7 +15,8 @@ import java.util.List;
  * exchange's producing pipeline streams alongside its consuming one. The first
  * failure of any thread wins: the other threads stop at their next step (or when the transport's waits fail), the
  * exchanges are closed once no thread uses them, and {@link #execute} throws. With several nodes, the nodes finally
- * agree on the outcome through the transport's peer exchange, so every node throws when any node failed.
+ * agree on the outcome through the transport's peer exchange ({@link QueryOutcome}), so every node throws when any
+ * node failed, with the first failure of any node.
  *
  * <p>Stateless; one call per query and node. Coordination code.
  */
@@ -40,8 +41,8 @@ public final class QueryExecutor {
         PlanCompiler compiler = new PlanCompiler(context);
         CollectOperator.Factory result = compiler.compileRoot(root);
         List<ShuffleExchange> exchanges = compiler.exchanges();
-        PipelineScheduler scheduler =
-                new PipelineScheduler(compiler.pipelines(), context.threads(), failure, context.progress());
+        PipelineScheduler scheduler = new PipelineScheduler(
+                compiler.pipelines(), context.threads(), context.driverThreads(), failure, context.progress());
         ExchangeOpener opener = new ExchangeOpener(exchanges, failure, scheduler::exchangeOpened);
         boolean stopped = true;
         try {
@@ -59,12 +60,12 @@ public final class QueryExecutor {
             }
             closeExchanges(opener.abandon(), stopped, failure);
         }
+        Throwable first = failure.first();
         if (context.nodeCount() > 1
                 && !(failure.failed() && context.transport().peers().endsPeersOnFailure())) {
-            agreeOnOutcome(context, failure); // a failed node under a coordinator fails at once (see the method)
+            first = QueryOutcome.agree(context, failure); // a failed node under a coordinator fails at once
         }
-        if (failure.failed()) {
-            Throwable first = failure.first();
+        if (first != null) {
             if (first instanceof Error error) {
                 throw error; // out of memory and the like: the worker's state is unknown, do not carry on
             }
@@ -78,25 +79,6 @@ public final class QueryExecutor {
                 new QueryStatistics(System.nanoTime() - start, scheduler.statistics(), statistics);
         boolean returnsRows = !compiler.gathers() || context.nodeIndex() == 0;
         return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
-    }
-
-    /**
-     * Every node learns whether any node failed (an all-gather of one byte), so a node whose own part went well
-     * still throws when another failed, instead of returning a partial result.
-     */
-    private static void agreeOnOutcome(ExecutionContext context, QueryFailure failure) {
-        try {
-            byte[][] outcomes = context.transport()
-                    .peers()
-                    .allGather(context.queryId() + "/outcome", new byte[] {(byte) (failure.failed() ? 1 : 0)});
-            for (int node = 0; node < outcomes.length; node++) {
-                if (outcomes[node].length > 0 && outcomes[node][0] != 0 && !failure.failed()) {
-                    failure.fail(new IllegalStateException("the query failed at node " + node));
-                }
-            }
-        } catch (RuntimeException e) {
-            failure.fail(e);
-        }
     }
 
     /** Closes every opened exchange when no thread uses it any more; keeps the first error. */

@@ -1,5 +1,6 @@
 package dev.faro.engine.exec;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -9,12 +10,22 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class QueryFailure {
 
     private final AtomicReference<Throwable> first = new AtomicReference<>();
+    /** When the first failure was recorded: wall-clock nanoseconds since the epoch (comparable between nodes). */
+    private volatile long firstAtNanos;
 
     /** Records {@code failure} if it is the first; later ones are ignored (they are usually consequences). */
     public void fail(Throwable failure) {
         if (!(failure instanceof QueryAbortedException)) {
-            first.compareAndSet(null, failure);
+            Instant now = Instant.now();
+            if (first.compareAndSet(null, failure)) {
+                firstAtNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+            }
         }
+    }
+
+    /** When {@link #first} was recorded, in nanoseconds since the epoch (0 before). */
+    public long firstAtNanos() {
+        return firstAtNanos;
     }
 
     public boolean failed() {

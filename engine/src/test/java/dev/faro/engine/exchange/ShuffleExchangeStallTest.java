@@ -7,6 +7,7 @@ import dev.faro.engine.exec.Catalog;
 import dev.faro.engine.exec.ExecutionContext;
 import dev.faro.engine.operator.Operator;
 import dev.faro.engine.plan.ExchangeKind;
+import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Column;
 import dev.faro.engine.vector.DataType;
 import dev.faro.engine.vector.Schema;
@@ -67,7 +68,7 @@ class ShuffleExchangeStallTest {
             if (node == 0) {
                 exchange.sinkFactory().complete(1);
                 Operator source = exchange.sourceFactory().create(0);
-                failure[0] = catchThrowable(source::getOutput);
+                failure[0] = catchThrowable(() -> nextOutput(source));
                 node0Done.countDown();
             } else {
                 await(node0Done); // alive, but sends nothing and never ends its stream
@@ -88,7 +89,7 @@ class ShuffleExchangeStallTest {
             if (node == 0) {
                 exchange.sinkFactory().complete(1);
                 Operator source = exchange.sourceFactory().create(0);
-                assertThat(source.getOutput()).isNull();
+                assertThat(nextOutput(source)).isNull();
                 assertThat(source.isFinished()).isTrue();
             } else {
                 // node 1 computes for three stall timeouts; the heartbeat relays its progress to node 0
@@ -101,7 +102,7 @@ class ShuffleExchangeStallTest {
                 }
                 exchange.sinkFactory().complete(1);
                 Operator source = exchange.sourceFactory().create(0);
-                assertThat(source.getOutput()).isNull();
+                assertThat(nextOutput(source)).isNull();
             }
         });
     }
@@ -153,6 +154,20 @@ class ShuffleExchangeStallTest {
                 .toList();
         for (CompletableFuture<Void> node : nodes) {
             node.get(120, TimeUnit.SECONDS);
+        }
+    }
+
+    /** What a driver does with a source: waits while it is blocked (it yields), then takes its output. */
+    private static Batch nextOutput(Operator source) {
+        while (true) {
+            source.isBlocked().toCompletableFuture().join();
+            if (source.isBlocked() != Operator.NOT_BLOCKED) {
+                continue;
+            }
+            Batch batch = source.getOutput();
+            if (batch != null || source.isFinished()) {
+                return batch;
+            }
         }
     }
 

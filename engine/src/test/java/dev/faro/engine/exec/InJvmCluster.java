@@ -55,7 +55,8 @@ final class InJvmCluster {
                         fabric, peers, design, t -> tweaks.apply(EndpointConfig.defaults(design, t))),
                 probe.progress(),
                 probe.stallTimeout(),
-                queryId);
+                queryId,
+                0);
     }
 
     /**
@@ -71,9 +72,30 @@ final class InJvmCluster {
             Duration stallTimeout,
             String queryId)
             throws Exception {
+        return run(directory, plan, tablesPerNode, threads, transport, stallTimeout, queryId, 0);
+    }
+
+    /**
+     * As above with at most {@code driverThreads} threads running each node's drivers at once (0: one per driver;
+     * see {@link ExecutionContext#withDriverThreads}).
+     */
+    static List<Outcome> run(
+            Path directory,
+            PlanNode plan,
+            List<List<Table>> tablesPerNode,
+            int threads,
+            String transport,
+            Duration stallTimeout,
+            String queryId,
+            int driverThreads)
+            throws Exception {
         ProgressSignal progress = new ProgressSignal();
-        TransportNode.Shared shared = new TransportNode.Shared();
-        try (shared) {
+        // one node's lifetime objects per node, as each worker has its own (a multiplexer serves one node)
+        TransportNode.Shared[] shared = new TransportNode.Shared[tablesPerNode.size()];
+        for (int node = 0; node < shared.length; node++) {
+            shared[node] = new TransportNode.Shared();
+        }
+        try {
             return run(
                     directory,
                     plan,
@@ -87,10 +109,15 @@ final class InJvmCluster {
                                     SharedSecret.of("in-jvm cluster", queryId),
                                     stallTimeout,
                                     progress,
-                                    shared)),
+                                    shared[peers.nodeIndex()])),
                     progress,
                     stallTimeout,
-                    queryId);
+                    queryId,
+                    driverThreads);
+        } finally {
+            for (TransportNode.Shared node : shared) {
+                node.close();
+            }
         }
     }
 
@@ -102,7 +129,8 @@ final class InJvmCluster {
             BiFunction<Fabric, PeerExchange, ExchangeTransport> transports,
             ProgressSignal progress,
             Duration stallTimeout,
-            String queryId)
+            String queryId,
+            int driverThreads)
             throws Exception {
         int nodes = tablesPerNode.size();
         LocalPeerExchange.Group peers = LocalPeerExchange.group(nodes, Duration.ofSeconds(30));
@@ -118,7 +146,8 @@ final class InJvmCluster {
                         ExchangeTransport transport = transports.apply(fabric, peers.member(self));
                         ExecutionContext context = ExecutionContext.distributed(
                                         Catalog.of(tablesPerNode.get(self)), threads, transport, queryId)
-                                .withProgress(progress, stallTimeout);
+                                .withProgress(progress, stallTimeout)
+                                .withDriverThreads(driverThreads);
                         return new Outcome(QueryExecutor.execute(plan, context), null);
                     } catch (Throwable e) {
                         return new Outcome(null, e);

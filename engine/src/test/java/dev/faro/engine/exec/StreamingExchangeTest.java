@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * The streaming exchange between in-JVM nodes: a relation many times larger than the transport's buffers passes
  * through with the engine holding a bounded number of buffers (the consuming pipeline drains while the producing one
  * sends; nothing is materialized), and a failure on one node in the middle of a stream fails the query on every
- * node, without a hang.
+ * node with that first error, without a hang.
  */
 class StreamingExchangeTest {
 
@@ -120,8 +120,14 @@ class StreamingExchangeTest {
                 config -> config.withStallTimeout(Duration.ofSeconds(3)),
                 "too-large");
         for (int node = 0; node < NODES; node++) {
-            assertThat(outcomes.get(node).failure()).as("node " + node).isInstanceOf(QueryExecutionException.class);
+            // every node's error carries the first error (node 1's), not "failed at node 1" or its own stall
+            assertThat(outcomes.get(node).failure())
+                    .as("node " + node)
+                    .isInstanceOf(QueryExecutionException.class)
+                    .hasMessageContaining("a row takes 5")
+                    .hasMessageContaining("MESQ/SR buffer");
         }
+        assertThat(outcomes.get(0).failure()).hasMessageContaining("the query failed first at node 1");
         assertThat(outcomes.get(1).failure().getCause())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("exchange 0 (REPARTITION")

@@ -12,9 +12,11 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.HeldBuffers;
+import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.stream.IntStream;
 
 /**
@@ -47,6 +49,11 @@ import java.util.stream.IntStream;
  * reading its exchange moves the other exchanges' rows it meets into their demux queues, so a ring never stays
  * blocked behind an exchange whose receiver has not started.
  *
+ * <p>Yielding: every wait has a non-blocking form ({@link ExchangeSender#tryPayload}, {@link ExchangeSender#trySend},
+ * {@link ExchangeSender#tryFinish}, {@link ExchangeReceiver#poll}): one try of the same step, resumed where it stopped
+ * (a send to several members, the ends to several nodes); the {@link ReadinessPoller} retries it for a yielded driver.
+ * A wait that stalled there is made once more as the blocking call, whose wait loop fails it with its own words.
+ *
  * <p>Threads: senders and receivers are thread-confined; a worker is used under its {@link WorkerLock}. Data path:
  * allocation-free after the first {@link #sender} / {@link #receiver} call of a thread.
  */
@@ -71,6 +78,8 @@ final class MiddlewareChannel implements ExchangeChannel {
     private final Sender[] senders;
     private final Receiver[] receivers;
     private final HeldBuffers held = new HeldBuffers();
+    private final long stallNanos;
+    private final ProgressSignal progress;
     private volatile boolean closed;
 
     MiddlewareChannel(
@@ -94,6 +103,8 @@ final class MiddlewareChannel implements ExchangeChannel {
         this.receivingNodes = IntStream.range(0, nodes).filter(groups::receives).toArray();
         this.failure = new EndpointFailure(name);
         this.waits = new WaitLoop(failure, stallTimeout, progress);
+        this.stallNanos = stallTimeout.toNanos();
+        this.progress = progress;
         this.senders = new Sender[threads];
         this.receivers = new Receiver[threads];
     }
@@ -164,7 +175,11 @@ final class MiddlewareChannel implements ExchangeChannel {
         throw failure.fail(cause.getMessage());
     }
 
-    private final class Sender implements ExchangeSender {
+    private final class Sender extends ReadinessPoller.Waiter implements ExchangeSender {
+        private static final int OPEN = 0;
+        private static final int SEND = 1;
+        private static final int FINISH = 2;
+
         private final int thread;
         private final ShuffleQueues worker;
         private final WorkerLock lock;
@@ -183,6 +198,16 @@ final class MiddlewareChannel implements ExchangeChannel {
         private final WaitLoop.Step freeStep = this::tryTakeFree;
         /** The group whose buffer {@link #appendStep} appends, or {@link #freeStep} takes a shortcut buffer for. */
         private int appending;
+        /** A non-blocking send's next member of its group, and a non-blocking finish's next receiving node. */
+        private int nextMember;
+
+        private int nextEnd;
+        /** What the last try that did not proceed was ({@link #OPEN}, {@link #SEND}, {@link #FINISH}), and its group. */
+        private int waiting;
+
+        private int waitingGroup;
+        /** The last wait stalled on the poller: the next call waits here (see the class comment). */
+        private boolean blockNext;
 
         boolean finished;
 
@@ -221,6 +246,123 @@ final class MiddlewareChannel implements ExchangeChannel {
                 held.hold();
             }
             return buffers[group];
+        }
+
+        @Override
+        public MemorySegment tryPayload(int group) {
+            if (blockNext) {
+                blockNext = false;
+                return payload(group);
+            }
+            failure.check();
+            if (!open[group]) {
+                if (toSelf[group] && handed[group] == null) {
+                    if (attempt(freeStep, group) == WaitLoop.IDLE) {
+                        waiting = OPEN;
+                        waitingGroup = group;
+                        return null;
+                    }
+                    buffers[group] = handed[group].payload();
+                }
+                open[group] = true;
+                fill[group] = 0;
+                held.hold();
+            }
+            return buffers[group];
+        }
+
+        @Override
+        public boolean trySend(int group) {
+            if (blockNext) {
+                blockNext = false;
+                send(group);
+                return true;
+            }
+            if (!open[group]) {
+                return true;
+            }
+            if (fill[group] > 0 && !tryDeliver(group)) {
+                waiting = SEND;
+                waitingGroup = group;
+                return false;
+            }
+            open[group] = false;
+            held.release();
+            fill[group] = 0;
+            return true;
+        }
+
+        /** {@link #deliver} without waiting, resumed at {@link #nextMember}; false when a ring has no room. */
+        private boolean tryDeliver(int group) {
+            appending = group;
+            int[] members = groups.members(group);
+            for (; nextMember < members.length; nextMember++) {
+                int member = members[nextMember];
+                if (member != nodeIndex && attempt(appendStep, member * threads + thread) == WaitLoop.IDLE) {
+                    return false;
+                }
+            }
+            nextMember = 0;
+            if (toSelf[group]) {
+                ShuffleBuffer buffer = handed[group];
+                handed[group] = null;
+                buffer.payloadLength(fill[group]);
+                shortcut.full.offer(buffer);
+            }
+            return true;
+        }
+
+        @Override
+        public boolean tryFinish() {
+            if (finished) {
+                return true;
+            }
+            if (blockNext) {
+                blockNext = false;
+                finish();
+                return true;
+            }
+            for (int group = 0; group < open.length; group++) {
+                if (!trySend(group)) {
+                    waiting = FINISH;
+                    return false;
+                }
+            }
+            for (; nextEnd < receivingNodes.length; nextEnd++) {
+                if (attempt(endStep, receivingNodes[nextEnd] * threads + thread) == WaitLoop.IDLE) {
+                    waiting = FINISH;
+                    return false;
+                }
+            }
+            finished = true;
+            return true;
+        }
+
+        private int attempt(WaitLoop.Step step, int destination) {
+            try {
+                return waits.attempt(step, destination);
+            } catch (FaroException e) {
+                throw failed(e);
+            }
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            return switch (waiting) {
+                case OPEN -> tryPayload(waitingGroup) != null;
+                case SEND -> trySend(waitingGroup);
+                default -> tryFinish();
+            };
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            blockNext = true;
         }
 
         @Override
@@ -338,7 +480,7 @@ final class MiddlewareChannel implements ExchangeChannel {
         }
     }
 
-    private final class Receiver implements ExchangeReceiver {
+    private final class Receiver extends ReadinessPoller.Waiter implements ExchangeReceiver {
         /** {@link #tryPoll}'s result when it took a handed buffer (not a length: lengths are at most 32 KiB). */
         private static final int HANDED = Integer.MAX_VALUE;
 
@@ -352,6 +494,10 @@ final class MiddlewareChannel implements ExchangeChannel {
         private ShuffleBuffer taken;
         /** The ring's stream ended; only handed buffers are left. */
         private boolean ringEnded;
+        /** What the poller's retry of {@link #pollStep} found for the next poll; IDLE: nothing. */
+        private int found = WaitLoop.IDLE;
+        /** The last wait stalled on the poller: the next poll waits here (see the class comment). */
+        private boolean blockNext;
 
         boolean ended;
 
@@ -380,6 +526,61 @@ final class MiddlewareChannel implements ExchangeChannel {
                     throw failed(e);
                 }
             }
+            return handOut(length);
+        }
+
+        @Override
+        public ShuffleBuffer poll() {
+            if (blockNext) {
+                blockNext = false;
+                return take();
+            }
+            if (ended || !receives) {
+                ended = true;
+                return null;
+            }
+            int length;
+            if (ringEnded) {
+                length = WaitLoop.END_OF_STREAM;
+            } else if (found != WaitLoop.IDLE) {
+                length = found;
+                found = WaitLoop.IDLE;
+            } else {
+                try {
+                    length = waits.attempt(pollStep, 0);
+                } catch (FaroException e) {
+                    throw failed(e);
+                }
+                if (length == WaitLoop.IDLE) {
+                    return NOT_YET;
+                }
+            }
+            return handOut(length);
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            int result = waits.attempt(pollStep, 0);
+            if (result == WaitLoop.IDLE) {
+                return false;
+            }
+            found = result;
+            return true;
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            blockNext = true;
+        }
+
+        /** Hands out what a poll step found: a length of the ring's record, a handed buffer, or the end. */
+        private ShuffleBuffer handOut(int found) {
+            int length = found;
             if (length == WaitLoop.END_OF_STREAM) {
                 ringEnded = true;
                 // this node's sender handed every buffer over before its end of stream entered the ring

@@ -56,6 +56,7 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
     private final EndpointFailure failure;
     private final WaitLoop waits;
     private final WaitLoop.Step receiveStep = this::tryReceive;
+    private final WaitLoop.Step pollStep = this::tryReceiveNow;
 
     // Guarded by lock.
     private final ArrayDeque<ShuffleBuffer> ready;
@@ -206,11 +207,36 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
         }
     }
 
+    /** {@link #getData} without waiting: a {@code selectNow} and the reads it allows. */
+    @Override
+    public ShuffleBuffer poll() {
+        if (!lock.tryLock()) {
+            return NOT_YET; // another thread runs the receive loop
+        }
+        try {
+            int index = waits.attempt(pollStep, 0);
+            if (index == WaitLoop.IDLE) {
+                return NOT_YET;
+            }
+            return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int tryReceiveNow(int unused) {
+        return receiveRound(0);
+    }
+
+    private int tryReceive(int unused) {
+        return receiveRound(SELECT_MILLIS);
+    }
+
     /**
      * One round of the receive loop (caller holds the lock): a ready buffer's index, {@link WaitLoop#END_OF_STREAM},
      * or a {@code select} of up to {@value #SELECT_MILLIS} ms and the reads it allows.
      */
-    private int tryReceive(int unused) {
+    private int receiveRound(long selectMillis) {
         ShuffleBuffer buffer = ready.poll();
         if (buffer != null) {
             return buffer.index();
@@ -222,7 +248,11 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
             resumePaused();
         }
         try {
-            selector.select(SELECT_MILLIS);
+            if (selectMillis == 0) {
+                selector.selectNow();
+            } else {
+                selector.select(selectMillis);
+            }
             return readSelected() > 0 ? WaitLoop.PROGRESS : WaitLoop.BLOCKED;
         } catch (IOException e) {
             throw failure.fail("receiving failed: " + e.getMessage());

@@ -18,6 +18,23 @@ public interface ReceiveEndpoint extends AutoCloseable {
      */
     ShuffleBuffer getData();
 
+    /**
+     * What {@link #poll} returns when no buffer is there yet: a marker, never handed out as data (compare by
+     * identity).
+     */
+    ShuffleBuffer NOT_YET = new ShuffleBuffer(-1, java.lang.foreign.MemorySegment.ofArray(new byte[64]));
+
+    /**
+     * {@link #getData()} without waiting: the next filled buffer if one is there now, {@link #NOT_YET} if not, null at
+     * the end of the stream. For a caller that yields its thread instead of waiting. The default waits
+     * ({@link #getData()}): for endpoints outside the engine's exchanges. Data path: allocation-free.
+     *
+     * @throws dev.faro.fabric.FaroException {@code NETWORK} as {@link #getData()} does
+     */
+    default ShuffleBuffer poll() {
+        return getData();
+    }
+
     /** Gives a buffer from {@link #getData()} back; the caller must not touch it afterwards. */
     void release(ShuffleBuffer buffer);
 

@@ -17,11 +17,44 @@ public interface SendEndpoint extends AutoCloseable {
     ShuffleBuffer acquire();
 
     /**
+     * A free buffer if one is free now, else null; never waits for one (a caller that yields its thread instead of
+     * waiting; it tries again when the transport says it may have one). The default waits ({@link #acquire}): for
+     * endpoints outside the engine's exchanges. Data path: allocation-free.
+     *
+     * @throws dev.faro.fabric.FaroException {@code NETWORK} as {@link #acquire} does
+     */
+    default ShuffleBuffer tryAcquire() {
+        return acquire();
+    }
+
+    /**
+     * Whether {@link #putData} of {@code buffer} in {@code state} to {@code destinations} would find its flow-control credit (or remote buffer) now,
+     * without waiting; never waits, claims nothing. Exact for a thread's own endpoint (ME); with a shared endpoint (SE)
+     * another thread may take the credit first, and {@link #putData} then waits for the next as before. The default
+     * (designs without credit) is true. Data path: allocation-free.
+     */
+    default boolean canPut(ShuffleBuffer buffer, int[] destinations, StreamState state) {
+        return true;
+    }
+
+    /**
      * Sends {@code buffer} (its {@link ShuffleBuffer#payloadLength()} bytes) to every node in {@code destinations},
      * and gives the buffer back to the endpoint. {@link StreamState#DEPLETED} marks the last buffer this endpoint
      * sends to those destinations. Waits for flow-control credit where the design needs it.
      */
     void putData(ShuffleBuffer buffer, int[] destinations, StreamState state);
+
+    /**
+     * Pushes on what {@link #putData} left pending without waiting (a transport whose puts may not complete at once,
+     * as TCP's when the socket takes only part of a frame); true when nothing is pending. The default (puts that
+     * complete at once) is true. Data path: allocation-free.
+     */
+    default boolean tryFlush() {
+        return true;
+    }
+
+    /** Waits until nothing {@link #putData} sent is pending in this endpoint (see {@link #tryFlush}). */
+    default void flush() {}
 
     /**
      * Nanoseconds this endpoint's callers spent blocked in {@link #acquire()} waiting for a free buffer, so far

@@ -142,6 +142,23 @@ public final class WaitLoop {
     }
 
     /**
+     * One non-blocking try of {@code step} (the yielding form of {@link #await}, for a caller that waits elsewhere,
+     * e.g. a driver that yields its thread): rethrows the endpoint's failure, tries the step again while it reports
+     * {@link #PROGRESS}, and returns its result, or {@link #IDLE} when it would have to wait. Data path:
+     * allocation-free.
+     */
+    public int attempt(Step step, int argument) {
+        while (true) {
+            failure.check();
+            int result = step.attempt(argument);
+            if (result == PROGRESS) {
+                continue;
+            }
+            return result == BLOCKED ? IDLE : result;
+        }
+    }
+
+    /**
      * As {@link #await}, but a stall fails the endpoint with "{@code what} for {@link #stall()}{@code hint}" (constant
      * strings: the message is built only on failure).
      */

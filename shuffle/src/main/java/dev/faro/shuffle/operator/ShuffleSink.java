@@ -100,6 +100,14 @@ public final class ShuffleSink {
         private int[] groupOf = new int[1024];
         private boolean finished;
 
+        // The state of a non-blocking finish (tryFinish), kept between its tries.
+        private boolean flushedForFinish;
+        private boolean countedDown;
+        private boolean lastThread;
+        private int nextDepletedGroup;
+        private ShuffleBuffer emptyDepleted;
+        private boolean emptyDepletedSent;
+
         private Writer(SendEndpoint endpoint) {
             this.endpoint = endpoint;
             int count = groups.groupCount();
@@ -253,8 +261,112 @@ public final class ShuffleSink {
             }
         }
 
+        /**
+         * {@link #payload(int)} without waiting: true when {@code group} has an open buffer, acquiring one if one is
+         * free now ({@link SendEndpoint#tryAcquire}); false when none is.
+         */
+        public boolean tryOpen(int group) {
+            if (payloads[group] != null) {
+                return true;
+            }
+            ShuffleBuffer buffer = endpoint.tryAcquire();
+            if (buffer == null) {
+                return false;
+            }
+            open(group, buffer);
+            return true;
+        }
+
+        /**
+         * {@link #send(int)} without waiting: sends {@code group}'s open buffer if the endpoint has the credit for it
+         * now ({@link SendEndpoint#canPut}) and returns true (also when none is open); false, keeping the buffer open
+         * and filled, when it has not.
+         */
+        public boolean trySend(int group) {
+            ShuffleBuffer buffer = output[group];
+            if (buffer == null) {
+                return true;
+            }
+            buffer.payloadLength(lengths[group]);
+            if (!endpoint.canPut(buffer, groups.members(group), StreamState.MORE_DATA)) {
+                return false;
+            }
+            send(group, StreamState.MORE_DATA);
+            return true;
+        }
+
+        /**
+         * {@link #finish()} without waiting: does what it can of the finish and returns whether it is complete; call
+         * again (when the endpoint may have a buffer or credit) until it is. The same end-of-stream rules, except that
+         * with ME and disjoint groups the partial buffers go out with MORE_DATA first and an empty DEPLETED buffer
+         * follows per group (so that each step needs one buffer and one credit per destination). Then waits for
+         * nothing the endpoint left pending ({@link SendEndpoint#tryFlush}).
+         */
+        public boolean tryFinish() {
+            if (finished) {
+                return true;
+            }
+            if (!flushedForFinish) {
+                for (int group = 0; group < output.length; group++) {
+                    if (!trySend(group)) {
+                        return false;
+                    }
+                }
+                flushedForFinish = true;
+            }
+            if (sharedEndpoint) {
+                if (!countedDown) {
+                    countedDown = true;
+                    lastThread = unfinishedThreads.decrementAndGet() == 0;
+                }
+                if (lastThread && !trySendEmptyDepleted()) {
+                    return false;
+                }
+            } else if (disjointGroups) {
+                while (nextDepletedGroup < output.length) {
+                    int group = nextDepletedGroup;
+                    if (!tryOpen(group)) {
+                        return false;
+                    }
+                    ShuffleBuffer buffer = output[group];
+                    buffer.payloadLength(lengths[group]);
+                    if (!endpoint.canPut(buffer, groups.members(group), StreamState.DEPLETED)) {
+                        return false;
+                    }
+                    send(group, StreamState.DEPLETED);
+                    nextDepletedGroup++;
+                }
+            } else if (!trySendEmptyDepleted()) {
+                return false;
+            }
+            if (!endpoint.tryFlush()) {
+                return false;
+            }
+            finished = true;
+            return true;
+        }
+
+        private boolean trySendEmptyDepleted() {
+            if (emptyDepletedSent) {
+                return true;
+            }
+            if (emptyDepleted == null && (emptyDepleted = endpoint.tryAcquire()) == null) {
+                return false;
+            }
+            if (!endpoint.canPut(emptyDepleted, allDestinations, StreamState.DEPLETED)) {
+                return false;
+            }
+            endpoint.putData(emptyDepleted, allDestinations, StreamState.DEPLETED);
+            emptyDepleted = null;
+            emptyDepletedSent = true;
+            return true;
+        }
+
         private MemorySegment open(int group) {
-            ShuffleBuffer buffer = endpoint.acquire();
+            return open(group, endpoint.acquire());
+        }
+
+        private MemorySegment open(int group, ShuffleBuffer buffer) {
             output[group] = buffer;
             payloads[group] = buffer.payload();
             lengths[group] = buffer.payloadLength();
@@ -294,6 +406,7 @@ public final class ShuffleSink {
                 flushAll(StreamState.MORE_DATA);
                 sendEmptyDepleted();
             }
+            endpoint.flush();
         }
 
         private void sendEmptyDepleted() {

@@ -61,6 +61,11 @@ public final class CreditGate implements AutoCloseable {
         }
     }
 
+    /** Credits of {@code node} granted and not used yet (approximate while other threads claim). */
+    public long available(int node) {
+        return CreditDescriptor.credit(CreditDescriptor.read(words, node)) - sent.get(node);
+    }
+
     /**
      * Takes one credit of {@code node}, waiting while it granted none that is unused; a stall fails the endpoint,
      * naming the node, its credit and {@code hint}. Data path: allocation-free.

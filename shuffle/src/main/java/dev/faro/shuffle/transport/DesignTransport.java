@@ -85,12 +85,21 @@ public final class DesignTransport implements ExchangeTransport {
         EndpointConfig exchangeConfig = config(threads);
         if (sets != null && EndpointSets.reusable(exchangeConfig)) {
             EndpointSets.Lease lease = sets.open(fabric, peers, exchangeName, exchangeConfig, groups);
-            return new EndpointChannel(lease.endpoints(), lease::close, groups, peers.nodeIndex(), threads);
+            return new EndpointChannel(
+                    lease.endpoints(),
+                    lease::close,
+                    groups,
+                    peers.nodeIndex(),
+                    threads,
+                    exchangeConfig.stallTimeout(),
+                    exchangeConfig.progress());
         }
         return new EndpointChannel(
                 EndpointFactory.open(fabric, peers, exchangeName, exchangeConfig, groups),
                 groups,
                 peers.nodeIndex(),
-                threads);
+                threads,
+                exchangeConfig.stallTimeout(),
+                exchangeConfig.progress());
     }
 }

@@ -1,19 +1,32 @@
 package dev.faro.shuffle.transport;
 
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.operator.ShuffleSink;
 import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * An {@link ExchangeChannel} over a node's shuffle endpoints (any of the eight designs, or the TCP baseline's): the
  * send side is the SHUFFLE operator's {@link ShuffleSink.Writer} (one open buffer per group, its end-of-stream rules
  * for shared and per-thread endpoints), the receive side GETDATA / RELEASE of the thread's receive endpoint.
  *
+ * <p>Non-blocking forms: {@link ExchangeSender#tryPayload} is the endpoint's non-blocking acquire,
+ * {@link ExchangeSender#trySend} sends when the endpoint has the credit ({@link
+ * dev.faro.shuffle.endpoint.SendEndpoint#canPut}), {@link ExchangeSender#tryFinish} is the writer's resumable finish,
+ * {@link ExchangeReceiver#poll} the endpoint's non-blocking GETDATA. A try that cannot proceed is retried by the
+ * {@link ReadinessPoller} (the designs and TCP make progress only when polled), which completes the waiter's stage.
+ * A wait that saw no progress in the query for the stall timeout is made once more as the blocking call, inside the
+ * endpoint, whose wait loop then fails it with what is missing (which nodes have not ended their streams) as the
+ * endpoint's first error, or carries on if progress resumes: so a genuine stall fails after about two stall timeouts.
+ *
  * <p>Threads: senders and receivers are thread-confined; the held-buffer counters are shared atomics, touched once
- * per buffer. Data path: allocation-free after the first {@link #sender} / {@link #receiver} call of a thread.
+ * per buffer. Data path: allocation-free after the first {@link #sender} / {@link #receiver} call of a thread (a
+ * wait allocates its stage).
  */
 final class EndpointChannel implements ExchangeChannel {
 
@@ -29,15 +42,35 @@ final class EndpointChannel implements ExchangeChannel {
     private final HeldBuffers held = new HeldBuffers();
 
     private final Runnable closer;
+    private final long stallNanos;
+    private final ProgressSignal progress;
 
-    EndpointChannel(NodeEndpoints endpoints, TransmissionGroups groups, int nodeIndex, int threads) {
-        this(endpoints, endpoints::close, groups, nodeIndex, threads);
+    EndpointChannel(
+            NodeEndpoints endpoints,
+            TransmissionGroups groups,
+            int nodeIndex,
+            int threads,
+            Duration stallTimeout,
+            ProgressSignal progress) {
+        this(endpoints, endpoints::close, groups, nodeIndex, threads, stallTimeout, progress);
     }
 
-    /** @param closer ends the exchange: closes the endpoints, or gives them back to the node's endpoint sets */
-    EndpointChannel(NodeEndpoints endpoints, Runnable closer, TransmissionGroups groups, int nodeIndex, int threads) {
+    /**
+     * @param closer ends the exchange: closes the endpoints, or gives them back to the node's endpoint sets
+     * @param stallTimeout how long a yielded sender or receiver may wait while {@code progress} does not change
+     */
+    EndpointChannel(
+            NodeEndpoints endpoints,
+            Runnable closer,
+            TransmissionGroups groups,
+            int nodeIndex,
+            int threads,
+            Duration stallTimeout,
+            ProgressSignal progress) {
         this.endpoints = endpoints;
         this.closer = closer;
+        this.stallNanos = stallTimeout.toNanos();
+        this.progress = progress;
         this.sink = new ShuffleSink(endpoints, groups, (tuples, offset) -> 0, UNUSED_TUPLE_BYTES, threads);
         this.groupCount = groups.groupCount();
         this.receives = groups.receives(nodeIndex);
@@ -76,10 +109,19 @@ final class EndpointChannel implements ExchangeChannel {
         closer.run();
     }
 
-    private final class Sender implements ExchangeSender {
+    private final class Sender extends ReadinessPoller.Waiter implements ExchangeSender {
+        private static final int NONE = -2;
+        private static final int FINISH = -1;
+
         private final ShuffleSink.Writer writer;
         private final boolean[] open = new boolean[groupCount];
         private boolean finished;
+        /** What the last try that did not proceed was: a group's acquire ({@code group}) or send, or the finish. */
+        private int waitingGroup = NONE;
+
+        private boolean waitingForSend;
+        /** The last wait stalled on the poller: the next call waits inside the endpoint (see the class comment). */
+        private boolean blockNext;
 
         Sender(ShuffleSink.Writer writer) {
             this.writer = writer;
@@ -87,6 +129,24 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         public MemorySegment payload(int group) {
+            if (!open[group]) {
+                open[group] = true;
+                held.hold();
+            }
+            return writer.payload(group);
+        }
+
+        @Override
+        public MemorySegment tryPayload(int group) {
+            if (blockNext) {
+                blockNext = false;
+                return payload(group);
+            }
+            if (!writer.tryOpen(group)) {
+                waitingGroup = group;
+                waitingForSend = false;
+                return null;
+            }
             if (!open[group]) {
                 open[group] = true;
                 held.hold();
@@ -114,24 +174,90 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
+        public boolean trySend(int group) {
+            if (blockNext) {
+                blockNext = false;
+                send(group);
+                return true;
+            }
+            if (!open[group]) {
+                return true;
+            }
+            if (!writer.trySend(group)) {
+                waitingGroup = group;
+                waitingForSend = true;
+                return false;
+            }
+            open[group] = false;
+            held.release();
+            return true;
+        }
+
+        @Override
         public void finish() {
             if (finished) {
                 return;
             }
             finished = true;
+            releaseOpen();
+            writer.finish();
+        }
+
+        @Override
+        public boolean tryFinish() {
+            if (finished) {
+                return true;
+            }
+            if (blockNext) {
+                blockNext = false;
+                finish();
+                return true;
+            }
+            if (!writer.tryFinish()) {
+                waitingGroup = FINISH;
+                return false;
+            }
+            finished = true;
+            releaseOpen();
+            return true;
+        }
+
+        private void releaseOpen() {
             for (int group = 0; group < groupCount; group++) {
                 if (open[group]) {
                     open[group] = false;
                     held.release();
                 }
             }
-            writer.finish();
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            int group = waitingGroup;
+            if (group == FINISH) {
+                return writer.tryFinish();
+            }
+            return waitingForSend ? writer.trySend(group) : writer.tryOpen(group);
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            blockNext = true;
         }
     }
 
-    private final class Receiver implements ExchangeReceiver {
+    private final class Receiver extends ReadinessPoller.Waiter implements ExchangeReceiver {
         private final ReceiveEndpoint endpoint;
         private boolean ended;
+        /** What the poller's retry found (a buffer, or null at the end): handed out by the next poll. */
+        private ShuffleBuffer found = NOT_YET;
+        /** The last wait stalled on the poller: the next poll waits inside the endpoint (see the class comment). */
+        private boolean blockNext;
 
         Receiver(ReceiveEndpoint endpoint) {
             this.endpoint = endpoint;
@@ -150,6 +276,53 @@ final class EndpointChannel implements ExchangeChannel {
             }
             held.hold();
             return buffer;
+        }
+
+        @Override
+        public ShuffleBuffer poll() {
+            if (ended || !receives) {
+                ended = true;
+                return null;
+            }
+            if (blockNext) {
+                blockNext = false;
+                return take();
+            }
+            ShuffleBuffer buffer = found;
+            if (buffer != NOT_YET) {
+                found = NOT_YET;
+            } else {
+                buffer = endpoint.poll();
+                if (buffer == NOT_YET) {
+                    return NOT_YET;
+                }
+            }
+            if (buffer == null) {
+                ended = true;
+                return null;
+            }
+            held.hold();
+            return buffer;
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            ShuffleBuffer buffer = endpoint.poll();
+            if (buffer == NOT_YET) {
+                return false;
+            }
+            found = buffer;
+            return true;
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            blockNext = true;
         }
 
         @Override

@@ -40,10 +40,13 @@ public final class TcpSocketTransport implements ExchangeTransport {
 
     @Override
     public ExchangeChannel open(String exchangeName, TransmissionGroups groups, int threads) {
+        TcpShuffleConfig exchangeConfig = config.apply(threads);
         return new EndpointChannel(
-                TcpShuffleOpener.open(peers, exchangeName, config.apply(threads), groups, secret),
+                TcpShuffleOpener.open(peers, exchangeName, exchangeConfig, groups, secret),
                 groups,
                 peers.nodeIndex(),
-                threads);
+                threads,
+                exchangeConfig.stallTimeout(),
+                exchangeConfig.progress());
     }
 }

@@ -48,6 +48,18 @@
  *       the transport's buffers, whatever the relation's size;
  *       {@link dev.faro.shuffle.transport.ExchangeChannel#buffersHeldHighWater} reports how many the engine held at
  *       once.</li>
+ *   <li><b>Yielding instead of blocking.</b> The engine's drivers never wait inside a transport: they use the
+ *       non-blocking forms ({@link dev.faro.shuffle.transport.ExchangeSender#tryPayload},
+ *       {@link dev.faro.shuffle.transport.ExchangeSender#trySend},
+ *       {@link dev.faro.shuffle.transport.ExchangeSender#tryFinish},
+ *       {@link dev.faro.shuffle.transport.ExchangeReceiver#poll}), and when one cannot proceed they return the
+ *       sender's or receiver's {@code whenReady()} stage from {@code Operator.isBlocked} and give their thread to other
+ *       drivers; a node may run more drivers than threads. A transport implements them as one non-blocking try of what
+ *       its blocking call waits for, and completes the stage when that try would succeed: with whatever makes its
+ *       progress, or, for transports whose progress is polled (the designs, TCP, the multiplexer, the middleware, the
+ *       switch), by registering the try with the {@link dev.faro.shuffle.transport.ReadinessPoller}, one thread that
+ *       retries every waiting try and completes its stage. The interfaces' defaults wait inside the try (a transport
+ *       without them works only with a thread per driver).</li>
  *   <li><b>First error wins.</b> A failure (a peer died, a message was lost, a stall) is recorded once; every later
  *       call on that node's side of the exchange throws the same error (a {@link dev.faro.fabric.FaroException} with
  *       category {@code NETWORK}), so every thread stops with the first cause, not with a consequence.</li>

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,6 +40,26 @@ class ExchangeTransportTest {
     private static final SharedSecret SECRET = SharedSecret.of("transport test", "the test");
 
     private Path directory;
+
+    /** Loads and initializes the readiness classes first, so that no test's allocation count includes it. */
+    @BeforeAll
+    static void warmUpReadiness() {
+        for (int i = 0; i < 100; i++) {
+            ReadinessPoller.await(
+                            new ReadinessPoller.Waiter() {
+                                @Override
+                                protected boolean retry() {
+                                    return true;
+                                }
+
+                                @Override
+                                protected void stalled(String stall) {}
+                            },
+                            Duration.ofSeconds(1).toNanos(),
+                            dev.faro.shuffle.endpoint.ProgressSignal.NONE)
+                    .join();
+        }
+    }
 
     @BeforeEach
     void createDirectory() throws IOException {
@@ -81,6 +102,131 @@ class ExchangeTransportTest {
             assertThat(got[1]).as("sum at node " + node).isEqualTo(expectedSum);
             assertThat(got[2]).as("buffers held at once").isBetween(1L, 3L); // 2 groups + 1 received (one thread)
         }
+    }
+
+    /**
+     * The same through the non-blocking forms a yielding driver uses (tryPayload, trySend, tryFinish, poll; waiting on
+     * whenReady only when a try could not proceed): every value once, and the tries allocate nothing: the bytes the
+     * sending and receiving threads allocate are bounded by their waits (one readiness stage each), not by the buffers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR", "tcp"})
+    void everyValueArrivesOnceThroughTheNonBlockingForms(String name) throws Exception {
+        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+        List<CompletableFuture<long[]>> nodes = new ArrayList<>();
+        for (int node = 0; node < 2; node++) {
+            int self = node;
+            nodes.add(CompletableFuture.supplyAsync(
+                    () -> runNonBlocking(name, self, peers),
+                    runnable -> Thread.ofPlatform().daemon().start(runnable)));
+        }
+        for (int node = 0; node < 2; node++) {
+            long[] got = nodes.get(node).get(120, TimeUnit.SECONDS);
+            long expectedSum = 0;
+            for (int sender = 0; sender < 2; sender++) {
+                for (long i = 0; i < VALUES; i++) {
+                    long value = sender * 1_000_000L + i;
+                    if (value % 2 == node) {
+                        expectedSum += value;
+                    }
+                }
+            }
+            assertThat(got[0]).as("values at node " + node).isEqualTo(VALUES);
+            assertThat(got[1]).as("sum at node " + node).isEqualTo(expectedSum);
+            // got[2]: bytes allocated by both threads, got[3]: their waits
+            assertThat(got[2]).as("bytes allocated, %d waits", got[3]).isLessThan(16 * 1024 + got[3] * 512);
+        }
+    }
+
+    private long[] runNonBlocking(String name, int node, LocalPeerExchange.Group peers) {
+        Fabric fabric = null;
+        try {
+            ExchangeTransport transport;
+            if (name.equals("tcp")) {
+                transport = new TcpSocketTransport(peers.member(node), SECRET, TcpShuffleConfig::perThread);
+            } else {
+                fabric = Fabrics.open(FabricConfig.of("shm", "nb-transport-" + name + "-" + node)
+                        .withOption("shm.directory", directory.toString()));
+                transport = new DesignTransport(fabric, peers.member(node), EndpointDesign.valueOf(name));
+            }
+            try (ExchangeChannel channel = transport.open("nb-" + name, TransmissionGroups.repartition(2), 1)) {
+                CompletableFuture<long[]> received = CompletableFuture.supplyAsync(
+                        () -> pollAll(channel.receiver(0)),
+                        runnable -> Thread.ofPlatform().daemon().start(runnable));
+                ExchangeSender sender = channel.sender(0);
+                long waits = 0;
+                long before = allocatedBytes();
+                for (long i = 0; i < VALUES; i++) {
+                    long value = node * 1_000_000L + i;
+                    int group = (int) (value % 2);
+                    MemorySegment payload;
+                    while ((payload = sender.tryPayload(group)) == null) {
+                        sender.whenReady().toCompletableFuture().join();
+                        waits++;
+                    }
+                    int length = sender.length(group);
+                    if (length + Long.BYTES > payload.byteSize()) {
+                        while (!sender.trySend(group)) {
+                            sender.whenReady().toCompletableFuture().join();
+                            waits++;
+                        }
+                        while ((payload = sender.tryPayload(group)) == null) {
+                            sender.whenReady().toCompletableFuture().join();
+                            waits++;
+                        }
+                        length = sender.length(group);
+                    }
+                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
+                    sender.length(group, length + Long.BYTES);
+                }
+                while (!sender.tryFinish()) {
+                    sender.whenReady().toCompletableFuture().join();
+                    waits++;
+                }
+                long allocated = allocatedBytes() - before;
+                long[] got = received.get(120, TimeUnit.SECONDS);
+                return new long[] {got[0], got[1], allocated + got[2], waits + got[3]};
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            if (fabric != null) {
+                fabric.close();
+            }
+        }
+    }
+
+    /** Count, sum, bytes allocated and waits of a receiver that polls and waits on whenReady. */
+    private static long[] pollAll(ExchangeReceiver receiver) {
+        long count = 0;
+        long sum = 0;
+        long waits = 0;
+        long before = allocatedBytes();
+        while (true) {
+            ShuffleBuffer buffer = receiver.poll();
+            if (buffer == ExchangeReceiver.NOT_YET) {
+                receiver.whenReady().toCompletableFuture().join();
+                waits++;
+                continue;
+            }
+            if (buffer == null) {
+                break;
+            }
+            for (int at = 0; at < buffer.payloadLength(); at += Long.BYTES) {
+                sum += buffer.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+                count++;
+            }
+            receiver.release(buffer);
+        }
+        long allocated = allocatedBytes() - before;
+        assertThat(receiver.poll()).isNull();
+        return new long[] {count, sum, allocated, waits};
+    }
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getCurrentThreadAllocatedBytes();
     }
 
     private static long[] receive(ExchangeReceiver receiver) {

@@ -2,6 +2,7 @@ package dev.faro.zerosided.exchange;
 
 import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.EndpointFailure;
+import dev.faro.shuffle.endpoint.ProgressSignal;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.WaitLoop;
 import dev.faro.shuffle.protocol.MessageHeaderDescriptor;
@@ -9,10 +10,13 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.HeldBuffers;
+import dev.faro.shuffle.transport.ReadinessPoller;
 import dev.faro.zerosided.unit.SharedConsumerRing;
 import dev.faro.zerosided.unit.ZeroSidedBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -29,6 +33,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * stall timeout without progress anywhere in the query, the first failure recorded for every thread, and each try
  * checks this node's NIC agent and (at node 0) the switch, so a PU or switch that stopped fails the exchange here at
  * once rather than at the stall timeout.
+ *
+ * <p>Yielding: a send and a finish never wait (they move head words), so claiming a producer slot and taking a
+ * consumer slot have non-blocking forms ({@link ExchangeSender#tryPayload}, {@link ExchangeReceiver#poll}), one try
+ * of the same step, retried by the {@link ReadinessPoller} for a yielded driver; a wait that stalled there is made once
+ * more as the blocking call, whose wait loop fails it with its own words.
  *
  * <p>Threads: senders and receivers are thread-confined; the rest is shared and thread-safe. Data path
  * (payload/length/send/take/release): allocation-free.
@@ -54,6 +63,8 @@ final class ZeroSidedChannel implements ExchangeChannel {
     private final ShuffleBuffer[] slotBuffers;
 
     private final long[] slotPositions;
+    private final long stallNanos;
+    private final ProgressSignal progress;
     private volatile boolean closed;
 
     ZeroSidedChannel(
@@ -63,7 +74,9 @@ final class ZeroSidedChannel implements ExchangeChannel {
             int threads,
             int groupCount,
             EndpointFailure failure,
-            WaitLoop waits) {
+            WaitLoop waits,
+            Duration stallTimeout,
+            ProgressSignal progress) {
         this.resources = resources;
         this.peers = peers;
         this.exchangeName = exchangeName;
@@ -72,6 +85,8 @@ final class ZeroSidedChannel implements ExchangeChannel {
         this.receives = resources.consumerRing() != null;
         this.failure = failure;
         this.waits = waits;
+        this.stallNanos = stallTimeout.toNanos();
+        this.progress = progress;
         this.senders = new Sender[threads];
         this.receivers = new Receiver[threads];
         SharedConsumerRing ring = resources.consumerRing();
@@ -180,7 +195,7 @@ final class ZeroSidedChannel implements ExchangeChannel {
         return WaitLoop.IDLE;
     }
 
-    private final class Sender implements ExchangeSender {
+    private final class Sender extends ReadinessPoller.Waiter implements ExchangeSender {
         private final ZeroSidedBuffer[] rings;
         /** [group][slot]: the payload of each producer slot, made once. */
         private final MemorySegment[][] payloads;
@@ -189,6 +204,10 @@ final class ZeroSidedChannel implements ExchangeChannel {
         private final int[] lengths = new int[groupCount];
         private final WaitLoop.Step claim = this::tryClaim;
         private boolean finished;
+        /** The group whose slot a non-blocking claim could not take. */
+        private int waitingGroup;
+        /** The last wait stalled on the poller: the next call waits here (see the class comment). */
+        private boolean blockNext;
 
         Sender(ZeroSidedBuffer[] rings) {
             this.rings = rings;
@@ -224,6 +243,48 @@ final class ZeroSidedChannel implements ExchangeChannel {
                 held.hold();
             }
             return payloads[group][(int) (ring.position() % ring.capacity())];
+        }
+
+        @Override
+        public MemorySegment tryPayload(int group) {
+            if (blockNext) {
+                blockNext = false;
+                return payload(group);
+            }
+            ZeroSidedBuffer ring = rings[group];
+            if (!open[group]) {
+                if (waits.attempt(claim, group) == WaitLoop.IDLE) {
+                    waitingGroup = group;
+                    return null;
+                }
+                opened(group);
+            }
+            return payloads[group][(int) (ring.position() % ring.capacity())];
+        }
+
+        private void opened(int group) {
+            open[group] = true;
+            lengths[group] = 0;
+            held.hold();
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            if (waits.attempt(claim, waitingGroup) == WaitLoop.IDLE) {
+                return false;
+            }
+            opened(waitingGroup);
+            return true;
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            blockNext = true;
         }
 
         @Override
@@ -268,10 +329,14 @@ final class ZeroSidedChannel implements ExchangeChannel {
         }
     }
 
-    private final class Receiver implements ExchangeReceiver {
+    private final class Receiver extends ReadinessPoller.Waiter implements ExchangeReceiver {
         private final SharedConsumerRing ring = resources.consumerRing();
         private final WaitLoop.Step next = this::tryTake;
         private boolean ended;
+        /** What the poller's retry took (a slot or END_OF_STREAM); IDLE: nothing. */
+        private int found = WaitLoop.IDLE;
+        /** The last wait stalled on the poller: the next poll waits here (see the class comment). */
+        private boolean blockNext;
 
         private int tryTake(int unused) {
             long position = ring.tryTake();
@@ -296,7 +361,49 @@ final class ZeroSidedChannel implements ExchangeChannel {
                 return null;
             }
             failure.check();
-            int slot = waits.awaitOrFail(next, 0, null, "no data arrived", "");
+            return handOut(waits.awaitOrFail(next, 0, null, "no data arrived", ""));
+        }
+
+        @Override
+        public ShuffleBuffer poll() {
+            if (blockNext) {
+                blockNext = false;
+                return take();
+            }
+            if (ended || !receives) {
+                ended = true;
+                return null;
+            }
+            int slot = found;
+            if (slot != WaitLoop.IDLE) {
+                found = WaitLoop.IDLE;
+            } else if ((slot = waits.attempt(next, 0)) == WaitLoop.IDLE) {
+                return NOT_YET;
+            }
+            return handOut(slot);
+        }
+
+        @Override
+        public CompletionStage<Void> whenReady() {
+            return ReadinessPoller.await(this, stallNanos, progress);
+        }
+
+        @Override
+        protected boolean retry() {
+            int slot = waits.attempt(next, 0);
+            if (slot == WaitLoop.IDLE) {
+                return false;
+            }
+            found = slot;
+            return true;
+        }
+
+        @Override
+        protected void stalled(String stall) {
+            blockNext = true;
+        }
+
+        private ShuffleBuffer handOut(int slot) {
             if (slot == WaitLoop.END_OF_STREAM) {
                 ended = true;
                 return null;

@@ -145,7 +145,9 @@ public final class ZeroSidedTransport implements ExchangeTransport {
                     threads,
                     groupCount,
                     failure,
-                    new WaitLoop(failure, stallTimeout, progress));
+                    new WaitLoop(failure, stallTimeout, progress),
+                    stallTimeout,
+                    progress);
         } catch (RuntimeException e) {
             try {
                 resources.close();

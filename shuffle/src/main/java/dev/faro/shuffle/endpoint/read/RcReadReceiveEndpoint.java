@@ -208,6 +208,15 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
     }
 
+    @Override
+    public ShuffleBuffer poll() {
+        int index = waits.attempt(receiveStep, 0);
+        if (index == WaitLoop.IDLE) {
+            return NOT_YET;
+        }
+        return index == WaitLoop.END_OF_STREAM ? null : buffers[index];
+    }
+
     /** One try of GETDATA: the index of a buffer to hand out, {@link WaitLoop#END_OF_STREAM}, or a step code. */
     private int tryReceive(int unused) {
         ShuffleBuffer buffer = ready.poll();

@@ -184,6 +184,12 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
                         acquireStep, 0, bufferWaitNanos, "no buffer was freed", " (receivers stopped reading?)")];
     }
 
+    @Override
+    public ShuffleBuffer tryAcquire() {
+        int index = waits.attempt(acquireStep, 0);
+        return index == WaitLoop.IDLE ? null : buffers[index];
+    }
+
     /** A free buffer's index (its payload emptied), or what harvesting freed buffers and completions did. */
     private int tryAcquire(int unused) {
         ShuffleBuffer buffer = free.poll();

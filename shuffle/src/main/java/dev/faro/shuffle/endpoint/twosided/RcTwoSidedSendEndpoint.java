@@ -130,6 +130,23 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
                 acquireStep, 0, bufferWaitNanos, "no send buffer came back", " (receivers stopped consuming?)"));
     }
 
+    @Override
+    public ShuffleBuffer tryAcquire() {
+        int index = waits.attempt(acquireStep, 0);
+        return index == WaitLoop.IDLE ? null : buffers.buffer(index);
+    }
+
+    @Override
+    public boolean canPut(ShuffleBuffer buffer, int[] destinations, StreamState state) {
+        failure.check();
+        for (int node : destinations) {
+            if (credits.available(node) < 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private int tryAcquire(int unused) {
         ShuffleBuffer buffer = buffers.tryAcquire(drainer);
         return buffer == null ? WaitLoop.IDLE : buffer.index();

@@ -257,6 +257,15 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         return index == WaitLoop.END_OF_STREAM ? null : pool.buffer(index);
     }
 
+    @Override
+    public ShuffleBuffer poll() {
+        int index = waits.attempt(receiveStep, 0);
+        if (index == WaitLoop.IDLE) {
+            return NOT_YET;
+        }
+        return index == WaitLoop.END_OF_STREAM ? null : pool.buffer(index);
+    }
+
     /** One try of GETDATA: the index of a buffer to hand out, {@link WaitLoop#END_OF_STREAM}, or a step code. */
     private int tryReceive(int unused) {
         if (streamEnded) {

@@ -152,6 +152,26 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         return buffers.buffer(waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back", ""));
     }
 
+    @Override
+    public ShuffleBuffer tryAcquire() {
+        int index = waits.attempt(acquireStep, 0);
+        return index == WaitLoop.IDLE ? null : buffers.buffer(index);
+    }
+
+    /** A DATA message takes one credit per target, and DEPLETED one more for the END message. */
+    @Override
+    public boolean canPut(ShuffleBuffer buffer, int[] targets, StreamState state) {
+        failure.check();
+        boolean data = buffer.payloadLength() != 0 || state != StreamState.DEPLETED;
+        for (int node : targets) {
+            int needed = (data ? 1 : 0) + (state == StreamState.DEPLETED && endSent.get(node) == 0 ? 1 : 0);
+            if (credits.available(node) < needed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private int tryAcquire(int unused) {
         ShuffleBuffer buffer = buffers.tryAcquire(drainer);
         return buffer == null ? WaitLoop.IDLE : buffer.index();

@@ -212,6 +212,27 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         return buffers[waits.awaitOrFail(acquireStep, 0, bufferWaitNanos, "no send buffer came back", "")];
     }
 
+    @Override
+    public ShuffleBuffer tryAcquire() {
+        int index = waits.attempt(acquireStep, 0);
+        return index == WaitLoop.IDLE ? null : buffers[index];
+    }
+
+    /** Each destination needs a free remote buffer in its FreeArr ring, and in poll-CQ mode a credit. */
+    @Override
+    public boolean canPut(ShuffleBuffer buffer, int[] destinations, StreamState state) {
+        failure.check();
+        for (int node : destinations) {
+            if (!freeRings[node].hasEntry()) {
+                return false;
+            }
+            if (mode == WriteCompletionMode.POLL_COMPLETION_QUEUE && credits.available(node) < 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A free buffer's index (its payload emptied), or PROGRESS if completions were polled, else IDLE. */
     private int tryAcquire(int unused) {
         ShuffleBuffer buffer = free.poll();

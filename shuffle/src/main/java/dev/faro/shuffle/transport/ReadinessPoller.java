@@ -1,0 +1,147 @@
+package dev.faro.shuffle.transport;
+
+import dev.faro.shuffle.endpoint.ProgressSignal;
+import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What completes the readiness stages of senders and receivers whose driver yielded its thread instead of waiting
+ * ({@link ExchangeSender#whenReady}, {@link ExchangeReceiver#whenReady}), for transports whose progress is polled: the
+ * eight designs poll completion queues, credit words and rings, and nothing on the waiting node runs when a peer's
+ * buffer or credit lands; TCP's receiver reads its sockets only when polled, and its sender pushes a frame the socket
+ * did not take only when called. One daemon thread per process retries, for every waiter, the very call that could not
+ * proceed ({@link Waiter#retry}: a non-blocking acquire, send, finish or poll, whose result the waiter keeps for its
+ * owner) and completes the waiter's stage when it succeeds. So the retry is exact (no readiness guessed from a
+ * counter), and the owner's next call finds its result.
+ *
+ * <p>Idle strategy as the endpoints' {@code WaitLoop}: a few spins, then parks of 5 us, growing (doubling every 64
+ * idle rounds) up to 1 ms while nothing becomes ready, so that a long wait (a peer computing the pipeline that feeds
+ * the exchange) costs about a thousand wake-ups a second, not a core; the thread parks untimed while no one waits.
+ * One thread replaces the wait loops of every waiting driver thread. Stall: a waiter that waited for its stall
+ * timeout while its {@link ProgressSignal} did not change is told so ({@link Waiter#stalled}) and its stage completes;
+ * the owner then fails with the stall.
+ *
+ * <p>Any transport whose progress is polled may use it (the multiplexer's, the middleware's and the zero-sided
+ * switch's exchanges do).
+ *
+ * <p>Threads: {@link #await} from any thread; a waiter's retry runs on the poller thread while its owner is
+ * yielded (the stage's completion orders the retry's writes before the owner's next call). Coordination code: a
+ * waiter allocates one stage per wait (not per buffer; a driver that never waits allocates nothing here).
+ */
+public final class ReadinessPoller {
+
+    private static final int SPINS = 20;
+    private static final long MIN_PARK_NANOS = 5_000;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+
+    private static final ConcurrentLinkedQueue<Waiter> INCOMING = new ConcurrentLinkedQueue<>();
+    private static final LongAdder WAITS = new LongAdder();
+    private static final Thread THREAD =
+            Thread.ofPlatform().daemon().name("faro-exchange-poller").unstarted(ReadinessPoller::run);
+
+    static {
+        THREAD.start();
+    }
+
+    private ReadinessPoller() {}
+
+    /** One wait of one sender or receiver. */
+    public abstract static class Waiter {
+        private CompletableFuture<Void> stage;
+        private long sinceNanos;
+        private long seenProgress;
+        private long timeoutNanos;
+        private ProgressSignal progress;
+
+        /** Retries the call that could not proceed; true when it did now (or failed: it throws). Poller thread. */
+        protected abstract boolean retry();
+
+        /** The wait saw no progress anywhere for its stall timeout: record the failure. Poller thread. */
+        protected abstract void stalled(String stall);
+    }
+
+    /**
+     * A stage that completes when {@code waiter}'s retry succeeds, fails, or stalls ({@code timeoutNanos} without a
+     * change of {@code progress}). The caller must not touch what the retry touches until the stage completes.
+     */
+    public static CompletableFuture<Void> await(Waiter waiter, long timeoutNanos, ProgressSignal progress) {
+        CompletableFuture<Void> stage = new CompletableFuture<>();
+        waiter.stage = stage;
+        waiter.timeoutNanos = timeoutNanos;
+        waiter.progress = progress;
+        waiter.sinceNanos = System.nanoTime();
+        waiter.seenProgress = progress.snapshot();
+        WAITS.increment();
+        INCOMING.add(waiter);
+        LockSupport.unpark(THREAD);
+        return stage;
+    }
+
+    /** How many waits began in this process so far (each one a sender or receiver whose caller yielded). */
+    public static long waits() {
+        return WAITS.sum();
+    }
+
+    private static void run() {
+        ArrayList<Waiter> active = new ArrayList<>();
+        int idles = 0;
+        while (true) {
+            Waiter incoming;
+            while ((incoming = INCOMING.poll()) != null) {
+                active.add(incoming);
+                idles = 0;
+            }
+            if (active.isEmpty()) {
+                LockSupport.park();
+                continue;
+            }
+            boolean checkClock = (idles & 63) == 0;
+            long now = checkClock ? System.nanoTime() : 0;
+            boolean ready = false;
+            for (int i = active.size() - 1; i >= 0; i--) {
+                Waiter waiter = active.get(i);
+                boolean done;
+                try {
+                    done = waiter.retry();
+                } catch (Throwable e) {
+                    done = true; // the failure is recorded where the owner's next call meets it
+                }
+                if (!done && checkClock) {
+                    long seen = waiter.progress.snapshot();
+                    if (seen != waiter.seenProgress) {
+                        waiter.seenProgress = seen;
+                        waiter.sinceNanos = now;
+                    } else if (now - waiter.sinceNanos > waiter.timeoutNanos) {
+                        waiter.stalled(describe(waiter.timeoutNanos, waiter.progress));
+                        done = true;
+                    }
+                }
+                if (done) {
+                    Waiter last = active.removeLast();
+                    if (i < active.size()) {
+                        active.set(i, last);
+                    }
+                    waiter.stage.complete(null);
+                    ready = true;
+                }
+            }
+            if (ready) {
+                idles = 0;
+            } else if (idles++ < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, MIN_PARK_NANOS << Math.min(8, (idles - SPINS) >> 6)));
+            }
+        }
+    }
+
+    private static String describe(long timeoutNanos, ProgressSignal progress) {
+        long millis = timeoutNanos / 1_000_000;
+        String amount = millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+        return amount
+                + (progress == ProgressSignal.NONE ? " without progress" : " with no progress anywhere in the query");
+    }
+}
