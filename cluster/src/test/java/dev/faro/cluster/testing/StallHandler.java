@@ -24,6 +24,7 @@ import java.util.List;
  * With {@code payload.busyMillis} 0, node 1 sends nothing and never ends its stream until cancelled: nothing moves
  * anywhere, and node 0 fails with the exchange's stall error. Otherwise node 1 is busy for that long (advancing its
  * progress signal, as the engine's drivers do per batch), then ends its stream: node 0 must wait for it, not fail.
+ * Node 0 drives its exchange source as a driver does (waiting on {@code isBlocked} where a driver would yield).
  */
 public final class StallHandler implements TaskHandler {
 
@@ -64,7 +65,12 @@ public final class StallHandler implements TaskHandler {
             exchange.sinkFactory().complete(1);
             Operator source = exchange.sourceFactory().create(0);
             while (!source.isFinished()) {
-                source.getOutput(); // the stall error, named, when nothing moves
+                // as a driver does: wait while the source is blocked (a driver yields), then take its output; the
+                // stall error, named, comes from getOutput when nothing moves
+                source.isBlocked().toCompletableFuture().join();
+                if (source.isBlocked() == Operator.NOT_BLOCKED) {
+                    source.getOutput();
+                }
             }
             return TaskReply.of(Json.object().put("node", context.nodeIndex()));
         } finally {
