@@ -1,8 +1,8 @@
 package dev.faro.zerosided;
 
-import dev.faro.fabric.idle.ShortPark;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import java.util.function.LongConsumer;
 
@@ -57,7 +57,7 @@ public final class AgentRunner implements AutoCloseable {
                 } else if (idle <= SPINS + YIELDS) {
                     Thread.yield();
                 } else {
-                    ShortPark.parkNanos(PARK_NS);
+                    LockSupport.parkNanos(PARK_NS);
                 }
             }
         } catch (Throwable t) {

@@ -1,7 +1,7 @@
 package dev.faro.zerosided.link;
 
-import dev.faro.fabric.idle.ShortPark;
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One attachment point of the packet fabric: sends datagrams to other attachment points by port and receives the ones
@@ -39,7 +39,7 @@ public interface PacketLink extends AutoCloseable {
      * so the kernel wakes its owner as soon as a datagram arrives instead of at the end of a timer.
      */
     default void awaitDatagram(long timeoutNanos) {
-        ShortPark.parkNanos(timeoutNanos);
+        LockSupport.parkNanos(timeoutNanos);
     }
 
     /** The sender of the datagram the last successful {@link #receive} returned. */

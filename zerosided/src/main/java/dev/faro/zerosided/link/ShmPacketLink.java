@@ -1,7 +1,6 @@
 package dev.faro.zerosided.link;
 
 import dev.faro.fabric.FaroException;
-import dev.faro.fabric.idle.ShortPark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -21,6 +20,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A {@link PacketLink} between processes of one host through shared memory: each port is a file
@@ -327,7 +327,7 @@ public final class ShmPacketLink implements PacketLink {
         long sequence = (long) ShmPacketLinkDescriptor.LONG_HANDLE.getAcquire(
                 ring, slot + ShmPacketLinkDescriptor.SLOT_SEQUENCE_OFFSET);
         if (sequence != head + 1) {
-            ShortPark.parkNanos(Math.min(timeoutNanos, IDLE_PARK_NS));
+            LockSupport.parkNanos(Math.min(timeoutNanos, IDLE_PARK_NS));
         }
     }
 
