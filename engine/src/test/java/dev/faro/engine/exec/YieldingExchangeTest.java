@@ -96,6 +96,11 @@ class YieldingExchangeTest {
         }
         assertThat(outcomes.get(0).result().rows())
                 .containsExactly(List.of((long) NODES * ROWS, expectedTotal, "x".repeat(1990) + "999"));
-        assertThat(ReadinessPoller.waits()).isGreaterThan(waitsBefore);
+        if (!transport.equals("hyper")) {
+            // hyper's defaults hold all of this data (a 64 x 512 KiB send pool, 8 x 512 KiB receives posted per peer,
+            // ~3 MB crossing per node), so its drivers need not wait at all (CI saw a run where none did); for the
+            // others the data exceeds the buffers and some driver yields
+            assertThat(ReadinessPoller.waits()).isGreaterThan(waitsBefore);
+        }
     }
 }
