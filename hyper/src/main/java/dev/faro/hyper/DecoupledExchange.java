@@ -13,7 +13,6 @@ import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -227,6 +226,7 @@ final class DecoupledExchange implements ExchangeChannel {
         private int waitingFor;
 
         Sender(int thread) {
+            super(stallNanos, progress);
             this.group = thread % receiveQueues.length;
             this.open = new Message[groups.groupCount()];
             this.lengths = new int[groups.groupCount()];
@@ -273,11 +273,6 @@ final class DecoupledExchange implements ExchangeChannel {
             lengths[destination] = 0;
             held.hold();
             return message;
-        }
-
-        @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
         }
 
         @Override
@@ -381,6 +376,7 @@ final class DecoupledExchange implements ExchangeChannel {
         private int found = WaitLoop.IDLE;
 
         Receiver(int thread) {
+            super(stallNanos, progress);
             this.group = thread % receiveQueues.length;
             this.takeStep = this::tryTake;
         }
@@ -441,11 +437,6 @@ final class DecoupledExchange implements ExchangeChannel {
             }
             held.hold();
             return pool.message(index).buffer;
-        }
-
-        @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
         }
 
         @Override

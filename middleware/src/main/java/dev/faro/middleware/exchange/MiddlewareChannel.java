@@ -16,7 +16,6 @@ import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.concurrent.CompletionStage;
 import java.util.stream.IntStream;
 
 /**
@@ -206,12 +205,11 @@ final class MiddlewareChannel implements ExchangeChannel {
         private int waiting;
 
         private int waitingGroup;
-        /** The last wait stalled on the poller: the next call waits here (see the class comment). */
-        private boolean blockNext;
 
         boolean finished;
 
         Sender(int thread) {
+            super(stallNanos, progress);
             this.thread = thread;
             this.worker = lease.workers()[thread];
             this.lock = lease.locks()[thread];
@@ -250,8 +248,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
         @Override
         public MemorySegment tryPayload(int group) {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 return payload(group);
             }
             failure.check();
@@ -273,8 +270,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
         @Override
         public boolean trySend(int group) {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 send(group);
                 return true;
             }
@@ -317,8 +313,7 @@ final class MiddlewareChannel implements ExchangeChannel {
             if (finished) {
                 return true;
             }
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 finish();
                 return true;
             }
@@ -347,22 +342,12 @@ final class MiddlewareChannel implements ExchangeChannel {
         }
 
         @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
-        }
-
-        @Override
         protected boolean retry() {
             return switch (waiting) {
                 case OPEN -> tryPayload(waitingGroup) != null;
                 case SEND -> trySend(waitingGroup);
                 default -> tryFinish();
             };
-        }
-
-        @Override
-        protected void stalled(String stall) {
-            blockNext = true;
         }
 
         @Override
@@ -496,12 +481,11 @@ final class MiddlewareChannel implements ExchangeChannel {
         private boolean ringEnded;
         /** What the poller's retry of {@link #pollStep} found for the next poll; IDLE: nothing. */
         private int found = WaitLoop.IDLE;
-        /** The last wait stalled on the poller: the next poll waits here (see the class comment). */
-        private boolean blockNext;
 
         boolean ended;
 
         Receiver(int thread) {
+            super(stallNanos, progress);
             this.worker = lease.workers()[thread];
             this.lock = lease.locks()[thread];
             this.shortcut = receives ? local(thread) : null;
@@ -531,8 +515,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
         @Override
         public ShuffleBuffer poll() {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 return take();
             }
             if (ended || !receives) {
@@ -559,11 +542,6 @@ final class MiddlewareChannel implements ExchangeChannel {
         }
 
         @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
-        }
-
-        @Override
         protected boolean retry() {
             int result = waits.attempt(pollStep, 0);
             if (result == WaitLoop.IDLE) {
@@ -571,11 +549,6 @@ final class MiddlewareChannel implements ExchangeChannel {
             }
             found = result;
             return true;
-        }
-
-        @Override
-        protected void stalled(String stall) {
-            blockNext = true;
         }
 
         /** Hands out what a poll step found: a length of the ring's record, a handed buffer, or the end. */

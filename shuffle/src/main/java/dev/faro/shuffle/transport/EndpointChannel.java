@@ -8,7 +8,6 @@ import dev.faro.shuffle.operator.ShuffleSink;
 import dev.faro.shuffle.setup.NodeEndpoints;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.concurrent.CompletionStage;
 
 /**
  * An {@link ExchangeChannel} over a node's shuffle endpoints (any of the eight designs, or the TCP baseline's): the
@@ -120,10 +119,9 @@ final class EndpointChannel implements ExchangeChannel {
         private int waitingGroup = NONE;
 
         private boolean waitingForSend;
-        /** The last wait stalled on the poller: the next call waits inside the endpoint (see the class comment). */
-        private boolean blockNext;
 
         Sender(ShuffleSink.Writer writer) {
+            super(stallNanos, progress);
             this.writer = writer;
         }
 
@@ -138,8 +136,7 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         public MemorySegment tryPayload(int group) {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 return payload(group);
             }
             if (!writer.tryOpen(group)) {
@@ -175,8 +172,7 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         public boolean trySend(int group) {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 send(group);
                 return true;
             }
@@ -208,8 +204,7 @@ final class EndpointChannel implements ExchangeChannel {
             if (finished) {
                 return true;
             }
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 finish();
                 return true;
             }
@@ -232,22 +227,12 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
-        }
-
-        @Override
         protected boolean retry() {
             int group = waitingGroup;
             if (group == FINISH) {
                 return writer.tryFinish();
             }
             return waitingForSend ? writer.trySend(group) : writer.tryOpen(group);
-        }
-
-        @Override
-        protected void stalled(String stall) {
-            blockNext = true;
         }
     }
 
@@ -256,10 +241,9 @@ final class EndpointChannel implements ExchangeChannel {
         private boolean ended;
         /** What the poller's retry found (a buffer, or null at the end): handed out by the next poll. */
         private ShuffleBuffer found = NOT_YET;
-        /** The last wait stalled on the poller: the next poll waits inside the endpoint (see the class comment). */
-        private boolean blockNext;
 
         Receiver(ReceiveEndpoint endpoint) {
+            super(stallNanos, progress);
             this.endpoint = endpoint;
         }
 
@@ -284,8 +268,7 @@ final class EndpointChannel implements ExchangeChannel {
                 ended = true;
                 return null;
             }
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 return take();
             }
             ShuffleBuffer buffer = found;
@@ -306,11 +289,6 @@ final class EndpointChannel implements ExchangeChannel {
         }
 
         @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
-        }
-
-        @Override
         protected boolean retry() {
             ShuffleBuffer buffer = endpoint.poll();
             if (buffer == NOT_YET) {
@@ -318,11 +296,6 @@ final class EndpointChannel implements ExchangeChannel {
             }
             found = buffer;
             return true;
-        }
-
-        @Override
-        protected void stalled(String stall) {
-            blockNext = true;
         }
 
         @Override

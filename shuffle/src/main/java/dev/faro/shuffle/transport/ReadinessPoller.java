@@ -27,9 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Any transport whose progress is polled may use it (the multiplexer's, the middleware's and the zero-sided
  * switch's exchanges do).
  *
- * <p>Threads: {@link #await} from any thread; a waiter's retry runs on the poller thread while its owner is
- * yielded (the stage's completion orders the retry's writes before the owner's next call). Coordination code: a
- * waiter allocates one stage per wait (not per buffer; a driver that never waits allocates nothing here).
+ * <p>Threads: {@link Waiter#whenReady} from the owner's thread; a waiter's retry runs on the poller thread while its
+ * owner is yielded (the stage's completion orders the retry's writes before the owner's next call). Coordination
+ * code: a waiter allocates one stage per wait (not per buffer; a driver that never waits allocates nothing here).
  */
 public final class ReadinessPoller {
 
@@ -48,32 +48,61 @@ public final class ReadinessPoller {
 
     private ReadinessPoller() {}
 
-    /** One wait of one sender or receiver. */
+    /**
+     * A sender or receiver that can wait on the poller: it keeps its stall timeout and progress signal, and what the
+     * poller found when a wait stalled. Subclasses implement {@link #retry}; a stalled wait is, by default, remembered
+     * for the owner's next call ({@link #takeStall}), which then makes the blocking call so that the endpoint's own
+     * wait loop fails it with its usual message; a subclass may record a failure instead ({@link #stalled}).
+     */
     public abstract static class Waiter {
+        private final long timeoutNanos;
+        private final ProgressSignal progress;
         private CompletableFuture<Void> stage;
         private long sinceNanos;
         private long seenProgress;
-        private long timeoutNanos;
-        private ProgressSignal progress;
+        /** Set by the poller thread when a wait stalled; read by the owner after the stage completed. */
+        private boolean stallPending;
+
+        /** @param timeoutNanos how long a wait may see no change of {@code progress} before it stalls */
+        protected Waiter(long timeoutNanos, ProgressSignal progress) {
+            this.timeoutNanos = timeoutNanos;
+            this.progress = progress;
+        }
+
+        /**
+         * A stage that completes when this waiter's retry succeeds, fails, or stalls. The caller must not touch what
+         * the retry touches until the stage completes.
+         */
+        public final CompletableFuture<Void> whenReady() {
+            return await(this);
+        }
 
         /** Retries the call that could not proceed; true when it did now (or failed: it throws). Poller thread. */
         protected abstract boolean retry();
 
-        /** The wait saw no progress anywhere for its stall timeout: record the failure. Poller thread. */
-        protected abstract void stalled(String stall);
+        /**
+         * The wait saw no progress anywhere for its stall timeout. Poller thread. By default remembered for the owner's
+         * next call ({@link #takeStall}).
+         */
+        protected void stalled(String stall) {
+            stallPending = true;
+        }
+
+        /** Whether the last wait stalled (and forgets it): the owner's next call should then block in the endpoint. */
+        protected final boolean takeStall() {
+            if (stallPending) {
+                stallPending = false;
+                return true;
+            }
+            return false;
+        }
     }
 
-    /**
-     * A stage that completes when {@code waiter}'s retry succeeds, fails, or stalls ({@code timeoutNanos} without a
-     * change of {@code progress}). The caller must not touch what the retry touches until the stage completes.
-     */
-    public static CompletableFuture<Void> await(Waiter waiter, long timeoutNanos, ProgressSignal progress) {
+    private static CompletableFuture<Void> await(Waiter waiter) {
         CompletableFuture<Void> stage = new CompletableFuture<>();
         waiter.stage = stage;
-        waiter.timeoutNanos = timeoutNanos;
-        waiter.progress = progress;
         waiter.sinceNanos = System.nanoTime();
-        waiter.seenProgress = progress.snapshot();
+        waiter.seenProgress = waiter.progress.snapshot();
         WAITS.increment();
         INCOMING.add(waiter);
         LockSupport.unpark(THREAD);

@@ -45,19 +45,12 @@ class ExchangeTransportTest {
     @BeforeAll
     static void warmUpReadiness() {
         for (int i = 0; i < 100; i++) {
-            ReadinessPoller.await(
-                            new ReadinessPoller.Waiter() {
-                                @Override
-                                protected boolean retry() {
-                                    return true;
-                                }
-
-                                @Override
-                                protected void stalled(String stall) {}
-                            },
-                            Duration.ofSeconds(1).toNanos(),
-                            dev.faro.shuffle.endpoint.ProgressSignal.NONE)
-                    .join();
+            new ReadinessPoller.Waiter(Duration.ofSeconds(1).toNanos(), dev.faro.shuffle.endpoint.ProgressSignal.NONE) {
+                @Override
+                protected boolean retry() {
+                    return true;
+                }
+            }.whenReady().join();
         }
     }
 

@@ -16,7 +16,6 @@ import dev.faro.zerosided.unit.ZeroSidedBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -206,10 +205,9 @@ final class ZeroSidedChannel implements ExchangeChannel {
         private boolean finished;
         /** The group whose slot a non-blocking claim could not take. */
         private int waitingGroup;
-        /** The last wait stalled on the poller: the next call waits here (see the class comment). */
-        private boolean blockNext;
 
         Sender(ZeroSidedBuffer[] rings) {
+            super(stallNanos, progress);
             this.rings = rings;
             this.payloads = new MemorySegment[groupCount][];
             for (int group = 0; group < groupCount; group++) {
@@ -247,8 +245,7 @@ final class ZeroSidedChannel implements ExchangeChannel {
 
         @Override
         public MemorySegment tryPayload(int group) {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 return payload(group);
             }
             ZeroSidedBuffer ring = rings[group];
@@ -269,22 +266,12 @@ final class ZeroSidedChannel implements ExchangeChannel {
         }
 
         @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
-        }
-
-        @Override
         protected boolean retry() {
             if (waits.attempt(claim, waitingGroup) == WaitLoop.IDLE) {
                 return false;
             }
             opened(waitingGroup);
             return true;
-        }
-
-        @Override
-        protected void stalled(String stall) {
-            blockNext = true;
         }
 
         @Override
@@ -335,8 +322,10 @@ final class ZeroSidedChannel implements ExchangeChannel {
         private boolean ended;
         /** What the poller's retry took (a slot or END_OF_STREAM); IDLE: nothing. */
         private int found = WaitLoop.IDLE;
-        /** The last wait stalled on the poller: the next poll waits here (see the class comment). */
-        private boolean blockNext;
+
+        Receiver() {
+            super(stallNanos, progress);
+        }
 
         private int tryTake(int unused) {
             long position = ring.tryTake();
@@ -366,8 +355,7 @@ final class ZeroSidedChannel implements ExchangeChannel {
 
         @Override
         public ShuffleBuffer poll() {
-            if (blockNext) {
-                blockNext = false;
+            if (takeStall()) {
                 return take();
             }
             if (ended || !receives) {
@@ -384,11 +372,6 @@ final class ZeroSidedChannel implements ExchangeChannel {
         }
 
         @Override
-        public CompletionStage<Void> whenReady() {
-            return ReadinessPoller.await(this, stallNanos, progress);
-        }
-
-        @Override
         protected boolean retry() {
             int slot = waits.attempt(next, 0);
             if (slot == WaitLoop.IDLE) {
@@ -396,11 +379,6 @@ final class ZeroSidedChannel implements ExchangeChannel {
             }
             found = slot;
             return true;
-        }
-
-        @Override
-        protected void stalled(String stall) {
-            blockNext = true;
         }
 
         private ShuffleBuffer handOut(int slot) {
