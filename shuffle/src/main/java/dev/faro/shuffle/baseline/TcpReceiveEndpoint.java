@@ -112,7 +112,7 @@ public final class TcpReceiveEndpoint implements ReceiveEndpoint {
                     token,
                     id,
                     sources,
-                    TcpHandshake.HANDSHAKE_TIMEOUT,
+                    config.handshakeTimeout(),
                     TcpAcceptor.REFUSALS);
         } catch (IOException e) {
             closeQuietly(listening);

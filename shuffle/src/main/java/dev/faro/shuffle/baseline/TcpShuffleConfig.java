@@ -14,9 +14,16 @@ import java.util.Objects;
  *     shuffle fails with a {@code NETWORK} error
  * @param progress progress elsewhere on this node and in the cluster (see {@link ProgressSignal}); {@link
  *     ProgressSignal#NONE} by default
+ * @param handshakeTimeout how long a connection may take to authenticate before a receiver refuses it ({@link
+ *     TcpHandshake#HANDSHAKE_TIMEOUT} by default)
  */
 public record TcpShuffleConfig(
-        int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout, ProgressSignal progress) {
+        int endpointsPerNode,
+        int threads,
+        int messageBytes,
+        Duration stallTimeout,
+        ProgressSignal progress,
+        Duration handshakeTimeout) {
 
     /** The paper's message size for the socket baseline. */
     public static final int DEFAULT_MESSAGE_BYTES = 128 * 1024;
@@ -28,9 +35,16 @@ public record TcpShuffleConfig(
         this(endpointsPerNode, threads, messageBytes, stallTimeout, ProgressSignal.NONE);
     }
 
+    /** A configuration with the default handshake timeout. */
+    public TcpShuffleConfig(
+            int endpointsPerNode, int threads, int messageBytes, Duration stallTimeout, ProgressSignal progress) {
+        this(endpointsPerNode, threads, messageBytes, stallTimeout, progress, TcpHandshake.HANDSHAKE_TIMEOUT);
+    }
+
     public TcpShuffleConfig {
         Objects.requireNonNull(stallTimeout, "stallTimeout is null");
         Objects.requireNonNull(progress, "progress is null");
+        Objects.requireNonNull(handshakeTimeout, "handshakeTimeout is null");
         if (threads < 1 || (endpointsPerNode != 1 && endpointsPerNode != threads)) {
             throw new IllegalArgumentException("endpointsPerNode must be 1 or threads: endpointsPerNode="
                     + endpointsPerNode + ", threads=" + threads);
@@ -41,6 +55,10 @@ public record TcpShuffleConfig(
         if (stallTimeout.isNegative() || stallTimeout.isZero()) {
             throw new IllegalArgumentException("stallTimeout must be positive: stallTimeout=" + stallTimeout);
         }
+        if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
+            throw new IllegalArgumentException(
+                    "handshakeTimeout must be positive: handshakeTimeout=" + handshakeTimeout);
+        }
     }
 
     /** One endpoint per thread, 128 KB messages. */
@@ -49,15 +67,20 @@ public record TcpShuffleConfig(
     }
 
     public TcpShuffleConfig withMessageBytes(int bytes) {
-        return new TcpShuffleConfig(endpointsPerNode, threads, bytes, stallTimeout, progress);
+        return new TcpShuffleConfig(endpointsPerNode, threads, bytes, stallTimeout, progress, handshakeTimeout);
     }
 
     public TcpShuffleConfig withStallTimeout(Duration timeout) {
-        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, timeout, progress);
+        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, timeout, progress, handshakeTimeout);
     }
 
     public TcpShuffleConfig withProgress(ProgressSignal signal) {
-        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, stallTimeout, signal);
+        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, stallTimeout, signal, handshakeTimeout);
+    }
+
+    /** The same configuration with another handshake timeout (tests of refused connections use a short one). */
+    public TcpShuffleConfig withHandshakeTimeout(Duration timeout) {
+        return new TcpShuffleConfig(endpointsPerNode, threads, messageBytes, stallTimeout, progress, timeout);
     }
 
     /** How many threads share one endpoint. */

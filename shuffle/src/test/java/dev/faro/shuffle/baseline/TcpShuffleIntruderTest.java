@@ -43,7 +43,10 @@ class TcpShuffleIntruderTest {
     private static final int NODES = 2;
     private static final int ROWS = 5_000;
     private static final int TUPLE_BYTES = 16;
-    private static final TcpShuffleConfig CONFIG = new TcpShuffleConfig(1, 1, 4096, Duration.ofSeconds(30));
+    /** A short handshake deadline: silent intruders are refused when it passes (the default, 5 s, only slows the test). */
+    private static final TcpShuffleConfig CONFIG =
+            new TcpShuffleConfig(1, 1, 4096, Duration.ofSeconds(30)).withHandshakeTimeout(Duration.ofSeconds(2));
+
     private static final TransmissionGroups GROUPS = TransmissionGroups.repartition(NODES);
     /** The sending endpoint every intruder claims to be: node 1's. */
     private static final int CLAIMED_SOURCE = EndpointFactory.endpointId(1, 0);
