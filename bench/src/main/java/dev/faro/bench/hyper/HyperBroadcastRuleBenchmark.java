@@ -123,8 +123,7 @@ public final class HyperBroadcastRuleBenchmark {
         Path plot = outputDirectory.resolve("hyper-v3.png");
         PlotWriter.writeLines(
                 plot,
-                "VLDB16 V3: the size ratio above which a broadcast pays; each TPC-H join broadcasts where its ratio"
-                        + " lies above a mode's line",
+                "VLDB16 V3: broadcast pays above a line; the TPC-H joins' ratios dashed",
                 "nodes",
                 false,
                 "size ratio",
