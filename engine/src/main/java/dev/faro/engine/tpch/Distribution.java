@@ -36,7 +36,10 @@ public record Distribution(Placement placement, long parallelUnits) {
         return new Distribution(placement, Math.multiplyExact((long) nodes, threads));
     }
 
-    /** Whether the two tables of {@code join} lie on the same node for equal keys. */
+    /**
+     * Whether the two tables of {@code join} lie on the same node for equal keys: under first-key placement for
+     * every {@link TpchJoin} (each joins tables placed by the same first key column, {@link TpchJoin#key()}).
+     */
     public boolean coPartitioned(TpchJoin join) {
         return placement == Placement.FIRST_KEY;
     }
