@@ -1,9 +1,12 @@
 package dev.faro.cli;
 
 import dev.faro.bench.ByteSizes;
+import dev.faro.bench.hyper.HyperBroadcastRuleBenchmark;
 import dev.faro.bench.hyper.HyperCountsBenchmark;
+import dev.faro.bench.hyper.HyperPlacementBenchmark;
 import dev.faro.bench.hyper.HyperScheduleBenchmark;
 import dev.faro.bench.hyper.HyperSkewBenchmark;
+import dev.faro.engine.tpch.TpchQueries;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code faro bench hyper}: wiring only. Runs {@link HyperCountsBenchmark} (VLDB16 V1), {@link HyperSkewBenchmark}
- * (V2) and {@link HyperScheduleBenchmark} (V4) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
+ * (V2), {@link HyperBroadcastRuleBenchmark} (V3), {@link HyperScheduleBenchmark} (V4) and
+ * {@link HyperPlacementBenchmark} (V8/V12) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
  */
 @Command(
         name = "hyper",
@@ -32,11 +36,20 @@ import picocli.CommandLine.Spec;
                     + " n*t classic units vs n servers; the most loaded unit's expected input over its fair share,"
                     + " for each node count and --key-domains (the paper at 6 x 40: classic > 2x, hybrid +2.8 %%)."
                     + " Writes hyper-v2.csv and hyper-v2.png.",
+            "V3: the rule 'broadcast when the size ratio exceeds n-1 (hybrid) vs n*t-1 (classic)' on the TPC-H"
+                    + " plans' joins it decides (estimated sizes): which joins flip at --tpch-nodes x"
+                    + " --measured-threads, and up to how many units each still broadcasts (the paper at 6 x 40:"
+                    + " above 5 vs above 239). Writes hyper-v3.csv and hyper-v3.png.",
             "V4 (not run by default): each node shuffles --messages messages of --message-size to all others"
                     + " through its multiplexer, unscheduled all-to-all vs round-robin phases, with shm's switch"
                     + " contention model (--port-bandwidth per link and port, --input-buffer, head-of-line blocking)"
                     + " and without it (the gap should vanish); median of --runs alternated runs per node count (the"
-                    + " paper, Fig. 10b: +40 %% at 8 servers). Writes hyper-v4.csv and hyper-v4.png."
+                    + " paper, Fig. 10b: +40 %% at 8 servers). Writes hyper-v4.csv and hyper-v4.png.",
+            "V8 (not run by default): the TPC-H --queries (all 22 by default) at each --sf on a local cluster of --tpch-nodes worker"
+                    + " JVMs over --transport, with chunked (random) and first-key placement (whose plans join ORDERS"
+                    + " with LINEITEM and PART with PARTSUPP where they lie): bytes shuffled per query and per SF,"
+                    + " median time of --runs (the paper, Table 2: 0.28 vs 0.09 GB per SF at 6 servers, 3.1x)."
+                    + " Writes hyper-v8.csv and hyper-v8.png."
         })
 final class BenchHyperCommand implements Callable<Integer> {
 
@@ -66,8 +79,8 @@ final class BenchHyperCommand implements Callable<Integer> {
             names = "--experiments",
             paramLabel = "E",
             split = ",",
-            description = "Which experiments: v1, v2, v4 (default: ${DEFAULT-VALUE}).")
-    private List<String> experiments = List.of("v1", "v2");
+            description = "Which experiments: v1, v2, v3, v4, v8 (default: ${DEFAULT-VALUE}).")
+    private List<String> experiments = List.of("v1", "v2", "v3");
 
     @Option(
             names = "--zipf",
@@ -126,9 +139,31 @@ final class BenchHyperCommand implements Callable<Integer> {
     @Option(
             names = "--runs",
             paramLabel = "R",
-            description = "V4: runs per schedule, node count and model, alternated; the median is shown (default:"
-                    + " ${DEFAULT-VALUE}).")
+            description = "V4: runs per schedule, node count and model, alternated; V8: timed runs per query; the"
+                    + " median is shown (default: ${DEFAULT-VALUE}).")
     private int runs = 3;
+
+    @Option(names = "--sf", paramLabel = "SF", split = ",", description = "V8: TPC-H scale factors (default: 0.1,1).")
+    private List<Double> scaleFactors = List.of(0.1, 1.0);
+
+    @Option(
+            names = "--queries",
+            paramLabel = "Q",
+            split = ",",
+            description = "V8: TPC-H query numbers (default: all 22).")
+    private List<Integer> queries = List.copyOf(TpchQueries.implemented());
+
+    @Option(
+            names = "--tpch-nodes",
+            paramLabel = "N",
+            description = "V3 and V8: the TPC-H cluster's nodes, in [2, 8] (default: ${DEFAULT-VALUE}).")
+    private int tpchNodes = 2;
+
+    @Option(
+            names = "--transport",
+            paramLabel = "T",
+            description = "V8: the exchange transport (default: ${DEFAULT-VALUE}).")
+    private String transport = "hyper";
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = Path.of("results");
@@ -152,6 +187,10 @@ final class BenchHyperCommand implements Callable<Integer> {
                 runs,
                 outputDirectory,
                 run.progress()));
+        HyperBroadcastRuleBenchmark rule = run.options(
+                () -> new HyperBroadcastRuleBenchmark(nodes, threads, tpchNodes, measuredThreads, outputDirectory));
+        HyperPlacementBenchmark placement = run.options(() -> new HyperPlacementBenchmark(
+                scaleFactors, queries, tpchNodes, measuredThreads, transport, runs, outputDirectory, run.progress()));
         return run.run(out -> {
             List<Path> wrote = new ArrayList<>();
             if (chosen.contains("v1")) {
@@ -164,8 +203,18 @@ final class BenchHyperCommand implements Callable<Integer> {
                 out.print(report.table());
                 wrote.addAll(List.of(report.csvFile(), report.plotFile()));
             }
+            if (chosen.contains("v3")) {
+                HyperBroadcastRuleBenchmark.Report report = rule.run();
+                out.print(report.table());
+                wrote.addAll(List.of(report.csvFile(), report.plotFile()));
+            }
             if (chosen.contains("v4")) {
                 HyperScheduleBenchmark.Report report = schedule.run();
+                out.print(report.table());
+                wrote.addAll(List.of(report.csvFile(), report.plotFile()));
+            }
+            if (chosen.contains("v8")) {
+                HyperPlacementBenchmark.Report report = placement.run();
                 out.print(report.table());
                 wrote.addAll(List.of(report.csvFile(), report.plotFile()));
             }
@@ -177,8 +226,9 @@ final class BenchHyperCommand implements Callable<Integer> {
         List<String> chosen = new ArrayList<>();
         for (String experiment : experiments) {
             String name = experiment.strip().toLowerCase(java.util.Locale.ROOT);
-            if (!name.equals("v1") && !name.equals("v2") && !name.equals("v4")) {
-                throw new IllegalArgumentException("unknown experiment '" + experiment + "': expected v1, v2, v4");
+            if (!List.of("v1", "v2", "v3", "v4", "v8").contains(name)) {
+                throw new IllegalArgumentException(
+                        "unknown experiment '" + experiment + "': expected v1, v2, v3, v4, v8");
             }
             chosen.add(name);
         }

@@ -29,7 +29,11 @@ class BenchHyperCommandTest {
                 "--nodes            | 9 | node counts must be in [2, 8]: 9",
                 "--threads          | 0 | threads must be positive",
                 "--measured-threads | 9 | threads must be positive and measured threads in [1, 8]",
-                "--experiments      | v3 | unknown experiment 'v3': expected v1, v2, v4",
+                "--experiments      | v9 | unknown experiment 'v9': expected v1, v2, v3, v4, v8",
+                "--sf               | 0 | scale factors must be positive: [0.0]",
+                "--tpch-nodes       | 1 | V8 needs 2 to 8 nodes, got 1",
+                "--queries          | 99 | queries must be among",
+                "--transport        | pigeon | unknown exchange transport",
                 "--messages         | 0 | messages per node, runs and the port bandwidth must be positive",
                 "--runs             | 0 | messages per node, runs and the port bandwidth must be positive",
                 "--port-bandwidth   | fast | '''fast'' is not a byte size'",
@@ -60,6 +64,11 @@ class BenchHyperCommandTest {
                         "--key-domains",
                         "V4",
                         "--port-bandwidth",
-                        "round-robin");
+                        "round-robin",
+                        "V3",
+                        "n*t-1",
+                        "V8",
+                        "first-key",
+                        "--sf");
     }
 }

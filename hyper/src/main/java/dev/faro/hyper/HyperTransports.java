@@ -1,6 +1,7 @@
 package dev.faro.hyper;
 
 import dev.faro.shuffle.transport.ExchangeTransport;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import dev.faro.shuffle.transport.TransportFactory;
 import dev.faro.shuffle.transport.TransportNode;
 import java.util.List;
@@ -8,8 +9,9 @@ import java.util.List;
 /**
  * Registers the transport {@value HyperTransport#NAME} with {@link java.util.ServiceLoader}: each query gets a
  * {@link HyperTransport} over the node's {@link Multiplexer}, which the first query at the node starts (as a
- * {@link TransportNode#shared} object, so it lives until the worker stops) with {@link HyperConfig#defaults()}.
- * Stateless.
+ * {@link TransportNode#shared} object, so it lives until the worker stops) with {@link HyperConfig#defaults()}. Also
+ * the baseline VLDB16 argues against, the classic exchange {@value ClassicTransport#NAME} ({@link ClassicTransport}
+ * over {@value ClassicTransport#INNER}). Stateless.
  */
 public final class HyperTransports implements TransportFactory {
 
@@ -18,11 +20,19 @@ public final class HyperTransports implements TransportFactory {
 
     @Override
     public List<String> names() {
-        return List.of(HyperTransport.NAME);
+        return List.of(HyperTransport.NAME, ClassicTransport.NAME);
+    }
+
+    @Override
+    public int unitsPerNode(String name, int threads) {
+        return name.equals(ClassicTransport.NAME) ? threads : 1;
     }
 
     @Override
     public ExchangeTransport create(String name, TransportNode node) {
+        if (name.equals(ClassicTransport.NAME)) {
+            return new ClassicTransport(ExchangeTransports.create(ClassicTransport.INNER, node));
+        }
         if (!name.equals(HyperTransport.NAME)) {
             throw new IllegalArgumentException("not a transport of this factory: " + name);
         }

@@ -3,9 +3,10 @@ package dev.faro.hyper;
 /**
  * VLDB16 §3.1's arithmetic of classic against hybrid parallelism for {@code nodes} servers with
  * {@code threadsPerNode} workers each: what a classic (Volcano) exchange, whose parallel units are the n·t threads,
- * needs in connections and buffers and where its broadcast stops paying, against the decoupled exchange over one
+ * needs in connections and buffers and the size ratio from which its broadcast pays, against the decoupled exchange over one
  * multiplexer per server, whose units are the n servers. The paper's example is n = 6, t = 40: 57,560 against 30
- * connections, 239 against 5 buffers per exchange operator, broadcast up to a size ratio of 239 against 5.
+ * connections, 239 against 5 buffers per exchange operator, broadcast above a size ratio of 239 against 5 (the
+ * engine's rule: {@code dev.faro.engine.plan.BroadcastRule}).
  * Immutable value; coordination code.
  *
  * @param nodes servers, n ≥ 1
@@ -36,7 +37,7 @@ public record ParallelUnits(int nodes, int threadsPerNode) {
         return classicUnits() - 1;
     }
 
-    /** Classic: broadcasting the smaller input beats repartitioning while the size ratio is below n·t − 1. */
+    /** Classic: broadcasting the smaller input beats repartitioning both once the size ratio exceeds n·t − 1. */
     public long classicBroadcastRatio() {
         return classicUnits() - 1;
     }
@@ -51,7 +52,7 @@ public record ParallelUnits(int nodes, int threadsPerNode) {
         return nodes - 1;
     }
 
-    /** Hybrid: broadcast pays while the size ratio is below n − 1 (each tuple goes once to each remote server). */
+    /** Hybrid: broadcast pays once the size ratio exceeds n − 1 (each tuple goes once to each remote server). */
     public long hybridBroadcastRatio() {
         return nodes - 1;
     }

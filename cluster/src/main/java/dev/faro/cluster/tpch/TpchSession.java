@@ -6,7 +6,9 @@ import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.coordinator.ClusterConfig;
 import dev.faro.cluster.coordinator.ClusterStart;
 import dev.faro.cluster.coordinator.Coordinator;
+import dev.faro.engine.tpch.Distribution;
 import dev.faro.engine.tpch.TpchQueries;
+import dev.faro.shuffle.transport.ExchangeTransports;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -160,6 +162,16 @@ public final class TpchSession implements AutoCloseable {
         return cluster.workerPids();
     }
 
+    /**
+     * What the plans of a query run with {@code overrides}' transport and threads adapt to: the database's placement,
+     * and the exchanges' parallel units for the broadcast rule (the nodes for a decoupled exchange and every transport
+     * whose destinations are nodes; every thread of every node for the classic exchange).
+     */
+    public Distribution distribution(TpchSettings overrides) {
+        int unitsPerNode = ExchangeTransports.unitsPerNode(overrides.transport(), overrides.threads());
+        return new Distribution(settings.placement(), (long) cluster.nodes() * unitsPerNode);
+    }
+
     /** Runs TPC-H query {@code number} over the session's transport. */
     public QueryOutcome run(int number) {
         return run(number, settings);
@@ -191,8 +203,12 @@ public final class TpchSession implements AutoCloseable {
 
     private QueryOutcome runOnce(int number, TpchSettings overrides) {
         String queryId = "tpch-q" + number + "-" + QUERY_IDS.incrementAndGet();
-        JsonNode payload =
-                new QueryTask(queryId, TpchQueries.plan(number), overrides.transport(), overrides.threads()).toJson();
+        JsonNode payload = new QueryTask(
+                        queryId,
+                        TpchQueries.plan(number, distribution(overrides)),
+                        overrides.transport(),
+                        overrides.threads())
+                .toJson();
         long start = System.nanoTime();
         List<TaskReply> replies = cluster.runOnAll(QueryHandler.TYPE, payload, queryTimeout);
         long elapsed = System.nanoTime() - start;

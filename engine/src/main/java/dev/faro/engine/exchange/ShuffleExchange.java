@@ -74,10 +74,28 @@ public final class ShuffleExchange implements AutoCloseable {
         this.codec = new RowCodec(schema, nullable, pruned);
         int nodes = context.nodeCount();
         this.groups = switch (kind) {
-            case REPARTITION -> TransmissionGroups.repartition(nodes);
+            case REPARTITION ->
+                repartition(
+                        nodes,
+                        context.transport() == null ? 1 : context.transport().unitsPerNode(context.threads()));
             case BROADCAST -> TransmissionGroups.broadcast(nodes);
             case GATHER -> TransmissionGroups.of(nodes, List.of(new int[] {0}));
         };
+    }
+
+    /**
+     * A repartition over {@code units} parallel units per node (see
+     * {@link dev.faro.shuffle.transport.ExchangeTransport#unitsPerNode}): group g goes to node g / units.
+     */
+    static TransmissionGroups repartition(int nodes, int units) {
+        if (units == 1) {
+            return TransmissionGroups.repartition(nodes);
+        }
+        List<int[]> groups = new java.util.ArrayList<>(nodes * units);
+        for (int group = 0; group < nodes * units; group++) {
+            groups.add(new int[] {group / units});
+        }
+        return TransmissionGroups.of(nodes, groups);
     }
 
     public int id() {

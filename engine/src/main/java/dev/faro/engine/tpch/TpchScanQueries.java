@@ -100,10 +100,11 @@ final class TpchScanQueries {
 
     /**
      * Q12, shipping modes. The few qualifying LINEITEMs (two modes, one year, late but shipped early; order key and
-     * mode only) are broadcast and meet each its ORDERS row where that row lies, so the big ORDERS never moves; the
+     * mode only) meet ORDERS as {@link TpchJoin#Q12_LINEITEMS} says: broadcast, each meeting its ORDERS row where that
+     * row lies, so the big ORDERS never moves (in place under first-key placement); the
      * two counts per mode are aggregated partially there and finished on node 0.
      */
-    static PlanNode q12() {
+    static PlanNode q12(Distribution distribution) {
         PlanNode lines = scan(
                         TpchTable.LINE_ITEM, "l_orderkey", "l_shipmode", "l_commitdate", "l_receiptdate", "l_shipdate")
                 .filter(and(
@@ -112,13 +113,17 @@ final class TpchScanQueries {
                         lt(col("l_shipdate"), col("l_commitdate")),
                         ge(col("l_receiptdate"), date("1994-01-01")),
                         lt(col("l_receiptdate"), date("1995-01-01"))))
-                .select("l_orderkey", "l_shipmode")
-                .broadcast();
+                .select("l_orderkey", "l_shipmode");
         Expression high = or(eq(col("o_orderpriority"), lit("1-URGENT")), eq(col("o_orderpriority"), lit("2-HIGH")));
         Expression low = and(ne(col("o_orderpriority"), lit("1-URGENT")), ne(col("o_orderpriority"), lit("2-HIGH")));
         AggregateCall[] counts = {sum(col("high"), "high_line_count"), sum(col("low"), "low_line_count")};
-        return scan(TpchTable.ORDERS, "o_orderkey", "o_orderpriority")
-                .join(lines, keys("o_orderkey"), keys("l_orderkey"))
+        return distribution
+                .join(
+                        TpchJoin.Q12_LINEITEMS,
+                        scan(TpchTable.ORDERS, "o_orderkey", "o_orderpriority"),
+                        lines,
+                        "o_orderkey",
+                        "l_orderkey")
                 .project(
                         column("l_shipmode"),
                         as(caseWhen(high, lit(1), lit(0)), "high"),

@@ -77,31 +77,38 @@ final class TpchSubqueryQueries {
                 .join(europe, keys("s_nationkey"), keys("n_nationkey"));
     }
 
-    /** Size-15 BRASS parts (key, manufacturer), broadcast. */
-    private static PlanNode brassParts() {
-        return scan(TpchTable.PART, "p_partkey", "p_mfgr", "p_size", "p_type")
+    /** The PARTSUPP rows (part, supplier, cost) of the size-15 BRASS parts, with the part's manufacturer. */
+    private static PlanNode brassOffers(Distribution distribution) {
+        PlanNode parts = scan(TpchTable.PART, "p_partkey", "p_mfgr", "p_size", "p_type")
                 .filter(and(eq(col("p_size"), lit(15)), like(col("p_type"), "%BRASS")))
-                .select("p_partkey", "p_mfgr")
-                .broadcast();
+                .select("p_partkey", "p_mfgr");
+        return distribution.join(
+                TpchJoin.Q2_PARTS,
+                scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey", "ps_supplycost"),
+                parts,
+                "ps_partkey",
+                "p_partkey");
     }
 
     /**
-     * Q2, minimum cost supplier. The BRASS parts and EUROPE's suppliers are broadcast to PARTSUPP, which joins them
-     * where it lies; the minimum cost per part over those offers is partial there, broadcast and finished on every
-     * node (the correlated subquery), and joined back on (part, cost) to the offers (computed again); the top 100
-     * of every node are gathered.
+     * Q2, minimum cost supplier. The BRASS parts meet PARTSUPP as {@link TpchJoin#Q2_PARTS} says (broadcast to it;
+     * in place under first-key placement) and EUROPE's suppliers are broadcast to it; the minimum cost per part over
+     * those offers is partial there, broadcast and finished on every node (the correlated subquery; one phase where
+     * the offers of a part all lie on one node), and joined back on (part, cost) to the offers (computed again); the
+     * top 100 of every node are gathered.
      */
-    static PlanNode q2() {
+    static PlanNode q2(Distribution distribution) {
         AggregateCall minCost = min(col("ps_supplycost"), "min_cost");
-        PlanNode minimumCosts = scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey", "ps_supplycost")
-                .join(JoinType.SEMI, brassParts(), "ps_partkey", "p_partkey")
-                .join(JoinType.SEMI, europeanSuppliers().select("s_suppkey").broadcast(), "ps_suppkey", "s_suppkey")
-                .partialAggregate(keys("ps_partkey"), minCost)
-                .broadcast()
-                .finalAggregate(keys("ps_partkey"), minCost)
+        PlanNode europeanOffers = brassOffers(distribution)
+                .join(JoinType.SEMI, europeanSuppliers().select("s_suppkey").broadcast(), "ps_suppkey", "s_suppkey");
+        PlanNode minimumCosts = (distribution.coPartitioned(TpchJoin.Q2_PARTS)
+                        ? europeanOffers.aggregate(keys("ps_partkey"), minCost)
+                        : europeanOffers
+                                .partialAggregate(keys("ps_partkey"), minCost)
+                                .broadcast()
+                                .finalAggregate(keys("ps_partkey"), minCost))
                 .project(as(col("ps_partkey"), "m_partkey"), column("min_cost"));
-        return scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey", "ps_supplycost")
-                .join(brassParts(), keys("ps_partkey"), keys("p_partkey"))
+        return brassOffers(distribution)
                 .join(europeanSuppliers().broadcast(), keys("ps_suppkey"), keys("s_suppkey"))
                 .join(minimumCosts, keys("ps_partkey", "ps_supplycost"), keys("m_partkey", "min_cost"))
                 .topN(100, desc("s_acctbal"), asc("n_name"), asc("s_name"), asc("p_partkey"))
@@ -123,19 +130,19 @@ final class TpchSubqueryQueries {
 
     /**
      * Q11, important stock. The value per part is partial where the PARTSUPP rows lie, repartitioned on the part and
-     * finished; the grand total (the scalar subquery) is partial, broadcast and finished on every node, and joined
+     * finished (one phase where a part's rows all lie on one node); the grand total (the scalar subquery) is partial, broadcast and finished on every node, and joined
      * on a constant key: {@code value > total * 0.0001} is evaluated exactly as {@code value * 10000 > total}. The
      * survivors are gathered and sorted.
      */
-    static PlanNode q11() {
+    static PlanNode q11(Distribution distribution) {
         AggregateCall total = sum(col("stock"), "total");
         PlanNode grandTotal = germanStock()
                 .partialAggregate(keys(), total)
                 .broadcast()
                 .finalAggregate(keys(), total)
                 .project(as(lit(1), "total_key"), column("total"));
-        return germanStock()
-                .distributedAggregate(keys("ps_partkey"), sum(col("stock"), "value"))
+        return distribution
+                .aggregate(germanStock(), keys("ps_partkey"), sum(col("stock"), "value"))
                 .project(column("ps_partkey"), column("value"), as(lit(1), "value_key"))
                 .join(
                         JoinType.INNER,
@@ -208,26 +215,27 @@ final class TpchSubqueryQueries {
     }
 
     /**
-     * Q16, parts/supplier relationship. The qualifying parts (key, brand, type, size) and the complained-about
-     * suppliers are broadcast to PARTSUPP, which anti-joins the latter and joins the former where it lies; the
+     * Q16, parts/supplier relationship. The complained-about suppliers are broadcast to PARTSUPP, which anti-joins
+     * them where it lies, and the qualifying parts (key, brand, type, size) meet it as {@link TpchJoin#Q16_PARTS}
+     * says; the
      * (brand, type, size, supplier) combinations are deduplicated locally, repartitioned on (brand, type, size) and
      * counted distinct there; gathered and sorted. NOT IN is an anti join here: s_suppkey is never NULL.
      */
-    static PlanNode q16() {
+    static PlanNode q16(Distribution distribution) {
         PlanNode parts = scan(TpchTable.PART, "p_partkey", "p_brand", "p_type", "p_size")
                 .filter(and(
                         ne(col("p_brand"), lit("Brand#45")),
                         notLike(col("p_type"), "MEDIUM POLISHED%"),
-                        in(col("p_size"), 49, 14, 23, 45, 19, 3, 36, 9)))
-                .broadcast();
+                        in(col("p_size"), 49, 14, 23, 45, 19, 3, 36, 9)));
         PlanNode complained = scan(TpchTable.SUPPLIER, "s_suppkey", "s_comment")
                 .filter(like(col("s_comment"), "%Customer%Complaints%"))
                 .select("s_suppkey")
                 .broadcast();
         List<String> groups = keys("p_brand", "p_type", "p_size");
-        return scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey")
-                .join(JoinType.ANTI, complained, "ps_suppkey", "s_suppkey")
-                .join(parts, keys("ps_partkey"), keys("p_partkey"))
+        PlanNode offers = scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey")
+                .join(JoinType.ANTI, complained, "ps_suppkey", "s_suppkey");
+        return distribution
+                .join(TpchJoin.Q16_PARTS, offers, parts, "ps_partkey", "p_partkey")
                 .aggregate(keys("p_brand", "p_type", "p_size", "ps_suppkey"))
                 .repartition(groups.toArray(String[]::new))
                 .aggregate(groups, countDistinct(col("ps_suppkey"), "supplier_cnt"))
@@ -277,18 +285,23 @@ final class TpchSubqueryQueries {
     }
 
     /**
-     * Q20, potential part promotion. The forest parts are broadcast to PARTSUPP, their PARTSUPP rows to the year's
+     * Q20, potential part promotion. The forest parts meet PARTSUPP as {@link TpchJoin#Q20_PARTS} says (broadcast to
+     * it; in place under first-key placement), their PARTSUPP rows are broadcast to the year's
      * LINEITEMs, which join them where they lie; the quantity per (part, supplier) is partial there, repartitioned
      * and finished, compared to half the stock exactly, and the surviving supplier keys (deduplicated locally) are
      * broadcast to CANADA's suppliers; gathered and sorted.
      */
-    static PlanNode q20() {
+    static PlanNode q20(Distribution distribution) {
         PlanNode forestParts = scan(TpchTable.PART, "p_partkey", "p_name")
                 .filter(like(col("p_name"), "forest%"))
-                .select("p_partkey")
-                .broadcast();
-        PlanNode stock = scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey", "ps_availqty")
-                .join(JoinType.SEMI, forestParts, "ps_partkey", "p_partkey")
+                .select("p_partkey");
+        PlanNode stock = distribution
+                .join(
+                        TpchJoin.Q20_PARTS,
+                        scan(TpchTable.PART_SUPPLIER, "ps_partkey", "ps_suppkey", "ps_availqty"),
+                        forestParts,
+                        "ps_partkey",
+                        "p_partkey")
                 .broadcast();
         PlanNode excessSuppliers = scan(TpchTable.LINE_ITEM, "l_partkey", "l_suppkey", "l_quantity", "l_shipdate")
                 .filter(and(ge(col("l_shipdate"), date("1994-01-01")), lt(col("l_shipdate"), date("1995-01-01"))))
@@ -307,12 +320,13 @@ final class TpchSubqueryQueries {
 
     /**
      * Q21, suppliers who kept orders waiting. SAUDI ARABIA's suppliers are broadcast to the late LINEITEMs; those
-     * lines (order, line number, supplier, name) are broadcast to the F-status ORDERS and the survivors broadcast
-     * back to every LINEITEM of their orders, where the lines of other suppliers and the late ones among them are
-     * counted per candidate line: partial there, repartitioned, finished. EXISTS is "others > 0", NOT EXISTS "late
+     * lines (order, line number, supplier, name) meet the F-status ORDERS as {@link TpchJoin#Q21_LINEITEMS} says
+     * and the survivors every LINEITEM of their orders as {@link TpchJoin#Q21_ORDERS} says (broadcast; in place under
+     * first-key placement), where the lines of other suppliers and the late ones among them are counted per
+     * candidate line: partial there, repartitioned, finished (one phase where an order's lines lie on one node). EXISTS is "others > 0", NOT EXISTS "late
      * others = 0". Waiting lines per supplier are gathered and finished on node 0.
      */
-    static PlanNode q21() {
+    static PlanNode q21(Distribution distribution) {
         PlanNode saudiSuppliers = scan(TpchTable.SUPPLIER, "s_suppkey", "s_name", "s_nationkey")
                 .join(JoinType.SEMI, nationNamed("SAUDI ARABIA"), "s_nationkey", "n_nationkey")
                 .select("s_suppkey", "s_name")
@@ -325,18 +339,22 @@ final class TpchSubqueryQueries {
                         as(col("l_orderkey"), "x_orderkey"),
                         as(col("l_linenumber"), "x_linenumber"),
                         as(col("l_suppkey"), "x_suppkey"),
-                        column("s_name"))
-                .broadcast();
-        PlanNode candidates = scan(TpchTable.ORDERS, "o_orderkey", "o_orderstatus")
-                .filter(eq(col("o_orderstatus"), lit("F")))
-                .join(lateLines, keys("o_orderkey"), keys("x_orderkey"))
-                .select("x_orderkey", "x_linenumber", "x_suppkey", "s_name")
-                .broadcast();
+                        column("s_name"));
+        PlanNode candidates = distribution
+                .join(
+                        TpchJoin.Q21_LINEITEMS,
+                        scan(TpchTable.ORDERS, "o_orderkey", "o_orderstatus")
+                                .filter(eq(col("o_orderstatus"), lit("F"))),
+                        lateLines,
+                        "o_orderkey",
+                        "x_orderkey")
+                .select("x_orderkey", "x_linenumber", "x_suppkey", "s_name");
         Expression other = ne(col("l_suppkey"), col("x_suppkey"));
         List<String> candidate = keys("x_orderkey", "x_linenumber", "x_suppkey", "s_name");
         AggregateCall waiting = countStar("numwait");
-        return scan(TpchTable.LINE_ITEM, "l_orderkey", "l_suppkey", "l_commitdate", "l_receiptdate")
-                .join(candidates, keys("l_orderkey"), keys("x_orderkey"))
+        PlanNode lines = scan(TpchTable.LINE_ITEM, "l_orderkey", "l_suppkey", "l_commitdate", "l_receiptdate");
+        PlanNode counted = distribution
+                .join(TpchJoin.Q21_ORDERS, lines, candidates, "l_orderkey", "x_orderkey")
                 .project(
                         column("x_orderkey"),
                         column("x_linenumber"),
@@ -345,8 +363,9 @@ final class TpchSubqueryQueries {
                         as(caseWhen(other, lit(1), lit(0)), "other"),
                         as(
                                 caseWhen(and(other, gt(col("l_receiptdate"), col("l_commitdate"))), lit(1), lit(0)),
-                                "late_other"))
-                .distributedAggregate(candidate, sum(col("other"), "others"), sum(col("late_other"), "late_others"))
+                                "late_other"));
+        return distribution
+                .aggregate(counted, candidate, sum(col("other"), "others"), sum(col("late_other"), "late_others"))
                 .filter(and(gt(col("others"), lit(0)), eq(col("late_others"), lit(0))))
                 .partialAggregate(keys("s_name"), waiting)
                 .gather()

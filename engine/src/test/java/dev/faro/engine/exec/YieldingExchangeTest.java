@@ -68,7 +68,18 @@ class YieldingExchangeTest {
 
     @ParameterizedTest
     @ValueSource(
-            strings = {"MEMQ/SR", "SESQ/SR", "MESQ/SR", "SEMQ/RD", "MEMQ/WR", "tcp", "hyper", "DAIS16", "zerosided"})
+            strings = {
+                "MEMQ/SR",
+                "SESQ/SR",
+                "MESQ/SR",
+                "SEMQ/RD",
+                "MEMQ/WR",
+                "tcp",
+                "hyper",
+                "classic",
+                "DAIS16",
+                "zerosided"
+            })
     void oneThreadPerNodeRunsEveryDriverOfAStreamingExchange(String transport) throws Exception {
         PlanNode plan = Plans.scan("wide", WIDE, "k", "v", "s")
                 .repartition("k")

@@ -92,10 +92,31 @@ class TpchQueryTest {
         }
     }
 
-    @Test
-    void firstKeyPlacementGivesTheSameAnswers() throws Exception {
+    /**
+     * Under first-key placement the plans join ORDERS with LINEITEM and PART with PARTSUPP where they lie and
+     * aggregate on those keys in one phase; the placement-agnostic plans must still be right on that data too.
+     */
+    @ParameterizedTest(name = "{0} nodes")
+    @ValueSource(ints = {2, 3})
+    void firstKeyPlacementGivesTheSameAnswers(int nodes) throws Exception {
         for (int query : TpchQueries.implemented()) {
-            assertMatches(0.01, 3, query, EndpointDesign.MEMQ_SR.name(), Placement.FIRST_KEY);
+            assertMatches(
+                    0.01,
+                    nodes,
+                    query,
+                    EndpointDesign.MEMQ_SR.name(),
+                    Placement.FIRST_KEY,
+                    Distribution.hybrid(Placement.FIRST_KEY, nodes));
+        }
+        assertMatches(0.01, 3, 21, EndpointDesign.MEMQ_SR.name(), Placement.FIRST_KEY, Distribution.DEFAULT);
+    }
+
+    /** So many parallel units that the broadcast rule repartitions both sides of every join it governs but Q18's. */
+    @Test
+    void repartitionedJoinsGiveTheSameAnswers() throws Exception {
+        Distribution manyUnits = new Distribution(Placement.RANDOM, 100_000);
+        for (int query : TpchQueries.implemented()) {
+            assertMatches(0.01, 2, query, EndpointDesign.MESQ_SR.name(), Placement.RANDOM, manyUnits);
         }
     }
 
@@ -132,7 +153,13 @@ class TpchQueryTest {
 
     private void assertMatches(double sf, int nodes, int query, String transport, Placement placement)
             throws Exception {
-        PlanNode plan = PlanJson.fromJson(PlanJson.toJson(TpchQueries.plan(query)));
+        assertMatches(sf, nodes, query, transport, placement, Distribution.DEFAULT);
+    }
+
+    private void assertMatches(
+            double sf, int nodes, int query, String transport, Placement placement, Distribution distribution)
+            throws Exception {
+        PlanNode plan = PlanJson.fromJson(PlanJson.toJson(TpchQueries.plan(query, distribution)));
         QueryResult result = cluster(sf, nodes, placement).run(plan, transport);
         List<List<Object>> expected = oracle(sf).query(DuckDbOracle.queryText(query));
         List<List<Object>> actual = normalize(result);

@@ -39,4 +39,15 @@ public interface ExchangeTransport {
      * @throws dev.faro.fabric.FaroException {@code NETWORK} or {@code TIMEOUT} when a node cannot be reached
      */
     ExchangeChannel open(String exchangeName, TransmissionGroups groups, int threads);
+
+    /**
+     * The parallel units per node of this transport's exchanges with {@code threads} threads per node (VLDB16 §3.1):
+     * 1 when any thread of a node may consume any of the node's buffers (a decoupled exchange, and every transport
+     * whose groups are nodes); {@code threads} for a classic exchange, whose every thread is a unit with its own
+     * partition. With u units per node a repartition hashes rows into nodes·u groups, group g going to node g / u
+     * and there to unit g mod u.
+     */
+    default int unitsPerNode(int threads) {
+        return 1;
+    }
 }

@@ -41,6 +41,12 @@ public final class ExchangeTransports {
                 "unknown exchange transport '" + text.strip() + "'; known: " + String.join(", ", names()));
     }
 
+    /** {@link TransportFactory#unitsPerNode} of the transport {@code name} (any form {@link #resolve} takes). */
+    public static int unitsPerNode(String name, int threads) {
+        String canonical = resolve(name);
+        return BY_NAME.get(canonical).unitsPerNode(canonical, threads);
+    }
+
     /**
      * The transport {@code name} (any form {@link #resolve} takes) for one query at {@code node}.
      *

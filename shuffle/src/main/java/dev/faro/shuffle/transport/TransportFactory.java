@@ -27,4 +27,12 @@ public interface TransportFactory {
      * @param name one of {@link #names()}
      */
     ExchangeTransport create(String name, TransportNode node);
+
+    /**
+     * {@link ExchangeTransport#unitsPerNode} of the transport {@code name}, known before any node creates it (a
+     * coordinator planning a query asks).
+     */
+    default int unitsPerNode(String name, int threads) {
+        return 1;
+    }
 }
