@@ -4,17 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** Each JMH benchmark's body, run a few times outside JMH: it works and moves what it claims to move. */
 class MicroBenchmarksTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4, 8})
-    void partitionAndCopyFillsAndSendsBuffers(int groups) {
+    @CsvSource({"1, native", "2, native", "4, native", "8, native", "2, mixed", "8, mixed"})
+    void partitionAndCopyFillsAndSendsBuffers(int groups, String segments) {
         PartitionCopyBenchmark benchmark = new PartitionCopyBenchmark();
         benchmark.groups = groups;
+        benchmark.segments = segments;
         benchmark.setUp();
         try {
             long sent = 0;
@@ -47,10 +48,27 @@ class MicroBenchmarksTest {
     void messageCycleDeliversAFullBuffer(EndpointDesign design) throws Exception {
         MessageCycleBenchmark benchmark = new MessageCycleBenchmark();
         benchmark.design = design;
+        benchmark.payload = "full";
         benchmark.setUp();
         try {
             for (int i = 0; i < 100; i++) {
                 assertThat(benchmark.cycle()).isGreaterThan(4000);
+            }
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(EndpointDesign.class)
+    void messageCycleDeliversAnEmptyBuffer(EndpointDesign design) throws Exception {
+        MessageCycleBenchmark benchmark = new MessageCycleBenchmark();
+        benchmark.design = design;
+        benchmark.payload = "empty";
+        benchmark.setUp();
+        try {
+            for (int i = 0; i < 100; i++) {
+                assertThat(benchmark.cycle()).isZero();
             }
         } finally {
             benchmark.tearDown();

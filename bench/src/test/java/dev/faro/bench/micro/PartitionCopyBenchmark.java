@@ -57,7 +57,7 @@ public class PartitionCopyBenchmark extends MicroBenchmark {
                 ShuffleTuples.TUPLE_BYTES,
                 1);
         writer = sink.writer(0);
-        if (segments.equals("mixed")) {
+        if ("mixed".equals(segments)) {
             SegmentClasses.mix(arena);
         }
     }
