@@ -37,6 +37,7 @@ class MicroBenchmarksTest {
         try {
             for (int i = 0; i < 100; i++) {
                 assertThat(benchmark.copyOut()).isEqualTo(ReceiveCopyBenchmark.VECTOR);
+                assertThat(benchmark.consumeInPlace()).isNotZero();
             }
         } finally {
             benchmark.tearDown();
