@@ -1,6 +1,7 @@
 package dev.faro.fabric;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * Plain native views of registered memory for per-tuple loops (the joins, SHUFFLE and RECEIVE). A provider may hand out its regions as
@@ -12,7 +13,40 @@ import java.lang.foreign.MemorySegment;
  */
 public final class PlainSegments {
 
+    /**
+     * The process's memory as one plain native segment, addressed by absolute address ({@code segment.address() +
+     * offset}): for per-tuple loops whose segments change from call to call, or whose JVM also sees mapped and heap
+     * segments, so that their loads and stores carry no call into the JDK's access checks. A constant of one exact
+     * class lets C2 fold the checks that, through a segment parameter of unknown class, stay calls in a worker JVM
+     * (JFR on {@code faro bench shuffle}: {@code checkBounds} and {@code isAlignedForElement} in 16 % of a SHUFFLE
+     * thread's samples, all from the partitioner's key loads, after SHUFFLE's stores had moved here).
+     *
+     * <p>Hazard: no bounds and no liveness check. The caller checks a whole run's bounds once against the segment it
+     * addresses ({@link #checkRange}), and must not use it on memory that can be closed or unmapped during the run
+     * (a closed segment would crash the JVM instead of throwing).
+     */
+    public static final MemorySegment WHOLE_MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
     private PlainSegments() {}
+
+    /**
+     * The absolute address of {@code segment}'s bytes {@code [offset, offset + bytes)} for {@link #WHOLE_MEMORY},
+     * after checking that they lie inside {@code segment} and that it is native and alive.
+     *
+     * @throws IndexOutOfBoundsException if the range is not inside the segment
+     * @throws IllegalArgumentException if the segment is not native
+     * @throws IllegalStateException if the segment's scope is closed
+     */
+    public static long checkRange(MemorySegment segment, long offset, long bytes) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("not a native segment: " + segment);
+        }
+        Objects.checkFromIndexSize(offset, bytes, segment.byteSize());
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("the segment's scope is closed: " + segment);
+        }
+        return segment.address() + offset;
+    }
 
     /** A plain native segment over {@code segment}'s bytes, in {@code segment}'s scope. */
     public static MemorySegment of(MemorySegment segment) {

@@ -15,7 +15,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * One full message cycle of a design over a real {@code shm} fabric, two nodes in one JVM: ACQUIRE and PUTDATA of a
  * full buffer (64 KiB for RC designs, 4 KiB for UD) at node 0 to node 1, then GETDATA and RELEASE at node 1, on one
  * thread (the paper's 16 buffers per peer and credit every 2 receives leave the sender credit for the next cycle).
- * Score: ns per message; the fabric's copy of the payload is part of it.
+ * Score: ns per message; the fabric's copy of the payload is part of it. {@code payload = empty} sends the same
+ * cycle with no payload (the header only): the design's per-message protocol cost (work requests, completions,
+ * credits, ring slots) without the copy, which the difference to {@code full} is.
  */
 public class MessageCycleBenchmark extends MicroBenchmark {
 
@@ -24,12 +26,17 @@ public class MessageCycleBenchmark extends MicroBenchmark {
     @Param({"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR"})
     public EndpointDesign design;
 
+    @Param({"full", "empty"})
+    public String payload;
+
+    private boolean empty;
     private ShmPair pair;
     private SendEndpoint sender;
     private ReceiveEndpoint receiver;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
+        empty = "empty".equals(payload);
         pair = new ShmPair(design);
         sender = pair.sender(0);
         receiver = pair.receiver(1);
@@ -44,7 +51,7 @@ public class MessageCycleBenchmark extends MicroBenchmark {
     @Benchmark
     public int cycle() {
         ShuffleBuffer buffer = sender.acquire();
-        buffer.payloadLength(buffer.payloadCapacity());
+        buffer.payloadLength(empty ? 0 : buffer.payloadCapacity());
         sender.putData(buffer, TO_NODE_1, StreamState.MORE_DATA);
         ShuffleBuffer received = receiver.getData();
         int bytes = received.payloadLength();

@@ -4,17 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** Each JMH benchmark's body, run a few times outside JMH: it works and moves what it claims to move. */
 class MicroBenchmarksTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4, 8})
-    void partitionAndCopyFillsAndSendsBuffers(int groups) {
+    @CsvSource({"1, native", "2, native", "4, native", "8, native", "2, mixed", "8, mixed"})
+    void partitionAndCopyFillsAndSendsBuffers(int groups, String segments) {
         PartitionCopyBenchmark benchmark = new PartitionCopyBenchmark();
         benchmark.groups = groups;
+        benchmark.segments = segments;
         benchmark.setUp();
         try {
             long sent = 0;
@@ -36,6 +37,7 @@ class MicroBenchmarksTest {
         try {
             for (int i = 0; i < 100; i++) {
                 assertThat(benchmark.copyOut()).isEqualTo(ReceiveCopyBenchmark.VECTOR);
+                assertThat(benchmark.consumeInPlace()).isNotZero();
             }
         } finally {
             benchmark.tearDown();
@@ -44,16 +46,22 @@ class MicroBenchmarksTest {
 
     @ParameterizedTest
     @EnumSource(EndpointDesign.class)
-    void messageCycleDeliversAFullBuffer(EndpointDesign design) throws Exception {
-        MessageCycleBenchmark benchmark = new MessageCycleBenchmark();
-        benchmark.design = design;
-        benchmark.setUp();
-        try {
-            for (int i = 0; i < 100; i++) {
-                assertThat(benchmark.cycle()).isGreaterThan(4000);
+    void messageCycleDeliversAFullOrAnEmptyBuffer(EndpointDesign design) throws Exception {
+        for (String payload : new String[] {"full", "empty"}) {
+            MessageCycleBenchmark benchmark = new MessageCycleBenchmark();
+            benchmark.design = design;
+            benchmark.payload = payload;
+            benchmark.setUp();
+            try {
+                for (int i = 0; i < 100; i++) {
+                    int bytes = benchmark.cycle();
+                    assertThat(payload.equals("full") ? bytes > 4000 : bytes == 0)
+                            .as("%s payload: %d bytes", payload, bytes)
+                            .isTrue();
+                }
+            } finally {
+                benchmark.tearDown();
             }
-        } finally {
-            benchmark.tearDown();
         }
     }
 }

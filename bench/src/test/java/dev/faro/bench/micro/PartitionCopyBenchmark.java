@@ -21,6 +21,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@value #VECTOR} 16-byte tuples of the E4 table (ShuffleTuples) hashed into {@code groups} repartition groups and
  * copied into 64 KiB registered-size buffers of an endpoint that recycles them at once; {@code groups = 1} is
  * broadcast's single group (no partitioning: the vector is copied as it is). Score: ns per tuple.
+ *
+ * <p>{@code segments = mixed} first reads and writes a mapped and a heap segment through the same JDK access code, as
+ * a worker JVM does (its registered buffers are mapped files): a JVM that saw one segment class only (JMH's fork,
+ * {@code native}) folds access checks that stay calls in a worker (JFR: {@code checkBounds} in a sixth of a SHUFFLE
+ * thread's samples where this benchmark showed none).
  */
 public class PartitionCopyBenchmark extends MicroBenchmark {
 
@@ -29,6 +34,9 @@ public class PartitionCopyBenchmark extends MicroBenchmark {
 
     @Param({"1", "2", "4", "8"})
     public int groups;
+
+    @Param({"native", "mixed"})
+    public String segments;
 
     private Arena arena;
     private MemorySegment table;
@@ -49,6 +57,9 @@ public class PartitionCopyBenchmark extends MicroBenchmark {
                 ShuffleTuples.TUPLE_BYTES,
                 1);
         writer = sink.writer(0);
+        if ("mixed".equals(segments)) {
+            SegmentClasses.mix(arena);
+        }
     }
 
     @TearDown(Level.Trial)

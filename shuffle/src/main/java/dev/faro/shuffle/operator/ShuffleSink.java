@@ -1,5 +1,6 @@
 package dev.faro.shuffle.operator;
 
+import dev.faro.fabric.PlainSegments;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.StreamState;
@@ -32,14 +33,14 @@ public final class ShuffleSink {
     private static final int PAIR_BYTES = 2 * Long.BYTES;
 
     /**
-     * The process's memory as one plain native segment, addressed by absolute address: the scatter path's one
-     * destination segment, so that its per-tuple stores carry no segment bounds or liveness check (which do not hoist
-     * when the segment changes from tuple to tuple) and no segment-class type check (a worker's registered buffers are
-     * mapped segments, and a JVM that sees several segment classes stops inlining the JDK's access checks: JFR put
-     * {@code isAlignedForElement} and {@code checkBounds} in a third of a SHUFFLE thread's samples). What keeps every
-     * store inside an open buffer is {@link Writer#addPairs}'s room check, done once per run of tuples.
+     * The scatter path's one destination segment ({@link PlainSegments#WHOLE_MEMORY}, addressed by absolute address):
+     * its per-tuple stores carry no segment bounds or liveness check (which do not hoist when the segment changes from
+     * tuple to tuple) and no segment-class type check (a worker's registered buffers are mapped segments, and a JVM
+     * that sees several segment classes stops inlining the JDK's access checks: JFR put {@code isAlignedForElement} and
+     * {@code checkBounds} in a third of a SHUFFLE thread's samples). What keeps every store inside an open buffer is
+     * {@link Writer#addPairs}'s room check, done once per run of tuples.
      */
-    private static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MemorySegment MEMORY = PlainSegments.WHOLE_MEMORY;
 
     private final NodeEndpoints endpoints;
     private final TransmissionGroups groups;
@@ -80,8 +81,8 @@ public final class ShuffleSink {
     /**
      * One thread's output buffers. The open buffer of each group is cached with its payload segment and fill level
      * in arrays; the fill level reaches the buffer when it goes out. Three paths: one group (broadcast) copies the
-     * vector as it is; 16-byte tuples are scattered straight into the groups' buffers ({@link #addPairs}); anything
-     * else goes one tuple at a time.
+     * vector as it is; 16-byte tuples of a native vector are scattered straight into the groups' buffers ({@link
+     * #addPairs}); anything else goes one tuple at a time.
      * Data path: allocation-free after construction (the group array grows only for a larger vector than any
      * before).
      */
@@ -128,9 +129,10 @@ public final class ShuffleSink {
                 groupOf = new int[count];
             }
             partitioner.groups(tuples, offset, tupleBytes, count, groupOf);
-            if (tupleBytes == PAIR_BYTES) {
+            if (tupleBytes == PAIR_BYTES && tuples.isNative()) {
+                long source = PlainSegments.checkRange(tuples, offset, (long) count * PAIR_BYTES);
                 for (int done = 0; done < count; ) {
-                    done += addPairs(tuples, offset + (long) done * PAIR_BYTES, done, count - done);
+                    done += addPairs(source + (long) done * PAIR_BYTES, done, count - done);
                 }
             } else {
                 addEach(tuples, offset, count);
@@ -138,14 +140,15 @@ public final class ShuffleSink {
         }
 
         /**
-         * The two-word path: scatters a run of the tuples (those from {@code first} in the vector, at {@code offset})
-         * straight into their groups' open buffers, then sends the buffers that filled. The run is as long as the
+         * The two-word path: scatters a run of the tuples (those from {@code first} in a native vector, the run's
+         * first at absolute address {@code source}, the vector's range checked by the caller) straight into their
+         * groups' open buffers, then sends the buffers that filled. The run is as long as the
          * group with the least room can take, so no tuple of it needs a room check: the loop is a load of the
          * group's write address, two loads and two stores, with no dependency but the address through {@link
          * #positions} (measured: about 1.3 ns a tuple fewer than staging the run in a heap array and copying it
          * over). Returns the tuples done.
          */
-        private int addPairs(MemorySegment tuples, long offset, int first, int remaining) {
+        private int addPairs(long source, int first, int remaining) {
             long[] positions = this.positions;
             int run = remaining;
             for (int group = 0; group < positions.length; group++) {
@@ -159,11 +162,11 @@ public final class ShuffleSink {
             int[] groupOf = this.groupOf;
             for (int i = 0; i < run; i++) {
                 int group = groupOf[first + i];
-                long tuple = offset + (long) i * PAIR_BYTES;
+                long tuple = source + (long) i * PAIR_BYTES;
                 long address = positions[group];
                 positions[group] = address + PAIR_BYTES;
-                MEMORY.set(WORD, address, tuples.get(WORD, tuple));
-                MEMORY.set(WORD, address + Long.BYTES, tuples.get(WORD, tuple + Long.BYTES));
+                MEMORY.set(WORD, address, MEMORY.get(WORD, tuple));
+                MEMORY.set(WORD, address + Long.BYTES, MEMORY.get(WORD, tuple + Long.BYTES));
             }
             for (int group = 0; group < positions.length; group++) {
                 int length = (int) (positions[group] - payloads[group].address());
