@@ -93,6 +93,21 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
                     + " none (default: all).")
     private List<String> experiments;
 
+    @Option(
+            names = "--pin",
+            description = "Fig. 6 with the network and the processing units on separate CPUs: the switch, the simulated"
+                    + " NICs and the fabric's progress threads on the first allowed CPU; producers, consumers and the"
+                    + " baseline's driver threads on the last (the paper's switch and NICs are separate hardware).")
+    private boolean pin;
+
+    @Option(
+            names = "--endpoint-work",
+            paramLabel = "ROUNDS",
+            description = "Make producers and consumers compute-bound: between items each does units of ROUNDS hash"
+                    + " rounds and never parks; the table adds the units done per second (their useful work)"
+                    + " (default: 0, they only push and pop).")
+    private int endpointWork;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = ZeroSidedBenchConfig.DEFAULT.outputDirectory();
 
@@ -114,7 +129,8 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
                             experiments == null || experiments.equals(List.of("all"))
                                     ? ZeroSidedBenchConfig.DEFAULT.experiments()
                                     : experiments.equals(List.of("none")) ? List.of() : experiments)
-                    .withOutputDirectory(outputDirectory);
+                    .withOutputDirectory(outputDirectory)
+                    .withPlacement(pin, endpointWork);
         });
         return run.run(out -> {
             ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, run.progress()).run();
