@@ -136,6 +136,11 @@ final class ZeroSidedReport {
             Path file = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".csv");
             CsvWriter.write(file, experiment.csvHeader(), experiment.csvRows());
             experimentFiles.add(file);
+            if (experiment.name().equals(NmShuffle.NAME)) {
+                Path png = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".png");
+                NmShuffle.plot(experiment, png);
+                experimentFiles.add(png);
+            }
         }
 
         Path directory = config.outputDirectory();

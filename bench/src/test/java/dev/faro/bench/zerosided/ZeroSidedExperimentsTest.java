@@ -3,6 +3,7 @@ package dev.faro.bench.zerosided;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.zerosided.link.LinkKind;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,5 +39,32 @@ class ZeroSidedExperimentsTest {
         assertThat(latency.text()).contains("doorbell", "poll every 10 us");
         assertThat(replication.csvRows())
                 .allSatisfy(row -> assertThat(row.get(3)).isEqualTo("yes"));
+    }
+
+    @Test
+    void everyShuffleDeliversEveryTupleExactlyOnceAndEndsEveryProducer() throws Exception {
+        List<TupleShuffle> shuffles = List.of(
+                new ZeroSidedTupleShuffle(LinkKind.SHM, 4),
+                new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, 4),
+                new SocketTupleShuffle(SocketTupleShuffle.Mode.PHASED, 4));
+        for (TupleShuffle shuffle : shuffles) {
+            for (int tupleBytes : List.of(16, 1024)) {
+                // measure() throws unless every tuple arrived exactly once (count and payload sum)
+                TupleShuffle.Result result = NmShuffle.measure(shuffle, 4, 4, tupleBytes, 20_000);
+                assertThat(java.util.Arrays.stream(result.producerDoneNanos()).boxed())
+                        .as("%s, %d B: every producer's end reached its consumers", shuffle.name(), tupleBytes)
+                        .hasSize(4)
+                        .allSatisfy(done -> assertThat(done).isPositive());
+                assertThat(result.finishSpread()).isBetween(0.0, 1.0);
+            }
+        }
+    }
+
+    @Test
+    void nmShuffleSweepsEveryTupleSizeForEverySeries() throws Exception {
+        ExperimentResult shuffle = NmShuffle.run(LinkKind.SHM, 0.01, 1);
+        System.out.print(shuffle.text());
+        assertThat(shuffle.text()).contains("V5 N:M shuffle", "zero-sided / TCP", "paper: Fig. 9");
+        assertThat(shuffle.csvRows()).hasSize(NmShuffle.TUPLE_BYTES.size() * 3);
     }
 }
