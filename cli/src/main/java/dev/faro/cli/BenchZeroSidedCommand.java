@@ -90,7 +90,8 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             description = "Experiments after Fig. 6, each run on the switch node in one process: batching (V2, Fig. 7),"
                     + " latency (V3, polling vs doorbell, Fig. 10), q1 (V6, TPC-H Q1 load balancing, Fig. 16),"
                     + " elasticity (V7, Fig. 13), replication (V8/V9, Figs. 12, 14), qos (V10, Fig. 11), shuffle"
-                    + " (V5, N:M shuffle against TCP and MPI-like baselines, Fig. 9); all or none (default: all).")
+                    + " (V5, N:M shuffle against TCP and MPI-like baselines, Fig. 9), join (V11, distributed join on 1"
+                    + " and 2 simulated nodes, Fig. 15); all or none (default: all).")
     private List<String> experiments;
 
     @Option(

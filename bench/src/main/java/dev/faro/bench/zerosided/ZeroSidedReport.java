@@ -136,9 +136,12 @@ final class ZeroSidedReport {
             Path file = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".csv");
             CsvWriter.write(file, experiment.csvHeader(), experiment.csvRows());
             experimentFiles.add(file);
+            Path png = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".png");
             if (experiment.name().equals(NmShuffle.NAME)) {
-                Path png = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".png");
                 NmShuffle.plot(experiment, png);
+                experimentFiles.add(png);
+            } else if (experiment.name().equals(DistributedJoin.NAME)) {
+                DistributedJoin.plot(experiment, png);
                 experimentFiles.add(png);
             }
         }

@@ -67,4 +67,36 @@ class ZeroSidedExperimentsTest {
         assertThat(shuffle.text()).contains("V5 N:M shuffle", "zero-sided / TCP", "paper: Fig. 9");
         assertThat(shuffle.csvRows()).hasSize(NmShuffle.TUPLE_BYTES.size() * 3);
     }
+
+    @Test
+    void theDistributedJoinEqualsASingleNodeHashJoinOverEveryShuffle() throws Exception {
+        DistributedJoin.Relations relations = new DistributedJoin.Relations(1 << 12, 1 << 15);
+        for (int nodes : DistributedJoin.NODES) {
+            int consumers = nodes * DistributedJoin.THREADS_PER_NODE;
+            for (TupleShuffle shuffle : List.of(
+                    new ZeroSidedTupleShuffle(LinkKind.SHM, consumers),
+                    new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, consumers))) {
+                // measure() throws unless matches and checksum equal the single-node join's
+                long[] nanos = DistributedJoin.measure(shuffle, nodes, relations);
+                assertThat(nanos).hasSize(2);
+            }
+        }
+        long[] reference = DistributedJoin.singleNode(relations, 2);
+        assertThat(reference[0]).as("every S tuple has one partner").isEqualTo(1 << 15);
+        assertThat(DistributedJoin.singleNode(relations, 4)[0]).isEqualTo(1 << 15);
+    }
+
+    @Test
+    void aJoinSinkFindsEveryPartnerAndNoOther() {
+        DistributedJoin.JoinSink sink = new DistributedJoin.JoinSink(100);
+        for (long key = 0; key < 100; key++) {
+            sink.accept(key, key * 10);
+        }
+        sink.probing = true;
+        sink.accept(7, 1);
+        sink.accept(7, 2);
+        sink.accept(1000, 3);
+        assertThat(sink.matches).isEqualTo(2);
+        assertThat(sink.checksum).isEqualTo((70 ^ 1) + (70 ^ 2));
+    }
 }
