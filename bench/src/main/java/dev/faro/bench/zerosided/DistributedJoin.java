@@ -29,6 +29,8 @@ final class DistributedJoin {
     static final List<Integer> NODES = List.of(1, 2);
     static final int TUPLE_BYTES = 16;
 
+    private static final Relations WARMUP = new Relations(1 << 14, 1 << 16);
+
     private static final String PAPER = "Fig. 15 (16 B tuples, up to 4 nodes × 4 + 4 threads): near-linear speedup"
             + " with nodes, on par with the CPU-driven baseline, which needs 4-8 extra driver cores (no numbers in the"
             + " text)";
@@ -185,6 +187,9 @@ final class DistributedJoin {
             List<TupleShuffle> shuffles = List.of(
                     new ZeroSidedTupleShuffle(link, consumers),
                     new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, consumers));
+            for (TupleShuffle shuffle : shuffles) {
+                measure(shuffle, nodes, WARMUP); // untimed: JIT compilation and first connections
+            }
             for (int run = 0; run < runs; run++) {
                 for (TupleShuffle shuffle : shuffles) {
                     String name = label(shuffle);
@@ -256,21 +261,7 @@ final class DistributedJoin {
 
     /** Writes {@code result}'s plot: each series' median tuples/s against the node count (from its CSV rows). */
     static void plot(ExperimentResult result, Path file) {
-        Map<String, Map<Integer, List<Double>>> rates = new LinkedHashMap<>();
-        for (List<String> row : result.csvRows()) {
-            rates.computeIfAbsent(row.get(0), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(Integer.parseInt(row.get(1)), k -> new ArrayList<>())
-                    .add(Double.parseDouble(row.get(5)));
-        }
-        List<PlotWriter.Line> lines = new ArrayList<>();
-        for (String series : rates.keySet()) {
-            List<Integer> nodes = List.copyOf(rates.get(series).keySet());
-            lines.add(new PlotWriter.Line(
-                    series,
-                    nodes.stream().map(Integer::doubleValue).toList(),
-                    nodes.stream().map(n -> median(rates, series, n) / 1e6).toList(),
-                    !series.equals(ZeroSidedTupleShuffle.NAME)));
-        }
+        List<PlotWriter.Line> lines = result.medianLines(1, 5, (nodes, rate) -> rate / 1e6);
         PlotWriter.writeLines(
                 file,
                 "V11 distributed join, 16 B tuples (SIGMOD24 Fig. 15: near-linear in nodes, on par with the"

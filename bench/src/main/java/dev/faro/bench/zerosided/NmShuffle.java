@@ -28,6 +28,8 @@ final class NmShuffle {
     static final int THREADS_PER_NODE = 2;
     static final List<Integer> TUPLE_BYTES = List.of(16, 64, 256, 1024);
 
+    private static final long WARMUP_TUPLES = 1 << 16;
+
     private static final String PAPER = "Fig. 9 (4 nodes × 4 threads): zero-sided consistently above Spark-UCX, DFI"
             + " and MPI at every tuple size, because threads post no verbs and the switch batches (no numbers in the"
             + " text)";
@@ -72,6 +74,10 @@ final class NmShuffle {
         Map<String, Map<Integer, List<Double>>> rates = new LinkedHashMap<>();
         Map<String, Map<Integer, List<Double>>> spreads = new LinkedHashMap<>();
         List<List<String>> csv = new ArrayList<>();
+        for (TupleShuffle shuffle : shuffles) {
+            // untimed: the first sweep point would otherwise pay every series' JIT compilation
+            measure(shuffle, producers, consumers, TUPLE_BYTES.getFirst(), WARMUP_TUPLES);
+        }
         for (int tupleBytes : TUPLE_BYTES) {
             long tuples = bytesPerProducer / tupleBytes;
             for (int run = 0; run < runs; run++) {
@@ -144,21 +150,7 @@ final class NmShuffle {
 
     /** Writes {@code result}'s plot: each series' median GB/s against the tuple size (from its CSV rows). */
     static void plot(ExperimentResult result, Path file) {
-        Map<String, Map<Integer, List<Double>>> rates = new LinkedHashMap<>();
-        for (List<String> row : result.csvRows()) {
-            rates.computeIfAbsent(row.get(0), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(Integer.parseInt(row.get(1)), k -> new ArrayList<>())
-                    .add(Double.parseDouble(row.get(4)));
-        }
-        List<PlotWriter.Line> lines = new ArrayList<>();
-        for (String series : rates.keySet()) {
-            List<Integer> sizes = List.copyOf(rates.get(series).keySet());
-            lines.add(new PlotWriter.Line(
-                    series,
-                    sizes.stream().map(Integer::doubleValue).toList(),
-                    sizes.stream().map(t -> median(rates, series, t) * t / 1e9).toList(),
-                    !series.equals(ZeroSidedTupleShuffle.NAME)));
-        }
+        List<PlotWriter.Line> lines = result.medianLines(1, 4, (tupleBytes, rate) -> rate * tupleBytes / 1e9);
         PlotWriter.writeLines(
                 file,
                 "V5 N:M shuffle, 2 x 2 producers -> 2 x 2 consumers (SIGMOD24 Fig. 9: zero-sided above every"
