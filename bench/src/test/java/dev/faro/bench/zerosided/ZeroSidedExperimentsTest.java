@@ -36,7 +36,8 @@ class ZeroSidedExperimentsTest {
                     .allSatisfy(row -> assertThat(row).hasSameSizeAs(result.csvHeader()));
         }
         assertThat(batching.csvRows()).hasSize(BatchingSweep.ITEM_BYTES.size() * BatchingSweep.BATCH_ITEMS.size());
-        assertThat(latency.text()).contains("doorbell", "poll every 10 us");
+        assertThat(latency.text()).contains("doorbell", "poll every 10 us", "doorbell, no parks");
+        assertThat(latency.csvRows()).hasSize(PollingLatency.MODES_MICROS.size());
         assertThat(replication.csvRows())
                 .allSatisfy(row -> assertThat(row.get(3)).isEqualTo("yes"));
     }
