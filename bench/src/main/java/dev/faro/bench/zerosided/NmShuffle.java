@@ -69,8 +69,9 @@ final class NmShuffle {
                 new ZeroSidedTupleShuffle(link, consumers),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, consumers),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.PHASED, consumers));
-        // bytes per producer and run: 2 MiB per second of --seconds, at least 1 MiB
-        long bytesPerProducer = (long) Math.max(1 << 20, seconds * (2 << 20));
+        // bytes per producer and run: 8 MiB per second of --seconds, at least 1 MiB (shorter runs were scheduling
+        // noise)
+        long bytesPerProducer = (long) Math.max(1 << 20, seconds * (8 << 20));
         Map<String, Map<Integer, List<Double>>> rates = new LinkedHashMap<>();
         Map<String, Map<Integer, List<Double>>> spreads = new LinkedHashMap<>();
         List<List<String>> csv = new ArrayList<>();
