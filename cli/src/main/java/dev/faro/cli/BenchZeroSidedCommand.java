@@ -89,9 +89,25 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
             split = ",",
             description = "Experiments after Fig. 6, each run on the switch node in one process: batching (V2, Fig. 7),"
                     + " latency (V3, polling vs doorbell, Fig. 10), q1 (V6, TPC-H Q1 load balancing, Fig. 16),"
-                    + " elasticity (V7, Fig. 13), replication (V8/V9, Figs. 12, 14), qos (V10, Fig. 11); all or"
-                    + " none (default: all).")
+                    + " elasticity (V7, Fig. 13), replication (V8/V9, Figs. 12, 14), qos (V10, Fig. 11), shuffle"
+                    + " (V5, N:M shuffle against TCP and MPI-like baselines, Fig. 9), join (V11, distributed join on 1"
+                    + " and 2 simulated nodes, Fig. 15); all or none (default: all).")
     private List<String> experiments;
+
+    @Option(
+            names = "--pin",
+            description = "Fig. 6 with the network and the processing units on separate CPUs: the switch, the simulated"
+                    + " NICs and the fabric's progress threads on the first allowed CPU; producers, consumers and the"
+                    + " baseline's driver threads on the last (the paper's switch and NICs are separate hardware).")
+    private boolean pin;
+
+    @Option(
+            names = "--endpoint-work",
+            paramLabel = "ROUNDS",
+            description = "Make producers and consumers compute-bound: between items each does units of ROUNDS hash"
+                    + " rounds and never parks; the table adds the units done per second (their useful work)"
+                    + " (default: 0, they only push and pop).")
+    private int endpointWork;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path outputDirectory = ZeroSidedBenchConfig.DEFAULT.outputDirectory();
@@ -114,7 +130,8 @@ final class BenchZeroSidedCommand implements Callable<Integer> {
                             experiments == null || experiments.equals(List.of("all"))
                                     ? ZeroSidedBenchConfig.DEFAULT.experiments()
                                     : experiments.equals(List.of("none")) ? List.of() : experiments)
-                    .withOutputDirectory(outputDirectory);
+                    .withOutputDirectory(outputDirectory)
+                    .withPlacement(pin, endpointWork);
         });
         return run.run(out -> {
             ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, run.progress()).run();

@@ -34,6 +34,7 @@ class BenchZeroSidedCommandTest {
                 "--runs      | 0     | runs must be within [1, 100]",
                 "--link      | tcp   | link must be shm or udp: tcp",
                 "--experiments | v99 | unknown experiment v99: known are batching, latency, q1",
+                "--endpoint-work | -1 | endpoint work must be within [0, 1000000]",
             })
     void badValuesAreOneLineUsageErrors(String option, String value, String message) {
         assertThat(run("bench", "zerosided", option, value)).isEqualTo(CommandLine.ExitCode.USAGE);
@@ -57,6 +58,10 @@ class BenchZeroSidedCommandTest {
                         "--quick",
                         "--link",
                         "--experiments",
+                        "--pin",
+                        "--endpoint-work",
+                        "Fig. 9",
+                        "Fig. 15",
                         "Fig. 16");
     }
 }

@@ -43,6 +43,8 @@ final class CpuDrivenNode {
         }
         boolean producer = node == ZeroSidedPointHandler.PRODUCER_NODE;
         Fabric fabric = context.fabric();
+        CorePlacement placement = CorePlacement.of(point.pin());
+        placement.pinNetworkThreads(0); // the verbs fabric's progress thread (net), the NIC of the baseline
         long length = ZeroSidedBufferDescriptor.lengthBytes(point.capacity(), point.itemBytes());
         List<AutoCloseable> resources = new ArrayList<>();
         try {
@@ -109,7 +111,10 @@ final class CpuDrivenNode {
                         .toArray();
                 CpuDriver driver = new CpuDriver(flows, regions, consumers, scratch, pairs[d], queues[d], point);
                 driverLoops.add(driver);
-                driverThreads.add(Thread.ofPlatform().name("cpu-driver").start(driver));
+                driverThreads.add(Thread.ofPlatform().name("cpu-driver").start(() -> {
+                    placement.pinEndpointThread();
+                    driver.run();
+                }));
             }
             try {
                 UnitNode.runEndpoints(context, point, true, buffers, reply);

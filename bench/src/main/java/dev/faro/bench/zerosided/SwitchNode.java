@@ -42,6 +42,7 @@ final class SwitchNode {
             AgentRunner runner =
                     new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), link::awaitDatagram);
             try {
+                reply.put("networkThreadsPinned", CorePlacement.of(point.pin()).pinNetworkThreads(1));
                 context.exchange().allGather("done", new byte[0]);
             } finally {
                 runner.close();

@@ -96,12 +96,26 @@ final class SwitchRig implements AutoCloseable {
 
     /** Starts the switch's thread and the NICs' thread; expose every buffer before. */
     void start() {
-        switchRunner = new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), switchLink::awaitDatagram);
+        start(false);
+    }
+
+    /**
+     * As {@link #start()}; with {@code yielding} the switch's and the NICs' threads, idle, spin and yield but never
+     * park. Parked, each sleeps 20 µs (the switch, on its shared-memory link) or 50 µs (the NICs) plus the kernel's
+     * timer slack (50 µs) per idle spell, and nothing wakes it early; V3 measures what that adds to the four idle
+     * spells of the switch on a doorbell's path (doorbell, READ response, data ACK, head ACK).
+     */
+    void start(boolean yielding) {
+        switchRunner = yielding
+                ? new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), timeoutNs -> Thread.yield())
+                : new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), switchLink::awaitDatagram);
         List<IntSupplier> agents = new ArrayList<>();
         for (SimulatedRcNic nic : nics) {
             agents.add(nic::doWork);
         }
-        nicRunner = new AgentRunner("zerosided-nics", agents);
+        nicRunner = yielding
+                ? new AgentRunner("zerosided-nics", agents, timeoutNs -> Thread.yield())
+                : new AgentRunner("zerosided-nics", agents);
     }
 
     /** The first failure of the switch or a NIC, or null. */

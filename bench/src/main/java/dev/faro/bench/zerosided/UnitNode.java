@@ -64,6 +64,9 @@ final class UnitNode {
                 }
                 AgentRunner nicRunner = new AgentRunner("zerosided-nic", List.of(nic::doWork), link::awaitDatagram);
                 try {
+                    reply.put(
+                            "networkThreadsPinned",
+                            CorePlacement.of(point.pin()).pinNetworkThreads(1));
                     runEndpoints(context, point, producer, buffers, reply);
                 } finally {
                     nicRunner.close();
@@ -85,18 +88,18 @@ final class UnitNode {
             List<ZeroSidedBuffer> buffers,
             ObjectNode reply)
             throws Exception {
-        EndpointThreads threads = new EndpointThreads();
+        EndpointThreads threads = new EndpointThreads(CorePlacement.of(point.pin()), point.endpointWork());
+        long start = System.nanoTime();
+        long windowStart = start + (long) (point.warmupSeconds() * 1e9);
+        long windowEnd = windowStart + (long) (point.seconds() * 1e9);
         if (producer) {
-            threads.startProducers(buffers);
+            threads.startProducers(buffers, windowStart, windowEnd);
             try {
                 context.exchange().allGather("done", new byte[0]);
             } finally {
                 threads.stop();
             }
         } else {
-            long start = System.nanoTime();
-            long windowStart = start + (long) (point.warmupSeconds() * 1e9);
-            long windowEnd = windowStart + (long) (point.seconds() * 1e9);
             threads.startConsumers(buffers, windowStart, windowEnd);
             try {
                 threads.stop();
@@ -107,5 +110,7 @@ final class UnitNode {
             reply.put("bytesPerSecond", threads.counted() * (double) point.itemBytes() / point.seconds());
         }
         reply.put("communicationNanos", threads.communicationNanos());
+        reply.put("workUnits", threads.units());
+        reply.put("checksum", threads.checksum());
     }
 }

@@ -22,6 +22,11 @@ import java.util.Objects;
  *     default; {@code udp}: UDP on 127.0.0.1)
  * @param experiments the experiments beyond Fig. 6 to run after it (names of {@link ZeroSidedExperiments#ALL})
  * @param outputDirectory where CSV, JSON and PNG go
+ * @param pin whether Fig. 6 pins "the network" (switch, NICs, fabric progress threads) to one CPU and the processing
+ *     units' threads (and the baseline's drivers) to another ({@link CorePlacement})
+ * @param endpointWork 0: endpoint threads only push and pop, parking when they cannot; else they are compute-bound:
+ *     between items each does units of this many hash iterations and never parks, so communication competes with
+ *     useful work for their CPU (the units done are the useful work reported)
  */
 public record ZeroSidedBenchConfig(
         List<Integer> flows,
@@ -35,7 +40,9 @@ public record ZeroSidedBenchConfig(
         String provider,
         String link,
         List<String> experiments,
-        Path outputDirectory) {
+        Path outputDirectory,
+        boolean pin,
+        int endpointWork) {
 
     /** Flows 1, 2, 4; drivers 1, 2; 4 KiB items; 256 slots; 256 KiB batches; 0.5 s + 2 s; 3 runs; shm; shm link. */
     public static final ZeroSidedBenchConfig DEFAULT = new ZeroSidedBenchConfig(
@@ -50,7 +57,9 @@ public record ZeroSidedBenchConfig(
             "shm",
             "shm",
             ZeroSidedExperiments.ALL,
-            Path.of("results"));
+            Path.of("results"),
+            false,
+            0);
 
     /** A smoke test: flows 1 and 2, one short run per point. */
     public static final ZeroSidedBenchConfig QUICK = new ZeroSidedBenchConfig(
@@ -65,7 +74,9 @@ public record ZeroSidedBenchConfig(
             "shm",
             "shm",
             ZeroSidedExperiments.ALL,
-            Path.of("results"));
+            Path.of("results"),
+            false,
+            0);
 
     public ZeroSidedBenchConfig {
         flows = List.copyOf(flows);
@@ -91,6 +102,7 @@ public record ZeroSidedBenchConfig(
         check(maxBatchBytes >= itemBytes && maxBatchBytes <= 4 << 20, "batch must be within [item size, 4M]");
         check(warmupSeconds >= 0 && seconds > 0 && seconds <= 600, "seconds must be within (0, 600]");
         check(runs >= 1 && runs <= 100, "runs must be within [1, 100]");
+        check(endpointWork >= 0 && endpointWork <= 1_000_000, "endpoint work must be within [0, 1000000]");
     }
 
     private static void check(boolean condition, String message) {
@@ -117,7 +129,9 @@ public record ZeroSidedBenchConfig(
                 provider,
                 link,
                 experiments,
-                outputDirectory);
+                outputDirectory,
+                pin,
+                endpointWork);
     }
 
     public ZeroSidedBenchConfig withProvider(String value) {
@@ -133,7 +147,9 @@ public record ZeroSidedBenchConfig(
                 value,
                 link,
                 experiments,
-                outputDirectory);
+                outputDirectory,
+                pin,
+                endpointWork);
     }
 
     public ZeroSidedBenchConfig withOutputDirectory(Path value) {
@@ -149,7 +165,9 @@ public record ZeroSidedBenchConfig(
                 provider,
                 link,
                 experiments,
-                value);
+                value,
+                pin,
+                endpointWork);
     }
 
     public ZeroSidedBenchConfig withExperiments(List<String> value) {
@@ -165,7 +183,9 @@ public record ZeroSidedBenchConfig(
                 provider,
                 link,
                 value,
-                outputDirectory);
+                outputDirectory,
+                pin,
+                endpointWork);
     }
 
     public ZeroSidedBenchConfig withLink(String value) {
@@ -181,6 +201,27 @@ public record ZeroSidedBenchConfig(
                 provider,
                 value,
                 experiments,
-                outputDirectory);
+                outputDirectory,
+                pin,
+                endpointWork);
+    }
+
+    /** Fig. 6 with the network and the processing units on separate CPUs, and compute-bound endpoints. */
+    public ZeroSidedBenchConfig withPlacement(boolean newPin, int newEndpointWork) {
+        return new ZeroSidedBenchConfig(
+                flows,
+                drivers,
+                itemBytes,
+                capacity,
+                maxBatchBytes,
+                warmupSeconds,
+                seconds,
+                runs,
+                provider,
+                link,
+                experiments,
+                outputDirectory,
+                newPin,
+                newEndpointWork);
     }
 }

@@ -76,6 +76,7 @@ public final class ZeroSidedBenchmark {
             }
             Map<String, Map<Integer, List<Double>>> throughput = new LinkedHashMap<>();
             Map<String, Map<Integer, List<Double>>> cpu = new LinkedHashMap<>();
+            Map<String, Map<Integer, List<Double>>> work = new LinkedHashMap<>();
             Map<Integer, List<Double>> communication = new LinkedHashMap<>();
             Map<Integer, List<Double>> retries = new LinkedHashMap<>();
             long highWater = 0;
@@ -103,6 +104,13 @@ public final class ZeroSidedBenchmark {
                                 flows,
                                 consumers.path("bytesPerSecond").asDouble());
                         add(
+                                work,
+                                point.series(),
+                                flows,
+                                (producers.path("workUnits").asDouble()
+                                                + consumers.path("workUnits").asDouble())
+                                        / point.seconds());
+                        add(
                                 cpu,
                                 point.series(),
                                 flows,
@@ -115,7 +123,8 @@ public final class ZeroSidedBenchmark {
                                                     .path("communicationNanos")
                                                     .asDouble());
                             JsonNode switchReply = replies.get(ZeroSidedPointHandler.SWITCH_NODE);
-                            progress.accept("  switch: " + switchReply);
+                            progress.accept("  switch: " + switchReply + " producers: " + producers + " consumers: "
+                                    + consumers);
                             retries.computeIfAbsent(flows, k -> new ArrayList<>())
                                     .add(switchReply.path("retries").asDouble());
                             highWater = Math.max(
@@ -142,6 +151,7 @@ public final class ZeroSidedBenchmark {
                     median(forwardingPackets),
                     throughput,
                     cpu,
+                    work,
                     communication,
                     retries,
                     highWater,
@@ -169,7 +179,9 @@ public final class ZeroSidedBenchmark {
                 config.warmupSeconds(),
                 config.seconds(),
                 config.link(),
-                config.runs());
+                config.runs(),
+                config.pin(),
+                config.endpointWork());
     }
 
     private List<JsonNode> round(ZeroSidedPoint point) {
@@ -217,6 +229,8 @@ public final class ZeroSidedBenchmark {
                 "zeroSidedTransport",
                 "simulated RC NICs and switch over "
                         + LinkKind.of(config.link()).description() + ", MTU 1024");
+        parameters.put("pin", config.pin());
+        parameters.put("endpointWork", config.endpointWork());
         parameters.put("experiments", config.experiments());
         parameters.put("paper", PAPER_FIG6);
         return parameters;

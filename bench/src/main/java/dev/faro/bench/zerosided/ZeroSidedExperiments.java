@@ -18,7 +18,9 @@ final class ZeroSidedExperiments {
             Q1LoadBalancing.NAME,
             Elasticity.NAME,
             ReplicationOrder.NAME,
-            QosShares.NAME);
+            QosShares.NAME,
+            NmShuffle.NAME,
+            DistributedJoin.NAME);
 
     /** TPC-H scale factor of the Q1 use case: 60,175 lineitem rows. */
     static final double Q1_SCALE_FACTOR = 0.01;
@@ -39,6 +41,8 @@ final class ZeroSidedExperiments {
             case Elasticity.NAME -> Elasticity.run(link, seconds / 2);
             case ReplicationOrder.NAME -> ReplicationOrder.run(link, seconds);
             case QosShares.NAME -> QosShares.run(link, Math.max(1.0, seconds));
+            case NmShuffle.NAME -> NmShuffle.run(link, seconds, runs);
+            case DistributedJoin.NAME -> DistributedJoin.run(link, seconds, runs);
             default -> throw new IllegalArgumentException("unknown experiment: " + point.mode());
         };
     }

@@ -20,6 +20,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param seconds the timed window
  * @param link the packet link between the switch and the NICs ({@code shm} or {@code udp})
  * @param runs the runs an experiment beyond Fig. 6 makes itself (a Fig. 6 point is one run)
+ * @param pin whether the network's and the processing units' threads run on separate CPUs ({@link CorePlacement})
+ * @param endpointWork hash iterations per unit of the endpoints' own work; 0: they only push and pop
  */
 record ZeroSidedPoint(
         String mode,
@@ -31,7 +33,9 @@ record ZeroSidedPoint(
         double warmupSeconds,
         double seconds,
         String link,
-        int runs) {
+        int runs,
+        boolean pin,
+        int endpointWork) {
 
     static final String ZERO_SIDED = "zero-sided";
     static final String CPU_DRIVEN = "cpu-driven";
@@ -49,7 +53,9 @@ record ZeroSidedPoint(
                 .put("warmupSeconds", warmupSeconds)
                 .put("seconds", seconds)
                 .put("link", link)
-                .put("runs", runs);
+                .put("runs", runs)
+                .put("pin", pin)
+                .put("endpointWork", endpointWork);
     }
 
     static ZeroSidedPoint fromJson(JsonNode json) {
@@ -63,7 +69,9 @@ record ZeroSidedPoint(
                 json.path("warmupSeconds").asDouble(),
                 json.path("seconds").asDouble(),
                 json.path("link").asText("shm"),
-                json.path("runs").asInt(1));
+                json.path("runs").asInt(1),
+                json.path("pin").asBoolean(false),
+                json.path("endpointWork").asInt(0));
     }
 
     /** The label of this point's series: {@code zero-sided}, {@code cpu-driven (1 driver)}, ... */

@@ -29,6 +29,8 @@ public final class ZeroSidedPointHandler implements TaskHandler {
     static final int PRODUCER_NODE = 1;
     static final int CONSUMER_NODE = 2;
 
+    static final long PINNED_RETRY_TIMEOUT_NS = 1_000_000_000L;
+
     /** The nodes a point needs. */
     static final int NODES = 3;
 
@@ -73,8 +75,14 @@ public final class ZeroSidedPointHandler implements TaskHandler {
         return TaskReply.of(reply);
     }
 
+    /**
+     * The switch of a point. Pinned, the network's threads share one CPU with whatever else the host runs; an ACK
+     * then often comes later than the default 50 ms, and every timeout re-READs a whole batch, so a pinned point
+     * waits up to a second (the upper end of RC NICs' ACK timeouts) before it reissues.
+     */
     static SwitchConfig switchConfig(ZeroSidedPoint point) {
-        return SwitchConfig.DEFAULT.withMaxBatchBytes(point.maxBatchBytes());
+        SwitchConfig config = SwitchConfig.DEFAULT.withMaxBatchBytes(point.maxBatchBytes());
+        return point.pin() ? config.withRetryTimeoutNs(PINNED_RETRY_TIMEOUT_NS) : config;
     }
 
     /** Encodes numbers for an all-gather. */

@@ -31,6 +31,7 @@ final class ZeroSidedReport {
             double forwardingPacketsPerSecond,
             Map<String, Map<Integer, List<Double>>> throughput,
             Map<String, Map<Integer, List<Double>>> driverCpuSeconds,
+            Map<String, Map<Integer, List<Double>>> endpointWork,
             Map<Integer, List<Double>> communicationNanos,
             Map<Integer, List<Double>> switchRetries,
             long payloadHighWaterBytes,
@@ -51,6 +52,12 @@ final class ZeroSidedReport {
         }
         for (String name : series.subList(1, series.size())) {
             columns.add(ResultTable.Column.number(name.replace("cpu-driven ", "") + " CPU s"));
+        }
+        boolean busy = config.endpointWork() > 0;
+        if (busy) {
+            for (String name : series) {
+                columns.add(ResultTable.Column.number(name.replace("cpu-driven ", "") + " work Mu/s"));
+            }
         }
         columns.add(ResultTable.Column.number("endpoint comm. ns"));
         columns.add(ResultTable.Column.number("switch retries"));
@@ -75,7 +82,8 @@ final class ZeroSidedReport {
                             name.equals(zeroSided)
                                     ? format(communicationNanos.get(flows).get(run))
                                     : "",
-                            format(forwardingBytesPerSecond)));
+                            format(forwardingBytesPerSecond),
+                            format(endpointWork.get(name).get(flows).get(run))));
                 }
             }
             double ours = ZeroSidedBenchmark.median(throughput.get(zeroSided).get(flows));
@@ -90,6 +98,14 @@ final class ZeroSidedReport {
                         "%.2f",
                         ZeroSidedBenchmark.median(driverCpuSeconds.get(name).get(flows))));
             }
+            if (busy) {
+                for (String name : series) {
+                    row.add(String.format(
+                            Locale.ROOT,
+                            "%.3f",
+                            ZeroSidedBenchmark.median(endpointWork.get(name).get(flows)) / 1e6));
+                }
+            }
             row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(communicationNanos.get(flows))));
             row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(switchRetries.get(flows))));
             row.add(PAPER_ROW);
@@ -101,7 +117,7 @@ final class ZeroSidedReport {
                         + " (paper: a Tofino port forwards at 100 Gb/s line rate)%n"
                         + "%d B items, median of %d run(s) of %.1f s; zero-sided over simulated NICs + %s,"
                         + " CPU-driven over the %s verbs fabric; the switch held at most %d B of payload at once%n"
-                        + "switch state per 1:1 pair: %d B (paper: ~50 B registers + ~700 B tables on a Tofino)%n",
+                        + "switch state per 1:1 pair: %d B (paper: ~50 B registers + ~700 B tables on a Tofino)%n%s",
                 gigabytes(forwardingBytesPerSecond),
                 forwardingPacketsPerSecond,
                 config.itemBytes(),
@@ -110,7 +126,8 @@ final class ZeroSidedReport {
                 LinkKind.of(config.link()).description(),
                 config.provider(),
                 payloadHighWaterBytes,
-                ZeroSidedSwitch.stateBytesPerPair());
+                ZeroSidedSwitch.stateBytesPerPair(),
+                placementLine(config));
         StringBuilder table = new StringBuilder(
                 header + new ResultTable(columns, rows).format() + "paper: " + ZeroSidedBenchmark.PAPER_FIG6 + "\n");
         List<Path> experimentFiles = new ArrayList<>();
@@ -119,6 +136,14 @@ final class ZeroSidedReport {
             Path file = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".csv");
             CsvWriter.write(file, experiment.csvHeader(), experiment.csvRows());
             experimentFiles.add(file);
+            Path png = config.outputDirectory().resolve("zerosided-" + experiment.name() + ".png");
+            if (experiment.name().equals(NmShuffle.NAME)) {
+                NmShuffle.plot(experiment, png);
+                experimentFiles.add(png);
+            } else if (experiment.name().equals(DistributedJoin.NAME)) {
+                DistributedJoin.plot(experiment, png);
+                experimentFiles.add(png);
+            }
         }
 
         Path directory = config.outputDirectory();
@@ -132,7 +157,8 @@ final class ZeroSidedReport {
                         "bytes_per_second",
                         "driver_cpu_seconds",
                         "endpoint_communication_ns",
-                        "switch_forwarding_bytes_per_second"),
+                        "switch_forwarding_bytes_per_second",
+                        "endpoint_work_units_per_second"),
                 csvRows);
         Path metadataFile = directory.resolve("zerosided.json");
         metadata.write(metadataFile);
@@ -150,6 +176,26 @@ final class ZeroSidedReport {
                 x.stream().map(v -> forwardingBytesPerSecond / 1e9).toList(),
                 true));
         Path plot = directory.resolve("zerosided.png");
+        if (busy) {
+            List<PlotWriter.Line> workLines = new ArrayList<>();
+            for (String name : series) {
+                List<Double> y = config.flows().stream()
+                        .map(f ->
+                                ZeroSidedBenchmark.median(endpointWork.get(name).get(f)) / 1e6)
+                        .toList();
+                workLines.add(new PlotWriter.Line(name, x, y, !name.equals(zeroSided)));
+            }
+            Path workPlot = directory.resolve("zerosided-work.png");
+            PlotWriter.writeLines(
+                    workPlot,
+                    "Endpoints' useful work on their CPU (units of " + config.endpointWork()
+                            + " hash rounds; paper: zero-sided leaves it all to the PUs)",
+                    "concurrent flows (producer + consumer threads each)",
+                    false,
+                    "M units/s",
+                    workLines);
+            experimentFiles.add(workPlot);
+        }
         PlotWriter.writeLines(
                 plot,
                 "Zero-sided vs CPU-driven one-sided (" + config.itemBytes() + " B items; cf. SIGMOD24 Fig. 6)",
@@ -158,6 +204,23 @@ final class ZeroSidedReport {
                 "GB/s",
                 lines);
         return new ZeroSidedBenchmark.Report(table.toString(), csv, plot, metadataFile, experimentFiles);
+    }
+
+    private static String placementLine(ZeroSidedBenchConfig config) {
+        if (!config.pin() && config.endpointWork() == 0) {
+            return "";
+        }
+        return String.format(
+                Locale.ROOT,
+                "placement: %s; endpoints %s%n",
+                config.pin()
+                        ? "the network (switch, NICs, fabric progress threads) on the first CPU, producers,"
+                                + " consumers and drivers on the last"
+                        : "unpinned",
+                config.endpointWork() > 0
+                        ? "compute-bound (units of " + config.endpointWork() + " hash rounds between items; work"
+                                + " Mu/s = their useful work)"
+                        : "only push and pop");
     }
 
     private static String gigabytes(double bytesPerSecond) {

@@ -13,12 +13,18 @@
  *       worker's verbs fabric ({@code --provider}).
  * </ul>
  *
+ * <p>With {@code --pin} the Fig. 6 points put "the network" (the switch's loop, the simulated NICs, the {@code net}
+ * fabric's progress threads) on one CPU and the processing units (producers, consumers, the baseline's drivers) on the
+ * other ({@code CorePlacement}); with {@code --endpoint-work N} the endpoints are compute-bound and their useful work
+ * is reported beside the items moved.
+ *
  * <p>The experiments after Fig. 6 ({@link dev.faro.bench.zerosided.ZeroSidedExperiments}) each study one property of
  * the switch and run on node 0 alone, the switch, the NICs and the PU threads in one process ({@link
  * dev.faro.bench.zerosided.SwitchRig}) on the same packet link: V2 batching sweep ({@code BatchingSweep}), V3 polling
  * vs doorbell latency ({@code PollingLatency}), V6 the TPC-H Q1 load-balancing use case ({@code Q1LoadBalancing}), V7
  * elasticity ({@code Elasticity}), V8/V9 replication order and fairness ({@code ReplicationOrder}), V10 QoS shares
- * ({@code QosShares}); V12 (switch state per pair) is a line of the Fig. 6 table. Not built: V5 (N:M shuffle against
- * DFI-, MPI- and TCP-like baselines) and V11 (the distributed join).
+ * ({@code QosShares}), V5 the N:M shuffle against TCP and MPI-like baselines ({@code NmShuffle} over {@code
+ * TupleShuffle}s) and V11 the distributed join ({@code DistributedJoin}); V12 (switch state per pair) is a line of the
+ * Fig. 6 table. Not built: a DFI-like baseline for V5.
  */
 package dev.faro.bench.zerosided;

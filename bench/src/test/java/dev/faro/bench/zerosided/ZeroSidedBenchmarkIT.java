@@ -61,6 +61,35 @@ class ZeroSidedBenchmarkIT {
     }
 
     @Test
+    void pinnedComputeBoundEndpointsReportTheirUsefulWorkBesideTheItemsMoved(@TempDir Path out) throws Exception {
+        // a longer window than tiny's: on a loaded 2-core host a pinned endpoint CPU is shared with everything else
+        ZeroSidedBenchConfig config = tiny(out)
+                .with(null, null, null, 1.0, null)
+                .withExperiments(List.of())
+                .withPlacement(true, 100);
+        ZeroSidedBenchmark.Report report = new ZeroSidedBenchmark(config, progress::add).run();
+
+        assertThat(report.table()).contains("placement: ", "zero-sided work Mu/s", "(1 driver) work Mu/s");
+        List<String> csv = Files.readAllLines(report.csvFile());
+        assertThat(csv.get(0)).endsWith(",endpoint_work_units_per_second");
+        assertThat(csv.subList(1, csv.size())).hasSize(2).allSatisfy(row -> {
+            String[] cells = row.split(",");
+            assertThat(Double.parseDouble(cells[3])).as("items moved: " + row).isPositive();
+            assertThat(Double.parseDouble(cells[7])).as("useful work: " + row).isPositive();
+        });
+        assertThat(csv.get(1).split(",")[5])
+                .as("compute-bound zero-sided endpoints still spend no time on communication")
+                .isEqualTo("0.0");
+        assertThat(report.experimentFiles()).containsExactly(out.resolve("zerosided-work.png"));
+        if (dev.faro.txn.node.CpuAffinity.allowed().size() >= 2) {
+            assertThat(progress)
+                    .as("the switch's and both NICs' threads were pinned")
+                    .anyMatch(line -> line.contains("switch: {\"networkThreadsPinned\":1"));
+        }
+        assertNoWorkerLeft();
+    }
+
+    @Test
     void aConsumerHostThatDiesIsOneLineAndNothingHangs(@TempDir Path out) {
         ZeroSidedBenchConfig config = ZeroSidedBenchConfig.QUICK
                 .with(List.of(1), List.of(1), null, 5.0, 1)

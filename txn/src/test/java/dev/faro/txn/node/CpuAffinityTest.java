@@ -26,6 +26,34 @@ class CpuAffinityTest {
     }
 
     @Test
+    void aThreadFoundByItsNameIsPinnedFromOutside() throws Exception {
+        List<Integer> allowed = CpuAffinity.allowed();
+        assumeThat(allowed).as("sched_getaffinity (Linux)").isNotEmpty();
+        List<Integer> last = List.of(allowed.getLast());
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch pinned = new java.util.concurrent.CountDownLatch(1);
+        AtomicReference<List<Integer>> seen = new AtomicReference<>();
+        Thread thread = Thread.ofPlatform().name("affinity-test-target-thread").start(() -> {
+            started.countDown(); // the JVM names the native thread before running this
+            try {
+                pinned.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            seen.set(CpuAffinity.allowed());
+        });
+        started.await();
+        assertThat(CpuAffinity.threadIds("affinity-test-target-thread")).hasSize(1);
+        assertThat(CpuAffinity.pinThreadsNamed("affinity-test-target-thread", last))
+                .isEqualTo(1);
+        pinned.countDown();
+        thread.join();
+        assertThat(seen.get()).isEqualTo(last);
+        assertThat(CpuAffinity.allowed()).as("the caller keeps its CPUs").isEqualTo(allowed);
+        assertThat(CpuAffinity.threadIds("no-such-thread-name")).isEmpty();
+    }
+
+    @Test
     void aPinnedThreadRunsOnlyOnItsCpus() throws Exception {
         List<Integer> allowed = CpuAffinity.allowed();
         assumeThat(allowed).as("sched_getaffinity (Linux)").isNotEmpty();
