@@ -174,6 +174,11 @@ public final class JoinBenchHandler implements TaskHandler {
         run.put("buildProbe", times.buildProbeNanos());
         run.put("total", times.totalNanos());
         run.put("bytesPut", times.bytesPut());
+        run.put("histogramScan", times.histogramScanNanos());
+        run.put("histogramCpu", times.histogramCpuNanos());
+        run.put("networkCpu", times.networkCpuNanos());
+        run.put("localPartitionCpu", times.localPartitionCpuNanos());
+        run.put("buildProbeCpu", times.buildProbeCpuNanos());
         run.put("matches", global.matches());
         run.put("checksum", global.checksum());
         run.put("localMatches", local.matches());
@@ -181,8 +186,9 @@ public final class JoinBenchHandler implements TaskHandler {
     }
 
     /**
-     * The sort-merge join's phases in the radix join's slots: partitioning as histogram, sort as the network pass
-     * (compute, put, wait), merge as the local pass, match as build-probe ({@link SortMergeRow} names them).
+     * The sort-merge join's phases in the radix join's slots: partitioning as histogram (its kernels as the scan),
+     * sort as the network pass (compute, put, wait), merge as the local pass, match as build-probe
+     * ({@link SortMergeRow} names them).
      */
     private static ObjectNode encode(SortMergePhaseTimes times, JoinResult global, JoinResult local) {
         return encode(
@@ -196,7 +202,12 @@ public final class JoinBenchHandler implements TaskHandler {
                         times.mergeNanos(),
                         times.matchNanos(),
                         times.totalNanos(),
-                        times.bytesPut()),
+                        times.bytesPut(),
+                        times.partitionKernelsNanos(),
+                        times.partitionCpuNanos(),
+                        times.sortCpuNanos(),
+                        times.mergeCpuNanos(),
+                        times.matchCpuNanos()),
                 global,
                 local);
     }
@@ -213,7 +224,12 @@ public final class JoinBenchHandler implements TaskHandler {
                 run.path("localPartition").asLong(),
                 run.path("buildProbe").asLong(),
                 run.path("total").asLong(),
-                run.path("bytesPut").asLong());
+                run.path("bytesPut").asLong(),
+                run.path("histogramScan").asLong(),
+                run.path("histogramCpu").asLong(),
+                run.path("networkCpu").asLong(),
+                run.path("localPartitionCpu").asLong(),
+                run.path("buildProbeCpu").asLong());
     }
 
     /** The result of one run of a reply. */

@@ -107,7 +107,7 @@ public final class JoinBenchmark {
                             if (config.sortMerge()) {
                                 progress.accept(name + ": sort-merge micro-benchmarks (" + nodes * threads
                                         + " threads at once, each on one node's data, " + threads + " key ranges)");
-                                SortMergeRates smjRates =
+                                JsonNode smjRates =
                                         sortMergeRates(coordinator, nodes, workload, withThreads(base, threads));
                                 progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes
                                         + " nodes x " + threads + " threads");
@@ -121,7 +121,8 @@ public final class JoinBenchmark {
                                         cap,
                                         sortMerge,
                                         rows.getLast(),
-                                        smjRates,
+                                        SortMergeRates.of(smjRates),
+                                        SortMergeRates.ofCpu(smjRates),
                                         bandwidthCurve(replies.getFirst())));
                             }
                         }
@@ -160,10 +161,9 @@ public final class JoinBenchmark {
      * The sort-merge micro-benchmarks of a point: on node 0, {@code nodes x T} threads at once (the threads the join's
      * phases run on the host), each over one node's data, so that each rate is one thread's share of the cores.
      */
-    private SortMergeRates sortMergeRates(
-            Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
+    private JsonNode sortMergeRates(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
         JoinCase joinCase = new JoinCase(false, true, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
-        return SortMergeRates.of(answers(coordinator, 1, joinCase).getFirst());
+        return answers(coordinator, 1, joinCase).getFirst();
     }
 
     /** The bandwidth curve of a sort-merge case's reply: (message bytes, bytes per second) pairs. */

@@ -33,6 +33,8 @@ public final class SortMergeMicroBenchmarks {
      * @param matchNanos the merge-join scan of every range (P_scan of Eq. 3.19)
      * @param fanIn the largest number of runs merged in one range
      * @param result the join of this node's R and S
+     * @param cpuNanos the measuring thread's CPU time of each component, in the order above (histogram, partition,
+     *     sort, merge, match)
      */
     public record Times(
             long tuples,
@@ -42,11 +44,18 @@ public final class SortMergeMicroBenchmarks {
             long mergeNanos,
             long matchNanos,
             long fanIn,
-            JoinResult result) {
+            JoinResult result,
+            long[] cpuNanos) {
 
         /** The component times averaged over {@code times} (one measurement per thread); the first's result. */
         public static Times mean(List<Times> times) {
             int n = times.size();
+            long[] cpu = new long[COMPONENTS];
+            for (Times t : times) {
+                for (int c = 0; c < COMPONENTS; c++) {
+                    cpu[c] += t.cpuNanos()[c] / n;
+                }
+            }
             return new Times(
                     times.getFirst().tuples(),
                     times.stream().mapToLong(Times::histogramNanos).sum() / n,
@@ -55,9 +64,13 @@ public final class SortMergeMicroBenchmarks {
                     times.stream().mapToLong(Times::mergeNanos).sum() / n,
                     times.stream().mapToLong(Times::matchNanos).sum() / n,
                     times.stream().mapToLong(Times::fanIn).max().orElse(0),
-                    times.getFirst().result());
+                    times.getFirst().result(),
+                    cpu);
         }
     }
+
+    /** The components measured: histogram, partition, sort, merge, match. */
+    public static final int COMPONENTS = 5;
 
     private static final int SAMPLE = 1024;
 
@@ -131,7 +144,9 @@ public final class SortMergeMicroBenchmarks {
             MemorySegment[] partitioned = copies[0];
             MemorySegment[] sorted = copies[1];
             MemorySegment[] merged = copies[2];
+            long[] cpu = new long[COMPONENTS];
             sync.run();
+            long cpuStart = Workers.cpuNanos();
             long start = System.nanoTime();
             KeyRanges keyRanges = config.sampledSplitters()
                     ? KeyRanges.fromSample(KeyRanges.sample(input, tuples, SAMPLE), ranges)
@@ -147,7 +162,9 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterHistogram = System.nanoTime();
+            cpu[0] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long partitionStart = System.nanoTime();
             for (int rel = 0; rel < 2; rel++) {
                 long[] cursors = starts[rel].clone();
@@ -157,7 +174,9 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterPartition = System.nanoTime();
+            cpu[1] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long sortStart = System.nanoTime();
             RunSorter sorter = new RunSorter(l);
             for (int rel = 0; rel < 2; rel++) {
@@ -169,7 +188,9 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterSort = System.nanoTime();
+            cpu[2] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long mergeStart = System.nanoTime();
             MultiWayMerge merge = new MultiWayMerge();
             long fanIn = 0;
@@ -189,7 +210,9 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterMerge = System.nanoTime();
+            cpu[3] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long matchStart = System.nanoTime();
             JoinResult result = new JoinResult(0, 0);
             for (int d = 0; d < ranges; d++) {
@@ -197,6 +220,7 @@ public final class SortMergeMicroBenchmarks {
                         merged[0], starts[0][d], starts[0][d + 1], merged[1], starts[1][d], starts[1][d + 1]));
             }
             long end = System.nanoTime();
+            cpu[4] = Workers.cpuNanos() - cpuStart;
             return new Times(
                     innerTuples + outerTuples,
                     afterHistogram - start,
@@ -205,7 +229,8 @@ public final class SortMergeMicroBenchmarks {
                     afterMerge - mergeStart,
                     end - matchStart,
                     fanIn,
-                    result);
+                    result,
+                    cpu);
         }
     }
 }

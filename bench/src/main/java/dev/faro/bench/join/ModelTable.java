@@ -1,0 +1,140 @@
+package dev.faro.bench.join;
+
+import static dev.faro.bench.join.JoinBenchReport.format;
+
+import dev.faro.bench.report.ResultTable;
+import dev.faro.bench.report.ResultTable.Column;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Table 4.2-style table of {@code faro bench join}: for every phase the measured time against the model's, twice.
+ *
+ * <ul>
+ *   <li><b>wall</b>, the thesis's convention: the phase's wall time (mean over nodes, the median run) against the
+ *       model fed by the peak per-thread wall rates of micro-benchmarks run at the same concurrency (N x T threads
+ *       at once). On a host with fewer cores than N x T threads, or a loaded one, both depend on how the threads
+ *       happen to share the cores while the phase runs.
+ *   <li><b>CPU</b>: the mean per-thread CPU time of the phase's worker threads against the model fed by the peak
+ *       per-thread rates per CPU second (no network term: waiting costs no CPU), which load does not inflate.
+ * </ul>
+ *
+ * A modelled compute phase gets a verdict on each: {@code met} when the measured time is at most {@link #GOAL} above
+ * the model and not below it (the model a lower bound, as the thesis's is meant to be), else how it misses.
+ *
+ * <p>Coordination code.
+ */
+final class ModelTable {
+
+    /** The goal: the model within 25 % of the measured time (measured at most 1.25 x model). */
+    static final double GOAL = 0.25;
+
+    /**
+     * One row.
+     *
+     * @param name the phase
+     * @param measuredWall seconds
+     * @param modelWall seconds, NaN when not modelled
+     * @param measuredCpu CPU seconds per thread, NaN when not measured
+     * @param modelCpu CPU seconds per thread, NaN when not modelled
+     * @param judged whether the row gets a verdict (a modelled phase, not a part of one)
+     * @param paper the thesis's measured and model seconds (NaN where it has none)
+     */
+    record Phase(
+            String name,
+            double measuredWall,
+            double modelWall,
+            double measuredCpu,
+            double modelCpu,
+            boolean judged,
+            double[] paper) {}
+
+    private ModelTable() {}
+
+    static ResultTable table(List<Phase> phases) {
+        List<List<String>> cells = new ArrayList<>();
+        for (Phase phase : phases) {
+            cells.add(List.of(
+                    phase.name(),
+                    seconds(phase.measuredWall()),
+                    seconds(phase.modelWall()),
+                    difference(phase.measuredWall(), phase.modelWall()),
+                    phase.judged() ? verdict(phase.measuredWall(), phase.modelWall()) : "",
+                    seconds(phase.measuredCpu()),
+                    seconds(phase.modelCpu()),
+                    difference(phase.measuredCpu(), phase.modelCpu()),
+                    phase.judged() ? verdict(phase.measuredCpu(), phase.modelCpu()) : "",
+                    seconds(phase.paper()[0]),
+                    seconds(phase.paper()[1])));
+        }
+        return new ResultTable(
+                List.of(
+                        Column.text("phase"),
+                        Column.number("wall"),
+                        Column.number("model"),
+                        Column.number("diff"),
+                        Column.text("wall verdict"),
+                        Column.number("CPU/thread"),
+                        Column.number("model"),
+                        Column.number("diff"),
+                        Column.text("CPU verdict"),
+                        Column.number("paper measured"),
+                        Column.number("paper model")),
+                cells);
+    }
+
+    /** One line: how many judged phases meet the goal on wall and on CPU time, and which miss. */
+    static String summary(List<Phase> phases) {
+        int judged = 0;
+        int wall = 0;
+        int cpu = 0;
+        List<String> misses = new ArrayList<>();
+        for (Phase phase : phases) {
+            if (!phase.judged()) {
+                continue;
+            }
+            judged++;
+            boolean wallMet = met(phase.measuredWall(), phase.modelWall());
+            boolean cpuMet = met(phase.measuredCpu(), phase.modelCpu());
+            wall += wallMet ? 1 : 0;
+            cpu += cpuMet ? 1 : 0;
+            if (!cpuMet) {
+                misses.add(phase.name() + " (CPU " + difference(phase.measuredCpu(), phase.modelCpu()) + ")");
+            }
+        }
+        return String.format(
+                java.util.Locale.ROOT,
+                "goal (model within %.0f %% of measured and a lower bound): wall %d of %d phases, CPU %d of %d%s%n",
+                100 * GOAL,
+                wall,
+                judged,
+                cpu,
+                judged,
+                misses.isEmpty() ? "" : "; missed on CPU: " + String.join(", ", misses));
+    }
+
+    /** Whether {@code measured} is at least {@code model} and at most {@link #GOAL} above it. */
+    static boolean met(double measured, double model) {
+        if (!(model > 0) || Double.isNaN(measured)) {
+            return false;
+        }
+        double over = measured / model - 1;
+        return over >= 0 && over <= GOAL;
+    }
+
+    static String verdict(double measured, double model) {
+        if (!(model > 0) || Double.isNaN(measured)) {
+            return "-";
+        }
+        double over = measured / model - 1;
+        return over < 0 ? "below model" : over <= GOAL ? "met" : "over 25 %";
+    }
+
+    private static String difference(double measured, double model) {
+        return !(model > 0) || Double.isNaN(measured) ? "-" : format("%+.0f%%", 100 * (measured / model - 1));
+    }
+
+    private static String seconds(double value) {
+        return Double.isNaN(value) ? "-" : format("%.3f", value);
+    }
+}
