@@ -84,6 +84,15 @@ public record JoinBenchReport(
         List<ModelTable.Phase> phases = modelPhases(last);
         text.append(ModelTable.table(phases).format());
         text.append(ModelTable.summary(phases));
+        text.append("every point: CPU/thread against the model, wall against the model in brackets (* the CPU time"
+                + " misses the goal)\n");
+        text.append(ModelTable.pointsTable(
+                        rows.stream()
+                                .map(row -> row.workload() + " " + row.nodes() + "x" + row.threads() + " k="
+                                        + row.buffers() + (row.bandwidthCap() > 0 ? " " + cap(row.bandwidthCap()) : ""))
+                                .toList(),
+                        rows.stream().map(JoinBenchReport::modelPhases).toList())
+                .format());
         RadixJoinModel model = last.model();
         text.append(String.format(
                 Locale.ROOT,

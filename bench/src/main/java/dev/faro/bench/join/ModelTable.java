@@ -83,6 +83,37 @@ final class ModelTable {
                 cells);
     }
 
+    /**
+     * One line per point (named by {@code points}): each judged phase's measured CPU time against the model, and in
+     * brackets its wall time against the model, with a {@code *} where the CPU time misses the goal.
+     */
+    static ResultTable pointsTable(List<String> points, List<List<Phase>> phases) {
+        List<Column> columns = new ArrayList<>();
+        columns.add(Column.text("point"));
+        for (Phase phase : phases.getFirst()) {
+            if (phase.judged()) {
+                columns.add(Column.text(phase.name()));
+            }
+        }
+        List<List<String>> cells = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) {
+            List<String> row = new ArrayList<>();
+            row.add(points.get(i));
+            for (Phase phase : phases.get(i)) {
+                if (phase.judged()) {
+                    row.add(difference(phase.measuredCpu(), phase.modelCpu())
+                            + (met(phase.measuredCpu(), phase.modelCpu()) ? "" : "*")
+                            + " (" + difference(phase.measuredWall(), phase.modelWall()) + ")");
+                }
+            }
+            while (row.size() < columns.size()) {
+                row.add("-");
+            }
+            cells.add(row.subList(0, columns.size()));
+        }
+        return new ResultTable(columns, cells);
+    }
+
     /** One line: how many judged phases meet the goal on wall and on CPU time, and which miss. */
     static String summary(List<Phase> phases) {
         int judged = 0;

@@ -53,6 +53,14 @@ final class SortMergeReport {
         List<ModelTable.Phase> phases = modelPhases(last);
         text.append(ModelTable.table(phases).format());
         text.append(ModelTable.summary(phases));
+        text.append("every point: CPU/thread against the model, wall against the model in brackets (* the CPU time"
+                + " misses the goal)\n");
+        text.append(ModelTable.pointsTable(
+                        rows.stream()
+                                .map(row -> row.workload() + " " + row.nodes() + "x" + row.threads())
+                                .toList(),
+                        rows.stream().map(SortMergeReport::modelPhases).toList())
+                .format());
         text.append(String.format(
                 Locale.ROOT,
                 "SMJ model: %s (Eq. 3.3 for sorting: (N-1)/N x P_sort_run = %.1f M/s vs P_network = bw/T = %s);"

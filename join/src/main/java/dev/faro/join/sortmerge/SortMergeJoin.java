@@ -85,11 +85,12 @@ public final class SortMergeJoin {
             long[][][] counts = new long[2][threads][ranges];
             partitionCpu += Workers.run("smj-histogram", threads, t -> {
                 for (int rel = 0; rel < 2; rel++) {
-                    long from = inputTuples[rel] * t / threads;
-                    long to = inputTuples[rel] * (t + 1) / threads;
-                    for (long i = from; i < to; i++) {
-                        counts[rel][t][keyRanges.range(Tuples.key(input[rel], i))]++;
-                    }
+                    RangeKernels.histogram(
+                            input[rel],
+                            inputTuples[rel] * t / threads,
+                            inputTuples[rel] * (t + 1) / threads,
+                            keyRanges,
+                            counts[rel][t]);
                 }
             });
             long[][] nodeStart = new long[2][ranges];
@@ -108,13 +109,13 @@ public final class SortMergeJoin {
             }
             partitionCpu += Workers.run("smj-scatter", threads, t -> {
                 for (int rel = 0; rel < 2; rel++) {
-                    long from = inputTuples[rel] * t / threads;
-                    long to = inputTuples[rel] * (t + 1) / threads;
-                    for (long i = from; i < to; i++) {
-                        long key = Tuples.key(input[rel], i);
-                        long target = cursors[rel][t][keyRanges.range(key)]++;
-                        Tuples.set(partitioned[rel], target, key, Tuples.rid(input[rel], i));
-                    }
+                    RangeKernels.scatter(
+                            input[rel],
+                            inputTuples[rel] * t / threads,
+                            inputTuples[rel] * (t + 1) / threads,
+                            keyRanges,
+                            partitioned[rel],
+                            cursors[rel][t]);
                 }
             });
             long partitionKernels = splittersWall + System.nanoTime() - kernelsStart;

@@ -154,9 +154,7 @@ public final class SortMergeMicroBenchmarks {
             long[][] starts = new long[2][ranges + 1];
             for (int rel = 0; rel < 2; rel++) {
                 long[] counts = new long[ranges];
-                for (long i = 0; i < tuples[rel]; i++) {
-                    counts[keyRanges.range(Tuples.key(input[rel], i))]++;
-                }
+                RangeKernels.histogram(input[rel], 0, tuples[rel], keyRanges, counts);
                 for (int d = 0; d < ranges; d++) {
                     starts[rel][d + 1] = starts[rel][d] + counts[d];
                 }
@@ -167,11 +165,7 @@ public final class SortMergeMicroBenchmarks {
             cpuStart = Workers.cpuNanos();
             long partitionStart = System.nanoTime();
             for (int rel = 0; rel < 2; rel++) {
-                long[] cursors = starts[rel].clone();
-                for (long i = 0; i < tuples[rel]; i++) {
-                    long key = Tuples.key(input[rel], i);
-                    Tuples.set(partitioned[rel], cursors[keyRanges.range(key)]++, key, Tuples.rid(input[rel], i));
-                }
+                RangeKernels.scatter(input[rel], 0, tuples[rel], keyRanges, partitioned[rel], starts[rel].clone());
             }
             long afterPartition = System.nanoTime();
             cpu[1] = Workers.cpuNanos() - cpuStart;
