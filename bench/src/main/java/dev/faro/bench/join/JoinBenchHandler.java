@@ -52,7 +52,8 @@ public final class JoinBenchHandler implements TaskHandler {
         try (Arena arena = Arena.ofShared()) {
             if (!joinCase.distributed() && joinCase.sortMerge()) {
                 // the sort-merge join's micro-benchmarks: as many threads at once as the join runs on the host
-                // (nodes x threads), each over one node's volume with a range per thread of the point; the data is
+                // (nodes x threads), each over one node's volume cut into the join's N x T key ranges, merged and
+                // matched in groups of N (what one core of the join merges: N senders' runs); the data is
                 // the workload on one node, so that, as in each key range of the join, every outer key meets its
                 // inner keys (one node's share of an N-node workload matches only 1/N of its keys, and the
                 // merge-join scan over such data mispredicts where the join's does not)
@@ -64,7 +65,8 @@ public final class JoinBenchHandler implements TaskHandler {
                     SortMergeMicroBenchmarks.Times times =
                             SortMergeMicroBenchmarks.Times.mean(SortMergeMicroBenchmarks.measureConcurrently(
                                     joinCase.sortMergeConfig(),
-                                    joinCase.config().threads(),
+                                    threads,
+                                    joinCase.nodes(),
                                     threads,
                                     inner,
                                     workload.innerPerNode(),

@@ -81,18 +81,13 @@ public record JoinBenchReport(
                 last.nodes(),
                 last.threads(),
                 last.buffers()));
-        List<ModelTable.Phase> phases = modelPhases(last);
-        text.append(ModelTable.table(phases).format());
-        text.append(ModelTable.summary(phases));
-        text.append("every point: CPU/thread against the model, wall against the model in brackets (* the CPU time"
-                + " misses the goal)\n");
-        text.append(ModelTable.pointsTable(
-                        rows.stream()
-                                .map(row -> row.workload() + " " + row.nodes() + "x" + row.threads() + " k="
-                                        + row.buffers() + (row.bandwidthCap() > 0 ? " " + cap(row.bandwidthCap()) : ""))
-                                .toList(),
-                        rows.stream().map(JoinBenchReport::modelPhases).toList())
-                .format());
+        text.append(ModelTable.text(
+                modelPhases(last),
+                rows.stream()
+                        .map(row -> row.workload() + " " + row.nodes() + "x" + row.threads() + " k=" + row.buffers()
+                                + (row.bandwidthCap() > 0 ? " " + cap(row.bandwidthCap()) : ""))
+                        .toList(),
+                rows.stream().map(JoinBenchReport::modelPhases).toList()));
         RadixJoinModel model = last.model();
         text.append(String.format(
                 Locale.ROOT,
@@ -390,54 +385,30 @@ public record JoinBenchReport(
     static List<ModelTable.Phase> modelPhases(JoinRow row) {
         RadixJoinModel model = row.model();
         RadixJoinModel cpu = row.cpuModel();
-        PhaseTimes t = row.measured().mean();
-        double[][] paper = PAPER_TABLE_4_2;
-        double none = Double.NaN;
-        return List.of(
-                new ModelTable.Phase(
-                        "histogram (scan + exchange)",
-                        t.histogramNanos() / 1e9,
-                        model.histogramSeconds(),
-                        t.histogramCpuNanos() / 1e9,
-                        cpu.histogramSeconds(),
-                        true,
-                        paper[0]),
-                new ModelTable.Phase(
-                        "  of which the scans",
-                        t.histogramScanNanos() / 1e9,
-                        model.histogramSeconds(),
-                        none,
-                        none,
-                        false,
-                        new double[] {none, none}),
-                new ModelTable.Phase("window allocation", t.windowNanos() / 1e9, none, none, none, false, paper[1]),
-                new ModelTable.Phase(
-                        "network partitioning",
-                        t.networkNanos() / 1e9,
-                        model.networkPassSeconds(),
-                        t.networkCpuNanos() / 1e9,
-                        cpu.networkPassSeconds(),
-                        true,
-                        paper[2]),
-                new ModelTable.Phase(
-                        "local partitioning",
-                        t.localPartitionNanos() / 1e9,
-                        model.localPassSeconds(),
-                        t.localPartitionCpuNanos() / 1e9,
-                        cpu.localPassSeconds(),
-                        model.passes() > 1,
-                        paper[3]),
-                new ModelTable.Phase(
-                        "build-probe",
-                        t.buildProbeNanos() / 1e9,
-                        model.buildProbeSeconds(),
-                        t.buildProbeCpuNanos() / 1e9,
-                        cpu.buildProbeSeconds(),
-                        true,
-                        paper[4]),
-                new ModelTable.Phase(
-                        "imbalance", row.measured().imbalanceNanos() / 1e9, none, none, none, false, paper[5]),
-                new ModelTable.Phase("total", t.totalNanos() / 1e9, model.totalSeconds(), none, none, false, paper[6]));
+        return ModelTable.of(
+                new String[] {
+                    "histogram (scan + exchange)",
+                    "  of which the scans",
+                    "window allocation",
+                    "network partitioning",
+                    "local partitioning",
+                    "build-probe",
+                    "imbalance",
+                    "total"
+                },
+                row.measured(),
+                new double[] {
+                    model.histogramSeconds(),
+                    model.networkPassSeconds(),
+                    model.localPassSeconds(),
+                    model.buildProbeSeconds(),
+                    model.totalSeconds()
+                },
+                new double[] {
+                    cpu.histogramSeconds(), cpu.networkPassSeconds(), cpu.localPassSeconds(), cpu.buildProbeSeconds()
+                },
+                new boolean[] {true, true, model.passes() > 1, true},
+                PAPER_TABLE_4_2);
     }
 
     private static String skewTable(List<JoinRow> rows) {

@@ -109,7 +109,8 @@ public final class JoinBenchmark {
                             }
                             if (config.sortMerge()) {
                                 progress.accept(name + ": sort-merge micro-benchmarks (" + nodes * threads
-                                        + " threads at once, each on one node's volume, " + threads + " key ranges)");
+                                        + " threads at once, each on one node's volume in " + nodes * threads
+                                        + " key ranges, merged in groups of " + nodes + ")");
                                 JsonNode smjRates =
                                         sortMergeRates(coordinator, nodes, workload, withThreads(base, threads));
                                 progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes

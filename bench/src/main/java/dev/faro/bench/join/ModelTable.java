@@ -4,6 +4,7 @@ import static dev.faro.bench.join.JoinBenchReport.format;
 
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.ResultTable.Column;
+import dev.faro.join.radix.PhaseTimes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,6 +51,75 @@ final class ModelTable {
             double[] paper) {}
 
     private ModelTable() {}
+
+    /**
+     * The rows of a point whose phases sit in {@link PhaseTimes}' slots (the sort-merge join's too, see
+     * {@link SortMergeRow}): {@code names} of the eight rows (the first phase, the part of it the model covers, window
+     * allocation, the three further phases, imbalance, total); {@code wallModel} the model's first phase, its three
+     * further phases and total in seconds; {@code cpuModel} the model's four phases in CPU seconds per thread;
+     * {@code judged} whether each of the four phases gets a verdict; {@code paper} the thesis's seven rows.
+     */
+    static List<Phase> of(
+            String[] names,
+            JoinPoint point,
+            double[] wallModel,
+            double[] cpuModel,
+            boolean[] judged,
+            double[][] paper) {
+        PhaseTimes t = point.mean();
+        double none = Double.NaN;
+        return List.of(
+                new Phase(
+                        names[0],
+                        t.histogramNanos() / 1e9,
+                        wallModel[0],
+                        t.histogramCpuNanos() / 1e9,
+                        cpuModel[0],
+                        judged[0],
+                        paper[0]),
+                new Phase(names[1], t.histogramScanNanos() / 1e9, wallModel[0], none, none, false, new double[] {
+                    none, none
+                }),
+                new Phase(names[2], t.windowNanos() / 1e9, none, none, none, false, paper[1]),
+                new Phase(
+                        names[3],
+                        t.networkNanos() / 1e9,
+                        wallModel[1],
+                        t.networkCpuNanos() / 1e9,
+                        cpuModel[1],
+                        judged[1],
+                        paper[2]),
+                new Phase(
+                        names[4],
+                        t.localPartitionNanos() / 1e9,
+                        wallModel[2],
+                        t.localPartitionCpuNanos() / 1e9,
+                        cpuModel[2],
+                        judged[2],
+                        paper[3]),
+                new Phase(
+                        names[5],
+                        t.buildProbeNanos() / 1e9,
+                        wallModel[3],
+                        t.buildProbeCpuNanos() / 1e9,
+                        cpuModel[3],
+                        judged[3],
+                        paper[4]),
+                new Phase(names[6], point.imbalanceNanos() / 1e9, none, none, none, false, paper[5]),
+                new Phase(names[7], t.totalNanos() / 1e9, wallModel[4], none, none, false, paper[6]));
+    }
+
+    /**
+     * The table of the last point ({@code phases}), the goal's summary line, and one line per point ({@code points}
+     * named, {@code all} their rows).
+     */
+    static String text(List<Phase> phases, List<String> points, List<List<Phase>> all) {
+        return table(phases).format()
+                + summary(phases)
+                + "every point: CPU/thread against the model, wall against the model in brackets (* the CPU time"
+                + " misses the goal)\n"
+                + pointsTable(points, all).format();
+    }
 
     static ResultTable table(List<Phase> phases) {
         List<List<String>> cells = new ArrayList<>();

@@ -6,7 +6,6 @@ import static dev.faro.bench.join.JoinBenchReport.mega;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.join.model.SortMergeJoinModel;
-import dev.faro.join.radix.PhaseTimes;
 import dev.faro.join.sortmerge.SortMergeJoinConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +33,8 @@ final class SortMergeReport {
         StringBuilder text = new StringBuilder();
         text.append(
                 "\nsort-merge per-thread rates (micro-benchmarks: N x T threads at once, as many as the join runs on"
-                        + " the host, each on one node's data with a key range per thread of the point; these feed the model),"
+                        + " the host, each on one node's volume in the join's N x T key ranges, merged and matched in groups of N; best of"
+                        + " the runs; these feed the model),"
                         + " M tuples/s, beside the thesis's Table 4.2 parameters\n");
         text.append(ratesTable(rows).format());
         SortMergeRow last = rows.getLast();
@@ -50,17 +50,12 @@ final class SortMergeReport {
                 RUN_TUPLES,
                 last.rates().fanIn(),
                 model.mergeDepth(model.outer())));
-        List<ModelTable.Phase> phases = modelPhases(last);
-        text.append(ModelTable.table(phases).format());
-        text.append(ModelTable.summary(phases));
-        text.append("every point: CPU/thread against the model, wall against the model in brackets (* the CPU time"
-                + " misses the goal)\n");
-        text.append(ModelTable.pointsTable(
-                        rows.stream()
-                                .map(row -> row.workload() + " " + row.nodes() + "x" + row.threads())
-                                .toList(),
-                        rows.stream().map(SortMergeReport::modelPhases).toList())
-                .format());
+        text.append(ModelTable.text(
+                modelPhases(last),
+                rows.stream()
+                        .map(row -> row.workload() + " " + row.nodes() + "x" + row.threads())
+                        .toList(),
+                rows.stream().map(SortMergeReport::modelPhases).toList()));
         text.append(String.format(
                 Locale.ROOT,
                 "SMJ model: %s (Eq. 3.3 for sorting: (N-1)/N x P_sort_run = %.1f M/s vs P_network = bw/T = %s);"
@@ -119,54 +114,33 @@ final class SortMergeReport {
     static List<ModelTable.Phase> modelPhases(SortMergeRow row) {
         SortMergeJoinModel model = row.model(RUN_TUPLES);
         SortMergeJoinModel cpu = row.cpuModel(RUN_TUPLES);
-        PhaseTimes t = row.measured().mean();
-        double[][] paper = PAPER_TABLE_4_2;
-        double none = Double.NaN;
-        return List.of(
-                new ModelTable.Phase(
-                        "partitioning (histogram + pass)",
-                        t.histogramNanos() / 1e9,
-                        model.histogramSeconds() + model.partitionSeconds(),
-                        t.histogramCpuNanos() / 1e9,
-                        cpu.histogramSeconds() + cpu.partitionSeconds(),
-                        true,
-                        paper[0]),
-                new ModelTable.Phase(
-                        "  of which the kernels",
-                        t.histogramScanNanos() / 1e9,
-                        model.histogramSeconds() + model.partitionSeconds(),
-                        none,
-                        none,
-                        false,
-                        new double[] {none, none}),
-                new ModelTable.Phase("window allocation", t.windowNanos() / 1e9, none, none, none, false, paper[1]),
-                new ModelTable.Phase(
-                        "sorting",
-                        t.networkNanos() / 1e9,
-                        model.sortSeconds(),
-                        t.networkCpuNanos() / 1e9,
-                        cpu.sortSeconds(),
-                        true,
-                        paper[2]),
-                new ModelTable.Phase(
-                        "merging",
-                        t.localPartitionNanos() / 1e9,
-                        model.mergeSeconds(),
-                        t.localPartitionCpuNanos() / 1e9,
-                        cpu.mergeSeconds(),
-                        true,
-                        paper[3]),
-                new ModelTable.Phase(
-                        "matching",
-                        t.buildProbeNanos() / 1e9,
-                        model.matchSeconds(),
-                        t.buildProbeCpuNanos() / 1e9,
-                        cpu.matchSeconds(),
-                        true,
-                        paper[4]),
-                new ModelTable.Phase(
-                        "imbalance", row.measured().imbalanceNanos() / 1e9, none, none, none, false, paper[5]),
-                new ModelTable.Phase("total", t.totalNanos() / 1e9, model.totalSeconds(), none, none, false, paper[6]));
+        return ModelTable.of(
+                new String[] {
+                    "partitioning (histogram + pass)",
+                    "  of which the kernels",
+                    "window allocation",
+                    "sorting",
+                    "merging",
+                    "matching",
+                    "imbalance",
+                    "total"
+                },
+                row.measured(),
+                new double[] {
+                    model.histogramSeconds() + model.partitionSeconds(),
+                    model.sortSeconds(),
+                    model.mergeSeconds(),
+                    model.matchSeconds(),
+                    model.totalSeconds()
+                },
+                new double[] {
+                    cpu.histogramSeconds() + cpu.partitionSeconds(),
+                    cpu.sortSeconds(),
+                    cpu.mergeSeconds(),
+                    cpu.matchSeconds()
+                },
+                new boolean[] {true, true, true, true},
+                PAPER_TABLE_4_2);
     }
 
     private static ResultTable curveTable(List<double[]> curve) {
