@@ -182,6 +182,7 @@ public final class JoinBenchHandler implements TaskHandler {
         run.put("histogramScan", times.histogramScanNanos());
         run.put("histogramCpu", times.histogramCpuNanos());
         run.put("networkCpu", times.networkCpuNanos());
+        run.put("networkFabricCpu", times.networkFabricCpuNanos());
         run.put("localPartitionCpu", times.localPartitionCpuNanos());
         run.put("buildProbeCpu", times.buildProbeCpuNanos());
         run.put("matches", global.matches());
@@ -211,6 +212,7 @@ public final class JoinBenchHandler implements TaskHandler {
                         times.partitionKernelsNanos(),
                         times.partitionCpuNanos(),
                         times.sortCpuNanos(),
+                        0,
                         times.mergeCpuNanos(),
                         times.matchCpuNanos()),
                 global,
@@ -233,6 +235,7 @@ public final class JoinBenchHandler implements TaskHandler {
                 run.path("histogramScan").asLong(),
                 run.path("histogramCpu").asLong(),
                 run.path("networkCpu").asLong(),
+                run.path("networkFabricCpu").asLong(),
                 run.path("localPartitionCpu").asLong(),
                 run.path("buildProbeCpu").asLong());
     }

@@ -75,7 +75,8 @@ public record JoinBenchReport(
                         + " per-thread rates, best of the runs, of the single-process join on the same total cores;"
                         + " wall: the phase's wall time, mean over nodes, against the model of wall rates, the"
                         + " thesis's convention; CPU/thread: the phase's mean per-thread CPU time against the model of"
-                        + " rates per CPU second, which load does not inflate; the thesis: 1,024 cores, 40 M + 40 M"
+                        + " rates per CPU second, which load inflates far less (the network pass's without its CPU time"
+                        + " in the fabric: on shm the put's copy, an RDMA NIC's work); the thesis: 1,024 cores, 40 M + 40 M"
                         + " tuples per core)%n",
                 last.workload(),
                 last.nodes(),

@@ -87,6 +87,7 @@ record JoinPoint(
                 mean.histogramScanNanos(),
                 mean.histogramCpuNanos(),
                 mean.networkCpuNanos(),
+                mean.networkFabricCpuNanos(),
                 mean.localPartitionCpuNanos(),
                 mean.buildProbeCpuNanos());
     }
@@ -109,6 +110,7 @@ record JoinPoint(
                 field.applyAsLong(PhaseTimes::histogramScanNanos),
                 field.applyAsLong(PhaseTimes::histogramCpuNanos),
                 field.applyAsLong(PhaseTimes::networkCpuNanos),
+                field.applyAsLong(PhaseTimes::networkFabricCpuNanos),
                 field.applyAsLong(PhaseTimes::localPartitionCpuNanos),
                 field.applyAsLong(PhaseTimes::buildProbeCpuNanos));
     }

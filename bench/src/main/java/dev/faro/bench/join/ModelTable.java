@@ -57,7 +57,9 @@ final class ModelTable {
      * {@link SortMergeRow}): {@code names} of the eight rows (the first phase, the part of it the model covers, window
      * allocation, the three further phases, imbalance, total); {@code wallModel} the model's first phase, its three
      * further phases and total in seconds; {@code cpuModel} the model's four phases in CPU seconds per thread;
-     * {@code judged} whether each of the four phases gets a verdict; {@code paper} the thesis's seven rows.
+     * {@code judged} whether each of the four phases gets a verdict; {@code paper} the thesis's seven rows. The
+     * network pass's CPU time is its partitioning compute, without its time inside the fabric (on {@code shm} the
+     * put's copy, which an RDMA NIC does without the CPU; the model's compute-bound pass has no such term).
      */
     static List<Phase> of(
             String[] names,
@@ -85,7 +87,7 @@ final class ModelTable {
                         names[3],
                         t.networkNanos() / 1e9,
                         wallModel[1],
-                        t.networkCpuNanos() / 1e9,
+                        (t.networkCpuNanos() - t.networkFabricCpuNanos()) / 1e9,
                         cpuModel[1],
                         judged[1],
                         paper[2]),

@@ -81,13 +81,14 @@ final class SortMergeReport {
         List<List<String>> cells = new ArrayList<>();
         for (SortMergeRow row : rows) {
             SortMergeRates r = row.rates();
+            SortMergeRates c = row.cpuRates();
             String point = row.workload() + " " + row.nodes() + "x" + row.threads();
-            double share = r.cpuShare();
-            cells.add(rate(point, "scan (splitters + histogram)", r.scan(), share, 225));
-            cells.add(rate(point, "partition (range scatter)", r.partition(), share, 120));
-            cells.add(rate(point, "sort run (l = " + RUN_TUPLES + ")", r.sortRun(), share, 45));
-            cells.add(rate(point, "merge (fan-in " + r.fanIn() + ")", r.merge(), share, 270));
-            cells.add(rate(point, "match (merge-join scan)", r.match(), share, 370));
+            // the share of a core each component's threads got: wall rate over rate per CPU second
+            cells.add(rate(point, "scan (splitters + histogram)", r.scan(), r.scan() / c.scan(), 225));
+            cells.add(rate(point, "partition (range scatter)", r.partition(), r.partition() / c.partition(), 120));
+            cells.add(rate(point, "sort run (l = " + RUN_TUPLES + ")", r.sortRun(), r.sortRun() / c.sortRun(), 45));
+            cells.add(rate(point, "merge (fan-in " + r.fanIn() + ")", r.merge(), r.merge() / c.merge(), 270));
+            cells.add(rate(point, "match (merge-join scan)", r.match(), r.match() / c.match(), 370));
         }
         return new ResultTable(
                 List.of(

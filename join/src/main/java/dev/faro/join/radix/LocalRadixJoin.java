@@ -133,6 +133,7 @@ public final class LocalRadixJoin {
                     afterScan - afterAllocation,
                     histogramCpu / threads,
                     partitionCpu / threads,
+                    0,
                     localCpu / threads,
                     local.buildProbeCpuNanos() / threads);
             return new Outcome(result, times);

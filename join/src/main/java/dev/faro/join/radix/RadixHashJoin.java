@@ -135,6 +135,7 @@ public final class RadixHashJoin {
             // 3. network partitioning pass, flush, barrier
             long[] putNanos = new long[threads];
             long[] waitNanos = new long[threads];
+            long[] fabricCpuNanos = new long[threads];
             long[] bytesBefore = new long[threads];
             int remotes = remoteCount;
             long networkCpu = Workers.run("network-partition", threads, t -> {
@@ -165,6 +166,7 @@ public final class RadixHashJoin {
                 partitioner.flush();
                 putNanos[t] = partitioner.putNanos();
                 waitNanos[t] = partitioner.waitNanos();
+                fabricCpuNanos[t] = partitioner.fabricCpuNanos();
                 bytesBefore[t] = group.lane(t).bytesPut() - bytesBefore[t];
             });
             long afterNetwork = System.nanoTime();
@@ -223,6 +225,7 @@ public final class RadixHashJoin {
                     afterScan - start,
                     histogramCpu / threads,
                     networkCpu / threads,
+                    mean(fabricCpuNanos),
                     localCpu / threads,
                     local.buildProbeCpuNanos() / threads);
             innerWindow.close();

@@ -125,6 +125,10 @@ class RadixHashJoinTest {
                     .isLessThanOrEqualTo(outcome.times().histogramNanos());
             if (nodes > 1) {
                 assertThat(outcome.times().bytesPut()).isPositive();
+                // the puts' CPU time is a part of the pass's
+                assertThat(outcome.times().networkFabricCpuNanos())
+                        .isPositive()
+                        .isLessThanOrEqualTo(outcome.times().networkCpuNanos());
             }
         }
         assertThat(shares).isEqualTo(expected);
