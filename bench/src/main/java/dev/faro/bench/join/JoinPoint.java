@@ -23,6 +23,8 @@ import java.util.stream.LongStream;
  * @param cpuShare the median run's CPU time over wall time of a one-thread run ({@link CpuShare}), else NaN
  * @param best every phase's shortest time over the runs (of its mean over nodes), wall and CPU each on its own: the
  *     peak rate of a micro-benchmark, the thesis's convention for the rates that make its model a lower bound
+ * @param medians every phase's median time over the runs (of its mean over nodes), each field on its own: the CPU
+ *     times the Table 4.2 analogue compares, less sensitive than one run's to a burst of load on a shared host
  */
 record JoinPoint(
         long tuples,
@@ -33,7 +35,8 @@ record JoinPoint(
         double bandwidthBytesPerSecond,
         int passes,
         double cpuShare,
-        PhaseTimes best) {
+        PhaseTimes best,
+        PhaseTimes medians) {
 
     /** Reduces {@code runs.get(run).get(node)} and the per-run results to the median run. */
     static JoinPoint of(
@@ -59,7 +62,16 @@ record JoinPoint(
                 bandwidth,
                 passes,
                 cpuShare,
-                best(runs.stream().map(JoinPoint::mean).toList()));
+                best(runs.stream().map(JoinPoint::mean).toList()),
+                medians(runs.stream().map(JoinPoint::mean).toList()));
+    }
+
+    /** Each phase's median over {@code runs}, every field on its own. */
+    private static PhaseTimes medians(List<PhaseTimes> runs) {
+        return combine(runs, values -> {
+            long[] sorted = values.sorted().toArray();
+            return sorted[sorted.length / 2];
+        });
     }
 
     /** Each phase's minimum over {@code runs}, wall and CPU times each on its own. */

@@ -16,7 +16,8 @@ import java.util.List;
  *       model fed by the peak per-thread wall rates of micro-benchmarks run at the same concurrency (N x T threads
  *       at once). On a host with fewer cores than N x T threads, or a loaded one, both depend on how the threads
  *       happen to share the cores while the phase runs.
- *   <li><b>CPU</b>: the mean per-thread CPU time of the phase's worker threads against the model fed by the peak
+ *   <li><b>CPU</b>: the mean per-thread CPU time of the phase's worker threads (the median over the runs) against
+ *       the model fed by the peak
  *       per-thread rates per CPU second (no network term: waiting costs no CPU), which load does not inflate.
  * </ul>
  *
@@ -59,7 +60,9 @@ final class ModelTable {
      * further phases and total in seconds; {@code cpuModel} the model's four phases in CPU seconds per thread;
      * {@code judged} whether each of the four phases gets a verdict; {@code paper} the thesis's seven rows. The
      * network pass's CPU time is its partitioning compute, without its time inside the fabric (on {@code shm} the
-     * put's copy, which an RDMA NIC does without the CPU; the model's compute-bound pass has no such term).
+     * put's copy, which an RDMA NIC does without the CPU; the model's compute-bound pass has no such term). Wall
+     * times are the median run's ({@link JoinPoint#mean}), CPU times each phase's median over the runs
+     * ({@link JoinPoint#medians}).
      */
     static List<Phase> of(
             String[] names,
@@ -69,13 +72,14 @@ final class ModelTable {
             boolean[] judged,
             double[][] paper) {
         PhaseTimes t = point.mean();
+        PhaseTimes cpu = point.medians();
         double none = Double.NaN;
         return List.of(
                 new Phase(
                         names[0],
                         t.histogramNanos() / 1e9,
                         wallModel[0],
-                        t.histogramCpuNanos() / 1e9,
+                        cpu.histogramCpuNanos() / 1e9,
                         cpuModel[0],
                         judged[0],
                         paper[0]),
@@ -87,7 +91,7 @@ final class ModelTable {
                         names[3],
                         t.networkNanos() / 1e9,
                         wallModel[1],
-                        (t.networkCpuNanos() - t.networkFabricCpuNanos()) / 1e9,
+                        (cpu.networkCpuNanos() - cpu.networkFabricCpuNanos()) / 1e9,
                         cpuModel[1],
                         judged[1],
                         paper[2]),
@@ -95,7 +99,7 @@ final class ModelTable {
                         names[4],
                         t.localPartitionNanos() / 1e9,
                         wallModel[2],
-                        t.localPartitionCpuNanos() / 1e9,
+                        cpu.localPartitionCpuNanos() / 1e9,
                         cpuModel[2],
                         judged[2],
                         paper[3]),
@@ -103,7 +107,7 @@ final class ModelTable {
                         names[5],
                         t.buildProbeNanos() / 1e9,
                         wallModel[3],
-                        t.buildProbeCpuNanos() / 1e9,
+                        cpu.buildProbeCpuNanos() / 1e9,
                         cpuModel[3],
                         judged[3],
                         paper[4]),
