@@ -1,10 +1,15 @@
 package dev.faro.join;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs one phase's body on {@code threads} platform threads and waits for them; the first failure is rethrown
- * (later ones suppressed). Coordination code.
+ * (later ones suppressed). Returns the CPU time the bodies took, summed over the threads (each thread's own
+ * {@link ThreadMXBean#getCurrentThreadCpuTime} around its body), so that a phase's cost can be read beside its wall
+ * time on a loaded host. Coordination code.
  */
 public final class Workers {
 
@@ -14,10 +19,17 @@ public final class Workers {
         void run(int thread) throws Exception;
     }
 
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
     private Workers() {}
 
-    public static void run(String name, int threads, Body body) {
+    /**
+     * Runs {@code body} on {@code threads} threads (on the calling thread for one) and returns the CPU nanoseconds
+     * the bodies took, summed over the threads (0 where the JVM cannot measure thread CPU time).
+     */
+    public static long run(String name, int threads, Body body) {
         if (threads == 1) {
+            long cpuStart = cpuNanos();
             try {
                 body.run(0);
             } catch (RuntimeException | Error e) {
@@ -25,13 +37,15 @@ public final class Workers {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            return;
+            return cpuNanos() - cpuStart;
         }
+        AtomicLong cpu = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             int thread = t;
             workers[t] = Thread.ofPlatform().name(name + "-" + t).unstarted(() -> {
+                long cpuStart = cpuNanos();
                 try {
                     body.run(thread);
                 } catch (Throwable e) {
@@ -39,6 +53,7 @@ public final class Workers {
                         failure.get().addSuppressed(e);
                     }
                 }
+                cpu.addAndGet(cpuNanos() - cpuStart);
             });
             workers[t].start();
         }
@@ -66,5 +81,12 @@ public final class Workers {
         if (first != null) {
             throw new IllegalStateException(first);
         }
+        return cpu.get();
+    }
+
+    /** The calling thread's CPU time, in nanoseconds (0 where the JVM cannot measure it). */
+    public static long cpuNanos() {
+        long nanos = CPU.getCurrentThreadCpuTime();
+        return nanos < 0 ? 0 : nanos;
     }
 }

@@ -27,8 +27,8 @@ import java.lang.foreign.MemorySegment;
  * every wait cancellable by the coordinator), optionally measures the fabric's bandwidth from rank 0 to rank 1, and
  * runs the radix hash join {@code warmups + runs} times (a sort-merge case measures the bandwidth at its run size and
  * a curve of message sizes too). A single-process case (node 0 only) generates every node's share and runs
- * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on one node's share, on {@code nodes x threads}
- * threads at once. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
+ * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on the workload of one
+ * node's volume, on {@code nodes x threads} threads at once. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
  * A failure (a peer that died: {@code NETWORK}) fails the task with its one-line message.
  *
  * <p>Coordination code.
@@ -52,16 +52,21 @@ public final class JoinBenchHandler implements TaskHandler {
         try (Arena arena = Arena.ofShared()) {
             if (!joinCase.distributed() && joinCase.sortMerge()) {
                 // the sort-merge join's micro-benchmarks: as many threads at once as the join runs on the host
-                // (nodes x threads), each over one node's data with a range per thread of the point
+                // (nodes x threads), each over one node's volume cut into the join's N x T key ranges, merged and
+                // matched in groups of N (what one core of the join merges: N senders' runs); the data is
+                // the workload on one node, so that, as in each key range of the join, every outer key meets its
+                // inner keys (one node's share of an N-node workload matches only 1/N of its keys, and the
+                // merge-join scan over such data mispredicts where the join's does not)
                 int threads = joinCase.nodes() * joinCase.config().threads();
-                MemorySegment inner = workload.inner(arena, 0, joinCase.nodes());
-                MemorySegment outer = workload.outer(arena, 0, joinCase.nodes());
+                MemorySegment inner = workload.inner(arena, 0, 1);
+                MemorySegment outer = workload.outer(arena, 0, 1);
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
                     CpuShare share = CpuShare.start(threads);
                     SortMergeMicroBenchmarks.Times times =
                             SortMergeMicroBenchmarks.Times.mean(SortMergeMicroBenchmarks.measureConcurrently(
                                     joinCase.sortMergeConfig(),
-                                    joinCase.config().threads(),
+                                    threads,
+                                    joinCase.nodes(),
                                     threads,
                                     inner,
                                     workload.innerPerNode(),
@@ -174,6 +179,12 @@ public final class JoinBenchHandler implements TaskHandler {
         run.put("buildProbe", times.buildProbeNanos());
         run.put("total", times.totalNanos());
         run.put("bytesPut", times.bytesPut());
+        run.put("histogramScan", times.histogramScanNanos());
+        run.put("histogramCpu", times.histogramCpuNanos());
+        run.put("networkCpu", times.networkCpuNanos());
+        run.put("networkFabricCpu", times.networkFabricCpuNanos());
+        run.put("localPartitionCpu", times.localPartitionCpuNanos());
+        run.put("buildProbeCpu", times.buildProbeCpuNanos());
         run.put("matches", global.matches());
         run.put("checksum", global.checksum());
         run.put("localMatches", local.matches());
@@ -181,8 +192,9 @@ public final class JoinBenchHandler implements TaskHandler {
     }
 
     /**
-     * The sort-merge join's phases in the radix join's slots: partitioning as histogram, sort as the network pass
-     * (compute, put, wait), merge as the local pass, match as build-probe ({@link SortMergeRow} names them).
+     * The sort-merge join's phases in the radix join's slots: partitioning as histogram (its kernels as the scan),
+     * sort as the network pass (compute, put, wait), merge as the local pass, match as build-probe
+     * ({@link SortMergeRow} names them).
      */
     private static ObjectNode encode(SortMergePhaseTimes times, JoinResult global, JoinResult local) {
         return encode(
@@ -196,7 +208,13 @@ public final class JoinBenchHandler implements TaskHandler {
                         times.mergeNanos(),
                         times.matchNanos(),
                         times.totalNanos(),
-                        times.bytesPut()),
+                        times.bytesPut(),
+                        times.partitionKernelsNanos(),
+                        times.partitionCpuNanos(),
+                        times.sortCpuNanos(),
+                        0,
+                        times.mergeCpuNanos(),
+                        times.matchCpuNanos()),
                 global,
                 local);
     }
@@ -213,7 +231,13 @@ public final class JoinBenchHandler implements TaskHandler {
                 run.path("localPartition").asLong(),
                 run.path("buildProbe").asLong(),
                 run.path("total").asLong(),
-                run.path("bytesPut").asLong());
+                run.path("bytesPut").asLong(),
+                run.path("histogramScan").asLong(),
+                run.path("histogramCpu").asLong(),
+                run.path("networkCpu").asLong(),
+                run.path("networkFabricCpu").asLong(),
+                run.path("localPartitionCpu").asLong(),
+                run.path("buildProbeCpu").asLong());
     }
 
     /** The result of one run of a reply. */

@@ -40,6 +40,9 @@ public final class JoinBenchmark {
     /** How long one case (generation, warm-up and timed runs on every node) may take. */
     static final Duration CASE_TIMEOUT = Duration.ofMinutes(15);
 
+    /** The fewest timed runs of a micro-benchmark. */
+    static final int MICRO_RUNS = 5;
+
     private final JoinBenchConfig config;
     private final Consumer<String> progress;
 
@@ -106,8 +109,9 @@ public final class JoinBenchmark {
                             }
                             if (config.sortMerge()) {
                                 progress.accept(name + ": sort-merge micro-benchmarks (" + nodes * threads
-                                        + " threads at once, each on one node's data, " + threads + " key ranges)");
-                                SortMergeRates smjRates =
+                                        + " threads at once, each on one node's volume in " + nodes * threads
+                                        + " key ranges, merged in groups of " + nodes + ")");
+                                JsonNode smjRates =
                                         sortMergeRates(coordinator, nodes, workload, withThreads(base, threads));
                                 progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes
                                         + " nodes x " + threads + " threads");
@@ -121,7 +125,8 @@ public final class JoinBenchmark {
                                         cap,
                                         sortMerge,
                                         rows.getLast(),
-                                        smjRates,
+                                        SortMergeRates.of(smjRates),
+                                        SortMergeRates.ofCpu(smjRates),
                                         bandwidthCurve(replies.getFirst())));
                             }
                         }
@@ -130,6 +135,14 @@ public final class JoinBenchmark {
             }
         }
         return JoinBenchReport.write(config, rows, sortMergeRows, started, Duration.between(started, Instant.now()));
+    }
+
+    /**
+     * The timed runs of a micro-benchmark (the single-process join, the sort-merge components): at least
+     * {@link #MICRO_RUNS}, since the model takes their best (a micro-benchmark's peak, the thesis's convention).
+     */
+    private int microRuns() {
+        return Math.max(config.runs(), MICRO_RUNS);
     }
 
     private static RadixJoinConfig withThreads(RadixJoinConfig config, int threads) {
@@ -143,7 +156,7 @@ public final class JoinBenchmark {
     }
 
     private JoinPoint local(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
-        JoinCase joinCase = new JoinCase(false, false, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
+        JoinCase joinCase = new JoinCase(false, false, nodes, workload, join, config.warmups(), microRuns(), 0, 0);
         JsonNode reply = answers(coordinator, 1, joinCase).getFirst();
         List<List<PhaseTimes>> runs = new ArrayList<>();
         List<JoinResult> results = new ArrayList<>();
@@ -160,10 +173,9 @@ public final class JoinBenchmark {
      * The sort-merge micro-benchmarks of a point: on node 0, {@code nodes x T} threads at once (the threads the join's
      * phases run on the host), each over one node's data, so that each rate is one thread's share of the cores.
      */
-    private SortMergeRates sortMergeRates(
-            Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
-        JoinCase joinCase = new JoinCase(false, true, nodes, workload, join, config.warmups(), config.runs(), 0, 0);
-        return SortMergeRates.of(answers(coordinator, 1, joinCase).getFirst());
+    private JsonNode sortMergeRates(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
+        JoinCase joinCase = new JoinCase(false, true, nodes, workload, join, config.warmups(), microRuns(), 0, 0);
+        return answers(coordinator, 1, joinCase).getFirst();
     }
 
     /** The bandwidth curve of a sort-merge case's reply: (message bytes, bytes per second) pairs. */

@@ -5,6 +5,8 @@ import dev.faro.join.radix.PhaseTimes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToLongFunction;
+import java.util.stream.LongStream;
 
 /**
  * The measured outcome of one case: every timed run's phase times by node, reduced to the median run (by the slowest
@@ -19,6 +21,10 @@ import java.util.List;
  * @param bandwidthBytesPerSecond the fabric bandwidth measured before the runs (0 when not measured)
  * @param passes d, the partitioning passes (2 with a local pass, else 1)
  * @param cpuShare the median run's CPU time over wall time of a one-thread run ({@link CpuShare}), else NaN
+ * @param best every phase's shortest time over the runs (of its mean over nodes), wall and CPU each on its own: the
+ *     peak rate of a micro-benchmark, the thesis's convention for the rates that make its model a lower bound
+ * @param medians every phase's median time over the runs (of its mean over nodes), each field on its own: the CPU
+ *     times the Table 4.2 analogue compares, less sensitive than one run's to a burst of load on a shared host
  */
 record JoinPoint(
         long tuples,
@@ -28,7 +34,9 @@ record JoinPoint(
         long imbalanceNanos,
         double bandwidthBytesPerSecond,
         int passes,
-        double cpuShare) {
+        double cpuShare,
+        PhaseTimes best,
+        PhaseTimes medians) {
 
     /** Reduces {@code runs.get(run).get(node)} and the per-run results to the median run. */
     static JoinPoint of(
@@ -53,7 +61,22 @@ record JoinPoint(
                 PhaseTimes.imbalanceNanos(median),
                 bandwidth,
                 passes,
-                cpuShare);
+                cpuShare,
+                best(runs.stream().map(JoinPoint::mean).toList()),
+                medians(runs.stream().map(JoinPoint::mean).toList()));
+    }
+
+    /** Each phase's median over {@code runs}, every field on its own. */
+    private static PhaseTimes medians(List<PhaseTimes> runs) {
+        return combine(runs, values -> {
+            long[] sorted = values.sorted().toArray();
+            return sorted[sorted.length / 2];
+        });
+    }
+
+    /** Each phase's minimum over {@code runs}, wall and CPU times each on its own. */
+    private static PhaseTimes best(List<PhaseTimes> runs) {
+        return combine(runs, values -> values.min().orElse(0));
     }
 
     private static long maxTotal(List<PhaseTimes> nodes) {
@@ -61,18 +84,47 @@ record JoinPoint(
     }
 
     private static PhaseTimes mean(List<PhaseTimes> nodes) {
-        int n = nodes.size();
+        PhaseTimes mean = combine(nodes, values -> values.sum() / nodes.size());
         return new PhaseTimes(
-                nodes.stream().mapToLong(PhaseTimes::histogramNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::windowNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::networkNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::networkComputeNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::networkPutNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::networkWaitNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::localPartitionNanos).sum() / n,
-                nodes.stream().mapToLong(PhaseTimes::buildProbeNanos).sum() / n,
+                mean.histogramNanos(),
+                mean.windowNanos(),
+                mean.networkNanos(),
+                mean.networkComputeNanos(),
+                mean.networkPutNanos(),
+                mean.networkWaitNanos(),
+                mean.localPartitionNanos(),
+                mean.buildProbeNanos(),
                 maxTotal(nodes),
-                nodes.stream().mapToLong(PhaseTimes::bytesPut).sum());
+                nodes.stream().mapToLong(PhaseTimes::bytesPut).sum(),
+                mean.histogramScanNanos(),
+                mean.histogramCpuNanos(),
+                mean.networkCpuNanos(),
+                mean.networkFabricCpuNanos(),
+                mean.localPartitionCpuNanos(),
+                mean.buildProbeCpuNanos());
+    }
+
+    /** Every field of {@code times} reduced on its own by {@code reduce}. */
+    private static PhaseTimes combine(List<PhaseTimes> times, ToLongFunction<LongStream> reduce) {
+        ToLongFunction<ToLongFunction<PhaseTimes>> field =
+                getter -> reduce.applyAsLong(times.stream().mapToLong(getter));
+        return new PhaseTimes(
+                field.applyAsLong(PhaseTimes::histogramNanos),
+                field.applyAsLong(PhaseTimes::windowNanos),
+                field.applyAsLong(PhaseTimes::networkNanos),
+                field.applyAsLong(PhaseTimes::networkComputeNanos),
+                field.applyAsLong(PhaseTimes::networkPutNanos),
+                field.applyAsLong(PhaseTimes::networkWaitNanos),
+                field.applyAsLong(PhaseTimes::localPartitionNanos),
+                field.applyAsLong(PhaseTimes::buildProbeNanos),
+                field.applyAsLong(PhaseTimes::totalNanos),
+                field.applyAsLong(PhaseTimes::bytesPut),
+                field.applyAsLong(PhaseTimes::histogramScanNanos),
+                field.applyAsLong(PhaseTimes::histogramCpuNanos),
+                field.applyAsLong(PhaseTimes::networkCpuNanos),
+                field.applyAsLong(PhaseTimes::networkFabricCpuNanos),
+                field.applyAsLong(PhaseTimes::localPartitionCpuNanos),
+                field.applyAsLong(PhaseTimes::buildProbeCpuNanos));
     }
 
     /** The join's time: the slowest node's total, in seconds. */

@@ -9,8 +9,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The sort-merge join's per-thread rates for one point ({@link SortMergeMicroBenchmarks} on node 0: N x T threads at once, each on one
- * node's data, a key range per thread of the point), each the median over the timed runs, in tuples per second.
+ * The sort-merge join's per-thread rates for one point ({@link SortMergeMicroBenchmarks} on node 0: N x T threads at
+ * once, each on one node's volume in the join's key ranges), each the best over the timed runs (the
+ * thesis's convention: a micro-benchmark's peak, so that the model is a lower bound), in tuples per wall second or,
+ * from {@link #ofCpu}, per CPU second of the measuring threads.
  *
  * @param scan P_scan (splitters and histogram)
  * @param partition P_partition (range scatter)
@@ -32,19 +34,37 @@ record SortMergeRates(
         run.put("merge", times.mergeNanos());
         run.put("match", times.matchNanos());
         run.put("fanIn", times.fanIn());
+        for (int c = 0; c < SortMergeMicroBenchmarks.COMPONENTS; c++) {
+            run.put(COMPONENTS[c] + "Cpu", times.cpuNanos()[c]);
+        }
         return run;
     }
 
-    /** The medians of a reply's runs. */
+    private static final String[] COMPONENTS = {"histogram", "partition", "sort", "merge", "match"};
+
+    /** The best wall rates of a reply's runs. */
     static SortMergeRates of(JsonNode reply) {
+        return of(reply, "");
+    }
+
+    /** The best rates per CPU second of a reply's runs (the mean measuring thread's CPU time of each component). */
+    static SortMergeRates ofCpu(JsonNode reply) {
+        return of(reply, "Cpu");
+    }
+
+    private static SortMergeRates of(JsonNode reply, String suffix) {
         List<JsonNode> runs = new ArrayList<>();
         reply.path("runs").forEach(runs::add);
+        double[] rates = new double[COMPONENTS.length];
+        for (int c = 0; c < rates.length; c++) {
+            rates[c] = best(runs, COMPONENTS[c] + suffix);
+        }
         return new SortMergeRates(
-                median(runs, "histogram"),
-                median(runs, "partition"),
-                median(runs, "sort"),
-                median(runs, "merge"),
-                median(runs, "match"),
+                rates[0],
+                rates[1],
+                rates[2],
+                rates[3],
+                rates[4],
                 runs.getFirst().path("fanIn").asLong(),
                 median(reply, "cpuShare"));
     }
@@ -61,13 +81,15 @@ record SortMergeRates(
         return values.isEmpty() ? Double.NaN : values.get(values.size() / 2);
     }
 
-    private static double median(List<JsonNode> runs, String component) {
-        List<Double> rates = new ArrayList<>();
+    private static double best(List<JsonNode> runs, String component) {
+        double best = Double.NaN;
         for (JsonNode run : runs) {
-            rates.add(run.path("tuples").asLong()
-                    / (Math.max(1, run.path(component).asLong()) / 1e9));
+            long nanos = run.path(component).asLong();
+            if (nanos > 0) {
+                double rate = run.path("tuples").asLong() / (nanos / 1e9);
+                best = Double.isNaN(best) ? rate : Math.max(best, rate);
+            }
         }
-        rates.sort(Comparator.naturalOrder());
-        return rates.get(rates.size() / 2);
+        return best;
     }
 }

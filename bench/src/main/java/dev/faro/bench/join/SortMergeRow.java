@@ -16,7 +16,8 @@ import java.util.List;
  * @param measured the sort-merge join
  * @param radix the radix hash join at the same point
  * @param rates the sort-merge micro-benchmarks of this point (N x T threads at once, each on one node's data with T key
- *     ranges)
+ *     ranges), per wall second
+ * @param cpuRates the same per CPU second
  * @param bandwidthCurve the fabric's bandwidth against message size, (bytes, bytes per second), measured before the
  *     runs (empty on one node)
  */
@@ -28,6 +29,7 @@ record SortMergeRow(
         JoinPoint measured,
         JoinRow radix,
         SortMergeRates rates,
+        SortMergeRates cpuRates,
         List<double[]> bandwidthCurve) {
 
     /** The thesis's model (Eqs. 3.12–3.20) for this point, fed by {@link #rates} and the bandwidth at the run size. */
@@ -35,6 +37,18 @@ record SortMergeRow(
         double bandwidth = measured.bandwidthBytesPerSecond() > 0
                 ? measured.bandwidthBytesPerSecond() / Tuples.TUPLE_LENGTH
                 : Double.MAX_VALUE / 4;
+        return model(runTuples, rates, bandwidth);
+    }
+
+    /**
+     * The same model per thread in CPU seconds: fed by {@link #cpuRates}, without a network term (waiting costs no
+     * CPU), to compare with the phases' mean per-thread CPU times.
+     */
+    SortMergeJoinModel cpuModel(int runTuples) {
+        return model(runTuples, cpuRates, Double.MAX_VALUE / 4);
+    }
+
+    private SortMergeJoinModel model(int runTuples, SortMergeRates rates, double bandwidth) {
         long inner =
                 measured.tuples() / (1 + JoinWorkloads.parse(workload, 1, 1).outerRatio());
         return new SortMergeJoinModel(

@@ -54,7 +54,12 @@ class JoinBenchmarkIT {
         assertThat(report.text())
                 .contains("Table 4.2 analogue, sort-merge join")
                 .contains("fabric bandwidth against message size")
-                .contains("sort run (l = 8192)");
+                .contains("sort run (l = 8192)")
+                .contains("CPU/thread")
+                .contains("goal (model within 25 % of measured and a lower bound)");
+        assertThat(report.rows())
+                .allSatisfy(row ->
+                        assertThat(row.measured().mean().buildProbeCpuNanos()).isPositive());
         assertThat(report.sortMergeRows())
                 .allSatisfy(row -> assertThat(row.rates().fanIn()).isPositive());
     }

@@ -38,6 +38,7 @@ final class LocalPhases {
 
     private long[] probedByThread = new long[0];
     private int splitPartitions;
+    private long buildProbeCpuNanos;
 
     LocalPhases(
             MemorySegment inner,
@@ -69,13 +70,16 @@ final class LocalPhases {
         return localBits == 0 ? 0 : tuples;
     }
 
-    /** Phase 3: the local radix pass over every owned partition, on {@code threads} threads. */
-    void localPartition(int threads) {
+    /**
+     * Phase 3: the local radix pass over every owned partition, on {@code threads} threads; returns the threads' CPU
+     * nanoseconds, summed.
+     */
+    long localPartition(int threads) {
         if (localBits == 0) {
-            return;
+            return 0;
         }
         AtomicInteger nextPartition = new AtomicInteger();
-        Workers.run("local-partition", threads, thread -> {
+        return Workers.run("local-partition", threads, thread -> {
             int fanOut = 1 << localBits;
             long[] counts = new long[fanOut];
             long[] cursors = new long[fanOut];
@@ -117,7 +121,7 @@ final class LocalPhases {
         BuildProbe[] kernels = new BuildProbe[threads];
         BuildProbe[] shared = new BuildProbe[tasks.sharedTables()];
         AtomicInteger next = new AtomicInteger();
-        Workers.run("build-probe", threads, thread -> {
+        buildProbeCpuNanos = Workers.run("build-probe", threads, thread -> {
             kernels[thread] = new BuildProbe();
             for (int task = next.getAndIncrement(); task < tasks.firstRound(); task = next.getAndIncrement()) {
                 tasks.runFirstRound(task, kernels[thread], shared);
@@ -125,7 +129,7 @@ final class LocalPhases {
         });
         if (tasks.secondRound() > 0) {
             AtomicInteger probe = new AtomicInteger();
-            Workers.run("probe-split", threads, thread -> {
+            buildProbeCpuNanos += Workers.run("probe-split", threads, thread -> {
                 for (int task = probe.getAndIncrement(); task < tasks.secondRound(); task = probe.getAndIncrement()) {
                     tasks.runSecondRound(task, kernels[thread], shared);
                 }
@@ -138,6 +142,11 @@ final class LocalPhases {
             probedByThread[t] = kernels[t].probed();
         }
         return sum;
+    }
+
+    /** The CPU nanoseconds of the last {@link #buildProbe}'s threads, summed. */
+    long buildProbeCpuNanos() {
+        return buildProbeCpuNanos;
     }
 
     /** Outer tuples probed by each thread in the last {@link #buildProbe} (including an inner split's repeats). */

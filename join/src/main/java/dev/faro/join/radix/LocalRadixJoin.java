@@ -46,7 +46,7 @@ public final class LocalRadixJoin {
             long afterAllocation = System.nanoTime();
             long[][] innerCounts = new long[threads][fanOut];
             long[][] outerCounts = new long[threads][fanOut];
-            Workers.run("histogram", threads, t -> {
+            long histogramCpu = Workers.run("histogram", threads, t -> {
                 RadixKernels.histogram(
                         inner,
                         RadixHashJoin.slice(innerTuples, t, threads),
@@ -62,6 +62,7 @@ public final class LocalRadixJoin {
                         mask,
                         outerCounts[t]);
             });
+            long afterScan = System.nanoTime();
             long[] innerStart = new long[fanOut];
             long[] innerCount = new long[fanOut];
             long[] outerStart = new long[fanOut];
@@ -83,7 +84,7 @@ public final class LocalRadixJoin {
                 outerCount[p] = outerAt - outerStart[p];
             }
             long afterHistogram = System.nanoTime();
-            Workers.run("partition", threads, t -> {
+            long partitionCpu = Workers.run("partition", threads, t -> {
                 RadixKernels.scatter(
                         inner,
                         RadixHashJoin.slice(innerTuples, t, threads),
@@ -113,7 +114,7 @@ public final class LocalRadixJoin {
                     outerCount,
                     config.networkBits(),
                     localBits);
-            local.localPartition(threads);
+            long localCpu = local.localPartition(threads);
             long afterLocal = System.nanoTime();
             JoinResult result = local.buildProbe(threads);
             long end = System.nanoTime();
@@ -128,7 +129,13 @@ public final class LocalRadixJoin {
                     afterLocal - afterPartition,
                     end - afterLocal,
                     end - start,
-                    0);
+                    0,
+                    afterScan - afterAllocation,
+                    histogramCpu / threads,
+                    partitionCpu / threads,
+                    0,
+                    localCpu / threads,
+                    local.buildProbeCpuNanos() / threads);
             return new Outcome(result, times);
         }
     }

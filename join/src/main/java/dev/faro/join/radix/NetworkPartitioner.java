@@ -2,6 +2,7 @@ package dev.faro.join.radix;
 
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.PlainSegments;
+import dev.faro.join.Workers;
 import dev.faro.join.rma.RmaLane;
 import dev.faro.join.rma.RmaWindow;
 import dev.faro.join.workload.Tuples;
@@ -23,7 +24,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Timers (thesis Fig. 4.3b): {@link #putNanos()} is time inside {@link RmaLane#put} (enqueueing, including waits
  * for a free send-queue entry), {@link #waitNanos()} time waiting for a buffer's previous put and for the final
- * flush; the rest of the pass is partitioning compute. Data path: allocation-free; thread-confined.
+ * flush; the rest of the pass is partitioning compute; {@link #fabricCpuNanos()} is the CPU time of the put and wait
+ * parts (a thread CPU clock read per shipped buffer). Data path: allocation-free; thread-confined.
  */
 final class NetworkPartitioner {
 
@@ -53,6 +55,7 @@ final class NetworkPartitioner {
 
     private long putNanos;
     private long waitNanos;
+    private long fabricCpuNanos;
 
     NetworkPartitioner(
             RmaLane lane,
@@ -162,6 +165,7 @@ final class NetworkPartitioner {
         int slot = r * k + current[r];
         int tuples = (int) ((writeAt[r] - (bufferEnd[r] - bufferSize)) / Tuples.TUPLE_LENGTH);
         long start = System.nanoTime();
+        long cpuStart = Workers.cpuNanos();
         lane.put(
                 owners[partition],
                 window,
@@ -182,13 +186,16 @@ final class NetworkPartitioner {
             lane.await(nextSlot);
             waitNanos += System.nanoTime() - put;
         }
+        fabricCpuNanos += Workers.cpuNanos() - cpuStart;
     }
 
     /** Waits for every put of this thread (the end of its pass). */
     void flush() {
         long start = System.nanoTime();
+        long cpuStart = Workers.cpuNanos();
         lane.flush();
         waitNanos += System.nanoTime() - start;
+        fabricCpuNanos += Workers.cpuNanos() - cpuStart;
     }
 
     long putNanos() {
@@ -197,5 +204,13 @@ final class NetworkPartitioner {
 
     long waitNanos() {
         return waitNanos;
+    }
+
+    /**
+     * The thread's CPU time inside the fabric: putting (on {@code shm} the put's copy into the peer's window, the
+     * work a NIC does on RDMA hardware), waiting for a buffer's put and flushing.
+     */
+    long fabricCpuNanos() {
+        return fabricCpuNanos;
     }
 }

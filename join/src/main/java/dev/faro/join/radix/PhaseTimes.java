@@ -7,6 +7,15 @@ package dev.faro.join.radix;
  * (for buffer reuse and the final flush) as means over the node's threads, the local partitioning pass and
  * build-probe; {@code totalNanos} is the node's whole join, waits at barriers included (the imbalance across nodes is
  * {@code max(total) - sum of mean phases}, see {@link #imbalanceNanos}).
+ *
+ * <p>Beside the wall times: {@code histogramScanNanos}, the wall time of the histogram's per-thread scans alone (the
+ * rest of the histogram phase is the global histogram's collectives, the assignment and the offsets, which the
+ * thesis's histogram phase includes and its Eq. 3.1 does not model), and per phase the CPU time of its worker
+ * threads, the mean over the node's threads ({@code *CpuNanos}): a phase's cost that a loaded host does not inflate,
+ * to compare with a model fed by rates per CPU second. The histogram's CPU time is that of its scans;
+ * {@code networkFabricCpuNanos} is the part of the network pass's CPU time spent inside the fabric's put, wait and
+ * flush (on {@code shm} the copy into the peer's window, which an RDMA NIC does without the CPU), so the pass's
+ * partitioning compute is {@code networkCpuNanos - networkFabricCpuNanos}.
  */
 public record PhaseTimes(
         long histogramNanos,
@@ -18,7 +27,13 @@ public record PhaseTimes(
         long localPartitionNanos,
         long buildProbeNanos,
         long totalNanos,
-        long bytesPut) {
+        long bytesPut,
+        long histogramScanNanos,
+        long histogramCpuNanos,
+        long networkCpuNanos,
+        long networkFabricCpuNanos,
+        long localPartitionCpuNanos,
+        long buildProbeCpuNanos) {
 
     /** The sum of the phases (without the waits between them). */
     public long phaseSumNanos() {

@@ -66,12 +66,13 @@ public final class RadixHashJoin {
         // 1. histogram, assignment, receive layout and private offsets
         long[][] innerCounts = new long[threads][fanOut];
         long[][] outerCounts = new long[threads][fanOut];
-        Workers.run("histogram", threads, t -> {
+        long histogramCpu = Workers.run("histogram", threads, t -> {
             RadixKernels.histogram(
                     inner, slice(innerTuples, t, threads), slice(innerTuples, t + 1, threads), 0, mask, innerCounts[t]);
             RadixKernels.histogram(
                     outer, slice(outerTuples, t, threads), slice(outerTuples, t + 1, threads), 0, mask, outerCounts[t]);
         });
+        long afterScan = System.nanoTime();
         long[] nodeCounts = new long[2 * fanOut];
         for (int t = 0; t < threads; t++) {
             for (int p = 0; p < fanOut; p++) {
@@ -134,9 +135,10 @@ public final class RadixHashJoin {
             // 3. network partitioning pass, flush, barrier
             long[] putNanos = new long[threads];
             long[] waitNanos = new long[threads];
+            long[] fabricCpuNanos = new long[threads];
             long[] bytesBefore = new long[threads];
             int remotes = remoteCount;
-            Workers.run("network-partition", threads, t -> {
+            long networkCpu = Workers.run("network-partition", threads, t -> {
                 NetworkPartitioner partitioner = new NetworkPartitioner(
                         group.lane(t),
                         buffers[t],
@@ -164,6 +166,7 @@ public final class RadixHashJoin {
                 partitioner.flush();
                 putNanos[t] = partitioner.putNanos();
                 waitNanos[t] = partitioner.waitNanos();
+                fabricCpuNanos[t] = partitioner.fabricCpuNanos();
                 bytesBefore[t] = group.lane(t).bytesPut() - bytesBefore[t];
             });
             long afterNetwork = System.nanoTime();
@@ -195,7 +198,7 @@ public final class RadixHashJoin {
                     outerCount,
                     config.networkBits(),
                     localBits);
-            local.localPartition(threads);
+            long localCpu = local.localPartition(threads);
             long afterLocal = System.nanoTime();
             JoinResult mine = local.buildProbe(threads);
             long end = System.nanoTime();
@@ -218,7 +221,13 @@ public final class RadixHashJoin {
                     afterLocal - afterBarrier,
                     end - afterLocal,
                     end - start,
-                    bytes);
+                    bytes,
+                    afterScan - start,
+                    histogramCpu / threads,
+                    networkCpu / threads,
+                    mean(fabricCpuNanos),
+                    localCpu / threads,
+                    local.buildProbeCpuNanos() / threads);
             innerWindow.close();
             outerWindow.close();
             for (MemoryRegion buffer : buffers) {

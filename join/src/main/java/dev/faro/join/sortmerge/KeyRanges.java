@@ -24,8 +24,12 @@ final class KeyRanges {
         this.ranges = ranges;
     }
 
-    static KeyRanges equalWidth(Collectives collectives, MemorySegment[] input, long[] tuples, int ranges) {
-        long[] all = collectives.allGather(minMax(input, tuples));
+    /**
+     * Equal-width ranges over the global key domain from each rank's {@code minMax} (its smallest and largest key,
+     * {@link #minMax(MemorySegment[], long[], int, int)} combined over its threads).
+     */
+    static KeyRanges equalWidth(Collectives collectives, long[] minMax, int ranges) {
+        long[] all = collectives.allGather(minMax);
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int r = 0; r < all.length; r += 2) {
@@ -48,14 +52,30 @@ final class KeyRanges {
     }
 
     private static long[] minMax(MemorySegment[] input, long[] tuples) {
+        return minMax(input, tuples, 0, 1);
+    }
+
+    /** The smallest and largest key of thread {@code t}'s slice (of {@code threads}) of each relation. */
+    static long[] minMax(MemorySegment[] input, long[] tuples, int t, int threads) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int rel = 0; rel < input.length; rel++) {
-            for (long i = 0; i < tuples[rel]; i++) {
+            for (long i = tuples[rel] * t / threads; i < tuples[rel] * (t + 1) / threads; i++) {
                 long key = Tuples.key(input[rel], i);
                 min = Math.min(min, key);
                 max = Math.max(max, key);
             }
+        }
+        return new long[] {min, max};
+    }
+
+    /** The smallest of the first and the largest of the second elements of {@code minMaxes}. */
+    static long[] combine(long[][] minMaxes) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (long[] minMax : minMaxes) {
+            min = Math.min(min, minMax[0]);
+            max = Math.max(max, minMax[1]);
         }
         return new long[] {min, max};
     }

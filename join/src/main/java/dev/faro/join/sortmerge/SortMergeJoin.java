@@ -71,17 +71,26 @@ public final class SortMergeJoin {
             long start = System.nanoTime();
 
             // 1. range partitioning
+            // the splitters: each thread's min and max key (equal width) or a sample (skew), agreed by all ranks
+            long[][] minMax = new long[threads][];
+            long partitionCpu = config.sampledSplitters()
+                    ? 0
+                    : Workers.run(
+                            "smj-min-max", threads, t -> minMax[t] = KeyRanges.minMax(input, inputTuples, t, threads));
+            long splittersWall = System.nanoTime() - start;
             KeyRanges keyRanges = config.sampledSplitters()
                     ? KeyRanges.sampled(collectives, input, inputTuples, ranges, SAMPLE)
-                    : KeyRanges.equalWidth(collectives, input, inputTuples, ranges);
+                    : KeyRanges.equalWidth(collectives, KeyRanges.combine(minMax), ranges);
+            long kernelsStart = System.nanoTime();
             long[][][] counts = new long[2][threads][ranges];
-            Workers.run("smj-histogram", threads, t -> {
+            partitionCpu += Workers.run("smj-histogram", threads, t -> {
                 for (int rel = 0; rel < 2; rel++) {
-                    long from = inputTuples[rel] * t / threads;
-                    long to = inputTuples[rel] * (t + 1) / threads;
-                    for (long i = from; i < to; i++) {
-                        counts[rel][t][keyRanges.range(Tuples.key(input[rel], i))]++;
-                    }
+                    RangeKernels.histogram(
+                            input[rel],
+                            inputTuples[rel] * t / threads,
+                            inputTuples[rel] * (t + 1) / threads,
+                            keyRanges,
+                            counts[rel][t]);
                 }
             });
             long[][] nodeStart = new long[2][ranges];
@@ -98,17 +107,18 @@ public final class SortMergeJoin {
                     nodeCount[rel][d] = at - nodeStart[rel][d];
                 }
             }
-            Workers.run("smj-scatter", threads, t -> {
+            partitionCpu += Workers.run("smj-scatter", threads, t -> {
                 for (int rel = 0; rel < 2; rel++) {
-                    long from = inputTuples[rel] * t / threads;
-                    long to = inputTuples[rel] * (t + 1) / threads;
-                    for (long i = from; i < to; i++) {
-                        long key = Tuples.key(input[rel], i);
-                        long target = cursors[rel][t][keyRanges.range(key)]++;
-                        Tuples.set(partitioned[rel], target, key, Tuples.rid(input[rel], i));
-                    }
+                    RangeKernels.scatter(
+                            input[rel],
+                            inputTuples[rel] * t / threads,
+                            inputTuples[rel] * (t + 1) / threads,
+                            keyRanges,
+                            partitioned[rel],
+                            cursors[rel][t]);
                 }
             });
+            long partitionKernels = splittersWall + System.nanoTime() - kernelsStart;
             // by owner rank: [R counts of its T ranges | S counts of its T ranges]
             long[] byOwner = new long[ranks * 2 * threads];
             for (int d = 0; d < ranges; d++) {
@@ -159,7 +169,7 @@ public final class SortMergeJoin {
             long[] waitNanos = new long[threads];
             long[] bytes = new long[threads];
             int l = config.runTuples();
-            Workers.run("smj-sort", threads, t -> {
+            long sortCpu = Workers.run("smj-sort", threads, t -> {
                 RmaLane lane = group.lane(t);
                 RunSorter sorter = new RunSorter(l);
                 MemoryRegion buffer = runBuffers[t];
@@ -212,7 +222,7 @@ public final class SortMergeJoin {
 
             // 4. merge each of my ranges' runs (every sender's, cut at multiples of l)
             long afterBarrier = System.nanoTime();
-            Workers.run("smj-merge", threads, tt -> {
+            long mergeCpu = Workers.run("smj-merge", threads, tt -> {
                 MultiWayMerge merge = new MultiWayMerge();
                 for (int rel = 0; rel < 2; rel++) {
                     int d = rank * threads + tt;
@@ -243,7 +253,7 @@ public final class SortMergeJoin {
 
             // 5. match
             JoinResult[] results = new JoinResult[threads];
-            Workers.run("smj-match", threads, tt -> {
+            long matchCpu = Workers.run("smj-match", threads, tt -> {
                 int d = rank * threads + tt;
                 results[tt] = match(
                         merged[0],
@@ -275,7 +285,12 @@ public final class SortMergeJoin {
                     afterMerge - afterBarrier,
                     end - afterMerge,
                     end - start,
-                    Arrays.stream(bytes).sum());
+                    Arrays.stream(bytes).sum(),
+                    partitionKernels,
+                    partitionCpu / threads,
+                    sortCpu / threads,
+                    mergeCpu / threads,
+                    matchCpu / threads);
             return new Outcome(new JoinResult(sums[0], sums[1]), mine, times);
         }
     }

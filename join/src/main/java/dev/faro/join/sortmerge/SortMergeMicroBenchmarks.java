@@ -13,10 +13,11 @@ import java.util.concurrent.CyclicBarrier;
  * The per-thread rates the sort-merge join's model needs (thesis §3.3.2, Table 4.2's SMJ parameters), measured on
  * one thread with the join's own kernels over one node's R and S: P_scan (splitters and histogram), P_partition (the
  * range scatter), P_sort_run(l) ({@link RunSorter}), P_merge at the join's fan-in ({@link MultiWayMerge}) and P_scan
- * of the merge-join scan. The data is cut into {@code ranges} key ranges; with the join's threads per node as
- * {@code ranges}, each range holds what one core of the distributed join merges and matches (one node's share of the
- * range from every node under weak scaling), so the merge runs at that core's fan-in. The result is the join of the
- * node's own R and S.
+ * of the merge-join scan. The data is cut into {@code ranges} key ranges, partitioned and sorted in runs of l per range
+ * as the join does, and merged and matched in groups of {@code group} adjacent ranges: with one node's volume, the
+ * join's {@code N x T} ranges and groups of N, a group holds what one core of the distributed join merges and matches
+ * (under weak scaling, each of the N senders' runs of its range), at that core's fan-in. The result is the join of
+ * {@code inner} and {@code outer}.
  *
  * <p>Coordination code around the kernels.
  */
@@ -33,6 +34,8 @@ public final class SortMergeMicroBenchmarks {
      * @param matchNanos the merge-join scan of every range (P_scan of Eq. 3.19)
      * @param fanIn the largest number of runs merged in one range
      * @param result the join of this node's R and S
+     * @param cpuNanos the measuring thread's CPU time of each component, in the order above (histogram, partition,
+     *     sort, merge, match)
      */
     public record Times(
             long tuples,
@@ -42,11 +45,18 @@ public final class SortMergeMicroBenchmarks {
             long mergeNanos,
             long matchNanos,
             long fanIn,
-            JoinResult result) {
+            JoinResult result,
+            long[] cpuNanos) {
 
         /** The component times averaged over {@code times} (one measurement per thread); the first's result. */
         public static Times mean(List<Times> times) {
             int n = times.size();
+            long[] cpu = new long[COMPONENTS];
+            for (Times t : times) {
+                for (int c = 0; c < COMPONENTS; c++) {
+                    cpu[c] += t.cpuNanos()[c] / n;
+                }
+            }
             return new Times(
                     times.getFirst().tuples(),
                     times.stream().mapToLong(Times::histogramNanos).sum() / n,
@@ -55,9 +65,13 @@ public final class SortMergeMicroBenchmarks {
                     times.stream().mapToLong(Times::mergeNanos).sum() / n,
                     times.stream().mapToLong(Times::matchNanos).sum() / n,
                     times.stream().mapToLong(Times::fanIn).max().orElse(0),
-                    times.getFirst().result());
+                    times.getFirst().result(),
+                    cpu);
         }
     }
+
+    /** The components measured: histogram, partition, sort, merge, match. */
+    public static final int COMPONENTS = 5;
 
     private static final int SAMPLE = 1024;
 
@@ -71,17 +85,18 @@ public final class SortMergeMicroBenchmarks {
             long innerTuples,
             MemorySegment outer,
             long outerTuples) {
-        return measure(config, ranges, inner, innerTuples, outer, outerTuples, () -> {});
+        return measure(config, ranges, 1, inner, innerTuples, outer, outerTuples, () -> {});
     }
 
     /**
      * Measures once on each of {@code threads} threads at the same time, every thread over all of {@code inner} and
      * {@code outer} (read only) with copies of its own, the threads meeting at a barrier before each component;
-     * returns each thread's times.
+     * returns each thread's times. {@code ranges} key ranges are merged and matched in groups of {@code group}.
      */
     public static List<Times> measureConcurrently(
             SortMergeJoinConfig config,
             int ranges,
+            int group,
             int threads,
             MemorySegment inner,
             long innerTuples,
@@ -101,7 +116,7 @@ public final class SortMergeMicroBenchmarks {
         Times[] times = new Times[threads];
         Workers.run("smj-micro", threads, t -> {
             try {
-                times[t] = measure(config, ranges, inner, innerTuples, outer, outerTuples, sync);
+                times[t] = measure(config, ranges, group, inner, innerTuples, outer, outerTuples, sync);
             } catch (RuntimeException | Error e) {
                 barrier.reset(); // the others leave their wait with BrokenBarrierException
                 throw e;
@@ -113,6 +128,7 @@ public final class SortMergeMicroBenchmarks {
     private static Times measure(
             SortMergeJoinConfig config,
             int ranges,
+            int group,
             MemorySegment inner,
             long innerTuples,
             MemorySegment outer,
@@ -131,7 +147,9 @@ public final class SortMergeMicroBenchmarks {
             MemorySegment[] partitioned = copies[0];
             MemorySegment[] sorted = copies[1];
             MemorySegment[] merged = copies[2];
+            long[] cpu = new long[COMPONENTS];
             sync.run();
+            long cpuStart = Workers.cpuNanos();
             long start = System.nanoTime();
             KeyRanges keyRanges = config.sampledSplitters()
                     ? KeyRanges.fromSample(KeyRanges.sample(input, tuples, SAMPLE), ranges)
@@ -139,25 +157,23 @@ public final class SortMergeMicroBenchmarks {
             long[][] starts = new long[2][ranges + 1];
             for (int rel = 0; rel < 2; rel++) {
                 long[] counts = new long[ranges];
-                for (long i = 0; i < tuples[rel]; i++) {
-                    counts[keyRanges.range(Tuples.key(input[rel], i))]++;
-                }
+                RangeKernels.histogram(input[rel], 0, tuples[rel], keyRanges, counts);
                 for (int d = 0; d < ranges; d++) {
                     starts[rel][d + 1] = starts[rel][d] + counts[d];
                 }
             }
             long afterHistogram = System.nanoTime();
+            cpu[0] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long partitionStart = System.nanoTime();
             for (int rel = 0; rel < 2; rel++) {
-                long[] cursors = starts[rel].clone();
-                for (long i = 0; i < tuples[rel]; i++) {
-                    long key = Tuples.key(input[rel], i);
-                    Tuples.set(partitioned[rel], cursors[keyRanges.range(key)]++, key, Tuples.rid(input[rel], i));
-                }
+                RangeKernels.scatter(input[rel], 0, tuples[rel], keyRanges, partitioned[rel], starts[rel].clone());
             }
             long afterPartition = System.nanoTime();
+            cpu[1] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long sortStart = System.nanoTime();
             RunSorter sorter = new RunSorter(l);
             for (int rel = 0; rel < 2; rel++) {
@@ -169,34 +185,45 @@ public final class SortMergeMicroBenchmarks {
                 }
             }
             long afterSort = System.nanoTime();
+            cpu[2] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long mergeStart = System.nanoTime();
             MultiWayMerge merge = new MultiWayMerge();
             long fanIn = 0;
             for (int rel = 0; rel < 2; rel++) {
-                for (int d = 0; d < ranges; d++) {
-                    long from = starts[rel][d];
-                    long to = starts[rel][d + 1];
-                    int runs = (int) ((to - from + l - 1) / l);
+                for (int g = 0; g < ranges; g += group) {
+                    int last = Math.min(ranges, g + group);
+                    int runs = 0;
+                    for (int d = g; d < last; d++) {
+                        runs += (int) ((starts[rel][d + 1] - starts[rel][d] + l - 1) / l);
+                    }
                     fanIn = Math.max(fanIn, runs);
                     long[] runStarts = new long[runs];
                     long[] runEnds = new long[runs];
-                    for (int j = 0; j < runs; j++) {
-                        runStarts[j] = from + (long) j * l;
-                        runEnds[j] = Math.min(to, runStarts[j] + l);
+                    int at = 0;
+                    for (int d = g; d < last; d++) {
+                        for (long from = starts[rel][d]; from < starts[rel][d + 1]; from += l) {
+                            runStarts[at] = from;
+                            runEnds[at++] = Math.min(starts[rel][d + 1], from + l);
+                        }
                     }
-                    merge.merge(sorted[rel], runStarts, runEnds, runs, merged[rel], from);
+                    merge.merge(sorted[rel], runStarts, runEnds, runs, merged[rel], starts[rel][g]);
                 }
             }
             long afterMerge = System.nanoTime();
+            cpu[3] = Workers.cpuNanos() - cpuStart;
             sync.run();
+            cpuStart = Workers.cpuNanos();
             long matchStart = System.nanoTime();
             JoinResult result = new JoinResult(0, 0);
-            for (int d = 0; d < ranges; d++) {
+            for (int g = 0; g < ranges; g += group) {
+                int last = Math.min(ranges, g + group);
                 result = result.plus(SortMergeJoin.match(
-                        merged[0], starts[0][d], starts[0][d + 1], merged[1], starts[1][d], starts[1][d + 1]));
+                        merged[0], starts[0][g], starts[0][last], merged[1], starts[1][g], starts[1][last]));
             }
             long end = System.nanoTime();
+            cpu[4] = Workers.cpuNanos() - cpuStart;
             return new Times(
                     innerTuples + outerTuples,
                     afterHistogram - start,
@@ -205,7 +232,8 @@ public final class SortMergeMicroBenchmarks {
                     afterMerge - mergeStart,
                     end - matchStart,
                     fanIn,
-                    result);
+                    result,
+                    cpu);
         }
     }
 }

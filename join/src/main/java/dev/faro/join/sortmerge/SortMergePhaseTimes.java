@@ -5,6 +5,11 @@ package dev.faro.join.sortmerge;
  * partitioning (with the histogram, splitters and offsets), window allocation, sorting with the transfer (split
  * into sort compute, put and wait as means over the node's threads), merging and matching; {@code totalNanos} is the
  * node's whole join, barrier waits included.
+ *
+ * <p>Beside them: {@code partitionKernelsNanos}, the wall time of the partitioning's per-thread kernels (min and max
+ * for the splitters, histogram, scatter; the rest of the phase is its collectives and offsets), and per phase the CPU
+ * time of its worker threads, the mean over the node's threads ({@code *CpuNanos}), to compare with a model fed by
+ * rates per CPU second.
  */
 public record SortMergePhaseTimes(
         long partitionNanos,
@@ -16,4 +21,9 @@ public record SortMergePhaseTimes(
         long mergeNanos,
         long matchNanos,
         long totalNanos,
-        long bytesPut) {}
+        long bytesPut,
+        long partitionKernelsNanos,
+        long partitionCpuNanos,
+        long sortCpuNanos,
+        long mergeCpuNanos,
+        long matchCpuNanos) {}

@@ -116,8 +116,19 @@ class RadixHashJoinTest {
             assertThat(outcome.global()).isEqualTo(expected);
             shares = shares.plus(outcome.local());
             assertThat(outcome.times().totalNanos()).isPositive();
+            // every phase's worker threads report their CPU time; the scans are a part of the histogram phase
+            assertThat(outcome.times().histogramCpuNanos()).isPositive();
+            assertThat(outcome.times().networkCpuNanos()).isPositive();
+            assertThat(outcome.times().buildProbeCpuNanos()).isPositive();
+            assertThat(outcome.times().histogramScanNanos())
+                    .isPositive()
+                    .isLessThanOrEqualTo(outcome.times().histogramNanos());
             if (nodes > 1) {
                 assertThat(outcome.times().bytesPut()).isPositive();
+                // the puts' CPU time is a part of the pass's
+                assertThat(outcome.times().networkFabricCpuNanos())
+                        .isPositive()
+                        .isLessThanOrEqualTo(outcome.times().networkCpuNanos());
             }
         }
         assertThat(shares).isEqualTo(expected);

@@ -105,6 +105,14 @@ class SortMergeJoinTest {
         for (SortMergeJoin.Outcome outcome : outcomes) {
             assertThat(outcome.global()).isEqualTo(expected);
             shares = shares.plus(outcome.local());
+            // every phase's worker threads report their CPU time; the kernels are a part of the partitioning phase
+            assertThat(outcome.times().partitionCpuNanos()).isPositive();
+            assertThat(outcome.times().sortCpuNanos()).isPositive();
+            assertThat(outcome.times().mergeCpuNanos()).isPositive();
+            assertThat(outcome.times().matchCpuNanos()).isPositive();
+            assertThat(outcome.times().partitionKernelsNanos())
+                    .isPositive()
+                    .isLessThanOrEqualTo(outcome.times().partitionNanos());
         }
         assertThat(shares).isEqualTo(expected);
     }

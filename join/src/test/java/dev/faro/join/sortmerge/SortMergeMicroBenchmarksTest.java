@@ -56,10 +56,14 @@ class SortMergeMicroBenchmarksTest {
             MemorySegment inner = workload.inner(arena, 0, 1);
             MemorySegment outer = workload.outer(arena, 0, 1);
             java.util.List<SortMergeMicroBenchmarks.Times> times = SortMergeMicroBenchmarks.measureConcurrently(
-                    SortMergeJoinConfig.defaults(2).withRunTuples(500), 2, 3, inner, 10_000, outer, 20_000);
+                    SortMergeJoinConfig.defaults(2).withRunTuples(500), 4, 2, 3, inner, 10_000, outer, 20_000);
+            // 4 ranges sorted in runs of 500, merged and matched in 2 groups of 2 ranges (a 2-node join's cores)
             assertThat(times).hasSize(3).allSatisfy(t -> {
                 assertThat(t.result()).isEqualTo(ReferenceJoin.of(workload, 1));
-                assertThat(t.fanIn()).isBetween(20L, 21L);
+                assertThat(t.fanIn()).isBetween(20L, 22L);
+                assertThat(t.cpuNanos()).hasSize(SortMergeMicroBenchmarks.COMPONENTS);
+                assertThat(java.util.Arrays.stream(t.cpuNanos()).min().orElse(0))
+                        .isPositive();
             });
             SortMergeMicroBenchmarks.Times mean = SortMergeMicroBenchmarks.Times.mean(times);
             assertThat(mean.mergeNanos())
