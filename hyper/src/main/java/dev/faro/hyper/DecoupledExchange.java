@@ -428,6 +428,7 @@ final class DecoupledExchange implements ExchangeChannel {
             } else {
                 index = waits.attempt(takeStep, 0);
                 if (index == WaitLoop.IDLE) {
+                    multiplexer.demand(true);
                     return NOT_YET;
                 }
             }
@@ -443,6 +444,7 @@ final class DecoupledExchange implements ExchangeChannel {
         protected boolean retry() {
             int index = waits.attempt(takeStep, 0);
             if (index == WaitLoop.IDLE) {
+                multiplexer.demand(false);
                 return false;
             }
             found = index;
