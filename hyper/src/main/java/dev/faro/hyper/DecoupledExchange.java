@@ -330,6 +330,7 @@ final class DecoupledExchange implements ExchangeChannel {
             for (int member : members) {
                 if (member == self) {
                     receiveQueues[group].offer(message.index);
+                    multiplexer.handedLocally();
                 } else {
                     multiplexer.enqueue(member, message.index);
                 }
@@ -351,6 +352,7 @@ final class DecoupledExchange implements ExchangeChannel {
                 }
                 if (receives) {
                     onEnd();
+                    multiplexer.handedLocally();
                 }
             }
         }

@@ -13,6 +13,7 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -126,6 +127,9 @@ public final class Multiplexer implements AutoCloseable {
 
     private final long[] earlySince;
     private int earlyCount;
+    /** Messages and ends routed to exchanges so far (network thread only). */
+    private int routedCount;
+
     private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions = WorkCompletion.array(64);
     private final MemorySegment endHeader;
@@ -139,6 +143,8 @@ public final class Multiplexer implements AutoCloseable {
     private volatile boolean sleeping;
     /** Set by workers waiting for a receive: the network thread keeps its parks short while it is set. */
     private volatile boolean demanded;
+    /** Set with {@link #demanded}: the next message or end the network thread routes wakes the readiness poller. */
+    private volatile boolean awaited;
 
     // Counters: written by the network thread only; approximate reads.
     private volatile long messagesSent;
@@ -353,8 +359,22 @@ public final class Multiplexer implements AutoCloseable {
         if (!demanded) {
             demanded = true;
         }
+        if (!awaited) {
+            awaited = true;
+        }
         if (wakeNow) {
             wake();
+        }
+    }
+
+    /**
+     * A worker queued an own-node message or end: if a worker waits for a receive, the readiness poller retries now.
+     * Data path: a volatile read, rarely an unpark.
+     */
+    void handedLocally() {
+        if (awaited) {
+            awaited = false;
+            ReadinessPoller.wake();
         }
     }
 
@@ -372,8 +392,13 @@ public final class Multiplexer implements AutoCloseable {
         try {
             while (running) {
                 int work = replaceRequestedQueuePairs();
+                int routed = routedCount;
                 work += pollCompletions();
                 work += routeEarly();
+                if (routedCount != routed && awaited) {
+                    awaited = false;
+                    ReadinessPoller.wake(); // the waiting workers' retries find what was routed now
+                }
                 work += repostReturned();
                 work += postSends();
                 work += writeCredits();
@@ -528,6 +553,7 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Hands a received message (its header checked) to its exchange: an end counts, data goes to the workers. */
     private void route(Message message, DecoupledExchange exchange) {
+        routedCount++;
         MemorySegment segment = message.segment;
         if (MessageDescriptor.isLast(segment)) {
             repost(message);
