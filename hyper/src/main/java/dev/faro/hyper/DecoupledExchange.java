@@ -330,6 +330,7 @@ final class DecoupledExchange implements ExchangeChannel {
             for (int member : members) {
                 if (member == self) {
                     receiveQueues[group].offer(message.index);
+                    multiplexer.handedLocally();
                 } else {
                     multiplexer.enqueue(member, message.index);
                 }
@@ -351,6 +352,7 @@ final class DecoupledExchange implements ExchangeChannel {
                 }
                 if (receives) {
                     onEnd();
+                    multiplexer.handedLocally();
                 }
             }
         }
@@ -428,6 +430,7 @@ final class DecoupledExchange implements ExchangeChannel {
             } else {
                 index = waits.attempt(takeStep, 0);
                 if (index == WaitLoop.IDLE) {
+                    multiplexer.demand(true);
                     return NOT_YET;
                 }
             }
@@ -443,6 +446,7 @@ final class DecoupledExchange implements ExchangeChannel {
         protected boolean retry() {
             int index = waits.attempt(takeStep, 0);
             if (index == WaitLoop.IDLE) {
+                multiplexer.demand(false);
                 return false;
             }
             found = index;

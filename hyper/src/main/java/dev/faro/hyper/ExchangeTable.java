@@ -2,17 +2,20 @@ package dev.faro.hyper;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The exchanges open at one node, across every running query: how the network thread finds the exchange an incoming
  * message belongs to. Each open exchange gets a local slot and an id ({@code slot << 16 | generation}, the generation
  * counting the slot's reuses); messages carry the <em>sender's</em> id, and every node maps (source node, sender's id)
- * to its own exchange when the exchange is opened, before any node sends (the open's second gather). A message whose
- * id maps to nothing is late (its exchange was closed after a failure) and is dropped.
+ * to its own exchange when the exchange is opened (right after the open's gather). A peer may send as soon as its own
+ * gather returned, so a message may arrive before its exchange is mapped here: its id's generation is then newer than
+ * the last one mapped for that (peer, slot) ({@link #isEarly}), and the network thread holds it until the map. A
+ * message whose id is neither mapped nor newer is late (its exchange was closed after a failure) and is dropped.
  *
- * <p>Threads: opening and closing threads write (synchronized); the network thread reads {@link #incoming} (an
- * atomic array read, allocation-free).
+ * <p>Threads: opening and closing threads write (synchronized); the network thread reads {@link #incoming} and
+ * {@link #isEarly} (atomic array reads, allocation-free).
  */
 final class ExchangeTable {
 
@@ -24,10 +27,15 @@ final class ExchangeTable {
     private final int[] generations = new int[SLOTS];
     /** [peer * SLOTS + peer's slot]: the local exchange a peer's messages with that slot belong to. */
     private final AtomicReferenceArray<DecoupledExchange> incoming;
+    /** [peer * SLOTS + peer's slot]: the generation of the last id mapped there, with {@link #MAPPED}; 0: never. */
+    private final AtomicIntegerArray lastMapped;
+
+    private static final int MAPPED = 1 << 16;
 
     ExchangeTable(int nodes) {
         this.nodes = nodes;
         this.incoming = new AtomicReferenceArray<>(nodes * SLOTS);
+        this.lastMapped = new AtomicIntegerArray(nodes * SLOTS);
     }
 
     static int id(int slot, int generation) {
@@ -52,7 +60,24 @@ final class ExchangeTable {
 
     /** Routes {@code peer}'s messages carrying {@code peerId} to {@code exchange}. */
     void map(int peer, int peerId, DecoupledExchange exchange) {
-        incoming.set(peer * SLOTS + slot(peerId), exchange);
+        int route = peer * SLOTS + slot(peerId);
+        incoming.set(route, exchange);
+        lastMapped.set(route, MAPPED | (peerId & 0xFFFF)); // after the route: see isEarly
+    }
+
+    /**
+     * Whether {@code peer}'s message with {@code peerId} belongs to an exchange not mapped here yet (its generation is
+     * newer than the last one mapped for the slot) rather than a closed one, when {@link #incoming} read
+     * <em>after</em> this finds no exchange for it ({@link #map} writes the route before the generation, so a message
+     * found not early then finds the route unless its exchange was removed since).
+     */
+    boolean isEarly(int peer, int peerId) {
+        int slot = slot(peerId);
+        if (peer < 0 || peer >= nodes || slot >= SLOTS) {
+            return false;
+        }
+        int last = lastMapped.get(peer * SLOTS + slot);
+        return last == 0 || (short) (peerId - last) > 0;
     }
 
     /** The exchange {@code peer}'s message with {@code peerId} belongs to, or null (late or unknown). */

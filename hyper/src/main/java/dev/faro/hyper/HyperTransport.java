@@ -16,12 +16,15 @@ import java.util.Objects;
  * transport {@value #NAME}. One instance per query and node; the {@link Multiplexer} (network thread, queue pairs,
  * message pool) is the node's and outlives every query.
  *
- * <p>Open: gathers over the query's {@link PeerExchange}. The first publishes this node's id for the exchange and
- * its multiplexer's connection offer (incarnation, queue pair addresses, credit key); each node replaces a queue pair
- * still connected to a previous incarnation of a peer (a replaced worker) or whose connection failed, and routes each
- * peer's id to the exchange. The second ensures every node did so before any node sends, and says whether some node
- * has a queue pair to connect; only then (the first exchange after a start or a replacement) each node connects from
- * the second gather's offers and a third gather waits for all. Coordination code; immutable, thread-safe.
+ * <p>Open: one gather over the query's {@link PeerExchange} in steady state (as the designs' endpoint sets): it
+ * publishes this node's id for the exchange, whether all of its multiplexer's connections are up, and its connection
+ * offer (incarnation, queue pair addresses, credit key). When every node's are up, each routes its peers' ids to the
+ * exchange and may send at once; a message that reaches a node before it routed the exchange is held by its network
+ * thread until then ({@link ExchangeTable#isEarly}). Otherwise (the first exchange after a start, a replaced worker, a
+ * failed connection) each node replaces a queue pair still connected to a previous incarnation of a peer or whose
+ * connection failed, routes the ids, and a second gather ensures every node did so and says whether some node has a
+ * queue pair to connect; then each node connects from the second gather's offers and a third gather waits for all.
+ * Coordination code; immutable, thread-safe.
  */
 public final class HyperTransport implements ExchangeTransport {
 
@@ -64,15 +67,16 @@ public final class HyperTransport implements ExchangeTransport {
         return multiplexer;
     }
 
-    private static byte[] withInt(int value, byte[] bytes) {
-        return ByteBuffer.allocate(Integer.BYTES + bytes.length)
-                .putInt(value)
+    private static byte[] withInts(int first, int second, byte[] bytes) {
+        return ByteBuffer.allocate(2 * Integer.BYTES + bytes.length)
+                .putInt(first)
+                .putInt(second)
                 .put(bytes)
                 .array();
     }
 
     private static byte[] offer(byte[] contribution) {
-        return Arrays.copyOfRange(contribution, Integer.BYTES, contribution.length);
+        return Arrays.copyOfRange(contribution, 2 * Integer.BYTES, contribution.length);
     }
 
     @Override
@@ -87,37 +91,25 @@ public final class HyperTransport implements ExchangeTransport {
         DecoupledExchange exchange =
                 new DecoupledExchange(multiplexer, exchangeName, groups, threads, stallTimeout, progress);
         try {
-            // 1. ids and offers; a queue pair connected to a previous incarnation of a peer (its worker was
-            // replaced) or whose connection failed is replaced by a fresh one, before this exchange is routed
-            byte[][] opened =
-                    peers.allGather(exchangeName + "/hyper/open", withInt(exchange.id(), multiplexer.offer()));
-            for (int peer = 0; peer < nodes; peer++) {
-                if (peer != self && multiplexer.isStale(peer, offer(opened[peer]))) {
-                    multiplexer.replaceQueuePair(peer);
-                }
+            // 1. ids, whether the node's connections are all up, and offers
+            boolean ready = multiplexer.allConnectedAndHealthy();
+            byte[][] opened = peers.allGather(
+                    exchangeName + "/hyper/open", withInts(exchange.id(), ready ? 1 : 0, multiplexer.offer()));
+            boolean allReady = true;
+            for (byte[] contribution : opened) {
+                allReady &= ByteBuffer.wrap(contribution).getInt(Integer.BYTES) == 1;
             }
-            boolean allConnected = true;
-            for (int peer = 0; peer < nodes; peer++) {
-                if (peer != self) {
-                    exchange.mapPeer(peer, ByteBuffer.wrap(opened[peer]).getInt());
-                    allConnected &= multiplexer.isConnected(peer);
-                }
-            }
-            // 2. every node has routed the exchange; fresh offers where some node has a queue pair to connect
-            byte[][] ready =
-                    peers.allGather(exchangeName + "/hyper/ready", withInt(allConnected ? 1 : 0, multiplexer.offer()));
-            boolean connecting = false;
-            for (byte[] contribution : ready) {
-                connecting |= ByteBuffer.wrap(contribution).getInt() == 0;
-            }
-            if (connecting) {
+            if (allReady) {
+                // every node's connections are up: nothing is stale (a replaced peer would not be ready), so route
+                // the peers' ids and go; a peer's message that arrives before this map is held until it
                 for (int peer = 0; peer < nodes; peer++) {
                     if (peer != self) {
-                        multiplexer.connect(peer, offer(ready[peer]));
+                        exchange.mapPeer(peer, ByteBuffer.wrap(opened[peer]).getInt());
                     }
                 }
-                // 3. every node connected before any node sends
-                peers.allGather(exchangeName + "/hyper/connected", new byte[0]);
+                multiplexer.wake();
+            } else {
+                connect(exchange, exchangeName, opened);
             }
             for (int peer = 0; peer < nodes; peer++) {
                 multiplexer.checkPeer(peer);
@@ -130,6 +122,43 @@ public final class HyperTransport implements ExchangeTransport {
             }
             throw new FaroException(
                     FaroException.Category.NETWORK, "hyper: opening exchange " + exchangeName + " failed: " + e, e);
+        }
+    }
+
+    /**
+     * The open's slow path, after a start or a failure: a queue pair connected to a previous incarnation of a peer (its
+     * worker was replaced) or whose connection failed is replaced by a fresh one before the exchange is routed; a
+     * second gather ensures every node has routed it and carries fresh offers; each node connects from them and a
+     * third gather waits for all.
+     */
+    private void connect(DecoupledExchange exchange, String exchangeName, byte[][] opened) {
+        int self = multiplexer.self();
+        int nodes = multiplexer.nodes();
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self && multiplexer.isStale(peer, offer(opened[peer]))) {
+                multiplexer.replaceQueuePair(peer);
+            }
+        }
+        boolean allConnected = true;
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self) {
+                exchange.mapPeer(peer, ByteBuffer.wrap(opened[peer]).getInt());
+                allConnected &= multiplexer.isConnected(peer);
+            }
+        }
+        byte[][] ready =
+                peers.allGather(exchangeName + "/hyper/ready", withInts(allConnected ? 1 : 0, 0, multiplexer.offer()));
+        boolean connecting = false;
+        for (byte[] contribution : ready) {
+            connecting |= ByteBuffer.wrap(contribution).getInt() == 0;
+        }
+        if (connecting) {
+            for (int peer = 0; peer < nodes; peer++) {
+                if (peer != self) {
+                    multiplexer.connect(peer, offer(ready[peer]));
+                }
+            }
+            peers.allGather(exchangeName + "/hyper/connected", new byte[0]);
         }
     }
 }

@@ -13,6 +13,7 @@ import dev.faro.fabric.RcQueuePair;
 import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
+import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -45,7 +46,7 @@ import java.util.concurrent.locks.LockSupport;
  * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
  * a worker handing it a message or a released receive unparks it, and completions are found at the next wake-up
  * (the fabric has no completion interrupt: parks of {@value #PARK_NANOS} ns, growing to {@value #MAX_PARK_NANOS} ns
- * over a quiet spell, stand in for the HCA event). Busy
+ * over a quiet spell, stand in for the HCA event; while a worker waits for a receive they stay at the shortest). Busy
  * polling ({@link HyperConfig#busyPolling()}) spins instead.
  *
  * <h2>Failure</h2>
@@ -71,6 +72,8 @@ public final class Multiplexer implements AutoCloseable {
     static final long PARK_NANOS = 20_000;
     /** The longest park of a network thread that has been idle for a while (doubling from {@link #PARK_NANOS}). */
     static final long MAX_PARK_NANOS = 1_000_000;
+    /** How long a message may wait for its exchange to be mapped here before it is dropped. */
+    static final long EARLY_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final int self;
     private final int nodes;
@@ -116,6 +119,17 @@ public final class Multiplexer implements AutoCloseable {
     private final long[] phaseWritten;
     private final boolean[] phaseInFlight;
     private final PhaseSchedule schedule;
+    /**
+     * Received messages held because their exchange is not mapped here yet, in arrival order (the first {@link
+     * #earlyCount}), and when each arrived (by message index). Network thread only.
+     */
+    private final int[] early;
+
+    private final long[] earlySince;
+    private int earlyCount;
+    /** Messages and ends routed to exchanges so far (network thread only). */
+    private int routedCount;
+
     private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions = WorkCompletion.array(64);
     private final MemorySegment endHeader;
@@ -127,6 +141,10 @@ public final class Multiplexer implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean sleeping;
+    /** Set by workers waiting for a receive: the network thread keeps its parks short while it is set. */
+    private volatile boolean demanded;
+    /** Set with {@link #demanded}: the next message or end the network thread routes wakes the readiness poller. */
+    private volatile boolean awaited;
 
     // Counters: written by the network thread only; approximate reads.
     private volatile long messagesSent;
@@ -167,6 +185,8 @@ public final class Multiplexer implements AutoCloseable {
         this.epochs = new int[nodes];
         this.inFlight = new IndexQueue[nodes];
         this.posted = new boolean[pool.size()];
+        this.early = new int[pool.size()];
+        this.earlySince = new long[pool.size()];
         this.peerFailures = new AtomicReferenceArray<>(nodes);
         this.sent = new long[nodes];
         this.reposted = new long[nodes];
@@ -331,6 +351,33 @@ public final class Multiplexer implements AutoCloseable {
         }
     }
 
+    /**
+     * A worker waits for a receive: the network thread resets its idle parks to the shortest, and is woken now if
+     * {@code wakeNow}. Data path.
+     */
+    void demand(boolean wakeNow) {
+        if (!demanded) {
+            demanded = true;
+        }
+        if (!awaited) {
+            awaited = true;
+        }
+        if (wakeNow) {
+            wake();
+        }
+    }
+
+    /**
+     * A worker queued an own-node message or end: if a worker waits for a receive, the readiness poller retries now.
+     * Data path: a volatile read, rarely an unpark.
+     */
+    void handedLocally() {
+        if (awaited) {
+            awaited = false;
+            ReadinessPoller.wake();
+        }
+    }
+
     /** Unparks the network thread if it sleeps. Data path: a volatile read, rarely an unpark. */
     void wake() {
         if (sleeping) {
@@ -345,7 +392,13 @@ public final class Multiplexer implements AutoCloseable {
         try {
             while (running) {
                 int work = replaceRequestedQueuePairs();
+                int routed = routedCount;
                 work += pollCompletions();
+                work += routeEarly();
+                if (routedCount != routed && awaited) {
+                    awaited = false;
+                    ReadinessPoller.wake(); // the waiting workers' retries find what was routed now
+                }
                 work += repostReturned();
                 work += postSends();
                 work += writeCredits();
@@ -354,6 +407,10 @@ public final class Multiplexer implements AutoCloseable {
                 }
                 if (work > 0) {
                     idles = 0;
+                } else if (demanded) {
+                    demanded = false;
+                    idles = Math.min(idles, SPINS);
+                    idle(idles++);
                 } else {
                     idle(idles++);
                 }
@@ -376,7 +433,9 @@ public final class Multiplexer implements AutoCloseable {
      * Spins, then parks for {@link #PARK_NANOS}, doubling each further idle park up to {@link #MAX_PARK_NANOS}: a
      * network thread that wakes every few tens of microseconds for nothing takes the core from the workers of a
      * CPU-bound query on a small host, while one that sleeps long adds up to a millisecond before it notices a
-     * receive after a quiet spell (a worker handing it a message or a release wakes it at once).
+     * receive after a quiet spell (a worker handing it a message or a release wakes it at once). While a worker waits
+     * for a receive ({@link #demand}), or messages wait for their exchange to be routed, every park is the shortest:
+     * the fabric raises no event when a peer's message lands, so the park is the receive's latency.
      */
     private void idle(int idles) {
         if (config.busyPolling() || idles < SPINS) {
@@ -386,7 +445,7 @@ public final class Multiplexer implements AutoCloseable {
         sleeping = true;
         if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
             parks++;
-            int doublings = Math.min(6, (idles - SPINS) / 8);
+            int doublings = earlyCount > 0 ? 0 : Math.min(6, (idles - SPINS) / 8);
             LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, PARK_NANOS << doublings));
         }
         sleeping = false;
@@ -472,25 +531,94 @@ public final class Multiplexer implements AutoCloseable {
             return;
         }
         messagesReceived++;
-        DecoupledExchange exchange = table.incoming(peer, MessageDescriptor.exchangeId(segment));
-        if (exchange == null) {
-            dropped++;
-            repost(message);
-            return;
-        }
-        if (MessageDescriptor.isLast(segment)) {
-            repost(message);
-            exchange.onEnd();
-            return;
-        }
         int used = MessageDescriptor.bytesUsed(segment);
         if (used < 0 || used > length - MessageDescriptor.LENGTH) {
             failPeer(peer, "a message with a bad length (" + used + " of " + length + " bytes)");
             return;
         }
-        message.buffer.payloadLength(used);
+        int id = MessageDescriptor.exchangeId(segment);
+        // while messages are held, every arrival queues behind them: an exchange's end must not pass its data
+        boolean hold = earlyCount > 0 || table.isEarly(peer, id); // before incoming: see isEarly
+        DecoupledExchange exchange = earlyCount == 0 ? table.incoming(peer, id) : null;
+        if (exchange != null) {
+            route(message, exchange);
+        } else if (hold) {
+            earlySince[message.index] = System.nanoTime();
+            early[earlyCount++] = message.index;
+        } else {
+            dropped++;
+            repost(message);
+        }
+    }
+
+    /** Hands a received message (its header checked) to its exchange: an end counts, data goes to the workers. */
+    private void route(Message message, DecoupledExchange exchange) {
+        routedCount++;
+        MemorySegment segment = message.segment;
+        if (MessageDescriptor.isLast(segment)) {
+            repost(message);
+            exchange.onEnd();
+            return;
+        }
+        message.buffer.payloadLength(MessageDescriptor.bytesUsed(segment));
         message.retain.set(1);
         exchange.deliver(message.index, receiveRotation++);
+    }
+
+    /**
+     * Routes the held messages, in arrival order, whose exchange is mapped now (a message waits while an earlier one of
+     * the same exchange and peer waits); drops those of a failed peer and those no exchange claimed within {@link
+     * #EARLY_LIMIT_NANOS} (the open at this node failed after the gather). Returns how many left the list.
+     */
+    private int routeEarly() {
+        if (earlyCount == 0) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        int kept = 0;
+        for (int i = 0; i < earlyCount; i++) {
+            int index = early[i];
+            Message message = pool.message(index);
+            int id = MessageDescriptor.exchangeId(message.segment);
+            boolean notMapped = table.isEarly(message.peer, id); // before incoming: see isEarly
+            DecoupledExchange exchange = table.incoming(message.peer, id);
+            if (exchange != null && !heldBefore(kept, message.peer, id)) {
+                route(message, exchange);
+            } else if (exchange != null
+                    || (notMapped
+                            && peerFailures.get(message.peer) == null
+                            && now - earlySince[index] < EARLY_LIMIT_NANOS)) {
+                early[kept++] = index;
+            } else {
+                dropped++;
+                repost(message);
+            }
+        }
+        int work = earlyCount - kept;
+        earlyCount = kept;
+        return work;
+    }
+
+    /** Whether one of the first {@code kept} held messages is of {@code peer} and exchange id {@code id}. */
+    private boolean heldBefore(int kept, int peer, int id) {
+        for (int i = 0; i < kept; i++) {
+            Message held = pool.message(early[i]);
+            if (held.peer == peer && MessageDescriptor.exchangeId(held.segment) == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Forgets the held messages of {@code peer} (its queue pair is replaced, which posts them again). */
+    private void forgetEarly(int peer) {
+        int kept = 0;
+        for (int i = 0; i < earlyCount; i++) {
+            if (pool.message(early[i]).peer != peer) {
+                early[kept++] = early[i];
+            }
+        }
+        earlyCount = kept;
     }
 
     /** Posts receive message {@code message} on its peer's queue pair. */
@@ -602,7 +730,8 @@ public final class Multiplexer implements AutoCloseable {
         }
     }
 
-    private boolean allConnectedAndHealthy() {
+    /** Whether every peer's queue pair is connected and has not failed (an open may then skip connecting). */
+    boolean allConnectedAndHealthy() {
         for (int peer = 0; peer < nodes; peer++) {
             if (peer != self && (connected.get(peer) == 0 || peerFailures.get(peer) != null)) {
                 return false;
@@ -748,6 +877,7 @@ public final class Multiplexer implements AutoCloseable {
             }
         }
         dropQueued(peer);
+        forgetEarly(peer);
         int entry;
         while ((entry = inFlight[peer].poll(EMPTY)) != EMPTY) {
             if (entry >= 0) {

@@ -196,7 +196,18 @@ class DecoupledExchangeTest {
      */
     static long[][] runQuery(HyperCluster cluster, String name, int nodes, TransmissionGroups groups, int values)
             throws Exception {
-        List<HyperTransport> transports = cluster.query();
+        return runQuery(cluster, cluster.query(), name, nodes, groups, values);
+    }
+
+    /** As {@link #runQuery(HyperCluster, String, int, TransmissionGroups, int)} over the given transports. */
+    static long[][] runQuery(
+            HyperCluster cluster,
+            List<HyperTransport> transports,
+            String name,
+            int nodes,
+            TransmissionGroups groups,
+            int values)
+            throws Exception {
         ExecutorService pool = cluster.pool();
         List<Future<long[]>> results = new ArrayList<>();
         for (int node = 0; node < nodes; node++) {

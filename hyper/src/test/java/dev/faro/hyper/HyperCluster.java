@@ -4,6 +4,7 @@ import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.endpoint.ProgressSignal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 /**
@@ -80,11 +82,19 @@ final class HyperCluster implements AutoCloseable {
 
     /** One query's transports, one per node, over a fresh bootstrap group. */
     List<HyperTransport> query() {
+        return query((node, peers) -> peers);
+    }
+
+    /** As {@link #query()}, each node's bootstrap member passed through {@code wrap} (node index, member). */
+    List<HyperTransport> query(BiFunction<Integer, PeerExchange, PeerExchange> wrap) {
         LocalPeerExchange.Group group = LocalPeerExchange.group(nodes(), Duration.ofSeconds(30));
         List<HyperTransport> transports = new ArrayList<>();
         for (int node = 0; node < nodes(); node++) {
             transports.add(new HyperTransport(
-                    multiplexers.get(node), group.member(node), Duration.ofSeconds(20), ProgressSignal.NONE));
+                    multiplexers.get(node),
+                    wrap.apply(node, group.member(node)),
+                    Duration.ofSeconds(20),
+                    ProgressSignal.NONE));
         }
         return transports;
     }

@@ -29,7 +29,6 @@ import dev.faro.engine.plan.Project;
 import dev.faro.engine.plan.Sort;
 import dev.faro.engine.plan.TableScan;
 import dev.faro.engine.plan.TopN;
-import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Schema;
 import dev.faro.engine.vector.Table;
 import java.util.HashMap;
@@ -98,12 +97,9 @@ public final class Nullability {
             return output;
         }
         Table table = catalog.get(scan.table());
-        for (int c = 0; c < table.schema().size(); c++) {
-            boolean nulls = false;
-            for (Batch batch : table.batches()) {
-                nulls |= batch.column(c).mayHaveNulls();
-            }
-            output.put(table.schema().column(c).name(), nulls);
+        boolean[] nulls = catalog.mayHaveNulls(scan.table());
+        for (int c = 0; c < nulls.length; c++) {
+            output.put(table.schema().column(c).name(), nulls[c]);
         }
         return output;
     }

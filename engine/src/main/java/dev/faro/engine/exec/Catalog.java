@@ -1,5 +1,6 @@
 package dev.faro.engine.exec;
 
+import dev.faro.engine.vector.Batch;
 import dev.faro.engine.vector.Table;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Catalog {
 
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    /** Per table name: the table whose batches were read and, per column, whether one of them holds a NULL. */
+    private final Map<String, ColumnNulls> nulls = new ConcurrentHashMap<>();
+
+    private record ColumnNulls(Table table, boolean[] mayHaveNulls) {}
 
     /** An empty catalog. */
     public Catalog() {}
@@ -40,6 +45,26 @@ public final class Catalog {
                     "unknown table: name=" + name + ", known: " + new TreeSet<>(tables.keySet()));
         }
         return table;
+    }
+
+    /**
+     * Per column of the named table, whether one of its batches may hold a NULL there: read from every batch once per
+     * table (plans ask it for each exchange of each query). The caller must not modify the array.
+     */
+    public boolean[] mayHaveNulls(String name) {
+        Table table = get(name);
+        ColumnNulls known = nulls.get(name);
+        if (known != null && known.table() == table) {
+            return known.mayHaveNulls();
+        }
+        boolean[] columns = new boolean[table.schema().size()];
+        for (Batch batch : table.batches()) {
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] |= batch.column(c).mayHaveNulls();
+            }
+        }
+        nulls.put(name, new ColumnNulls(table, columns));
+        return columns;
     }
 
     public boolean contains(String name) {

@@ -109,6 +109,15 @@ public final class ReadinessPoller {
         return stage;
     }
 
+    /**
+     * Retries every waiter now instead of after the poller's current park: for a transport with a thread of its own
+     * that sees a buffer land (hyper's network thread), so the waiting driver resumes without the park's latency. A
+     * few atomic operations, a system call when the poller is parked.
+     */
+    public static void wake() {
+        LockSupport.unpark(THREAD);
+    }
+
     /** How many waits began in this process so far (each one a sender or receiver whose caller yielded). */
     public static long waits() {
         return WAITS.sum();
