@@ -219,11 +219,24 @@ public final class ShuffleExchange implements AutoCloseable {
     /** Closes the channel (call once no thread uses it); idempotent. */
     @Override
     public void close() {
+        end(false);
+    }
+
+    /** Closes the channel after the query failed ({@link ExchangeChannel#abandon}); idempotent. */
+    public void abandon() {
+        end(true);
+    }
+
+    private void end(boolean abandon) {
         ExchangeChannel opened = channel;
         if (opened != null) {
             closedHighWater = opened.buffersHeldHighWater();
             channel = null;
-            opened.close();
+            if (abandon) {
+                opened.abandon();
+            } else {
+                opened.close();
+            }
         }
     }
 

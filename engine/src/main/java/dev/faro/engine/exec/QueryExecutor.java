@@ -81,7 +81,10 @@ public final class QueryExecutor {
         return new QueryResult(root.outputSchema(), returnsRows ? result.output() : List.of(), queryStatistics);
     }
 
-    /** Closes every opened exchange when no thread uses it any more; keeps the first error. */
+    /**
+     * Closes every opened exchange when no thread uses it any more, abandoning them when the query failed here; keeps
+     * the first error.
+     */
     private static void closeExchanges(List<ShuffleExchange> exchanges, boolean stopped, QueryFailure failure) {
         for (ShuffleExchange exchange : exchanges) {
             if (!stopped) {
@@ -90,7 +93,11 @@ public final class QueryExecutor {
                 continue;
             }
             try {
-                exchange.close();
+                if (failure.failed()) {
+                    exchange.abandon(); // the peers' queries fail too: do not wait for their streams to end
+                } else {
+                    exchange.close();
+                }
             } catch (Throwable e) {
                 failure.fail(e);
             }

@@ -31,6 +31,17 @@ public final class EndpointFailure {
         throw new FaroException(winner.category(), winner.getMessage(), winner);
     }
 
+    /**
+     * Records that the exchange was given up because its query failed elsewhere (unless a failure is recorded
+     * already), without throwing: the endpoint's close then skips its close protocol's waits for peers, which gave up
+     * too.
+     */
+    public void abandon() {
+        first.compareAndSet(
+                null,
+                new FaroException(FaroException.Category.NETWORK, endpointName + ": abandoned, its query failed"));
+    }
+
     /** Whether a failure was recorded. */
     public boolean failed() {
         return first.get() != null;

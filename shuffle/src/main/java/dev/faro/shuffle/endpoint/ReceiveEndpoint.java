@@ -61,6 +61,13 @@ public interface ReceiveEndpoint extends AutoCloseable {
     }
 
     /**
+     * Gives the stream up because its query failed (the peers give theirs up too): the next {@link #close} frees the
+     * resources without the close protocol's waits, and {@link #recycle} refuses. The default does nothing (a design
+     * whose close never waits for its peers). Any thread.
+     */
+    default void abandon() {}
+
+    /**
      * Starts the next stream of a recycled endpoint: posts its receives and grants the first credits, as after a fresh
      * open. Every node must have recycled its side of the exchange before any node restarts (the caller agrees on that
      * through the peers), so that no write of the previous stream can reach a reset endpoint.

@@ -83,6 +83,13 @@ public interface SendEndpoint extends AutoCloseable {
     }
 
     /**
+     * Gives the stream up because its query failed (the peers give theirs up too): the next {@link #close} frees the
+     * resources without the close protocol's waits, and {@link #recycle} refuses. The default does nothing (a design
+     * whose close never waits for its peers). Any thread.
+     */
+    default void abandon() {}
+
+    /**
      * Finishes the stream (the close protocol of the design: e.g. send/receive parity for RC Send/Receive) and frees
      * the endpoint's resources. Every destination must have received DEPLETED before.
      */

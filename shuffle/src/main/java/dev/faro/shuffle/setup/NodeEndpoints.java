@@ -34,6 +34,16 @@ public record NodeEndpoints(List<SendEndpoint> senders, List<ReceiveEndpoint> re
         return receivers.get(thread % receivers.size());
     }
 
+    /** Gives every endpoint's stream up ({@link SendEndpoint#abandon}): the query failed; close them next. */
+    public void abandon() {
+        for (SendEndpoint sender : senders) {
+            sender.abandon();
+        }
+        for (ReceiveEndpoint receiver : receivers) {
+            receiver.abandon();
+        }
+    }
+
     /**
      * Ends the shuffle's streams as {@link #close} would but keeps every endpoint for the next shuffle of the same
      * shape ({@link SendEndpoint#recycle}); true when every endpoint was recycled. False or an exception: some endpoint

@@ -108,6 +108,13 @@ final class EndpointChannel implements ExchangeChannel {
         closer.run();
     }
 
+    /** Gives the endpoints' streams up, then ends as {@link #close}: a set of abandoned endpoints is not reused. */
+    @Override
+    public void abandon() {
+        endpoints.abandon();
+        closer.run();
+    }
+
     private final class Sender extends ReadinessPoller.Waiter implements ExchangeSender {
         private static final int NONE = -2;
         private static final int FINISH = -1;

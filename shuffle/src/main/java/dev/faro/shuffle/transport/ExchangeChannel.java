@@ -27,4 +27,13 @@ public interface ExchangeChannel extends AutoCloseable {
     /** Frees the exchange's resources; the first failure is thrown, later ones attached to it. */
     @Override
     void close();
+
+    /**
+     * Frees the exchange's resources after its query failed (call once no thread uses it): a transport whose close
+     * waits for its peers to finish their streams gives that up, since the peers' queries failed too. The default is
+     * {@link #close}.
+     */
+    default void abandon() {
+        close();
+    }
 }

@@ -8,6 +8,7 @@ import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import dev.faro.shuffle.baseline.TcpShuffleConfig;
+import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
@@ -26,6 +27,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -183,6 +185,66 @@ class ExchangeTransportTest {
             }
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        } finally {
+            if (fabric != null) {
+                fabric.close();
+            }
+        }
+    }
+
+    /**
+     * A query that failed gives its exchanges up ({@link ExchangeChannel#abandon}): every node has sent data and
+     * ended its streams, nobody received, and each node's close must not wait for its peers to confirm the end (the
+     * peers' queries failed too). Before abandon existed the senders waited out the stall timeout, here ten minutes,
+     * so the test's own limit fails that.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR", "tcp"})
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void anAbandonedExchangeClosesWithoutWaitingForItsPeers(String name) throws Exception {
+        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+        List<CompletableFuture<Void>> nodes = new ArrayList<>();
+        for (int node = 0; node < 2; node++) {
+            int self = node;
+            nodes.add(CompletableFuture.runAsync(
+                    () -> sendAndAbandon(name, self, peers),
+                    runnable -> Thread.ofPlatform().daemon().start(runnable)));
+        }
+        for (CompletableFuture<Void> node : nodes) {
+            node.get();
+        }
+    }
+
+    private void sendAndAbandon(String name, int node, LocalPeerExchange.Group peers) {
+        Duration stall = Duration.ofMinutes(10);
+        Fabric fabric = null;
+        try {
+            ExchangeTransport transport;
+            if (name.equals("tcp")) {
+                transport = new TcpSocketTransport(
+                        peers.member(node),
+                        SECRET,
+                        threads -> TcpShuffleConfig.perThread(threads).withStallTimeout(stall));
+            } else {
+                fabric = Fabrics.open(FabricConfig.of("shm", "abandon-" + name + "-" + node)
+                        .withOption("shm.directory", directory.toString()));
+                EndpointDesign design = EndpointDesign.valueOf(name);
+                transport = new DesignTransport(
+                        fabric,
+                        peers.member(node),
+                        design,
+                        threads -> EndpointConfig.defaults(design, threads).withStallTimeout(stall));
+            }
+            ExchangeChannel channel = transport.open("abandon-" + name, TransmissionGroups.repartition(2), 1);
+            ExchangeSender sender = channel.sender(0);
+            for (int group = 0; group < 2; group++) {
+                sender.payload(group).set(ValueLayout.JAVA_LONG_UNALIGNED, 0, node);
+                sender.length(group, Long.BYTES);
+            }
+            sender.finish();
+            peers.member(node).allGather("abandon-" + name + "/finished", new byte[0]); // both streams ended
+            channel.abandon();
         } finally {
             if (fabric != null) {
                 fabric.close();

@@ -347,6 +347,11 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
      * everything. Every buffer must have been released. A failed or unfinished stream just frees.
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

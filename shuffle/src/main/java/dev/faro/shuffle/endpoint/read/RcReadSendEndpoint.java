@@ -283,6 +283,11 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
      * the queue pairs and regions. A failed endpoint just frees.
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

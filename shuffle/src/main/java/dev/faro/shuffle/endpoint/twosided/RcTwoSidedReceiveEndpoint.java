@@ -270,6 +270,11 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      * before the FINAL write leaves, and would wait for it until its stall timeout.)
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

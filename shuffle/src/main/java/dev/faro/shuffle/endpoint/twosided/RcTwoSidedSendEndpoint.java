@@ -221,6 +221,11 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
      * every send to complete, then frees everything. A failed endpoint just frees.
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

@@ -585,6 +585,11 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      * datagram was lost.
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

@@ -474,6 +474,11 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
      * endpoint completed, then frees everything. A failed or unfinished stream just frees.
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

@@ -351,6 +351,11 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
      * WRITE completed, then frees the queue pairs and regions. A failed endpoint just frees.
      */
     @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;
