@@ -7,6 +7,7 @@ import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.auth.SharedSecret;
 import dev.faro.fabric.bootstrap.LocalPeerExchange;
+import dev.faro.fabric.bootstrap.PeerExchange;
 import dev.faro.shuffle.baseline.TcpShuffleConfig;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
@@ -40,6 +41,8 @@ class ExchangeTransportTest {
 
     private static final int VALUES = 50_000;
     private static final SharedSecret SECRET = SharedSecret.of("transport test", "the test");
+    /** The designs' and TCP's default stall timeout. */
+    private static final Duration DEFAULT_STALL = EndpointConfig.DEFAULT_STALL_TIMEOUT;
 
     private Path directory;
 
@@ -72,16 +75,9 @@ class ExchangeTransportTest {
     @ValueSource(
             strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR", "tcp"})
     void everyValueArrivesOnceAtItsNode(String name) throws Exception {
-        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
-        List<CompletableFuture<long[]>> nodes = new ArrayList<>();
+        List<long[]> nodes = onBothNodes(name, "x", DEFAULT_STALL, ExchangeTransportTest::run);
         for (int node = 0; node < 2; node++) {
-            int self = node;
-            nodes.add(CompletableFuture.supplyAsync(
-                    () -> run(name, self, peers),
-                    runnable -> Thread.ofPlatform().daemon().start(runnable)));
-        }
-        for (int node = 0; node < 2; node++) {
-            long[] got = nodes.get(node).get(120, TimeUnit.SECONDS);
+            long[] got = nodes.get(node);
             // node n receives the values v with v % 2 == n, from both nodes: each once
             long expectedCount = VALUES; // VALUES / 2 per sender, two senders
             long expectedSum = 0;
@@ -108,16 +104,9 @@ class ExchangeTransportTest {
     @ValueSource(
             strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR", "tcp"})
     void everyValueArrivesOnceThroughTheNonBlockingForms(String name) throws Exception {
-        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
-        List<CompletableFuture<long[]>> nodes = new ArrayList<>();
+        List<long[]> nodes = onBothNodes(name, "nb", DEFAULT_STALL, ExchangeTransportTest::runNonBlocking);
         for (int node = 0; node < 2; node++) {
-            int self = node;
-            nodes.add(CompletableFuture.supplyAsync(
-                    () -> runNonBlocking(name, self, peers),
-                    runnable -> Thread.ofPlatform().daemon().start(runnable)));
-        }
-        for (int node = 0; node < 2; node++) {
-            long[] got = nodes.get(node).get(120, TimeUnit.SECONDS);
+            long[] got = nodes.get(node);
             long expectedSum = 0;
             for (int sender = 0; sender < 2; sender++) {
                 for (long i = 0; i < VALUES; i++) {
@@ -134,61 +123,44 @@ class ExchangeTransportTest {
         }
     }
 
-    private long[] runNonBlocking(String name, int node, LocalPeerExchange.Group peers) {
-        Fabric fabric = null;
-        try {
-            ExchangeTransport transport;
-            if (name.equals("tcp")) {
-                transport = new TcpSocketTransport(peers.member(node), SECRET, TcpShuffleConfig::perThread);
-            } else {
-                fabric = Fabrics.open(FabricConfig.of("shm", "nb-transport-" + name + "-" + node)
-                        .withOption("shm.directory", directory.toString()));
-                transport = new DesignTransport(fabric, peers.member(node), EndpointDesign.valueOf(name));
-            }
-            try (ExchangeChannel channel = transport.open("nb-" + name, TransmissionGroups.repartition(2), 1)) {
-                CompletableFuture<long[]> received = CompletableFuture.supplyAsync(
-                        () -> pollAll(channel.receiver(0)),
-                        runnable -> Thread.ofPlatform().daemon().start(runnable));
-                ExchangeSender sender = channel.sender(0);
-                long waits = 0;
-                long before = allocatedBytes();
-                for (long i = 0; i < VALUES; i++) {
-                    long value = node * 1_000_000L + i;
-                    int group = (int) (value % 2);
-                    MemorySegment payload;
+    private static long[] runNonBlocking(ExchangeChannel opened, PeerExchange peer, int node) throws Exception {
+        try (ExchangeChannel channel = opened) {
+            CompletableFuture<long[]> received = CompletableFuture.supplyAsync(
+                    () -> pollAll(channel.receiver(0)),
+                    runnable -> Thread.ofPlatform().daemon().start(runnable));
+            ExchangeSender sender = channel.sender(0);
+            long waits = 0;
+            long before = allocatedBytes();
+            for (long i = 0; i < VALUES; i++) {
+                long value = node * 1_000_000L + i;
+                int group = (int) (value % 2);
+                MemorySegment payload;
+                while ((payload = sender.tryPayload(group)) == null) {
+                    sender.whenReady().toCompletableFuture().join();
+                    waits++;
+                }
+                int length = sender.length(group);
+                if (length + Long.BYTES > payload.byteSize()) {
+                    while (!sender.trySend(group)) {
+                        sender.whenReady().toCompletableFuture().join();
+                        waits++;
+                    }
                     while ((payload = sender.tryPayload(group)) == null) {
                         sender.whenReady().toCompletableFuture().join();
                         waits++;
                     }
-                    int length = sender.length(group);
-                    if (length + Long.BYTES > payload.byteSize()) {
-                        while (!sender.trySend(group)) {
-                            sender.whenReady().toCompletableFuture().join();
-                            waits++;
-                        }
-                        while ((payload = sender.tryPayload(group)) == null) {
-                            sender.whenReady().toCompletableFuture().join();
-                            waits++;
-                        }
-                        length = sender.length(group);
-                    }
-                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
-                    sender.length(group, length + Long.BYTES);
+                    length = sender.length(group);
                 }
-                while (!sender.tryFinish()) {
-                    sender.whenReady().toCompletableFuture().join();
-                    waits++;
-                }
-                long allocated = allocatedBytes() - before;
-                long[] got = received.get(120, TimeUnit.SECONDS);
-                return new long[] {got[0], got[1], allocated + got[2], waits + got[3]};
+                payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
+                sender.length(group, length + Long.BYTES);
             }
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        } finally {
-            if (fabric != null) {
-                fabric.close();
+            while (!sender.tryFinish()) {
+                sender.whenReady().toCompletableFuture().join();
+                waits++;
             }
+            long allocated = allocatedBytes() - before;
+            long[] got = received.get(120, TimeUnit.SECONDS);
+            return new long[] {got[0], got[1], allocated + got[2], waits + got[3]};
         }
     }
 
@@ -203,53 +175,17 @@ class ExchangeTransportTest {
             strings = {"SESQ_SR", "MESQ_SR", "SEMQ_SR", "MEMQ_SR", "SEMQ_RD", "MEMQ_RD", "SEMQ_WR", "MEMQ_WR", "tcp"})
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void anAbandonedExchangeClosesWithoutWaitingForItsPeers(String name) throws Exception {
-        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
-        List<CompletableFuture<Void>> nodes = new ArrayList<>();
-        for (int node = 0; node < 2; node++) {
-            int self = node;
-            nodes.add(CompletableFuture.runAsync(
-                    () -> sendAndAbandon(name, self, peers),
-                    runnable -> Thread.ofPlatform().daemon().start(runnable)));
-        }
-        for (CompletableFuture<Void> node : nodes) {
-            node.get();
-        }
-    }
-
-    private void sendAndAbandon(String name, int node, LocalPeerExchange.Group peers) {
-        Duration stall = Duration.ofMinutes(10);
-        Fabric fabric = null;
-        try {
-            ExchangeTransport transport;
-            if (name.equals("tcp")) {
-                transport = new TcpSocketTransport(
-                        peers.member(node),
-                        SECRET,
-                        threads -> TcpShuffleConfig.perThread(threads).withStallTimeout(stall));
-            } else {
-                fabric = Fabrics.open(FabricConfig.of("shm", "abandon-" + name + "-" + node)
-                        .withOption("shm.directory", directory.toString()));
-                EndpointDesign design = EndpointDesign.valueOf(name);
-                transport = new DesignTransport(
-                        fabric,
-                        peers.member(node),
-                        design,
-                        threads -> EndpointConfig.defaults(design, threads).withStallTimeout(stall));
-            }
-            ExchangeChannel channel = transport.open("abandon-" + name, TransmissionGroups.repartition(2), 1);
+        onBothNodes(name, "abandon", Duration.ofMinutes(10), (channel, peer, node) -> {
             ExchangeSender sender = channel.sender(0);
             for (int group = 0; group < 2; group++) {
                 sender.payload(group).set(ValueLayout.JAVA_LONG_UNALIGNED, 0, node);
                 sender.length(group, Long.BYTES);
             }
             sender.finish();
-            peers.member(node).allGather("abandon-" + name + "/finished", new byte[0]); // both streams ended
+            peer.allGather("abandon-" + name + "/finished", new byte[0]); // both streams ended
             channel.abandon();
-        } finally {
-            if (fabric != null) {
-                fabric.close();
-            }
-        }
+            return null;
+        });
     }
 
     /** Count, sum, bytes allocated and waits of a receiver that polls and waits on whenReady. */
@@ -299,48 +235,91 @@ class ExchangeTransportTest {
         return new long[] {count, sum};
     }
 
-    private long[] run(String name, int node, LocalPeerExchange.Group peers) {
-        Fabric fabric = null;
-        try {
-            ExchangeTransport transport;
-            if (name.equals("tcp")) {
-                transport = new TcpSocketTransport(peers.member(node), SECRET, TcpShuffleConfig::perThread);
-            } else {
-                fabric = Fabrics.open(FabricConfig.of("shm", "transport-" + name + "-" + node)
-                        .withOption("shm.directory", directory.toString()));
-                transport = new DesignTransport(fabric, peers.member(node), EndpointDesign.valueOf(name));
-            }
-            assertThat(transport.nodeIndex()).isEqualTo(node);
-            try (ExchangeChannel channel = transport.open("x-" + name, TransmissionGroups.repartition(2), 1)) {
-                // the receiving side drains while the sending side sends: credit comes back only as buffers are
-                // taken and released (UD designs grant none otherwise)
-                CompletableFuture<long[]> received = CompletableFuture.supplyAsync(
-                        () -> receive(channel.receiver(0)),
-                        runnable -> Thread.ofPlatform().daemon().start(runnable));
-                ExchangeSender sender = channel.sender(0);
-                for (long i = 0; i < VALUES; i++) {
-                    long value = node * 1_000_000L + i;
-                    int group = (int) (value % 2);
-                    MemorySegment payload = sender.payload(group);
-                    int length = sender.length(group);
-                    if (length + Long.BYTES > payload.byteSize()) {
-                        sender.send(group);
-                        payload = sender.payload(group);
-                        length = sender.length(group);
-                    }
-                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
-                    sender.length(group, length + Long.BYTES);
+    private static long[] run(ExchangeChannel opened, PeerExchange peer, int node) throws Exception {
+        try (ExchangeChannel channel = opened) {
+            // the receiving side drains while the sending side sends: credit comes back only as buffers are
+            // taken and released (UD designs grant none otherwise)
+            CompletableFuture<long[]> received = CompletableFuture.supplyAsync(
+                    () -> receive(channel.receiver(0)),
+                    runnable -> Thread.ofPlatform().daemon().start(runnable));
+            ExchangeSender sender = channel.sender(0);
+            for (long i = 0; i < VALUES; i++) {
+                long value = node * 1_000_000L + i;
+                int group = (int) (value % 2);
+                MemorySegment payload = sender.payload(group);
+                int length = sender.length(group);
+                if (length + Long.BYTES > payload.byteSize()) {
+                    sender.send(group);
+                    payload = sender.payload(group);
+                    length = sender.length(group);
                 }
-                sender.finish();
-                long[] got = received.get(120, TimeUnit.SECONDS);
-                return new long[] {got[0], got[1], channel.buffersHeldHighWater()};
+                payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
+                sender.length(group, length + Long.BYTES);
             }
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        } finally {
-            if (fabric != null) {
-                fabric.close();
-            }
+            sender.finish();
+            long[] got = received.get(120, TimeUnit.SECONDS);
+            return new long[] {got[0], got[1], channel.buffersHeldHighWater()};
         }
+    }
+
+    /** What one node does with its end of the exchange (it closes or abandons the channel). */
+    @FunctionalInterface
+    private interface OnNode<T> {
+        T run(ExchangeChannel channel, PeerExchange peer, int node) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} on two in-JVM nodes at once, each on its own thread with its own transport {@code name} (a
+     * design over its own shm fabric, or TCP) whose waits stall after {@code stall}, on one exchange {@code
+     * prefix-name} of a two-node repartition; returns each node's result.
+     */
+    private <T> List<T> onBothNodes(String name, String prefix, Duration stall, OnNode<T> body) throws Exception {
+        LocalPeerExchange.Group peers = LocalPeerExchange.group(2, Duration.ofSeconds(30));
+        List<CompletableFuture<T>> nodes = new ArrayList<>();
+        for (int node = 0; node < 2; node++) {
+            int self = node;
+            nodes.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        PeerExchange peer = peers.member(self);
+                        Fabric fabric = null;
+                        try {
+                            ExchangeTransport transport;
+                            if (name.equals("tcp")) {
+                                transport = new TcpSocketTransport(
+                                        peer,
+                                        SECRET,
+                                        threads -> TcpShuffleConfig.perThread(threads)
+                                                .withStallTimeout(stall));
+                            } else {
+                                fabric = Fabrics.open(FabricConfig.of("shm", prefix + "-" + name + "-" + self)
+                                        .withOption("shm.directory", directory.toString()));
+                                EndpointDesign design = EndpointDesign.valueOf(name);
+                                transport = new DesignTransport(
+                                        fabric,
+                                        peer,
+                                        design,
+                                        threads -> EndpointConfig.defaults(design, threads)
+                                                .withStallTimeout(stall));
+                            }
+                            assertThat(transport.nodeIndex()).isEqualTo(self);
+                            return body.run(
+                                    transport.open(prefix + "-" + name, TransmissionGroups.repartition(2), 1),
+                                    peer,
+                                    self);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        } finally {
+                            if (fabric != null) {
+                                fabric.close();
+                            }
+                        }
+                    },
+                    runnable -> Thread.ofPlatform().daemon().start(runnable)));
+        }
+        List<T> results = new ArrayList<>();
+        for (CompletableFuture<T> node : nodes) {
+            results.add(node.get(120, TimeUnit.SECONDS));
+        }
+        return results;
     }
 }
