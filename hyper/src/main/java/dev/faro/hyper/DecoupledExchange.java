@@ -9,6 +9,7 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.HeldBuffers;
+import dev.faro.shuffle.transport.PolledStep;
 import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -373,14 +374,16 @@ final class DecoupledExchange implements ExchangeChannel {
     private final class Receiver extends ReadinessPoller.Waiter implements ExchangeReceiver {
         private final int group;
         private final WaitLoop.Step takeStep;
+        /** A message index or END_OF_STREAM, tried by poll and by the poller's retry. */
+        private final PolledStep polled;
+
         private boolean ended;
-        /** What the poller's retry took (a message index or END_OF_STREAM); IDLE: nothing. */
-        private int found = WaitLoop.IDLE;
 
         Receiver(int thread) {
             super(stallNanos, progress);
             this.group = thread % receiveQueues.length;
             this.takeStep = this::tryTake;
+            this.polled = new PolledStep(waits, takeStep);
         }
 
         private int pollQueues() {
@@ -424,15 +427,10 @@ final class DecoupledExchange implements ExchangeChannel {
                 ended = true;
                 return null;
             }
-            int index = found;
-            if (index != WaitLoop.IDLE) {
-                found = WaitLoop.IDLE;
-            } else {
-                index = waits.attempt(takeStep, 0);
-                if (index == WaitLoop.IDLE) {
-                    multiplexer.demand(true);
-                    return NOT_YET;
-                }
+            int index = polled.poll();
+            if (index == WaitLoop.IDLE) {
+                multiplexer.demand(true);
+                return NOT_YET;
             }
             if (index == WaitLoop.END_OF_STREAM) {
                 ended = true;
@@ -444,13 +442,11 @@ final class DecoupledExchange implements ExchangeChannel {
 
         @Override
         protected boolean retry() {
-            int index = waits.attempt(takeStep, 0);
-            if (index == WaitLoop.IDLE) {
-                multiplexer.demand(false);
-                return false;
+            if (polled.retry()) {
+                return true;
             }
-            found = index;
-            return true;
+            multiplexer.demand(false);
+            return false;
         }
 
         @Override

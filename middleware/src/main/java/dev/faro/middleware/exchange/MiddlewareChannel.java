@@ -12,6 +12,7 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.HeldBuffers;
+import dev.faro.shuffle.transport.PolledStep;
 import dev.faro.shuffle.transport.ReadinessPoller;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -479,8 +480,8 @@ final class MiddlewareChannel implements ExchangeChannel {
         private ShuffleBuffer taken;
         /** The ring's stream ended; only handed buffers are left. */
         private boolean ringEnded;
-        /** What the poller's retry of {@link #pollStep} found for the next poll; IDLE: nothing. */
-        private int found = WaitLoop.IDLE;
+        /** {@link #pollStep}, tried by poll and by the poller's retry. */
+        private final PolledStep polled = new PolledStep(waits, pollStep);
 
         boolean ended;
 
@@ -525,12 +526,9 @@ final class MiddlewareChannel implements ExchangeChannel {
             int length;
             if (ringEnded) {
                 length = WaitLoop.END_OF_STREAM;
-            } else if (found != WaitLoop.IDLE) {
-                length = found;
-                found = WaitLoop.IDLE;
             } else {
                 try {
-                    length = waits.attempt(pollStep, 0);
+                    length = polled.poll();
                 } catch (FaroException e) {
                     throw failed(e);
                 }
@@ -543,12 +541,7 @@ final class MiddlewareChannel implements ExchangeChannel {
 
         @Override
         protected boolean retry() {
-            int result = waits.attempt(pollStep, 0);
-            if (result == WaitLoop.IDLE) {
-                return false;
-            }
-            found = result;
-            return true;
+            return polled.retry();
         }
 
         /** Hands out what a poll step found: a length of the ring's record, a handed buffer, or the end. */

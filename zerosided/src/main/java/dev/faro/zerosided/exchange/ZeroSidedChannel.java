@@ -10,6 +10,7 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.HeldBuffers;
+import dev.faro.shuffle.transport.PolledStep;
 import dev.faro.shuffle.transport.ReadinessPoller;
 import dev.faro.zerosided.unit.SharedConsumerRing;
 import dev.faro.zerosided.unit.ZeroSidedBuffer;
@@ -319,9 +320,10 @@ final class ZeroSidedChannel implements ExchangeChannel {
     private final class Receiver extends ReadinessPoller.Waiter implements ExchangeReceiver {
         private final SharedConsumerRing ring = resources.consumerRing();
         private final WaitLoop.Step next = this::tryTake;
+        /** A slot or END_OF_STREAM, tried by poll and by the poller's retry. */
+        private final PolledStep polled = new PolledStep(waits, next);
+
         private boolean ended;
-        /** What the poller's retry took (a slot or END_OF_STREAM); IDLE: nothing. */
-        private int found = WaitLoop.IDLE;
 
         Receiver() {
             super(stallNanos, progress);
@@ -362,23 +364,13 @@ final class ZeroSidedChannel implements ExchangeChannel {
                 ended = true;
                 return null;
             }
-            int slot = found;
-            if (slot != WaitLoop.IDLE) {
-                found = WaitLoop.IDLE;
-            } else if ((slot = waits.attempt(next, 0)) == WaitLoop.IDLE) {
-                return NOT_YET;
-            }
-            return handOut(slot);
+            int slot = polled.poll();
+            return slot == WaitLoop.IDLE ? NOT_YET : handOut(slot);
         }
 
         @Override
         protected boolean retry() {
-            int slot = waits.attempt(next, 0);
-            if (slot == WaitLoop.IDLE) {
-                return false;
-            }
-            found = slot;
-            return true;
+            return polled.retry();
         }
 
         private ShuffleBuffer handOut(int slot) {
