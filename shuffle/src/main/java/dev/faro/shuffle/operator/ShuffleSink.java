@@ -32,16 +32,6 @@ public final class ShuffleSink {
     /** Bytes of a two-word tuple, the width the scatter path takes. */
     private static final int PAIR_BYTES = 2 * Long.BYTES;
 
-    /**
-     * The scatter path's one destination segment ({@link PlainSegments#WHOLE_MEMORY}, addressed by absolute address):
-     * its per-tuple stores carry no segment bounds or liveness check (which do not hoist when the segment changes from
-     * tuple to tuple) and no segment-class type check (a worker's registered buffers are mapped segments, and a JVM
-     * that sees several segment classes stops inlining the JDK's access checks: JFR put {@code isAlignedForElement} and
-     * {@code checkBounds} in a third of a SHUFFLE thread's samples). What keeps every store inside an open buffer is
-     * {@link Writer#addPairs}'s room check, done once per run of tuples.
-     */
-    private static final MemorySegment MEMORY = PlainSegments.WHOLE_MEMORY;
-
     private final NodeEndpoints endpoints;
     private final TransmissionGroups groups;
     private final Partitioner partitioner;
@@ -146,9 +136,13 @@ public final class ShuffleSink {
          * group with the least room can take, so no tuple of it needs a room check: the loop is a load of the
          * group's write address, two loads and two stores, with no dependency but the address through {@link
          * #positions} (measured: about 1.3 ns a tuple fewer than staging the run in a heap array and copying it
-         * over). Returns the tuples done.
+         * over). Loads and stores go through {@link PlainSegments#WHOLE_MEMORY}: no per-tuple bounds, liveness or
+         * segment-class check (a worker's registered buffers are mapped segments, and a JVM that sees several segment
+         * classes kept the JDK's checks as calls: a third of a SHUFFLE thread's samples); this room check keeps every
+         * store inside an open buffer. Returns the tuples done.
          */
         private int addPairs(long source, int first, int remaining) {
+            MemorySegment memory = PlainSegments.WHOLE_MEMORY;
             long[] positions = this.positions;
             int run = remaining;
             for (int group = 0; group < positions.length; group++) {
@@ -165,8 +159,8 @@ public final class ShuffleSink {
                 long tuple = source + (long) i * PAIR_BYTES;
                 long address = positions[group];
                 positions[group] = address + PAIR_BYTES;
-                MEMORY.set(WORD, address, MEMORY.get(WORD, tuple));
-                MEMORY.set(WORD, address + Long.BYTES, MEMORY.get(WORD, tuple + Long.BYTES));
+                memory.set(WORD, address, memory.get(WORD, tuple));
+                memory.set(WORD, address + Long.BYTES, memory.get(WORD, tuple + Long.BYTES));
             }
             for (int group = 0; group < positions.length; group++) {
                 int length = (int) (positions[group] - payloads[group].address());
@@ -390,7 +384,12 @@ public final class ShuffleSink {
             endpoint.putData(buffer, groups.members(group), state);
         }
 
-        /** Flushes this thread's buffers and, if it is the endpoint's last thread, ends the stream. */
+        /**
+         * Flushes this thread's buffers and, if it is the endpoint's last thread, ends the stream. Resumes where a
+         * {@link #tryFinish} that could not complete stopped (a yielded finish whose wait stalled comes here): no
+         * buffer is sent twice, the shared endpoint's thread count goes down once, every group or destination gets
+         * one DEPLETED.
+         */
         public void finish() {
             if (finished) {
                 return;
@@ -400,11 +399,21 @@ public final class ShuffleSink {
                 // flush first, count down after: once the last thread sees zero, every other thread's buffers
                 // are posted, so its DEPLETED is the last message on each queue pair (RC keeps posting order)
                 flushAll(StreamState.MORE_DATA);
-                if (unfinishedThreads.decrementAndGet() == 0) {
+                if (!countedDown) {
+                    countedDown = true;
+                    lastThread = unfinishedThreads.decrementAndGet() == 0;
+                }
+                if (lastThread) {
                     sendEmptyDepleted();
                 }
             } else if (disjointGroups) {
-                flushAll(StreamState.DEPLETED);
+                // groups a tryFinish ended already are skipped; the others' open buffers go out as DEPLETED
+                for (; nextDepletedGroup < output.length; nextDepletedGroup++) {
+                    if (output[nextDepletedGroup] == null) {
+                        open(nextDepletedGroup); // DEPLETED must reach every member, even with nothing left
+                    }
+                    send(nextDepletedGroup, StreamState.DEPLETED);
+                }
             } else {
                 flushAll(StreamState.MORE_DATA);
                 sendEmptyDepleted();
@@ -412,9 +421,15 @@ public final class ShuffleSink {
             endpoint.flush();
         }
 
+        /** The empty DEPLETED to every destination, unless a {@link #tryFinish} sent it (or acquired its buffer). */
         private void sendEmptyDepleted() {
-            ShuffleBuffer empty = endpoint.acquire();
+            if (emptyDepletedSent) {
+                return;
+            }
+            ShuffleBuffer empty = emptyDepleted != null ? emptyDepleted : endpoint.acquire();
+            emptyDepleted = null;
             endpoint.putData(empty, allDestinations, StreamState.DEPLETED);
+            emptyDepletedSent = true;
         }
 
         private void flushAll(StreamState state) {

@@ -120,6 +120,52 @@ class ShuffleSinkTest {
         }
     }
 
+    /**
+     * A yielded finish whose wait stalled is finished by the blocking form: it resumes where the non-blocking one
+     * stopped (here at a refused DEPLETED), so every destination still gets exactly one DEPLETED, no buffer goes
+     * twice, and a shared endpoint's thread count goes down once (one DEPLETED, from the last thread).
+     */
+    @ParameterizedTest(name = "{0} groups, {1} thread(s), DEPLETED #{2} refused")
+    @CsvSource({"repartition, 1, 2", "repartition, 1, 3", "repartition, 2, 1", "overlapping, 1, 1"})
+    void aFinishAfterATryThatStoppedEndsEveryStreamOnce(String shape, int threads, int refused) {
+        RecordingEndpoint endpoint = new RecordingEndpoint(64);
+        endpoint.refuseDepleted = refused;
+        TransmissionGroups groups = shape.equals("repartition")
+                ? TransmissionGroups.repartition(3)
+                : TransmissionGroups.of(3, List.of(new int[] {0, 1}, new int[] {1, 2}));
+        ShuffleSink sink = new ShuffleSink(
+                new NodeEndpoints(List.of(endpoint), List.of()),
+                groups,
+                (tuples, offset) -> (int) (tuples.get(ValueLayout.JAVA_LONG_UNALIGNED, offset) % groups.groupCount()),
+                16,
+                threads);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tuples = arena.allocate(16 * 10);
+            for (int i = 0; i < 10; i++) {
+                tuples.set(ValueLayout.JAVA_LONG_UNALIGNED, 16L * i, i);
+            }
+            for (int thread = 0; thread < threads; thread++) {
+                ShuffleSink.Writer writer = sink.writer(thread);
+                writer.add(tuples, 0, 10);
+                writer.tryFinish();
+                writer.finish();
+            }
+        }
+        assertThat(endpoint.refusals).as("DEPLETED refused once").isEqualTo(1);
+        int[] depleted = new int[3];
+        int bytes = 0;
+        for (Sent sent : endpoint.sent) {
+            bytes += sent.bytes.length;
+            if (sent.state == StreamState.DEPLETED) {
+                for (int node : sent.destinations) {
+                    depleted[node]++;
+                }
+            }
+        }
+        assertThat(depleted).as("DEPLETED per destination").containsExactly(1, 1, 1);
+        assertThat(bytes).as("payload bytes sent").isEqualTo(16 * 10 * threads);
+    }
+
     private record Sent(int[] destinations, StreamState state, byte[] bytes) {}
 
     /** Hands out fresh buffers with {@code payloadBytes} of payload and records each one it is given. */
@@ -128,6 +174,11 @@ class ShuffleSinkTest {
         private final Arena arena = Arena.ofAuto();
         private final List<Sent> sent = new ArrayList<>();
         private int acquired;
+        /** Which DEPLETED {@link #canPut} refuses (1: the first), once; 0: none. */
+        private int refuseDepleted;
+
+        private int depletedChecks;
+        private int refusals;
 
         RecordingEndpoint(int payloadBytes) {
             this.payloadBytes = payloadBytes;
@@ -141,6 +192,15 @@ class ShuffleSinkTest {
         @Override
         public ShuffleBuffer acquire() {
             return new ShuffleBuffer(acquired++, arena.allocate(MessageHeaderDescriptor.LENGTH + payloadBytes));
+        }
+
+        @Override
+        public boolean canPut(ShuffleBuffer buffer, int[] destinations, StreamState state) {
+            if (state == StreamState.DEPLETED && ++depletedChecks == refuseDepleted) {
+                refusals++;
+                return false;
+            }
+            return true;
         }
 
         @Override
