@@ -12,7 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Catalog {
 
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
-    /** Per table name: the table whose batches were read and, per column, whether one of them holds a NULL. */
+    /**
+     * Per table name: the table whose batches were read and, per column, whether one of them holds a NULL ({@link
+     * #put} evicts it; the table is kept so that a read racing a put is not taken for the new table's).
+     */
     private final Map<String, ColumnNulls> nulls = new ConcurrentHashMap<>();
 
     private record ColumnNulls(Table table, boolean[] mayHaveNulls) {}
@@ -31,10 +34,11 @@ public final class Catalog {
         return catalog;
     }
 
-    /** Adds or replaces the table of the same name. */
+    /** Adds or replaces the table of the same name (and forgets what was read of the replaced one). */
     public void put(Table table) {
         Objects.requireNonNull(table, "table is null");
         tables.put(table.name(), table);
+        nulls.remove(table.name());
     }
 
     /** The named table; throws IllegalArgumentException naming the known tables when absent. */

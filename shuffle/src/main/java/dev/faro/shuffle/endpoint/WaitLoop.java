@@ -58,9 +58,9 @@ public final class WaitLoop {
     public static final int END_OF_STREAM = -1;
 
     /** Busy polls before the first park: enough to catch a completion already on its way. */
-    static final int SPINS = 20;
+    public static final int SPINS = 20;
     /** One park; the kernel's timer slack makes the actual sleep longer (about 50 us more by default). */
-    static final long PARK_NANOS = 5_000;
+    public static final long PARK_NANOS = 5_000;
 
     /** The failure of loops outside an endpoint: never recorded, so checking it never throws. */
     private static final EndpointFailure NEVER_FAILS = new EndpointFailure("none");
@@ -181,7 +181,7 @@ public final class WaitLoop {
     }
 
     /** "10 s with no progress anywhere in the query" (or "10 s without progress" with no signal). */
-    private static String describeStall(Duration timeout, ProgressSignal progress) {
+    public static String describeStall(Duration timeout, ProgressSignal progress) {
         String amount = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
         return amount
                 + (progress == ProgressSignal.NONE ? " without progress" : " with no progress anywhere in the query");

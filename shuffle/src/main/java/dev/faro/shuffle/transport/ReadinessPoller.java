@@ -1,6 +1,8 @@
 package dev.faro.shuffle.transport;
 
 import dev.faro.shuffle.endpoint.ProgressSignal;
+import dev.faro.shuffle.endpoint.WaitLoop;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -17,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * owner) and completes the waiter's stage when it succeeds. So the retry is exact (no readiness guessed from a
  * counter), and the owner's next call finds its result.
  *
- * <p>Idle strategy as the endpoints' {@code WaitLoop}: a few spins, then parks of 5 us, growing (doubling every 64
+ * <p>Idle strategy as the endpoints' {@code WaitLoop}: a few spins, then parks asked for 5 us (about 55-70 us on
+ * Linux with its default timer slack), growing (doubling every 64
  * idle rounds) up to 1 ms while nothing becomes ready, so that a long wait (a peer computing the pipeline that feeds
  * the exchange) costs about a thousand wake-ups a second, not a core; the thread parks untimed while no one waits.
  * One thread replaces the wait loops of every waiting driver thread. Stall: a waiter that waited for its stall
@@ -33,8 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ReadinessPoller {
 
-    private static final int SPINS = 20;
-    private static final long MIN_PARK_NANOS = 5_000;
+    private static final int SPINS = WaitLoop.SPINS;
+    private static final long MIN_PARK_NANOS = WaitLoop.PARK_NANOS;
     private static final long MAX_PARK_NANOS = 1_000_000;
 
     private static final ConcurrentLinkedQueue<Waiter> INCOMING = new ConcurrentLinkedQueue<>();
@@ -153,7 +156,7 @@ public final class ReadinessPoller {
                         waiter.seenProgress = seen;
                         waiter.sinceNanos = now;
                     } else if (now - waiter.sinceNanos > waiter.timeoutNanos) {
-                        waiter.stalled(describe(waiter.timeoutNanos, waiter.progress));
+                        waiter.stalled(WaitLoop.describeStall(Duration.ofNanos(waiter.timeoutNanos), waiter.progress));
                         done = true;
                     }
                 }
@@ -174,12 +177,5 @@ public final class ReadinessPoller {
                 LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, MIN_PARK_NANOS << Math.min(8, (idles - SPINS) >> 6)));
             }
         }
-    }
-
-    private static String describe(long timeoutNanos, ProgressSignal progress) {
-        long millis = timeoutNanos / 1_000_000;
-        String amount = millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
-        return amount
-                + (progress == ProgressSignal.NONE ? " without progress" : " with no progress anywhere in the query");
     }
 }

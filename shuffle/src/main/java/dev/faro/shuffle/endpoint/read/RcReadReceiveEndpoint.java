@@ -342,15 +342,15 @@ public final class RcReadReceiveEndpoint implements ReceiveEndpoint, RcConnectio
         }
     }
 
-    /**
-     * Waits until every FreeArr WRITE completed (the senders wait for them before they close), then frees
-     * everything. Every buffer must have been released. A failed or unfinished stream just frees.
-     */
     @Override
     public void abandon() {
         failure.abandon();
     }
 
+    /**
+     * Waits until every FreeArr WRITE completed (the senders wait for them before they close), then frees
+     * everything. Every buffer must have been released. A failed or unfinished stream just frees.
+     */
     @Override
     public void close() {
         if (closed) {

@@ -278,15 +278,15 @@ public final class RcReadSendEndpoint implements SendEndpoint, RcConnections.Com
         // ring WRITEs only; the window has accounted them
     }
 
-    /**
-     * Waits until every destination freed every buffer it was sent and this endpoint's WRITEs completed, then frees
-     * the queue pairs and regions. A failed endpoint just frees.
-     */
     @Override
     public void abandon() {
         failure.abandon();
     }
 
+    /**
+     * Waits until every destination freed every buffer it was sent and this endpoint's WRITEs completed, then frees
+     * the queue pairs and regions. A failed endpoint just frees.
+     */
     @Override
     public void close() {
         if (closed) {

@@ -263,17 +263,17 @@ public final class RcTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         return credits;
     }
 
+    @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
     /**
      * Waits until the senders' padding has consumed every receive still posted (parity) and this endpoint's FINAL
      * credit writes have completed, then frees everything. A failed or unfinished stream just frees. (Closing the
      * credit queue pairs discards writes not carried out yet; a sender that used its credit up exactly reaches parity
      * before the FINAL write leaves, and would wait for it until its stall timeout.)
      */
-    @Override
-    public void abandon() {
-        failure.abandon();
-    }
-
     @Override
     public void close() {
         if (closed) {

@@ -216,15 +216,15 @@ public final class RcTwoSidedSendEndpoint implements SendEndpoint {
         }
     }
 
-    /**
-     * Send/receive parity: waits for each destination's FINAL credit, pads with empty messages up to it, waits for
-     * every send to complete, then frees everything. A failed endpoint just frees.
-     */
     @Override
     public void abandon() {
         failure.abandon();
     }
 
+    /**
+     * Send/receive parity: waits for each destination's FINAL credit, pads with empty messages up to it, waits for
+     * every send to complete, then frees everything. A failed endpoint just frees.
+     */
     @Override
     public void close() {
         if (closed) {

@@ -577,6 +577,11 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
         return credits;
     }
 
+    @Override
+    public void abandon() {
+        failure.abandon();
+    }
+
     /**
      * Waits until the FINAL credit writes have completed, then frees everything. Without the wait a receiver whose
      * stream ended could close its credit queue pairs while a FINAL was still queued there (on {@code net}: not yet
@@ -584,11 +589,6 @@ public final class UdTwoSidedReceiveEndpoint implements ReceiveEndpoint {
      * stream until its stall timeout ("did not confirm the end of the stream ... (messages lost?)"), although no
      * datagram was lost.
      */
-    @Override
-    public void abandon() {
-        failure.abandon();
-    }
-
     @Override
     public void close() {
         if (closed) {

@@ -282,12 +282,12 @@ public final class UdTwoSidedSendEndpoint implements SendEndpoint {
         }
     }
 
-    /** Waits for every destination's FINAL credit (its receiver took our END in), then frees everything. */
     @Override
     public void abandon() {
         failure.abandon();
     }
 
+    /** Waits for every destination's FINAL credit (its receiver took our END in), then frees everything. */
     @Override
     public void close() {
         if (closed) {

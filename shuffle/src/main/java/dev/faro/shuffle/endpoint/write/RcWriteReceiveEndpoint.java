@@ -469,15 +469,15 @@ public final class RcWriteReceiveEndpoint implements ReceiveEndpoint, RcConnecti
         }
     }
 
-    /**
-     * Waits until the senders' padding consumed every posted receive (poll-CQ parity) and every WRITE of this
-     * endpoint completed, then frees everything. A failed or unfinished stream just frees.
-     */
     @Override
     public void abandon() {
         failure.abandon();
     }
 
+    /**
+     * Waits until the senders' padding consumed every posted receive (poll-CQ parity) and every WRITE of this
+     * endpoint completed, then frees everything. A failed or unfinished stream just frees.
+     */
     @Override
     public void close() {
         if (closed) {

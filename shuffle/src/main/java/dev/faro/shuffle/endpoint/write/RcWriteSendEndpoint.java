@@ -346,15 +346,15 @@ public final class RcWriteSendEndpoint implements SendEndpoint, RcConnections.Co
         // CONTROL and PADDING: accounted by their window
     }
 
-    /**
-     * Waits for every DEPLETED destination's FINAL word, pads up to the FINAL credit (poll-CQ), waits until every
-     * WRITE completed, then frees the queue pairs and regions. A failed endpoint just frees.
-     */
     @Override
     public void abandon() {
         failure.abandon();
     }
 
+    /**
+     * Waits for every DEPLETED destination's FINAL word, pads up to the FINAL credit (poll-CQ), waits until every
+     * WRITE completed, then frees the queue pairs and regions. A failed endpoint just frees.
+     */
     @Override
     public void close() {
         if (closed) {
