@@ -300,13 +300,18 @@ final class MiddlewareChannel implements ExchangeChannel {
                 }
             }
             nextMember = 0;
+            handToSelf(group);
+            return true;
+        }
+
+        /** Hands the group's buffer to this node's receiving thread if this node is a member. */
+        private void handToSelf(int group) {
             if (toSelf[group]) {
                 ShuffleBuffer buffer = handed[group];
                 handed[group] = null;
                 buffer.payloadLength(fill[group]);
                 shortcut.full.offer(buffer);
             }
-            return true;
         }
 
         @Override
@@ -380,21 +385,20 @@ final class MiddlewareChannel implements ExchangeChannel {
 
         /**
          * Appends the group's buffer to the ring towards worker {@code thread} of each other member, waiting for room,
-         * then hands it to this node's receiving thread if this node is a member.
+         * then hands it to this node's receiving thread if this node is a member. Resumes at {@link #nextMember} where
+         * a {@link #tryDeliver} stopped (a yielded send whose wait stalled comes here), so no member gets it twice.
          */
         private void deliver(int group) {
             appending = group;
-            for (int member : groups.members(group)) {
+            int[] members = groups.members(group);
+            for (; nextMember < members.length; nextMember++) {
+                int member = members[nextMember];
                 if (member != nodeIndex) {
                     await(appendStep, member * threads + thread, "no ring space freed");
                 }
             }
-            if (toSelf[group]) {
-                ShuffleBuffer buffer = handed[group];
-                handed[group] = null;
-                buffer.payloadLength(fill[group]);
-                shortcut.full.offer(buffer);
-            }
+            nextMember = 0;
+            handToSelf(group);
         }
 
         /** Takes a free shortcut buffer; while none is, pushes the worker out so nothing this thread holds waits. */
@@ -421,8 +425,9 @@ final class MiddlewareChannel implements ExchangeChannel {
             for (int group = 0; group < open.length; group++) {
                 send(group);
             }
-            for (int receiver : receivingNodes) {
-                await(endStep, receiver * threads + thread, "no ring space freed for the end of stream");
+            // resumes at nextEnd where a tryFinish stopped: no receiver gets this sender's end twice
+            for (; nextEnd < receivingNodes.length; nextEnd++) {
+                await(endStep, receivingNodes[nextEnd] * threads + thread, "no ring space freed for the end of stream");
             }
             finished = true;
         }
