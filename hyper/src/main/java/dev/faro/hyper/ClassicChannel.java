@@ -86,10 +86,31 @@ final class ClassicChannel implements ExchangeChannel {
 
     @Override
     public void close() {
-        RuntimeException first = null;
+        endEach(units, false, null);
+    }
+
+    /** Abandons every unit's channel (the query failed: their closes need not wait for the peers' streams). */
+    @Override
+    public void abandon() {
+        endEach(units, true, null);
+    }
+
+    /**
+     * Closes or abandons every non-null channel of {@code units}; the first failure is thrown, later ones attached to
+     * it, or all are attached to {@code cause} when one is given (an open that failed).
+     */
+    static void endEach(ExchangeChannel[] units, boolean abandon, RuntimeException cause) {
+        RuntimeException first = cause;
         for (ExchangeChannel unit : units) {
+            if (unit == null) {
+                continue;
+            }
             try {
-                unit.close();
+                if (abandon) {
+                    unit.abandon();
+                } else {
+                    unit.close();
+                }
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e;
@@ -98,7 +119,7 @@ final class ClassicChannel implements ExchangeChannel {
                 }
             }
         }
-        if (first != null) {
+        if (first != null && first != cause) {
             throw first;
         }
     }

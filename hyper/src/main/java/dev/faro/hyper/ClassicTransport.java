@@ -73,15 +73,8 @@ public final class ClassicTransport implements ExchangeTransport {
                 units[unit] = inner.open(exchangeName + "/unit" + unit, channelGroups, threads);
             }
         } catch (RuntimeException e) {
-            for (ExchangeChannel opened : units) {
-                if (opened != null) {
-                    try {
-                        opened.close();
-                    } catch (RuntimeException suppressed) {
-                        e.addSuppressed(suppressed);
-                    }
-                }
-            }
+            // the peers' opens failed too: the opened units need not wait for their streams
+            ClassicChannel.endEach(units, true, e);
             throw e;
         }
         return new ClassicChannel(units, groups, perUnit);

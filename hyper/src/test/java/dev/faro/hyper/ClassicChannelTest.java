@@ -38,6 +38,19 @@ class ClassicChannelTest {
                 .isFalse();
     }
 
+    /** A failed query abandons the classic exchange: every unit's channel is abandoned, not closed (which may wait). */
+    @Test
+    void closeAndAbandonReachEveryUnit() {
+        FakeChannel[] closed = channels();
+        new ClassicChannel(closed, TransmissionGroups.repartition(NODES), false).close();
+        FakeChannel[] abandoned = channels();
+        new ClassicChannel(abandoned, TransmissionGroups.repartition(NODES), false).abandon();
+        for (int unit = 0; unit < THREADS; unit++) {
+            assertThat(closed[unit].ends).containsExactly("close");
+            assertThat(abandoned[unit].ends).containsExactly("abandon");
+        }
+    }
+
     @Test
     void aRepartitionsGroupGoesToItsUnitsChannelAndNode() {
         FakeChannel[] units = channels();
@@ -112,6 +125,9 @@ class ClassicChannelTest {
         final List<String> sent = new ArrayList<>();
         final List<Integer> finished = new ArrayList<>();
         final ArrayDeque<ShuffleBuffer> arrived = new ArrayDeque<>();
+        /** How the channel was ended: "close" or "abandon", in order. */
+        final List<String> ends = new ArrayList<>();
+
         int released;
 
         void deliver(int bytes) {
@@ -193,6 +209,13 @@ class ClassicChannelTest {
         }
 
         @Override
-        public void close() {}
+        public void close() {
+            ends.add("close");
+        }
+
+        @Override
+        public void abandon() {
+            ends.add("abandon");
+        }
     }
 }
