@@ -246,10 +246,7 @@ final class DecoupledExchange implements ExchangeChannel {
                 failure.check();
                 int index = waits.awaitOrFail(
                         acquireStep, 0, null, "no free message in the node's pool", " (every message is in use)");
-                message = pool.message(index);
-                open[destination] = message;
-                lengths[destination] = 0;
-                held.hold();
+                message = opened(destination, index);
             }
             return message.buffer.payload();
         }
@@ -276,23 +273,33 @@ final class DecoupledExchange implements ExchangeChannel {
             return message;
         }
 
+        /**
+         * The poller's try of the acquire. A closed or failed exchange completes the wait at once (the worker's next
+         * call throws); a message taken while the exchange closes goes back to the pool under the close's lock, so
+         * none is left in a closed exchange's open slots.
+         */
         @Override
         protected boolean retry() {
+            if (closed || failure.failed()) {
+                return true;
+            }
             int index = pool.acquire(group);
             if (index == MessagePool.NONE) {
                 return false;
             }
-            opened(waitingFor, index);
+            synchronized (DecoupledExchange.this) {
+                if (closed) {
+                    pool.recycle(index);
+                } else {
+                    opened(waitingFor, index);
+                }
+            }
             return true;
         }
 
         @Override
         protected void stalled(String stall) {
-            try {
-                failure.fail("no free message in the node's pool for " + stall + " (every message is in use)");
-            } catch (RuntimeException recorded) {
-                // recorded: the worker's next call throws it
-            }
+            fail("no free message in the node's pool for " + stall + " (every message is in use)");
         }
 
         @Override
@@ -442,8 +449,8 @@ final class DecoupledExchange implements ExchangeChannel {
 
         @Override
         protected boolean retry() {
-            if (polled.retry()) {
-                return true;
+            if (closed || polled.retry()) {
+                return true; // closed: the wait ends (the worker's next call finds the exchange failed or ended)
             }
             multiplexer.demand(false);
             return false;
@@ -451,11 +458,7 @@ final class DecoupledExchange implements ExchangeChannel {
 
         @Override
         protected void stalled(String stall) {
-            try {
-                failure.fail("no message arrived for " + stall + " (some node's end is missing)");
-            } catch (RuntimeException recorded) {
-                // recorded: the worker's next call throws it
-            }
+            fail("no message arrived for " + stall + " (some node's end is missing)");
         }
 
         @Override

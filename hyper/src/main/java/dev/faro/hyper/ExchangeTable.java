@@ -104,6 +104,18 @@ final class ExchangeTable {
         }
     }
 
+    /**
+     * Forgets every route and mapped generation of {@code peer}: its worker was replaced, and the new process's
+     * multiplexer numbers its slots' generations from 1 again, so its messages would look late next to the old
+     * process's generations (network thread, while the peer has no connection).
+     */
+    void forgetPeer(int peer) {
+        for (int route = peer * SLOTS; route < (peer + 1) * SLOTS; route++) {
+            incoming.set(route, null);
+            lastMapped.set(route, 0);
+        }
+    }
+
     /** The exchanges open now (coordination: failures fail them all). */
     synchronized List<DecoupledExchange> openExchanges() {
         List<DecoupledExchange> result = new ArrayList<>();

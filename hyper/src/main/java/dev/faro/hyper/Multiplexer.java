@@ -878,6 +878,7 @@ public final class Multiplexer implements AutoCloseable {
         }
         dropQueued(peer);
         forgetEarly(peer);
+        table.forgetPeer(peer);
         int entry;
         while ((entry = inFlight[peer].poll(EMPTY)) != EMPTY) {
             if (entry >= 0) {

@@ -66,6 +66,23 @@ class EarlyMessageTest {
                 .isFalse();
     }
 
+    /** A replaced peer is a new process whose slots count their generations from 1 again: its ids are early again. */
+    @Test
+    void aReplacedPeersIdsAreEarlyAgain() {
+        ExchangeTable table = new ExchangeTable(2);
+        table.map(1, ExchangeTable.id(5, 7), null);
+        assertThat(table.isEarly(1, ExchangeTable.id(5, 1)))
+                .as("before the replacement: late")
+                .isFalse();
+        table.forgetPeer(1);
+        assertThat(table.isEarly(1, ExchangeTable.id(5, 1)))
+                .as("the new process's first use of the slot")
+                .isTrue();
+        assertThat(table.incoming(1, ExchangeTable.id(5, 7)))
+                .as("no route left")
+                .isNull();
+    }
+
     /** A bootstrap member that returns from each gather {@code delayMillis} late: its node routes late. */
     private record SlowAfterGather(PeerExchange peers, long delayMillis) implements PeerExchange {
         @Override
