@@ -1,6 +1,5 @@
 package dev.faro.bench.experiment;
 
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -89,13 +88,5 @@ public record TrialResult(
     /** Whether the trial was not run on purpose (e.g. Open MPI is missing). */
     public boolean skipped() {
         return failure.startsWith("skipped");
-    }
-
-    /** The median; the mean of the two middle values for an even count. */
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

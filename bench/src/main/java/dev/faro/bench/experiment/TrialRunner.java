@@ -1,6 +1,7 @@
 package dev.faro.bench.experiment;
 
 import dev.faro.bench.baseline.MpiBaseline;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.shuffle.CaseOutcome;
 import dev.faro.bench.shuffle.NodeResult;
 import dev.faro.bench.shuffle.ShuffleCase;
@@ -310,25 +311,25 @@ final class TrialRunner {
         return new TrialResult(
                 trial,
                 outcomes.size(),
-                TrialResult.median(gigabytes),
+                Medians.of(gigabytes),
                 java.util.Arrays.stream(gigabytes).min().orElseThrow(),
                 java.util.Arrays.stream(gigabytes).max().orElseThrow(),
-                TrialResult.median(seconds),
-                trial.mpi() || trial.local() ? Double.NaN : TrialResult.median(setup),
+                Medians.of(seconds),
+                trial.mpi() || trial.local() ? Double.NaN : Medians.of(setup),
                 outcomes.get(0).bytesPerNode(),
                 "",
-                TrialResult.median(outcomes.stream()
+                Medians.of(outcomes.stream()
                         .mapToDouble(CaseOutcome::creditWritesPerMebibyte)
                         .toArray()),
-                TrialResult.median(outcomes.stream()
+                Medians.of(outcomes.stream()
                         .mapToDouble(CaseOutcome::sendBlockedFraction)
                         .toArray()),
-                TrialResult.median(outcomes.stream()
+                Medians.of(outcomes.stream()
                         .mapToDouble(CaseOutcome::receiveBlockedFraction)
                         .toArray()),
                 trial.mpi() || trial.local()
                         ? Double.NaN
-                        : TrialResult.median(outcomes.stream()
+                        : Medians.of(outcomes.stream()
                                 .mapToDouble(TrialRunner::ownOpenMillis)
                                 .toArray()));
     }

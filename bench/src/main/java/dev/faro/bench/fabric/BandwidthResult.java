@@ -1,5 +1,6 @@
 package dev.faro.bench.fabric;
 
+import dev.faro.bench.report.Medians;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -91,19 +92,11 @@ public record BandwidthResult(
                 operation,
                 sizeBytes,
                 samples.size(),
-                median(bandwidth),
-                median(rate),
-                median(memcpy),
+                Medians.of(bandwidth),
+                Medians.of(rate),
+                Medians.of(memcpy),
                 Arrays.stream(bandwidth).min().orElseThrow(),
                 Arrays.stream(bandwidth).max().orElseThrow(),
                 new Counters(polls, creditWaits, creditWrites, receivesCompleted, udDrops, receiverNotReadyRetries));
-    }
-
-    /** The median; the mean of the two middle values for an even count. */
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

@@ -2,6 +2,7 @@ package dev.faro.bench.fabric;
 
 import dev.faro.bench.ByteSizes;
 import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.ResultTable.Column;
@@ -66,7 +67,7 @@ final class FabricReport {
                     "socket stream (blocking)",
                     socket.keySet().stream().map(Integer::longValue).toList(),
                     socket.values().stream()
-                            .map(values -> BandwidthResult.median(values.stream()
+                            .map(values -> Medians.of(values.stream()
                                     .mapToDouble(Double::doubleValue)
                                     .toArray()))
                             .toList(),
@@ -205,7 +206,7 @@ final class FabricReport {
                 "memcpy (1 thread)",
                 memcpy.keySet().stream().map(Integer::longValue).toList(),
                 memcpy.values().stream()
-                        .map(values -> BandwidthResult.median(
+                        .map(values -> Medians.of(
                                 values.stream().mapToDouble(Double::doubleValue).toArray()))
                         .toList(),
                 true));

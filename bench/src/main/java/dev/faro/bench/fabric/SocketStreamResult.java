@@ -1,5 +1,6 @@
 package dev.faro.bench.fabric;
 
+import dev.faro.bench.report.Medians;
 import java.util.Arrays;
 import java.util.List;
 
@@ -41,7 +42,7 @@ public record SocketStreamResult(
                 beside,
                 sizeBytes,
                 runs.size(),
-                BandwidthResult.median(bandwidth),
+                Medians.of(bandwidth),
                 Arrays.stream(bandwidth).min().orElseThrow(),
                 Arrays.stream(bandwidth).max().orElseThrow());
     }

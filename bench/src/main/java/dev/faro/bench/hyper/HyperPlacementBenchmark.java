@@ -1,6 +1,7 @@
 package dev.faro.bench.hyper;
 
 import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.cluster.coordinator.ClusterConfig;
@@ -11,7 +12,6 @@ import dev.faro.engine.tpch.Placement;
 import dev.faro.engine.tpch.TpchQueries;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -116,7 +116,7 @@ public final class HyperPlacementBenchmark {
                 }
                 seconds.forEach((key, values) -> {
                     Point point = points.get(key);
-                    points.put(key, new Point(point.bytes(), median(values), point.rows()));
+                    points.put(key, new Point(point.bytes(), Medians.of(values), point.rows()));
                 });
             }
         }
@@ -260,13 +260,6 @@ public final class HyperPlacementBenchmark {
 
     private static String key(double sf, Placement placement, int query) {
         return sf + "/" + placement + "/" + query;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static String formatSf(double sf) {

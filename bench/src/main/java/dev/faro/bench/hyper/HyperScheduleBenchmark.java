@@ -2,6 +2,7 @@ package dev.faro.bench.hyper;
 
 import dev.faro.bench.ByteSizes;
 import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.hyper.HyperConfig;
@@ -9,7 +10,6 @@ import dev.faro.hyper.NetworkSchedule;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -121,8 +121,8 @@ public final class HyperScheduleBenchmark {
                     phases += scheduled.phases();
                     ratios[r] = roundRobin[r] / allToAll[r];
                 }
-                double a2a = median(allToAll);
-                double rr = median(roundRobin);
+                double a2a = Medians.of(allToAll);
+                double rr = Medians.of(roundRobin);
                 double gap = rr / a2a;
                 (contended ? contendedGap : plainGap).add(gap);
                 List<String> row = new ArrayList<>();
@@ -210,13 +210,6 @@ public final class HyperScheduleBenchmark {
             warmUp.run();
             return new ShuffleRound(cluster, "hyper-v4", messagesPerNode).run();
         }
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static String format(double value) {

@@ -1,5 +1,6 @@
 package dev.faro.bench.shuffle;
 
+import dev.faro.bench.report.Medians;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import java.util.Arrays;
 import java.util.List;
@@ -48,7 +49,7 @@ public record ThroughputResult(
                 .toArray();
         double[] seconds =
                 outcomes.stream().mapToDouble(o -> o.responseNanos() / 1e9).toArray();
-        double median = median(gigabytes);
+        double median = Medians.of(gigabytes);
         return new ThroughputResult(
                 design,
                 nodes,
@@ -58,7 +59,7 @@ public record ThroughputResult(
                 Arrays.stream(gigabytes).min().orElseThrow(),
                 Arrays.stream(gigabytes).max().orElseThrow(),
                 outcomes.get(0).bytesPerNode(),
-                median(seconds),
+                Medians.of(seconds),
                 "");
     }
 
@@ -79,13 +80,5 @@ public record ThroughputResult(
 
     public boolean succeeded() {
         return failure.isEmpty();
-    }
-
-    /** The median; the mean of the two middle values for an even count. */
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

@@ -1,5 +1,6 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.zerosided.link.LinkKind;
 import dev.faro.zerosided.switching.SwitchConfig;
@@ -49,7 +50,7 @@ final class BatchingSweep {
                             String.format(Locale.ROOT, "%.1f", measured[0]),
                             String.format(Locale.ROOT, "%.0f", measured[1])));
                 }
-                double median = ZeroSidedBenchmark.median(values);
+                double median = Medians.of(values);
                 if (batch == 1) {
                     single = median;
                 }
@@ -59,7 +60,7 @@ final class BatchingSweep {
                         Integer.toString(batch * itemBytes >> 10),
                         String.format(Locale.ROOT, "%.3f", median / 1e9),
                         String.format(Locale.ROOT, "%.2f", median / single),
-                        String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(retries))));
+                        String.format(Locale.ROOT, "%.0f", Medians.of(retries))));
             }
         }
         List<ResultTable.Column> columns = List.of(

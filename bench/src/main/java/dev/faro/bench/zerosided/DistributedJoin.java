@@ -1,5 +1,6 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.zerosided.link.LinkKind;
@@ -279,6 +280,6 @@ final class DistributedJoin {
     }
 
     private static double median(Map<String, Map<Integer, List<Double>>> values, String series, int nodes) {
-        return ZeroSidedBenchmark.median(values.get(series).get(nodes));
+        return Medians.of(values.get(series).get(nodes));
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -74,7 +75,7 @@ record ExperimentResult(String name, String text, List<String> csvHeader, List<L
                     series,
                     xs.stream().map(Integer::doubleValue).toList(),
                     xs.stream()
-                            .map(x -> scale.applyAsDouble(x, ZeroSidedBenchmark.median(byX.get(x))))
+                            .map(x -> scale.applyAsDouble(x, Medians.of(byX.get(x))))
                             .toList(),
                     !series.equals(ZeroSidedTupleShuffle.NAME)));
         });

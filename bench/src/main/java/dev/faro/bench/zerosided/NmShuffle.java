@@ -1,5 +1,6 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.zerosided.link.LinkKind;
@@ -195,6 +196,6 @@ final class NmShuffle {
     }
 
     private static double median(Map<String, Map<Integer, List<Double>>> values, String series, int tupleBytes) {
-        return ZeroSidedBenchmark.median(values.get(series).get(tupleBytes));
+        return Medians.of(values.get(series).get(tupleBytes));
     }
 }

@@ -1,5 +1,6 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.zerosided.link.LinkKind;
 import dev.faro.zerosided.switching.SwitchConfig;
@@ -63,8 +64,8 @@ final class PollingLatency {
             rows.add(List.of(
                     label(mode),
                     Long.toString(samples),
-                    String.format(Locale.ROOT, "%.1f", ZeroSidedBenchmark.median(medians)),
-                    String.format(Locale.ROOT, "%.1f", ZeroSidedBenchmark.median(tails)),
+                    String.format(Locale.ROOT, "%.1f", Medians.of(medians)),
+                    String.format(Locale.ROOT, "%.1f", Medians.of(tails)),
                     mode <= 0 ? "~15 us" : "slightly below " + mode + " us"));
         }
         List<ResultTable.Column> columns = List.of(

@@ -2,6 +2,7 @@ package dev.faro.bench.zerosided;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.faro.bench.report.MachineInfo;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.RunMetadata;
 import dev.faro.cluster.TaskReply;
 import dev.faro.cluster.coordinator.ClusterConfig;
@@ -147,8 +148,8 @@ public final class ZeroSidedBenchmark {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
             return ZeroSidedReport.write(
                     config,
-                    median(forwarding),
-                    median(forwardingPackets),
+                    Medians.of(forwarding),
+                    Medians.of(forwardingPackets),
                     throughput,
                     cpu,
                     work,
@@ -203,15 +204,6 @@ public final class ZeroSidedBenchmark {
         into.computeIfAbsent(series, k -> new LinkedHashMap<>())
                 .computeIfAbsent(flows, k -> new ArrayList<>())
                 .add(value);
-    }
-
-    static double median(List<Double> values) {
-        if (values == null || values.isEmpty()) {
-            return Double.NaN;
-        }
-        List<Double> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     private Map<String, Object> parameters() {

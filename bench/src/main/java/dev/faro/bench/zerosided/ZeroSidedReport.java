@@ -1,6 +1,7 @@
 package dev.faro.bench.zerosided;
 
 import dev.faro.bench.report.CsvWriter;
+import dev.faro.bench.report.Medians;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.RunMetadata;
@@ -69,7 +70,7 @@ final class ZeroSidedReport {
             List<String> row = new ArrayList<>();
             row.add(Integer.toString(flows));
             for (String name : series) {
-                row.add(gigabytes(ZeroSidedBenchmark.median(throughput.get(name).get(flows))));
+                row.add(gigabytes(Medians.of(throughput.get(name).get(flows))));
                 List<Double> runs = throughput.get(name).get(flows);
                 List<Double> cpu = driverCpuSeconds.get(name).get(flows);
                 for (int run = 0; run < runs.size(); run++) {
@@ -86,28 +87,27 @@ final class ZeroSidedReport {
                             format(endpointWork.get(name).get(flows).get(run))));
                 }
             }
-            double ours = ZeroSidedBenchmark.median(throughput.get(zeroSided).get(flows));
+            double ours = Medians.of(throughput.get(zeroSided).get(flows));
             row.add(ratio(ours / forwardingBytesPerSecond));
             if (oneDriver != null) {
-                row.add(ratio(ours
-                        / ZeroSidedBenchmark.median(throughput.get(oneDriver).get(flows))));
+                row.add(ratio(ours / Medians.of(throughput.get(oneDriver).get(flows))));
             }
             for (String name : series.subList(1, series.size())) {
                 row.add(String.format(
                         Locale.ROOT,
                         "%.2f",
-                        ZeroSidedBenchmark.median(driverCpuSeconds.get(name).get(flows))));
+                        Medians.of(driverCpuSeconds.get(name).get(flows))));
             }
             if (busy) {
                 for (String name : series) {
                     row.add(String.format(
                             Locale.ROOT,
                             "%.3f",
-                            ZeroSidedBenchmark.median(endpointWork.get(name).get(flows)) / 1e6));
+                            Medians.of(endpointWork.get(name).get(flows)) / 1e6));
                 }
             }
-            row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(communicationNanos.get(flows))));
-            row.add(String.format(Locale.ROOT, "%.0f", ZeroSidedBenchmark.median(switchRetries.get(flows))));
+            row.add(String.format(Locale.ROOT, "%.0f", Medians.of(communicationNanos.get(flows))));
+            row.add(String.format(Locale.ROOT, "%.0f", Medians.of(switchRetries.get(flows))));
             row.add(PAPER_ROW);
             rows.add(row);
         }
@@ -166,7 +166,7 @@ final class ZeroSidedReport {
         List<Double> x = config.flows().stream().map(Integer::doubleValue).toList();
         for (String name : series) {
             List<Double> y = config.flows().stream()
-                    .map(f -> ZeroSidedBenchmark.median(throughput.get(name).get(f)) / 1e9)
+                    .map(f -> Medians.of(throughput.get(name).get(f)) / 1e9)
                     .toList();
             lines.add(new PlotWriter.Line(name, x, y, !name.equals(zeroSided)));
         }
@@ -180,8 +180,7 @@ final class ZeroSidedReport {
             List<PlotWriter.Line> workLines = new ArrayList<>();
             for (String name : series) {
                 List<Double> y = config.flows().stream()
-                        .map(f ->
-                                ZeroSidedBenchmark.median(endpointWork.get(name).get(f)) / 1e6)
+                        .map(f -> Medians.of(endpointWork.get(name).get(f)) / 1e6)
                         .toList();
                 workLines.add(new PlotWriter.Line(name, x, y, !name.equals(zeroSided)));
             }
