@@ -6,6 +6,7 @@ import dev.faro.bench.report.ResultTable;
 import dev.faro.bench.report.ResultTable.Column;
 import dev.faro.join.radix.PhaseTimes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -164,28 +165,39 @@ final class ModelTable {
      * brackets its wall time against the model, with a {@code *} where the CPU time misses the goal.
      */
     static ResultTable pointsTable(List<String> points, List<List<Phase>> phases) {
+        // the columns are every phase judged at some point (a point judges local partitioning only when it runs more
+        // than one pass, which depends on its node count), in the order of the point judging the most
+        List<String> names = new ArrayList<>();
+        List<List<Phase>> mostFirst = new ArrayList<>(phases);
+        mostFirst.sort(Comparator.comparingLong((List<Phase> point) ->
+                        point.stream().filter(Phase::judged).count())
+                .reversed());
+        for (List<Phase> point : mostFirst) {
+            for (Phase phase : point) {
+                if (phase.judged() && !names.contains(phase.name())) {
+                    names.add(phase.name());
+                }
+            }
+        }
         List<Column> columns = new ArrayList<>();
         columns.add(Column.text("point"));
-        for (Phase phase : phases.getFirst()) {
-            if (phase.judged()) {
-                columns.add(Column.text(phase.name()));
-            }
+        for (String name : names) {
+            columns.add(Column.text(name));
         }
         List<List<String>> cells = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
             List<String> row = new ArrayList<>();
             row.add(points.get(i));
-            for (Phase phase : phases.get(i)) {
-                if (phase.judged()) {
-                    row.add(difference(phase.measuredCpu(), phase.modelCpu())
-                            + (met(phase.measuredCpu(), phase.modelCpu()) ? "" : "*")
-                            + " (" + difference(phase.measuredWall(), phase.modelWall()) + ")");
-                }
+            for (String name : names) {
+                row.add(phases.get(i).stream()
+                        .filter(phase -> phase.judged() && phase.name().equals(name))
+                        .findFirst()
+                        .map(phase -> difference(phase.measuredCpu(), phase.modelCpu())
+                                + (met(phase.measuredCpu(), phase.modelCpu()) ? "" : "*")
+                                + " (" + difference(phase.measuredWall(), phase.modelWall()) + ")")
+                        .orElse("-"));
             }
-            while (row.size() < columns.size()) {
-                row.add("-");
-            }
-            cells.add(row.subList(0, columns.size()));
+            cells.add(row);
         }
         return new ResultTable(columns, cells);
     }
@@ -233,8 +245,7 @@ final class ModelTable {
         if (!(model > 0) || Double.isNaN(measured)) {
             return "-";
         }
-        double over = measured / model - 1;
-        return over < 0 ? "below model" : over <= GOAL ? "met" : "over 25 %";
+        return met(measured, model) ? "met" : measured < model ? "below model" : format("over %.0f %%", 100 * GOAL);
     }
 
     private static String difference(double measured, double model) {

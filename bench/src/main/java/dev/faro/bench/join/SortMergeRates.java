@@ -20,10 +20,8 @@ import java.util.List;
  * @param merge P_merge at {@code fanIn}
  * @param match P_scan of the merge-join scan
  * @param fanIn the runs one core merges
- * @param cpuShare the micro-benchmark thread's CPU time over wall time ({@link CpuShare}), the median run's
  */
-record SortMergeRates(
-        double scan, double partition, double sortRun, double merge, double match, long fanIn, double cpuShare) {
+record SortMergeRates(double scan, double partition, double sortRun, double merge, double match, long fanIn) {
 
     static ObjectNode encode(SortMergeMicroBenchmarks.Times times) {
         ObjectNode run = JsonNodeFactory.instance.objectNode();
@@ -65,8 +63,7 @@ record SortMergeRates(
                 rates[2],
                 rates[3],
                 rates[4],
-                runs.getFirst().path("fanIn").asLong(),
-                median(reply, "cpuShare"));
+                runs.getFirst().path("fanIn").asLong());
     }
 
     /** The median of a number every run of {@code reply} has, or NaN if none has it. */

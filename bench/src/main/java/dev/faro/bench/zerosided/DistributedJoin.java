@@ -246,11 +246,12 @@ final class DistributedJoin {
                         Locale.ROOT,
                         "V11 distributed join (Fig. 15): R ⋈ S, %d ⋈ %d tuples of %d B (scaled from 10 M ⋈ 10 B),"
                                 + " build and probe as the tuples stream in; tuples/s = (|R| + |S|) ÷ (build + probe"
-                                + " time); median of %d run(s); the simulated nodes share this host's 2 cores%n",
+                                + " time); median of %d run(s); the simulated nodes share this host's %d cores%n",
                         relations.buildTuples(),
                         relations.probeTuples(),
                         TUPLE_BYTES,
-                        runs)
+                        runs,
+                        Runtime.getRuntime().availableProcessors())
                 + new ResultTable(columns, rows).format()
                 + "paper: " + PAPER + "\n";
         return new ExperimentResult(

@@ -39,13 +39,25 @@ final class NmShuffle {
 
     /** The counting consumer of V5: tuples and the sum of their payloads. Consumer thread only. */
     static final class CountingSink implements TupleShuffle.Sink {
+        private final int consumer;
+        private final int consumers;
         long tuples;
         long payloadSum;
+        /** Tuples whose key belongs to another consumer. */
+        long misrouted;
+
+        CountingSink(int consumer, int consumers) {
+            this.consumer = consumer;
+            this.consumers = consumers;
+        }
 
         @Override
         public void accept(long key, long payload) {
             tuples++;
             payloadSum += payload;
+            if (TupleShuffle.consumerOf(key, consumers) != consumer) {
+                misrouted++;
+            }
         }
     }
 
@@ -163,20 +175,29 @@ final class NmShuffle {
                 lines);
     }
 
-    /** One run, checked: every tuple arrived exactly once (count and payload sum over all consumers). */
+    /**
+     * One run, checked: every tuple arrived once (count and payload sum over all consumers) and at the consumer its key
+     * belongs to.
+     */
     static TupleShuffle.Result measure(
             TupleShuffle shuffle, int producers, int consumers, int tupleBytes, long tuplesPerProducer)
             throws Exception {
         CountingSink[] sinks = new CountingSink[consumers];
         for (int c = 0; c < consumers; c++) {
-            sinks[c] = new CountingSink();
+            sinks[c] = new CountingSink(c, consumers);
         }
         TupleShuffle.Result result = shuffle.run(producers, tupleBytes, tuplesPerProducer, GENERATOR, sinks);
         long tuples = 0;
         long sum = 0;
+        long misrouted = 0;
         for (CountingSink sink : sinks) {
             tuples += sink.tuples;
             sum += sink.payloadSum;
+            misrouted += sink.misrouted;
+        }
+        if (misrouted != 0) {
+            throw new IllegalStateException(
+                    shuffle.name() + " delivered " + misrouted + " tuples to a consumer their key does not belong to");
         }
         long expectedSum = 0;
         for (int p = 0; p < producers; p++) {

@@ -82,7 +82,8 @@ final class ZeroSidedTupleShuffle implements TupleShuffle {
         int idle = 0;
         for (long i = 0; i <= tuples; i++) {
             boolean end = i == tuples;
-            int first = end ? 0 : TupleShuffle.consumerOf(generator.key(producer, i), consumers);
+            long key = end ? END_KEY : generator.key(producer, i);
+            int first = end ? 0 : TupleShuffle.consumerOf(key, consumers);
             int last = end ? consumers - 1 : first;
             for (int c = first; c <= last; c++) {
                 long slot;
@@ -95,7 +96,7 @@ final class ZeroSidedTupleShuffle implements TupleShuffle {
                     idle = 0;
                 }
                 MemorySegment segment = out[c].segment();
-                segment.set(ValueLayout.JAVA_LONG_UNALIGNED, slot, end ? END_KEY : generator.key(producer, i));
+                segment.set(ValueLayout.JAVA_LONG_UNALIGNED, slot, key);
                 segment.set(
                         ValueLayout.JAVA_LONG_UNALIGNED,
                         slot + Long.BYTES,

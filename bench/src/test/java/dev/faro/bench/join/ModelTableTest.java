@@ -40,4 +40,28 @@ class ModelTableTest {
                 ModelTable.pointsTable(List.of("1:1 2x2"), List.of(phases)).format();
         assertThat(points).contains("+10% (+100%)").contains("-20%* (+10%)");
     }
+
+    /** Points judge different phases (one local pass at 1 node, two at 2): each cell stands under its own phase. */
+    @Test
+    void thePointsTableHasAColumnPerPhaseJudgedAnywhere() {
+        ModelTable.Phase histogram = new ModelTable.Phase("histogram", 1.0, 1.0, 1.0, 1.0, true, NO_PAPER);
+        ModelTable.Phase local = new ModelTable.Phase("local partitioning", 1.2, 1.0, 1.2, 1.0, true, NO_PAPER);
+        ModelTable.Phase buildProbe = new ModelTable.Phase("build-probe", 1.1, 1.0, 1.1, 1.0, true, NO_PAPER);
+        List<String> lines = ModelTable.pointsTable(
+                        List.of("1 node", "2 nodes"),
+                        List.of(List.of(histogram, buildProbe), List.of(histogram, local, buildProbe)))
+                .format()
+                .lines()
+                .toList();
+        String header = lines.getFirst();
+        assertThat(header.indexOf("build-probe")).isGreaterThan(header.indexOf("local partitioning"));
+        String oneNode =
+                lines.stream().filter(l -> l.startsWith("1 node")).findFirst().orElseThrow();
+        String twoNodes =
+                lines.stream().filter(l -> l.startsWith("2 nodes")).findFirst().orElseThrow();
+        int buildProbeColumn = header.indexOf("build-probe");
+        assertThat(oneNode.substring(buildProbeColumn)).startsWith("+10%");
+        assertThat(twoNodes.substring(buildProbeColumn)).startsWith("+10%");
+        assertThat(oneNode.substring(header.indexOf("local partitioning"))).startsWith("-");
+    }
 }

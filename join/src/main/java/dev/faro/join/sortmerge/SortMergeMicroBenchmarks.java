@@ -6,8 +6,7 @@ import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Phaser;
 
 /**
  * The per-thread rates the sort-merge join's model needs (thesis §3.3.2, Table 4.2's SMJ parameters), measured on
@@ -102,23 +101,16 @@ public final class SortMergeMicroBenchmarks {
             long innerTuples,
             MemorySegment outer,
             long outerTuples) {
-        CyclicBarrier barrier = new CyclicBarrier(threads);
-        Runnable sync = () -> {
-            try {
-                barrier.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted between micro-benchmark components", e);
-            } catch (BrokenBarrierException e) {
-                throw new IllegalStateException("another micro-benchmark thread failed", e);
-            }
-        };
+        // a Phaser, not a barrier: a failing thread deregisters, so the others neither wait for it nor find a reset
+        // barrier they would wait on for ever
+        Phaser phaser = new Phaser(threads);
+        Runnable sync = phaser::arriveAndAwaitAdvance;
         Times[] times = new Times[threads];
         Workers.run("smj-micro", threads, t -> {
             try {
                 times[t] = measure(config, ranges, group, inner, innerTuples, outer, outerTuples, sync);
             } catch (RuntimeException | Error e) {
-                barrier.reset(); // the others leave their wait with BrokenBarrierException
+                phaser.arriveAndDeregister();
                 throw e;
             }
         });
