@@ -41,6 +41,12 @@ final class EndpointChannel implements ExchangeChannel {
     private final HeldBuffers held = new HeldBuffers();
 
     private final Runnable closer;
+    /**
+     * Set before the endpoints close: a waiter the readiness poller still retries (its driver was abandoned when the
+     * query failed) completes at once instead of polling endpoints that are closing.
+     */
+    private volatile boolean closed;
+
     private final long stallNanos;
     private final ProgressSignal progress;
 
@@ -105,12 +111,14 @@ final class EndpointChannel implements ExchangeChannel {
 
     @Override
     public void close() {
+        closed = true;
         closer.run();
     }
 
     /** Gives the endpoints' streams up, then ends as {@link #close}: a set of abandoned endpoints is not reused. */
     @Override
     public void abandon() {
+        closed = true;
         endpoints.abandon();
         closer.run();
     }
@@ -235,6 +243,9 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         protected boolean retry() {
+            if (closed) {
+                return true;
+            }
             int group = waitingGroup;
             if (group == FINISH) {
                 return writer.tryFinish();
@@ -297,6 +308,9 @@ final class EndpointChannel implements ExchangeChannel {
 
         @Override
         protected boolean retry() {
+            if (closed) {
+                return true;
+            }
             ShuffleBuffer buffer = endpoint.poll();
             if (buffer == NOT_YET) {
                 return false;
