@@ -212,7 +212,7 @@ public final class JoinBenchHandler implements TaskHandler {
                         times.partitionKernelsNanos(),
                         times.partitionCpuNanos(),
                         times.sortCpuNanos(),
-                        0,
+                        times.sortFabricCpuNanos(),
                         times.mergeCpuNanos(),
                         times.matchCpuNanos()),
                 global,

@@ -60,7 +60,8 @@ final class ModelTable {
      * allocation, the three further phases, imbalance, total); {@code wallModel} the model's first phase, its three
      * further phases and total in seconds; {@code cpuModel} the model's four phases in CPU seconds per thread;
      * {@code judged} whether each of the four phases gets a verdict; {@code paper} the thesis's seven rows. The
-     * network pass's CPU time is its partitioning compute, without its time inside the fabric (on {@code shm} the
+     * network pass's CPU time (the sort-merge join's sorting, in the same slot, likewise) is its compute, without its
+     * time inside the fabric (on {@code shm} the
      * put's copy, which an RDMA NIC does without the CPU; the model's compute-bound pass has no such term). Wall
      * times are the median run's ({@link JoinPoint#mean}), CPU times each phase's median over the runs
      * ({@link JoinPoint#medians}).

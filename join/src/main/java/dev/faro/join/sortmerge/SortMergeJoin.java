@@ -168,6 +168,7 @@ public final class SortMergeJoin {
             long[] putNanos = new long[threads];
             long[] waitNanos = new long[threads];
             long[] bytes = new long[threads];
+            long[] fabricCpu = new long[threads]; // the CPU time of the puts, waits and flush (see the phase times)
             int l = config.runTuples();
             long sortCpu = Workers.run("smj-sort", threads, t -> {
                 RmaLane lane = group.lane(t);
@@ -185,7 +186,9 @@ public final class SortMergeJoin {
                         for (long j = t; j < runs; j += threads) {
                             int tuples = (int) Math.min(l, count - j * l);
                             long waitStart = System.nanoTime();
+                            long cpuStart = Workers.cpuNanos();
                             lane.await(next);
+                            fabricCpu[t] += Workers.cpuNanos() - cpuStart;
                             long sortStart = System.nanoTime();
                             waitNanos[t] += sortStart - waitStart;
                             sorter.sort(
@@ -196,6 +199,7 @@ public final class SortMergeJoin {
                                     (long) next * runBytes);
                             long putStart = System.nanoTime();
                             sortNanos[t] += putStart - sortStart;
+                            cpuStart = Workers.cpuNanos();
                             long target = rangeBase[rel][d]
                                     + before[(d / threads) * 2 * threads + rel * threads + d % threads]
                                     + j * l;
@@ -207,13 +211,16 @@ public final class SortMergeJoin {
                                     (long) next * runBytes,
                                     tuples * Tuples.TUPLE_LENGTH,
                                     next);
+                            fabricCpu[t] += Workers.cpuNanos() - cpuStart;
                             putNanos[t] += System.nanoTime() - putStart;
                             next = (next + 1) % BUFFERS;
                         }
                     }
                 }
                 long flushStart = System.nanoTime();
+                long cpuStart = Workers.cpuNanos();
                 lane.flush();
+                fabricCpu[t] += Workers.cpuNanos() - cpuStart;
                 waitNanos[t] += System.nanoTime() - flushStart;
                 bytes[t] = lane.bytesPut() - bytesBefore;
             });
@@ -289,6 +296,7 @@ public final class SortMergeJoin {
                     partitionKernels,
                     partitionCpu / threads,
                     sortCpu / threads,
+                    mean(fabricCpu),
                     mergeCpu / threads,
                     matchCpu / threads);
             return new Outcome(new JoinResult(sums[0], sums[1]), mine, times);

@@ -9,7 +9,8 @@ package dev.faro.join.sortmerge;
  * <p>Beside them: {@code partitionKernelsNanos}, the wall time of the partitioning's per-thread kernels (min and max
  * for the splitters, histogram, scatter; the rest of the phase is its collectives and offsets), and per phase the CPU
  * time of its worker threads, the mean over the node's threads ({@code *CpuNanos}), to compare with a model fed by
- * rates per CPU second.
+ * rates per CPU second; {@code sortFabricCpuNanos} is the part of the sorting's CPU time spent inside the fabric
+ * (put, wait, flush: on {@code shm} the put's copy, an RDMA NIC's work), as for the radix join's network pass.
  */
 public record SortMergePhaseTimes(
         long partitionNanos,
@@ -25,5 +26,6 @@ public record SortMergePhaseTimes(
         long partitionKernelsNanos,
         long partitionCpuNanos,
         long sortCpuNanos,
+        long sortFabricCpuNanos,
         long mergeCpuNanos,
         long matchCpuNanos) {}
