@@ -64,8 +64,15 @@ final class ClusterOptions {
             paramLabel = "TIME",
             description = "With --listen: how long to wait for the"
                     + " workers to join, e.g. 120s, 5m (default: 120s); also how long a lost worker's place waits for a new"
-                    + " one.")
+                    + " one, unless --replace-timeout says otherwise.")
     private String joinTimeout;
+
+    @Option(
+            names = "--replace-timeout",
+            paramLabel = "TIME",
+            description = "With --listen: how long a lost worker's place waits for a new one to join, e.g. 30s"
+                    + " (default: the join timeout). The run ends with a line naming the lost worker after it.")
+    private String replaceTimeout;
 
     @Option(
             names = "--secret-file",
@@ -139,9 +146,13 @@ final class ClusterOptions {
     /** Refuses the options that go with {@code --listen} only (and a secret on the command line). */
     void requireLocal() {
         refuseSecretOnCommandLine();
-        for (Object[] option :
-                new Object[][] {{"--workers", workers}, {"--join-timeout", joinTimeout}, {"--secret-file", secretFile}
-                }) {
+        Object[][] joinOptions = {
+            {"--workers", workers},
+            {"--join-timeout", joinTimeout},
+            {"--replace-timeout", replaceTimeout},
+            {"--secret-file", secretFile}
+        };
+        for (Object[] option : joinOptions) {
             if (option[1] != null) {
                 throw new IllegalArgumentException(option[0] + " goes with --listen ADDR:PORT (workers started"
                         + " elsewhere); a local cluster's size is --nodes");
@@ -167,12 +178,14 @@ final class ClusterOptions {
         }
         InetAddress address = address();
         int port = port();
-        Duration timeout = joinTimeout == null ? DEFAULT_JOIN_TIMEOUT : duration(joinTimeout);
+        Duration timeout = joinTimeout == null ? DEFAULT_JOIN_TIMEOUT : duration("--join-timeout", joinTimeout);
+        Duration replace = replaceTimeout == null ? timeout : duration("--replace-timeout", replaceTimeout);
         ClusterSecret secret = secret(address, notes);
         ClusterConfig config = ClusterConfig.local(count)
                 .withBind(address.getHostAddress(), port)
                 .withProvider(fabric)
-                .withJoinTimeout(timeout);
+                .withJoinTimeout(timeout)
+                .withReplaceTimeout(replace);
         if (fabric.equals(NetFabricProvider.NAME)) {
             // each worker binds its fabric to the interface it reaches the coordinator through
             config = config.withProviderOption(NetFabricProvider.BIND_OPTION, WorkerMain.AUTO_ADDRESS);
@@ -232,11 +245,11 @@ final class ClusterOptions {
     }
 
     /** {@code 120s}, {@code 5m}, {@code 500ms}, {@code 1h}, or a number of seconds; positive. */
-    static Duration duration(String text) {
+    static Duration duration(String option, String text) {
         Matcher matcher = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
             throw new IllegalArgumentException(
-                    "--join-timeout takes a positive time like 120s, 5m or 500ms, not '" + text + "'");
+                    option + " takes a positive time like 120s, 5m or 500ms, not '" + text + "'");
         }
         long value = Long.parseLong(matcher.group(1));
         String unit = matcher.group(2) == null ? "s" : matcher.group(2);

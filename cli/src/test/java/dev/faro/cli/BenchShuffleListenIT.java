@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on this host, as the README's "Several hosts" describes for several: the workers join once the coordinator says
  * where it listens, every design and the TCP baseline run over the {@code net} fabric between them, the MPI baseline
  * is skipped with a note, the CSV is written, the run exits 0 and so do the workers it shuts down. A worker killed
- * during the run and not replaced within the join timeout ends it with one line naming the lost worker (exit 1).
+ * during the run and not replaced within the replace timeout ends it with one line naming the lost worker (exit 1).
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class BenchShuffleListenIT {
@@ -98,6 +98,8 @@ class BenchShuffleListenIT {
                 directory.resolve("table.txt").toFile(),
                 "--join-timeout",
                 "20s",
+                "--replace-timeout",
+                "3s",
                 "--out",
                 directory.resolve("results").toString())) {
             FaroProcess.joinWorkers(coordinator, 2, secretFile, directory, workers);
@@ -110,7 +112,7 @@ class BenchShuffleListenIT {
                     .as("faro bench shuffle e4's exit code; it printed %s", stderr)
                     .isEqualTo(1);
             assertThat(stderr.getLast())
-                    .startsWith("faro bench shuffle e4: the cluster is not ready after the join timeout: node ")
+                    .startsWith("faro bench shuffle e4: the cluster is not ready after the replace timeout: node ")
                     .contains("(pid " + pid + " on ")
                     .contains("start one with --join 127.0.0.1:");
             assertThat(stderr).noneMatch(line -> line.contains("\tat ") || line.contains("Exception"));

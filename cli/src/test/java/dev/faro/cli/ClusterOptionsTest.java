@@ -50,6 +50,10 @@ class ClusterOptionsTest {
                         + " 120s, 5m or 500ms, not 'soon'",
                 "tpch --listen 7000 --workers 2 --join-timeout 0s | faro tpch: --join-timeout takes a positive time like"
                         + " 120s, 5m or 500ms, not '0s'",
+                "tpch --listen 7000 --workers 2 --replace-timeout soon | faro tpch: --replace-timeout takes a positive time"
+                        + " like 120s, 5m or 500ms, not 'soon'",
+                "tpch --replace-timeout 5s | faro tpch: --replace-timeout goes with --listen ADDR:PORT (workers started"
+                        + " elsewhere); a local cluster's size is --nodes",
                 "tpch --listen 7000 --workers 2 --nodes 3 | faro tpch: --nodes is for workers started on this host; with"
                         + " --listen use --workers",
                 "tpch --listen 7000 --workers 2 --worker-heap 4g | faro tpch: --worker-heap is for workers started on this"
@@ -97,11 +101,12 @@ class ClusterOptionsTest {
 
     @Test
     void joinTimeoutsTakeAUnit() {
-        assertThat(ClusterOptions.duration("120s")).isEqualTo(Duration.ofSeconds(120));
-        assertThat(ClusterOptions.duration("90")).isEqualTo(Duration.ofSeconds(90));
-        assertThat(ClusterOptions.duration("5m")).isEqualTo(Duration.ofMinutes(5));
-        assertThat(ClusterOptions.duration("1h")).isEqualTo(Duration.ofHours(1));
-        assertThat(ClusterOptions.duration(" 500MS ")).isEqualTo(Duration.ofMillis(500));
-        assertThatThrownBy(() -> ClusterOptions.duration("-1s")).hasMessageContaining("positive time");
+        assertThat(ClusterOptions.duration("--join-timeout", "120s")).isEqualTo(Duration.ofSeconds(120));
+        assertThat(ClusterOptions.duration("--join-timeout", "90")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(ClusterOptions.duration("--join-timeout", "5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(ClusterOptions.duration("--join-timeout", "1h")).isEqualTo(Duration.ofHours(1));
+        assertThat(ClusterOptions.duration("--join-timeout", " 500MS ")).isEqualTo(Duration.ofMillis(500));
+        assertThatThrownBy(() -> ClusterOptions.duration("--join-timeout", "-1s"))
+                .hasMessageContaining("positive time");
     }
 }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How to run a cluster. Immutable; start from {@link #local(int)} and adjust with the {@code with*} methods.
@@ -22,7 +23,9 @@ import java.util.Objects;
  * @param classPath the local workers' class path, or null for this JVM's
  * @param bindAddress where the coordinator listens; loopback unless workers come from other hosts
  * @param port the coordinator's port; 0 for an ephemeral one
- * @param joinTimeout how long a (replacement) worker may take to start, join and replay the setup tasks
+ * @param joinTimeout how long the workers may take to start and join the cluster
+ * @param replaceTimeout how long a lost worker's replacement may take to start, join and replay the setup tasks (the
+ *     join timeout unless set apart)
  * @param heartbeatInterval how often the coordinator pings each worker
  * @param heartbeatTimeout how long a worker may stay silent before it counts as dead
  * @param cancelGrace how long a cancelled task may run on before its worker is replaced
@@ -42,6 +45,7 @@ public record ClusterConfig(
         String bindAddress,
         int port,
         Duration joinTimeout,
+        Duration replaceTimeout,
         Duration heartbeatInterval,
         Duration heartbeatTimeout,
         Duration cancelGrace,
@@ -81,6 +85,7 @@ public record ClusterConfig(
             throw new IllegalArgumentException("port out of range: port=" + port);
         }
         positive(joinTimeout, "joinTimeout");
+        positive(replaceTimeout, "replaceTimeout");
         positive(heartbeatInterval, "heartbeatInterval");
         positive(heartbeatTimeout, "heartbeatTimeout");
         positive(cancelGrace, "cancelGrace");
@@ -118,6 +123,7 @@ public record ClusterConfig(
                 LOOPBACK,
                 0,
                 Duration.ofSeconds(60),
+                Duration.ofSeconds(60),
                 Duration.ofSeconds(1),
                 DEFAULT_HEARTBEAT_TIMEOUT,
                 Duration.ofSeconds(5),
@@ -140,285 +146,146 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withNodes(int value) {
-        return new ClusterConfig(
-                value,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.nodes = value);
     }
 
     public ClusterConfig withProvider(String value) {
-        return new ClusterConfig(
-                nodes,
-                value,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.provider = value);
     }
 
     public ClusterConfig withProviderOption(String key, String value) {
-        Map<String, String> options = new HashMap<>(providerOptions);
-        options.put(key, value);
-        return new ClusterConfig(
-                nodes,
-                provider,
-                options,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> {
+            c.providerOptions = new HashMap<>(c.providerOptions);
+            c.providerOptions.put(key, value);
+        });
     }
 
     public ClusterConfig withFabricPeerTimeout(Duration value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                value,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.fabricPeerTimeout = value);
     }
 
     public ClusterConfig withWorkerHeap(String value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                value,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.workerHeap = value);
     }
 
     public ClusterConfig withJvmOptions(List<String> value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                value,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.jvmOptions = value);
     }
 
     public ClusterConfig withClassPath(String value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                value,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.classPath = value);
     }
 
     public ClusterConfig withBind(String address, int value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                address,
-                value,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> {
+            c.bindAddress = address;
+            c.port = value;
+        });
     }
 
+    /** Sets the join timeout, and the replace timeout with it (see {@link #withReplaceTimeout}). */
     public ClusterConfig withJoinTimeout(Duration value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                value,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> {
+            c.joinTimeout = value;
+            c.replaceTimeout = value;
+        });
+    }
+
+    /** How long a lost worker's replacement may take, if it should differ from the join timeout set before. */
+    public ClusterConfig withReplaceTimeout(Duration value) {
+        return edit(c -> c.replaceTimeout = value);
     }
 
     public ClusterConfig withHeartbeat(Duration interval, Duration timeout) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                interval,
-                timeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> {
+            c.heartbeatInterval = interval;
+            c.heartbeatTimeout = timeout;
+        });
     }
 
     public ClusterConfig withCancelGrace(Duration value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                value,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.cancelGrace = value);
     }
 
     public ClusterConfig withExchangeTimeout(Duration value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                value,
-                exchangeStallTimeout,
-                forwardWorkerOutput);
+        return edit(c -> c.exchangeTimeout = value);
     }
 
     public ClusterConfig withExchangeStallTimeout(Duration value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                value,
-                forwardWorkerOutput);
+        return edit(c -> c.exchangeStallTimeout = value);
     }
 
     public ClusterConfig withForwardWorkerOutput(boolean value) {
-        return new ClusterConfig(
-                nodes,
-                provider,
-                providerOptions,
-                fabricPeerTimeout,
-                workerHeap,
-                jvmOptions,
-                classPath,
-                bindAddress,
-                port,
-                joinTimeout,
-                heartbeatInterval,
-                heartbeatTimeout,
-                cancelGrace,
-                exchangeTimeout,
-                exchangeStallTimeout,
-                value);
+        return edit(c -> c.forwardWorkerOutput = value);
+    }
+
+    /** This configuration with the fields {@code change} sets on a copy of them (checked again by the constructor). */
+    private ClusterConfig edit(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The record's fields, mutable, for the {@code with*} methods. */
+    private static final class Copy {
+        private int nodes;
+        private String provider;
+        private Map<String, String> providerOptions;
+        private Duration fabricPeerTimeout;
+        private String workerHeap;
+        private List<String> jvmOptions;
+        private String classPath;
+        private String bindAddress;
+        private int port;
+        private Duration joinTimeout;
+        private Duration replaceTimeout;
+        private Duration heartbeatInterval;
+        private Duration heartbeatTimeout;
+        private Duration cancelGrace;
+        private Duration exchangeTimeout;
+        private Duration exchangeStallTimeout;
+        private boolean forwardWorkerOutput;
+
+        Copy(ClusterConfig config) {
+            nodes = config.nodes;
+            provider = config.provider;
+            providerOptions = config.providerOptions;
+            fabricPeerTimeout = config.fabricPeerTimeout;
+            workerHeap = config.workerHeap;
+            jvmOptions = config.jvmOptions;
+            classPath = config.classPath;
+            bindAddress = config.bindAddress;
+            port = config.port;
+            joinTimeout = config.joinTimeout;
+            replaceTimeout = config.replaceTimeout;
+            heartbeatInterval = config.heartbeatInterval;
+            heartbeatTimeout = config.heartbeatTimeout;
+            cancelGrace = config.cancelGrace;
+            exchangeTimeout = config.exchangeTimeout;
+            exchangeStallTimeout = config.exchangeStallTimeout;
+            forwardWorkerOutput = config.forwardWorkerOutput;
+        }
+
+        ClusterConfig build() {
+            return new ClusterConfig(
+                    nodes,
+                    provider,
+                    providerOptions,
+                    fabricPeerTimeout,
+                    workerHeap,
+                    jvmOptions,
+                    classPath,
+                    bindAddress,
+                    port,
+                    joinTimeout,
+                    replaceTimeout,
+                    heartbeatInterval,
+                    heartbeatTimeout,
+                    cancelGrace,
+                    exchangeTimeout,
+                    exchangeStallTimeout,
+                    forwardWorkerOutput);
+        }
     }
 
     /** How long a worker waits for any frame from the coordinator before it gives up and exits. */

@@ -390,14 +390,15 @@ public final class Coordinator implements AutoCloseable {
 
     /**
      * {@code deadlineNanos}, or earlier when workers join by themselves and a node lost its worker: its place waits the
-     * join timeout from the loss for a new one ({@code --join-timeout}'s promise), not a cancel grace more.
+     * replace timeout from the loss for a new one ({@code --replace-timeout}, by default {@code --join-timeout}), not a
+     * cancel grace more.
      */
     private long replacementDeadline(long deadlineNanos) {
         long deadline = deadlineNanos;
         if (launcher == null) {
             for (Slot slot : slots) {
                 if (slot.connection == null && slot.lost != null) {
-                    long replaceBy = slot.lostAtNanos + config.joinTimeout().toNanos();
+                    long replaceBy = slot.lostAtNanos + config.replaceTimeout().toNanos();
                     if (replaceBy - deadline < 0) {
                         deadline = replaceBy;
                     }
@@ -487,8 +488,10 @@ public final class Coordinator implements AutoCloseable {
 
     private String unreadyMessage() {
         List<String> problems = new ArrayList<>();
+        boolean replacing = false;
         for (int node = 0; node < slots.length; node++) {
             Slot slot = slots[node];
+            replacing |= launcher == null && slot.connection == null && slot.lost != null;
             if (slot.connection == null) {
                 problems.add("node " + node + " has no worker"
                         + (launcher == null
@@ -505,7 +508,8 @@ public final class Coordinator implements AutoCloseable {
                 problems.add(slot.connection.describe() + " is still running a cancelled task");
             }
         }
-        return "the cluster is not ready after the join timeout: " + String.join("; ", problems);
+        return "the cluster is not ready after the " + (replacing ? "replace" : "join") + " timeout: "
+                + String.join("; ", problems);
     }
 
     /** The worker got ready (setup replayed); returns false when it was lost meanwhile. */

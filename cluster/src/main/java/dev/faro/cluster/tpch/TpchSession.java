@@ -195,7 +195,7 @@ public final class TpchSession implements AutoCloseable {
             // a worker on another host: only a worker started there can take its place
             progress.accept("Q" + number + " failed: " + e.getMessage() + "; the coordinator cannot start a worker"
                     + " on another host: waiting up to "
-                    + cluster.config().joinTimeout().toSeconds() + " s for one"
+                    + cluster.config().replaceTimeout().toSeconds() + " s for one"
                     + " to join in its place, then running Q" + number + " again");
             return runOnce(number, overrides);
         }
