@@ -294,16 +294,16 @@ public final class ShuffleSink {
 
         /**
          * {@link #finish()} without waiting: does what it can of the finish and returns whether it is complete; call
-         * again (when the endpoint may have a buffer or credit) until it is. The same end-of-stream rules, except that
-         * with ME and disjoint groups the partial buffers go out with MORE_DATA first and an empty DEPLETED buffer
-         * follows per group (so that each step needs one buffer and one credit per destination). Then waits for
-         * nothing the endpoint left pending ({@link SendEndpoint#tryFlush}).
+         * again (when the endpoint may have a buffer or credit) until it is. The same end-of-stream rules and messages
+         * as {@link #finish()} (with ME and disjoint groups each group's open buffer, or an empty one, goes out as its
+         * DEPLETED: each step needs one buffer and one credit per destination). Then waits for nothing the endpoint
+         * left pending ({@link SendEndpoint#tryFlush}).
          */
         public boolean tryFinish() {
             if (finished) {
                 return true;
             }
-            if (!flushedForFinish) {
+            if (!flushedForFinish && (sharedEndpoint || !disjointGroups)) {
                 for (int group = 0; group < output.length; group++) {
                     if (!trySend(group)) {
                         return false;

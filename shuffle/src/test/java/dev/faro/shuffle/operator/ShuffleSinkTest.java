@@ -166,6 +166,56 @@ class ShuffleSinkTest {
         assertThat(bytes).as("payload bytes sent").isEqualTo(16 * 10 * threads);
     }
 
+    /**
+     * A non-blocking finish that is never refused sends what the blocking one sends: the same messages in the same
+     * order (with ME and disjoint groups each open buffer goes out as its group's DEPLETED, not as MORE_DATA followed
+     * by an empty DEPLETED).
+     */
+    @ParameterizedTest(name = "{0} groups, {1} thread(s)")
+    @CsvSource({"repartition, 1", "repartition, 2", "overlapping, 1"})
+    void aTryFinishSendsTheMessagesAFinishSends(String shape, int threads) {
+        assertThat(describe(finishing(shape, threads, true)))
+                .isEqualTo(describe(finishing(shape, threads, false)))
+                .isNotEmpty();
+    }
+
+    /** The messages of {@code threads} writers of 10 tuples each that finish by tryFinish or by finish. */
+    private static List<Sent> finishing(String shape, int threads, boolean tryFinish) {
+        RecordingEndpoint endpoint = new RecordingEndpoint(64);
+        TransmissionGroups groups = shape.equals("repartition")
+                ? TransmissionGroups.repartition(3)
+                : TransmissionGroups.of(3, List.of(new int[] {0, 1}, new int[] {1, 2}));
+        ShuffleSink sink = new ShuffleSink(
+                new NodeEndpoints(List.of(endpoint), List.of()),
+                groups,
+                (tuples, offset) -> (int) (tuples.get(ValueLayout.JAVA_LONG_UNALIGNED, offset) % groups.groupCount()),
+                16,
+                threads);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tuples = arena.allocate(16 * 10);
+            for (int i = 0; i < 10; i++) {
+                tuples.set(ValueLayout.JAVA_LONG_UNALIGNED, 16L * i, i);
+            }
+            for (int thread = 0; thread < threads; thread++) {
+                ShuffleSink.Writer writer = sink.writer(thread);
+                writer.add(tuples, 0, 10);
+                if (tryFinish) {
+                    assertThat(writer.tryFinish()).as("finished at once").isTrue();
+                } else {
+                    writer.finish();
+                }
+            }
+        }
+        return endpoint.sent;
+    }
+
+    private static List<String> describe(List<Sent> sent) {
+        return sent.stream()
+                .map(message -> java.util.Arrays.toString(message.destinations()) + " " + message.state() + " "
+                        + message.bytes().length + " B")
+                .toList();
+    }
+
     private record Sent(int[] destinations, StreamState state, byte[] bytes) {}
 
     /** Hands out fresh buffers with {@code payloadBytes} of payload and records each one it is given. */
