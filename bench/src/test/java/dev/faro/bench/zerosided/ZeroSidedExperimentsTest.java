@@ -46,6 +46,7 @@ class ZeroSidedExperimentsTest {
     void everyShuffleDeliversEveryTupleExactlyOnceAndEndsEveryProducer() throws Exception {
         List<TupleShuffle> shuffles = List.of(
                 new ZeroSidedTupleShuffle(LinkKind.SHM, 4),
+                new DfiTupleShuffle(4),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, 4),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.PHASED, 4));
         for (TupleShuffle shuffle : shuffles) {
@@ -65,8 +66,9 @@ class ZeroSidedExperimentsTest {
     void nmShuffleSweepsEveryTupleSizeForEverySeries() throws Exception {
         ExperimentResult shuffle = NmShuffle.run(LinkKind.SHM, 0.01, 1);
         System.out.print(shuffle.text());
-        assertThat(shuffle.text()).contains("V5 N:M shuffle", "zero-sided / TCP", "paper: Fig. 9");
-        assertThat(shuffle.csvRows()).hasSize(NmShuffle.TUPLE_BYTES.size() * 3);
+        assertThat(shuffle.text())
+                .contains("V5 N:M shuffle", "zero-sided / DFI-like", "zero-sided / TCP", "paper: Fig. 9");
+        assertThat(shuffle.csvRows()).hasSize(NmShuffle.TUPLE_BYTES.size() * 4);
     }
 
     @Test
