@@ -7,16 +7,20 @@ import dev.faro.zerosided.switching.SwitchConfig;
 import dev.faro.zerosided.unit.ZeroSidedBuffer;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * V8 and V9 of the digest (SIGMOD24 Figs. 12 and 14, replication): a replication flow to three consumers, first from
- * one producer with 1 % loss, reordering and duplication injected on every link (V8: every consumer must see the
- * same sequence), then from three producers without faults (V9: each producer's share of the first half of the
- * sequence, ideally 1/3, and every consumer's throughput). Each consumer hashes the sequence it saw; the hashes must
- * agree.
+ * V8 and V9 of the digest (SIGMOD24 Figs. 12 and 14, replication): a replication flow to three consumers over the
+ * switch, first from one producer with 1 % loss, reordering and duplication injected on every link (V8: every
+ * consumer must see the same sequence), then from one and three producers without faults (V9: each producer's share
+ * of the first half of the sequence, ideally 1/3, and every consumer's throughput); beside them Fig. 12's baseline,
+ * the DFI-like multicast ({@link DfiReplication}) without and with global ordering, from one and three producers. Each
+ * consumer hashes the sequence it saw ({@link ReplicatedSequence}); the hashes must agree for the switch and for the
+ * ordered multicast (checked: a run that disagrees fails), and may differ for the unordered one with several
+ * producers.
  *
  * <p>Coordination code around PU threads whose loops allocate nothing.
  */
@@ -29,23 +33,50 @@ final class ReplicationOrder {
 
     private static final int CAPACITY = 256;
     private static final String PAPER = "Figs. 12/14: globally ordered, ~link rate at every consumer, better than DFI"
-            + " multicast; producers share evenly, consumers equal";
+            + " multicast with and without ordering (no numbers in the text); producers share evenly, consumers equal";
+
+    /** A row of the table, and its consumers' mean MB/s. */
+    private record Outcome(List<String> row, double meanRate) {}
 
     private ReplicationOrder() {}
 
-    static ExperimentResult run(LinkKind link, double seconds) throws InterruptedException {
+    /**
+     * Runs V8/V9: the faulty and the three-producer rows once; Fig. 12's comparison (one producer, no faults: the
+     * switch, the DFI-like multicast unordered and ordered) {@code runs} times, interleaved, its rows those of the
+     * median run of each series and its ratios of the medians.
+     */
+    static ExperimentResult run(LinkKind link, double seconds, int runs) throws Exception {
         int items = (int) Math.max(2000, 10_000 * seconds);
+        // untimed: the first DFI-like runs would otherwise pay the JIT compilation of its paths
+        measureDfi(3, 1024, false);
+        measureDfi(3, 1024, true);
         List<List<String>> rows = new ArrayList<>();
-        rows.add(measure(link, 1, items, new FaultInjection(11, 0.01, 0.01, 0.01)));
-        rows.add(measure(link, 3, items, FaultInjection.NONE));
+        rows.add(measure(link, 1, items, new FaultInjection(11, 0.01, 0.01, 0.01))
+                .row());
+        // Fig. 12 compares one producer's replication without faults (the baseline's RC fabric loses nothing)
+        List<Outcome> zeroSided = new ArrayList<>();
+        List<Outcome> unordered = new ArrayList<>();
+        List<Outcome> ordered = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            zeroSided.add(measure(link, 1, items, FaultInjection.NONE));
+            unordered.add(measureDfi(1, items, false));
+            ordered.add(measureDfi(1, items, true));
+        }
+        rows.add(median(zeroSided).row());
+        rows.add(median(unordered).row());
+        rows.add(median(ordered).row());
+        rows.add(measure(link, 3, items, FaultInjection.NONE).row());
+        rows.add(measureDfi(3, items, false).row());
+        rows.add(measureDfi(3, items, true).row());
         List<ResultTable.Column> columns = List.of(
+                ResultTable.Column.text("series"),
                 ResultTable.Column.text("producers"),
                 ResultTable.Column.text("faults"),
                 ResultTable.Column.number("items"),
                 ResultTable.Column.text("same order at all"),
                 ResultTable.Column.text("MB/s per consumer"),
                 ResultTable.Column.text("producer shares (first half)"),
-                ResultTable.Column.number("switch retries"));
+                ResultTable.Column.text("switch retries / FETCH_ADDs"));
         String text = String.format(
                         Locale.ROOT,
                         "V8/V9 replication (Figs. 12, 14): %d consumers, %d B items; every consumer hashes the"
@@ -53,22 +84,63 @@ final class ReplicationOrder {
                         CONSUMERS,
                         ITEM_BYTES)
                 + new ResultTable(columns, rows).format()
+                + String.format(
+                        Locale.ROOT,
+                        "Fig. 12, one producer, no faults, median of %d interleaved run(s): zero-sided ÷ DFI-like"
+                                + " multicast %.2f unordered, %.2f ordered (mean MB/s per consumer)%n",
+                        runs,
+                        median(zeroSided).meanRate() / median(unordered).meanRate(),
+                        median(zeroSided).meanRate() / median(ordered).meanRate())
                 + "paper: " + PAPER + "\n";
         return new ExperimentResult(
                 NAME,
                 text,
                 List.of(
+                        "series",
                         "producers",
                         "faults",
                         "items",
                         "same_order",
                         "mb_per_s_per_consumer",
                         "producer_shares",
-                        "retries"),
+                        "retries_or_fetch_adds"),
                 rows);
     }
 
-    private static List<String> measure(LinkKind link, int producers, int items, FaultInjection faults)
+    /** The outcome of median mean rate (the upper middle one of an even count). */
+    private static Outcome median(List<Outcome> outcomes) {
+        List<Outcome> sorted = new ArrayList<>(outcomes);
+        sorted.sort(Comparator.comparingDouble(Outcome::meanRate));
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static Outcome measureDfi(int producers, int items, boolean ordered) throws Exception {
+        long[] startNs = new long[1];
+        int perProducer = items / producers;
+        ReplicatedSequence[] consumers =
+                DfiReplication.run(producers, CONSUMERS, perProducer, ITEM_BYTES, ordered, startNs);
+        String series = ordered ? DfiReplication.ORDERED : DfiReplication.UNORDERED;
+        ReplicatedSequence.check(series, consumers);
+        boolean same = ReplicatedSequence.identical(consumers);
+        if (ordered && !same) {
+            throw new IllegalStateException(series + ": the consumers saw different sequences");
+        }
+        return new Outcome(
+                List.of(
+                        series,
+                        Integer.toString(producers),
+                        "none (RC fabric)",
+                        Long.toString((long) perProducer * producers),
+                        same ? "yes" : "no",
+                        ReplicatedSequence.rates(consumers, ITEM_BYTES, startNs[0]),
+                        ReplicatedSequence.shares(consumers),
+                        ordered
+                                ? Long.toString((long) perProducer * producers / DfiReplication.ITEMS_PER_SEGMENT)
+                                : "-"),
+                ReplicatedSequence.meanRate(consumers, ITEM_BYTES, startNs[0]));
+    }
+
+    private static Outcome measure(LinkKind link, int producers, int items, FaultInjection faults)
             throws InterruptedException {
         SwitchConfig config =
                 SwitchConfig.DEFAULT.withMaxBatchBytes(32 * ITEM_BYTES).withRetryTimeoutNs(2_000_000);
@@ -90,35 +162,29 @@ final class ReplicationOrder {
             rig.control().installReplication(producerEndpoints, consumerEndpoints);
             rig.start();
             int perProducer = items / producers;
+            int total = perProducer * producers;
+            ReplicatedSequence[] sequences = new ReplicatedSequence[CONSUMERS];
             long startNs = System.nanoTime();
             List<Thread> threads = new ArrayList<>();
             for (int p = 0; p < producers; p++) {
                 ZeroSidedBuffer view = producerViews.get(p);
-                long producer = p;
+                int producer = p;
                 threads.add(Thread.ofPlatform().name("replication-producer").start(() -> {
                     for (long i = 0; i < perProducer; i++) {
                         long slot;
                         while ((slot = view.claimSlot()) == ZeroSidedBuffer.NONE) {
                             LockSupport.parkNanos(50_000);
                         }
-                        view.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, slot, producer << 40 | i);
+                        view.segment().set(ValueLayout.JAVA_LONG_UNALIGNED, slot, ReplicatedSequence.id(producer, i));
                         view.push();
                     }
                     view.finish();
                 }));
             }
-            long[] hashes = new long[CONSUMERS];
-            long[] counts = new long[CONSUMERS];
-            long[] finishNs = new long[CONSUMERS];
-            long[][] firstHalf = new long[CONSUMERS][producers];
-            String[] errors = new String[CONSUMERS];
-            int total = perProducer * producers;
             for (int c = 0; c < CONSUMERS; c++) {
                 ZeroSidedBuffer view = consumerViews.get(c);
-                int consumer = c;
+                ReplicatedSequence sequence = sequences[c] = new ReplicatedSequence(producers, total);
                 threads.add(Thread.ofPlatform().name("replication-consumer").start(() -> {
-                    long hash = 1;
-                    long[] next = new long[producers];
                     long deadline = System.nanoTime() + 120_000_000_000L;
                     while (true) {
                         long slot = view.nextSlot();
@@ -127,7 +193,7 @@ final class ReplicationOrder {
                         }
                         if (slot == ZeroSidedBuffer.NONE) {
                             if (System.nanoTime() - deadline > 0 || rig.failure() != null) {
-                                errors[consumer] = "stalled after " + counts[consumer] + " items";
+                                sequence.fail("stalled after " + sequence.count() + " items");
                                 break;
                             }
                             LockSupport.parkNanos(50_000);
@@ -135,50 +201,28 @@ final class ReplicationOrder {
                         }
                         long id = view.segment().get(ValueLayout.JAVA_LONG_UNALIGNED, slot);
                         view.pop();
-                        int producer = (int) (id >>> 40);
-                        if ((id & ((1L << 40) - 1)) != next[producer]++ && errors[consumer] == null) {
-                            errors[consumer] = "producer " + producer + "'s items out of order";
-                        }
-                        if (counts[consumer] < total / 2) {
-                            firstHalf[consumer][producer]++;
-                        }
-                        hash = hash * 1_000_003 + id;
-                        counts[consumer]++;
+                        sequence.accept(id);
                     }
-                    hashes[consumer] = hash;
-                    finishNs[consumer] = System.nanoTime();
+                    sequence.finish();
                 }));
             }
             for (Thread thread : threads) {
                 thread.join(150_000);
             }
             rig.check();
-            boolean same = true;
-            StringBuilder rates = new StringBuilder();
-            for (int c = 0; c < CONSUMERS; c++) {
-                if (errors[c] != null) {
-                    throw new IllegalStateException("replication consumer " + c + ": " + errors[c]);
-                }
-                same &= hashes[c] == hashes[0] && counts[c] == total;
-                rates.append(c == 0 ? "" : " / ")
-                        .append(String.format(
-                                Locale.ROOT,
-                                "%.1f",
-                                counts[c] * (double) ITEM_BYTES / ((finishNs[c] - startNs) / 1e9) / 1e6));
-            }
-            StringBuilder shares = new StringBuilder();
-            for (int p = 0; p < producers; p++) {
-                shares.append(p == 0 ? "" : " / ")
-                        .append(String.format(Locale.ROOT, "%.3f", firstHalf[0][p] / (double) (total / 2)));
-            }
-            return List.of(
-                    Integer.toString(producers),
-                    faults.isEnabled() ? "1 % loss, reorder, duplicate" : "none",
-                    Integer.toString(total),
-                    same ? "yes" : "NO",
-                    rates.toString(),
-                    shares.toString(),
-                    Long.toString(rig.zeroSidedSwitch().statistics().retries()));
+            ReplicatedSequence.check("zero-sided replication", sequences);
+            boolean same = ReplicatedSequence.identical(sequences);
+            return new Outcome(
+                    List.of(
+                            ZeroSidedTupleShuffle.NAME,
+                            Integer.toString(producers),
+                            faults.isEnabled() ? "1 % loss, reorder, duplicate" : "none",
+                            Integer.toString(total),
+                            same ? "yes" : "NO",
+                            ReplicatedSequence.rates(sequences, ITEM_BYTES, startNs),
+                            ReplicatedSequence.shares(sequences),
+                            Long.toString(rig.zeroSidedSwitch().statistics().retries())),
+                    ReplicatedSequence.meanRate(sequences, ITEM_BYTES, startNs));
         }
     }
 }

@@ -26,7 +26,7 @@ class ZeroSidedExperimentsTest {
         ExperimentResult batching = BatchingSweep.run(LinkKind.SHM, 0.05, 1);
         ExperimentResult latency = PollingLatency.run(LinkKind.SHM, 0.1, 1);
         ExperimentResult elasticity = Elasticity.run(LinkKind.SHM, 0.2);
-        ExperimentResult replication = ReplicationOrder.run(LinkKind.SHM, 0.1);
+        ExperimentResult replication = ReplicationOrder.run(LinkKind.SHM, 0.1, 1);
         ExperimentResult qos = QosShares.run(LinkKind.SHM, 0.3);
         for (ExperimentResult result : java.util.List.of(batching, latency, elasticity, replication, qos)) {
             System.out.print(result.text());
@@ -38,8 +38,12 @@ class ZeroSidedExperimentsTest {
         assertThat(batching.csvRows()).hasSize(BatchingSweep.ITEM_BYTES.size() * BatchingSweep.BATCH_ITEMS.size());
         assertThat(latency.text()).contains("doorbell", "poll every 10 us", "doorbell, no parks");
         assertThat(latency.csvRows()).hasSize(PollingLatency.MODES_MICROS.size());
+        // the switch and the ordered DFI-like multicast: one sequence at every consumer (the run checks it too)
         assertThat(replication.csvRows())
-                .allSatisfy(row -> assertThat(row.get(3)).isEqualTo("yes"));
+                .filteredOn(row -> !row.getFirst().equals(DfiReplication.UNORDERED))
+                .hasSize(5)
+                .allSatisfy(row -> assertThat(row.get(4)).isEqualTo("yes"));
+        assertThat(replication.text()).contains("zero-sided ÷ DFI-like multicast");
     }
 
     @Test
