@@ -42,8 +42,9 @@ import java.util.stream.Stream;
  * </ul>
  *
  * What differs from DFI: a target hands out a source's segments smallest seal first from a set, not in ring order (the
- * same order for one RC connection); a source's segments to several targets of a multicast are one WRITE per target
- * (DFI's replicate flow uses the NIC's UD multicast, which this fabric has not).
+ * same order for one RC connection); a source's segments to several targets of a multicast are one message per target
+ * (DFI's replicate flow uses the NIC's UD multicast, which this fabric has not): one-sided WRITEs as above, or UD SENDs
+ * of TODS19's two-sided design (MESQ/SR), which {@link #config(EndpointDesign, int)} also opens.
  *
  * <p>Coordination code: opened before a timed run, closed after it. Node directories live in a private temporary
  * directory under {@code /dev/shm} (else the temporary directory), removed on close.
@@ -70,7 +71,12 @@ final class DfiNodes implements AutoCloseable {
 
     /** MEMQ/WR with one thread per node, poll-buffers mode, {@code segmentBytes} per segment. */
     static EndpointConfig config(int segmentBytes) {
-        return EndpointConfig.defaults(EndpointDesign.MEMQ_WR, 1)
+        return config(EndpointDesign.MEMQ_WR, segmentBytes);
+    }
+
+    /** {@code design} with one thread per node, {@code segmentBytes} per segment; WRITE designs poll the footers. */
+    static EndpointConfig config(EndpointDesign design, int segmentBytes) {
+        return EndpointConfig.defaults(design, 1)
                 .withBufferBytes(segmentBytes)
                 .withBuffersPerPeer(SEGMENTS_PER_TARGET)
                 .withWriteCompletionMode(WriteCompletionMode.POLL_BUFFERS);

@@ -1,6 +1,8 @@
 package dev.faro.bench.zerosided;
 
 import dev.faro.fabric.Fabric;
+import dev.faro.shuffle.endpoint.EndpointConfig;
+import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ReceiveEndpoint;
 import dev.faro.shuffle.endpoint.SendEndpoint;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
@@ -14,50 +16,81 @@ import java.util.List;
 
 /**
  * The DFI-like multicast of V8 (SIGMOD24 Fig. 12's baseline: DFI's replicate flow, without and with global ordering)
- * on {@link DfiNodes}: P sources and C targets, each a fabric node of its own; a source fills a segment with
- * {@link #ITEMS_PER_SEGMENT} items (as the switch's batches in V8) and multicasts it to every target, one one-sided
- * WRITE per target on the source's thread (this fabric has no multicast). The first payload word of a segment is its
- * stamp:
+ * on {@link DfiNodes}: P sources and C targets, each a fabric node of its own; a source fills a segment with items and
+ * multicasts it to every target on its own thread, as one message per target (this fabric has no multicast) over a
+ * {@link Channel}: one-sided WRITEs (DFI's shuffle channel) or two-sided UD SENDs of at most 4 KiB (what DFI's
+ * replicate flow uses, through the NIC's multicast). The first payload word of a segment is its stamp:
  *
  * <ul>
  *   <li>unordered: 0; a target takes segments as they arrive (each source's in order, sources interleaved as the
  *       polls find them, so targets may disagree on the interleaving);
  *   <li>ordered: a global sequence number taken from a {@link FetchAddSequencer} (a remote FETCH_ADD on node 0's
- *       counter) just before the multicast; a target delivers segments strictly by stamp, holding a source's segments
- *       until every smaller stamp was delivered (each source's stamps rise in its posting order, so the next stamp is
- *       always at the head of some source's held segments or still on its way).
+ *       counter) just before the multicast; a target delivers segments strictly by stamp, holding those that came
+ *       early in a window indexed by stamp.
  * </ul>
  *
- * A target never needs more held segments of a source than the source owns at it, so holding cannot deadlock: the
- * smallest undelivered stamp's source has every earlier segment delivered and released everywhere.
+ * The hold window cannot overflow or deadlock: every stamp above the next one to deliver belongs to a segment held
+ * here, in flight here (both within the source's credit at this target) or fetched and not yet posted (one per source),
+ * so at most P × (credit + 1) stamps are pending; and the smallest pending stamp's source has every earlier segment
+ * delivered and released at every target, so it can post it.
  *
  * <p>Coordination code around data-path loops (allocation-free per item).
  */
 final class DfiReplication {
 
-    static final String UNORDERED = "DFI-like multicast";
-    static final String ORDERED = "DFI-like multicast, ordered";
+    /** How a source's segment reaches each target. */
+    enum Channel {
+        /** One one-sided WRITE per target into the target's segments (TODS19 MEMQ/WR): 32 items per segment. */
+        WRITE("WRITE", EndpointDesign.MEMQ_WR),
+        /** One two-sided UD SEND per target, at most 4 KiB (TODS19 MESQ/SR): 3 items of 1 KiB per segment. */
+        UD_SEND("UD SEND", EndpointDesign.MESQ_SR);
 
-    /** Items per segment: the switch's batch in V8 (32 items of 1 KiB). */
-    static final int ITEMS_PER_SEGMENT = 32;
+        private final String label;
+        private final EndpointDesign design;
+
+        Channel(String label, EndpointDesign design) {
+            this.label = label;
+            this.design = design;
+        }
+
+        /** The series name of a run over this channel. */
+        String series(boolean ordered) {
+            return "DFI-like multicast (" + label + ")" + (ordered ? ", ordered" : "");
+        }
+
+        /** Items of {@code itemBytes} per segment. */
+        int itemsPerSegment(int itemBytes) {
+            return this == WRITE
+                    ? WRITE_ITEMS_PER_SEGMENT
+                    : (EndpointConfig.DEFAULT_UD_BUFFER_BYTES - MessageHeaderDescriptor.LENGTH - STAMP_BYTES)
+                            / itemBytes;
+        }
+
+        EndpointConfig config(int itemBytes) {
+            if (this == UD_SEND) {
+                return DfiNodes.config(design, EndpointConfig.DEFAULT_UD_BUFFER_BYTES);
+            }
+            int bytes = MessageHeaderDescriptor.LENGTH
+                    + STAMP_BYTES
+                    + WRITE_ITEMS_PER_SEGMENT * itemBytes
+                    + SealDescriptor.SEAL_LENGTH;
+            return DfiNodes.config(design, (bytes + 7) & ~7);
+        }
+    }
+
+    /** What a run gave: each target's sequence, when the run started, and the sequencer's FETCH_ADDs. */
+    record Run(ReplicatedSequence[] targets, long startNs, long fetchAdds) {}
+
+    /** Items per WRITE segment: the switch's batch in V8 (32 items of 1 KiB). */
+    static final int WRITE_ITEMS_PER_SEGMENT = 32;
 
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final int STAMP_BYTES = Long.BYTES;
 
     private DfiReplication() {}
 
-    /** Bytes of a segment of {@link #ITEMS_PER_SEGMENT} items of {@code itemBytes}: header, stamp, items, footer. */
-    static int segmentBytes(int itemBytes) {
-        int bytes = MessageHeaderDescriptor.LENGTH
-                + STAMP_BYTES
-                + ITEMS_PER_SEGMENT * itemBytes
-                + SealDescriptor.SEAL_LENGTH;
-        return (bytes + 7) & ~7;
-    }
-
-    /** One run of {@code producers} × {@code perProducer} items to {@code consumers}; the consumers' sequences. */
-    static ReplicatedSequence[] run(
-            int producers, int consumers, int perProducer, int itemBytes, boolean ordered, long[] startNs)
+    /** One run of {@code producers} × {@code perProducer} items to {@code consumers}. */
+    static Run run(Channel channel, int producers, int consumers, int perProducer, int itemBytes, boolean ordered)
             throws Exception {
         int nodes = producers + consumers;
         int[] targets = new int[consumers];
@@ -70,15 +103,17 @@ final class DfiReplication {
         for (int c = 0; c < consumers; c++) {
             sequences[c] = new ReplicatedSequence(producers, total);
         }
-        try (DfiNodes dfi = DfiNodes.open("dfi-multicast", nodes, DfiNodes.config(segmentBytes(itemBytes)), groups);
+        int itemsPerSegment = channel.itemsPerSegment(itemBytes);
+        int window = producers * (DfiNodes.SEGMENTS_PER_TARGET + 1) + 1;
+        try (DfiNodes dfi = DfiNodes.open("dfi-multicast", nodes, channel.config(itemBytes), groups);
                 FetchAddSequencer sequencer =
                         ordered ? new FetchAddSequencer(dfi.fabric(0), sources(dfi, producers)) : null) {
             ShuffleThreads threads = new ShuffleThreads();
-            startNs[0] = System.nanoTime();
+            long startNs = System.nanoTime();
             threads.start("dfi-target", consumers, c -> {
                 ReceiveEndpoint endpoint = dfi.endpoints(producers + c).receiver(0);
                 if (ordered) {
-                    consumeOrdered(endpoint, producers, itemBytes, sequences[c]);
+                    consumeOrdered(endpoint, window, itemBytes, sequences[c]);
                 } else {
                     consume(endpoint, itemBytes, sequences[c]);
                 }
@@ -87,7 +122,14 @@ final class DfiReplication {
             threads.start(
                     "dfi-source",
                     producers,
-                    p -> produce(dfi.endpoints(p).sender(0), p, perProducer, itemBytes, targets, sequencer));
+                    p -> produce(
+                            dfi.endpoints(p).sender(0),
+                            p,
+                            perProducer,
+                            itemBytes,
+                            itemsPerSegment,
+                            targets,
+                            sequencer));
             // every node's send endpoint ends its stream, the targets' (which send nothing) too
             threads.start(
                     "dfi-idle-source",
@@ -99,8 +141,12 @@ final class DfiReplication {
                 dfi.abandon();
                 throw e;
             }
+            long fetchAdds = 0;
+            for (int p = 0; ordered && p < producers; p++) {
+                fetchAdds += sequencer.fetches(p);
+            }
+            return new Run(sequences, startNs, fetchAdds);
         }
-        return sequences;
     }
 
     private static Fabric[] sources(DfiNodes dfi, int producers) {
@@ -116,12 +162,13 @@ final class DfiReplication {
             int producer,
             int perProducer,
             int itemBytes,
+            int itemsPerSegment,
             int[] targets,
             FetchAddSequencer sequencer) {
-        for (int i = 0; i < perProducer; i += ITEMS_PER_SEGMENT) {
+        for (int i = 0; i < perProducer; i += itemsPerSegment) {
             ShuffleBuffer segment = endpoint.acquire();
             MemorySegment payload = segment.payload();
-            int items = Math.min(ITEMS_PER_SEGMENT, perProducer - i);
+            int items = Math.min(itemsPerSegment, perProducer - i);
             for (int j = 0; j < items; j++) {
                 payload.set(WORD, STAMP_BYTES + (long) j * itemBytes, ReplicatedSequence.id(producer, i + j));
             }
@@ -147,52 +194,41 @@ final class DfiReplication {
         }
     }
 
+    /** Delivers segments by stamp; {@code window} bounds the stamps pending at once (see the class comment). */
     private static void consumeOrdered(
-            ReceiveEndpoint endpoint, int producers, int itemBytes, ReplicatedSequence sequence) {
-        int depth = DfiNodes.SEGMENTS_PER_TARGET;
-        ShuffleBuffer[][] held = new ShuffleBuffer[producers][depth];
-        int[] heads = new int[producers];
-        int[] sizes = new int[producers];
+            ReceiveEndpoint endpoint, int window, int itemBytes, ReplicatedSequence sequence) {
+        ShuffleBuffer[] held = new ShuffleBuffer[window];
+        int heldCount = 0;
         long next = 0;
-        boolean ended = false;
         while (true) {
-            int source = -1;
-            for (int p = 0; p < producers && source < 0; p++) {
-                if (sizes[p] > 0 && held[p][heads[p]].payload().get(WORD, 0) == next) {
-                    source = p;
-                }
-            }
-            if (source >= 0) {
-                ShuffleBuffer segment = held[source][heads[source]];
-                held[source][heads[source]] = null;
-                heads[source] = (heads[source] + 1) % depth;
-                sizes[source]--;
-                deliver(segment, itemBytes, sequence);
-                endpoint.release(segment);
+            ShuffleBuffer ready = held[(int) (next % window)];
+            if (ready != null) {
+                held[(int) (next % window)] = null;
+                heldCount--;
+                deliver(ready, itemBytes, sequence);
+                endpoint.release(ready);
                 next++;
                 continue;
             }
-            if (ended) {
-                for (int size : sizes) {
-                    if (size > 0) {
-                        sequence.fail("segments held after the end of the stream, stamp " + next + " never came");
-                    }
+            ShuffleBuffer segment = endpoint.getData();
+            if (segment == null) {
+                if (heldCount > 0) {
+                    sequence.fail(
+                            heldCount + " segments held after the end of the stream; stamp " + next + " never came");
                 }
                 return;
             }
-            ShuffleBuffer segment = endpoint.getData();
-            if (segment == null) {
-                ended = true;
-            } else if (segment.payloadLength() == 0) {
+            if (segment.payloadLength() == 0) {
                 endpoint.release(segment);
-            } else {
-                int p = segment.sourceNode();
-                if (sizes[p] == depth) {
-                    throw new IllegalStateException("source " + p + " has more segments out than it owns here");
-                }
-                held[p][(heads[p] + sizes[p]) % depth] = segment;
-                sizes[p]++;
+                continue;
             }
+            long stamp = segment.payload().get(WORD, 0);
+            if (stamp < next || stamp - next >= window || held[(int) (stamp % window)] != null) {
+                throw new IllegalStateException(
+                        "stamp " + stamp + " outside the hold window [" + next + ", " + (next + window) + ")");
+            }
+            held[(int) (stamp % window)] = segment;
+            heldCount++;
         }
     }
 

@@ -42,32 +42,47 @@ final class ReplicationOrder {
 
     /**
      * Runs V8/V9: the faulty and the three-producer rows once; Fig. 12's comparison (one producer, no faults: the
-     * switch, the DFI-like multicast unordered and ordered) {@code runs} times, interleaved, its rows those of the
-     * median run of each series and its ratios of the medians.
+     * switch and the DFI-like multicast over each {@link DfiReplication.Channel}, unordered and ordered) {@code runs}
+     * times, interleaved, its rows those of the median run of each series and its ratios of the medians.
      */
     static ExperimentResult run(LinkKind link, double seconds, int runs) throws Exception {
         int items = (int) Math.max(2000, 10_000 * seconds);
-        // untimed: the first DFI-like runs would otherwise pay the JIT compilation of its paths
-        measureDfi(3, 1024, false);
-        measureDfi(3, 1024, true);
+        List<DfiVariant> variants = new ArrayList<>();
+        for (DfiReplication.Channel channel : DfiReplication.Channel.values()) {
+            variants.add(new DfiVariant(channel, false));
+            variants.add(new DfiVariant(channel, true));
+        }
+        for (DfiVariant variant : variants) {
+            // untimed: the first runs would otherwise pay the JIT compilation of the baseline's paths
+            measureDfi(variant, 3, 960);
+        }
         List<List<String>> rows = new ArrayList<>();
         rows.add(measure(link, 1, items, new FaultInjection(11, 0.01, 0.01, 0.01))
                 .row());
-        // Fig. 12 compares one producer's replication without faults (the baseline's RC fabric loses nothing)
+        // Fig. 12 compares one producer's replication without faults (the baseline's fabric loses nothing)
         List<Outcome> zeroSided = new ArrayList<>();
-        List<Outcome> unordered = new ArrayList<>();
-        List<Outcome> ordered = new ArrayList<>();
+        List<List<Outcome>> baselines = new ArrayList<>();
+        variants.forEach(variant -> baselines.add(new ArrayList<>()));
         for (int run = 0; run < runs; run++) {
             zeroSided.add(measure(link, 1, items, FaultInjection.NONE));
-            unordered.add(measureDfi(1, items, false));
-            ordered.add(measureDfi(1, items, true));
+            for (int v = 0; v < variants.size(); v++) {
+                baselines.get(v).add(measureDfi(variants.get(v), 1, items));
+            }
         }
         rows.add(median(zeroSided).row());
-        rows.add(median(unordered).row());
-        rows.add(median(ordered).row());
+        StringBuilder ratios = new StringBuilder();
+        for (int v = 0; v < variants.size(); v++) {
+            rows.add(median(baselines.get(v)).row());
+            ratios.append(String.format(
+                    Locale.ROOT,
+                    "  zero-sided ÷ %s: %.2f%n",
+                    variants.get(v).series(),
+                    median(zeroSided).meanRate() / median(baselines.get(v)).meanRate()));
+        }
         rows.add(measure(link, 3, items, FaultInjection.NONE).row());
-        rows.add(measureDfi(3, items, false).row());
-        rows.add(measureDfi(3, items, true).row());
+        for (DfiVariant variant : variants) {
+            rows.add(measureDfi(variant, 3, items).row());
+        }
         List<ResultTable.Column> columns = List.of(
                 ResultTable.Column.text("series"),
                 ResultTable.Column.text("producers"),
@@ -86,11 +101,10 @@ final class ReplicationOrder {
                 + new ResultTable(columns, rows).format()
                 + String.format(
                         Locale.ROOT,
-                        "Fig. 12, one producer, no faults, median of %d interleaved run(s): zero-sided ÷ DFI-like"
-                                + " multicast %.2f unordered, %.2f ordered (mean MB/s per consumer)%n",
-                        runs,
-                        median(zeroSided).meanRate() / median(unordered).meanRate(),
-                        median(zeroSided).meanRate() / median(ordered).meanRate())
+                        "Fig. 12, one producer, no faults, median of %d interleaved run(s) (mean MB/s per"
+                                + " consumer):%n",
+                        runs)
+                + ratios
                 + "paper: " + PAPER + "\n";
         return new ExperimentResult(
                 NAME,
@@ -114,30 +128,34 @@ final class ReplicationOrder {
         return sorted.get(sorted.size() / 2);
     }
 
-    private static Outcome measureDfi(int producers, int items, boolean ordered) throws Exception {
-        long[] startNs = new long[1];
+    /** A DFI-like multicast series: its channel, with or without global ordering. */
+    private record DfiVariant(DfiReplication.Channel channel, boolean ordered) {
+        String series() {
+            return channel.series(ordered);
+        }
+    }
+
+    private static Outcome measureDfi(DfiVariant variant, int producers, int items) throws Exception {
         int perProducer = items / producers;
-        ReplicatedSequence[] consumers =
-                DfiReplication.run(producers, CONSUMERS, perProducer, ITEM_BYTES, ordered, startNs);
-        String series = ordered ? DfiReplication.ORDERED : DfiReplication.UNORDERED;
-        ReplicatedSequence.check(series, consumers);
+        DfiReplication.Run run =
+                DfiReplication.run(variant.channel(), producers, CONSUMERS, perProducer, ITEM_BYTES, variant.ordered());
+        ReplicatedSequence[] consumers = run.targets();
+        ReplicatedSequence.check(variant.series(), consumers);
         boolean same = ReplicatedSequence.identical(consumers);
-        if (ordered && !same) {
-            throw new IllegalStateException(series + ": the consumers saw different sequences");
+        if (variant.ordered() && !same) {
+            throw new IllegalStateException(variant.series() + ": the consumers saw different sequences");
         }
         return new Outcome(
                 List.of(
-                        series,
+                        variant.series(),
                         Integer.toString(producers),
-                        "none (RC fabric)",
+                        "none",
                         Long.toString((long) perProducer * producers),
                         same ? "yes" : "no",
-                        ReplicatedSequence.rates(consumers, ITEM_BYTES, startNs[0]),
+                        ReplicatedSequence.rates(consumers, ITEM_BYTES, run.startNs()),
                         ReplicatedSequence.shares(consumers),
-                        ordered
-                                ? Long.toString((long) perProducer * producers / DfiReplication.ITEMS_PER_SEGMENT)
-                                : "-"),
-                ReplicatedSequence.meanRate(consumers, ITEM_BYTES, startNs[0]));
+                        variant.ordered() ? Long.toString(run.fetchAdds()) : "-"),
+                ReplicatedSequence.meanRate(consumers, ITEM_BYTES, run.startNs()));
     }
 
     private static Outcome measure(LinkKind link, int producers, int items, FaultInjection faults)

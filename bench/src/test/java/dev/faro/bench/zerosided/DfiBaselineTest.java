@@ -1,5 +1,6 @@
 package dev.faro.bench.zerosided;
 
+import static java.lang.Math.ceilDiv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.fabric.Fabric;
@@ -57,11 +58,18 @@ class DfiBaselineTest {
     }
 
     @Test
-    void theOrderedMulticastDeliversOneSequenceToEveryTarget() throws Exception {
-        long[] startNs = new long[1];
-        ReplicatedSequence[] targets = DfiReplication.run(3, 3, 700, 64, true, startNs);
-        ReplicatedSequence.check("ordered", targets);
-        assertThat(ReplicatedSequence.identical(targets)).isTrue();
-        assertThat(targets).allSatisfy(target -> assertThat(target.count()).isEqualTo(2_100));
+    void theOrderedMulticastDeliversOneSequenceToEveryTargetOverEitherChannel() throws Exception {
+        for (DfiReplication.Channel channel : DfiReplication.Channel.values()) {
+            DfiReplication.Run run = DfiReplication.run(channel, 3, 3, 700, 64, true);
+            ReplicatedSequence.check(channel.series(true), run.targets());
+            assertThat(ReplicatedSequence.identical(run.targets()))
+                    .as(channel.series(true))
+                    .isTrue();
+            assertThat(run.targets())
+                    .allSatisfy(target -> assertThat(target.count()).isEqualTo(2_100));
+            assertThat(run.fetchAdds())
+                    .as("one FETCH_ADD per segment")
+                    .isEqualTo(3 * ceilDiv(700, channel.itemsPerSegment(64)));
+        }
     }
 }
