@@ -1,11 +1,13 @@
 package dev.faro.bench.zerosided;
 
+import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
 import dev.faro.fabric.FaultInjection;
 import dev.faro.zerosided.link.LinkKind;
 import dev.faro.zerosided.switching.SwitchConfig;
 import dev.faro.zerosided.unit.ZeroSidedBuffer;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,7 +38,14 @@ final class ReplicationOrder {
             + " multicast with and without ordering (no numbers in the text); producers share evenly, consumers equal";
 
     /** A row of the table, and its consumers' mean MB/s. */
-    private record Outcome(List<String> row, double meanRate) {}
+    private record Outcome(List<String> cells, double meanRate) {
+        /** The table's and the CSV's row: the cells, then the mean MB/s per consumer. */
+        List<String> row() {
+            List<String> row = new ArrayList<>(cells);
+            row.add(String.format(Locale.ROOT, "%.1f", meanRate));
+            return row;
+        }
+    }
 
     private ReplicationOrder() {}
 
@@ -91,7 +100,8 @@ final class ReplicationOrder {
                 ResultTable.Column.text("same order at all"),
                 ResultTable.Column.text("MB/s per consumer"),
                 ResultTable.Column.text("producer shares (first half)"),
-                ResultTable.Column.text("switch retries / FETCH_ADDs"));
+                ResultTable.Column.text("switch retries / FETCH_ADDs"),
+                ResultTable.Column.number("mean MB/s"));
         String text = String.format(
                         Locale.ROOT,
                         "V8/V9 replication (Figs. 12, 14): %d consumers, %d B items; every consumer hashes the"
@@ -117,8 +127,21 @@ final class ReplicationOrder {
                         "same_order",
                         "mb_per_s_per_consumer",
                         "producer_shares",
-                        "retries_or_fetch_adds"),
+                        "retries_or_fetch_adds",
+                        "mean_mb_per_s_per_consumer"),
                 rows);
+    }
+
+    /** Writes {@code result}'s plot: each series' mean MB/s per consumer against the producers (from its CSV rows). */
+    static void plot(ExperimentResult result, Path file) {
+        PlotWriter.writeLines(
+                file,
+                "V8/V9 replication to " + CONSUMERS + " consumers (SIGMOD24 Fig. 12: zero-sided above DFI multicast"
+                        + " with and without ordering, no numbers)",
+                "producers",
+                false,
+                "MB/s per consumer",
+                result.medianLines(1, 8, (producers, rate) -> rate));
     }
 
     /** The outcome of median mean rate (the upper middle one of an even count). */
@@ -232,7 +255,7 @@ final class ReplicationOrder {
             boolean same = ReplicatedSequence.identical(sequences);
             return new Outcome(
                     List.of(
-                            ZeroSidedTupleShuffle.NAME,
+                            faults.isEnabled() ? ZeroSidedTupleShuffle.NAME + ", faults" : ZeroSidedTupleShuffle.NAME,
                             Integer.toString(producers),
                             faults.isEnabled() ? "1 % loss, reorder, duplicate" : "none",
                             Integer.toString(total),

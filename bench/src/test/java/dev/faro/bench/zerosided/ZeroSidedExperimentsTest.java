@@ -3,6 +3,8 @@ package dev.faro.bench.zerosided;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.zerosided.link.LinkKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +47,13 @@ class ZeroSidedExperimentsTest {
                 .hasSize(7)
                 .allSatisfy(row -> assertThat(row.get(4)).isEqualTo("yes"));
         assertThat(replication.text()).contains("zero-sided ÷ DFI-like multicast (WRITE), ordered", "(UD SEND)");
+        Path png = Files.createTempFile("replication", ".png");
+        try {
+            ReplicationOrder.plot(replication, png);
+            assertThat(Files.size(png)).isPositive();
+        } finally {
+            Files.delete(png);
+        }
     }
 
     @Test
