@@ -66,15 +66,24 @@ final class DfiReplication {
                             / itemBytes;
         }
 
+        /**
+         * The endpoints of a run with items of {@code itemBytes}: WRITE segments of 32 items, {@link
+         * DfiNodes#SEGMENTS_PER_TARGET} per target; UD segments of 4 KiB, as many per target as hold the same bytes (so
+         * that both channels have as much in flight per target).
+         */
         EndpointConfig config(int itemBytes) {
-            if (this == UD_SEND) {
-                return DfiNodes.config(design, EndpointConfig.DEFAULT_UD_BUFFER_BYTES);
+            int writeBytes = (MessageHeaderDescriptor.LENGTH
+                            + STAMP_BYTES
+                            + WRITE_ITEMS_PER_SEGMENT * itemBytes
+                            + SealDescriptor.SEAL_LENGTH
+                            + 7)
+                    & ~7;
+            if (this == WRITE) {
+                return DfiNodes.config(design, writeBytes);
             }
-            int bytes = MessageHeaderDescriptor.LENGTH
-                    + STAMP_BYTES
-                    + WRITE_ITEMS_PER_SEGMENT * itemBytes
-                    + SealDescriptor.SEAL_LENGTH;
-            return DfiNodes.config(design, (bytes + 7) & ~7);
+            int udBytes = EndpointConfig.DEFAULT_UD_BUFFER_BYTES;
+            int segments = DfiNodes.SEGMENTS_PER_TARGET * Math.ceilDiv(writeBytes, udBytes);
+            return DfiNodes.config(design, udBytes).withBuffersPerPeer(segments);
         }
     }
 
@@ -104,8 +113,9 @@ final class DfiReplication {
             sequences[c] = new ReplicatedSequence(producers, total);
         }
         int itemsPerSegment = channel.itemsPerSegment(itemBytes);
-        int window = producers * (DfiNodes.SEGMENTS_PER_TARGET + 1) + 1;
-        try (DfiNodes dfi = DfiNodes.open("dfi-multicast", nodes, channel.config(itemBytes), groups);
+        EndpointConfig config = channel.config(itemBytes);
+        int window = producers * (config.buffersPerPeer() + 1) + 1;
+        try (DfiNodes dfi = DfiNodes.open("dfi-multicast", nodes, config, groups);
                 FetchAddSequencer sequencer =
                         ordered ? new FetchAddSequencer(dfi.fabric(0), sources(dfi, producers)) : null) {
             ShuffleThreads threads = new ShuffleThreads();
