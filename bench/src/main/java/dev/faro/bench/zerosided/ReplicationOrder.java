@@ -56,6 +56,9 @@ final class ReplicationOrder {
      */
     static ExperimentResult run(LinkKind link, double seconds, int runs) throws Exception {
         int items = (int) Math.max(2000, 10_000 * seconds);
+        // the baseline moves its items ten times as fast or more: more of them, so that its runs are not mere
+        // milliseconds of a loaded host (rates are per second, so rows of different item counts compare)
+        int baselineItems = (int) Math.max(items, 40_000 * seconds);
         List<DfiVariant> variants = new ArrayList<>();
         for (DfiReplication.Channel channel : DfiReplication.Channel.values()) {
             variants.add(new DfiVariant(channel, false));
@@ -75,7 +78,7 @@ final class ReplicationOrder {
         for (int run = 0; run < runs; run++) {
             zeroSided.add(measure(link, 1, items, FaultInjection.NONE));
             for (int v = 0; v < variants.size(); v++) {
-                baselines.get(v).add(measureDfi(variants.get(v), 1, items));
+                baselines.get(v).add(measureDfi(variants.get(v), 1, baselineItems));
             }
         }
         rows.add(median(zeroSided).row());
@@ -90,7 +93,7 @@ final class ReplicationOrder {
         }
         rows.add(measure(link, 3, items, FaultInjection.NONE).row());
         for (DfiVariant variant : variants) {
-            rows.add(measureDfi(variant, 3, items).row());
+            rows.add(measureDfi(variant, 3, baselineItems).row());
         }
         List<ResultTable.Column> columns = List.of(
                 ResultTable.Column.text("series"),
