@@ -139,8 +139,7 @@ final class ReplicationOrder {
     static void plot(ExperimentResult result, Path file) {
         PlotWriter.writeLines(
                 file,
-                "V8/V9 replication to " + CONSUMERS + " consumers (SIGMOD24 Fig. 12: zero-sided above DFI multicast"
-                        + " with and without ordering, no numbers)",
+                "V8/V9 replication, " + CONSUMERS + " consumers (Fig. 12: zero-sided above DFI, no numbers)",
                 "producers",
                 false,
                 "MB/s per consumer",
