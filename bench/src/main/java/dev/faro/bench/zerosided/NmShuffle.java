@@ -14,10 +14,10 @@ import java.util.Map;
 /**
  * V5 of the digest (SIGMOD24 Fig. 9, the CPU shuffle): 2 simulated nodes × 2 producer threads → 2 × 2 consumer
  * threads, a key-based N:M shuffle (16 producer buffers, 4 consumer buffers over the switch), tuple sizes swept; the
- * switch ({@link ZeroSidedTupleShuffle}) against the CPU-driven TCP and MPI-like baselines ({@link
- * SocketTupleShuffle}), runs of one tuple size interleaved. Every run checks that each tuple arrived exactly once
- * (count and payload sum); producer fairness is the spread of the producers' finish times. Not built: a DFI-like
- * baseline (one-sided writes of source-side segments).
+ * switch ({@link ZeroSidedTupleShuffle}) against the CPU-driven baselines: DFI-like one-sided WRITEs of source-side
+ * segments on the verbs fabric ({@link DfiTupleShuffle}), TCP and MPI-like ({@link SocketTupleShuffle}); runs of one
+ * tuple size interleaved. Every run checks that each tuple arrived exactly once (count and payload sum) and at the
+ * consumer its key belongs to; producer fairness is the spread of the producers' finish times.
  *
  * <p>Coordination code around the shuffles' data-path loops.
  */
@@ -80,6 +80,7 @@ final class NmShuffle {
         int consumers = NODES * THREADS_PER_NODE;
         List<TupleShuffle> shuffles = List.of(
                 new ZeroSidedTupleShuffle(link, consumers),
+                new DfiTupleShuffle(consumers),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, consumers),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.PHASED, consumers));
         // bytes per producer and run: 8 MiB per second of --seconds, at least 1 MiB (shorter runs were scheduling
@@ -119,6 +120,7 @@ final class NmShuffle {
         for (TupleShuffle shuffle : shuffles) {
             columns.add(ResultTable.Column.number(shuffle.name() + " Mtuples/s"));
         }
+        columns.add(ResultTable.Column.number("zero-sided / DFI-like"));
         columns.add(ResultTable.Column.number("zero-sided / TCP"));
         columns.add(ResultTable.Column.number("zero-sided / MPI-like"));
         for (TupleShuffle shuffle : shuffles) {
@@ -132,6 +134,7 @@ final class NmShuffle {
                 row.add(String.format(Locale.ROOT, "%.3f", median(rates, shuffle.name(), tupleBytes) / 1e6));
             }
             double ours = median(rates, ZeroSidedTupleShuffle.NAME, tupleBytes);
+            row.add(String.format(Locale.ROOT, "%.2f", ours / median(rates, DfiTupleShuffle.NAME, tupleBytes)));
             row.add(String.format(Locale.ROOT, "%.2f", ours / median(rates, SocketTupleShuffle.TCP, tupleBytes)));
             row.add(String.format(Locale.ROOT, "%.2f", ours / median(rates, SocketTupleShuffle.MPI_LIKE, tupleBytes)));
             for (TupleShuffle shuffle : shuffles) {

@@ -37,6 +37,8 @@ public final class ZeroSidedBenchmark {
 
     private static final List<String> WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData");
     private static final Duration ROUND_SLACK = Duration.ofSeconds(60);
+    /** The least time an experiment's round may take (see {@link #round}). */
+    private static final Duration EXPERIMENT_ROUND_BASE = Duration.ofMinutes(5);
 
     private final ZeroSidedBenchConfig config;
     private final Consumer<String> progress;
@@ -188,6 +190,11 @@ public final class ZeroSidedBenchmark {
     private List<JsonNode> round(ZeroSidedPoint point) {
         Duration timeout = Duration.ofMillis((long) ((point.warmupSeconds() + point.seconds()) * 1000))
                 .plus(ROUND_SLACK);
+        if (ZeroSidedExperiments.isExperiment(point.mode())) {
+            // an experiment is many runs of many series (V5: 4 tuple sizes × 4 series × --runs) and fails by itself
+            // when a series stalls (each has a 30 s watchdog); the round's limit only catches a dead worker
+            timeout = EXPERIMENT_ROUND_BASE.plus(timeout.multipliedBy(Math.max(1, point.runs()) * 2L));
+        }
         List<TaskReply> replies;
         try {
             replies = cluster.runOnAll(ZeroSidedPointHandler.TYPE, point.toJson(), timeout);

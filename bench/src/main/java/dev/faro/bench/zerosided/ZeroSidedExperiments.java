@@ -39,7 +39,7 @@ final class ZeroSidedExperiments {
             case PollingLatency.NAME -> PollingLatency.run(link, seconds / 2, runs);
             case Q1LoadBalancing.NAME -> Q1LoadBalancing.run(link, Q1_SCALE_FACTOR, seconds / 2, runs);
             case Elasticity.NAME -> Elasticity.run(link, seconds / 2);
-            case ReplicationOrder.NAME -> ReplicationOrder.run(link, seconds);
+            case ReplicationOrder.NAME -> ReplicationOrder.run(link, seconds, runs);
             case QosShares.NAME -> QosShares.run(link, Math.max(1.0, seconds));
             case NmShuffle.NAME -> NmShuffle.run(link, seconds, runs);
             case DistributedJoin.NAME -> DistributedJoin.run(link, seconds, runs);

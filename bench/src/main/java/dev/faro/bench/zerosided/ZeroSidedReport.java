@@ -140,6 +140,9 @@ final class ZeroSidedReport {
             if (experiment.name().equals(NmShuffle.NAME)) {
                 NmShuffle.plot(experiment, png);
                 experimentFiles.add(png);
+            } else if (experiment.name().equals(ReplicationOrder.NAME)) {
+                ReplicationOrder.plot(experiment, png);
+                experimentFiles.add(png);
             } else if (experiment.name().equals(DistributedJoin.NAME)) {
                 DistributedJoin.plot(experiment, png);
                 experimentFiles.add(png);

@@ -22,9 +22,10 @@
  * the switch and run on node 0 alone, the switch, the NICs and the PU threads in one process ({@link
  * dev.faro.bench.zerosided.SwitchRig}) on the same packet link: V2 batching sweep ({@code BatchingSweep}), V3 polling
  * vs doorbell latency ({@code PollingLatency}), V6 the TPC-H Q1 load-balancing use case ({@code Q1LoadBalancing}), V7
- * elasticity ({@code Elasticity}), V8/V9 replication order and fairness ({@code ReplicationOrder}), V10 QoS shares
- * ({@code QosShares}), V5 the N:M shuffle against TCP and MPI-like baselines ({@code NmShuffle} over {@code
- * TupleShuffle}s) and V11 the distributed join ({@code DistributedJoin}); V12 (switch state per pair) is a line of the
- * Fig. 6 table. Not built: a DFI-like baseline for V5.
+ * elasticity ({@code Elasticity}), V8/V9 replication order and fairness against the DFI-like multicast ({@code
+ * ReplicationOrder}), V10 QoS shares ({@code QosShares}), V5 the N:M shuffle against DFI-like, TCP and MPI-like baselines ({@code NmShuffle} over
+ * {@code TupleShuffle}s) and V11 the distributed join ({@code DistributedJoin}); V12 (switch state per pair) is a line
+ * of the Fig. 6 table. The DFI-like baseline of V5 and V8 ({@code DfiNodes}, {@code DfiTupleShuffle}, {@code
+ * DfiReplication}, {@code FetchAddSequencer}) runs DFI's flows on the verbs fabric through TODS19's RDMA WRITE design.
  */
 package dev.faro.bench.zerosided;

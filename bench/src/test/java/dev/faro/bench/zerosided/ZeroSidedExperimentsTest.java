@@ -3,6 +3,8 @@ package dev.faro.bench.zerosided;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.zerosided.link.LinkKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +28,7 @@ class ZeroSidedExperimentsTest {
         ExperimentResult batching = BatchingSweep.run(LinkKind.SHM, 0.05, 1);
         ExperimentResult latency = PollingLatency.run(LinkKind.SHM, 0.1, 1);
         ExperimentResult elasticity = Elasticity.run(LinkKind.SHM, 0.2);
-        ExperimentResult replication = ReplicationOrder.run(LinkKind.SHM, 0.1);
+        ExperimentResult replication = ReplicationOrder.run(LinkKind.SHM, 0.1, 1);
         ExperimentResult qos = QosShares.run(LinkKind.SHM, 0.3);
         for (ExperimentResult result : java.util.List.of(batching, latency, elasticity, replication, qos)) {
             System.out.print(result.text());
@@ -38,14 +40,27 @@ class ZeroSidedExperimentsTest {
         assertThat(batching.csvRows()).hasSize(BatchingSweep.ITEM_BYTES.size() * BatchingSweep.BATCH_ITEMS.size());
         assertThat(latency.text()).contains("doorbell", "poll every 10 us", "doorbell, no parks");
         assertThat(latency.csvRows()).hasSize(PollingLatency.MODES_MICROS.size());
+        // the switch and the ordered DFI-like multicast: one sequence at every consumer (the run checks it too)
         assertThat(replication.csvRows())
-                .allSatisfy(row -> assertThat(row.get(3)).isEqualTo("yes"));
+                .filteredOn(row ->
+                        !row.getFirst().startsWith("DFI-like") || row.getFirst().endsWith("ordered"))
+                .hasSize(7)
+                .allSatisfy(row -> assertThat(row.get(4)).isEqualTo("yes"));
+        assertThat(replication.text()).contains("zero-sided ÷ DFI-like multicast (WRITE), ordered", "(UD SEND)");
+        Path png = Files.createTempFile("replication", ".png");
+        try {
+            ReplicationOrder.plot(replication, png);
+            assertThat(Files.size(png)).isPositive();
+        } finally {
+            Files.delete(png);
+        }
     }
 
     @Test
     void everyShuffleDeliversEveryTupleExactlyOnceAndEndsEveryProducer() throws Exception {
         List<TupleShuffle> shuffles = List.of(
                 new ZeroSidedTupleShuffle(LinkKind.SHM, 4),
+                new DfiTupleShuffle(4),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.STREAMING, 4),
                 new SocketTupleShuffle(SocketTupleShuffle.Mode.PHASED, 4));
         for (TupleShuffle shuffle : shuffles) {
@@ -65,8 +80,9 @@ class ZeroSidedExperimentsTest {
     void nmShuffleSweepsEveryTupleSizeForEverySeries() throws Exception {
         ExperimentResult shuffle = NmShuffle.run(LinkKind.SHM, 0.01, 1);
         System.out.print(shuffle.text());
-        assertThat(shuffle.text()).contains("V5 N:M shuffle", "zero-sided / TCP", "paper: Fig. 9");
-        assertThat(shuffle.csvRows()).hasSize(NmShuffle.TUPLE_BYTES.size() * 3);
+        assertThat(shuffle.text())
+                .contains("V5 N:M shuffle", "zero-sided / DFI-like", "zero-sided / TCP", "paper: Fig. 9");
+        assertThat(shuffle.csvRows()).hasSize(NmShuffle.TUPLE_BYTES.size() * 4);
     }
 
     @Test
