@@ -217,10 +217,6 @@ public final class HyperScheduleBenchmark {
     }
 
     private static String joined(double[] values) {
-        StringBuilder text = new StringBuilder();
-        for (double value : values) {
-            text.append(text.isEmpty() ? "" : " ").append(String.format(Locale.ROOT, "%.2f", value));
-        }
-        return text.toString();
+        return HyperNamespaceScheduleBenchmark.joined(values, "%.2f");
     }
 }

@@ -22,7 +22,7 @@ import dev.faro.engine.tpch.Placement;
 import dev.faro.engine.tpch.TpchGenerator;
 import dev.faro.engine.tpch.TpchQueries;
 import dev.faro.fabric.net.NetFabricProvider;
-import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.netns.NetworkNamespaces;
 import dev.faro.fabric.testing.Requirement;
 import dev.faro.fabric.testing.Requires;
 import dev.faro.shuffle.endpoint.EndpointDesign;
