@@ -137,7 +137,7 @@ public final class HyperNamespaceScheduleBenchmark {
                     (capped ? cappedGap : plainGap).add(rr / a2a);
                     List<String> row = new ArrayList<>();
                     row.add(Integer.toString(nodes));
-                    row.add(capped ? rateMbit + " Mbit/s, queue " + ByteSizes.format(queueBytes) : "none");
+                    row.add(capped ? rateMbit + " Mbit/s (queue " + ByteSizes.format(queueBytes) + ")" : "none");
                     row.add(format(a2a));
                     row.add(format(rr));
                     row.add(String.format(Locale.ROOT, "%.2f", rr / a2a));
