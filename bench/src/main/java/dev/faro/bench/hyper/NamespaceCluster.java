@@ -99,20 +99,8 @@ final class NamespaceCluster implements AutoCloseable {
         String fabricSecret = HexFormat.of().formatHex(random);
         for (int host = 0; host < nodes; host++) {
             List<String> command = new ArrayList<>(NetworkNamespaces.inside(network.host(host)));
-            command.addAll(List.of(
-                    ProcessHandle.current().info().command().orElseThrow(),
-                    "-Xmx" + workerHeapMiB + "m",
-                    "-XX:+UseSerialGC",
-                    "--enable-native-access=ALL-UNNAMED",
-                    "-cp",
-                    WorkerLauncher.currentClassPath(),
-                    WorkerMain.class.getName(),
-                    "--join",
-                    join,
-                    "--secret-file",
-                    secretFile.toString(),
-                    "--node",
-                    Integer.toString(host)));
+            command.addAll(WorkerLauncher.joinCommand(
+                    join, secretFile, List.of("-Xmx" + workerHeapMiB + "m", "-XX:+UseSerialGC"), host));
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(directory.resolve("worker-" + host + ".log").toFile());
