@@ -61,6 +61,7 @@ public final class HyperCountsBenchmark {
         List<Double> classicBuffers = new ArrayList<>();
         List<Double> hybridBuffers = new ArrayList<>();
         List<Double> measured = new ArrayList<>();
+        List<Double> classicMeasured = new ArrayList<>();
         for (int nodes : nodeCounts) {
             ParallelUnits units = new ParallelUnits(nodes, threads);
             progress.accept("measuring the queue pairs and buffers of " + nodes + " classic and hyper nodes ("
@@ -100,6 +101,7 @@ public final class HyperCountsBenchmark {
             classicBuffers.add((double) units.classicBuffersPerOperator());
             hybridBuffers.add((double) units.hybridBuffersPerOperator());
             measured.add((double) queuePairs / nodes);
+            classicMeasured.add((double) classic.queuePairs() / nodes);
         }
         List<String> header = List.of(
                 "nodes",
@@ -139,7 +141,12 @@ public final class HyperCountsBenchmark {
                 List.of(
                         new PlotWriter.Line("classic (n*t - 1)", x, classicBuffers, true),
                         new PlotWriter.Line("hybrid (n - 1)", x, hybridBuffers, false),
-                        new PlotWriter.Line("hyper queue pairs per node (measured)", x, measured, false)));
+                        new PlotWriter.Line("hyper queue pairs per node (measured)", x, measured, false),
+                        new PlotWriter.Line(
+                                "classic queue pairs per node (measured, t = " + measuredThreads + ")",
+                                x,
+                                classicMeasured,
+                                false)));
         return new Report(table, csv, plot);
     }
 
