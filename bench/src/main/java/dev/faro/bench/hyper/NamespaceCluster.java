@@ -64,9 +64,14 @@ final class NamespaceCluster implements AutoCloseable {
         NetworkNamespaces network;
         Path directory;
         try {
-            network = NetworkNamespaces.bridged(nodes); // removes what a killed run left first
             directory = Files.createTempDirectory("faro-netns-");
         } catch (IOException e) {
+            throw new UncheckedIOException("could not create a directory for the workers' logs: " + e.getMessage(), e);
+        }
+        try {
+            network = NetworkNamespaces.bridged(nodes); // removes what a killed run left first
+        } catch (IOException e) {
+            deleteQuietly(directory);
             throw new UncheckedIOException("could not build " + nodes + " network namespaces: " + e.getMessage(), e);
         }
         NamespaceCluster cluster = new NamespaceCluster(network, directory, progress);
@@ -135,6 +140,14 @@ final class NamespaceCluster implements AutoCloseable {
         }
     }
 
+    private static void deleteQuietly(Path directory) {
+        try {
+            Files.deleteIfExists(directory);
+        } catch (IOException ignored) {
+            // an empty temporary directory: harmless
+        }
+    }
+
     /** The last lines of each worker's log (for a failure's message). */
     String workerLogTails() {
         StringBuilder text = new StringBuilder();
@@ -181,14 +194,7 @@ final class NamespaceCluster implements AutoCloseable {
                 worker.destroyForcibly(); // a namespace lives on while a process is inside
             }
             network.close(); // caps go with the links
-            try (var files = Files.list(directory)) {
-                for (Path file : files.toList()) {
-                    Files.deleteIfExists(file);
-                }
-                Files.deleteIfExists(directory);
-            } catch (IOException e) {
-                progress.accept("could not remove " + directory + ": " + e.getMessage());
-            }
+            InProcessHyperCluster.remove(directory, progress);
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException e) {
