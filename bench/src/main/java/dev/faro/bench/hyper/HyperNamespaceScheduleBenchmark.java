@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -214,29 +215,10 @@ public final class HyperNamespaceScheduleBenchmark {
     }
 
     private Report write(List<List<String>> rows, List<Double> x, List<Double> cappedGap, List<Double> plainGap) {
-        List<String> header = List.of(
-                "nodes",
-                "link cap (tc tbf)",
-                "all-to-all MiB/s per node",
-                "round-robin MiB/s per node",
-                "round-robin / all-to-all",
-                "per-run ratios",
-                "each node's MiB/s received (a2a | rr)",
-                "cap used (a2a / rr)",
-                "phases per run",
-                "load",
-                "paper (Fig. 10b)");
-        List<ResultTable.Column> columns = new ArrayList<>();
-        for (String title : header) {
-            columns.add(
-                    title.startsWith("nodes")
-                                    || title.contains("MiB/s per")
-                                    || title.startsWith("round-robin /")
-                                    || title.startsWith("phases")
-                                    || title.equals("load")
-                            ? ResultTable.Column.number(title)
-                            : ResultTable.Column.text(title));
-        }
+        String setting = "link cap (tc tbf)";
+        String perNode = "each node's MiB/s received (a2a | rr)";
+        List<String> header = HyperScheduleBenchmark.header(setting, List.of(perNode));
+        List<ResultTable.Column> columns = HyperScheduleBenchmark.columns(header, Set.of(setting, perNode));
         String table = String.format(
                         Locale.ROOT,
                         "VLDB16 V4 over network namespaces: all-to-all vs round-robin scheduling, %d x %d KiB per node"

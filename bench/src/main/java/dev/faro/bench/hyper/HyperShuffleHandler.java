@@ -69,14 +69,24 @@ public final class HyperShuffleHandler implements TaskHandler {
         try (Multiplexer multiplexer = new Multiplexer(context.fabric(), self, nodes, config)) {
             HyperTransport transport = new HyperTransport(
                     multiplexer, context.exchange(), context.exchangeStallTimeout(), context.progress());
-            exchange(
-                    context,
-                    transport,
-                    name + "-warm-up",
-                    payload.get("warmUpMessages").asInt());
-            long phasesBefore = multiplexer.phases();
-            ObjectNode reply = exchange(context, transport, name, messages);
-            return TaskReply.of(reply.put("phases", multiplexer.phases() - phasesBefore));
+            try {
+                exchange(
+                        context,
+                        transport,
+                        name + "-warm-up",
+                        payload.get("warmUpMessages").asInt());
+                long phasesBefore = multiplexer.phases();
+                ObjectNode reply = exchange(context, transport, name, messages);
+                return TaskReply.of(reply.put("phases", multiplexer.phases() - phasesBefore));
+            } catch (RuntimeException e) {
+                // where the messages went (held messages of an exchange not registered within Multiplexer's early
+                // limit are dropped, and the exchange then stalls)
+                throw new IllegalStateException(
+                        e.getMessage() + " [node " + self + "'s multiplexer: " + multiplexer.messagesSent() + " sent, "
+                                + multiplexer.messagesReceived() + " received, " + multiplexer.dropped() + " dropped, "
+                                + multiplexer.phases() + " phases, " + multiplexer.creditWrites() + " credit writes]",
+                        e);
+            }
         }
     }
 
