@@ -28,7 +28,7 @@ class HyperNamespaceScheduleBenchmarkIT {
     @Timeout(value = 3, unit = TimeUnit.MINUTES) // a hang guard only
     void bothSchedulesDeliverExactlyOnceWithAndWithoutCaps(@TempDir Path out) throws Exception {
         HyperNamespaceScheduleBenchmark.Report report = new HyperNamespaceScheduleBenchmark(
-                        List.of(3), 12, 64 * 1024, 4, 200, 64 * 1024, 1, out, System.out::println)
+                        List.of(3), 12, 64 * 1024, 8, 200, 64 * 1024, 1, out, System.out::println)
                 .run();
         System.out.print(report.table());
         List<String> csv = Files.readAllLines(report.csvFile());
