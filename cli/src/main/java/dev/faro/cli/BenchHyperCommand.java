@@ -3,6 +3,7 @@ package dev.faro.cli;
 import dev.faro.bench.ByteSizes;
 import dev.faro.bench.hyper.HyperBroadcastRuleBenchmark;
 import dev.faro.bench.hyper.HyperCountsBenchmark;
+import dev.faro.bench.hyper.HyperNamespaceScheduleBenchmark;
 import dev.faro.bench.hyper.HyperPlacementBenchmark;
 import dev.faro.bench.hyper.HyperScheduleBenchmark;
 import dev.faro.bench.hyper.HyperSkewBenchmark;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code faro bench hyper}: wiring only. Runs {@link HyperCountsBenchmark} (VLDB16 V1), {@link HyperSkewBenchmark}
  * (V2), {@link HyperBroadcastRuleBenchmark} (V3), {@link HyperScheduleBenchmark} (V4) and
- * {@link HyperPlacementBenchmark} (V8/V12) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
+ * {@link HyperNamespaceScheduleBenchmark} (V4 across network namespaces), {@link HyperPlacementBenchmark} (V8/V12) and prints their tables. Bad values are parameter errors (exit 2); a run that fails prints one line and exits 1.
  */
 @Command(
         name = "hyper",
@@ -45,6 +46,11 @@ import picocli.CommandLine.Spec;
                     + " contention model (--port-bandwidth per link and port, --input-buffer, head-of-line blocking)"
                     + " and without it (the gap should vanish); median of --runs alternated runs per node count (the"
                     + " paper, Fig. 10b: +40 %% at 8 servers). Writes hyper-v4.csv and hyper-v4.png.",
+            "V4-netns (not run by default; needs root, ip and tc): the same shuffle across processes, one worker JVM"
+                    + " and multiplexer per network namespace on one bridge over the net fabric, every link capped in"
+                    + " both directions by tc tbf at --link-rate Mbit/s (--link-queue bytes queued before a drop), then"
+                    + " without caps (the gap should vanish); --nodes (default 3,4 here), --messages, alternated"
+                    + " --runs, exactly once checked. Writes hyper-v4-netns.csv and hyper-v4-netns.png.",
             "V8 (not run by default): the TPC-H --queries (all 22 by default) at each --sf on a local cluster of --tpch-nodes worker"
                     + " JVMs over --transport, with chunked (random) and first-key placement (whose plans join ORDERS"
                     + " with LINEITEM and PART with PARTSUPP where they lie): bytes shuffled per query and per SF,"
@@ -60,8 +66,8 @@ final class BenchHyperCommand implements Callable<Integer> {
             names = "--nodes",
             paramLabel = "N",
             split = ",",
-            description = "Node counts, each in [2, 8] (default: 2,3,4,6,8).")
-    private List<Integer> nodes = List.of(2, 3, 4, 6, 8);
+            description = "Node counts, each in [2, 8] (default: 2,3,4,6,8; v4-netns alone: 3,4).")
+    private List<Integer> nodes;
 
     @Option(
             names = "--threads",
@@ -79,7 +85,7 @@ final class BenchHyperCommand implements Callable<Integer> {
             names = "--experiments",
             paramLabel = "E",
             split = ",",
-            description = "Which experiments: v1, v2, v3, v4, v8 (default: ${DEFAULT-VALUE}).")
+            description = "Which experiments: v1, v2, v3, v4, v4-netns, v8 (default: ${DEFAULT-VALUE}).")
     private List<String> experiments = List.of("v1", "v2", "v3");
 
     @Option(
@@ -137,6 +143,19 @@ final class BenchHyperCommand implements Callable<Integer> {
     private String inputBuffer = "64K";
 
     @Option(
+            names = "--link-rate",
+            paramLabel = "MBIT",
+            description = "V4-netns: each namespace link's cap in megabits per second, both directions (default:"
+                    + " ${DEFAULT-VALUE}).")
+    private long linkRateMbit = 100;
+
+    @Option(
+            names = "--link-queue",
+            paramLabel = "SIZE",
+            description = "V4-netns: bytes each capped link queues before it drops (default: ${DEFAULT-VALUE}).")
+    private String linkQueue = "128K";
+
+    @Option(
             names = "--runs",
             paramLabel = "R",
             description = "V4: runs per schedule, node count and model, alternated; V8: timed runs per query; the"
@@ -172,6 +191,9 @@ final class BenchHyperCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         BenchRun run = new BenchRun(spec);
         List<String> chosen = run.options(() -> experiments());
+        List<Integer> nodes = this.nodes != null
+                ? this.nodes
+                : chosen.equals(List.of("v4-netns")) ? List.of(3, 4) : List.of(2, 3, 4, 6, 8);
         HyperCountsBenchmark counts = run.options(
                 () -> new HyperCountsBenchmark(nodes, threads, measuredThreads, outputDirectory, run.progress()));
         HyperSkewBenchmark skew = run.options(
@@ -184,6 +206,16 @@ final class BenchHyperCommand implements Callable<Integer> {
                 postedPerPeer,
                 ByteSizes.parse(portBandwidth),
                 ByteSizes.parse(inputBuffer),
+                runs,
+                outputDirectory,
+                run.progress()));
+        HyperNamespaceScheduleBenchmark namespaces = run.options(() -> new HyperNamespaceScheduleBenchmark(
+                nodes,
+                messages,
+                Math.toIntExact(ByteSizes.parse(messageSize)),
+                receivesPerPeer,
+                linkRateMbit,
+                Math.toIntExact(ByteSizes.parse(linkQueue)),
                 runs,
                 outputDirectory,
                 run.progress()));
@@ -213,6 +245,11 @@ final class BenchHyperCommand implements Callable<Integer> {
                 out.print(report.table());
                 wrote.addAll(List.of(report.csvFile(), report.plotFile()));
             }
+            if (chosen.contains("v4-netns")) {
+                HyperNamespaceScheduleBenchmark.Report report = namespaces.run();
+                out.print(report.table());
+                wrote.addAll(List.of(report.csvFile(), report.plotFile()));
+            }
             if (chosen.contains("v8")) {
                 HyperPlacementBenchmark.Report report = placement.run();
                 out.print(report.table());
@@ -226,9 +263,9 @@ final class BenchHyperCommand implements Callable<Integer> {
         List<String> chosen = new ArrayList<>();
         for (String experiment : experiments) {
             String name = experiment.strip().toLowerCase(java.util.Locale.ROOT);
-            if (!List.of("v1", "v2", "v3", "v4", "v8").contains(name)) {
+            if (!List.of("v1", "v2", "v3", "v4", "v4-netns", "v8").contains(name)) {
                 throw new IllegalArgumentException(
-                        "unknown experiment '" + experiment + "': expected v1, v2, v3, v4, v8");
+                        "unknown experiment '" + experiment + "': expected v1, v2, v3, v4, v4-netns, v8");
             }
             chosen.add(name);
         }

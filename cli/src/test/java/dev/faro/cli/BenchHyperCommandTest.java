@@ -29,7 +29,7 @@ class BenchHyperCommandTest {
                 "--nodes            | 9 | node counts must be in [2, 8]: 9",
                 "--threads          | 0 | threads must be positive",
                 "--measured-threads | 9 | threads must be positive and measured threads in [1, 8]",
-                "--experiments      | v9 | unknown experiment 'v9': expected v1, v2, v3, v4, v8",
+                "--experiments      | v9 | unknown experiment 'v9': expected v1, v2, v3, v4, v4-netns, v8",
                 "--sf               | 0 | scale factors must be positive: [0.0]",
                 "--tpch-nodes       | 1 | V8 needs 2 to 8 nodes, got 1",
                 "--queries          | 99 | queries must be among",
@@ -40,6 +40,9 @@ class BenchHyperCommandTest {
                 "--message-size     | 10 | messageBytes must be in [96, 64 MiB]",
                 "--zipf             | -1 | the Zipf exponent must be finite and >= 0",
                 "--key-domains      | 0 | key domains must be positive: 0",
+                "--link-rate        | 0 | messages per node, runs and the link rate must be positive",
+                "--link-queue       | 1K | messages per node, runs and the link rate must be positive and the queue at"
+                        + " least 1500 bytes",
             })
     void badValuesAreOneLineUsageErrors(String option, String value, String message) {
         assertThat(run("bench", "hyper", option, value)).isEqualTo(CommandLine.ExitCode.USAGE);

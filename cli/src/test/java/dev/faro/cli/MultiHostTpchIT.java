@@ -11,7 +11,7 @@ import dev.faro.engine.tpch.DuckDbLoader;
 import dev.faro.engine.tpch.Placement;
 import dev.faro.engine.tpch.TpchGenerator;
 import dev.faro.engine.tpch.TpchQueries;
-import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.netns.NetworkNamespaces;
 import dev.faro.fabric.testing.Requirement;
 import dev.faro.fabric.testing.Requires;
 import java.io.File;

@@ -3,22 +3,13 @@ package dev.faro.bench.hyper;
 import dev.faro.bench.report.CsvWriter;
 import dev.faro.bench.report.PlotWriter;
 import dev.faro.bench.report.ResultTable;
-import dev.faro.hyper.HyperConfig;
+import dev.faro.hyper.ClassicTransport;
 import dev.faro.hyper.HyperTransport;
 import dev.faro.hyper.ParallelUnits;
-import dev.faro.shuffle.endpoint.ShuffleBuffer;
-import dev.faro.shuffle.endpoint.TransmissionGroups;
-import dev.faro.shuffle.transport.ExchangeChannel;
-import dev.faro.shuffle.transport.ExchangeReceiver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -70,18 +61,26 @@ public final class HyperCountsBenchmark {
         List<Double> classicBuffers = new ArrayList<>();
         List<Double> hybridBuffers = new ArrayList<>();
         List<Double> measured = new ArrayList<>();
+        List<Double> classicMeasured = new ArrayList<>();
         for (int nodes : nodeCounts) {
             ParallelUnits units = new ParallelUnits(nodes, threads);
-            progress.accept("measuring the queue pairs of " + nodes + " multiplexers (" + measuredThreads
-                    + " threads per node)");
-            long queuePairs = measureQueuePairs(nodes);
+            progress.accept("measuring the queue pairs and buffers of " + nodes + " classic and hyper nodes ("
+                    + measuredThreads + " threads per node)");
+            TransportCounts classic = TransportCounts.measure(ClassicTransport.NAME, nodes, measuredThreads);
+            TransportCounts hyper = TransportCounts.measure(HyperTransport.NAME, nodes, measuredThreads);
+            ParallelUnits measuredUnits = new ParallelUnits(nodes, measuredThreads);
+            long queuePairs = hyper.queuePairs();
             boolean paperRow = nodes == 6 && threads == 40;
             long[] values = {
                 nodes,
                 threads,
                 units.classicConnections(),
                 units.hybridConnections(),
+                measuredUnits.classicConnections(),
+                classic.queuePairs(),
                 queuePairs,
+                classic.buffersPerProducer(),
+                hyper.buffersPerProducer(),
                 units.classicBuffersPerOperator(),
                 units.hybridBuffersPerOperator(),
                 units.classicBroadcastRatio(),
@@ -102,13 +101,18 @@ public final class HyperCountsBenchmark {
             classicBuffers.add((double) units.classicBuffersPerOperator());
             hybridBuffers.add((double) units.hybridBuffersPerOperator());
             measured.add((double) queuePairs / nodes);
+            classicMeasured.add((double) classic.queuePairs() / nodes);
         }
         List<String> header = List.of(
                 "nodes",
                 "threads",
                 "classic connections",
                 "hybrid connections",
+                "classic connections at measured t",
+                "classic queue pairs (measured)",
                 "hyper queue pairs (measured)",
+                "classic buffers/thread (measured)",
+                "hyper buffers/thread (measured)",
                 "classic buffers/operator",
                 "hybrid buffers/operator",
                 "classic broadcast ratio",
@@ -119,8 +123,11 @@ public final class HyperCountsBenchmark {
             columns.add(title.startsWith("paper") ? ResultTable.Column.text(title) : ResultTable.Column.number(title));
         }
         String table = "VLDB16 V1: classic (n*t units) vs hybrid (n servers) parallelism, " + threads
-                + " threads per node; measured: queue pairs the hyper multiplexers connected (" + measuredThreads
-                + " threads per node; the count does not depend on it)\n"
+                + " threads per node (formulas); measured at " + measuredThreads + " threads per node on in-process shm"
+                + " nodes, one repartition each, counted on the live objects: queue pairs the fabrics created (summed"
+                + " over the nodes; classic: n*t unit groups over per-unit " + ClassicTransport.INNER
+                + " channels, hyper: a multiplexer per node) and the distinct open buffers one"
+                + " producing thread held\n"
                 + new ResultTable(columns, tableRows).format();
         Path csv = outputDirectory.resolve("hyper-v1.csv");
         CsvWriter.write(csv, header, rows);
@@ -134,67 +141,16 @@ public final class HyperCountsBenchmark {
                 List.of(
                         new PlotWriter.Line("classic (n*t - 1)", x, classicBuffers, true),
                         new PlotWriter.Line("hybrid (n - 1)", x, hybridBuffers, false),
-                        new PlotWriter.Line("hyper queue pairs per node (measured)", x, measured, false)));
+                        new PlotWriter.Line("hyper queue pairs per node (measured)", x, measured, false),
+                        new PlotWriter.Line(
+                                "classic queue pairs per node (measured, t = " + measuredThreads + ")",
+                                x,
+                                classicMeasured,
+                                false)));
         return new Report(table, csv, plot);
     }
 
     private static String count(long value) {
         return String.format(Locale.ROOT, "%,d", value);
-    }
-
-    /** Starts {@code nodes} multiplexers in this process, runs one small repartition, sums their queue pairs. */
-    private long measureQueuePairs(int nodes) throws InterruptedException {
-        HyperConfig config = HyperConfig.defaults().withMessageBytes(4096).withSendMessages(16);
-        ExecutorService pool = Executors.newCachedThreadPool();
-        try (InProcessHyperCluster cluster = new InProcessHyperCluster("hyper-v1", nodes, config, Map.of(), progress)) {
-            List<Future<?>> runs = new ArrayList<>();
-            for (int node = 0; node < nodes; node++) {
-                HyperTransport transport = cluster.transport(node);
-                runs.add(pool.submit(() -> {
-                    exchangeOnce(transport, pool, nodes);
-                    return null;
-                }));
-            }
-            for (Future<?> run : runs) {
-                run.get(120, TimeUnit.SECONDS);
-            }
-            long queuePairs = 0;
-            for (int node = 0; node < nodes; node++) {
-                queuePairs += cluster.multiplexer(node).queuePairs();
-            }
-            return queuePairs;
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the measured exchange failed: " + e.getMessage(), e);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** One repartition of one 8-byte value per thread and node, drained alongside. */
-    private void exchangeOnce(HyperTransport transport, ExecutorService pool, int nodes) throws Exception {
-        try (ExchangeChannel channel =
-                transport.open("hyper-v1-x1", TransmissionGroups.repartition(nodes), measuredThreads)) {
-            List<Future<?>> receivers = new ArrayList<>();
-            for (int thread = 0; thread < measuredThreads; thread++) {
-                ExchangeReceiver receiver = channel.receiver(thread);
-                receivers.add(pool.submit(() -> {
-                    ShuffleBuffer buffer;
-                    while ((buffer = receiver.take()) != null) {
-                        receiver.release(buffer);
-                    }
-                    return null;
-                }));
-            }
-            for (int thread = 0; thread < measuredThreads; thread++) {
-                var sender = channel.sender(thread);
-                int group = thread % nodes;
-                sender.payload(group).set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, thread);
-                sender.length(group, Long.BYTES);
-                sender.finish();
-            }
-            for (Future<?> receiver : receivers) {
-                receiver.get(60, TimeUnit.SECONDS);
-            }
-        }
     }
 }

@@ -10,9 +10,11 @@ import dev.faro.hyper.NetworkSchedule;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -142,27 +144,8 @@ public final class HyperScheduleBenchmark {
                 rows.add(row);
             }
         }
-        List<String> header = List.of(
-                "nodes",
-                "contention model",
-                "all-to-all MiB/s per node",
-                "round-robin MiB/s per node",
-                "round-robin / all-to-all",
-                "per-run ratios",
-                "cap used (a2a / rr)",
-                "phases per run",
-                "load",
-                "paper (Fig. 10b)");
-        List<ResultTable.Column> columns = new ArrayList<>();
-        for (String title : header) {
-            columns.add(
-                    title.startsWith("paper")
-                                    || title.startsWith("contention")
-                                    || title.startsWith("per-run")
-                                    || title.startsWith("cap")
-                            ? ResultTable.Column.text(title)
-                            : ResultTable.Column.number(title));
-        }
+        List<String> header = header("contention model", List.of());
+        List<ResultTable.Column> columns = columns(header, Set.of("contention model"));
         String table = String.format(
                         Locale.ROOT,
                         "VLDB16 V4: all-to-all vs round-robin scheduling, %d x %d KiB per node to all others, %d receives"
@@ -188,6 +171,34 @@ public final class HyperScheduleBenchmark {
                         new PlotWriter.Line("no contention model (loopback)", x, plainGap, false),
                         new PlotWriter.Line("paper, 4xQDR InfiniBand", x, paper, true)));
         return new Report(table, csv, plot);
+    }
+
+    /**
+     * V4's columns in either setting (the contention model here, the link caps over namespaces): {@code setting}
+     * second, {@code extra} after the per-run ratios.
+     */
+    static List<String> header(String setting, List<String> extra) {
+        List<String> header = new ArrayList<>(List.of(
+                "nodes",
+                setting,
+                "all-to-all MiB/s per node",
+                "round-robin MiB/s per node",
+                "round-robin / all-to-all",
+                "per-run ratios"));
+        header.addAll(extra);
+        header.addAll(List.of("cap used (a2a / rr)", "phases per run", "load", "paper (Fig. 10b)"));
+        return List.copyOf(header);
+    }
+
+    /** The table's columns: numbers right-aligned, {@code text} and V4's own text columns left-aligned. */
+    static List<ResultTable.Column> columns(List<String> header, Set<String> text) {
+        Set<String> left = new HashSet<>(text);
+        left.addAll(List.of("per-run ratios", "cap used (a2a / rr)", "paper (Fig. 10b)"));
+        List<ResultTable.Column> columns = new ArrayList<>();
+        for (String title : header) {
+            columns.add(left.contains(title) ? ResultTable.Column.text(title) : ResultTable.Column.number(title));
+        }
+        return columns;
     }
 
     private ShuffleRound.Result round(int nodes, boolean contended, NetworkSchedule schedule)
@@ -217,10 +228,6 @@ public final class HyperScheduleBenchmark {
     }
 
     private static String joined(double[] values) {
-        StringBuilder text = new StringBuilder();
-        for (double value : values) {
-            text.append(text.isEmpty() ? "" : " ").append(String.format(Locale.ROOT, "%.2f", value));
-        }
-        return text.toString();
+        return HyperNamespaceScheduleBenchmark.joined(values, "%.2f");
     }
 }

@@ -36,15 +36,7 @@ final class InProcessHyperCluster implements AutoCloseable {
     InProcessHyperCluster(
             String name, int nodes, HyperConfig config, Map<String, String> fabricOptions, Consumer<String> progress) {
         this.progress = progress;
-        try {
-            Path shm = Path.of("/dev/shm");
-            Path base = Files.isDirectory(shm) && Files.isWritable(shm)
-                    ? shm
-                    : Path.of(System.getProperty("java.io.tmpdir"));
-            directory = Files.createTempDirectory(base, "faro-" + name + "-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        directory = scratchDirectory(name);
         try {
             for (int node = 0; node < nodes; node++) {
                 FabricConfig fabricConfig =
@@ -83,6 +75,24 @@ final class InProcessHyperCluster implements AutoCloseable {
     public void close() {
         multiplexers.forEach(Multiplexer::close);
         fabrics.forEach(Fabric::close);
+        remove(directory, progress);
+    }
+
+    /** A fresh directory for in-process {@code shm} nodes: under {@code /dev/shm}, or the temp dir where there is none. */
+    static Path scratchDirectory(String name) {
+        try {
+            Path shm = Path.of("/dev/shm");
+            Path base = Files.isDirectory(shm) && Files.isWritable(shm)
+                    ? shm
+                    : Path.of(System.getProperty("java.io.tmpdir"));
+            return Files.createTempDirectory(base, "faro-" + name + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Removes {@code directory} and what is left in it (the fabrics remove their files on close). */
+    static void remove(Path directory, Consumer<String> progress) {
         try (Stream<Path> left = Files.walk(directory)) {
             left.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {

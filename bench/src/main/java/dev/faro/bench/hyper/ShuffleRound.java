@@ -6,6 +6,7 @@ import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -76,7 +77,7 @@ final class ShuffleRound {
                     tasks.add(threads.submit(() -> {
                         ExchangeSender sender = channel.sender(0);
                         ready.await(60, TimeUnit.SECONDS);
-                        payloadBytes.set(send(sender, self, nodes));
+                        payloadBytes.set(send(sender, self, nodes, messagesPerNode, null));
                         return null;
                     }));
                 }
@@ -101,8 +102,14 @@ final class ShuffleRound {
         return new Result(nodes, perNode, end.get() - start.get(), (phases() - phasesBefore) / nodes);
     }
 
-    /** Sends this node's messages; returns the payload bytes of one message. */
-    private long send(ExchangeSender sender, int self, int nodes) {
+    /**
+     * Sends {@code messagesPerNode} full messages from node {@code self} to the others, in rounds of one per other
+     * node in an order drawn anew per round (seeded by node), as hash partitioning fills its buffers; each message
+     * carries its number at offset 0 and {@code self} at offset 8. Counts the messages per destination into {@code
+     * sentTo} (if not null) and finishes the sender; returns the payload bytes of one message. Shared by the
+     * in-process round and {@link HyperShuffleHandler}.
+     */
+    static long send(ExchangeSender sender, int self, int nodes, int messagesPerNode, long[] sentTo) {
         Random order = new Random(31L * self + nodes);
         int[] others = new int[nodes - 1];
         for (int k = 1; k < nodes; k++) {
@@ -120,9 +127,13 @@ final class ShuffleRound {
                 int group = others[k];
                 MemorySegment bytes = sender.payload(group);
                 payload = bytes.byteSize();
-                bytes.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, sent);
+                bytes.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, sent);
+                bytes.set(ValueLayout.JAVA_LONG_UNALIGNED, 8, self);
                 sender.length(group, (int) payload);
                 sender.send(group);
+                if (sentTo != null) {
+                    sentTo[group]++;
+                }
             }
         }
         sender.finish();

@@ -23,7 +23,12 @@ public final class ChildProcesses {
     private static final Map<Process, Runnable> LIVE = new ConcurrentHashMap<>();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "faro-child-process-stopper"));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "faro-child-process-stopper"));
+        } catch (IllegalStateException e) {
+            // first used while this JVM already shuts down (a stop asking shuttingDown() in a run that launched no
+            // worker): nothing to stop, and launch() starts none from now on
+        }
     }
 
     private ChildProcesses() {}

@@ -98,6 +98,31 @@ public record WorkerLauncher(
         return command;
     }
 
+    /**
+     * The command line of a worker started by hand (in another network namespace, say) that joins the coordinator at
+     * {@code join} ({@code host:port}) with the cluster secret read from {@code secretFile}: this JVM's {@code java}
+     * and class path, {@code jvmOptions}, and {@code --node node} unless {@code node} is negative. Prefix it with
+     * what starts it elsewhere ({@code ip netns exec ...}).
+     */
+    public static List<String> joinCommand(String join, Path secretFile, List<String> jvmOptions, int node) {
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary());
+        command.addAll(jvmOptions);
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(List.of(
+                "-cp",
+                currentClassPath(),
+                WorkerMain.class.getName(),
+                "--join",
+                join,
+                "--secret-file",
+                secretFile.toString()));
+        if (node >= 0) {
+            command.addAll(List.of("--node", Integer.toString(node)));
+        }
+        return command;
+    }
+
     private static String javaBinary() {
         return ProcessHandle.current()
                 .info()

@@ -22,7 +22,7 @@ import dev.faro.engine.tpch.Placement;
 import dev.faro.engine.tpch.TpchGenerator;
 import dev.faro.engine.tpch.TpchQueries;
 import dev.faro.fabric.net.NetFabricProvider;
-import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.netns.NetworkNamespaces;
 import dev.faro.fabric.testing.Requirement;
 import dev.faro.fabric.testing.Requires;
 import dev.faro.shuffle.endpoint.EndpointDesign;
@@ -119,21 +119,14 @@ class NetNamespacesClusterIT {
     /** A worker JVM inside host {@code host}'s namespace; the net secret in its environment, not in the options. */
     private Process startWorker(int host, String join, Path secretFile, String fabricSecret) throws IOException {
         List<String> command = new ArrayList<>(NetworkNamespaces.inside(network.host(host)));
-        command.addAll(List.of(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "-Xmx" + TpchSession.workerHeapMiB(HOSTS, SF) + "m",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                WorkerLauncher.currentClassPath(),
-                WorkerMain.class.getName(),
-                "--join",
+        command.addAll(WorkerLauncher.joinCommand(
                 join,
-                "--secret-file",
-                secretFile.toString(),
-                "--node",
-                Integer.toString(host)));
+                secretFile,
+                List.of(
+                        "-Xmx" + TpchSession.workerHeapMiB(HOSTS, SF) + "m",
+                        "-XX:+UseSerialGC",
+                        "-XX:TieredStopAtLevel=1"),
+                host));
         Path log = directory.resolve("worker-" + host + ".log");
         workerLogs.add(log);
         ProcessBuilder builder =

@@ -2,7 +2,7 @@ package dev.faro.fabric.net;
 
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.PeerProcess;
-import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.netns.NetworkNamespaces;
 import dev.faro.fabric.testing.Requirement;
 import dev.faro.fabric.testing.Requires;
 import java.io.IOException;

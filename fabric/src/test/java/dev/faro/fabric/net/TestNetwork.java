@@ -1,12 +1,12 @@
 package dev.faro.fabric.net;
 
-import dev.faro.fabric.testing.NetworkNamespaces;
+import dev.faro.fabric.netns.NetworkNamespaces;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The test's own small network: two network namespaces ({@code faro-it-<pid>-a} and {@code -b}), each a "host" with
+ * The test's own small network: two network namespaces ({@code faro-ns-<pid>-a} and {@code -b}), each a "host" with
  * one end of a veth pair ({@code 10.77.0.1/24} and {@code 10.77.0.2/24}); packet loss with nftables and a bandwidth
  * cap with a {@code tbf} qdisc inside a namespace; link down. Needs root and {@code ip}, {@code nft}, {@code tc}
  * ({@code Requirement.NETNS} and {@code NFT}).

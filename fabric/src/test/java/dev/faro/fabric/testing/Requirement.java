@@ -4,8 +4,7 @@ import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FabricConfig;
 import dev.faro.fabric.Fabrics;
 import dev.faro.fabric.FaroException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.faro.fabric.netns.NetworkNamespaces;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -89,12 +88,6 @@ public enum Requirement {
 
     /** Whether {@code program} is an executable on the {@code PATH} (or in {@code /usr/sbin}, {@code /sbin}). */
     static boolean onPath(String program) {
-        String path = System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
-        for (String directory : path.split(":")) {
-            if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program))) {
-                return true;
-            }
-        }
-        return Files.isExecutable(Path.of("/usr/sbin", program)) || Files.isExecutable(Path.of("/sbin", program));
+        return NetworkNamespaces.onPath(program);
     }
 }

@@ -1,21 +1,24 @@
-package dev.faro.fabric.testing;
+package dev.faro.fabric.netns;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Network namespaces as test "hosts", shared by the fabric's and the cluster's multi-host tests (this package is the
- * fabric's test-jar). Two shapes:
+ * Network namespaces as "hosts" on one machine, shared by the multi-host tests of the fabric, the cluster and the CLI
+ * and by {@code faro bench hyper --experiments v4-netns}. Two shapes:
  * <ul>
  *   <li>the static helpers, for a test that wires its own namespaces ({@code NetNamespacesIT}'s veth pair): probe,
  *       naming, stale removal, commands inside a namespace;</li>
  *   <li>{@link #bridged(int)}: a small LAN of {@code n} hosts and the test's own (root) namespace on one bridge, each
  *       with a private address, so a coordinator in the test JVM and workers in the namespaces reach each other.</li>
  * </ul>
- * Needs root and {@code ip}: a test that uses it says {@code @Requires(Requirement.NETNS)}.
+ * Needs root and {@code ip} ({@code tc} for {@link #capEgress}): a test that uses it says {@code
+ * @Requires(Requirement.NETNS)}, a benchmark asks {@link #unavailableBecause} first. Coordination code.
  *
  * <p>Names carry a fixed prefix and the test JVM's pid, so {@link #removeStale()} removes what a crashed run left
  * (its pid is gone) without touching a run that is still going (builds on a shared machine may overlap).
@@ -26,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NetworkNamespaces implements AutoCloseable {
 
-    public static final String PREFIX = "faro-it-";
+    public static final String PREFIX = "faro-ns-";
     /** veth names live in the root namespace for a moment and must be short (15 characters at most). */
     public static final String LINK_PREFIX = "fi";
 
@@ -44,7 +47,7 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     // ======================================================================================== static helpers
 
-    /** This run's name for namespace {@code suffix}: {@code faro-it-<pid>-<suffix>}. */
+    /** This run's name for namespace {@code suffix}: {@code faro-ns-<pid>-<suffix>}. */
     public static String namespace(String suffix) {
         return PREFIX + PID + "-" + suffix;
     }
@@ -56,8 +59,8 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     /**
      * Why namespaces cannot be created here, or null if they can: not root, a tool missing ({@code ip} always, and
-     * {@code tools}), or the kernel refusing. Tries a probe namespace. Tests ask through {@link Requirement#NETNS} and
-     * {@link Requirement#NFT} ({@link Requires}), which probe once and skip or fail.
+     * {@code tools}), or the kernel refusing. Tries a probe namespace. Tests ask through the fabric's test {@code
+     * Requirement}s {@code NETNS} and {@code NFT}, which probe once and skip or fail.
      */
     public static String unavailableBecause(List<String> tools) {
         try {
@@ -71,7 +74,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         List<String> needed = new ArrayList<>(List.of("ip"));
         needed.addAll(tools);
         for (String tool : needed) {
-            if (!Requirement.onPath(tool)) {
+            if (!onPath(tool)) {
                 return "'" + tool + "' is not installed: apt-get install "
                         + (tool.equals("nft") ? "nftables" : "iproute2");
             }
@@ -89,6 +92,17 @@ public final class NetworkNamespaces implements AutoCloseable {
             runQuietly(List.of("ip", "netns", "del", probe));
         }
         return null;
+    }
+
+    /** Whether {@code program} is an executable on the {@code PATH} (or in {@code /usr/sbin}, {@code /sbin}). */
+    public static boolean onPath(String program) {
+        String path = System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+        for (String directory : path.split(":")) {
+            if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program))) {
+                return true;
+            }
+        }
+        return Files.isExecutable(Path.of("/usr/sbin", program)) || Files.isExecutable(Path.of("/sbin", program));
     }
 
     /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */
@@ -165,7 +179,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     // ======================================================================================== a bridged LAN
 
     /**
-     * {@code count} hosts ({@code faro-it-<pid>-h0} ...) with addresses {@code <subnet>.1} ... and the root namespace
+     * {@code count} hosts ({@code faro-ns-<pid>-h0} ...) with addresses {@code <subnet>.1} ... and the root namespace
      * with {@link #rootAddress()}, all on one bridge; links and loopbacks up. Removes stale namespaces first.
      */
     public static NetworkNamespaces bridged(int count) throws IOException {
@@ -263,6 +277,52 @@ public final class NetworkNamespaces implements AutoCloseable {
                 out.append(name).append('=').append(lines.get(1)[at]).append(' ');
             }
         }
+    }
+
+    /**
+     * Caps host {@code index}'s link in both directions at {@code rateMbit} megabits per second, as a switch port
+     * of that speed would: a {@code tc tbf} on the host's veth end (what it sends) and one on the switch's end (what
+     * the switch forwards to it), each queueing at most {@code queueBytes} before it drops. Replaces an earlier cap.
+     */
+    public void capLink(int index, long rateMbit, int queueBytes) throws IOException {
+        if (rateMbit < 1 || queueBytes < 1500) {
+            throw new IllegalArgumentException("rateMbit must be positive and queueBytes at least a frame: rateMbit="
+                    + rateMbit + " queueBytes=" + queueBytes);
+        }
+        long bytesPerSecond = rateMbit * 1_000_000 / 8;
+        long burst = Math.max(32 * 1024, bytesPerSecond / 250); // at least a jiffy's worth (HZ up to 250 here)
+        for (String[] end : ends(index)) {
+            List<String> command = new ArrayList<>(inside(end[0]));
+            command.addAll(List.of(
+                    "tc",
+                    "qdisc",
+                    "replace",
+                    "dev",
+                    end[1],
+                    "root",
+                    "tbf",
+                    "rate",
+                    rateMbit + "mbit",
+                    "burst",
+                    Long.toString(burst),
+                    "limit",
+                    Long.toString(Math.max(queueBytes, burst))));
+            run(command);
+        }
+    }
+
+    /** Removes host {@code index}'s caps ({@link #capLink}); a link without one stays as it is. */
+    public void uncapLink(int index) {
+        for (String[] end : ends(index)) {
+            List<String> command = new ArrayList<>(inside(end[0]));
+            command.addAll(List.of("tc", "qdisc", "del", "dev", end[1], "root"));
+            runQuietly(command);
+        }
+    }
+
+    /** Host {@code index}'s two veth ends: {namespace, link} of the host's and of the switch's. */
+    private List<String[]> ends(int index) {
+        return List.of(new String[] {host(index), link("h" + index)}, new String[] {switchHost, link("s" + index)});
     }
 
     /** The namespace name of host {@code index}. */
