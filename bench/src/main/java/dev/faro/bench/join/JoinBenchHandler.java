@@ -63,7 +63,7 @@ public final class JoinBenchHandler implements TaskHandler {
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
                     CpuShare share = CpuShare.start(threads);
                     SortMergeMicroBenchmarks.Times times =
-                            SortMergeMicroBenchmarks.Times.mean(SortMergeMicroBenchmarks.measureConcurrently(
+                            SortMergeMicroBenchmarks.Times.phase(SortMergeMicroBenchmarks.measureConcurrently(
                                     joinCase.sortMergeConfig(),
                                     threads,
                                     joinCase.nodes(),
@@ -89,7 +89,9 @@ public final class JoinBenchHandler implements TaskHandler {
                 MemorySegment inner = arena.allocate(innerTotal * Tuples.TUPLE_LENGTH, 64);
                 MemorySegment outer = arena.allocate(outerTotal * Tuples.TUPLE_LENGTH, 64);
                 for (int node = 0; node < nodes; node++) {
-                    try (Arena part = Arena.ofConfined()) {
+                    // shared, not confined: a confined session's accesses slow every segment access of this worker
+                    // (see SortMergeMicroBenchmarks), the distributed joins' it runs later too
+                    try (Arena part = Arena.ofShared()) {
                         long innerBytes = workload.innerPerNode() * Tuples.TUPLE_LENGTH;
                         long outerBytes = workload.outerPerNode() * Tuples.TUPLE_LENGTH;
                         inner.asSlice(node * innerBytes, innerBytes).copyFrom(workload.inner(part, node, nodes));
