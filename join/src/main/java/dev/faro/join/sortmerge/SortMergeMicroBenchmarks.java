@@ -14,10 +14,10 @@ import java.util.concurrent.Phaser;
  * one thread with the join's own kernels over one node's R and S: P_scan (splitters and histogram), P_partition (the
  * range scatter), P_sort_run(l) ({@link RunSorter}), P_merge at the join's fan-in ({@link MultiWayMerge}) and P_scan
  * of the merge-join scan. The data is cut into {@code ranges} key ranges, partitioned and sorted in runs of l per range
- * as the join does, and merged and matched in groups of {@code group} adjacent ranges: with one node's volume, the
- * join's {@code N x T} ranges and groups of N, a group holds what one core of the distributed join merges and matches
- * (under weak scaling, each of the N senders' runs of its range), at that core's fan-in. The result is the join of
- * {@code inner} and {@code outer}.
+ * as the join does, and merged and matched in groups of {@code group} adjacent ranges: with one join thread's share
+ * (one node's volume over T), the join's {@code N x T} ranges and one group of them all, a thread merges and matches
+ * as many tuples as one core of the distributed join does, from as many runs (under weak scaling, each of the N
+ * senders' runs of its range), and so for as long. The result is the join of {@code inner} and {@code outer}.
  *
  * <p>The copies live in a shared arena, as the join's buffers do. The JIT's profile of the JDK's segment access path
  * (its session check: a confined session has an owner thread to compare, a shared one none) is one per process, so a
