@@ -27,8 +27,8 @@ import java.lang.foreign.MemorySegment;
  * every wait cancellable by the coordinator), optionally measures the fabric's bandwidth from rank 0 to rank 1, and
  * runs the radix hash join {@code warmups + runs} times (a sort-merge case measures the bandwidth at its run size and
  * a curve of message sizes too). A single-process case (node 0 only) generates every node's share and runs
- * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on the workload of one
- * node's volume, on {@code nodes x threads} threads at once. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
+ * {@link LocalRadixJoin}; a single-process sort-merge case runs {@link SortMergeMicroBenchmarks} on {@code nodes x threads} threads at
+ * once, each on one join thread's share. Replies {@code {"runs": [<phase times and result>...], "bandwidth": B/s}}.
  * A failure (a peer that died: {@code NETWORK}) fails the task with its one-line message.
  *
  * <p>Coordination code.
@@ -52,26 +52,34 @@ public final class JoinBenchHandler implements TaskHandler {
         try (Arena arena = Arena.ofShared()) {
             if (!joinCase.distributed() && joinCase.sortMerge()) {
                 // the sort-merge join's micro-benchmarks: as many threads at once as the join runs on the host
-                // (nodes x threads), each over one node's volume cut into the join's N x T key ranges, merged and
-                // matched in groups of N (what one core of the join merges: N senders' runs); the data is
-                // the workload on one node, so that, as in each key range of the join, every outer key meets its
-                // inner keys (one node's share of an N-node workload matches only 1/N of its keys, and the
-                // merge-join scan over such data mispredicts where the join's does not)
+                // (nodes x threads), each on what one thread of the join works on: a node's volume over T, cut into
+                // the join's N x T key ranges and merged and matched as one (its fan-in the join's: N senders' runs
+                // of one range), so that a component lasts as long as the join's phase and meets the same
+                // scheduling on the cores; the data is a one-node workload of that size, so that, as in each key
+                // range of the join, every outer key meets its inner keys (one node's share of an N-node workload
+                // matches only 1/N of its keys, and the merge-join scan over such data mispredicts where the join's
+                // does not)
                 int threads = joinCase.nodes() * joinCase.config().threads();
-                MemorySegment inner = workload.inner(arena, 0, 1);
-                MemorySegment outer = workload.outer(arena, 0, 1);
+                JoinWorkload slice = new JoinWorkload(
+                        Math.max(1, workload.innerPerNode() / joinCase.config().threads()),
+                        workload.outerRatio(),
+                        workload.selectivity(),
+                        workload.zipf(),
+                        workload.seed());
+                MemorySegment inner = slice.inner(arena, 0, 1);
+                MemorySegment outer = slice.outer(arena, 0, 1);
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
                     CpuShare share = CpuShare.start(threads);
                     SortMergeMicroBenchmarks.Times times =
-                            SortMergeMicroBenchmarks.Times.mean(SortMergeMicroBenchmarks.measureConcurrently(
+                            SortMergeMicroBenchmarks.Times.phase(SortMergeMicroBenchmarks.measureConcurrently(
                                     joinCase.sortMergeConfig(),
                                     threads,
-                                    joinCase.nodes(),
+                                    threads,
                                     threads,
                                     inner,
-                                    workload.innerPerNode(),
+                                    slice.innerPerNode(),
                                     outer,
-                                    workload.outerPerNode()));
+                                    slice.outerPerNode()));
                     if (run >= joinCase.warmups()) {
                         runs.add(SortMergeRates.encode(times)
                                 .put("cpuShare", share.stop())
@@ -89,7 +97,9 @@ public final class JoinBenchHandler implements TaskHandler {
                 MemorySegment inner = arena.allocate(innerTotal * Tuples.TUPLE_LENGTH, 64);
                 MemorySegment outer = arena.allocate(outerTotal * Tuples.TUPLE_LENGTH, 64);
                 for (int node = 0; node < nodes; node++) {
-                    try (Arena part = Arena.ofConfined()) {
+                    // shared, not confined: a confined session's accesses slow every segment access of this worker
+                    // (see SortMergeMicroBenchmarks), the distributed joins' it runs later too
+                    try (Arena part = Arena.ofShared()) {
                         long innerBytes = workload.innerPerNode() * Tuples.TUPLE_LENGTH;
                         long outerBytes = workload.outerPerNode() * Tuples.TUPLE_LENGTH;
                         inner.asSlice(node * innerBytes, innerBytes).copyFrom(workload.inner(part, node, nodes));

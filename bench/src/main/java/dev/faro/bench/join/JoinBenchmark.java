@@ -109,8 +109,8 @@ public final class JoinBenchmark {
                             }
                             if (config.sortMerge()) {
                                 progress.accept(name + ": sort-merge micro-benchmarks (" + nodes * threads
-                                        + " threads at once, each on one node's volume in " + nodes * threads
-                                        + " key ranges, merged in groups of " + nodes + ")");
+                                        + " threads at once, each on one join thread's share in " + nodes * threads
+                                        + " key ranges)");
                                 JsonNode smjRates =
                                         sortMergeRates(coordinator, nodes, workload, withThreads(base, threads));
                                 progress.accept(name + " (" + scaling + "): distributed sort-merge join, " + nodes

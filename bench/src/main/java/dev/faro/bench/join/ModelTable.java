@@ -57,7 +57,8 @@ final class ModelTable {
     /**
      * The rows of a point whose phases sit in {@link PhaseTimes}' slots (the sort-merge join's too, see
      * {@link SortMergeRow}): {@code names} of the eight rows (the first phase, the part of it the model covers, window
-     * allocation, the three further phases, imbalance, total); {@code wallModel} the model's first phase, its three
+     * allocation, the three further phases, imbalance, total; a row of the network pass's time in the fabric follows
+     * it); {@code wallModel} the model's first phase, its three
      * further phases and total in seconds; {@code cpuModel} the model's four phases in CPU seconds per thread;
      * {@code judged} whether each of the four phases gets a verdict; {@code paper} the thesis's seven rows. The
      * network pass's CPU time (the sort-merge join's sorting, in the same slot, likewise) is its compute, without its
@@ -97,6 +98,18 @@ final class ModelTable {
                         cpuModel[1],
                         judged[1],
                         paper[2]),
+                // the pass's time in the fabric, put and wait (mean per thread), and its CPU time there: on shm the
+                // put is the copy on the sending thread, which the model's compute-bound pass (an RDMA NIC copies
+                // while the thread computes) has no term for; not judged, shown so that the pass's excess over the
+                // model reads as fabric time where it is one
+                new Phase(
+                        "  of which in the fabric (put + wait)",
+                        (t.networkPutNanos() + t.networkWaitNanos()) / 1e9,
+                        none,
+                        cpu.networkFabricCpuNanos() / 1e9,
+                        none,
+                        false,
+                        new double[] {none, none}),
                 new Phase(
                         names[4],
                         t.localPartitionNanos() / 1e9,

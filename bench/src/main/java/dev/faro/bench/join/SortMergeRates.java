@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * The sort-merge join's per-thread rates for one point ({@link SortMergeMicroBenchmarks} on node 0: N x T threads at
- * once, each on one node's volume in the join's key ranges), each the best over the timed runs (the
+ * once, each on one join thread's share in the join's key ranges; wall times the phase's, first thread's start to
+ * last thread's end), each the best over the timed runs (the
  * thesis's convention: a micro-benchmark's peak, so that the model is a lower bound), in tuples per wall second or,
  * from {@link #ofCpu}, per CPU second of the measuring threads.
  *

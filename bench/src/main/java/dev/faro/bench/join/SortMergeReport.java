@@ -33,7 +33,8 @@ final class SortMergeReport {
         StringBuilder text = new StringBuilder();
         text.append(
                 "\nsort-merge per-thread rates (micro-benchmarks: N x T threads at once, as many as the join runs on"
-                        + " the host, each on one node's volume in the join's N x T key ranges, merged and matched in groups of N; best of"
+                        + " the host, each on one join thread's share (a node's volume over T) in the join's N x T key ranges, merged and"
+                        + " matched as one, wall time from the first thread's start to the last one's end; best of"
                         + " the runs; these feed the model),"
                         + " M tuples/s, beside the thesis's Table 4.2 parameters\n");
         text.append(ratesTable(rows).format());

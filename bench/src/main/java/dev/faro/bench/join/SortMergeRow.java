@@ -15,8 +15,8 @@ import java.util.List;
  * @param bandwidthCap the emulated bandwidth per node (0: none)
  * @param measured the sort-merge join
  * @param radix the radix hash join at the same point
- * @param rates the sort-merge micro-benchmarks of this point (N x T threads at once, each on one node's data with T key
- *     ranges), per wall second
+ * @param rates the sort-merge micro-benchmarks of this point (N x T threads at once, each on one join thread's share
+ *     in the join's N x T key ranges), per wall second of the phase (first thread's start to last thread's end)
  * @param cpuRates the same per CPU second
  * @param bandwidthCurve the fabric's bandwidth against message size, (bytes, bytes per second), measured before the
  *     runs (empty on one node)

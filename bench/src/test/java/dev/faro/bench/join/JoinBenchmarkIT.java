@@ -56,6 +56,7 @@ class JoinBenchmarkIT {
                 .contains("fabric bandwidth against message size")
                 .contains("sort run (l = 8192)")
                 .contains("CPU/thread")
+                .contains("of which in the fabric (put + wait)")
                 .contains("goal (model within 25 % of measured and a lower bound)");
         assertThat(report.rows())
                 .allSatisfy(row ->

@@ -5,6 +5,7 @@ import dev.faro.join.Workers;
 import dev.faro.join.workload.Tuples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Phaser;
 
@@ -13,10 +14,16 @@ import java.util.concurrent.Phaser;
  * one thread with the join's own kernels over one node's R and S: P_scan (splitters and histogram), P_partition (the
  * range scatter), P_sort_run(l) ({@link RunSorter}), P_merge at the join's fan-in ({@link MultiWayMerge}) and P_scan
  * of the merge-join scan. The data is cut into {@code ranges} key ranges, partitioned and sorted in runs of l per range
- * as the join does, and merged and matched in groups of {@code group} adjacent ranges: with one node's volume, the
- * join's {@code N x T} ranges and groups of N, a group holds what one core of the distributed join merges and matches
- * (under weak scaling, each of the N senders' runs of its range), at that core's fan-in. The result is the join of
- * {@code inner} and {@code outer}.
+ * as the join does, and merged and matched in groups of {@code group} adjacent ranges: with one join thread's share
+ * (one node's volume over T), the join's {@code N x T} ranges and one group of them all, a thread merges and matches
+ * as many tuples as one core of the distributed join does, from as many runs (under weak scaling, each of the N
+ * senders' runs of its range), and so for as long. The result is the join of {@code inner} and {@code outer}.
+ *
+ * <p>The copies live in a shared arena, as the join's buffers do. The JIT's profile of the JDK's segment access path
+ * (its session check: a confined session has an owner thread to compare, a shared one none) is one per process, so a
+ * confined arena here made every segment access of the process compile to the slower code taking both kinds: in a
+ * worker that ran the micro-benchmarks, the merge-join scan cost 5-7 ns per tuple, the micro-benchmark's and the
+ * join's alike, against 2.2 ns in a process that only saw shared sessions.
  *
  * <p>Coordination code around the kernels.
  */
@@ -35,6 +42,7 @@ public final class SortMergeMicroBenchmarks {
      * @param result the join of this node's R and S
      * @param cpuNanos the measuring thread's CPU time of each component, in the order above (histogram, partition,
      *     sort, merge, match)
+     * @param startNanos when the thread started each component, {@link System#nanoTime}, in the same order
      */
     public record Times(
             long tuples,
@@ -45,27 +53,50 @@ public final class SortMergeMicroBenchmarks {
             long matchNanos,
             long fanIn,
             JoinResult result,
-            long[] cpuNanos) {
+            long[] cpuNanos,
+            long[] startNanos) {
 
-        /** The component times averaged over {@code times} (one measurement per thread); the first's result. */
-        public static Times mean(List<Times> times) {
+        /** The wall time of each component, in the order of {@link #cpuNanos}. */
+        public long[] wallNanos() {
+            return new long[] {histogramNanos, partitionNanos, sortNanos, mergeNanos, matchNanos};
+        }
+
+        /**
+         * The times of one concurrent measurement ({@code times}, one per thread) as the join's phases have them:
+         * each component's wall time from the first thread's start to the last thread's end (a phase of the join
+         * ends when its last thread does; the radix join's reference is timed so too), its CPU time the mean over
+         * the threads; the first's result.
+         */
+        public static Times phase(List<Times> times) {
             int n = times.size();
             long[] cpu = new long[COMPONENTS];
+            long[] first = new long[COMPONENTS];
+            long[] last = new long[COMPONENTS];
+            Arrays.fill(first, Long.MAX_VALUE);
+            Arrays.fill(last, Long.MIN_VALUE);
             for (Times t : times) {
+                long[] wall = t.wallNanos();
                 for (int c = 0; c < COMPONENTS; c++) {
                     cpu[c] += t.cpuNanos()[c] / n;
+                    first[c] = Math.min(first[c], t.startNanos()[c]);
+                    last[c] = Math.max(last[c], t.startNanos()[c] + wall[c]);
                 }
+            }
+            long[] span = new long[COMPONENTS];
+            for (int c = 0; c < COMPONENTS; c++) {
+                span[c] = last[c] - first[c];
             }
             return new Times(
                     times.getFirst().tuples(),
-                    times.stream().mapToLong(Times::histogramNanos).sum() / n,
-                    times.stream().mapToLong(Times::partitionNanos).sum() / n,
-                    times.stream().mapToLong(Times::sortNanos).sum() / n,
-                    times.stream().mapToLong(Times::mergeNanos).sum() / n,
-                    times.stream().mapToLong(Times::matchNanos).sum() / n,
+                    span[0],
+                    span[1],
+                    span[2],
+                    span[3],
+                    span[4],
                     times.stream().mapToLong(Times::fanIn).max().orElse(0),
                     times.getFirst().result(),
-                    cpu);
+                    cpu,
+                    times.getFirst().startNanos());
         }
     }
 
@@ -129,7 +160,7 @@ public final class SortMergeMicroBenchmarks {
         MemorySegment[] input = {inner, outer};
         long[] tuples = {innerTuples, outerTuples};
         int l = config.runTuples();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) { // shared, as the join's: see the class comment
             MemorySegment[][] copies = new MemorySegment[3][2];
             for (MemorySegment[] copy : copies) {
                 for (int rel = 0; rel < 2; rel++) {
@@ -225,7 +256,8 @@ public final class SortMergeMicroBenchmarks {
                     end - matchStart,
                     fanIn,
                     result,
-                    cpu);
+                    cpu,
+                    new long[] {start, partitionStart, sortStart, mergeStart, matchStart});
         }
     }
 }
