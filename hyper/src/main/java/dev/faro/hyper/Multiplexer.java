@@ -9,8 +9,6 @@ import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
-import dev.faro.fabric.RcQueuePair;
-import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
 import dev.faro.shuffle.transport.ReadinessPoller;
@@ -22,8 +20,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -72,8 +68,6 @@ public final class Multiplexer implements AutoCloseable {
     static final long PARK_NANOS = 20_000;
     /** The longest park of a network thread that has been idle for a while (doubling from {@link #PARK_NANOS}). */
     static final long MAX_PARK_NANOS = 1_000_000;
-    /** How long a message may wait for its exchange to be mapped here before it is dropped. */
-    static final long EARLY_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final int self;
     private final int nodes;
@@ -81,52 +75,23 @@ public final class Multiplexer implements AutoCloseable {
     private final MessagePool pool;
     private final ExchangeTable table;
     private final CompletionQueue completionQueue;
-    private final RcQueuePair[] queuePairs;
     private final MemoryRegion credits;
     private final int sendDepth;
     private final int incarnation = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
-    private final IndexQueue[] sendQueues;
     private final IndexQueue returned;
 
-    /** Written by connecting threads (release), read by the network thread (acquire). */
-    private final AtomicIntegerArray connected;
-
-    private final AtomicReferenceArray<RemoteKey> peerCreditKeys;
-    /** The incarnation of the peer multiplexer each queue pair is connected to; guarded by this. */
-    private final int[] peerIncarnations;
-    /** Peers whose queue pair the network thread must replace (a restarted peer); set by openers, cleared by it. */
-    private final AtomicIntegerArray replaceRequested;
+    /** Per node: the connection to it and its send queue (this node's own entry has no queue pair). */
+    private final PeerLink[] links;
 
     private final Fabric fabric;
-    /** The first failure of each peer's connection; set once. */
-    private final AtomicReferenceArray<String> peerFailures;
-
-    // Network thread only.
-    private final long[] sent;
-    private final long[] reposted;
-    private final long[] creditWritten;
-    private final boolean[] creditInFlight;
-    private final int[] outstanding;
-    /** Per peer: the connection's epoch (request ids carry it, so completions of a replaced queue pair are ignored). */
-    private final int[] epochs;
-    /** Per peer: data messages and end markers posted and not completed, in posting order. */
-    private final IndexQueue[] inFlight;
-    /** Per message: whether it is posted as a receive now. */
+    /** Per message: whether it is posted as a receive now. Network thread only. */
     private final boolean[] posted;
-    /** Data messages and end markers posted to each peer and not completed. */
-    private final int[] outstandingData;
 
-    private final long[] phaseWritten;
-    private final boolean[] phaseInFlight;
     private final PhaseSchedule schedule;
-    /**
-     * Received messages held because their exchange is not mapped here yet, in arrival order (the first {@link
-     * #earlyCount}), and when each arrived (by message index). Network thread only.
-     */
-    private final int[] early;
+    /** Received messages held because their exchange is not mapped here yet. Network thread only. */
+    private final EarlyMessages early;
 
-    private final long[] earlySince;
-    private int earlyCount;
+    private final EarlyOutlet earlyOutlet = new EarlyOutlet();
     /** Messages and ends routed to exchanges so far (network thread only). */
     private int routedCount;
 
@@ -174,28 +139,11 @@ public final class Multiplexer implements AutoCloseable {
         this.credits = fabric.register(
                 CreditWordsDescriptor.regionLength(nodes), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.completionQueue = fabric.createCompletionQueue(Math.max(16, (nodes - 1) * (sendDepth + receives) + 16));
-        this.queuePairs = new RcQueuePair[nodes];
-        this.sendQueues = new IndexQueue[nodes];
+        this.links = new PeerLink[nodes];
         this.returned = new IndexQueue(pool.size());
-        this.connected = new AtomicIntegerArray(nodes);
-        this.peerCreditKeys = new AtomicReferenceArray<>(nodes);
-        this.peerIncarnations = new int[nodes];
-        this.replaceRequested = new AtomicIntegerArray(nodes);
         this.fabric = fabric;
-        this.epochs = new int[nodes];
-        this.inFlight = new IndexQueue[nodes];
         this.posted = new boolean[pool.size()];
-        this.early = new int[pool.size()];
-        this.earlySince = new long[pool.size()];
-        this.peerFailures = new AtomicReferenceArray<>(nodes);
-        this.sent = new long[nodes];
-        this.reposted = new long[nodes];
-        this.creditWritten = new long[nodes];
-        this.creditInFlight = new boolean[nodes];
-        this.outstanding = new int[nodes];
-        this.outstandingData = new int[nodes];
-        this.phaseWritten = new long[nodes];
-        this.phaseInFlight = new boolean[nodes];
+        this.early = new EarlyMessages(pool, table);
         this.schedule = new PhaseSchedule(self, nodes, config.phaseQuota(), new ScheduledSends(), credits.segment());
         MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
         this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
@@ -203,8 +151,7 @@ public final class Multiplexer implements AutoCloseable {
         try {
             for (int peer = 0; peer < nodes; peer++) {
                 // every send queue holds every message and an end marker per open exchange
-                sendQueues[peer] = new IndexQueue(pool.size() + 2 * ExchangeTable.SLOTS);
-                inFlight[peer] = new IndexQueue(sendDepth * 2);
+                links[peer] = new PeerLink(pool.size() + 2 * ExchangeTable.SLOTS, sendDepth * 2);
                 if (peer != self) {
                     openQueuePair(peer); // its R receives are the initial credit, not counted in reposted
                 }
@@ -246,7 +193,7 @@ public final class Multiplexer implements AutoCloseable {
         List<byte[]> addresses = new ArrayList<>(nodes);
         for (int node = 0; node < nodes; node++) {
             addresses.add(
-                    node == self ? new byte[0] : queuePairs[node].address().toBytes());
+                    node == self ? new byte[0] : links[node].queuePair.address().toBytes());
         }
         return new ConnectionOffer(incarnation, credits.remoteKey().toBytes(), addresses).encode();
     }
@@ -257,15 +204,13 @@ public final class Multiplexer implements AutoCloseable {
      */
     synchronized boolean connect(int peer, byte[] peerOffer) {
         checkPeer(peer);
-        if (connected.get(peer) == 1) {
+        if (links[peer].isConnected()) {
             return false;
         }
         ConnectionOffer offer = ConnectionOffer.decode(peerOffer, nodes);
         QueuePairAddress peerAddress = fabric.importAddress(offer.addressFor(self));
-        queuePairs[peer].connect(peerAddress);
-        peerCreditKeys.set(peer, fabric.importRemoteKey(offer.creditKey()));
-        peerIncarnations[peer] = offer.incarnation();
-        connected.set(peer, 1);
+        links[peer].queuePair.connect(peerAddress);
+        links[peer].connected(fabric.importRemoteKey(offer.creditKey()), offer.incarnation());
         return true;
     }
 
@@ -274,10 +219,10 @@ public final class Multiplexer implements AutoCloseable {
      * than the one that made {@code peerOffer} (the peer's worker was replaced), or its connection failed.
      */
     synchronized boolean isStale(int peer, byte[] peerOffer) {
-        return connected.get(peer) == 1
-                && (peerIncarnations[peer]
+        return links[peer].isConnected()
+                && (links[peer].incarnation
                                 != ConnectionOffer.decode(peerOffer, nodes).incarnation()
-                        || peerFailures.get(peer) != null);
+                        || links[peer].failed());
     }
 
     /**
@@ -286,10 +231,10 @@ public final class Multiplexer implements AutoCloseable {
      * for the network thread to do it. Coordination code.
      */
     void replaceQueuePair(int peer) {
-        replaceRequested.set(peer, 1);
+        links[peer].replaceRequested = true;
         LockSupport.unpark(thread);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (replaceRequested.get(peer) == 1) {
+        while (links[peer].replaceRequested) {
             if (!running || System.nanoTime() - deadline > 0) {
                 throw new FaroException(
                         FaroException.Category.NETWORK,
@@ -301,12 +246,12 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     boolean isConnected(int peer) {
-        return peer == self || connected.get(peer) == 1;
+        return peer == self || links[peer].isConnected();
     }
 
     /** Throws the failure of {@code peer}'s connection, if it failed (opens check every peer first). */
     void checkPeer(int peer) {
-        String failure = peerFailures.get(peer);
+        String failure = links[peer].failure();
         if (failure != null) {
             throw new FaroException(FaroException.Category.NETWORK, failure);
         }
@@ -322,7 +267,7 @@ public final class Multiplexer implements AutoCloseable {
      * {@code -index - 2}, for {@code peer}. Data path.
      */
     void enqueue(int peer, int entry) {
-        if (!sendQueues[peer].offer(entry)) {
+        if (!links[peer].sendQueue.offer(entry)) {
             throw new IllegalStateException("send queue full: peer=" + peer + " entry=" + entry);
         }
         wake();
@@ -394,7 +339,7 @@ public final class Multiplexer implements AutoCloseable {
                 int work = replaceRequestedQueuePairs();
                 int routed = routedCount;
                 work += pollCompletions();
-                work += routeEarly();
+                work += early.routeMapped(earlyOutlet);
                 if (routedCount != routed && awaited) {
                     awaited = false;
                     ReadinessPoller.wake(); // the waiting workers' retries find what was routed now
@@ -418,7 +363,7 @@ public final class Multiplexer implements AutoCloseable {
         } catch (Throwable t) {
             String message = "hyper multiplexer at node " + self + " crashed: " + t;
             for (int peer = 0; peer < nodes; peer++) {
-                peerFailures.compareAndSet(peer, null, message);
+                links[peer].fail(message);
             }
             for (DecoupledExchange exchange : table.openExchanges()) {
                 exchange.fail(message);
@@ -445,7 +390,7 @@ public final class Multiplexer implements AutoCloseable {
         sleeping = true;
         if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
             parks++;
-            int doublings = earlyCount > 0 ? 0 : Math.min(6, (idles - SPINS) / 8);
+            int doublings = !early.isEmpty() ? 0 : Math.min(6, (idles - SPINS) / 8);
             LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, PARK_NANOS << doublings));
         }
         sleeping = false;
@@ -456,7 +401,7 @@ public final class Multiplexer implements AutoCloseable {
             return schedule.canSend(); // waiting for peers' phase words: park, do not spin
         }
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && canPost(peer)) {
+            if (peer != self && !links[peer].sendQueue.unsynchronizedIsEmpty() && canPost(peer)) {
                 return true;
             }
         }
@@ -465,18 +410,17 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Whether a data message could be posted to {@code peer} now: credit, and below {@code postedPerPeer}. */
     private boolean canPost(int peer) {
-        return hasCredit(peer) && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer());
+        return hasCredit(peer) && (config.postedPerPeer() == 0 || links[peer].outstandingData < config.postedPerPeer());
     }
 
     private boolean hasCredit(int peer) {
-        long limit = config.receivesPerPeer() + CreditWordsDescriptor.credit(credits.segment(), peer);
-        return sent[peer] - limit < 0;
+        return links[peer].hasCredit(config.receivesPerPeer(), CreditWordsDescriptor.credit(credits.segment(), peer));
     }
 
     /** kind (8 bits), the peer's connection epoch (16), peer (8), index (32). */
     private long requestId(int kind, int peer, int index) {
         return (long) kind << 56
-                | (long) (epochs[peer] & 0xFFFF) << 40
+                | (long) (links[peer].epoch & 0xFFFF) << 40
                 | (long) (peer & 0xFF) << 32
                 | (index & 0xFFFF_FFFFL);
     }
@@ -489,17 +433,17 @@ public final class Multiplexer implements AutoCloseable {
             int kind = (int) (id >>> 56);
             int peer = (int) (id >>> 32) & 0xFF;
             int index = (int) id;
-            if ((int) (id >>> 40 & 0xFFFF) != (epochs[peer] & 0xFFFF)) {
+            if ((int) (id >>> 40 & 0xFFFF) != (links[peer].epoch & 0xFFFF)) {
                 continue; // of a replaced queue pair: its messages were released or posted again then
             }
             if (kind != KIND_RECEIVE) {
-                outstanding[peer]--;
+                links[peer].outstanding--;
             } else {
                 posted[index] = false;
             }
             if (kind == KIND_DATA || kind == KIND_END) {
-                outstandingData[peer]--;
-                inFlight[peer].poll(EMPTY);
+                links[peer].outstandingData--;
+                links[peer].inFlight.poll(EMPTY);
             }
             if (!completion.status().isSuccess()) {
                 if (kind == KIND_DATA) {
@@ -510,8 +454,8 @@ public final class Multiplexer implements AutoCloseable {
             }
             switch (kind) {
                 case KIND_DATA -> pool.releaseSend(index);
-                case KIND_CREDIT -> creditInFlight[peer] = false;
-                case KIND_PHASE -> phaseInFlight[peer] = false;
+                case KIND_CREDIT -> links[peer].creditInFlight = false;
+                case KIND_PHASE -> links[peer].phaseInFlight = false;
                 case KIND_RECEIVE -> onReceive(pool.message(index), completion.byteLength());
                 default -> {
                     // KIND_END: nothing to release
@@ -538,13 +482,12 @@ public final class Multiplexer implements AutoCloseable {
         }
         int id = MessageDescriptor.exchangeId(segment);
         // while messages are held, every arrival queues behind them: an exchange's end must not pass its data
-        boolean hold = earlyCount > 0 || table.isEarly(peer, id); // before incoming: see isEarly
-        DecoupledExchange exchange = earlyCount == 0 ? table.incoming(peer, id) : null;
+        boolean hold = !early.isEmpty() || table.isEarly(peer, id); // before incoming: see isEarly
+        DecoupledExchange exchange = early.isEmpty() ? table.incoming(peer, id) : null;
         if (exchange != null) {
             route(message, exchange);
         } else if (hold) {
-            earlySince[message.index] = System.nanoTime();
-            early[earlyCount++] = message.index;
+            early.hold(message.index);
         } else {
             dropped++;
             repost(message);
@@ -565,67 +508,30 @@ public final class Multiplexer implements AutoCloseable {
         exchange.deliver(message.index, receiveRotation++);
     }
 
-    /**
-     * Routes the held messages, in arrival order, whose exchange is mapped now (a message waits while an earlier one of
-     * the same exchange and peer waits); drops those of a failed peer and those no exchange claimed within {@link
-     * #EARLY_LIMIT_NANOS} (the open at this node failed after the gather). Returns how many left the list.
-     */
-    private int routeEarly() {
-        if (earlyCount == 0) {
-            return 0;
+    /** The multiplexer as its held messages see it. */
+    private final class EarlyOutlet implements EarlyMessages.Outlet {
+        @Override
+        public void route(Message message, DecoupledExchange exchange) {
+            Multiplexer.this.route(message, exchange);
         }
-        long now = System.nanoTime();
-        int kept = 0;
-        for (int i = 0; i < earlyCount; i++) {
-            int index = early[i];
-            Message message = pool.message(index);
-            int id = MessageDescriptor.exchangeId(message.segment);
-            boolean notMapped = table.isEarly(message.peer, id); // before incoming: see isEarly
-            DecoupledExchange exchange = table.incoming(message.peer, id);
-            if (exchange != null && !heldBefore(kept, message.peer, id)) {
-                route(message, exchange);
-            } else if (exchange != null
-                    || (notMapped
-                            && peerFailures.get(message.peer) == null
-                            && now - earlySince[index] < EARLY_LIMIT_NANOS)) {
-                early[kept++] = index;
-            } else {
-                dropped++;
-                repost(message);
-            }
-        }
-        int work = earlyCount - kept;
-        earlyCount = kept;
-        return work;
-    }
 
-    /** Whether one of the first {@code kept} held messages is of {@code peer} and exchange id {@code id}. */
-    private boolean heldBefore(int kept, int peer, int id) {
-        for (int i = 0; i < kept; i++) {
-            Message held = pool.message(early[i]);
-            if (held.peer == peer && MessageDescriptor.exchangeId(held.segment) == id) {
-                return true;
-            }
+        @Override
+        public void drop(Message message) {
+            dropped++;
+            repost(message);
         }
-        return false;
-    }
 
-    /** Forgets the held messages of {@code peer} (its queue pair is replaced, which posts them again). */
-    private void forgetEarly(int peer) {
-        int kept = 0;
-        for (int i = 0; i < earlyCount; i++) {
-            if (pool.message(early[i]).peer != peer) {
-                early[kept++] = early[i];
-            }
+        @Override
+        public boolean peerFailed(int peer) {
+            return links[peer].failed();
         }
-        earlyCount = kept;
     }
 
     /** Posts receive message {@code message} on its peer's queue pair. */
     private void post(Message message) {
         int peer = message.peer;
         posted[message.index] = true;
-        queuePairs[peer].postReceive(
+        links[peer].queuePair.postReceive(
                 requestId(KIND_RECEIVE, peer, message.index),
                 message.region,
                 message.regionOffset,
@@ -634,10 +540,10 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Posts a receive message again and counts it as credit for its peer (unless the peer failed). */
     private void repost(Message message) {
-        if (peerFailures.get(message.peer) == null && !posted[message.index]) {
+        if (!links[message.peer].failed() && !posted[message.index]) {
             try {
                 post(message);
-                reposted[message.peer]++;
+                links[message.peer].reposted++;
             } catch (FaroException e) {
                 failPeer(message.peer, "posting a receive: " + e.getMessage());
             }
@@ -658,21 +564,21 @@ public final class Multiplexer implements AutoCloseable {
         int work = 0;
         for (int peer = 0; peer < nodes; peer++) {
             if (peer == self
-                    || creditInFlight[peer]
-                    || reposted[peer] == creditWritten[peer]
-                    || peerFailures.get(peer) != null
-                    || connected.get(peer) == 0) {
+                    || links[peer].creditInFlight
+                    || links[peer].reposted == links[peer].creditWritten
+                    || links[peer].failed()
+                    || !links[peer].isConnected()) {
                 continue;
             }
-            creditValue.set(ValueLayout.JAVA_LONG, 0, reposted[peer]);
+            creditValue.set(ValueLayout.JAVA_LONG, 0, links[peer].reposted);
             request.clear()
                     .requestId(requestId(KIND_CREDIT, peer, 0))
                     .opcode(Opcode.WRITE)
                     .inline(creditValue)
-                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.creditOffset(self));
+                    .remote(links[peer].creditKey(), CreditWordsDescriptor.creditOffset(self));
             if (postSend(peer)) {
-                creditInFlight[peer] = true;
-                creditWritten[peer] = reposted[peer];
+                links[peer].creditInFlight = true;
+                links[peer].creditWritten = links[peer].reposted;
                 creditWrites++;
                 work++;
             }
@@ -706,7 +612,7 @@ public final class Multiplexer implements AutoCloseable {
 
         @Override
         public boolean queueEmpty(int peer) {
-            return sendQueues[peer].unsynchronizedIsEmpty();
+            return links[peer].sendQueue.unsynchronizedIsEmpty();
         }
 
         @Override
@@ -721,7 +627,7 @@ public final class Multiplexer implements AutoCloseable {
 
         @Override
         public int outstandingData(int peer) {
-            return outstandingData[peer];
+            return links[peer].outstandingData;
         }
 
         @Override
@@ -733,7 +639,7 @@ public final class Multiplexer implements AutoCloseable {
     /** Whether every peer's queue pair is connected and has not failed (an open may then skip connecting). */
     boolean allConnectedAndHealthy() {
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && (connected.get(peer) == 0 || peerFailures.get(peer) != null)) {
+            if (peer != self && (!links[peer].isConnected() || links[peer].failed())) {
                 return false;
             }
         }
@@ -744,7 +650,10 @@ public final class Multiplexer implements AutoCloseable {
     private int writePhases(long value) {
         int work = 0;
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer == self || phaseInFlight[peer] || phaseWritten[peer] == value || outstanding[peer] >= sendDepth) {
+            if (peer == self
+                    || links[peer].phaseInFlight
+                    || links[peer].phaseWritten == value
+                    || links[peer].outstanding >= sendDepth) {
                 continue;
             }
             creditValue.set(ValueLayout.JAVA_LONG, 0, value);
@@ -752,10 +661,10 @@ public final class Multiplexer implements AutoCloseable {
                     .requestId(requestId(KIND_PHASE, peer, 0))
                     .opcode(Opcode.WRITE)
                     .inline(creditValue)
-                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.phaseOffset(self));
+                    .remote(links[peer].creditKey(), CreditWordsDescriptor.phaseOffset(self));
             if (postSend(peer)) {
-                phaseInFlight[peer] = true;
-                phaseWritten[peer] = value;
+                links[peer].phaseInFlight = true;
+                links[peer].phaseWritten = value;
                 work++;
             }
         }
@@ -764,21 +673,21 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Posts up to {@code max} queued entries for {@code peer}, as credit and its send queue allow; returns how many. */
     private int sendFrom(int peer, int max) {
-        if (peer == self || connected.get(peer) == 0) {
+        if (peer == self || !links[peer].isConnected()) {
             return 0;
         }
-        if (peerFailures.get(peer) != null) {
+        if (links[peer].failed()) {
             dropQueued(peer);
             return 0;
         }
-        IndexQueue queue = sendQueues[peer];
+        IndexQueue queue = links[peer].sendQueue;
         int count = 0;
         int entry;
         while (count < max
                 && (entry = queue.peek(EMPTY)) != EMPTY
                 && hasCredit(peer)
-                && outstanding[peer] < sendDepth - 2
-                && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer())) {
+                && links[peer].outstanding < sendDepth - 2
+                && (config.postedPerPeer() == 0 || links[peer].outstandingData < config.postedPerPeer())) {
             queue.poll(EMPTY);
             if (entry >= 0) {
                 Message message = pool.message(entry);
@@ -802,9 +711,9 @@ public final class Multiplexer implements AutoCloseable {
                     break;
                 }
             }
-            outstandingData[peer]++;
-            inFlight[peer].offer(entry);
-            sent[peer]++;
+            links[peer].outstandingData++;
+            links[peer].inFlight.offer(entry);
+            links[peer].sent++;
             messagesSent++;
             count++;
         }
@@ -814,8 +723,8 @@ public final class Multiplexer implements AutoCloseable {
     /** Posts {@link #request} on {@code peer}'s queue pair; false (and the peer failed) when posting threw. */
     private boolean postSend(int peer) {
         try {
-            queuePairs[peer].postSend(request);
-            outstanding[peer]++;
+            links[peer].queuePair.postSend(request);
+            links[peer].outstanding++;
             return true;
         } catch (FaroException e) {
             failPeer(peer, "posting a send: " + e.getMessage());
@@ -827,7 +736,7 @@ public final class Multiplexer implements AutoCloseable {
     private int dropQueued(int peer) {
         int work = 0;
         int entry;
-        while ((entry = sendQueues[peer].poll(EMPTY)) != EMPTY) {
+        while ((entry = links[peer].sendQueue.poll(EMPTY)) != EMPTY) {
             if (entry >= 0) {
                 pool.releaseSend(entry);
             }
@@ -838,7 +747,7 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Creates the queue pair for {@code peer} and posts the peer's receive messages that no worker holds. */
     private void openQueuePair(int peer) {
-        queuePairs[peer] = fabric.createRcQueuePair(new QueuePairConfig(
+        links[peer].queuePair = fabric.createRcQueuePair(new QueuePairConfig(
                 completionQueue,
                 completionQueue,
                 sendDepth,
@@ -857,9 +766,9 @@ public final class Multiplexer implements AutoCloseable {
     private int replaceRequestedQueuePairs() {
         int work = 0;
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && replaceRequested.get(peer) == 1) {
+            if (peer != self && links[peer].replaceRequested) {
                 replace(peer);
-                replaceRequested.set(peer, 0);
+                links[peer].replaceRequested = false;
                 work++;
             }
         }
@@ -870,46 +779,36 @@ public final class Multiplexer implements AutoCloseable {
     private void replace(int peer) {
         String message = "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (node "
                 + peer + " was restarted)";
-        peerFailures.compareAndSet(peer, null, message);
+        links[peer].fail(message);
         for (DecoupledExchange exchange : table.openExchanges()) {
             if (exchange.peerId(peer) >= 0) {
                 exchange.fail(message);
             }
         }
         dropQueued(peer);
-        forgetEarly(peer);
+        early.forget(peer);
         table.forgetPeer(peer);
         int entry;
-        while ((entry = inFlight[peer].poll(EMPTY)) != EMPTY) {
+        while ((entry = links[peer].inFlight.poll(EMPTY)) != EMPTY) {
             if (entry >= 0) {
                 pool.releaseSend(entry);
             }
         }
-        queuePairs[peer].close();
-        epochs[peer]++;
-        sent[peer] = 0;
-        reposted[peer] = 0;
-        creditWritten[peer] = 0;
-        creditInFlight[peer] = false;
-        outstanding[peer] = 0;
-        outstandingData[peer] = 0;
-        phaseWritten[peer] = 0;
-        phaseInFlight[peer] = false;
+        links[peer].queuePair.close();
+        links[peer].reset();
         CreditWordsDescriptor.reset(credits.segment(), peer); // a replaced peer catches up the phases
         openQueuePair(peer);
         synchronized (this) {
-            connected.set(peer, 0);
-            peerIncarnations[peer] = 0;
-            peerFailures.set(peer, null);
+            links[peer].disconnected();
         }
     }
 
     private void checkQueuePairs() {
         for (int peer = 0; peer < nodes; peer++) {
             if (peer != self
-                    && connected.get(peer) == 1
-                    && peerFailures.get(peer) == null
-                    && queuePairs[peer].state() == QueuePairState.ERROR) {
+                    && links[peer].isConnected()
+                    && !links[peer].failed()
+                    && links[peer].queuePair.state() == QueuePairState.ERROR) {
                 failPeer(peer, "its queue pair is in error (peer died or closed)");
             }
         }
@@ -919,7 +818,7 @@ public final class Multiplexer implements AutoCloseable {
     private void failPeer(int peer, String reason) {
         String message =
                 "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (" + reason + ")";
-        if (peerFailures.compareAndSet(peer, null, message)) {
+        if (links[peer].fail(message)) {
             for (DecoupledExchange exchange : table.openExchanges()) {
                 exchange.fail(message);
             }
@@ -966,7 +865,7 @@ public final class Multiplexer implements AutoCloseable {
     public int queuePairs() {
         int count = 0;
         for (int peer = 0; peer < nodes; peer++) {
-            count += peer == self ? 0 : connected.get(peer);
+            count += peer != self && links[peer].isConnected() ? 1 : 0;
         }
         return count;
     }
@@ -1015,9 +914,9 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private void closeResources() {
-        for (RcQueuePair queuePair : queuePairs) {
-            if (queuePair != null) {
-                queuePair.close();
+        for (PeerLink link : links) {
+            if (link != null && link.queuePair != null) {
+                link.queuePair.close();
             }
         }
         completionQueue.close();
