@@ -5,16 +5,11 @@ import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
-import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.WorkCompletion;
-import dev.faro.fabric.WorkRequest;
 import dev.faro.shuffle.transport.ReadinessPoller;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -50,6 +45,12 @@ import java.util.concurrent.locks.LockSupport;
  * posted receives included) fails every open exchange with the peer named, once; the first error wins in each
  * exchange. Later opens with that peer fail at once. A crash of the network thread fails every open exchange too.
  *
+ * <h2>Parts</h2>
+ * {@link PeerLink}: each peer's queue pair, send queue, flow-control counts and connection state. {@link SendPoster}:
+ * the network thread's posting of SENDs and of credit and phase writes. {@link ReceiveRouter}: its routing of received
+ * messages (holding early ones in {@link EarlyMessages}) and posting of receives. This class: the connections' set-up,
+ * replacement and failure, what workers call, and the network thread's loop and idle strategy.
+ *
  * <p>Threads: {@link #enqueue}, {@link #releaseReceive} and {@link #wake} are called by workers; connecting and
  * opening by query conductors; everything else runs on the network thread. Data path: allocation-free.
  */
@@ -57,12 +58,6 @@ public final class Multiplexer implements AutoCloseable {
 
     /** An empty queue's poll result (end markers are negative, message indexes not). */
     static final int EMPTY = Integer.MIN_VALUE;
-
-    private static final int KIND_DATA = 0;
-    private static final int KIND_END = 1;
-    private static final int KIND_RECEIVE = 2;
-    private static final int KIND_CREDIT = 3;
-    private static final int KIND_PHASE = 4;
 
     private static final int SPINS = 64;
     static final long PARK_NANOS = 20_000;
@@ -78,29 +73,18 @@ public final class Multiplexer implements AutoCloseable {
     private final MemoryRegion credits;
     private final int sendDepth;
     private final int incarnation = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
-    private final IndexQueue returned;
 
     /** Per node: the connection to it and its send queue (this node's own entry has no queue pair). */
     private final PeerLink[] links;
 
     private final Fabric fabric;
-    /** Per message: whether it is posted as a receive now. Network thread only. */
-    private final boolean[] posted;
 
-    private final PhaseSchedule schedule;
-    /** Received messages held because their exchange is not mapped here yet. Network thread only. */
-    private final EarlyMessages early;
+    /** The network thread's posting of sends, credit and phase writes. */
+    private final SendPoster poster;
+    /** The network thread's routing of received messages and posting of receives. */
+    private final ReceiveRouter router;
 
-    private final EarlyOutlet earlyOutlet = new EarlyOutlet();
-    /** Messages and ends routed to exchanges so far (network thread only). */
-    private int routedCount;
-
-    private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions = WorkCompletion.array(64);
-    private final MemorySegment endHeader;
-    private final MemorySegment creditValue;
-    private int startPeer;
-    private int receiveRotation;
     private int loops;
 
     private final Thread thread;
@@ -112,11 +96,6 @@ public final class Multiplexer implements AutoCloseable {
     private volatile boolean awaited;
 
     // Counters: written by the network thread only; approximate reads.
-    private volatile long messagesSent;
-    private volatile long bytesSent;
-    private volatile long messagesReceived;
-    private volatile long creditWrites;
-    private volatile long dropped;
     private volatile long parks;
 
     /**
@@ -140,14 +119,9 @@ public final class Multiplexer implements AutoCloseable {
                 CreditWordsDescriptor.regionLength(nodes), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.completionQueue = fabric.createCompletionQueue(Math.max(16, (nodes - 1) * (sendDepth + receives) + 16));
         this.links = new PeerLink[nodes];
-        this.returned = new IndexQueue(pool.size());
         this.fabric = fabric;
-        this.posted = new boolean[pool.size()];
-        this.early = new EarlyMessages(pool, table);
-        this.schedule = new PhaseSchedule(self, nodes, config.phaseQuota(), new ScheduledSends(), credits.segment());
-        MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
-        this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
-        this.creditValue = scratch.asSlice(MessageDescriptor.LENGTH, 8);
+        this.router = new ReceiveRouter(pool, table, links, this::failPeer);
+        this.poster = new SendPoster(self, nodes, config, pool, links, credits, sendDepth, this::failPeer);
         try {
             for (int peer = 0; peer < nodes; peer++) {
                 // every send queue holds every message and an end marker per open exchange
@@ -245,6 +219,11 @@ public final class Multiplexer implements AutoCloseable {
         }
     }
 
+    /** Whether every peer's queue pair is connected and has not failed (an open may then skip connecting). */
+    boolean allConnectedAndHealthy() {
+        return poster.allConnectedAndHealthy();
+    }
+
     boolean isConnected(int peer) {
         return peer == self || links[peer].isConnected();
     }
@@ -280,9 +259,7 @@ public final class Multiplexer implements AutoCloseable {
 
     /** A worker is done with received message {@code index}: the network thread posts it again. Data path. */
     void releaseReceive(int index) {
-        if (!returned.offer(index)) {
-            throw new IllegalStateException("return queue full: index=" + index);
-        }
+        router.release(index);
         wake();
     }
 
@@ -337,16 +314,16 @@ public final class Multiplexer implements AutoCloseable {
         try {
             while (running) {
                 int work = replaceRequestedQueuePairs();
-                int routed = routedCount;
+                int routed = router.routedCount();
                 work += pollCompletions();
-                work += early.routeMapped(earlyOutlet);
-                if (routedCount != routed && awaited) {
+                work += router.routeEarly();
+                if (router.routedCount() != routed && awaited) {
                     awaited = false;
                     ReadinessPoller.wake(); // the waiting workers' retries find what was routed now
                 }
-                work += repostReturned();
-                work += postSends();
-                work += writeCredits();
+                work += router.repostReturned();
+                work += poster.postSends();
+                work += poster.writeCredits();
                 if ((++loops & 1023) == 0) {
                     checkQueuePairs();
                 }
@@ -388,41 +365,12 @@ public final class Multiplexer implements AutoCloseable {
             return;
         }
         sleeping = true;
-        if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
+        if (!router.hasReturned() && !poster.hasSendable()) {
             parks++;
-            int doublings = !early.isEmpty() ? 0 : Math.min(6, (idles - SPINS) / 8);
+            int doublings = router.holdsEarly() ? 0 : Math.min(6, (idles - SPINS) / 8);
             LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, PARK_NANOS << doublings));
         }
         sleeping = false;
-    }
-
-    private boolean hasSendable() {
-        if (isScheduled()) {
-            return schedule.canSend(); // waiting for peers' phase words: park, do not spin
-        }
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && !links[peer].sendQueue.unsynchronizedIsEmpty() && canPost(peer)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a data message could be posted to {@code peer} now: credit, and below {@code postedPerPeer}. */
-    private boolean canPost(int peer) {
-        return hasCredit(peer) && (config.postedPerPeer() == 0 || links[peer].outstandingData < config.postedPerPeer());
-    }
-
-    private boolean hasCredit(int peer) {
-        return links[peer].hasCredit(config.receivesPerPeer(), CreditWordsDescriptor.credit(credits.segment(), peer));
-    }
-
-    /** kind (8 bits), the peer's connection epoch (16), peer (8), index (32). */
-    private long requestId(int kind, int peer, int index) {
-        return (long) kind << 56
-                | (long) (links[peer].epoch & 0xFFFF) << 40
-                | (long) (peer & 0xFF) << 32
-                | (index & 0xFFFF_FFFFL);
     }
 
     private int pollCompletions() {
@@ -430,319 +378,39 @@ public final class Multiplexer implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             WorkCompletion completion = completions[i];
             long id = completion.requestId();
-            int kind = (int) (id >>> 56);
-            int peer = (int) (id >>> 32) & 0xFF;
-            int index = (int) id;
-            if ((int) (id >>> 40 & 0xFFFF) != (links[peer].epoch & 0xFFFF)) {
+            int kind = RequestIds.kind(id);
+            int peer = RequestIds.peer(id);
+            int index = RequestIds.index(id);
+            if (!RequestIds.ofEpoch(id, links[peer].epoch)) {
                 continue; // of a replaced queue pair: its messages were released or posted again then
             }
-            if (kind != KIND_RECEIVE) {
+            if (kind != RequestIds.KIND_RECEIVE) {
                 links[peer].outstanding--;
             } else {
-                posted[index] = false;
+                router.completed(index);
             }
-            if (kind == KIND_DATA || kind == KIND_END) {
+            if (kind == RequestIds.KIND_DATA || kind == RequestIds.KIND_END) {
                 links[peer].outstandingData--;
                 links[peer].inFlight.poll(EMPTY);
             }
             if (!completion.status().isSuccess()) {
-                if (kind == KIND_DATA) {
+                if (kind == RequestIds.KIND_DATA) {
                     pool.releaseSend(index);
                 }
                 failPeer(peer, completion.status() + " on " + completion.opcode());
                 continue;
             }
             switch (kind) {
-                case KIND_DATA -> pool.releaseSend(index);
-                case KIND_CREDIT -> links[peer].creditInFlight = false;
-                case KIND_PHASE -> links[peer].phaseInFlight = false;
-                case KIND_RECEIVE -> onReceive(pool.message(index), completion.byteLength());
+                case RequestIds.KIND_DATA -> pool.releaseSend(index);
+                case RequestIds.KIND_CREDIT -> links[peer].creditInFlight = false;
+                case RequestIds.KIND_PHASE -> links[peer].phaseInFlight = false;
+                case RequestIds.KIND_RECEIVE -> router.onReceive(pool.message(index), completion.byteLength());
                 default -> {
                     // KIND_END: nothing to release
                 }
             }
         }
         return count;
-    }
-
-    private void onReceive(Message message, int length) {
-        int peer = message.peer;
-        MemorySegment segment = message.segment;
-        if (length < MessageDescriptor.LENGTH
-                || !MessageDescriptor.hasMagic(segment)
-                || MessageDescriptor.sourceNode(segment) != peer) {
-            failPeer(peer, "a malformed message (" + length + " bytes)");
-            return;
-        }
-        messagesReceived++;
-        int used = MessageDescriptor.bytesUsed(segment);
-        if (used < 0 || used > length - MessageDescriptor.LENGTH) {
-            failPeer(peer, "a message with a bad length (" + used + " of " + length + " bytes)");
-            return;
-        }
-        int id = MessageDescriptor.exchangeId(segment);
-        // while messages are held, every arrival queues behind them: an exchange's end must not pass its data
-        boolean hold = !early.isEmpty() || table.isEarly(peer, id); // before incoming: see isEarly
-        DecoupledExchange exchange = early.isEmpty() ? table.incoming(peer, id) : null;
-        if (exchange != null) {
-            route(message, exchange);
-        } else if (hold) {
-            early.hold(message.index);
-        } else {
-            dropped++;
-            repost(message);
-        }
-    }
-
-    /** Hands a received message (its header checked) to its exchange: an end counts, data goes to the workers. */
-    private void route(Message message, DecoupledExchange exchange) {
-        routedCount++;
-        MemorySegment segment = message.segment;
-        if (MessageDescriptor.isLast(segment)) {
-            repost(message);
-            exchange.onEnd();
-            return;
-        }
-        message.buffer.payloadLength(MessageDescriptor.bytesUsed(segment));
-        message.retain.set(1);
-        exchange.deliver(message.index, receiveRotation++);
-    }
-
-    /** The multiplexer as its held messages see it. */
-    private final class EarlyOutlet implements EarlyMessages.Outlet {
-        @Override
-        public void route(Message message, DecoupledExchange exchange) {
-            Multiplexer.this.route(message, exchange);
-        }
-
-        @Override
-        public void drop(Message message) {
-            dropped++;
-            repost(message);
-        }
-
-        @Override
-        public boolean peerFailed(int peer) {
-            return links[peer].failed();
-        }
-    }
-
-    /** Posts receive message {@code message} on its peer's queue pair. */
-    private void post(Message message) {
-        int peer = message.peer;
-        posted[message.index] = true;
-        links[peer].queuePair.postReceive(
-                requestId(KIND_RECEIVE, peer, message.index),
-                message.region,
-                message.regionOffset,
-                pool.messageBytes());
-    }
-
-    /** Posts a receive message again and counts it as credit for its peer (unless the peer failed). */
-    private void repost(Message message) {
-        if (!links[message.peer].failed() && !posted[message.index]) {
-            try {
-                post(message);
-                links[message.peer].reposted++;
-            } catch (FaroException e) {
-                failPeer(message.peer, "posting a receive: " + e.getMessage());
-            }
-        }
-    }
-
-    private int repostReturned() {
-        int work = 0;
-        int index;
-        while ((index = returned.poll(EMPTY)) != EMPTY) {
-            repost(pool.message(index));
-            work++;
-        }
-        return work;
-    }
-
-    private int writeCredits() {
-        int work = 0;
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer == self
-                    || links[peer].creditInFlight
-                    || links[peer].reposted == links[peer].creditWritten
-                    || links[peer].failed()
-                    || !links[peer].isConnected()) {
-                continue;
-            }
-            creditValue.set(ValueLayout.JAVA_LONG, 0, links[peer].reposted);
-            request.clear()
-                    .requestId(requestId(KIND_CREDIT, peer, 0))
-                    .opcode(Opcode.WRITE)
-                    .inline(creditValue)
-                    .remote(links[peer].creditKey(), CreditWordsDescriptor.creditOffset(self));
-            if (postSend(peer)) {
-                links[peer].creditInFlight = true;
-                links[peer].creditWritten = links[peer].reposted;
-                creditWrites++;
-                work++;
-            }
-        }
-        return work;
-    }
-
-    private int postSends() {
-        if (isScheduled()) {
-            return schedule.doWork();
-        }
-        int work = 0;
-        for (int k = 0; k < nodes; k++) {
-            int peer = (startPeer + k) % nodes;
-            work += sendFrom(peer, Integer.MAX_VALUE);
-        }
-        startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
-        return work;
-    }
-
-    private boolean isScheduled() {
-        return config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy();
-    }
-
-    /** The multiplexer's sends as the round-robin schedule sees them. */
-    private final class ScheduledSends implements PhaseSchedule.Sends {
-        @Override
-        public int sendFrom(int peer, int max) {
-            return Multiplexer.this.sendFrom(peer, max);
-        }
-
-        @Override
-        public boolean queueEmpty(int peer) {
-            return links[peer].sendQueue.unsynchronizedIsEmpty();
-        }
-
-        @Override
-        public boolean hasCredit(int peer) {
-            return Multiplexer.this.hasCredit(peer);
-        }
-
-        @Override
-        public boolean canPost(int peer) {
-            return Multiplexer.this.canPost(peer);
-        }
-
-        @Override
-        public int outstandingData(int peer) {
-            return links[peer].outstandingData;
-        }
-
-        @Override
-        public int writePhases(long value) {
-            return Multiplexer.this.writePhases(value);
-        }
-    }
-
-    /** Whether every peer's queue pair is connected and has not failed (an open may then skip connecting). */
-    boolean allConnectedAndHealthy() {
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && (!links[peer].isConnected() || links[peer].failed())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Writes {@code value} into every peer's phase word for this node where it is not written yet. */
-    private int writePhases(long value) {
-        int work = 0;
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer == self
-                    || links[peer].phaseInFlight
-                    || links[peer].phaseWritten == value
-                    || links[peer].outstanding >= sendDepth) {
-                continue;
-            }
-            creditValue.set(ValueLayout.JAVA_LONG, 0, value);
-            request.clear()
-                    .requestId(requestId(KIND_PHASE, peer, 0))
-                    .opcode(Opcode.WRITE)
-                    .inline(creditValue)
-                    .remote(links[peer].creditKey(), CreditWordsDescriptor.phaseOffset(self));
-            if (postSend(peer)) {
-                links[peer].phaseInFlight = true;
-                links[peer].phaseWritten = value;
-                work++;
-            }
-        }
-        return work;
-    }
-
-    /** Posts up to {@code max} queued entries for {@code peer}, as credit and its send queue allow; returns how many. */
-    private int sendFrom(int peer, int max) {
-        if (peer == self || !links[peer].isConnected()) {
-            return 0;
-        }
-        if (links[peer].failed()) {
-            dropQueued(peer);
-            return 0;
-        }
-        IndexQueue queue = links[peer].sendQueue;
-        int count = 0;
-        int entry;
-        while (count < max
-                && (entry = queue.peek(EMPTY)) != EMPTY
-                && hasCredit(peer)
-                && links[peer].outstanding < sendDepth - 2
-                && (config.postedPerPeer() == 0 || links[peer].outstandingData < config.postedPerPeer())) {
-            queue.poll(EMPTY);
-            if (entry >= 0) {
-                Message message = pool.message(entry);
-                int bytes = MessageDescriptor.LENGTH + MessageDescriptor.bytesUsed(message.segment);
-                request.clear()
-                        .requestId(requestId(KIND_DATA, peer, entry))
-                        .opcode(Opcode.SEND)
-                        .local(message.region, message.regionOffset, bytes);
-                if (!postSend(peer)) {
-                    pool.releaseSend(entry);
-                    break;
-                }
-                bytesSent += bytes;
-            } else {
-                MessageDescriptor.write(endHeader, -entry - 2, self, MessageDescriptor.FLAG_LAST, 0);
-                request.clear()
-                        .requestId(requestId(KIND_END, peer, 0))
-                        .opcode(Opcode.SEND)
-                        .inline(endHeader);
-                if (!postSend(peer)) {
-                    break;
-                }
-            }
-            links[peer].outstandingData++;
-            links[peer].inFlight.offer(entry);
-            links[peer].sent++;
-            messagesSent++;
-            count++;
-        }
-        return count;
-    }
-
-    /** Posts {@link #request} on {@code peer}'s queue pair; false (and the peer failed) when posting threw. */
-    private boolean postSend(int peer) {
-        try {
-            links[peer].queuePair.postSend(request);
-            links[peer].outstanding++;
-            return true;
-        } catch (FaroException e) {
-            failPeer(peer, "posting a send: " + e.getMessage());
-            return false;
-        }
-    }
-
-    /** Releases what waits to go to a failed peer. */
-    private int dropQueued(int peer) {
-        int work = 0;
-        int entry;
-        while ((entry = links[peer].sendQueue.poll(EMPTY)) != EMPTY) {
-            if (entry >= 0) {
-                pool.releaseSend(entry);
-            }
-            work++;
-        }
-        return work;
     }
 
     /** Creates the queue pair for {@code peer} and posts the peer's receive messages that no worker holds. */
@@ -753,14 +421,7 @@ public final class Multiplexer implements AutoCloseable {
                 sendDepth,
                 config.receivesPerPeer(),
                 QueuePairConfig.DEFAULT_MAX_INLINE_BYTES));
-        int first = pool.firstReceive(peer, self);
-        for (int r = 0; r < config.receivesPerPeer(); r++) {
-            Message message = pool.message(first + r);
-            posted[message.index] = false;
-            if (message.retain.get() == 0) {
-                post(message); // a held one is posted when its worker releases it
-            }
-        }
+        router.postInitial(peer, pool.firstReceive(peer, self), config.receivesPerPeer());
     }
 
     private int replaceRequestedQueuePairs() {
@@ -785,8 +446,8 @@ public final class Multiplexer implements AutoCloseable {
                 exchange.fail(message);
             }
         }
-        dropQueued(peer);
-        early.forget(peer);
+        poster.dropQueued(peer);
+        router.forgetEarly(peer);
         table.forgetPeer(peer);
         int entry;
         while ((entry = links[peer].inFlight.poll(EMPTY)) != EMPTY) {
@@ -829,31 +490,31 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Messages (data and end markers) posted to peers so far. Approximate. */
     public long messagesSent() {
-        return messagesSent;
+        return poster.messagesSent();
     }
 
     /** Bytes posted to peers (headers included, only the used bytes of each message). Approximate. */
     public long bytesSent() {
-        return bytesSent;
+        return poster.bytesSent();
     }
 
     public long messagesReceived() {
-        return messagesReceived;
+        return router.messagesReceived();
     }
 
     /** Credit words written to peers. Approximate. */
     public long creditWrites() {
-        return creditWrites;
+        return poster.creditWrites();
     }
 
     /** Messages of exchanges closed before they arrived (after a failure). Approximate. */
     public long dropped() {
-        return dropped;
+        return router.dropped();
     }
 
     /** Round-robin phases this node completed. Approximate. */
     public long phases() {
-        return schedule.phases();
+        return poster.phases();
     }
 
     /** Times the network thread parked for lack of work. Approximate. */
