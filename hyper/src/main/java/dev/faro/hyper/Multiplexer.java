@@ -37,8 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
  * a worker handing it a message or a released receive unparks it, and completions are found at the next wake-up
  * (the fabric has no completion interrupt: parks of {@value #PARK_NANOS} ns, growing to {@value #MAX_PARK_NANOS} ns
- * over a quiet spell, stand in for the HCA event; while a worker waits for a receive they stay at the shortest). Busy
- * polling ({@link HyperConfig#busyPolling()}) spins instead.
+ * over a quiet spell, stand in for the HCA event; a worker that begins to wait for a receive starts them again at
+ * the shortest). Busy polling ({@link HyperConfig#busyPolling()}) spins instead.
  *
  * <h2>Failure</h2>
  * An error completion or a queue pair in ERROR (the fabric fails a dead peer's queue pair after its peer timeout,
@@ -90,9 +90,9 @@ public final class Multiplexer implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean sleeping;
-    /** Set by workers waiting for a receive: the network thread keeps its parks short while it is set. */
+    /** Set by a worker beginning to wait for a receive: the network thread's next park is the shortest again. */
     private volatile boolean demanded;
-    /** Set with {@link #demanded}: the next message or end the network thread routes wakes the readiness poller. */
+    /** Set by waiting workers: the next message or end the network thread routes wakes the readiness poller. */
     private volatile boolean awaited;
 
     // Counters: written by the network thread only; approximate reads.
@@ -274,17 +274,20 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     /**
-     * A worker waits for a receive: the network thread resets its idle parks to the shortest, and is woken now if
-     * {@code wakeNow}. Data path.
+     * A worker waits for a receive: the next message or end the network thread routes wakes the readiness poller. When
+     * the wait begins ({@code begins}: the worker's poll found nothing) the network thread is also woken now and its
+     * idle parks start again at the shortest; the poller's later retries of the same wait leave the parks to grow as
+     * over any quiet spell (as the poller's own parks do), so a long wait (a peer still computing what it will send)
+     * does not keep the network thread waking every few tens of microseconds. Data path.
      */
-    void demand(boolean wakeNow) {
-        if (!demanded) {
-            demanded = true;
-        }
+    void demand(boolean begins) {
         if (!awaited) {
             awaited = true;
         }
-        if (wakeNow) {
+        if (begins) {
+            if (!demanded) {
+                demanded = true;
+            }
             wake();
         }
     }
@@ -355,9 +358,10 @@ public final class Multiplexer implements AutoCloseable {
      * Spins, then parks for {@link #PARK_NANOS}, doubling each further idle park up to {@link #MAX_PARK_NANOS}: a
      * network thread that wakes every few tens of microseconds for nothing takes the core from the workers of a
      * CPU-bound query on a small host, while one that sleeps long adds up to a millisecond before it notices a
-     * receive after a quiet spell (a worker handing it a message or a release wakes it at once). While a worker waits
-     * for a receive ({@link #demand}), or messages wait for their exchange to be routed, every park is the shortest:
-     * the fabric raises no event when a peer's message lands, so the park is the receive's latency.
+     * receive after a quiet spell (a worker handing it a message or a release wakes it at once). A worker beginning to
+     * wait for a receive ({@link #demand}) starts the parks again at the shortest, and while messages wait for their
+     * exchange to be routed every park is the shortest: the fabric raises no event when a peer's message lands, so
+     * the park is the receive's latency.
      */
     private void idle(int idles) {
         if (config.busyPolling() || idles < SPINS) {
