@@ -5,25 +5,16 @@ import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
 import dev.faro.fabric.FaroException;
 import dev.faro.fabric.MemoryRegion;
-import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
 import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
-import dev.faro.fabric.RcQueuePair;
-import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.WorkCompletion;
-import dev.faro.fabric.WorkRequest;
 import dev.faro.shuffle.transport.ReadinessPoller;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -46,13 +37,19 @@ import java.util.concurrent.locks.LockSupport;
  * Event mode (default, the paper's choice): when a loop found no work, the thread spins briefly and then parks;
  * a worker handing it a message or a released receive unparks it, and completions are found at the next wake-up
  * (the fabric has no completion interrupt: parks of {@value #PARK_NANOS} ns, growing to {@value #MAX_PARK_NANOS} ns
- * over a quiet spell, stand in for the HCA event; while a worker waits for a receive they stay at the shortest). Busy
- * polling ({@link HyperConfig#busyPolling()}) spins instead.
+ * over a quiet spell, stand in for the HCA event; a worker that begins to wait for a receive starts them again at
+ * the shortest). Busy polling ({@link HyperConfig#busyPolling()}) spins instead.
  *
  * <h2>Failure</h2>
  * An error completion or a queue pair in ERROR (the fabric fails a dead peer's queue pair after its peer timeout,
  * posted receives included) fails every open exchange with the peer named, once; the first error wins in each
  * exchange. Later opens with that peer fail at once. A crash of the network thread fails every open exchange too.
+ *
+ * <h2>Parts</h2>
+ * {@link PeerLink}: each peer's queue pair, send queue, flow-control counts and connection state. {@link SendPoster}:
+ * the network thread's posting of SENDs and of credit and phase writes. {@link ReceiveRouter}: its routing of received
+ * messages (holding early ones in {@link EarlyMessages}) and posting of receives. This class: the connections' set-up,
+ * replacement and failure, what workers call, and the network thread's loop and idle strategy.
  *
  * <p>Threads: {@link #enqueue}, {@link #releaseReceive} and {@link #wake} are called by workers; connecting and
  * opening by query conductors; everything else runs on the network thread. Data path: allocation-free.
@@ -62,18 +59,10 @@ public final class Multiplexer implements AutoCloseable {
     /** An empty queue's poll result (end markers are negative, message indexes not). */
     static final int EMPTY = Integer.MIN_VALUE;
 
-    private static final int KIND_DATA = 0;
-    private static final int KIND_END = 1;
-    private static final int KIND_RECEIVE = 2;
-    private static final int KIND_CREDIT = 3;
-    private static final int KIND_PHASE = 4;
-
     private static final int SPINS = 64;
     static final long PARK_NANOS = 20_000;
     /** The longest park of a network thread that has been idle for a while (doubling from {@link #PARK_NANOS}). */
     static final long MAX_PARK_NANOS = 1_000_000;
-    /** How long a message may wait for its exchange to be mapped here before it is dropped. */
-    static final long EARLY_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final int self;
     private final int nodes;
@@ -81,77 +70,32 @@ public final class Multiplexer implements AutoCloseable {
     private final MessagePool pool;
     private final ExchangeTable table;
     private final CompletionQueue completionQueue;
-    private final RcQueuePair[] queuePairs;
     private final MemoryRegion credits;
     private final int sendDepth;
     private final int incarnation = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
-    private final IndexQueue[] sendQueues;
-    private final IndexQueue returned;
 
-    /** Written by connecting threads (release), read by the network thread (acquire). */
-    private final AtomicIntegerArray connected;
-
-    private final AtomicReferenceArray<RemoteKey> peerCreditKeys;
-    /** The incarnation of the peer multiplexer each queue pair is connected to; guarded by this. */
-    private final int[] peerIncarnations;
-    /** Peers whose queue pair the network thread must replace (a restarted peer); set by openers, cleared by it. */
-    private final AtomicIntegerArray replaceRequested;
+    /** Per node: the connection to it and its send queue (this node's own entry has no queue pair). */
+    private final PeerLink[] links;
 
     private final Fabric fabric;
-    /** The first failure of each peer's connection; set once. */
-    private final AtomicReferenceArray<String> peerFailures;
 
-    // Network thread only.
-    private final long[] sent;
-    private final long[] reposted;
-    private final long[] creditWritten;
-    private final boolean[] creditInFlight;
-    private final int[] outstanding;
-    /** Per peer: the connection's epoch (request ids carry it, so completions of a replaced queue pair are ignored). */
-    private final int[] epochs;
-    /** Per peer: data messages and end markers posted and not completed, in posting order. */
-    private final IndexQueue[] inFlight;
-    /** Per message: whether it is posted as a receive now. */
-    private final boolean[] posted;
-    /** Data messages and end markers posted to each peer and not completed. */
-    private final int[] outstandingData;
+    /** The network thread's posting of sends, credit and phase writes. */
+    private final SendPoster poster;
+    /** The network thread's routing of received messages and posting of receives. */
+    private final ReceiveRouter router;
 
-    private final long[] phaseWritten;
-    private final boolean[] phaseInFlight;
-    private final PhaseSchedule schedule;
-    /**
-     * Received messages held because their exchange is not mapped here yet, in arrival order (the first {@link
-     * #earlyCount}), and when each arrived (by message index). Network thread only.
-     */
-    private final int[] early;
-
-    private final long[] earlySince;
-    private int earlyCount;
-    /** Messages and ends routed to exchanges so far (network thread only). */
-    private int routedCount;
-
-    private final WorkRequest request = new WorkRequest();
     private final WorkCompletion[] completions = WorkCompletion.array(64);
-    private final MemorySegment endHeader;
-    private final MemorySegment creditValue;
-    private int startPeer;
-    private int receiveRotation;
     private int loops;
 
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean sleeping;
-    /** Set by workers waiting for a receive: the network thread keeps its parks short while it is set. */
+    /** Set by a worker beginning to wait for a receive: the network thread's next park is the shortest again. */
     private volatile boolean demanded;
-    /** Set with {@link #demanded}: the next message or end the network thread routes wakes the readiness poller. */
+    /** Set by waiting workers: the next message or end the network thread routes wakes the readiness poller. */
     private volatile boolean awaited;
 
     // Counters: written by the network thread only; approximate reads.
-    private volatile long messagesSent;
-    private volatile long bytesSent;
-    private volatile long messagesReceived;
-    private volatile long creditWrites;
-    private volatile long dropped;
     private volatile long parks;
 
     /**
@@ -174,37 +118,14 @@ public final class Multiplexer implements AutoCloseable {
         this.credits = fabric.register(
                 CreditWordsDescriptor.regionLength(nodes), EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
         this.completionQueue = fabric.createCompletionQueue(Math.max(16, (nodes - 1) * (sendDepth + receives) + 16));
-        this.queuePairs = new RcQueuePair[nodes];
-        this.sendQueues = new IndexQueue[nodes];
-        this.returned = new IndexQueue(pool.size());
-        this.connected = new AtomicIntegerArray(nodes);
-        this.peerCreditKeys = new AtomicReferenceArray<>(nodes);
-        this.peerIncarnations = new int[nodes];
-        this.replaceRequested = new AtomicIntegerArray(nodes);
+        this.links = new PeerLink[nodes];
         this.fabric = fabric;
-        this.epochs = new int[nodes];
-        this.inFlight = new IndexQueue[nodes];
-        this.posted = new boolean[pool.size()];
-        this.early = new int[pool.size()];
-        this.earlySince = new long[pool.size()];
-        this.peerFailures = new AtomicReferenceArray<>(nodes);
-        this.sent = new long[nodes];
-        this.reposted = new long[nodes];
-        this.creditWritten = new long[nodes];
-        this.creditInFlight = new boolean[nodes];
-        this.outstanding = new int[nodes];
-        this.outstandingData = new int[nodes];
-        this.phaseWritten = new long[nodes];
-        this.phaseInFlight = new boolean[nodes];
-        this.schedule = new PhaseSchedule(self, nodes, config.phaseQuota(), new ScheduledSends(), credits.segment());
-        MemorySegment scratch = Arena.ofAuto().allocate(MessageDescriptor.LENGTH + 8, 8);
-        this.endHeader = scratch.asSlice(0, MessageDescriptor.LENGTH);
-        this.creditValue = scratch.asSlice(MessageDescriptor.LENGTH, 8);
+        this.router = new ReceiveRouter(pool, table, links, this::failPeer);
+        this.poster = new SendPoster(self, nodes, config, pool, links, credits, sendDepth, this::failPeer);
         try {
             for (int peer = 0; peer < nodes; peer++) {
                 // every send queue holds every message and an end marker per open exchange
-                sendQueues[peer] = new IndexQueue(pool.size() + 2 * ExchangeTable.SLOTS);
-                inFlight[peer] = new IndexQueue(sendDepth * 2);
+                links[peer] = new PeerLink(pool.size() + 2 * ExchangeTable.SLOTS, sendDepth * 2);
                 if (peer != self) {
                     openQueuePair(peer); // its R receives are the initial credit, not counted in reposted
                 }
@@ -246,7 +167,7 @@ public final class Multiplexer implements AutoCloseable {
         List<byte[]> addresses = new ArrayList<>(nodes);
         for (int node = 0; node < nodes; node++) {
             addresses.add(
-                    node == self ? new byte[0] : queuePairs[node].address().toBytes());
+                    node == self ? new byte[0] : links[node].queuePair.address().toBytes());
         }
         return new ConnectionOffer(incarnation, credits.remoteKey().toBytes(), addresses).encode();
     }
@@ -257,15 +178,13 @@ public final class Multiplexer implements AutoCloseable {
      */
     synchronized boolean connect(int peer, byte[] peerOffer) {
         checkPeer(peer);
-        if (connected.get(peer) == 1) {
+        if (links[peer].isConnected()) {
             return false;
         }
         ConnectionOffer offer = ConnectionOffer.decode(peerOffer, nodes);
         QueuePairAddress peerAddress = fabric.importAddress(offer.addressFor(self));
-        queuePairs[peer].connect(peerAddress);
-        peerCreditKeys.set(peer, fabric.importRemoteKey(offer.creditKey()));
-        peerIncarnations[peer] = offer.incarnation();
-        connected.set(peer, 1);
+        links[peer].queuePair.connect(peerAddress);
+        links[peer].connected(fabric.importRemoteKey(offer.creditKey()), offer.incarnation());
         return true;
     }
 
@@ -274,10 +193,10 @@ public final class Multiplexer implements AutoCloseable {
      * than the one that made {@code peerOffer} (the peer's worker was replaced), or its connection failed.
      */
     synchronized boolean isStale(int peer, byte[] peerOffer) {
-        return connected.get(peer) == 1
-                && (peerIncarnations[peer]
+        return links[peer].isConnected()
+                && (links[peer].incarnation
                                 != ConnectionOffer.decode(peerOffer, nodes).incarnation()
-                        || peerFailures.get(peer) != null);
+                        || links[peer].failed());
     }
 
     /**
@@ -286,10 +205,10 @@ public final class Multiplexer implements AutoCloseable {
      * for the network thread to do it. Coordination code.
      */
     void replaceQueuePair(int peer) {
-        replaceRequested.set(peer, 1);
+        links[peer].replaceRequested = true;
         LockSupport.unpark(thread);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (replaceRequested.get(peer) == 1) {
+        while (links[peer].replaceRequested) {
             if (!running || System.nanoTime() - deadline > 0) {
                 throw new FaroException(
                         FaroException.Category.NETWORK,
@@ -300,13 +219,18 @@ public final class Multiplexer implements AutoCloseable {
         }
     }
 
+    /** Whether every peer's queue pair is connected and has not failed (an open may then skip connecting). */
+    boolean allConnectedAndHealthy() {
+        return poster.allConnectedAndHealthy();
+    }
+
     boolean isConnected(int peer) {
-        return peer == self || connected.get(peer) == 1;
+        return peer == self || links[peer].isConnected();
     }
 
     /** Throws the failure of {@code peer}'s connection, if it failed (opens check every peer first). */
     void checkPeer(int peer) {
-        String failure = peerFailures.get(peer);
+        String failure = links[peer].failure();
         if (failure != null) {
             throw new FaroException(FaroException.Category.NETWORK, failure);
         }
@@ -322,7 +246,7 @@ public final class Multiplexer implements AutoCloseable {
      * {@code -index - 2}, for {@code peer}. Data path.
      */
     void enqueue(int peer, int entry) {
-        if (!sendQueues[peer].offer(entry)) {
+        if (!links[peer].sendQueue.offer(entry)) {
             throw new IllegalStateException("send queue full: peer=" + peer + " entry=" + entry);
         }
         wake();
@@ -335,9 +259,7 @@ public final class Multiplexer implements AutoCloseable {
 
     /** A worker is done with received message {@code index}: the network thread posts it again. Data path. */
     void releaseReceive(int index) {
-        if (!returned.offer(index)) {
-            throw new IllegalStateException("return queue full: index=" + index);
-        }
+        router.release(index);
         wake();
     }
 
@@ -352,17 +274,20 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     /**
-     * A worker waits for a receive: the network thread resets its idle parks to the shortest, and is woken now if
-     * {@code wakeNow}. Data path.
+     * A worker waits for a receive: the next message or end the network thread routes wakes the readiness poller. When
+     * the wait begins ({@code begins}: the worker's poll found nothing) the network thread is also woken now and its
+     * idle parks start again at the shortest; the poller's later retries of the same wait leave the parks to grow as
+     * over any quiet spell (as the poller's own parks do), so a long wait (a peer still computing what it will send)
+     * does not keep the network thread waking every few tens of microseconds. Data path.
      */
-    void demand(boolean wakeNow) {
-        if (!demanded) {
-            demanded = true;
-        }
+    void demand(boolean begins) {
         if (!awaited) {
             awaited = true;
         }
-        if (wakeNow) {
+        if (begins) {
+            if (!demanded) {
+                demanded = true;
+            }
             wake();
         }
     }
@@ -392,16 +317,16 @@ public final class Multiplexer implements AutoCloseable {
         try {
             while (running) {
                 int work = replaceRequestedQueuePairs();
-                int routed = routedCount;
+                int routed = router.routedCount();
                 work += pollCompletions();
-                work += routeEarly();
-                if (routedCount != routed && awaited) {
+                work += router.routeEarly();
+                if (router.routedCount() != routed && awaited) {
                     awaited = false;
                     ReadinessPoller.wake(); // the waiting workers' retries find what was routed now
                 }
-                work += repostReturned();
-                work += postSends();
-                work += writeCredits();
+                work += router.repostReturned();
+                work += poster.postSends();
+                work += poster.writeCredits();
                 if ((++loops & 1023) == 0) {
                     checkQueuePairs();
                 }
@@ -418,7 +343,7 @@ public final class Multiplexer implements AutoCloseable {
         } catch (Throwable t) {
             String message = "hyper multiplexer at node " + self + " crashed: " + t;
             for (int peer = 0; peer < nodes; peer++) {
-                peerFailures.compareAndSet(peer, null, message);
+                links[peer].fail(message);
             }
             for (DecoupledExchange exchange : table.openExchanges()) {
                 exchange.fail(message);
@@ -433,9 +358,10 @@ public final class Multiplexer implements AutoCloseable {
      * Spins, then parks for {@link #PARK_NANOS}, doubling each further idle park up to {@link #MAX_PARK_NANOS}: a
      * network thread that wakes every few tens of microseconds for nothing takes the core from the workers of a
      * CPU-bound query on a small host, while one that sleeps long adds up to a millisecond before it notices a
-     * receive after a quiet spell (a worker handing it a message or a release wakes it at once). While a worker waits
-     * for a receive ({@link #demand}), or messages wait for their exchange to be routed, every park is the shortest:
-     * the fabric raises no event when a peer's message lands, so the park is the receive's latency.
+     * receive after a quiet spell (a worker handing it a message or a release wakes it at once). A worker beginning to
+     * wait for a receive ({@link #demand}) starts the parks again at the shortest, and while messages wait for their
+     * exchange to be routed every park is the shortest: the fabric raises no event when a peer's message lands, so
+     * the park is the receive's latency.
      */
     private void idle(int idles) {
         if (config.busyPolling() || idles < SPINS) {
@@ -443,42 +369,12 @@ public final class Multiplexer implements AutoCloseable {
             return;
         }
         sleeping = true;
-        if (returned.unsynchronizedIsEmpty() && !hasSendable()) {
+        if (!router.hasReturned() && !poster.hasSendable()) {
             parks++;
-            int doublings = earlyCount > 0 ? 0 : Math.min(6, (idles - SPINS) / 8);
+            int doublings = router.holdsEarly() ? 0 : Math.min(6, (idles - SPINS) / 8);
             LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, PARK_NANOS << doublings));
         }
         sleeping = false;
-    }
-
-    private boolean hasSendable() {
-        if (isScheduled()) {
-            return schedule.canSend(); // waiting for peers' phase words: park, do not spin
-        }
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && !sendQueues[peer].unsynchronizedIsEmpty() && canPost(peer)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a data message could be posted to {@code peer} now: credit, and below {@code postedPerPeer}. */
-    private boolean canPost(int peer) {
-        return hasCredit(peer) && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer());
-    }
-
-    private boolean hasCredit(int peer) {
-        long limit = config.receivesPerPeer() + CreditWordsDescriptor.credit(credits.segment(), peer);
-        return sent[peer] - limit < 0;
-    }
-
-    /** kind (8 bits), the peer's connection epoch (16), peer (8), index (32). */
-    private long requestId(int kind, int peer, int index) {
-        return (long) kind << 56
-                | (long) (epochs[peer] & 0xFFFF) << 40
-                | (long) (peer & 0xFF) << 32
-                | (index & 0xFFFF_FFFFL);
     }
 
     private int pollCompletions() {
@@ -486,33 +382,33 @@ public final class Multiplexer implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             WorkCompletion completion = completions[i];
             long id = completion.requestId();
-            int kind = (int) (id >>> 56);
-            int peer = (int) (id >>> 32) & 0xFF;
-            int index = (int) id;
-            if ((int) (id >>> 40 & 0xFFFF) != (epochs[peer] & 0xFFFF)) {
+            int kind = RequestIds.kind(id);
+            int peer = RequestIds.peer(id);
+            int index = RequestIds.index(id);
+            if (!RequestIds.ofEpoch(id, links[peer].epoch)) {
                 continue; // of a replaced queue pair: its messages were released or posted again then
             }
-            if (kind != KIND_RECEIVE) {
-                outstanding[peer]--;
+            if (kind != RequestIds.KIND_RECEIVE) {
+                links[peer].outstanding--;
             } else {
-                posted[index] = false;
+                router.completed(index);
             }
-            if (kind == KIND_DATA || kind == KIND_END) {
-                outstandingData[peer]--;
-                inFlight[peer].poll(EMPTY);
+            if (kind == RequestIds.KIND_DATA || kind == RequestIds.KIND_END) {
+                links[peer].outstandingData--;
+                links[peer].inFlight.poll(EMPTY);
             }
             if (!completion.status().isSuccess()) {
-                if (kind == KIND_DATA) {
+                if (kind == RequestIds.KIND_DATA) {
                     pool.releaseSend(index);
                 }
                 failPeer(peer, completion.status() + " on " + completion.opcode());
                 continue;
             }
             switch (kind) {
-                case KIND_DATA -> pool.releaseSend(index);
-                case KIND_CREDIT -> creditInFlight[peer] = false;
-                case KIND_PHASE -> phaseInFlight[peer] = false;
-                case KIND_RECEIVE -> onReceive(pool.message(index), completion.byteLength());
+                case RequestIds.KIND_DATA -> pool.releaseSend(index);
+                case RequestIds.KIND_CREDIT -> links[peer].creditInFlight = false;
+                case RequestIds.KIND_PHASE -> links[peer].phaseInFlight = false;
+                case RequestIds.KIND_RECEIVE -> router.onReceive(pool.message(index), completion.byteLength());
                 default -> {
                     // KIND_END: nothing to release
                 }
@@ -521,345 +417,23 @@ public final class Multiplexer implements AutoCloseable {
         return count;
     }
 
-    private void onReceive(Message message, int length) {
-        int peer = message.peer;
-        MemorySegment segment = message.segment;
-        if (length < MessageDescriptor.LENGTH
-                || !MessageDescriptor.hasMagic(segment)
-                || MessageDescriptor.sourceNode(segment) != peer) {
-            failPeer(peer, "a malformed message (" + length + " bytes)");
-            return;
-        }
-        messagesReceived++;
-        int used = MessageDescriptor.bytesUsed(segment);
-        if (used < 0 || used > length - MessageDescriptor.LENGTH) {
-            failPeer(peer, "a message with a bad length (" + used + " of " + length + " bytes)");
-            return;
-        }
-        int id = MessageDescriptor.exchangeId(segment);
-        // while messages are held, every arrival queues behind them: an exchange's end must not pass its data
-        boolean hold = earlyCount > 0 || table.isEarly(peer, id); // before incoming: see isEarly
-        DecoupledExchange exchange = earlyCount == 0 ? table.incoming(peer, id) : null;
-        if (exchange != null) {
-            route(message, exchange);
-        } else if (hold) {
-            earlySince[message.index] = System.nanoTime();
-            early[earlyCount++] = message.index;
-        } else {
-            dropped++;
-            repost(message);
-        }
-    }
-
-    /** Hands a received message (its header checked) to its exchange: an end counts, data goes to the workers. */
-    private void route(Message message, DecoupledExchange exchange) {
-        routedCount++;
-        MemorySegment segment = message.segment;
-        if (MessageDescriptor.isLast(segment)) {
-            repost(message);
-            exchange.onEnd();
-            return;
-        }
-        message.buffer.payloadLength(MessageDescriptor.bytesUsed(segment));
-        message.retain.set(1);
-        exchange.deliver(message.index, receiveRotation++);
-    }
-
-    /**
-     * Routes the held messages, in arrival order, whose exchange is mapped now (a message waits while an earlier one of
-     * the same exchange and peer waits); drops those of a failed peer and those no exchange claimed within {@link
-     * #EARLY_LIMIT_NANOS} (the open at this node failed after the gather). Returns how many left the list.
-     */
-    private int routeEarly() {
-        if (earlyCount == 0) {
-            return 0;
-        }
-        long now = System.nanoTime();
-        int kept = 0;
-        for (int i = 0; i < earlyCount; i++) {
-            int index = early[i];
-            Message message = pool.message(index);
-            int id = MessageDescriptor.exchangeId(message.segment);
-            boolean notMapped = table.isEarly(message.peer, id); // before incoming: see isEarly
-            DecoupledExchange exchange = table.incoming(message.peer, id);
-            if (exchange != null && !heldBefore(kept, message.peer, id)) {
-                route(message, exchange);
-            } else if (exchange != null
-                    || (notMapped
-                            && peerFailures.get(message.peer) == null
-                            && now - earlySince[index] < EARLY_LIMIT_NANOS)) {
-                early[kept++] = index;
-            } else {
-                dropped++;
-                repost(message);
-            }
-        }
-        int work = earlyCount - kept;
-        earlyCount = kept;
-        return work;
-    }
-
-    /** Whether one of the first {@code kept} held messages is of {@code peer} and exchange id {@code id}. */
-    private boolean heldBefore(int kept, int peer, int id) {
-        for (int i = 0; i < kept; i++) {
-            Message held = pool.message(early[i]);
-            if (held.peer == peer && MessageDescriptor.exchangeId(held.segment) == id) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Forgets the held messages of {@code peer} (its queue pair is replaced, which posts them again). */
-    private void forgetEarly(int peer) {
-        int kept = 0;
-        for (int i = 0; i < earlyCount; i++) {
-            if (pool.message(early[i]).peer != peer) {
-                early[kept++] = early[i];
-            }
-        }
-        earlyCount = kept;
-    }
-
-    /** Posts receive message {@code message} on its peer's queue pair. */
-    private void post(Message message) {
-        int peer = message.peer;
-        posted[message.index] = true;
-        queuePairs[peer].postReceive(
-                requestId(KIND_RECEIVE, peer, message.index),
-                message.region,
-                message.regionOffset,
-                pool.messageBytes());
-    }
-
-    /** Posts a receive message again and counts it as credit for its peer (unless the peer failed). */
-    private void repost(Message message) {
-        if (peerFailures.get(message.peer) == null && !posted[message.index]) {
-            try {
-                post(message);
-                reposted[message.peer]++;
-            } catch (FaroException e) {
-                failPeer(message.peer, "posting a receive: " + e.getMessage());
-            }
-        }
-    }
-
-    private int repostReturned() {
-        int work = 0;
-        int index;
-        while ((index = returned.poll(EMPTY)) != EMPTY) {
-            repost(pool.message(index));
-            work++;
-        }
-        return work;
-    }
-
-    private int writeCredits() {
-        int work = 0;
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer == self
-                    || creditInFlight[peer]
-                    || reposted[peer] == creditWritten[peer]
-                    || peerFailures.get(peer) != null
-                    || connected.get(peer) == 0) {
-                continue;
-            }
-            creditValue.set(ValueLayout.JAVA_LONG, 0, reposted[peer]);
-            request.clear()
-                    .requestId(requestId(KIND_CREDIT, peer, 0))
-                    .opcode(Opcode.WRITE)
-                    .inline(creditValue)
-                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.creditOffset(self));
-            if (postSend(peer)) {
-                creditInFlight[peer] = true;
-                creditWritten[peer] = reposted[peer];
-                creditWrites++;
-                work++;
-            }
-        }
-        return work;
-    }
-
-    private int postSends() {
-        if (isScheduled()) {
-            return schedule.doWork();
-        }
-        int work = 0;
-        for (int k = 0; k < nodes; k++) {
-            int peer = (startPeer + k) % nodes;
-            work += sendFrom(peer, Integer.MAX_VALUE);
-        }
-        startPeer = startPeer + 1 == nodes ? 0 : startPeer + 1;
-        return work;
-    }
-
-    private boolean isScheduled() {
-        return config.schedule() == NetworkSchedule.ROUND_ROBIN && nodes > 2 && allConnectedAndHealthy();
-    }
-
-    /** The multiplexer's sends as the round-robin schedule sees them. */
-    private final class ScheduledSends implements PhaseSchedule.Sends {
-        @Override
-        public int sendFrom(int peer, int max) {
-            return Multiplexer.this.sendFrom(peer, max);
-        }
-
-        @Override
-        public boolean queueEmpty(int peer) {
-            return sendQueues[peer].unsynchronizedIsEmpty();
-        }
-
-        @Override
-        public boolean hasCredit(int peer) {
-            return Multiplexer.this.hasCredit(peer);
-        }
-
-        @Override
-        public boolean canPost(int peer) {
-            return Multiplexer.this.canPost(peer);
-        }
-
-        @Override
-        public int outstandingData(int peer) {
-            return outstandingData[peer];
-        }
-
-        @Override
-        public int writePhases(long value) {
-            return Multiplexer.this.writePhases(value);
-        }
-    }
-
-    /** Whether every peer's queue pair is connected and has not failed (an open may then skip connecting). */
-    boolean allConnectedAndHealthy() {
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && (connected.get(peer) == 0 || peerFailures.get(peer) != null)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Writes {@code value} into every peer's phase word for this node where it is not written yet. */
-    private int writePhases(long value) {
-        int work = 0;
-        for (int peer = 0; peer < nodes; peer++) {
-            if (peer == self || phaseInFlight[peer] || phaseWritten[peer] == value || outstanding[peer] >= sendDepth) {
-                continue;
-            }
-            creditValue.set(ValueLayout.JAVA_LONG, 0, value);
-            request.clear()
-                    .requestId(requestId(KIND_PHASE, peer, 0))
-                    .opcode(Opcode.WRITE)
-                    .inline(creditValue)
-                    .remote(peerCreditKeys.get(peer), CreditWordsDescriptor.phaseOffset(self));
-            if (postSend(peer)) {
-                phaseInFlight[peer] = true;
-                phaseWritten[peer] = value;
-                work++;
-            }
-        }
-        return work;
-    }
-
-    /** Posts up to {@code max} queued entries for {@code peer}, as credit and its send queue allow; returns how many. */
-    private int sendFrom(int peer, int max) {
-        if (peer == self || connected.get(peer) == 0) {
-            return 0;
-        }
-        if (peerFailures.get(peer) != null) {
-            dropQueued(peer);
-            return 0;
-        }
-        IndexQueue queue = sendQueues[peer];
-        int count = 0;
-        int entry;
-        while (count < max
-                && (entry = queue.peek(EMPTY)) != EMPTY
-                && hasCredit(peer)
-                && outstanding[peer] < sendDepth - 2
-                && (config.postedPerPeer() == 0 || outstandingData[peer] < config.postedPerPeer())) {
-            queue.poll(EMPTY);
-            if (entry >= 0) {
-                Message message = pool.message(entry);
-                int bytes = MessageDescriptor.LENGTH + MessageDescriptor.bytesUsed(message.segment);
-                request.clear()
-                        .requestId(requestId(KIND_DATA, peer, entry))
-                        .opcode(Opcode.SEND)
-                        .local(message.region, message.regionOffset, bytes);
-                if (!postSend(peer)) {
-                    pool.releaseSend(entry);
-                    break;
-                }
-                bytesSent += bytes;
-            } else {
-                MessageDescriptor.write(endHeader, -entry - 2, self, MessageDescriptor.FLAG_LAST, 0);
-                request.clear()
-                        .requestId(requestId(KIND_END, peer, 0))
-                        .opcode(Opcode.SEND)
-                        .inline(endHeader);
-                if (!postSend(peer)) {
-                    break;
-                }
-            }
-            outstandingData[peer]++;
-            inFlight[peer].offer(entry);
-            sent[peer]++;
-            messagesSent++;
-            count++;
-        }
-        return count;
-    }
-
-    /** Posts {@link #request} on {@code peer}'s queue pair; false (and the peer failed) when posting threw. */
-    private boolean postSend(int peer) {
-        try {
-            queuePairs[peer].postSend(request);
-            outstanding[peer]++;
-            return true;
-        } catch (FaroException e) {
-            failPeer(peer, "posting a send: " + e.getMessage());
-            return false;
-        }
-    }
-
-    /** Releases what waits to go to a failed peer. */
-    private int dropQueued(int peer) {
-        int work = 0;
-        int entry;
-        while ((entry = sendQueues[peer].poll(EMPTY)) != EMPTY) {
-            if (entry >= 0) {
-                pool.releaseSend(entry);
-            }
-            work++;
-        }
-        return work;
-    }
-
     /** Creates the queue pair for {@code peer} and posts the peer's receive messages that no worker holds. */
     private void openQueuePair(int peer) {
-        queuePairs[peer] = fabric.createRcQueuePair(new QueuePairConfig(
+        links[peer].queuePair = fabric.createRcQueuePair(new QueuePairConfig(
                 completionQueue,
                 completionQueue,
                 sendDepth,
                 config.receivesPerPeer(),
                 QueuePairConfig.DEFAULT_MAX_INLINE_BYTES));
-        int first = pool.firstReceive(peer, self);
-        for (int r = 0; r < config.receivesPerPeer(); r++) {
-            Message message = pool.message(first + r);
-            posted[message.index] = false;
-            if (message.retain.get() == 0) {
-                post(message); // a held one is posted when its worker releases it
-            }
-        }
+        router.postInitial(peer, pool.firstReceive(peer, self), config.receivesPerPeer());
     }
 
     private int replaceRequestedQueuePairs() {
         int work = 0;
         for (int peer = 0; peer < nodes; peer++) {
-            if (peer != self && replaceRequested.get(peer) == 1) {
+            if (peer != self && links[peer].replaceRequested) {
                 replace(peer);
-                replaceRequested.set(peer, 0);
+                links[peer].replaceRequested = false;
                 work++;
             }
         }
@@ -870,46 +444,36 @@ public final class Multiplexer implements AutoCloseable {
     private void replace(int peer) {
         String message = "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (node "
                 + peer + " was restarted)";
-        peerFailures.compareAndSet(peer, null, message);
+        links[peer].fail(message);
         for (DecoupledExchange exchange : table.openExchanges()) {
             if (exchange.peerId(peer) >= 0) {
                 exchange.fail(message);
             }
         }
-        dropQueued(peer);
-        forgetEarly(peer);
+        poster.dropQueued(peer);
+        router.forgetEarly(peer);
         table.forgetPeer(peer);
         int entry;
-        while ((entry = inFlight[peer].poll(EMPTY)) != EMPTY) {
+        while ((entry = links[peer].inFlight.poll(EMPTY)) != EMPTY) {
             if (entry >= 0) {
                 pool.releaseSend(entry);
             }
         }
-        queuePairs[peer].close();
-        epochs[peer]++;
-        sent[peer] = 0;
-        reposted[peer] = 0;
-        creditWritten[peer] = 0;
-        creditInFlight[peer] = false;
-        outstanding[peer] = 0;
-        outstandingData[peer] = 0;
-        phaseWritten[peer] = 0;
-        phaseInFlight[peer] = false;
+        links[peer].queuePair.close();
+        links[peer].reset();
         CreditWordsDescriptor.reset(credits.segment(), peer); // a replaced peer catches up the phases
         openQueuePair(peer);
         synchronized (this) {
-            connected.set(peer, 0);
-            peerIncarnations[peer] = 0;
-            peerFailures.set(peer, null);
+            links[peer].disconnected();
         }
     }
 
     private void checkQueuePairs() {
         for (int peer = 0; peer < nodes; peer++) {
             if (peer != self
-                    && connected.get(peer) == 1
-                    && peerFailures.get(peer) == null
-                    && queuePairs[peer].state() == QueuePairState.ERROR) {
+                    && links[peer].isConnected()
+                    && !links[peer].failed()
+                    && links[peer].queuePair.state() == QueuePairState.ERROR) {
                 failPeer(peer, "its queue pair is in error (peer died or closed)");
             }
         }
@@ -919,7 +483,7 @@ public final class Multiplexer implements AutoCloseable {
     private void failPeer(int peer, String reason) {
         String message =
                 "hyper multiplexer at node " + self + ": the connection to node " + peer + " failed (" + reason + ")";
-        if (peerFailures.compareAndSet(peer, null, message)) {
+        if (links[peer].fail(message)) {
             for (DecoupledExchange exchange : table.openExchanges()) {
                 exchange.fail(message);
             }
@@ -930,31 +494,31 @@ public final class Multiplexer implements AutoCloseable {
 
     /** Messages (data and end markers) posted to peers so far. Approximate. */
     public long messagesSent() {
-        return messagesSent;
+        return poster.messagesSent();
     }
 
     /** Bytes posted to peers (headers included, only the used bytes of each message). Approximate. */
     public long bytesSent() {
-        return bytesSent;
+        return poster.bytesSent();
     }
 
     public long messagesReceived() {
-        return messagesReceived;
+        return router.messagesReceived();
     }
 
     /** Credit words written to peers. Approximate. */
     public long creditWrites() {
-        return creditWrites;
+        return poster.creditWrites();
     }
 
     /** Messages of exchanges closed before they arrived (after a failure). Approximate. */
     public long dropped() {
-        return dropped;
+        return router.dropped();
     }
 
     /** Round-robin phases this node completed. Approximate. */
     public long phases() {
-        return schedule.phases();
+        return poster.phases();
     }
 
     /** Times the network thread parked for lack of work. Approximate. */
@@ -966,7 +530,7 @@ public final class Multiplexer implements AutoCloseable {
     public int queuePairs() {
         int count = 0;
         for (int peer = 0; peer < nodes; peer++) {
-            count += peer == self ? 0 : connected.get(peer);
+            count += peer != self && links[peer].isConnected() ? 1 : 0;
         }
         return count;
     }
@@ -1015,9 +579,9 @@ public final class Multiplexer implements AutoCloseable {
     }
 
     private void closeResources() {
-        for (RcQueuePair queuePair : queuePairs) {
-            if (queuePair != null) {
-                queuePair.close();
+        for (PeerLink link : links) {
+            if (link != null && link.queuePair != null) {
+                link.queuePair.close();
             }
         }
         completionQueue.close();
