@@ -172,6 +172,23 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         return work;
     }
 
+    /**
+     * Waits on the switch's link after a duty cycle that found no work ({@code AgentRunner}'s waiter): until a packet
+     * arrives (a link that senders wake returns then), the next poll may be due (at most the poll interval), or about
+     * {@code timeoutNanos}, whichever is first; not at all while a control command waits. Retries wait for timeouts
+     * of tens of milliseconds, so a millisecond's wait delays them little.
+     */
+    public void awaitWork(long timeoutNanos) {
+        if (!commands.isEmpty()) {
+            return;
+        }
+        long waitNs = Math.min(timeoutNanos, config.retryTimeoutNs());
+        if (config.pollIntervalNs() > 0) {
+            waitNs = Math.min(waitNs, config.pollIntervalNs());
+        }
+        link.awaitDatagram(waitNs);
+    }
+
     // ---- ingress
 
     private void onPacket(int sourcePort) {
