@@ -85,6 +85,11 @@ public final class ShmPacketLink implements PacketLink {
     /** The futex wait's timeout, a {@code struct timespec}; receiving thread only. */
     private final MemorySegment timespec;
 
+    /** Wake-ups held back in a burst ({@link #beginBurst()}): futex word addresses; sending thread only. */
+    private final long[] heldWakeUpWords = new long[16];
+
+    private int heldWakeUps;
+    private boolean bursting;
     private int lastSource;
     private long dropped;
     private long sleeps;
@@ -309,9 +314,37 @@ public final class ShmPacketLink implements PacketLink {
                         != 0
                 && ShmPacketLinkDescriptor.INT_HANDLE.compareAndSet(
                         destination, (long) ShmPacketLinkDescriptor.WAITING_OFFSET, 1, 0)) {
-            SharedFutex.wake(destination.address() + ShmPacketLinkDescriptor.WAITING_OFFSET, 1);
-            wakeUps++;
+            long word = destination.address() + ShmPacketLinkDescriptor.WAITING_OFFSET;
+            if (bursting && heldWakeUps < heldWakeUpWords.length) {
+                heldWakeUpWords[heldWakeUps++] = word; // this send won the CAS: no other send holds the same sleep
+            } else {
+                wake(word);
+            }
         }
+    }
+
+    private void wake(long word) {
+        SharedFutex.wake(word, 1);
+        wakeUps++;
+    }
+
+    @Override
+    public void beginBurst() {
+        bursting = true;
+    }
+
+    /**
+     * Wakes the receivers this burst's sends found asleep. Their rings were unmapped in the meantime only if their
+     * owners closed them (a send to a closed port unmaps it): a wake-up on an address no longer mapped fails
+     * harmlessly in the kernel ({@code EFAULT}) or wakes nobody.
+     */
+    @Override
+    public void endBurst() {
+        bursting = false;
+        for (int i = 0; i < heldWakeUps; i++) {
+            wake(heldWakeUpWords[i]);
+        }
+        heldWakeUps = 0;
     }
 
     @Override

@@ -46,6 +46,31 @@ class ShmPacketLinkWakeUpTest {
     }
 
     @Test
+    @Timeout(30)
+    void aBurstWakesASleepingReceiverOnceAtItsEnd() throws Exception {
+        assumeTrue(SharedFutex.available(), "futex(2) through the linker");
+        try (ShmPacketLink sender = ShmPacketLink.open(directory);
+                ShmPacketLink receiver = ShmPacketLink.open(directory)) {
+            Thread sleeper = Thread.ofPlatform().start(() -> receiver.awaitDatagram(HOUR_NS));
+            while (!receiver.receiverWaiting()) {
+                LockSupport.parkNanos(100_000);
+            }
+            ByteBuffer buffer = ByteBuffer.allocateDirect(64);
+            sender.beginBurst();
+            for (int i = 0; i < 5; i++) {
+                sender.send(buffer, 0, 8, receiver.port());
+            }
+            assertThat(sender.wakeUps()).as("held back").isZero();
+            sender.endBurst();
+            sleeper.join();
+            assertThat(sender.wakeUps()).isEqualTo(1);
+            for (int i = 0; i < 5; i++) {
+                assertThat(receiver.receive(buffer, 0)).isEqualTo(8);
+            }
+        }
+    }
+
+    @Test
     @Timeout(60)
     void pingPongBetweenSleepingThreadsLosesNoWakeUp() throws Exception {
         int rounds = 3_000;
