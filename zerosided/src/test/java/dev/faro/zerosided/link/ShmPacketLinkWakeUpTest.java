@@ -29,10 +29,7 @@ class ShmPacketLinkWakeUpTest {
         assumeTrue(SharedFutex.available(), "futex(2) through the linker");
         try (ShmPacketLink sender = ShmPacketLink.open(directory);
                 ShmPacketLink receiver = ShmPacketLink.open(directory)) {
-            Thread sleeper = Thread.ofPlatform().start(() -> receiver.awaitDatagram(HOUR_NS));
-            while (!receiver.receiverWaiting()) {
-                LockSupport.parkNanos(100_000);
-            }
+            Thread sleeper = sleepOn(receiver);
             ByteBuffer buffer = ByteBuffer.allocateDirect(64);
             buffer.putLong(0, 42);
             sender.send(buffer, 0, 8, receiver.port());
@@ -51,10 +48,7 @@ class ShmPacketLinkWakeUpTest {
         assumeTrue(SharedFutex.available(), "futex(2) through the linker");
         try (ShmPacketLink sender = ShmPacketLink.open(directory);
                 ShmPacketLink receiver = ShmPacketLink.open(directory)) {
-            Thread sleeper = Thread.ofPlatform().start(() -> receiver.awaitDatagram(HOUR_NS));
-            while (!receiver.receiverWaiting()) {
-                LockSupport.parkNanos(100_000);
-            }
+            Thread sleeper = sleepOn(receiver);
             ByteBuffer buffer = ByteBuffer.allocateDirect(64);
             sender.beginBurst();
             for (int i = 0; i < 5; i++) {
@@ -93,6 +87,15 @@ class ShmPacketLinkWakeUpTest {
                         .isPositive();
             }
         }
+    }
+
+    /** Starts a thread that waits on {@code receiver} (an hour at most) and returns it once the link says so. */
+    private static Thread sleepOn(ShmPacketLink receiver) {
+        Thread sleeper = Thread.ofPlatform().start(() -> receiver.awaitDatagram(HOUR_NS));
+        while (!receiver.receiverWaiting()) {
+            LockSupport.parkNanos(100_000);
+        }
+        return sleeper;
     }
 
     /** Sends a counter back and forth {@code rounds} times, sleeping (an hour at most) whenever nothing arrived. */
