@@ -105,6 +105,11 @@ public final class ShmPacketLink implements PacketLink {
         this.ringBytes = ring.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         this.slotLength = slotLength;
         this.timespec = arena.allocate(SharedFutex.TIMESPEC_LENGTH, Long.BYTES);
+        // bind both futex calls now, not on the first idle wait or wake-up of a timed run: a wake-up with nobody
+        // asleep, and a wait for a value the word does not hold (it returns at once)
+        long word = ring.address() + ShmPacketLinkDescriptor.WAITING_OFFSET;
+        SharedFutex.wake(word, 1);
+        SharedFutex.await(word, 1, 0, timespec);
     }
 
     /**
