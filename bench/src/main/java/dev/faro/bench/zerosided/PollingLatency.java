@@ -16,8 +16,9 @@ import org.HdrHistogram.Histogram;
  * V3 of the digest (SIGMOD24 Fig. 10, polling vs doorbell): one 1:1 flow of 64 B items pushed at a fixed offered rate,
  * each carrying its push time; the consumer records push-to-pop latency. The switch learns the PUs' pointers by
  * polling them every 10, 50 or 200 µs, or from doorbells (and polls only every 10 ms). Medians and 99th percentiles.
- * The doorbell is measured twice: with the switch's and NICs' threads parking when idle, as everywhere else, and
- * spinning and yielding instead ({@link SwitchRig#start(boolean)}), which shows what the parks add.
+ * The doorbell is measured twice: with the switch's and NICs' threads sleeping on their links when idle, as
+ * everywhere else (the packets sent to them wake them), and spinning and yielding instead ({@link
+ * SwitchRig#start(boolean)}), which shows what the sleeps and wake-ups add.
  *
  * <p>Coordination code around two PU threads whose loops allocate nothing.
  */

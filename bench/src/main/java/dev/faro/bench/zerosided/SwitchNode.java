@@ -40,7 +40,7 @@ final class SwitchNode {
             System.arraycopy(consumerQps, 0, answer, 1 + point.flows(), point.flows());
             context.exchange().allGather("switch", ZeroSidedPointHandler.encode(answer));
             AgentRunner runner =
-                    new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), link::awaitDatagram);
+                    new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), zeroSidedSwitch::awaitWork);
             try {
                 reply.put("networkThreadsPinned", CorePlacement.of(point.pin()).pinNetworkThreads(1));
                 context.exchange().allGather("done", new byte[0]);

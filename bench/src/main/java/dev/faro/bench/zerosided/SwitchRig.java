@@ -19,8 +19,8 @@ import java.util.function.IntSupplier;
 
 /**
  * A switch and PU NICs in one process, on packet links of one kind, for the experiments that study one property of
- * the switch (V2, V3, V6–V10): the switch's loop on its own thread, every NIC's on one shared thread (as NICs run
- * beside their PUs, never on a PU thread), the PU threads the experiment's own. Each PU buffer is exposed on its own
+ * the switch (V2, V3, V6–V10): the switch's loop on its own thread, each NIC's on a thread of its own that sleeps on
+ * the NIC's link when idle (NICs run beside their PUs, never on a PU thread), the PU threads the experiment's own. Each PU buffer is exposed on its own
  * NIC, so each has its own port and connection, as in the paper's figures.
  *
  * <p>Coordination code around the agents' loops.
@@ -35,9 +35,10 @@ final class SwitchRig implements AutoCloseable {
     private final ZeroSidedSwitch zeroSidedSwitch;
     private final PacketLink switchLink;
     private final List<SimulatedRcNic> nics = new ArrayList<>();
+    private final List<PacketLink> nicLinks = new ArrayList<>();
     private final List<PacketLink> doorbellLinks = new ArrayList<>();
     private AgentRunner switchRunner;
-    private AgentRunner nicRunner;
+    private final List<AgentRunner> nicRunners = new ArrayList<>();
 
     SwitchRig(LinkKind linkKind, SwitchConfig config) {
         this(linkKind, config, FaultInjection.NONE);
@@ -69,8 +70,10 @@ final class SwitchRig implements AutoCloseable {
      * @param doorbell whether the PU rings a doorbell (over a link of its own) on every push or pop
      */
     Buffer expose(int capacity, int itemBytes, boolean producer, boolean doorbell) {
-        SimulatedRcNic nic = new SimulatedRcNic(open(), config.mtuBytes());
+        PacketLink nicLink = open();
+        SimulatedRcNic nic = new SimulatedRcNic(nicLink, config.mtuBytes());
         nics.add(nic);
+        nicLinks.add(nicLink);
         BufferExposure exposure = BufferExposure.allocate(nic, arena, capacity, itemBytes, producer);
         int endpoint = zeroSidedSwitch.control().addEndpoint(exposure.endpoint());
         exposure.connect(zeroSidedSwitch.port(), endpoint, 0);
@@ -100,22 +103,27 @@ final class SwitchRig implements AutoCloseable {
     }
 
     /**
-     * As {@link #start()}; with {@code yielding} the switch's and the NICs' threads, idle, spin and yield but never
-     * park. Parked, each sleeps 20 µs (the switch, on its shared-memory link) or 50 µs (the NICs) plus the kernel's
-     * timer slack (50 µs) per idle spell, and nothing wakes it early; V3 measures what that adds to the four idle
-     * spells of the switch on a doorbell's path (doorbell, READ response, data ACK, head ACK).
+     * As {@link #start()}; with {@code yielding} the switch's thread and one thread for all NICs, idle, spin and
+     * yield but never sleep. Otherwise each sleeps on its link when idle ({@link ZeroSidedSwitch#awaitWork}, {@link
+     * PacketLink#awaitDatagram}) and the first packet sent to it wakes it; V3 compares the two on a doorbell's path,
+     * which crosses four idle spells of the switch (doorbell, READ response, data ACK, head ACK).
      */
     void start(boolean yielding) {
         switchRunner = yielding
                 ? new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), timeoutNs -> Thread.yield())
-                : new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), switchLink::awaitDatagram);
-        List<IntSupplier> agents = new ArrayList<>();
-        for (SimulatedRcNic nic : nics) {
-            agents.add(nic::doWork);
+                : new AgentRunner("zerosided-switch", List.of(zeroSidedSwitch::doWork), zeroSidedSwitch::awaitWork);
+        if (yielding) {
+            List<IntSupplier> agents = new ArrayList<>();
+            for (SimulatedRcNic nic : nics) {
+                agents.add(nic::doWork);
+            }
+            nicRunners.add(new AgentRunner("zerosided-nics", agents, timeoutNs -> Thread.yield()));
+            return;
         }
-        nicRunner = yielding
-                ? new AgentRunner("zerosided-nics", agents, timeoutNs -> Thread.yield())
-                : new AgentRunner("zerosided-nics", agents);
+        for (int i = 0; i < nics.size(); i++) {
+            nicRunners.add(new AgentRunner(
+                    "zerosided-nic-" + i, List.of(nics.get(i)::doWork), nicLinks.get(i)::awaitDatagram));
+        }
     }
 
     /** The first failure of the switch or a NIC, or null. */
@@ -123,8 +131,10 @@ final class SwitchRig implements AutoCloseable {
         if (switchRunner != null && switchRunner.failure() != null) {
             return "the switch failed: " + switchRunner.failure();
         }
-        if (nicRunner != null && nicRunner.failure() != null) {
-            return "a NIC failed: " + nicRunner.failure();
+        for (AgentRunner nicRunner : nicRunners) {
+            if (nicRunner.failure() != null) {
+                return "a NIC failed: " + nicRunner.failure();
+            }
         }
         return zeroSidedSwitch.statistics().failure();
     }
@@ -142,9 +152,7 @@ final class SwitchRig implements AutoCloseable {
         if (switchRunner != null) {
             switchRunner.close();
         }
-        if (nicRunner != null) {
-            nicRunner.close();
-        }
+        nicRunners.forEach(AgentRunner::close);
         zeroSidedSwitch.close();
         nics.forEach(SimulatedRcNic::close);
         doorbellLinks.forEach(PacketLink::close);

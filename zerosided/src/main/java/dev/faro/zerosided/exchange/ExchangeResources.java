@@ -128,7 +128,8 @@ final class ExchangeResources implements AutoCloseable {
 
     /** Starts the switch's thread (node 0, once every node's NIC is connected). */
     void startSwitch() {
-        switchRunner = new AgentRunner("zerosided-switch-" + name, List.of(zeroSidedSwitch::doWork));
+        switchRunner = new AgentRunner(
+                "zerosided-switch-" + name, List.of(zeroSidedSwitch::doWork), zeroSidedSwitch::awaitWork);
     }
 
     ZeroSidedBuffer[][] producerViews() {

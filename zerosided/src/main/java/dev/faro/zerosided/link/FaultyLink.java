@@ -147,6 +147,16 @@ public final class FaultyLink implements PacketLink {
     }
 
     @Override
+    public void beginBurst() {
+        inner.beginBurst();
+    }
+
+    @Override
+    public void endBurst() {
+        inner.endBurst();
+    }
+
+    @Override
     public int sourcePort() {
         return inner.sourcePort();
     }

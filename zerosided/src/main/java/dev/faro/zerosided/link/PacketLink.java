@@ -42,6 +42,17 @@ public interface PacketLink extends AutoCloseable {
         LockSupport.parkNanos(timeoutNanos);
     }
 
+    /**
+     * Starts a burst: until {@link #endBurst()}, the wake-ups this link's sends owe receivers that sleep are held back,
+     * so that an agent sending many datagrams in one duty cycle wakes each receiver once, after them, rather than at
+     * its first datagram (a receiver woken on the sender's CPU would take that CPU for one datagram at a time). Links
+     * whose receivers are not woken by senders ignore it.
+     */
+    default void beginBurst() {}
+
+    /** Ends a burst ({@link #beginBurst()}): issues the wake-ups held back. */
+    default void endBurst() {}
+
     /** The sender of the datagram the last successful {@link #receive} returned. */
     int sourcePort();
 

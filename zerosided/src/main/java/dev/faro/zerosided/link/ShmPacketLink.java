@@ -26,9 +26,11 @@ import java.util.concurrent.locks.LockSupport;
  * A {@link PacketLink} between processes of one host through shared memory: each port is a file
  * {@code zs-link-<port>} in a common directory holding a many-sender, one-receiver ring of datagram slots
  * ({@link ShmPacketLinkDescriptor}). A send copies the datagram into a slot of the destination's ring (one CAS to
- * claim it, one release store to publish it); a receive copies it out of this link's own ring. No system call per
+ * claim it, one volatile store to publish it); a receive copies it out of this link's own ring. No system call per
  * datagram, which is what the UDP link pays twice per hop (about 20 µs of CPU per 1 KiB datagram measured by JFR),
- * while the datagrams stay byte-exact and unreliable: a full ring drops, a {@link FaultyLink} around it injects loss,
+ * except one to wake a receiver that sleeps: an idle receiver sleeps on a futex word in its ring's header, which the
+ * first sender to find it asleep wakes ({@link #awaitDatagram}). The datagrams stay byte-exact and unreliable: a full
+ * ring drops, a {@link FaultyLink} around it injects loss,
  * duplication, reordering and delay as around UDP.
  *
  * <p>A port is its owner's process id and the link's index in that process ({@code pid << 9 | index}), so links of
@@ -80,8 +82,18 @@ public final class ShmPacketLink implements PacketLink {
     /** The next position to take from this link's ring; receiving thread only. */
     private long head;
 
+    /** The futex wait's timeout, a {@code struct timespec}; receiving thread only. */
+    private final MemorySegment timespec;
+
+    /** Wake-ups held back in a burst ({@link #beginBurst()}): futex word addresses; sending thread only. */
+    private final long[] heldWakeUpWords = new long[16];
+
+    private int heldWakeUps;
+    private boolean bursting;
     private int lastSource;
     private long dropped;
+    private long sleeps;
+    private long wakeUps;
     private boolean closed;
 
     private ShmPacketLink(Path directory, int port, Path file, Arena arena, MemorySegment ring, int slotLength) {
@@ -92,6 +104,12 @@ public final class ShmPacketLink implements PacketLink {
         this.ring = ring;
         this.ringBytes = ring.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         this.slotLength = slotLength;
+        this.timespec = arena.allocate(SharedFutex.TIMESPEC_LENGTH, Long.BYTES);
+        // bind both futex calls now, not on the first idle wait or wake-up of a timed run: a wake-up with nobody
+        // asleep, and a wait for a value the word does not hold (it returns at once)
+        long word = ring.address() + ShmPacketLinkDescriptor.WAITING_OFFSET;
+        SharedFutex.wake(word, 1);
+        SharedFutex.await(word, 1, 0, timespec);
     }
 
     /**
@@ -293,8 +311,45 @@ public final class ShmPacketLink implements PacketLink {
         ShmPacketLinkDescriptor.INT_HANDLE.set(
                 destination, slot + ShmPacketLinkDescriptor.SLOT_DATAGRAM_LENGTH_OFFSET, length);
         ShmPacketLinkDescriptor.INT_HANDLE.set(destination, slot + ShmPacketLinkDescriptor.SLOT_SOURCE_OFFSET, port);
-        ShmPacketLinkDescriptor.LONG_HANDLE.setRelease(
+        // publish, then look for a sleeping receiver: both volatile (see awaitDatagram for why)
+        ShmPacketLinkDescriptor.LONG_HANDLE.setVolatile(
                 destination, slot + ShmPacketLinkDescriptor.SLOT_SEQUENCE_OFFSET, position + 1);
+        if ((int) ShmPacketLinkDescriptor.INT_HANDLE.getVolatile(
+                                destination, (long) ShmPacketLinkDescriptor.WAITING_OFFSET)
+                        != 0
+                && ShmPacketLinkDescriptor.INT_HANDLE.compareAndSet(
+                        destination, (long) ShmPacketLinkDescriptor.WAITING_OFFSET, 1, 0)) {
+            long word = destination.address() + ShmPacketLinkDescriptor.WAITING_OFFSET;
+            if (bursting && heldWakeUps < heldWakeUpWords.length) {
+                heldWakeUpWords[heldWakeUps++] = word; // this send won the CAS: no other send holds the same sleep
+            } else {
+                wake(word);
+            }
+        }
+    }
+
+    private void wake(long word) {
+        SharedFutex.wake(word, 1);
+        wakeUps++;
+    }
+
+    @Override
+    public void beginBurst() {
+        bursting = true;
+    }
+
+    /**
+     * Wakes the receivers this burst's sends found asleep. Their rings were unmapped in the meantime only if their
+     * owners closed them (a send to a closed port unmaps it): a wake-up on an address no longer mapped fails
+     * harmlessly in the kernel ({@code EFAULT}) or wakes nobody.
+     */
+    @Override
+    public void endBurst() {
+        bursting = false;
+        for (int i = 0; i < heldWakeUps; i++) {
+            wake(heldWakeUpWords[i]);
+        }
+        heldWakeUps = 0;
     }
 
     @Override
@@ -318,17 +373,61 @@ public final class ShmPacketLink implements PacketLink {
     }
 
     /**
-     * Parks briefly (processes share no wake-up primitive, as on the {@code shm} fabric), unless a datagram is
-     * already waiting.
+     * Sleeps until a sender publishes a datagram in this link's ring (it wakes this thread through the ring's
+     * {@code waiting} word, a futex shared by the processes that map the file) or about {@code timeoutNanos} passed,
+     * unless a datagram is already waiting. Without the futex call ({@link SharedFutex#available()}) it parks briefly
+     * instead, as before the ring had a waiting word. The owner spins before it calls this ({@code AgentRunner}).
+     *
+     * <p>No wake-up is lost. The receiver stores {@code waiting = 1}, then loads the next slot's sequence; a sender
+     * stores the sequence (publish), then loads {@code waiting}. All four accesses are volatile (sequentially
+     * consistent: on x86-64 the stores are locked or fenced, on AArch64 {@code stlr}/{@code ldar}), so they occur in
+     * one total order that keeps each thread's program order, and in it one of the two stores comes first: either
+     * the receiver's load sees the datagram (and it does not sleep) or the sender's load sees {@code waiting = 1} (and
+     * it wakes the receiver). The wake-up cannot fall between the receiver's check and its sleep either: the sender
+     * first takes {@code waiting} from 1 to 0 (CAS: one waker per sleep), and the kernel puts the receiver to sleep
+     * only if the word still holds 1, comparing and queueing atomically; if the CAS came first the receiver returns
+     * at once. The receiver clears the word itself when it wakes for another reason (timeout, signal), so a sender
+     * that comes later makes no system call; a sender whose CAS then fails has nobody to wake.
      */
     @Override
     public void awaitDatagram(long timeoutNanos) {
-        long slot = ShmPacketLinkDescriptor.slotOffset(head, SLOTS, slotLength);
-        long sequence = (long) ShmPacketLinkDescriptor.LONG_HANDLE.getAcquire(
-                ring, slot + ShmPacketLinkDescriptor.SLOT_SEQUENCE_OFFSET);
-        if (sequence != head + 1) {
-            LockSupport.parkNanos(Math.min(timeoutNanos, IDLE_PARK_NS));
+        if (datagramWaiting()) {
+            return;
         }
+        if (!SharedFutex.available()) {
+            LockSupport.parkNanos(Math.min(timeoutNanos, IDLE_PARK_NS));
+            return;
+        }
+        ShmPacketLinkDescriptor.INT_HANDLE.setVolatile(ring, (long) ShmPacketLinkDescriptor.WAITING_OFFSET, 1);
+        if (!datagramWaiting()) {
+            sleeps++;
+            SharedFutex.await(ring.address() + ShmPacketLinkDescriptor.WAITING_OFFSET, 1, timeoutNanos, timespec);
+        }
+        ShmPacketLinkDescriptor.INT_HANDLE.setOpaque(ring, (long) ShmPacketLinkDescriptor.WAITING_OFFSET, 0);
+    }
+
+    /** Whether the next slot of this link's ring is published (a volatile load: see {@link #awaitDatagram}). */
+    private boolean datagramWaiting() {
+        long slot = ShmPacketLinkDescriptor.slotOffset(head, SLOTS, slotLength);
+        return (long) ShmPacketLinkDescriptor.LONG_HANDLE.getVolatile(
+                        ring, slot + ShmPacketLinkDescriptor.SLOT_SEQUENCE_OFFSET)
+                == head + 1;
+    }
+
+    /** Whether this link's receiver has said it sleeps (or is about to); any thread, for tests. */
+    boolean receiverWaiting() {
+        return (int) ShmPacketLinkDescriptor.INT_HANDLE.getVolatile(ring, (long) ShmPacketLinkDescriptor.WAITING_OFFSET)
+                != 0;
+    }
+
+    /** How often {@link #awaitDatagram} went to sleep on the futex so far; the receiving thread's count. */
+    public long sleeps() {
+        return sleeps;
+    }
+
+    /** How often a send woke a sleeping receiver so far (one system call each); the sending thread's count. */
+    public long wakeUps() {
+        return wakeUps;
     }
 
     @Override

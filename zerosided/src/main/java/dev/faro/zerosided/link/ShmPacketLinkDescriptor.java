@@ -16,6 +16,8 @@ import java.nio.ByteOrder;
  *  +-------------------+-------------------+----------------------------------+---------+---------+
  *  |  closed (owner sets 1 on close, release; senders read with acquire)    at 64                   |
  *  +-----------------------------------------------------------------------------------------------+
+ *  |  waiting (4 B): 1 while the receiver sleeps or is about to; a futex word  at 96                 |
+ *  +-----------------------------------------------------------------------------------------------+
  *  |  tail: the next slot to claim, absolute (senders CAS)                  at 128, own 128 B       |
  *  +-----------------------------------------------------------------------------------------------+
  *  slot i at 256 + i * slotLen (slotLen = 16 + datagram bytes, a multiple of 64):
@@ -28,13 +30,18 @@ import java.nio.ByteOrder;
  *
  * <ul>
  *   <li><b>magic</b>: written by the owner last at creation, with release, after every slot's sequence; a sender that
- *       does not see it drops (the port is not ready).
+ *       does not see it, or sees another version, drops (the port is not ready, or of another build).
  *   <li><b>sequence</b> of slot {@code i}, absolute: {@code = position} means free for the sender that claims
  *       {@code position} (= i mod slots); {@code = position + 1} means published (the sender's release store, after
  *       length, source and datagram); the receiver then frees it with {@code position + slots} (release).
  *   <li><b>tail</b>: a sender claims {@code position} by CAS from {@code position} to {@code position + 1} when the
  *       slot's sequence equals {@code position}; a sequence below it means the ring is full: the datagram is dropped,
  *       as a full switch port drops it.
+ *   <li><b>waiting</b>: the receiver's sleeping flag and the futex word it sleeps on ({@link SharedFutex}). The
+ *       receiver sets it to 1 (volatile) before its last look at the ring and sleeps while it is 1; a sender, after
+ *       publishing a slot (volatile), reads it and, if it is 1, takes it back to 0 by CAS and wakes the receiver (one
+ *       system call, by the sender that won the CAS). {@link ShmPacketLink#awaitDatagram} gives the argument that no
+ *       wake-up is lost.
  * </ul>
  * A sender that dies between its claim and its publish stalls the ring (the receiver waits at that slot); the peers'
  * retries then time out, as they would for a dead link.
@@ -42,7 +49,7 @@ import java.nio.ByteOrder;
 final class ShmPacketLinkDescriptor {
 
     static final int MAGIC = 0x5A53504C; // 'ZSPL'
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
@@ -50,6 +57,7 @@ final class ShmPacketLinkDescriptor {
     static final int SLOTS_OFFSET = 16;
     static final int SLOT_LENGTH_OFFSET = 20;
     static final int CLOSED_OFFSET = 64;
+    static final int WAITING_OFFSET = 96;
     static final int TAIL_OFFSET = 128;
     static final int HEADER_LENGTH = 256;
 
@@ -91,12 +99,15 @@ final class ShmPacketLinkDescriptor {
         INT_HANDLE.set(file, (long) SLOTS_OFFSET, slots);
         INT_HANDLE.set(file, (long) SLOT_LENGTH_OFFSET, slotLength);
         INT_HANDLE.set(file, (long) CLOSED_OFFSET, 0);
+        INT_HANDLE.set(file, (long) WAITING_OFFSET, 0);
         LONG_HANDLE.set(file, (long) TAIL_OFFSET, 0L);
         INT_HANDLE.setRelease(file, (long) MAGIC_OFFSET, MAGIC);
     }
 
     static boolean ready(MemorySegment file) {
-        return file.byteSize() >= HEADER_LENGTH && (int) INT_HANDLE.getAcquire(file, (long) MAGIC_OFFSET) == MAGIC;
+        return file.byteSize() >= HEADER_LENGTH
+                && (int) INT_HANDLE.getAcquire(file, (long) MAGIC_OFFSET) == MAGIC
+                && (int) INT_HANDLE.get(file, (long) VERSION_OFFSET) == VERSION;
     }
 
     static boolean closed(MemorySegment file) {

@@ -163,13 +163,14 @@ public final class SimulatedRcNic implements AutoCloseable {
 
     /**
      * One duty cycle: receives and handles up to {@value #RECEIVE_LIMIT} packets, then sends the next READ response
-     * packets of every queue pair with a READ to answer.
+     * packets of every queue pair with a READ to answer; one burst of the link ({@link PacketLink#beginBurst()}).
      *
      * @return the work done (packets handled and sent)
      */
     public int doWork() {
         int work = 0;
         int queuePairs = queuePairCount; // volatile read: sees set-up done before
+        link.beginBurst(); // the peers this cycle's packets wake are woken once, at its end
         for (int i = 0; i < RECEIVE_LIMIT; i++) {
             int length = link.receive(receiveBuffer, PacketDescriptor.HEADROOM_LENGTH);
             if (length == PacketLink.NOTHING) {
@@ -193,6 +194,7 @@ public final class SimulatedRcNic implements AutoCloseable {
             responseBurst++;
             cyclesSinceCongestion = 0;
         }
+        link.endBurst();
         return work;
     }
 

@@ -26,6 +26,7 @@ final class SwitchRegisters {
     final boolean[] ended = new boolean[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
     final int[] nextPsn = new int[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
     final long[] lastPollNs = new long[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
+    final long[] pollBackoffNs = new long[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
     final int[] lockOwner = new int[ZeroSidedSwitch.MAXIMUM_ENDPOINTS];
 
     // The one outstanding operation per connection.
@@ -68,9 +69,10 @@ final class SwitchRegisters {
     /** Bytes of switch state one producer-consumer pair of a 1:1 flow occupies (digest V12; paper: ~50 B + ~700 B). */
     static int bytesPerPair() {
         // per endpoint: static port, QPN, key, address, capacity, item size, role; registers: head, tail, ended,
-        // PSN, poll time, lock, the operation (kind, PSN, packets, address, length, value, thread, deadline, retries)
+        // PSN, poll time and back-off, lock, the operation (kind, PSN, packets, address, length, value, thread,
+        // deadline, retries)
         int staticBytes = 4 + 4 + 4 + 8 + 4 + 4 + 1;
-        int registerBytes = 8 + 8 + 1 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8 + 4 + 8 + 4;
+        int registerBytes = 8 + 8 + 1 + 4 + 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8 + 4 + 8 + 4;
         // per consumer's switch thread: state, flow, round robin, batch producer, batch items, PSN offset, removing,
         // items delivered (its producer list is one 4-byte entry per pair)
         int threadBytes = 4 + 4 + 4 + 4 + 8 + 4 + 1 + 8 + 4;

@@ -40,6 +40,9 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private static final int COMMAND_LIMIT = 16;
     private static final long DEADLINE_SCAN_INTERVAL_NS = 100_000;
     static final long PER_PACKET_TIMEOUT_NS = 20_000;
+    static final long IN_FLIGHT_LIMIT_PACKETS = 1024;
+    static final long POLL_BACKOFF_FIRST_NS = 1_000;
+    static final long POLL_BACKOFF_LIMIT_NS = 64_000;
 
     static final int OP_NONE = 0;
     static final int OP_POLL = 1;
@@ -131,13 +134,14 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     /**
      * One duty cycle: read the clock; receive and handle up to {@value #RECEIVE_LIMIT} packets (rewrite READ
      * responses, advance transfers on ACKs, take doorbells); run control commands; run the recirculated switch threads;
-     * reissue operations whose deadline passed.
+     * reissue operations whose deadline passed. One burst of the link ({@link PacketLink#beginBurst()}).
      *
      * @return the work done
      */
     public int doWork() {
         nowNs = System.nanoTime();
         int work = 0;
+        link.beginBurst(); // the NICs this cycle's packets wake are woken once, at its end
         for (int i = 0; i < RECEIVE_LIMIT; i++) {
             int length = link.receive(receiveBuffer, PacketDescriptor.HEADROOM_LENGTH);
             if (length == PacketLink.NOTHING) {
@@ -169,7 +173,25 @@ public final class ZeroSidedSwitch implements AutoCloseable {
             nextDeadlineScanNs = nowNs + DEADLINE_SCAN_INTERVAL_NS;
             work += checkDeadlines();
         }
+        link.endBurst();
         return work;
+    }
+
+    /**
+     * Waits on the switch's link after a duty cycle that found no work ({@code AgentRunner}'s waiter): until a packet
+     * arrives (a link that senders wake returns then), the next poll may be due (at most the poll interval, or the
+     * longest back-off of continuous polling), or about
+     * {@code timeoutNanos}, whichever is first; not at all while a control command waits. Retries wait for timeouts
+     * of tens of milliseconds, so a millisecond's wait delays them little.
+     */
+    public void awaitWork(long timeoutNanos) {
+        if (!commands.isEmpty()) {
+            return;
+        }
+        long waitNs = Math.min(
+                Math.min(timeoutNanos, config.retryTimeoutNs()),
+                config.pollIntervalNs() > 0 ? config.pollIntervalNs() : POLL_BACKOFF_LIMIT_NS);
+        link.awaitDatagram(waitNs);
     }
 
     // ---- ingress
@@ -204,7 +226,9 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         }
         if (kind == OP_POLL) {
             long value = receiveSegment.get(WIRE_LONG, packet.payloadOffset());
-            learnPointer(endpoint, registers.producer[endpoint] ? ZeroSidedBufferDescriptor.HEAD_OFFSET : -1, value);
+            boolean learned = learnPointer(
+                    endpoint, registers.producer[endpoint] ? ZeroSidedBufferDescriptor.HEAD_OFFSET : -1, value);
+            backOffPolls(endpoint, learned);
             int thread = registers.operationThread[endpoint];
             complete(endpoint);
             unlock(endpoint, thread);
@@ -292,23 +316,52 @@ public final class ZeroSidedSwitch implements AutoCloseable {
     private void onDoorbell(int endpoint) {
         statistics.doorbells++;
         long offset = packet.virtualAddress() - registers.baseAddress[endpoint];
-        learnPointer(endpoint, (int) offset, packet.doorbellValue());
+        backOffPolls(endpoint, learnPointer(endpoint, (int) offset, packet.doorbellValue()));
     }
 
-    /** Takes a PU's pointer (a head word of a producer, a tail of a consumer); never moves a mirror backwards. */
-    private void learnPointer(int endpoint, int offset, long value) {
+    /**
+     * Takes a PU's pointer (a head word of a producer, a tail of a consumer); never moves a mirror backwards.
+     *
+     * @return whether it moved the mirror or ended the producer's stream
+     */
+    private boolean learnPointer(int endpoint, int offset, long value) {
         if (registers.producer[endpoint] && offset == ZeroSidedBufferDescriptor.HEAD_OFFSET) {
             long count = ZeroSidedBufferDescriptor.count(value);
+            boolean learned = false;
             if (count - registers.head[endpoint] > 0) {
                 registers.head[endpoint] = count;
+                learned = true;
             }
-            if (ZeroSidedBufferDescriptor.ended(value) && count == registers.head[endpoint]) {
+            if (ZeroSidedBufferDescriptor.ended(value)
+                    && count == registers.head[endpoint]
+                    && !registers.ended[endpoint]) {
                 registers.ended[endpoint] = true;
+                learned = true;
             }
+            return learned;
         } else if (!registers.producer[endpoint]) {
             if (value - registers.tail[endpoint] > 0) {
                 registers.tail[endpoint] = value;
+                return true;
             }
+        }
+        return false;
+    }
+
+    /**
+     * Continuous polling ({@link SwitchConfig#pollIntervalNs()} 0) backs off per endpoint: a poll that learned
+     * nothing doubles the wait before the endpoint's next one (from {@value #POLL_BACKOFF_FIRST_NS} ns up to
+     * {@value #POLL_BACKOFF_LIMIT_NS} ns), one that learned something (or a doorbell) ends the back-off. On a Tofino a
+     * recirculating poll is free; here every poll is a READ round trip through the switch's and a NIC's threads, and
+     * unanswered polls of endpoints whose threads do not run (a full consumer whose thread waits for a core) took
+     * most of a pinned network core (Fig. 6: 100-300 polls per transfer).
+     */
+    private void backOffPolls(int endpoint, boolean learned) {
+        if (learned) {
+            registers.pollBackoffNs[endpoint] = 0;
+        } else if (config.pollIntervalNs() == 0) {
+            registers.pollBackoffNs[endpoint] = Math.min(
+                    POLL_BACKOFF_LIMIT_NS, Math.max(POLL_BACKOFF_FIRST_NS, 2 * registers.pollBackoffNs[endpoint]));
         }
     }
 
@@ -341,8 +394,12 @@ public final class ZeroSidedSwitch implements AutoCloseable {
                 if (!qos.mayStart(consumer)) {
                     break; // over its share: let the other flows catch up
                 }
+                long items = Math.min(Math.min(Math.min(available, free), maxBatchItems(p)), inFlightBudgetItems(p));
+                if (items <= 0) {
+                    break; // the responses in flight would overflow the switch's link: wait for an ACK
+                }
                 registers.roundRobin[consumer] = (index + 1) % count;
-                startTransfer(consumer, p, Math.min(Math.min(available, free), maxBatchItems(p)));
+                startTransfer(consumer, p, items);
                 return 1;
             }
         }
@@ -379,13 +436,31 @@ public final class ZeroSidedSwitch implements AutoCloseable {
         return 0;
     }
 
+    /**
+     * Items of {@code producerEndpoint} a new transfer may READ beside the data packets already in flight: at most
+     * {@value #IN_FLIGHT_LIMIT_PACKETS} packets in all, about half the switch's link buffer (a shared-memory link's
+     * ring or an in-process queue holds 2,048), unless nothing is in flight (a batch larger than that then runs
+     * alone). READ responses arrive at the pace of the producers' NICs; a switch that cannot forward them as fast
+     * (its thread shares a core with those NICs) would otherwise have its link drop them, and every lost tail costs a
+     * retry timeout (Fig. 6 pinned, 8 flows of 256 KiB batches: 2,048 packets requested at once, 18 retries of 1 s in
+     * a 4 s run).
+     */
+    long inFlightBudgetItems(int producerEndpoint) {
+        long inFlight = statistics.inFlightDataPackets;
+        if (inFlight == 0) {
+            return Long.MAX_VALUE;
+        }
+        return (IN_FLIGHT_LIMIT_PACKETS - inFlight) * config.mtuBytes() / registers.itemBytes[producerEndpoint];
+    }
+
     long maxBatchItems(int endpoint) {
         return Math.max(1, config.maxBatchBytes() / registers.itemBytes[endpoint]);
     }
 
     boolean pollDue(int endpoint) {
         return registers.operation[endpoint] == OP_NONE
-                && nowNs - registers.lastPollNs[endpoint] >= config.pollIntervalNs();
+                && nowNs - registers.lastPollNs[endpoint]
+                        >= Math.max(config.pollIntervalNs(), registers.pollBackoffNs[endpoint]);
     }
 
     void startPoll(int endpoint, int thread, int wordOffset) {
