@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The futex wait of {@link ShmPacketLink#awaitDatagram}: a send wakes a sleeping receiver, and no wake-up is lost.
- * The waits here are an hour long, so a lost wake-up hangs the test until its timeout (a guard, not a measurement).
+ * The waits here are an hour long, so a lost wake-up outlasts the test's timeout, which then fails it (a guard, not a
+ * measurement): the timeout runs the test on a thread of its own, since a thread in the futex call ignores interrupts,
+ * and the threads the tests start are daemons, which a lost wake-up leaves behind without holding up the JVM's exit.
  */
 class ShmPacketLinkWakeUpTest {
 
@@ -24,7 +26,7 @@ class ShmPacketLinkWakeUpTest {
     Path directory;
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aSendWakesASleepingReceiverWithOneSystemCall() throws Exception {
         assumeTrue(SharedFutex.available(), "futex(2) through the linker");
         try (ShmPacketLink sender = ShmPacketLink.open(directory);
@@ -43,7 +45,7 @@ class ShmPacketLinkWakeUpTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aBurstWakesASleepingReceiverOnceAtItsEnd() throws Exception {
         assumeTrue(SharedFutex.available(), "futex(2) through the linker");
         try (ShmPacketLink sender = ShmPacketLink.open(directory);
@@ -65,13 +67,13 @@ class ShmPacketLinkWakeUpTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void pingPongBetweenSleepingThreadsLosesNoWakeUp() throws Exception {
         int rounds = 3_000;
         try (ShmPacketLink ping = ShmPacketLink.open(directory);
                 ShmPacketLink pong = ShmPacketLink.open(directory)) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread answering = Thread.ofPlatform().start(() -> {
+            Thread answering = Thread.ofPlatform().daemon(true).start(() -> {
                 try {
                     bounce(pong, ping.port(), rounds, false);
                 } catch (Throwable t) {
@@ -91,7 +93,7 @@ class ShmPacketLinkWakeUpTest {
 
     /** Starts a thread that waits on {@code receiver} (an hour at most) and returns it once the link says so. */
     private static Thread sleepOn(ShmPacketLink receiver) {
-        Thread sleeper = Thread.ofPlatform().start(() -> receiver.awaitDatagram(HOUR_NS));
+        Thread sleeper = Thread.ofPlatform().daemon(true).start(() -> receiver.awaitDatagram(HOUR_NS));
         while (!receiver.receiverWaiting()) {
             LockSupport.parkNanos(100_000);
         }
