@@ -179,7 +179,7 @@ final class ClusterOptions {
         InetAddress address = address();
         int port = port();
         Duration timeout = joinTimeout == null ? DEFAULT_JOIN_TIMEOUT : duration("--join-timeout", joinTimeout);
-        Duration replace = replaceTimeout == null ? timeout : duration("--replace-timeout", replaceTimeout);
+        Duration replace = replaceTimeout == null ? null : duration("--replace-timeout", replaceTimeout);
         ClusterSecret secret = secret(address, notes);
         ClusterConfig config = ClusterConfig.local(count)
                 .withBind(address.getHostAddress(), port)

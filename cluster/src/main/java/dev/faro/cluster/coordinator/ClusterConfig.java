@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * @param bindAddress where the coordinator listens; loopback unless workers come from other hosts
  * @param port the coordinator's port; 0 for an ephemeral one
  * @param joinTimeout how long the workers may take to start and join the cluster
- * @param replaceTimeout how long a lost worker's replacement may take to start, join and replay the setup tasks (the
- *     join timeout unless set apart)
+ * @param replaceTimeout how long a lost worker's replacement may take to start, join and replay the setup tasks, or
+ *     null for the join timeout (see {@link #replaceTimeout()})
  * @param heartbeatInterval how often the coordinator pings each worker
  * @param heartbeatTimeout how long a worker may stay silent before it counts as dead
  * @param cancelGrace how long a cancelled task may run on before its worker is replaced
@@ -85,7 +85,9 @@ public record ClusterConfig(
             throw new IllegalArgumentException("port out of range: port=" + port);
         }
         positive(joinTimeout, "joinTimeout");
-        positive(replaceTimeout, "replaceTimeout");
+        if (replaceTimeout != null) {
+            positive(replaceTimeout, "replaceTimeout");
+        }
         positive(heartbeatInterval, "heartbeatInterval");
         positive(heartbeatTimeout, "heartbeatTimeout");
         positive(cancelGrace, "cancelGrace");
@@ -98,6 +100,21 @@ public record ClusterConfig(
             throw new IllegalArgumentException("heartbeatTimeout must be at least twice heartbeatInterval: "
                     + heartbeatTimeout + " < 2 * " + heartbeatInterval);
         }
+    }
+
+    /** How long a lost worker's replacement may take: the replace timeout if one is set, else the join timeout. */
+    @Override
+    public Duration replaceTimeout() {
+        return replaceTimeout != null ? replaceTimeout : joinTimeout;
+    }
+
+    /**
+     * How long a round waits for every node to have a ready worker: the longer of the join and replace timeouts and a
+     * cancel grace more (a node that lost its worker to a joining one is given up sooner, at its replace timeout).
+     */
+    Duration readyTimeout() {
+        Duration longer = joinTimeout.compareTo(replaceTimeout()) >= 0 ? joinTimeout : replaceTimeout();
+        return longer.plus(cancelGrace);
     }
 
     /**
@@ -123,7 +140,7 @@ public record ClusterConfig(
                 LOOPBACK,
                 0,
                 Duration.ofSeconds(60),
-                Duration.ofSeconds(60),
+                null,
                 Duration.ofSeconds(1),
                 DEFAULT_HEARTBEAT_TIMEOUT,
                 Duration.ofSeconds(5),
@@ -183,15 +200,11 @@ public record ClusterConfig(
         });
     }
 
-    /** Sets the join timeout, and the replace timeout with it (see {@link #withReplaceTimeout}). */
     public ClusterConfig withJoinTimeout(Duration value) {
-        return edit(c -> {
-            c.joinTimeout = value;
-            c.replaceTimeout = value;
-        });
+        return edit(c -> c.joinTimeout = value);
     }
 
-    /** How long a lost worker's replacement may take, if it should differ from the join timeout set before. */
+    /** How long a lost worker's replacement may take; null: as long as the join timeout. */
     public ClusterConfig withReplaceTimeout(Duration value) {
         return edit(c -> c.replaceTimeout = value);
     }

@@ -46,8 +46,7 @@ final class EveryNodeRound {
     List<NodeAnswer> run() {
         ClusterConfig config = coordinator.config();
         List<WorkerConnection> members = coordinator
-                .awaitReady(System.nanoTime()
-                        + config.joinTimeout().plus(config.cancelGrace()).toNanos())
+                .awaitReady(System.nanoTime() + config.readyTimeout().toNanos())
                 .subList(0, nodes);
         List<JsonNode> payloads = new ArrayList<>(nodes);
         for (int node = 0; node < nodes; node++) {

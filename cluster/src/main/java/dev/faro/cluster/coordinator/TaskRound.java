@@ -38,8 +38,8 @@ final class TaskRound {
 
     List<TaskReply> run() {
         ClusterConfig config = coordinator.config();
-        List<WorkerConnection> members = coordinator.awaitReady(System.nanoTime()
-                + config.joinTimeout().plus(config.cancelGrace()).toNanos());
+        List<WorkerConnection> members =
+                coordinator.awaitReady(System.nanoTime() + config.readyTimeout().toNanos());
         int nodes = members.size();
         List<JsonNode> payloads = new ArrayList<>(nodes);
         for (int node = 0; node < nodes; node++) {

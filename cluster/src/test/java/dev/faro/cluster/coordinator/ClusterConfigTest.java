@@ -11,16 +11,30 @@ import org.junit.jupiter.api.Test;
 class ClusterConfigTest {
 
     @Test
-    void aJoinTimeoutSetsTheReplaceTimeoutUnlessThatIsSetAfterIt() {
+    void theReplaceTimeoutIsTheJoinTimeoutUnlessSetApartInEitherOrder() {
         ClusterConfig config = ClusterConfig.local(2).withJoinTimeout(Duration.ofSeconds(20));
-        assertThat(config.joinTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(config.replaceTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(config.readyTimeout()).isEqualTo(Duration.ofSeconds(20).plus(config.cancelGrace()));
 
         ClusterConfig apart = config.withReplaceTimeout(Duration.ofSeconds(3));
         assertThat(apart.joinTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(apart.replaceTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(ClusterConfig.local(2)
+                        .withReplaceTimeout(Duration.ofSeconds(3))
+                        .withJoinTimeout(Duration.ofSeconds(20)))
+                .as("a join timeout set after leaves the replace timeout")
+                .isEqualTo(apart);
+
+        ClusterConfig longer = config.withReplaceTimeout(Duration.ofMinutes(10));
+        assertThat(longer.readyTimeout())
+                .as("a round waits for the longer of the two")
+                .isEqualTo(Duration.ofMinutes(10).plus(config.cancelGrace()));
+    }
+
+    @Test
+    void aWithMethodKeepsEveryOtherField() {
+        ClusterConfig apart = ClusterConfig.local(2).withReplaceTimeout(Duration.ofSeconds(3));
         assertThat(apart.withNodes(3))
-                .as("every other field is kept")
                 .isEqualTo(new ClusterConfig(
                         3,
                         apart.provider(),
