@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #bridged(int)}: a small LAN of {@code n} hosts and the test's own (root) namespace on one bridge, each
  *       with a private address, so a coordinator in the test JVM and workers in the namespaces reach each other.</li>
  * </ul>
- * Needs root and {@code ip} ({@code tc} for {@link #capEgress}): a test that uses it says {@code
+ * Needs root and {@code ip} ({@code tc} for {@link #capLink}): a test that uses it says {@code
  * @Requires(Requirement.NETNS)}, a benchmark asks {@link #unavailableBecause} first. Coordination code.
  *
  * <p>Names carry a fixed prefix and the test JVM's pid, so {@link #removeStale()} removes what a crashed run left
