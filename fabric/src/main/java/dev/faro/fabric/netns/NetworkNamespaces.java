@@ -30,6 +30,10 @@ import java.util.concurrent.TimeUnit;
 public final class NetworkNamespaces implements AutoCloseable {
 
     public static final String PREFIX = "faro-ns-";
+
+    /** The prefix older builds named their namespaces with (same {@code <pid>-<suffix>} scheme). */
+    private static final String OLD_PREFIX = "faro-it-";
+
     /** veth names live in the root namespace for a moment and must be short (15 characters at most). */
     public static final String LINK_PREFIX = "fi";
 
@@ -105,12 +109,17 @@ public final class NetworkNamespaces implements AutoCloseable {
         return Files.isExecutable(Path.of("/usr/sbin", program)) || Files.isExecutable(Path.of("/sbin", program));
     }
 
-    /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */
+    /**
+     * Removes namespaces and links left by earlier runs whose JVM is gone (and by this one), including namespaces named
+     * with the prefix of older builds ({@code faro-it-}).
+     */
     public static void removeStale() throws IOException {
         for (String line : run(List.of("ip", "netns", "list")).split("\n")) {
             String name = line.strip().split(" ")[0];
-            if (name.startsWith(PREFIX) && isStale(name.substring(PREFIX.length()))) {
-                runQuietly(List.of("ip", "netns", "del", name));
+            for (String prefix : List.of(PREFIX, OLD_PREFIX)) {
+                if (name.startsWith(prefix) && isStale(name.substring(prefix.length()))) {
+                    runQuietly(List.of("ip", "netns", "del", name));
+                }
             }
         }
         for (String line : run(List.of("ip", "-o", "link", "show")).split("\n")) {
