@@ -291,7 +291,8 @@ public final class NetworkNamespaces implements AutoCloseable {
     /**
      * Caps host {@code index}'s link in both directions at {@code rateMbit} megabits per second, as a switch port
      * of that speed would: a {@code tc tbf} on the host's veth end (what it sends) and one on the switch's end (what
-     * the switch forwards to it), each queueing at most {@code queueBytes} before it drops. Replaces an earlier cap.
+     * the switch forwards to it), each queueing at most {@code queueBytes} before it drops, or the tbf's burst when
+     * that is larger (max(32 KiB, a 250th of a second at the rate)). Replaces an earlier cap.
      */
     public void capLink(int index, long rateMbit, int queueBytes) throws IOException {
         if (rateMbit < 1 || queueBytes < 1500) {
