@@ -16,8 +16,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link Fabric} that counts the queue pairs (RC and UD) a transport creates on it, so that V1 measures the classic exchange's connections and buffers on the live objects rather than only
- * computing them. Delegates everything; closing it closes the delegate. Coordination code: the counts are taken at
+ * A {@link Fabric} that counts the queue pairs (RC and UD) a transport creates on it, so that V1 measures the classic
+ * exchange's connections and buffers on the live objects rather than only computing them. Delegates everything; closing it closes the delegate. Coordination code: the counts are taken at
  * set-up, never on the data path.
  */
 final class CountingFabric implements Fabric {

@@ -16,9 +16,11 @@ import java.util.function.Consumer;
  * V1 of the VLDB16 digest: connections in the cluster, buffers per exchange operator and the size ratio up to which a
  * broadcast beats a repartition, for classic parallelism (n·t units, per-thread connections and buffers) against
  * hybrid parallelism (one multiplexer per node, one message per destination server), from §3.1's formulas
- * ({@link ParallelUnits}) for each node count at {@code threads} threads per node, next to the queue pairs real
- * multiplexers connected: {@code measuredNodes} in-process nodes over {@code shm} each open one repartition exchange
- * with {@code measuredThreads} threads per node, and every node's connected queue pairs are summed. The paper's row is
+ * ({@link ParallelUnits}) for each node count at {@code threads} threads per node, next to what the live transports
+ * did ({@link TransportCounts}): for each node count, that many in-process nodes over {@code shm} open one repartition
+ * exchange of the classic and then of the hyper transport with {@code measuredThreads} threads per node; the queue
+ * pairs created on the nodes' fabrics ({@link CountingFabric}) are summed, and the most buffers one producing thread
+ * held at once is counted, for each. The paper's row is
  * n = 6, t = 40: 57,560 against 30 connections, 239 against 5 buffers. Coordination code.
  */
 public final class HyperCountsBenchmark {

@@ -97,7 +97,14 @@ final class NamespaceCluster implements AutoCloseable {
                 .withProviderOption(NetFabricProvider.BIND_OPTION, WorkerMain.AUTO_ADDRESS)
                 .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(15)) // several JVMs on 2 busy cores
                 .withExchangeStallTimeout(Duration.ofSeconds(60)); // a capped link moves a message in tens of ms
-        coordinator = Coordinator.listen(config, secret);
+        Coordinator listening = Coordinator.listen(config, secret);
+        synchronized (this) { // close() (perhaps the shutdown hook's) reads the coordinator and workers under this lock
+            coordinator = listening;
+            if (closed) {
+                listening.close();
+                throw new IllegalStateException("the namespace cluster was closed while it started");
+            }
+        }
         String join = network.rootAddress() + ":" + coordinator.address().getPort();
         byte[] random = new byte[16];
         new SecureRandom().nextBytes(random);
@@ -111,7 +118,14 @@ final class NamespaceCluster implements AutoCloseable {
                     .redirectOutput(directory.resolve("worker-" + host + ".log").toFile());
             builder.environment().remove(ClusterSecret.ENVIRONMENT_VARIABLE);
             builder.environment().put(NetFabricProvider.SECRET_ENVIRONMENT, fabricSecret);
-            workers.add(builder.start());
+            Process worker = builder.start();
+            synchronized (this) {
+                if (closed) {
+                    worker.destroyForcibly();
+                    throw new IllegalStateException("the namespace cluster was closed while it started");
+                }
+                workers.add(worker);
+            }
         }
         coordinator.awaitWorkers(Duration.ofSeconds(120));
         progress.accept("V4 over namespaces: " + nodes + " workers in " + network.host(0) + " ... at "
@@ -190,15 +204,21 @@ final class NamespaceCluster implements AutoCloseable {
                 }
             }
         } finally {
-            for (Process worker : workers) {
-                worker.destroyForcibly(); // a namespace lives on while a process is inside
-            }
-            network.close(); // caps go with the links
-            InProcessHyperCluster.remove(directory, progress);
             try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // already shutting down: this is the hook
+                for (Process worker : workers) {
+                    worker.destroyForcibly(); // a namespace lives on while a process is inside
+                }
+            } finally {
+                try {
+                    network.close(); // caps go with the links
+                } finally {
+                    InProcessHyperCluster.remove(directory, progress);
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                    } catch (IllegalStateException e) {
+                        // already shutting down: this is the hook
+                    }
+                }
             }
         }
     }

@@ -59,6 +59,9 @@ final class DfiNodes implements AutoCloseable {
 
     private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(30);
 
+    /** How long {@link #close} waits for the endpoints' close protocols together. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
+
     private final Path directory;
     private final Fabric[] fabrics;
     private final NodeEndpoints[] endpoints;
@@ -110,7 +113,23 @@ final class DfiNodes implements AutoCloseable {
             }
             return opened;
         } catch (Exception e) {
-            opened.close();
+            // stop the opens still running before closing what they opened, and give the opened streams up so that
+            // their close does not wait for peers that never came
+            pool.shutdownNow();
+            try {
+                if (!pool.awaitTermination(OPEN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                    e.addSuppressed(new IllegalStateException("node opens still running after " + OPEN_TIMEOUT));
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                e.addSuppressed(interrupted);
+            }
+            try {
+                opened.abandon();
+                opened.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         } finally {
             pool.shutdownNow();
@@ -141,7 +160,8 @@ final class DfiNodes implements AutoCloseable {
 
     /**
      * Closes every node's endpoints (their close protocols wait for one another, so each on its own thread), then the
-     * fabrics, and removes the directory. The first failure is thrown, the others suppressed.
+     * fabrics, and removes the directory. The first failure is thrown, the others suppressed. The endpoints get
+     * {@link #CLOSE_TIMEOUT} together; past it their fabrics are left open and the close fails.
      */
     @Override
     public void close() {
@@ -150,7 +170,7 @@ final class DfiNodes implements AutoCloseable {
         List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
         for (NodeEndpoints node : endpoints) {
             if (node != null) {
-                closers.add(Thread.ofPlatform().name("dfi-close").start(() -> {
+                closers.add(Thread.ofPlatform().name("dfi-close").daemon(true).start(() -> {
                     try {
                         node.close();
                     } catch (RuntimeException e) {
@@ -159,15 +179,22 @@ final class DfiNodes implements AutoCloseable {
                 }));
             }
         }
+        long deadlineNs = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
+        boolean closed = true;
         for (Thread closer : closers) {
             try {
-                closer.join();
+                closer.join(Duration.ofNanos(Math.max(1, deadlineNs - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            closed &= !closer.isAlive();
+        }
+        if (!closed) {
+            // the fabrics stay open under the endpoints still closing (their memory is not pulled from under them)
+            failures.add(new IllegalStateException("endpoints still closing after " + CLOSE_TIMEOUT));
         }
         for (Fabric fabric : fabrics) {
-            if (fabric != null) {
+            if (fabric != null && closed) {
                 try {
                     fabric.close();
                 } catch (RuntimeException e) {

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * The DFI-like baseline of the N:M shuffle (SIGMOD24 Fig. 9's DFI, digest V5): DFI's shuffle flow on the verbs
  * fabric ({@link DfiNodes}: TODS19's RDMA WRITE design, which is DFI's channel). Each producer thread is a DFI source
- * and each consumer thread a DFI target, on a fabric node of its own, so each source has a private segment ring per
- * target in the target's memory (P × C rings). A producer writes each tuple straight into the open segment of its
+ * and each consumer thread a DFI target, on max(P, C) fabric nodes (producer i and consumer i share node i), and each
+ * source has a private segment ring per target in the target's memory (P × C rings). A producer writes each tuple straight into the open segment of its
  * key's target ({@link ShuffleSink.Writer#payload}) and pushes a full segment with one RDMA WRITE on its own thread
  * (the CPU drives every transfer, as DFI's source threads post their own verbs); a consumer polls its segments'
  * footers and reads the tuples in place ({@link ReceiveSource#nextInPlace}). A producer ends with an end tuple to

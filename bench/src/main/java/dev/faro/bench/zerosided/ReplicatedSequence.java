@@ -62,11 +62,18 @@ final class ReplicatedSequence {
         return count;
     }
 
-    /** Throws when any consumer failed or saw a producer's items out of their order. */
+    /**
+     * Throws when any consumer failed, saw a producer's items out of their order, or did not see every item (a lost
+     * tail would otherwise pass where the order is not checked across producers).
+     */
     static void check(String series, ReplicatedSequence[] consumers) {
         for (int c = 0; c < consumers.length; c++) {
             if (consumers[c].error != null) {
                 throw new IllegalStateException(series + " consumer " + c + ": " + consumers[c].error);
+            }
+            if (consumers[c].count != consumers[c].total) {
+                throw new IllegalStateException(series + " consumer " + c + ": saw " + consumers[c].count + " of "
+                        + consumers[c].total + " items");
             }
         }
     }

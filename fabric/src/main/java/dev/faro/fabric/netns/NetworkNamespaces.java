@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #bridged(int)}: a small LAN of {@code n} hosts and the test's own (root) namespace on one bridge, each
  *       with a private address, so a coordinator in the test JVM and workers in the namespaces reach each other.</li>
  * </ul>
- * Needs root and {@code ip} ({@code tc} for {@link #capEgress}): a test that uses it says {@code
+ * Needs root and {@code ip} ({@code tc} for {@link #capLink}): a test that uses it says {@code
  * @Requires(Requirement.NETNS)}, a benchmark asks {@link #unavailableBecause} first. Coordination code.
  *
  * <p>Names carry a fixed prefix and the test JVM's pid, so {@link #removeStale()} removes what a crashed run left
@@ -30,6 +30,10 @@ import java.util.concurrent.TimeUnit;
 public final class NetworkNamespaces implements AutoCloseable {
 
     public static final String PREFIX = "faro-ns-";
+
+    /** The prefix older builds named their namespaces with (same {@code <pid>-<suffix>} scheme). */
+    private static final String OLD_PREFIX = "faro-it-";
+
     /** veth names live in the root namespace for a moment and must be short (15 characters at most). */
     public static final String LINK_PREFIX = "fi";
 
@@ -105,12 +109,17 @@ public final class NetworkNamespaces implements AutoCloseable {
         return Files.isExecutable(Path.of("/usr/sbin", program)) || Files.isExecutable(Path.of("/sbin", program));
     }
 
-    /** Removes namespaces and links left by earlier runs whose JVM is gone (and by this one). */
+    /**
+     * Removes namespaces and links left by earlier runs whose JVM is gone (and by this one), including namespaces named
+     * with the prefix of older builds ({@code faro-it-}).
+     */
     public static void removeStale() throws IOException {
         for (String line : run(List.of("ip", "netns", "list")).split("\n")) {
             String name = line.strip().split(" ")[0];
-            if (name.startsWith(PREFIX) && isStale(name.substring(PREFIX.length()))) {
-                runQuietly(List.of("ip", "netns", "del", name));
+            for (String prefix : List.of(PREFIX, OLD_PREFIX)) {
+                if (name.startsWith(prefix) && isStale(name.substring(prefix.length()))) {
+                    runQuietly(List.of("ip", "netns", "del", name));
+                }
             }
         }
         for (String line : run(List.of("ip", "-o", "link", "show")).split("\n")) {
@@ -282,7 +291,8 @@ public final class NetworkNamespaces implements AutoCloseable {
     /**
      * Caps host {@code index}'s link in both directions at {@code rateMbit} megabits per second, as a switch port
      * of that speed would: a {@code tc tbf} on the host's veth end (what it sends) and one on the switch's end (what
-     * the switch forwards to it), each queueing at most {@code queueBytes} before it drops. Replaces an earlier cap.
+     * the switch forwards to it), each queueing at most {@code queueBytes} before it drops, or the tbf's burst when
+     * that is larger (max(32 KiB, a 250th of a second at the rate)). Replaces an earlier cap.
      */
     public void capLink(int index, long rateMbit, int queueBytes) throws IOException {
         if (rateMbit < 1 || queueBytes < 1500) {

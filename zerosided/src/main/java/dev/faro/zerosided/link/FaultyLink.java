@@ -3,13 +3,14 @@ package dev.faro.zerosided.link;
 import dev.faro.fabric.FaultInjection;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A {@link PacketLink} that injects seeded faults into what it sends: loss, duplication, reordering (a datagram held
  * back and sent after the next one, or after {@link #REORDER_HOLD_NS} when no other follows) and a fixed delay. The
  * faults are those of {@link FaultInjection} (shared with the verbs fabric's UD providers) plus the delay; the same
  * seed and the same sequence of sends give the same faults. Receiving is passed through; every call also sends what
- * has become due, so the owning agent's polling drives the delays.
+ * has become due, so the owning agent's polling drives the delays; {@link #awaitDatagram} wakes it when one is due.
  *
  * <p>Owned by one thread, as every link. Data path: allocation-free after construction.
  */
@@ -144,6 +145,31 @@ public final class FaultyLink implements PacketLink {
             flushDue(System.nanoTime());
         }
         return inner.receive(buffer, offset);
+    }
+
+    /**
+     * Waits as the inner link does while nothing is held back or delayed, so that senders' wake-ups reach the owner;
+     * otherwise parks only until the earliest held or delayed datagram is due (at most {@code timeoutNanos}), since
+     * {@link #receive} sends it only when the owner polls again.
+     */
+    @Override
+    public void awaitDatagram(long timeoutNanos) {
+        if (heldLength < 0 && delayedHead == delayedTail) {
+            inner.awaitDatagram(timeoutNanos);
+            return;
+        }
+        long nowNs = System.nanoTime();
+        long untilDueNs = timeoutNanos;
+        if (heldLength >= 0) {
+            untilDueNs = Math.min(untilDueNs, heldSinceNs + REORDER_HOLD_NS - nowNs);
+        }
+        if (delayedHead != delayedTail) {
+            // due times grow with the tail (each is the send time plus one fixed delay): the head is the earliest
+            untilDueNs = Math.min(untilDueNs, delayedDueNs[(int) (delayedHead % delayed.length)] - nowNs);
+        }
+        if (untilDueNs > 0) {
+            LockSupport.parkNanos(untilDueNs);
+        }
     }
 
     @Override

@@ -32,7 +32,7 @@ import java.nio.ByteOrder;
  *   <li><b>magic</b>: written by the owner last at creation, with release, after every slot's sequence; a sender that
  *       does not see it, or sees another version, drops (the port is not ready, or of another build).
  *   <li><b>sequence</b> of slot {@code i}, absolute: {@code = position} means free for the sender that claims
- *       {@code position} (= i mod slots); {@code = position + 1} means published (the sender's release store, after
+ *       {@code position} (= i mod slots); {@code = position + 1} means published (the sender's volatile store, after
  *       length, source and datagram); the receiver then frees it with {@code position + slots} (release).
  *   <li><b>tail</b>: a sender claims {@code position} by CAS from {@code position} to {@code position + 1} when the
  *       slot's sequence equals {@code position}; a sequence below it means the ring is full: the datagram is dropped,

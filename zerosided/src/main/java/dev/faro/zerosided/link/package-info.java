@@ -15,7 +15,7 @@
  * transfer's round trips, and would still copy every datagram through the kernel twice; the JDK's
  * {@code DatagramChannel} has no batching. A ring of packet slots in a mapped file keeps what matters for the
  * protocol (byte-exact packets, a link that drops when full, faults injected by {@code FaultyLink}, the PSN logic
- * untouched) and costs one copy in, one CAS and one release store per datagram, no system call. UDP stays available
+ * untouched) and costs one copy in, one CAS and one volatile store per datagram, no system call. UDP stays available
  * ({@code faro bench zerosided --link udp}) as the closer model of RoCEv2's own transport. The price: processes share
  * no wake-up primitive, so an idle owner parks for about 20 µs between looks (the {@code shm} fabric does the same).
  */
