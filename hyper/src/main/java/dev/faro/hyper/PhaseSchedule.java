@@ -59,6 +59,21 @@ final class PhaseSchedule {
         return phases;
     }
 
+    /** The schedule's state, for a stall's report (racy reads of network-thread fields). Coordination code. */
+    String describe() {
+        StringBuilder words = new StringBuilder();
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self) {
+                words.append(words.isEmpty() ? "" : ",")
+                        .append(peer)
+                        .append(':')
+                        .append(CreditWordsDescriptor.phase(phaseWords, peer));
+            }
+        }
+        return "phase " + phase + (announced ? " announced" : "") + ", sent " + sentInPhase + " in it, target "
+                + target() + ", peers' phase words {" + words + "}";
+    }
+
     /** Whether a step would post a message now: the phase's target has queued messages and credit. */
     boolean canSend() {
         if (announced || sentInPhase >= quota) {
