@@ -521,6 +521,16 @@ public final class Multiplexer implements AutoCloseable {
         return poster.phases();
     }
 
+    /**
+     * What the network thread's counts say (per peer: sent, outstanding, credit, phase words; held early messages):
+     * for a stall's report. Racy reads; coordination code.
+     */
+    public String describe() {
+        return "node " + self + ": " + messagesSent() + " sent, " + messagesReceived() + " received, " + dropped()
+                + " dropped, " + phases() + " phases, " + creditWrites() + " credit writes, "
+                + (router.holdsEarly() ? "holds early messages, " : "") + poster.describe();
+    }
+
     /** Times the network thread parked for lack of work. Approximate. */
     public long parks() {
         return parks;

@@ -8,7 +8,8 @@ import java.lang.foreign.MemorySegment;
  * quota; when the quota is reached, or the target's queue is empty or without credit, and the phase's sends
  * completed, it announces the next phase to every peer (the multiplexer writes the number into each peer's phase
  * word, {@link CreditWordsDescriptor}); it moves on once every peer announced it. A node with nothing queued takes
- * part only while a peer is ahead of it (waiting for it), so an idle cluster stops switching phases.
+ * part only while a peer is ahead of it (waiting for it), so an idle cluster stops switching phases; it still writes
+ * the phase word it owes a peer (a write deferred while the previous one to that peer was in flight).
  *
  * <p>Network thread only. Data path: allocation-free.
  */
@@ -59,6 +60,21 @@ final class PhaseSchedule {
         return phases;
     }
 
+    /** The schedule's state, for a stall's report (racy reads of network-thread fields). Coordination code. */
+    String describe() {
+        StringBuilder words = new StringBuilder();
+        for (int peer = 0; peer < nodes; peer++) {
+            if (peer != self) {
+                words.append(words.isEmpty() ? "" : ",")
+                        .append(peer)
+                        .append(':')
+                        .append(CreditWordsDescriptor.phase(phaseWords, peer));
+            }
+        }
+        return "phase " + phase + (announced ? " announced" : "") + ", sent " + sentInPhase + " in it, target "
+                + target() + ", peers' phase words {" + words + "}";
+    }
+
     /** Whether a step would post a message now: the phase's target has queued messages and credit. */
     boolean canSend() {
         if (announced || sentInPhase >= quota) {
@@ -75,10 +91,9 @@ final class PhaseSchedule {
     /** One step: returns the work done (messages posted, phase writes, phase changes). */
     int doWork() {
         int work = 0;
-        if (!announced) {
-            if (!anyQueued() && !anyPeerPast(phase)) {
-                return 0;
-            }
+        // an idle node skips only the sending: a phase word it owes a peer (its write waited behind the previous
+        // one in flight, and the node moved on with nothing queued) is still written, or that peer waits forever
+        if (!announced && (anyQueued() || anyPeerPast(phase))) {
             int target = target();
             int count = sends.sendFrom(target, quota - sentInPhase);
             sentInPhase += count;

@@ -258,6 +258,43 @@ final class SendPoster implements PhaseSchedule.Sends {
         return links[peer].outstandingData;
     }
 
+    /**
+     * Per peer, what was sent, is outstanding and was credited, and the schedule's state: for a stall's report (racy
+     * reads of network-thread fields). Coordination code.
+     */
+    String describe() {
+        StringBuilder text = new StringBuilder();
+        for (int peer = 0; peer < nodes; peer++) {
+            PeerLink link = links[peer];
+            if (peer == self) {
+                continue;
+            }
+            text.append("; to ")
+                    .append(peer)
+                    .append(link.isConnected() ? "" : " (unconnected)")
+                    .append(link.failed() ? " (failed)" : "")
+                    .append(": sent ")
+                    .append(link.sent)
+                    .append(", outstanding ")
+                    .append(link.outstanding)
+                    .append(" (data ")
+                    .append(link.outstandingData)
+                    .append("), queued ")
+                    .append(link.sendQueue.unsynchronizedIsEmpty() ? "none" : "some")
+                    .append(", credit word ")
+                    .append(CreditWordsDescriptor.credit(creditWords, peer))
+                    .append(", reposted ")
+                    .append(link.reposted)
+                    .append(" (written ")
+                    .append(link.creditWritten)
+                    .append(link.creditInFlight ? ", in flight" : "")
+                    .append("), phase written ")
+                    .append(link.phaseWritten)
+                    .append(link.phaseInFlight ? " (in flight)" : "");
+        }
+        return (isScheduled() ? schedule.describe() : "unscheduled") + text;
+    }
+
     /** Round-robin phases this node completed. Approximate. */
     long phases() {
         return schedule.phases();

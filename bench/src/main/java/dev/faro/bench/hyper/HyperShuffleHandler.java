@@ -78,14 +78,9 @@ public final class HyperShuffleHandler implements TaskHandler {
                 long phasesBefore = multiplexer.phases();
                 ObjectNode reply = exchange(context, transport, name, messages);
                 return TaskReply.of(reply.put("phases", multiplexer.phases() - phasesBefore));
-            } catch (RuntimeException e) {
-                // where the messages went (held messages of an exchange not registered within Multiplexer's early
-                // limit are dropped, and the exchange then stalls)
-                throw new IllegalStateException(
-                        e.getMessage() + " [node " + self + "'s multiplexer: " + multiplexer.messagesSent() + " sent, "
-                                + multiplexer.messagesReceived() + " received, " + multiplexer.dropped() + " dropped, "
-                                + multiplexer.phases() + " phases, " + multiplexer.creditWrites() + " credit writes]",
-                        e);
+            } catch (RuntimeException | ExecutionException e) {
+                // where the messages went (a stalled receiver's end.get throws ExecutionException)
+                throw new IllegalStateException(e.getMessage() + " [" + multiplexer.describe() + "]", e);
             }
         }
     }
