@@ -16,6 +16,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -130,27 +131,10 @@ class ShuffleSinkTest {
     void aFinishAfterATryThatStoppedEndsEveryStreamOnce(String shape, int threads, int refused) {
         RecordingEndpoint endpoint = new RecordingEndpoint(64);
         endpoint.refuseDepleted = refused;
-        TransmissionGroups groups = shape.equals("repartition")
-                ? TransmissionGroups.repartition(3)
-                : TransmissionGroups.of(3, List.of(new int[] {0, 1}, new int[] {1, 2}));
-        ShuffleSink sink = new ShuffleSink(
-                new NodeEndpoints(List.of(endpoint), List.of()),
-                groups,
-                (tuples, offset) -> (int) (tuples.get(ValueLayout.JAVA_LONG_UNALIGNED, offset) % groups.groupCount()),
-                16,
-                threads);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment tuples = arena.allocate(16 * 10);
-            for (int i = 0; i < 10; i++) {
-                tuples.set(ValueLayout.JAVA_LONG_UNALIGNED, 16L * i, i);
-            }
-            for (int thread = 0; thread < threads; thread++) {
-                ShuffleSink.Writer writer = sink.writer(thread);
-                writer.add(tuples, 0, 10);
-                writer.tryFinish();
-                writer.finish();
-            }
-        }
+        writeTenTuples(endpoint, shape, threads, writer -> {
+            writer.tryFinish();
+            writer.finish();
+        });
         assertThat(endpoint.refusals).as("DEPLETED refused once").isEqualTo(1);
         int[] depleted = new int[3];
         int bytes = 0;
@@ -182,6 +166,22 @@ class ShuffleSinkTest {
     /** The messages of {@code threads} writers of 10 tuples each that finish by tryFinish or by finish. */
     private static List<Sent> finishing(String shape, int threads, boolean tryFinish) {
         RecordingEndpoint endpoint = new RecordingEndpoint(64);
+        writeTenTuples(endpoint, shape, threads, writer -> {
+            if (tryFinish) {
+                assertThat(writer.tryFinish()).as("finished at once").isTrue();
+            } else {
+                writer.finish();
+            }
+        });
+        return endpoint.sent;
+    }
+
+    /**
+     * Has {@code threads} writers of a sink on {@code endpoint} (three nodes; "repartition" or two overlapping groups)
+     * add 10 tuples each and then {@code finish} them, one after the other.
+     */
+    private static void writeTenTuples(
+            RecordingEndpoint endpoint, String shape, int threads, Consumer<ShuffleSink.Writer> finish) {
         TransmissionGroups groups = shape.equals("repartition")
                 ? TransmissionGroups.repartition(3)
                 : TransmissionGroups.of(3, List.of(new int[] {0, 1}, new int[] {1, 2}));
@@ -199,14 +199,9 @@ class ShuffleSinkTest {
             for (int thread = 0; thread < threads; thread++) {
                 ShuffleSink.Writer writer = sink.writer(thread);
                 writer.add(tuples, 0, 10);
-                if (tryFinish) {
-                    assertThat(writer.tryFinish()).as("finished at once").isTrue();
-                } else {
-                    writer.finish();
-                }
+                finish.accept(writer);
             }
         }
-        return endpoint.sent;
     }
 
     private static List<String> describe(List<Sent> sent) {

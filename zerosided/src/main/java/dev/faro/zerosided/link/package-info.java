@@ -15,8 +15,10 @@
  * transfer's round trips, and would still copy every datagram through the kernel twice; the JDK's
  * {@code DatagramChannel} has no batching. A ring of packet slots in a mapped file keeps what matters for the
  * protocol (byte-exact packets, a link that drops when full, faults injected by {@code FaultyLink}, the PSN logic
- * untouched) and costs one copy in, one CAS and one volatile store per datagram, no system call. UDP stays available
- * ({@code faro bench zerosided --link udp}) as the closer model of RoCEv2's own transport. The price: processes share
- * no wake-up primitive, so an idle owner parks for about 20 µs between looks (the {@code shm} fabric does the same).
+ * untouched) and costs one copy in, one CAS and one volatile store per datagram, and no system call while the
+ * receiver is awake. UDP stays available ({@code faro bench zerosided --link udp}) as the closer model of RoCEv2's own
+ * transport. An idle owner sleeps on a futex in its ring's header ({@code SharedFutex}); a sender that finds it asleep
+ * wakes it with one system call, once per burst. Without {@code futex(2)} an idle owner parks for about 20 µs between
+ * looks (as the {@code shm} fabric does).
  */
 package dev.faro.zerosided.link;
