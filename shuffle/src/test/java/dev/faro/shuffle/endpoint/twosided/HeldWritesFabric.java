@@ -1,10 +1,8 @@
 package dev.faro.shuffle.endpoint.twosided;
 
-import dev.faro.fabric.Access;
 import dev.faro.fabric.CompletionQueue;
 import dev.faro.fabric.Fabric;
-import dev.faro.fabric.FabricCapabilities;
-import dev.faro.fabric.FabricCounters;
+import dev.faro.fabric.ForwardingFabric;
 import dev.faro.fabric.MemoryRegion;
 import dev.faro.fabric.Opcode;
 import dev.faro.fabric.QueuePairAddress;
@@ -12,7 +10,6 @@ import dev.faro.fabric.QueuePairConfig;
 import dev.faro.fabric.QueuePairState;
 import dev.faro.fabric.QueuePairType;
 import dev.faro.fabric.RcQueuePair;
-import dev.faro.fabric.RemoteKey;
 import dev.faro.fabric.UdQueuePair;
 import dev.faro.fabric.WorkCompletion;
 import dev.faro.fabric.WorkRequest;
@@ -20,7 +17,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -33,14 +29,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Test code: allocates freely.
  */
-final class HeldWritesFabric implements Fabric {
+final class HeldWritesFabric extends ForwardingFabric {
 
-    private final Fabric fabric;
     private volatile boolean hold;
     private final List<HeldQueuePair> queuePairs = new CopyOnWriteArrayList<>();
 
     HeldWritesFabric(Fabric fabric) {
-        this.fabric = fabric;
+        super(fabric);
     }
 
     /** From now on, holds WRITEs back (true) or posts them at once (false). */
@@ -58,39 +53,14 @@ final class HeldWritesFabric implements Fabric {
     }
 
     @Override
-    public String provider() {
-        return fabric.provider();
-    }
-
-    @Override
-    public long node() {
-        return fabric.node();
-    }
-
-    @Override
-    public String nodeName() {
-        return fabric.nodeName();
-    }
-
-    @Override
-    public FabricCapabilities capabilities() {
-        return fabric.capabilities();
-    }
-
-    @Override
-    public MemoryRegion register(long lengthBytes, Set<Access> access) {
-        return fabric.register(lengthBytes, access);
-    }
-
-    @Override
     public CompletionQueue createCompletionQueue(int capacity) {
-        return new PumpingCompletionQueue(fabric.createCompletionQueue(capacity));
+        return new PumpingCompletionQueue(delegate().createCompletionQueue(capacity));
     }
 
     @Override
     public RcQueuePair createRcQueuePair(QueuePairConfig config) {
         PumpingCompletionQueue sendQueue = (PumpingCompletionQueue) config.sendCompletionQueue();
-        HeldQueuePair queuePair = new HeldQueuePair(fabric.createRcQueuePair(unwrap(config)));
+        HeldQueuePair queuePair = new HeldQueuePair(delegate().createRcQueuePair(unwrap(config)));
         sendQueue.queuePairs.add(queuePair);
         queuePairs.add(queuePair);
         return queuePair;
@@ -98,7 +68,7 @@ final class HeldWritesFabric implements Fabric {
 
     @Override
     public UdQueuePair createUdQueuePair(QueuePairConfig config) {
-        return fabric.createUdQueuePair(unwrap(config));
+        return delegate().createUdQueuePair(unwrap(config));
     }
 
     private static QueuePairConfig unwrap(QueuePairConfig config) {
@@ -108,21 +78,6 @@ final class HeldWritesFabric implements Fabric {
                 config.sendQueueDepth(),
                 config.receiveQueueDepth(),
                 config.maxInlineBytes());
-    }
-
-    @Override
-    public RemoteKey importRemoteKey(byte[] bytes) {
-        return fabric.importRemoteKey(bytes);
-    }
-
-    @Override
-    public QueuePairAddress importAddress(byte[] bytes) {
-        return fabric.importAddress(bytes);
-    }
-
-    @Override
-    public FabricCounters counters() {
-        return fabric.counters();
     }
 
     /** Leaves the real fabric open: its owner closes it. */
