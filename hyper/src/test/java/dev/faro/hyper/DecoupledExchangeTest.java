@@ -2,14 +2,12 @@ package dev.faro.hyper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.testing.LongValues;
 import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
 import dev.faro.shuffle.transport.ExchangeTransport;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -239,15 +237,7 @@ class DecoupledExchangeTest {
                     for (long i = self; i < values; i += THREADS) {
                         long value = node * 1_000_000L + i;
                         int group = groups.groupCount() == 1 ? 0 : (int) (value % groups.groupCount());
-                        MemorySegment payload = sender.payload(group);
-                        int length = sender.length(group);
-                        if (length + Long.BYTES > payload.byteSize()) {
-                            sender.send(group);
-                            payload = sender.payload(group);
-                            length = sender.length(group);
-                        }
-                        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
-                        sender.length(group, length + Long.BYTES);
+                        LongValues.write(sender, group, value);
                     }
                     sender.finish();
                     return null;
@@ -272,17 +262,8 @@ class DecoupledExchangeTest {
     }
 
     static long[] receive(ExchangeReceiver receiver) {
-        long count = 0;
-        long sum = 0;
-        ShuffleBuffer buffer;
-        while ((buffer = receiver.take()) != null) {
-            for (int at = 0; at < buffer.payloadLength(); at += Long.BYTES) {
-                sum += buffer.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
-                count++;
-            }
-            receiver.release(buffer);
-        }
+        long[] got = LongValues.drain(receiver);
         assertThat(receiver.take()).isNull();
-        return new long[] {count, sum};
+        return got;
     }
 }

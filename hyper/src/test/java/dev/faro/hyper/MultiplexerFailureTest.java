@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.faro.fabric.FaroException;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.testing.LongValues;
 import dev.faro.shuffle.transport.ExchangeChannel;
 import dev.faro.shuffle.transport.ExchangeReceiver;
 import dev.faro.shuffle.transport.ExchangeSender;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,16 +94,7 @@ class MultiplexerFailureTest {
 
     private static void sendForever(ExchangeSender sender, int nodes) {
         for (long value = 0; ; value++) {
-            int group = (int) (value % nodes);
-            MemorySegment payload = sender.payload(group);
-            int length = sender.length(group);
-            if (length + Long.BYTES > payload.byteSize()) {
-                sender.send(group);
-                payload = sender.payload(group);
-                length = 0;
-            }
-            payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
-            sender.length(group, length + Long.BYTES);
+            LongValues.write(sender, (int) (value % nodes), value);
         }
     }
 

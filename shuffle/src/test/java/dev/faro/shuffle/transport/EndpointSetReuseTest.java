@@ -10,12 +10,10 @@ import dev.faro.fabric.bootstrap.LocalPeerExchange;
 import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ProgressSignal;
-import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
 import dev.faro.shuffle.setup.EndpointSets;
+import dev.faro.shuffle.testing.LongValues;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -305,8 +303,8 @@ class EndpointSetReuseTest {
         List<CompletableFuture<Void>> sent = new ArrayList<>();
         for (int thread = 0; thread < THREADS; thread++) {
             int t = thread;
-            received.add(
-                    CompletableFuture.supplyAsync(() -> receive(channel.receiver(t)), EndpointSetReuseTest::start));
+            received.add(CompletableFuture.supplyAsync(
+                    () -> LongValues.drain(channel.receiver(t)), EndpointSetReuseTest::start));
             sent.add(CompletableFuture.runAsync(
                     () -> {
                         ExchangeSender sender = channel.sender(t);
@@ -329,30 +327,7 @@ class EndpointSetReuseTest {
     }
 
     private static void write(ExchangeSender sender, long value) {
-        int group = (int) (value % 2);
-        MemorySegment payload = sender.payload(group);
-        int length = sender.length(group);
-        if (length + Long.BYTES > payload.byteSize()) {
-            sender.send(group);
-            payload = sender.payload(group);
-            length = sender.length(group);
-        }
-        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
-        sender.length(group, length + Long.BYTES);
-    }
-
-    private static long[] receive(ExchangeReceiver receiver) {
-        long count = 0;
-        long sum = 0;
-        ShuffleBuffer buffer;
-        while ((buffer = receiver.take()) != null) {
-            for (int at = 0; at < buffer.payloadLength(); at += Long.BYTES) {
-                sum += buffer.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
-                count++;
-            }
-            receiver.release(buffer);
-        }
-        return new long[] {count, sum};
+        LongValues.write(sender, (int) (value % 2), value);
     }
 
     private static void start(Runnable runnable) {

@@ -13,6 +13,7 @@ import dev.faro.shuffle.endpoint.EndpointConfig;
 import dev.faro.shuffle.endpoint.EndpointDesign;
 import dev.faro.shuffle.endpoint.ShuffleBuffer;
 import dev.faro.shuffle.endpoint.TransmissionGroups;
+import dev.faro.shuffle.testing.LongValues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -221,18 +222,9 @@ class ExchangeTransportTest {
     }
 
     private static long[] receive(ExchangeReceiver receiver) {
-        long count = 0;
-        long sum = 0;
-        ShuffleBuffer buffer;
-        while ((buffer = receiver.take()) != null) {
-            for (int at = 0; at < buffer.payloadLength(); at += Long.BYTES) {
-                sum += buffer.payload().get(ValueLayout.JAVA_LONG_UNALIGNED, at);
-                count++;
-            }
-            receiver.release(buffer);
-        }
+        long[] got = LongValues.drain(receiver);
         assertThat(receiver.take()).isNull();
-        return new long[] {count, sum};
+        return got;
     }
 
     private static long[] run(ExchangeChannel opened, PeerExchange peer, int node) throws Exception {
@@ -245,16 +237,7 @@ class ExchangeTransportTest {
             ExchangeSender sender = channel.sender(0);
             for (long i = 0; i < VALUES; i++) {
                 long value = node * 1_000_000L + i;
-                int group = (int) (value % 2);
-                MemorySegment payload = sender.payload(group);
-                int length = sender.length(group);
-                if (length + Long.BYTES > payload.byteSize()) {
-                    sender.send(group);
-                    payload = sender.payload(group);
-                    length = sender.length(group);
-                }
-                payload.set(ValueLayout.JAVA_LONG_UNALIGNED, length, value);
-                sender.length(group, length + Long.BYTES);
+                LongValues.write(sender, (int) (value % 2), value);
             }
             sender.finish();
             long[] got = received.get(120, TimeUnit.SECONDS);
