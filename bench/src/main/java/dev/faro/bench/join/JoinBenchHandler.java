@@ -69,7 +69,6 @@ public final class JoinBenchHandler implements TaskHandler {
                 MemorySegment inner = slice.inner(arena, 0, 1);
                 MemorySegment outer = slice.outer(arena, 0, 1);
                 for (int run = 0; run < joinCase.warmups() + joinCase.runs(); run++) {
-                    CpuShare share = CpuShare.start(threads);
                     SortMergeMicroBenchmarks.Times times =
                             SortMergeMicroBenchmarks.Times.phase(SortMergeMicroBenchmarks.measureConcurrently(
                                     joinCase.sortMergeConfig(),
@@ -81,9 +80,7 @@ public final class JoinBenchHandler implements TaskHandler {
                                     outer,
                                     slice.outerPerNode()));
                     if (run >= joinCase.warmups()) {
-                        runs.add(SortMergeRates.encode(times)
-                                .put("cpuShare", share.stop())
-                                .put("threads", threads));
+                        runs.add(SortMergeRates.encode(times));
                     }
                     context.throwIfCancelled();
                 }

@@ -1,6 +1,7 @@
 package dev.faro.bench.join;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.faro.bench.report.Medians;
 import dev.faro.cluster.ClusterException;
 import dev.faro.cluster.coordinator.ClusterConfig;
 import dev.faro.cluster.coordinator.Coordinator;
@@ -165,13 +166,24 @@ public final class JoinBenchmark {
             results.add(JoinBenchHandler.result(run));
         }
         long tuples = (workload.innerPerNode() + workload.outerPerNode()) * nodes;
-        return JoinPoint.of(
-                tuples, runs, results, 0, reply.path("passes").asInt(1), SortMergeRates.median(reply, "cpuShare"));
+        return JoinPoint.of(tuples, runs, results, 0, reply.path("passes").asInt(1), medianCpuShare(reply));
+    }
+
+    /** The median CPU share over the runs of {@code reply} that report one; NaN if none does. */
+    private static double medianCpuShare(JsonNode reply) {
+        List<Double> shares = new ArrayList<>();
+        for (JsonNode run : reply.path("runs")) {
+            if (run.has("cpuShare") && !run.path("cpuShare").isNull()) {
+                shares.add(run.path("cpuShare").asDouble());
+            }
+        }
+        return Medians.of(shares);
     }
 
     /**
      * The sort-merge micro-benchmarks of a point: on node 0, {@code nodes x T} threads at once (the threads the join's
-     * phases run on the host), each over one node's data, so that each rate is one thread's share of the cores.
+     * phases run on the host), each over one join thread's share (a node's volume over T), so that each rate is one
+     * thread's share of the cores.
      */
     private JsonNode sortMergeRates(Coordinator coordinator, int nodes, JoinWorkload workload, RadixJoinConfig join) {
         JoinCase joinCase = new JoinCase(false, true, nodes, workload, join, config.warmups(), microRuns(), 0, 0);
@@ -223,7 +235,7 @@ public final class JoinBenchmark {
                 first.path("bandwidth").asDouble(0),
                 first.path("passes").asInt(1),
                 replies.stream()
-                        .mapToDouble(reply -> SortMergeRates.median(reply, "cpuShare"))
+                        .mapToDouble(reply -> medianCpuShare(reply))
                         .average()
                         .orElse(Double.NaN));
     }

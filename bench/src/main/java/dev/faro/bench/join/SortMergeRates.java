@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.faro.join.sortmerge.SortMergeMicroBenchmarks;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -65,18 +64,6 @@ record SortMergeRates(double scan, double partition, double sortRun, double merg
                 rates[3],
                 rates[4],
                 runs.getFirst().path("fanIn").asLong());
-    }
-
-    /** The median of a number every run of {@code reply} has, or NaN if none has it. */
-    static double median(JsonNode reply, String field) {
-        List<Double> values = new ArrayList<>();
-        for (JsonNode run : reply.path("runs")) {
-            if (run.has(field) && !run.path(field).isNull()) {
-                values.add(run.path(field).asDouble());
-            }
-        }
-        values.sort(Comparator.naturalOrder());
-        return values.isEmpty() ? Double.NaN : values.get(values.size() / 2);
     }
 
     private static double best(List<JsonNode> runs, String component) {

@@ -11,13 +11,14 @@ import java.util.concurrent.Phaser;
 
 /**
  * The per-thread rates the sort-merge join's model needs (thesis §3.3.2, Table 4.2's SMJ parameters), measured on
- * one thread with the join's own kernels over one node's R and S: P_scan (splitters and histogram), P_partition (the
+ * one thread with the join's own kernels over the R and S it is given: P_scan (splitters and histogram), P_partition (the
  * range scatter), P_sort_run(l) ({@link RunSorter}), P_merge at the join's fan-in ({@link MultiWayMerge}) and P_scan
  * of the merge-join scan. The data is cut into {@code ranges} key ranges, partitioned and sorted in runs of l per range
  * as the join does, and merged and matched in groups of {@code group} adjacent ranges: with one join thread's share
  * (one node's volume over T), the join's {@code N x T} ranges and one group of them all, a thread merges and matches
- * as many tuples as one core of the distributed join does, from as many runs (under weak scaling, each of the N
- * senders' runs of its range), and so for as long. The result is the join of {@code inner} and {@code outer}.
+ * as many tuples as one core of the distributed join does, from about as many runs (the join cuts a range's runs from
+ * a node's share, T times a thread's, so it has fewer short tail runs; the counts are equal when a thread's share holds
+ * many runs per range), and so for about as long. The result is the join of {@code inner} and {@code outer}.
  *
  * <p>The copies live in a shared arena, as the join's buffers do. The JIT's profile of the JDK's segment access path
  * (its session check: a confined session has an owner thread to compare, a shared one none) is one per process, so a
@@ -32,14 +33,14 @@ public final class SortMergeMicroBenchmarks {
     /**
      * One measurement, in nanoseconds per component over {@code tuples} (|R| + |S|) tuples.
      *
-     * @param tuples |R| + |S| of the node
+     * @param tuples |R| + |S| measured
      * @param histogramNanos splitters and the range histogram (P_scan)
      * @param partitionNanos the range scatter (P_partition)
      * @param sortNanos every run sorted (P_sort_run(l))
      * @param mergeNanos every range's runs merged (P_merge at {@code fanIn})
      * @param matchNanos the merge-join scan of every range (P_scan of Eq. 3.19)
      * @param fanIn the largest number of runs merged in one range
-     * @param result the join of this node's R and S
+     * @param result the join of the R and S measured
      * @param cpuNanos the measuring thread's CPU time of each component, in the order above (histogram, partition,
      *     sort, merge, match)
      * @param startNanos when the thread started each component, {@link System#nanoTime}, in the same order
@@ -96,7 +97,7 @@ public final class SortMergeMicroBenchmarks {
                     times.stream().mapToLong(Times::fanIn).max().orElse(0),
                     times.getFirst().result(),
                     cpu,
-                    times.getFirst().startNanos());
+                    first);
         }
     }
 
@@ -247,6 +248,7 @@ public final class SortMergeMicroBenchmarks {
             }
             long end = System.nanoTime();
             cpu[4] = Workers.cpuNanos() - cpuStart;
+            sync.run(); // closing a shared arena stops every thread briefly: not while another is still timed
             return new Times(
                     innerTuples + outerTuples,
                     afterHistogram - start,
