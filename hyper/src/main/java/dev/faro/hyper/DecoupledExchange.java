@@ -99,7 +99,7 @@ final class DecoupledExchange implements ExchangeChannel {
         }
         this.peerIds = new int[nodes];
         Arrays.fill(peerIds, -1);
-        this.failure = new EndpointFailure("hyper exchange " + name + " at node " + self);
+        this.failure = new EndpointFailure("hyper exchange " + name + " at node " + self, multiplexer::describe);
         this.waits = new WaitLoop(failure, stallTimeout, progress);
         this.stallNanos = stallTimeout.toNanos();
         this.progress = progress;

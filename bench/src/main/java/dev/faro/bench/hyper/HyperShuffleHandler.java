@@ -20,6 +20,7 @@ import java.util.BitSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Cluster task {@value #TYPE}: V4's all-to-all shuffle on this worker's own {@link Multiplexer} (one per task, over the
@@ -69,19 +70,15 @@ public final class HyperShuffleHandler implements TaskHandler {
         try (Multiplexer multiplexer = new Multiplexer(context.fabric(), self, nodes, config)) {
             HyperTransport transport = new HyperTransport(
                     multiplexer, context.exchange(), context.exchangeStallTimeout(), context.progress());
-            try {
-                exchange(
-                        context,
-                        transport,
-                        name + "-warm-up",
-                        payload.get("warmUpMessages").asInt());
-                long phasesBefore = multiplexer.phases();
-                ObjectNode reply = exchange(context, transport, name, messages);
-                return TaskReply.of(reply.put("phases", multiplexer.phases() - phasesBefore));
-            } catch (RuntimeException | ExecutionException e) {
-                // where the messages went (a stalled receiver's end.get throws ExecutionException)
-                throw new IllegalStateException(e.getMessage() + " [" + multiplexer.describe() + "]", e);
-            }
+            // a stalled exchange's failure says where the messages went (the multiplexer's per-peer state)
+            exchange(
+                    context,
+                    transport,
+                    name + "-warm-up",
+                    payload.get("warmUpMessages").asInt());
+            long phasesBefore = multiplexer.phases();
+            ObjectNode reply = exchange(context, transport, name, messages);
+            return TaskReply.of(reply.put("phases", multiplexer.phases() - phasesBefore));
         }
     }
 
@@ -95,18 +92,26 @@ public final class HyperShuffleHandler implements TaskHandler {
         long[] duplicates = new long[1];
         long[] receivedBytes = new long[1];
         ExchangeChannel channel = transport.open(name, TransmissionGroups.repartition(nodes), 1);
+        boolean ended = false;
         try {
             CompletableFuture<Long> end = CompletableFuture.supplyAsync(
                     () -> receive(channel.receiver(0), nodes, messages, receivedFrom, duplicates, receivedBytes),
-                    runnable ->
-                            Thread.ofPlatform().name("hyper-receiver-" + self).start(runnable));
+                    runnable -> Thread.ofPlatform()
+                            .name("hyper-receiver-" + self)
+                            .daemon()
+                            .start(runnable));
             context.exchange().allGather(name + ".start", new byte[0]);
             long startNs = System.nanoTime();
             long payloadBytes = ShuffleRound.send(channel.sender(0), self, nodes, messages, sentTo);
             long endNs;
             try {
                 endNs = end.get(10, TimeUnit.MINUTES);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException failure) {
+                    throw failure; // the exchange's own failure, with the multiplexer's state
+                }
+                throw e;
+            } catch (TimeoutException e) {
                 throw new IllegalStateException("node " + self + ": no end of stream within 10 minutes", e);
             }
             context.exchange().allGather(name + ".done", new byte[0]);
@@ -125,9 +130,14 @@ public final class HyperShuffleHandler implements TaskHandler {
                     .put("duplicates", duplicates[0]);
             reply.set("sentTo", sent);
             reply.set("receivedFrom", received);
+            ended = true;
             return reply;
         } finally {
-            channel.close();
+            if (ended) {
+                channel.close();
+            } else {
+                channel.abandon(); // the receiver may still wait in take(): give up without the close's waits
+            }
         }
     }
 

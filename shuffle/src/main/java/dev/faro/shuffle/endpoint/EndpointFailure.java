@@ -2,6 +2,7 @@ package dev.faro.shuffle.endpoint;
 
 import dev.faro.fabric.FaroException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The first failure of an endpoint, shared by its threads: the first one wins (compare-and-set), and every later
@@ -11,9 +12,19 @@ public final class EndpointFailure {
 
     private final AtomicReference<FaroException> first = new AtomicReference<>();
     private final String endpointName;
+    private final Supplier<String> state;
 
     public EndpointFailure(String endpointName) {
+        this(endpointName, null);
+    }
+
+    /**
+     * @param state what the failure's message adds in brackets when a failure is recorded (e.g. the counts of the
+     *     multiplexer the endpoint runs on), or null; asked only then, never on the data path
+     */
+    public EndpointFailure(String endpointName, Supplier<String> state) {
         this.endpointName = endpointName;
+        this.state = state;
     }
 
     /** Rethrows the recorded failure, if any. Data path: one volatile read. */
@@ -26,7 +37,13 @@ public final class EndpointFailure {
 
     /** Records {@code message} as a NETWORK failure (unless one is recorded already) and throws the winner. */
     public FaroException fail(String message) {
-        first.compareAndSet(null, new FaroException(FaroException.Category.NETWORK, endpointName + ": " + message));
+        if (first.get() == null) {
+            first.compareAndSet(
+                    null,
+                    new FaroException(
+                            FaroException.Category.NETWORK,
+                            endpointName + ": " + message + (state == null ? "" : " [" + state.get() + "]")));
+        }
         FaroException winner = first.get();
         throw new FaroException(winner.category(), winner.getMessage(), winner);
     }
@@ -37,9 +54,11 @@ public final class EndpointFailure {
      * too.
      */
     public void abandon() {
-        first.compareAndSet(
-                null,
-                new FaroException(FaroException.Category.NETWORK, endpointName + ": abandoned, its query failed"));
+        if (first.get() == null) {
+            first.compareAndSet(
+                    null,
+                    new FaroException(FaroException.Category.NETWORK, endpointName + ": abandoned, its query failed"));
+        }
     }
 
     /** Whether a failure was recorded. */
