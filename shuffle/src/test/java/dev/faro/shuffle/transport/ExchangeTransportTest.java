@@ -81,15 +81,7 @@ class ExchangeTransportTest {
             long[] got = nodes.get(node);
             // node n receives the values v with v % 2 == n, from both nodes: each once
             long expectedCount = VALUES; // VALUES / 2 per sender, two senders
-            long expectedSum = 0;
-            for (int sender = 0; sender < 2; sender++) {
-                for (long i = 0; i < VALUES; i++) {
-                    long value = sender * 1_000_000L + i;
-                    if (value % 2 == node) {
-                        expectedSum += value;
-                    }
-                }
-            }
+            long expectedSum = expectedSum(node);
             assertThat(got[0]).as("values at node " + node).isEqualTo(expectedCount);
             assertThat(got[1]).as("sum at node " + node).isEqualTo(expectedSum);
             assertThat(got[2]).as("buffers held at once").isBetween(1L, 3L); // 2 groups + 1 received (one thread)
@@ -108,15 +100,7 @@ class ExchangeTransportTest {
         List<long[]> nodes = onBothNodes(name, "nb", DEFAULT_STALL, ExchangeTransportTest::runNonBlocking);
         for (int node = 0; node < 2; node++) {
             long[] got = nodes.get(node);
-            long expectedSum = 0;
-            for (int sender = 0; sender < 2; sender++) {
-                for (long i = 0; i < VALUES; i++) {
-                    long value = sender * 1_000_000L + i;
-                    if (value % 2 == node) {
-                        expectedSum += value;
-                    }
-                }
-            }
+            long expectedSum = expectedSum(node);
             assertThat(got[0]).as("values at node " + node).isEqualTo(VALUES);
             assertThat(got[1]).as("sum at node " + node).isEqualTo(expectedSum);
             // got[2]: bytes allocated by both threads, got[3]: their waits
@@ -225,6 +209,20 @@ class ExchangeTransportTest {
         long[] got = LongValues.drain(receiver);
         assertThat(receiver.take()).isNull();
         return got;
+    }
+
+    /** The sum of the values both nodes send to {@code node}: node n's values are n * 1,000,000 + i, i < VALUES. */
+    private static long expectedSum(int node) {
+        long sum = 0;
+        for (int sender = 0; sender < 2; sender++) {
+            for (long i = 0; i < VALUES; i++) {
+                long value = sender * 1_000_000L + i;
+                if (value % 2 == node) {
+                    sum += value;
+                }
+            }
+        }
+        return sum;
     }
 
     private static long[] run(ExchangeChannel opened, PeerExchange peer, int node) throws Exception {
